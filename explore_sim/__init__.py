@@ -1,0 +1,62 @@
+"""explore_sim: what the explore mechanic is worth in a Magic: The Gathering deck.
+
+A vectorised NumPy Monte Carlo: decks are shuffled for many trials at once (trials on the
+first array axis), explore sequences are played out under keep-or-mill policies, and the
+results come back as tidy pandas frames with standard errors and intervals.
+
+>>> import explore_sim
+>>> deck = explore_sim.load_deck("decks/lci_merfolk_explore.txt")  # doctest: +SKIP
+>>> explore_sim.explore(deck, explores=2, policy="forge", seed=1).summary()  # doctest: +SKIP
+"""
+
+from ._version import __version__
+from .cards import Card, Catalog, FeatureTable
+from .decklist import Deck, deck_from_counts, load_deck, parse_deck
+from .errors import (
+    CardError,
+    DeckError,
+    DeckWarning,
+    ExploreSimError,
+    OptionError,
+    PolicyError,
+)
+from .explore import ExploreResult, explore
+from .policies import (
+    OBSERVATION_NAMES,
+    PRESETS,
+    ExpressionPolicy,
+    ForgePolicy,
+    KeepPolicy,
+    MillPolicy,
+    Observation,
+    as_policy,
+)
+from .testing import check_policy
+
+__all__ = [
+    "__version__",
+    "Card",
+    "Catalog",
+    "FeatureTable",
+    "Deck",
+    "load_deck",
+    "parse_deck",
+    "deck_from_counts",
+    "explore",
+    "ExploreResult",
+    "Observation",
+    "as_policy",
+    "check_policy",
+    "KeepPolicy",
+    "MillPolicy",
+    "ForgePolicy",
+    "ExpressionPolicy",
+    "PRESETS",
+    "OBSERVATION_NAMES",
+    "ExploreSimError",
+    "CardError",
+    "DeckError",
+    "PolicyError",
+    "OptionError",
+    "DeckWarning",
+]

@@ -1,0 +1,494 @@
+"""Card facts: the :class:`Card` record, the built-in :class:`Catalog`, per-card feature arrays.
+
+A card's land / creature flags are decided by RULES.md E10: the type of the card *as it is in
+the library* counts. Double-faced cards show only their front face there, split cards combine
+both halves, adventurers have only their main characteristics, and {X} counts as zero.
+
+The engine never looks at :class:`Card` objects while it runs. It reads a
+:class:`FeatureTable`: one small NumPy array per feature, indexed by a deck-local card id,
+where id 0 is reserved for ``EMPTY`` (the padding read past the bottom of a library).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import difflib
+import functools
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from importlib import resources
+
+import numpy as np
+
+from .errors import CardError
+
+__all__ = [
+    "EMPTY",
+    "EXPLORES_WHEN",
+    "MAPS_WHEN",
+    "EXPLORE_TRIGGERS",
+    "EXPLORE_REPLACEMENTS",
+    "EXTRA_LAND",
+    "Card",
+    "Catalog",
+    "FeatureTable",
+    "normalize_name",
+    "mana_value_of",
+    "classify_types",
+]
+
+#: Card id of "no card": what a reveal or a draw finds past the bottom of the library.
+EMPTY = 0
+
+#: When a card's explores happen (the ``explores_when`` column of the catalog).
+EXPLORES_WHEN = (
+    "enter",  # "When this enters, it explores" (Twists and Turns: a targeted enter trigger)
+    "attack",  # "Whenever this attacks, it explores"
+    "combat_damage",  # "Whenever this deals combat damage to a player, it explores"
+    "beginning_of_combat",  # "At the beginning of combat on your turn, it explores"
+    "merfolk_at_combat",  # Hakbal: at the beginning of combat each Merfolk you control explores
+    "creature_enters",  # Path of Discovery, Janeway: each creature you control that enters
+    "cast",  # a spell: target creature you control explores
+    "activated",  # an activated ability of the card
+    "dies",  # Miner's Guidewing: when it dies, target creature you control explores
+    "lifegain",  # Amalia: whenever you gain life
+    "equipped_attack",  # Glowcap Lantern: the equipped creature explores when it attacks
+    "crewed_attack",  # Subterranean Schooner: the creature that crewed it explores
+    "reanimate",  # Defossilize: the returned creature explores
+)
+
+#: When a card makes Map tokens (the ``maps_when`` column).
+MAPS_WHEN = (
+    "enter",
+    "attack",
+    "enter_or_attack",
+    "parley",  # Storm Fleet Negotiator: a Map per nonland card revealed by parley
+    "cast",
+    "cast_tapped_target",  # Brackish Blunder: only if the returned creature was tapped
+    "opponent",  # Get Lost: the Maps go to the opponent (M6)
+    "land_attack",  # Restless Anchorage: when the animated land attacks
+    "token_extra",  # Worldwalker Helm: an extra Map whenever you make artifact tokens
+)
+
+#: "Whenever a creature you control explores" triggers (RULES.md, explore-related triggers).
+EXPLORE_TRIGGERS = ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")
+
+#: Replacement effects on explore (RULES.md R1, R2).
+EXPLORE_REPLACEMENTS = ("tracker", "twists")
+
+#: Extra land drops: for the turn the card resolves, or every turn while it is in play.
+EXTRA_LAND = ("this_turn", "each_turn")
+
+#: Layouts whose card is, in the library, only its front face or main part (E10).
+_FRONT_FACE_LAYOUTS = frozenset(
+    {"transform", "modal_dfc", "adventure", "flip", "meld", "reversible_card", "prepare"}
+)
+#: Layouts whose halves are combined in the library (E10, CR 709.4).
+_COMBINED_LAYOUTS = frozenset({"split", "aftermath"})
+_KNOWN_LAYOUTS = frozenset({"normal", "leveler", "saga", "class", "case", "mutate"}) | (
+    _FRONT_FACE_LAYOUTS | _COMBINED_LAYOUTS
+)
+
+_MANA_SYMBOL = re.compile(r"\{([^{}]*)\}")
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})
+
+
+def normalize_name(name: str) -> str:
+    """Return the lookup key of a card name.
+
+    Case-insensitive, tolerant of typographic apostrophes, accents and runs of spaces, and
+    of ``/`` vs ``//`` between the faces of a double-faced or split card.
+    """
+    text = unicodedata.normalize("NFKD", str(name).translate(_QUOTES))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"\s*/{1,2}\s*", " // ", text)
+    return " ".join(text.casefold().split())
+
+
+def mana_value_of(mana_cost: str, layout: str = "normal") -> int:
+    """Mana value of a card in the library (E10).
+
+    ``{X}`` (and Y, Z) count as 0 (CR 202.3e); a hybrid ``{2/W}`` counts 2; every other
+    symbol counts 1. Split cards add the costs of both halves (CR 709.4); double-faced and
+    adventurer cards use the front face / main part only.
+
+    >>> mana_value_of("{X}{G}")
+    1
+    >>> mana_value_of("{1}{R} // {2}{U}", layout="split")
+    5
+    """
+    faces = [part for part in mana_cost.split("//")]
+    if layout not in _COMBINED_LAYOUTS:
+        faces = faces[:1]
+    total = 0
+    for face in faces:
+        rest = _MANA_SYMBOL.sub("", face).strip()
+        if rest:
+            raise CardError(f"malformed mana cost {mana_cost!r}: unexpected {rest!r}")
+        for symbol in _MANA_SYMBOL.findall(face):
+            total += _symbol_value(symbol, mana_cost)
+    return total
+
+
+def _symbol_value(symbol: str, mana_cost: str) -> int:
+    symbol = symbol.strip().upper()
+    if symbol.isdigit():
+        return int(symbol)
+    if symbol in {"X", "Y", "Z"}:
+        return 0
+    parts = symbol.split("/")
+    if parts and parts[0].isdigit():  # {2/W}: the larger half counts (CR 202.3f)
+        return int(parts[0])
+    if all(re.fullmatch(r"[WUBRGCSP]|H[WUBRG]", part) for part in parts):
+        return 1
+    raise CardError(f"malformed mana cost {mana_cost!r}: unknown symbol {{{symbol}}}")
+
+
+def _card_types(face_type_line: str) -> set[str]:
+    """The card types and supertypes of one face (the words before the dash)."""
+    head = re.split(r"\s+[—-]\s+|\s+[—-]$|[—]", face_type_line, maxsplit=1)[0]
+    return {word.casefold() for word in head.split()}
+
+
+def classify_types(type_line: str, layout: str = "normal") -> tuple[bool, bool, bool]:
+    """Decide ``(is_land, is_creature, is_land_like)`` for a card in the library (E10).
+
+    Parameters
+    ----------
+    type_line : str
+        The whole type line, faces separated by ``//``.
+    layout : str
+        ``normal``, ``split``, ``transform``, ``modal_dfc``, ``adventure``, ...
+
+    Returns
+    -------
+    tuple of bool
+        ``is_land``: the card in the library is a land card (Dryad Arbor: yes; spell // land
+        double-faced cards: no). ``is_creature``: likewise for creature. ``is_land_like``: a
+        nonland modal double-faced card whose back face is a land, which deckbuilders count
+        among their lands; never a land for explore.
+    """
+    if layout not in _KNOWN_LAYOUTS:
+        raise CardError(f"unknown card layout {layout!r}")
+    faces = [face.strip() for face in type_line.split("//")]
+    if layout in _COMBINED_LAYOUTS:
+        types = set().union(*(_card_types(face) for face in faces))
+    else:
+        types = _card_types(faces[0])
+    is_land = "land" in types
+    is_creature = "creature" in types
+    is_land_like = (
+        not is_land
+        and layout == "modal_dfc"
+        and any("land" in _card_types(face) for face in faces[1:])
+    )
+    return is_land, is_creature, is_land_like
+
+
+@dataclasses.dataclass(frozen=True)
+class Card:
+    """One card's facts as the simulator uses them.
+
+    ``explores`` is the number of explores an ability makes (0: none) and ``explores_x`` marks
+    "explores X times" (Jadelight Spelunker), whose count is chosen on casting.
+    """
+
+    name: str
+    mana_cost: str
+    type_line: str
+    layout: str = "normal"
+    power: int | None = None
+    toughness: int | None = None
+    explores: int = 0
+    explores_x: bool = False
+    explores_when: str = ""
+    explore_targets: bool = False
+    maps: int = 0
+    maps_when: str = ""
+    explore_trigger: str = ""
+    explore_replacement: str = ""
+    extra_land: str = ""
+    set_number: str = ""
+    note: str = ""
+    source: str = "built-in"
+    mana_value: int = dataclasses.field(init=False)
+    is_land: bool = dataclasses.field(init=False)
+    is_creature: bool = dataclasses.field(init=False)
+    is_land_like: bool = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        where = f"card {self.name!r}"
+        if not self.name.strip():
+            raise CardError("a card has an empty name")
+        _check_choice(self.explores_when, EXPLORES_WHEN, "explores_when", where)
+        _check_choice(self.maps_when, MAPS_WHEN, "maps_when", where)
+        _check_choice(self.explore_trigger, EXPLORE_TRIGGERS, "explore_trigger", where)
+        _check_choice(
+            self.explore_replacement, EXPLORE_REPLACEMENTS, "explore_replacement", where
+        )
+        _check_choice(self.extra_land, EXTRA_LAND, "extra_land", where)
+        if (self.explores > 0 or self.explores_x) != bool(self.explores_when):
+            raise CardError(f"{where}: explores and explores_when must be given together")
+        if (self.maps > 0) != bool(self.maps_when):
+            raise CardError(f"{where}: maps and maps_when must be given together")
+        try:
+            is_land, is_creature, is_land_like = classify_types(self.type_line, self.layout)
+            mana_value = mana_value_of(self.mana_cost, self.layout)
+        except CardError as error:
+            raise CardError(f"{where}: {error}") from None
+        object.__setattr__(self, "mana_value", mana_value)
+        object.__setattr__(self, "is_land", is_land)
+        object.__setattr__(self, "is_creature", is_creature)
+        object.__setattr__(self, "is_land_like", is_land_like)
+
+    @property
+    def front_name(self) -> str:
+        """The name of the front face (what MTG Arena exports for double-faced cards)."""
+        return self.name.split(" // ")[0]
+
+    @property
+    def is_permanent(self) -> bool:
+        """True unless the card in the library is an instant or a sorcery."""
+        types = _card_types(self.type_line.split("//")[0])
+        return not ({"instant", "sorcery"} & types)
+
+    def describe(self) -> dict[str, object]:
+        """The card's facts as an ordered mapping, for display."""
+        explores = "X" if self.explores_x else (self.explores or "")
+        return {
+            "name": self.name,
+            "mana_cost": self.mana_cost or "-",
+            "mana_value": self.mana_value,
+            "type_line": self.type_line,
+            "layout": self.layout,
+            "land": self.is_land,
+            "land_like": self.is_land_like,
+            "creature": self.is_creature,
+            "power/toughness": (
+                f"{self.power}/{self.toughness}" if self.power is not None else "-"
+            ),
+            "explores": f"{explores} ({self.explores_when})" if explores else "-",
+            "explore_targets": self.explore_targets,
+            "maps": f"{self.maps} ({self.maps_when})" if self.maps else "-",
+            "explore_trigger": self.explore_trigger or "-",
+            "explore_replacement": self.explore_replacement or "-",
+            "extra_land": self.extra_land or "-",
+            "set_number": self.set_number or "-",
+            "note": self.note or "-",
+            "source": self.source,
+        }
+
+
+def _check_choice(value: str, choices: tuple[str, ...], field: str, where: str) -> None:
+    if value and value not in choices:
+        raise CardError(f"{where}: {field} {value!r} is not one of {', '.join(choices)}")
+
+
+class Catalog:
+    """A set of cards with forgiving name lookup.
+
+    Lookup ignores case, accents, ’ vs ' and accepts the front-face name of a double-faced
+    card. :meth:`builtin` is the catalog shipped with the package.
+    """
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        self._cards: dict[str, Card] = {}
+        for card in cards:
+            key = normalize_name(card.name)
+            if key in self._cards:
+                raise CardError(f"card {card.name!r} appears twice in the catalog")
+            self._cards[key] = card
+        self._front: dict[str, Card] = {}
+        for card in self._cards.values():
+            front = normalize_name(card.front_name)
+            if front not in self._cards:
+                self._front.setdefault(front, card)
+
+    @classmethod
+    @functools.cache
+    def builtin(cls) -> Catalog:
+        """The built-in catalog (``explore_sim/data/cards.csv``)."""
+        source = resources.files("explore_sim") / "data" / "cards.csv"
+        with source.open(encoding="utf-8", newline="") as handle:
+            return cls(read_card_rows(handle, "cards.csv"))
+
+    def find(self, name: str) -> Card | None:
+        """The card called ``name``, or None."""
+        key = normalize_name(name)
+        return self._cards.get(key) or self._front.get(key)
+
+    def get(self, name: str) -> Card:
+        """The card called ``name``; :class:`CardError` with suggestions if unknown."""
+        card = self.find(name)
+        if card is None:
+            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
+        return card
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        """Up to ``n`` catalog names close to ``name``, best first."""
+        keys = list(self._cards) + list(self._front)
+        close = difflib.get_close_matches(normalize_name(name), keys, n=n, cutoff=0.6)
+        names: list[str] = []
+        for key in close:
+            card_name = (self._cards.get(key) or self._front[key]).name
+            if card_name not in names:
+                names.append(card_name)
+        return names
+
+    def suggestion_text(self, name: str) -> str:
+        """`` (did you mean 'X'?)`` or an empty string."""
+        close = self.suggest(name)
+        if not close:
+            return ""
+        return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.find(name) is not None
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._cards.values())
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __repr__(self) -> str:
+        return f"Catalog({len(self)} cards)"
+
+
+_COLUMNS = (
+    "name",
+    "mana_cost",
+    "type_line",
+    "layout",
+    "power",
+    "toughness",
+    "explores",
+    "explores_when",
+    "explore_targets",
+    "maps",
+    "maps_when",
+    "explore_trigger",
+    "explore_replacement",
+    "extra_land",
+    "set_number",
+    "note",
+)
+
+
+def read_card_rows(handle: Iterable[str], filename: str, source: str = "built-in") -> list[Card]:
+    """Read catalog-format CSV rows into cards; errors name the file and line."""
+    reader = csv.DictReader(handle)
+    missing = [c for c in ("name", "mana_cost", "type_line") if c not in (reader.fieldnames or [])]
+    if missing:
+        raise CardError(f"{filename}: missing column(s) {', '.join(missing)}")
+    cards = []
+    for row in reader:
+        where = f"{filename}:{reader.line_num}"
+        try:
+            cards.append(_card_from_row(row, source))
+        except CardError as error:
+            raise CardError(f"{where}: {error}") from None
+    return cards
+
+
+def _card_from_row(row: dict[str, str | None], source: str) -> Card:
+    def text(column: str) -> str:
+        return (row.get(column) or "").strip()
+
+    def integer(column: str) -> int | None:
+        value = text(column)
+        if not value:
+            return None
+        if not re.fullmatch(r"-?\d{1,3}", value):
+            raise CardError(f"{column} must be a whole number, got {value!r}")
+        return int(value)
+
+    explores_text = text("explores")
+    explores_x = explores_text.upper() == "X"
+    targets = text("explore_targets").casefold()
+    if targets not in {"", "yes", "no", "true", "false"}:
+        raise CardError(f"explore_targets must be yes or no, got {targets!r}")
+    return Card(
+        name=text("name"),
+        mana_cost=text("mana_cost"),
+        type_line=text("type_line"),
+        layout=text("layout") or "normal",
+        power=integer("power"),
+        toughness=integer("toughness"),
+        explores=0 if explores_x else (integer("explores") or 0),
+        explores_x=explores_x,
+        explores_when=text("explores_when"),
+        explore_targets=targets in {"yes", "true"},
+        maps=integer("maps") or 0,
+        maps_when=text("maps_when"),
+        explore_trigger=text("explore_trigger"),
+        explore_replacement=text("explore_replacement"),
+        extra_land=text("extra_land"),
+        set_number=text("set_number"),
+        note=text("note"),
+        source=source,
+    )
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class FeatureTable:
+    """Per-card feature arrays, indexed by deck-local card id (id 0 is ``EMPTY``).
+
+    Every array has shape ``(n_cards + 1,)`` and is read-only; entry 0 describes no card
+    (not a land, not a nonland, mana value 0).
+
+    Attributes
+    ----------
+    cards : tuple of Card
+        ``cards[i - 1]`` is the card with id ``i``.
+    is_card, is_land, is_nonland, is_creature, is_land_like, is_permanent : ndarray of bool
+    mana_value, power, toughness, explores, maps : ndarray of int16
+    """
+
+    cards: tuple[Card, ...]
+    is_card: np.ndarray
+    is_land: np.ndarray
+    is_nonland: np.ndarray
+    is_creature: np.ndarray
+    is_land_like: np.ndarray
+    is_permanent: np.ndarray
+    mana_value: np.ndarray
+    power: np.ndarray
+    toughness: np.ndarray
+    explores: np.ndarray
+    maps: np.ndarray
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card]) -> FeatureTable:
+        """Build the table; the i-th card gets id ``i + 1``."""
+        cards = tuple(cards)
+
+        def column(values: list, dtype: type) -> np.ndarray:
+            array = np.array([0, *values], dtype=dtype)
+            array.flags.writeable = False
+            return array
+
+        is_land = [c.is_land for c in cards]
+        return cls(
+            cards=cards,
+            is_card=column([True] * len(cards), bool),
+            is_land=column(is_land, bool),
+            is_nonland=column([not land for land in is_land], bool),
+            is_creature=column([c.is_creature for c in cards], bool),
+            is_land_like=column([c.is_land_like for c in cards], bool),
+            is_permanent=column([c.is_permanent for c in cards], bool),
+            mana_value=column([c.mana_value for c in cards], np.int16),
+            power=column([c.power or 0 for c in cards], np.int16),
+            toughness=column([c.toughness or 0 for c in cards], np.int16),
+            explores=column([c.explores for c in cards], np.int16),
+            maps=column([c.maps for c in cards], np.int16),
+        )
+
+    def id_of(self, card: Card) -> int:
+        """The deck-local id of ``card``."""
+        return self.cards.index(card) + 1
+
+    def __len__(self) -> int:
+        return len(self.cards) + 1

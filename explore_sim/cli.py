@@ -1,0 +1,201 @@
+"""The ``explore-sim`` command line.
+
+Every input error is printed as one line, ``explore-sim: error: ...``, with exit status 2;
+warnings about decklists go to standard error as ``explore-sim: warning: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import warnings
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ._version import __version__
+from .cards import Catalog
+from .errors import ExploreSimError, OptionError
+from .explore import EXPLORE_METRICS, explore
+from .policies import OBSERVATION_NAMES, PRESETS
+from .report import FORMATS, render
+
+__all__ = ["main"]
+
+PROG = "explore-sim"
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit with status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise OptionError(message)
+
+
+def _count(text: str) -> int:
+    """A whole number, allowing ``200_000``, ``200,000`` and ``2e5``."""
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    if re.fullmatch(r"\d+", cleaned):
+        return int(cleaned)
+    if re.fullmatch(r"\d+(\.\d+)?[eE]\d{1,2}", cleaned):
+        value = float(cleaned)
+        if value.is_integer():
+            return int(value)
+    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Monte Carlo analysis of the explore mechanic for Magic: The Gathering decks.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    cards = commands.add_parser("cards", help="list the card catalog or show one card")
+    cards.add_argument("name", nargs="*", help="a card name (shows that card)")
+    cards.add_argument("--format", choices=FORMATS, default="table")
+
+    commands.add_parser("policies", help="list policy presets and expression names")
+
+    run = commands.add_parser(
+        "explore",
+        help="simulate an explore sequence over many shuffles of a deck",
+        description="Simulate K explores in a row after D cards are drawn, over many shuffles.",
+    )
+    run.add_argument("deck", help="decklist file (MTG Arena export, MTGO or plain text)")
+    run.add_argument("--explores", type=_count, default=None,
+                     help="explores in a row (default: the explorer's own count, else 1)")
+    run.add_argument("--drawn", type=_count, default=8,
+                     help="cards drawn before exploring (default 8)")
+    run.add_argument("--policy", default="keep",
+                     help="keep-or-mill policy: a preset or an expression (default keep)")
+    run.add_argument("--explorer", default=None,
+                     help="the exploring card; one copy leaves the library")
+    run.add_argument("--explorer-gone", action="store_true",
+                     help="the explorer left the battlefield before exploring (E3)")
+    run.add_argument("--targeted", action="store_true",
+                     help="the explore targets the explorer (Map, spell): gone means nothing (E9)")
+    run.add_argument("--known", default="",
+                     help='comma-separated cards known to be out of the library, e.g. "Forest, Cenote Scout"')
+    run.add_argument("--turn", type=_count, default=None,
+                     help="turn number the policy sees (default: drawn - 6, at least 1)")
+    run.add_argument("--trials", type=_count, default=100_000, help="shuffles (default 100000)")
+    run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
+    run.add_argument("--format", choices=FORMATS, default="table")
+    run.add_argument("--distribution", choices=list(EXPLORE_METRICS), default=None,
+                     metavar="METRIC",
+                     help="print the full distribution of one metric instead of the summary")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _build_parser()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            args = parser.parse_args(argv)
+            if args.command is None:
+                parser.print_help()
+                return 2
+            output = _dispatch(args)
+        except ExploreSimError as error:
+            _print_warnings(caught)
+            print(f"{PROG}: error: {error}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return 130
+    _print_warnings(caught)
+    try:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
+    for item in caught:
+        print(f"{PROG}: warning: {item.message}", file=sys.stderr)
+
+
+def _dispatch(args: argparse.Namespace) -> str:
+    if args.command == "cards":
+        return _cards(args)
+    if args.command == "policies":
+        return _policies()
+    if args.command == "explore":
+        return _explore(args)
+    raise OptionError(f"unknown command {args.command!r}")  # argparse rejects it first
+
+
+def _cards(args: argparse.Namespace) -> str:
+    catalog = Catalog.builtin()
+    if args.name:
+        card = catalog.get(" ".join(args.name))
+        facts = card.describe()
+        if args.format == "json":
+            return json.dumps(facts, indent=2) + "\n"
+        if args.format == "csv":
+            return pd.DataFrame([facts]).to_csv(index=False, lineterminator="\n")
+        width = max(len(key) for key in facts)
+        return "".join(f"{key:<{width}}  {value}\n" for key, value in facts.items())
+    rows = pd.DataFrame(
+        [
+            {
+                "name": card.name,
+                "cost": card.mana_cost or "-",
+                "mv": card.mana_value,
+                "type_line": card.type_line,
+                "explores": ("X" if card.explores_x else card.explores) or "",
+                "explores_when": card.explores_when,
+                "maps": card.maps or "",
+                "trigger": card.explore_trigger,
+                "replacement": card.explore_replacement,
+            }
+            for card in catalog
+        ]
+    )
+    if args.format == "json":
+        return rows.to_json(orient="records", indent=2) + "\n"
+    if args.format == "csv":
+        return rows.to_csv(index=False, lineterminator="\n")
+    return f"{len(catalog)} cards in the built-in catalog\n\n" + rows.to_string(index=False) + "\n"
+
+
+def _policies() -> str:
+    lines = ["Presets:"]
+    lines += [f"  {name}" for name in PRESETS]
+    lines.append("  forge:need_lands=N,max_mv_diff=M")
+    lines.append("")
+    lines.append("Expression names (mill where the expression is true):")
+    width = max(len(name) for name in OBSERVATION_NAMES)
+    lines += [f"  {name:<{width}}  {text}" for name, text in OBSERVATION_NAMES.items()]
+    lines.append("")
+    lines.append("Operators: and or not, == != < <= > >=, + - * / // %, parentheses")
+    return "\n".join(lines) + "\n"
+
+
+def _explore(args: argparse.Namespace) -> str:
+    result = explore(
+        args.deck,
+        explores=args.explores,
+        drawn=args.drawn,
+        policy=args.policy,
+        explorer_gone=args.explorer_gone,
+        known=args.known,
+        trials=args.trials,
+        seed=args.seed,
+        explorer=args.explorer,
+        targeted=args.targeted,
+        turn=args.turn,
+    )
+    if args.distribution:
+        rows = result.distribution(args.distribution)
+        title = f"distribution of {args.distribution}"
+        return render(args.format, result.meta, rows, title)
+    return result.render(args.format)

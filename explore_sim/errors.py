@@ -1,0 +1,45 @@
+"""The package's exception and warning types.
+
+Every error caused by user input (a decklist, a card file, a policy, an option) is an
+:class:`ExploreSimError`. Its message is a single line that names what is wrong and where,
+so the command line can print it as it is and exit with status 2.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ExploreSimError",
+    "CardError",
+    "DeckError",
+    "PolicyError",
+    "OptionError",
+    "DeckWarning",
+]
+
+
+class ExploreSimError(ValueError):
+    """Base class of every input error raised by explore_sim."""
+
+    def __init__(self, message: str) -> None:
+        # Keep messages on one line whatever the caller passed in.
+        super().__init__(" ".join(str(message).split()))
+
+
+class CardError(ExploreSimError):
+    """An unknown card name or a malformed card record."""
+
+
+class DeckError(ExploreSimError):
+    """A decklist that cannot be read: missing file, malformed line, unknown cards."""
+
+
+class PolicyError(ExploreSimError):
+    """A keep-or-mill policy that cannot be built or that returned a bad decision."""
+
+
+class OptionError(ExploreSimError):
+    """An option value out of range, such as a negative trial count."""
+
+
+class DeckWarning(UserWarning):
+    """Something in a decklist that is allowed but probably not what the user meant."""

@@ -1,0 +1,381 @@
+"""The explore primitive: K explores in a row by one explorer after D cards have been drawn.
+
+:func:`explore` answers "if this creature explores after I have seen D cards, how many
++1/+1 counters and lands do I get, keeping or milling by policy P?" over many shuffles.
+
+The player model behind the policy's observation: the ``drawn`` cards plus the ``known``
+cards are the cards seen so far; one land was played each turn while there was one
+(``lands_in_play = min(lands seen, turn)``), every other seen card is in hand. The explorer
+itself (``explorer=``) is on the battlefield, so one copy of it leaves the library.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from collections.abc import Iterable
+from os import PathLike
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._version import __version__
+from .cards import EMPTY, Card, Catalog, FeatureTable
+from .decklist import Deck, load_deck
+from .errors import DeckError, OptionError
+from .policies import Observation, Policy, as_policy, decide, policy_name
+from .report import render
+from .rules import explore as explore_rule
+from .rules import reveal
+from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
+from .state import ExploreState, shuffled_libraries
+from .stats import Accumulator
+
+__all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS", "RULES_VERSION"]
+
+#: The rules the engine follows (shared RULES.md): Comprehensive Rules edition.
+RULES_VERSION = "CR 2026-04-17"
+
+#: Per-trial metrics of an explore sequence; True marks 0/1 indicators (probabilities).
+EXPLORE_METRICS: dict[str, bool] = {
+    "explores": False,  # explores that happened: what "whenever ... explores" triggers count
+    "counters": False,  # +1/+1 counters on the explorer
+    "lands_to_hand": False,  # land cards put into hand (E1)
+    "land_hit": True,  # at least one land to hand
+    "nonlands_revealed": False,  # nonland reveals, a kept card counted each time (E6)
+    "milled": False,  # nonland cards put into the graveyard
+    "empty_reveals": False,  # explores of an empty library (E4)
+}
+_MAX_EXPLORES = 100
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ExploreResult:
+    """The outcome of :func:`explore`.
+
+    Attributes
+    ----------
+    meta : dict
+        What was run and assumed: deck, policy, options, trials, seed, versions.
+    stats : Accumulator
+        Exact sums and histograms of every metric in :data:`EXPLORE_METRICS`.
+    """
+
+    meta: dict[str, Any]
+    stats: Accumulator
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        """Tidy frame, one row per metric: ``metric, mean, se, ci_low, ci_high``."""
+        return self.stats.summary(level)
+
+    def distribution(self, metric: str = "counters", level: float = 0.95) -> pd.DataFrame:
+        """Full distribution of a metric: ``value, count, probability, se, ci_low, ci_high``."""
+        return self.stats.distribution(metric, level)
+
+    def render(self, fmt: str = "table") -> str:
+        """The summary as ``table``, ``csv`` or ``json`` text."""
+        title = (
+            f"explore: {self.meta['explores']} explore(s) after {self.meta['drawn']} cards drawn"
+            + (", explorer gone" if self.meta["explorer_gone"] else "")
+        )
+        return render(fmt, self.meta, self.summary(), title)
+
+    def __repr__(self) -> str:
+        return f"ExploreResult(trials={self.stats.n}, policy={self.meta['policy']!r})\n" + (
+            self.summary().to_string(index=False)
+        )
+
+
+def explore(
+    deck: Deck | str | PathLike[str],
+    explores: int | None = None,
+    drawn: int = 8,
+    policy: str | Policy = "keep",
+    explorer_gone: bool = False,
+    known: Iterable[str] | str = (),
+    trials: int = 100_000,
+    seed: Any = None,
+    *,
+    explorer: str | None = None,
+    targeted: bool = False,
+    turn: int | None = None,
+) -> ExploreResult:
+    """Simulate one explore sequence over many shuffles of a deck.
+
+    Parameters
+    ----------
+    deck : Deck, path or decklist text
+        The deck; only its main deck is shuffled.
+    explores : int, optional
+        Explores in a row (E6). Default: the explorer's own count (Jadelight Ranger: 2), else 1.
+    drawn : int
+        Cards removed from the top of the shuffled library before the explores (the opening
+        hand and draws).
+    policy : str or callable
+        Keep-or-mill policy: a preset name, an expression or a callable
+        (:mod:`explore_sim.policies`).
+    explorer_gone : bool
+        The explorer left the battlefield before exploring (E3): no counters; lands still go
+        to hand. With ``targeted=True`` nothing happens at all (E9).
+    known : iterable of str, or comma-separated str
+        Cards known to be out of the library (for example your hand), one copy each; they
+        are removed before shuffling and count as seen.
+    trials : int
+        Number of shuffles (>= 2).
+    seed : int, SeedSequence, Generator or None
+        Randomness; the same seed gives the same numbers, however the trials are chunked.
+    explorer : str, optional
+        The exploring card. One copy leaves the library (it is on the battlefield). Any
+        permanent may explore, creature or not (E5); instants and sorceries are refused.
+    targeted : bool
+        The explore comes from an effect that targets the explorer (a Map, Over the Edge):
+        with ``explorer_gone`` it does nothing (E9).
+    turn : int, optional
+        The turn of the explore, seen by policies. Default ``max(1, drawn - 6)``: a 7-card
+        opening hand and one draw per later turn, on the play.
+
+    Returns
+    -------
+    ExploreResult
+    """
+    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    features = deck.features()
+    explorer_card = _explorer_card(deck, explorer)
+    explores = _check_explores(explores, explorer_card)
+    known_names = _known_names(known)
+    library = _library_ids(deck, features, known_names, explorer_card)
+    drawn = _check_drawn(drawn, len(library), deck)
+    turn = max(1, drawn - 6) if turn is None else _check_int("turn", turn, 1, 1000)
+    trials = check_trials(trials)
+    seed_seq = seed_sequence(seed)
+    policy = as_policy(policy)
+    known_ids = _ids_of(deck, features, known_names)
+    known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0
+    depth = min(len(library), drawn + explores)
+
+    def simulate_chunk(size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        libraries = shuffled_libraries(library, size, rng, depth=depth)
+        return explore_trials(
+            libraries,
+            features,
+            drawn=drawn,
+            explores=explores,
+            policy=policy,
+            rng=rng,
+            explorer_gone=explorer_gone,
+            targeted=targeted,
+            turn=turn,
+            known_cards=len(known_ids),
+            known_lands=known_lands,
+        )
+
+    stats = run_chunks(simulate_chunk, EXPLORE_METRICS, trials, seed_seq)
+    meta = {
+        "command": "explore",
+        "deck": {
+            "name": deck.name,
+            "source": deck.source,
+            "size": deck.size,
+            "lands": deck.land_count,
+            "land_like": deck.land_like_count,
+            "digest": deck.digest(),
+        },
+        "library_size": len(library),
+        "explorer": explorer_card.name if explorer_card else None,
+        "known": [features.cards[i - 1].name for i in known_ids.tolist()],
+        "explores": explores,
+        "drawn": drawn,
+        "turn": turn,
+        "explorer_gone": bool(explorer_gone),
+        "targeted": bool(targeted),
+        "policy": policy_name(policy),
+        "trials": trials,
+        "seed": seed_seq.entropy,
+        "chunk_trials": CHUNK_TRIALS,
+        "interval": "95%: mean +/- 1.96 se; Wilson score interval for probabilities",
+        "assumptions": [
+            "goldfish: no opponent",
+            "seen cards = known + drawn; one land played per turn while possible, "
+            "the rest in hand",
+            "every land taps for one mana; colours are not modelled",
+        ],
+        "versions": {
+            "explore_sim": __version__,
+            "numpy": np.__version__,
+            "rules": RULES_VERSION,
+        },
+    }
+    return ExploreResult(meta=meta, stats=stats)
+
+
+def explore_trials(
+    libraries: np.ndarray,
+    features: FeatureTable,
+    *,
+    drawn: int,
+    explores: int,
+    policy: Policy,
+    rng: np.random.Generator,
+    explorer_gone: bool | np.ndarray = False,
+    targeted: bool = False,
+    turn: int = 1,
+    known_cards: int = 0,
+    known_lands: int = 0,
+) -> dict[str, np.ndarray]:
+    """Play one explore sequence in every row of ``libraries``; the engine's core.
+
+    Parameters
+    ----------
+    libraries : ndarray, shape (trials, size + 1), int16
+        Shuffled libraries with their ``EMPTY`` pad column (:func:`shuffled_libraries`).
+    features : FeatureTable
+    drawn : int
+        Cards drawn from the top before exploring.
+    explores : int
+        Explores in a row.
+    policy : callable
+        Keep-or-mill policy, called once per explore with every trial.
+    rng : numpy.random.Generator
+        Passed to the policy.
+    explorer_gone : bool or ndarray of shape (trials,)
+        Where the explorer left the battlefield before exploring (E3).
+    targeted : bool
+        The effect targets the explorer: if it is gone, nothing happens (E9).
+    turn, known_cards, known_lands : int
+        The player model's turn and the cards (lands) seen outside the library.
+
+    Returns
+    -------
+    dict of str to ndarray of shape (trials,)
+        One integer array per metric of :data:`EXPLORE_METRICS`.
+    """
+    trials = libraries.shape[0]
+    is_land = features.is_land
+    drawn_lands = np.sum(is_land[libraries[:, :drawn]], axis=1, dtype=np.int32)
+    lands_seen = drawn_lands + known_lands
+    lands_in_play = np.minimum(lands_seen, turn)
+    gone = np.broadcast_to(np.asarray(explorer_gone, dtype=bool), (trials,))
+    state = ExploreState.start(
+        libraries,
+        is_land,
+        top=drawn,
+        cards_in_hand=known_cards + drawn - lands_in_play,
+        lands_in_hand=lands_seen - lands_in_play,
+        lands_in_play=lands_in_play,
+        explorer_present=~gone,
+    )
+    # E9: a targeted explore of a creature that is gone does nothing at all.
+    active = ~gone if targeted else np.ones(trials, dtype=bool)
+    totals = {name: np.zeros(trials, dtype=np.int32) for name in EXPLORE_METRICS}
+    for step in range(explores):  # E6: one complete explore after another
+        revealed = np.where(active, reveal(state), EMPTY)
+        obs = Observation.build(
+            features,
+            revealed,
+            cards_in_hand=state.cards_in_hand,
+            lands_in_hand=state.lands_in_hand,
+            lands_in_play=state.lands_in_play,
+            turn=turn,
+            explores_left=explores - step,
+            counters=state.counters,
+            explorer_present=state.explorer_present,
+            library_size=state.library_size,
+            lands_in_library=state.library_lands,
+        )
+        mill = decide(policy, obs, rng)
+        state, events = explore_rule(state, features, mill, active)
+        totals["explores"] += events.explored
+        totals["lands_to_hand"] += events.land_to_hand
+        totals["nonlands_revealed"] += events.nonland
+        totals["milled"] += events.milled
+        totals["empty_reveals"] += events.empty
+    totals["counters"] = state.counters.copy()
+    totals["land_hit"] = (totals["lands_to_hand"] > 0).astype(np.int32)
+    return totals
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise OptionError(f"{name} must be a whole number, got {value!r}")
+    if not low <= int(value) <= high:
+        raise OptionError(f"{name} must be between {low} and {high}, got {value}")
+    return int(value)
+
+
+def _check_drawn(drawn: object, library_size: int, deck: Deck) -> int:
+    drawn = _check_int("drawn", drawn, 0, 10**6)
+    if drawn > library_size:
+        raise DeckError(
+            f"{deck.source}: the library has {library_size} cards, so {drawn} cannot be drawn"
+        )
+    return drawn
+
+
+def _explorer_card(deck: Deck, explorer: str | None) -> Card | None:
+    if explorer is None:
+        return None
+    card = Catalog(deck.cards).find(explorer) or Catalog.builtin().find(explorer)
+    if card is None:
+        raise DeckError(
+            f"unknown explorer {explorer!r}{Catalog.builtin().suggestion_text(explorer)}"
+        )
+    if not card.is_permanent:
+        raise OptionError(
+            f"explorer {card.name!r} is not a permanent; only permanents explore (E5)"
+        )
+    return card
+
+
+def _check_explores(explores: int | None, explorer: Card | None) -> int:
+    if explores is None:
+        if explorer is not None and explorer.explores_x:
+            raise OptionError(
+                f"{explorer.name} explores X times: give the number of explores"
+            )
+        return explorer.explores if explorer is not None and explorer.explores else 1
+    return _check_int("explores", explores, 0, _MAX_EXPLORES)
+
+
+def _known_names(known: Iterable[str] | str) -> list[str]:
+    if isinstance(known, str):
+        known = known.split(",")
+    names = []
+    for name in known:
+        if not isinstance(name, str):
+            raise OptionError(f"known cards must be names, got {name!r}")
+        if name.strip():
+            names.append(name.strip())
+    return names
+
+
+def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
+    catalog = Catalog(deck.cards)
+    ids = []
+    for name in names:
+        card = catalog.find(name)
+        if card is None:
+            hint = catalog.suggestion_text(name) or Catalog.builtin().suggestion_text(name)
+            raise DeckError(f"known card {name!r} is not in the deck {deck.name!r}{hint}")
+        ids.append(features.id_of(card))
+    return np.array(ids, dtype=np.int16)
+
+
+def _library_ids(
+    deck: Deck, features: FeatureTable, known: list[str], explorer: Card | None
+) -> np.ndarray:
+    """The deck's card ids minus the known cards and one copy of the explorer."""
+    remaining = dict(deck.main)
+    removed = [features.cards[i - 1] for i in _ids_of(deck, features, known).tolist()]
+    if explorer is not None and explorer in remaining:
+        removed.append(explorer)
+    for card in removed:
+        if remaining[card] == 0:
+            raise DeckError(
+                f"no copy of {card.name!r} is left in the deck to remove "
+                f"(the deck has {dict(deck.main)[card]})"
+            )
+        remaining[card] -= 1
+    counts = [remaining[card] for card in features.cards]
+    return np.repeat(np.arange(1, len(counts) + 1, dtype=np.int16), counts)
+

@@ -1,0 +1,503 @@
+"""Keep-or-mill policies: what to do with a revealed nonland card (RULES.md E2).
+
+A policy is any callable ``policy(obs, rng) -> mill`` where ``obs`` is an
+:class:`Observation` (what the player may know; never the library order), ``rng`` is a
+:class:`numpy.random.Generator` for policies that randomise, and ``mill`` is a boolean array of
+shape ``(trials,)``: True puts the revealed card into the graveyard, False leaves it on top.
+The engine asks for a decision in every trial and uses it only where a nonland card was
+revealed (``obs.is_nonland``).
+
+Presets (by name): ``keep``, ``mill``, ``xmage`` (always mill, as that engine's AI does),
+``forge`` (Forge's Default AI, ``need_lands=2, max_mv_diff=2``), ``forge-reckless``
+(``max_mv_diff=1``), ``forge-experimental`` (``need_lands=3``); ``forge:need_lands=3,
+max_mv_diff=1`` sets both. Any other text is read as an expression over the observation
+names in :data:`OBSERVATION_NAMES`, for example
+``lands_in_hand == 0 and lands_in_play <= 2 or mana_value >= mana_sources + 2``. Expressions
+are parsed with :mod:`ast` and checked against a whitelist of names and operators; nothing
+is evaluated by Python's ``eval``.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from .cards import FeatureTable
+from .errors import PolicyError
+
+__all__ = [
+    "Observation",
+    "Policy",
+    "KeepPolicy",
+    "MillPolicy",
+    "ForgePolicy",
+    "ExpressionPolicy",
+    "PRESETS",
+    "OBSERVATION_NAMES",
+    "as_policy",
+    "policy_name",
+    "decide",
+]
+
+#: Observation fields usable in policy expressions, with their meaning. Booleans can be
+#: combined with ``and``/``or``/``not``; numbers with ``+ - * / // %`` and comparisons.
+OBSERVATION_NAMES: dict[str, str] = {
+    "card": "deck-local id of the revealed card (0: nothing revealed)",
+    "is_land": "the revealed card is a land card (bool)",
+    "is_nonland": "the revealed card is a nonland card (bool)",
+    "is_empty": "the library was empty, nothing was revealed (bool)",
+    "is_creature": "the revealed card is a creature card (bool)",
+    "is_land_like": "the revealed card is a spell // land double-faced card (bool)",
+    "makes_explores": "the revealed card has an explore ability (bool)",
+    "makes_maps": "the revealed card makes Map tokens (bool)",
+    "mana_value": "mana value of the revealed card (X = 0)",
+    "power": "printed power of the revealed card (0 if none)",
+    "toughness": "printed toughness of the revealed card (0 if none)",
+    "cards_in_hand": "cards in hand",
+    "lands_in_hand": "land cards in hand",
+    "lands_in_play": "lands on the battlefield",
+    "mana_sources": "mana sources on the battlefield (every land taps for one mana)",
+    "predicted_mana": "mana sources plus land cards in hand (Forge's estimate)",
+    "turn": "the current turn number",
+    "explores_left": "explores left in this sequence, this one included",
+    "counters": "+1/+1 counters the explorer has received in this sequence",
+    "explorer_present": "the explorer is still on the battlefield (bool)",
+    "library_size": "cards left in the library, the revealed one included",
+    "lands_in_library": "land cards left in the library, the revealed one included",
+}
+_BOOL_NAMES = frozenset(
+    name for name, text in OBSERVATION_NAMES.items() if text.endswith("(bool)")
+)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Observation:
+    """What the player knows when choosing keep or mill; never the library order.
+
+    Every field but ``features`` is a read-only array of shape ``(trials,)``; see
+    :data:`OBSERVATION_NAMES` for their meaning. ``features`` gives the per-card arrays
+    (indexed by ``card``) for policies that need more than the fields.
+    """
+
+    card: np.ndarray
+    is_land: np.ndarray
+    is_nonland: np.ndarray
+    is_empty: np.ndarray
+    is_creature: np.ndarray
+    is_land_like: np.ndarray
+    makes_explores: np.ndarray
+    makes_maps: np.ndarray
+    mana_value: np.ndarray
+    power: np.ndarray
+    toughness: np.ndarray
+    cards_in_hand: np.ndarray
+    lands_in_hand: np.ndarray
+    lands_in_play: np.ndarray
+    mana_sources: np.ndarray
+    predicted_mana: np.ndarray
+    turn: np.ndarray
+    explores_left: np.ndarray
+    counters: np.ndarray
+    explorer_present: np.ndarray
+    library_size: np.ndarray
+    lands_in_library: np.ndarray
+    features: FeatureTable
+
+    @property
+    def trials(self) -> int:
+        """Number of trials."""
+        return self.card.shape[0]
+
+    @classmethod
+    def build(cls, features: FeatureTable, card: np.ndarray, **counts: Any) -> Observation:
+        """An observation of revealed ``card`` ids, with the card fields looked up.
+
+        ``counts`` gives every non-card field (``cards_in_hand``, ``lands_in_hand``, ...);
+        scalars are broadcast to ``(trials,)``. ``mana_sources`` defaults to
+        ``lands_in_play`` and ``predicted_mana`` to ``mana_sources + lands_in_hand``.
+        """
+        card = np.asarray(card)
+        trials = card.shape[0]
+        counts.setdefault("mana_sources", counts.get("lands_in_play", 0))
+        counts.setdefault(
+            "predicted_mana",
+            np.asarray(counts["mana_sources"]) + np.asarray(counts.get("lands_in_hand", 0)),
+        )
+        fields: dict[str, Any] = {
+            "card": card,
+            "is_land": features.is_land[card],
+            "is_nonland": features.is_nonland[card],
+            "is_empty": ~features.is_card[card],
+            "is_creature": features.is_creature[card],
+            "is_land_like": features.is_land_like[card],
+            "makes_explores": features.explores[card] > 0,
+            "makes_maps": features.maps[card] > 0,
+            "mana_value": features.mana_value[card],
+            "power": features.power[card],
+            "toughness": features.toughness[card],
+        }
+        for name, value in counts.items():
+            if name not in OBSERVATION_NAMES or name in fields:
+                raise TypeError(f"unknown observation field {name!r}")
+            dtype = bool if name in _BOOL_NAMES else np.int32
+            fields[name] = np.broadcast_to(np.asarray(value, dtype=dtype), (trials,)).copy()
+        missing = [name for name in OBSERVATION_NAMES if name not in fields]
+        if missing:
+            raise TypeError(f"missing observation fields: {', '.join(missing)}")
+        for array in fields.values():
+            array.flags.writeable = False
+        return cls(features=features, **fields)
+
+
+class Policy(Protocol):
+    """The policy protocol: ``policy(obs, rng)`` returns a ``(trials,)`` bool mill mask."""
+
+    def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class KeepPolicy:
+    """Always leave a revealed nonland card on top."""
+
+    name: str = "keep"
+
+    def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        return np.zeros(obs.trials, dtype=bool)
+
+
+@dataclasses.dataclass(frozen=True)
+class MillPolicy:
+    """Always put a revealed nonland card into the graveyard (also the ``xmage`` preset)."""
+
+    name: str = "mill"
+
+    def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        return np.ones(obs.trials, dtype=bool)
+
+
+@dataclasses.dataclass(frozen=True)
+class ForgePolicy:
+    """Forge's explore AI (RULES.md, policy presets).
+
+    Mill when there is no land card in hand and at most ``need_lands`` lands on the
+    battlefield (dig for lands), or when the card's mana value is at least the predicted
+    mana (mana sources on the battlefield plus land cards in hand) plus ``max_mv_diff``
+    (it will not be cast soon); otherwise keep.
+    """
+
+    need_lands: int = 2
+    max_mv_diff: int = 2
+    name: str = "forge"
+
+    def __post_init__(self) -> None:
+        for field in ("need_lands", "max_mv_diff"):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise PolicyError(f"forge: {field} must be a whole number, got {value!r}")
+            if not -100 <= value <= 100:
+                raise PolicyError(f"forge: {field} must be between -100 and 100, got {value}")
+
+    def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        dig_for_lands = (obs.lands_in_hand == 0) & (obs.lands_in_play <= self.need_lands)
+        too_expensive = obs.mana_value >= obs.predicted_mana + self.max_mv_diff
+        return dig_for_lands | too_expensive
+
+
+#: Named policies accepted wherever a policy is expected.
+PRESETS: dict[str, Callable[[], Policy]] = {
+    "keep": KeepPolicy,
+    "mill": MillPolicy,
+    "xmage": lambda: MillPolicy(name="xmage"),
+    "forge": ForgePolicy,
+    "forge-reckless": lambda: ForgePolicy(max_mv_diff=1, name="forge-reckless"),
+    "forge-experimental": lambda: ForgePolicy(need_lands=3, name="forge-experimental"),
+}
+
+
+# ---------------------------------------------------------------------------------------
+# Expressions
+
+_MAX_EXPRESSION_LENGTH = 2000
+_MAX_DEPTH = 40
+_MAX_CONSTANT = 1_000_000
+_COMPARE = {
+    ast.Eq: np.equal,
+    ast.NotEq: np.not_equal,
+    ast.Lt: np.less,
+    ast.LtE: np.less_equal,
+    ast.Gt: np.greater,
+    ast.GtE: np.greater_equal,
+}
+_ARITHMETIC = {
+    ast.Add: np.add,
+    ast.Sub: np.subtract,
+    ast.Mult: np.multiply,
+    ast.Div: np.true_divide,
+    ast.FloorDiv: np.floor_divide,
+    ast.Mod: np.mod,
+}
+_OPERATOR_TEXT = {
+    ast.Pow: "**",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.MatMult: "@",
+    ast.Invert: "~",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
+
+# A checked expression is a tree of these small tuples, evaluated over arrays.
+_Node = tuple
+
+
+class ExpressionPolicy:
+    """A policy written as a condition over observation names (mill where it is true).
+
+    Parameters
+    ----------
+    text : str
+        For example ``"lands_in_hand == 0 and lands_in_play <= 2"``. Allowed: the names in
+        :data:`OBSERVATION_NAMES`, whole and decimal numbers, ``True``/``False``,
+        ``+ - * / // %``, comparisons (chained too), ``and``, ``or``, ``not``, parentheses.
+
+    Raises
+    ------
+    PolicyError
+        If the text is not such a condition; the message says what and where.
+    """
+
+    def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise PolicyError(f"a policy expression must be text, got {type(text).__name__}")
+        self.text = text
+        self.name = text
+        self._tree = _compile(text)
+
+    def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            value = _evaluate(self._tree, obs)
+        return np.broadcast_to(np.asarray(value, dtype=bool), (obs.trials,)).copy()
+
+    def __repr__(self) -> str:
+        return f"ExpressionPolicy({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ExpressionPolicy) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(("ExpressionPolicy", self.text))
+
+
+def _compile(text: str) -> _Node:
+    if not text.strip():
+        raise PolicyError("policy expression is empty")
+    if len(text) > _MAX_EXPRESSION_LENGTH:
+        raise PolicyError(
+            f"policy expression is too long ({len(text)} characters, at most "
+            f"{_MAX_EXPRESSION_LENGTH})"
+        )
+    if "\n" in text or "\r" in text:
+        raise PolicyError("policy expression must be on one line")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        column = f" at column {error.offset}" if error.offset else ""
+        raise PolicyError(f"policy expression {text!r} is not valid{column}: {error.msg}") from None
+    except (ValueError, RecursionError, MemoryError):
+        raise PolicyError(f"policy expression {text[:60]!r} cannot be parsed") from None
+    try:
+        node, kind = _check(tree.body, text, depth=0)
+    except RecursionError:
+        raise PolicyError("policy expression is nested too deeply") from None
+    if kind != "bool":
+        raise PolicyError(
+            f"policy expression {text!r} is a number, not a condition "
+            "(compare it, for example 'mana_value >= 4')"
+        )
+    return node
+
+
+def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
+    """Check one syntax node against the whitelist; return (compiled node, 'bool'|'number')."""
+    if depth > _MAX_DEPTH:
+        raise PolicyError("policy expression is nested too deeply")
+    where = f" at column {node.col_offset + 1}" if hasattr(node, "col_offset") else ""
+
+    def fail(message: str) -> PolicyError:
+        return PolicyError(f"policy expression {text!r}: {message}{where}")
+
+    if isinstance(node, ast.Name):
+        if node.id not in OBSERVATION_NAMES:
+            close = _close_names(node.id)
+            hint = f" (did you mean {close}?)" if close else ""
+            raise fail(f"unknown name {node.id!r}{hint}; see 'explore-sim policies'")
+        return ("name", node.id), "bool" if node.id in _BOOL_NAMES else "number"
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool):
+            return ("const", value), "bool"
+        if isinstance(value, (int, float)) and not isinstance(value, complex):
+            if not np.isfinite(value) or abs(value) > _MAX_CONSTANT:
+                raise fail(f"number {value!r} is out of range (at most {_MAX_CONSTANT})")
+            return ("const", value), "number"
+        raise fail(f"{type(value).__name__} values are not allowed")
+    if isinstance(node, ast.BoolOp):
+        parts = [_check(v, text, depth + 1) for v in node.values]
+        if any(kind != "bool" for _, kind in parts):
+            raise fail(f"'{'and' if isinstance(node.op, ast.And) else 'or'}' needs conditions on both sides")
+        op = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+        return ("bool", op, [compiled for compiled, _ in parts]), "bool"
+    if isinstance(node, ast.UnaryOp):
+        operand, kind = _check(node.operand, text, depth + 1)
+        if isinstance(node.op, ast.Not):
+            if kind != "bool":
+                raise fail("'not' needs a condition")
+            return ("not", operand), "bool"
+        if isinstance(node.op, (ast.USub, ast.UAdd)):
+            if kind != "number":
+                raise fail("a sign needs a number")
+            return ("neg", operand) if isinstance(node.op, ast.USub) else operand, "number"
+        raise fail(f"operator {_OPERATOR_TEXT.get(type(node.op), type(node.op).__name__)!r} is not allowed")
+    if isinstance(node, ast.BinOp):
+        op = _ARITHMETIC.get(type(node.op))
+        if op is None:
+            raise fail(f"operator {_OPERATOR_TEXT.get(type(node.op), type(node.op).__name__)!r} is not allowed")
+        left, left_kind = _check(node.left, text, depth + 1)
+        right, right_kind = _check(node.right, text, depth + 1)
+        if left_kind != "number" or right_kind != "number":
+            raise fail("arithmetic needs numbers on both sides")
+        return ("arith", op, left, right), "number"
+    if isinstance(node, ast.Compare):
+        operands = [_check(node.left, text, depth + 1)]
+        operands += [_check(c, text, depth + 1) for c in node.comparators]
+        compiled = []
+        for op_node, (left, left_kind), (right, right_kind) in zip(
+            node.ops, operands, operands[1:]
+        ):
+            op = _COMPARE.get(type(op_node))
+            if op is None:
+                raise fail(f"comparison {_OPERATOR_TEXT.get(type(op_node), '?')!r} is not allowed")
+            if left_kind != right_kind:
+                raise fail("a comparison needs two numbers or two conditions")
+            compiled.append(("compare", op, left, right))
+        if len(compiled) == 1:
+            return compiled[0], "bool"
+        return ("bool", np.logical_and, compiled), "bool"
+    if isinstance(node, ast.Call):
+        raise fail("function calls are not allowed")
+    if isinstance(node, ast.Attribute):
+        raise fail("attribute access is not allowed")
+    if isinstance(node, ast.IfExp):
+        raise fail("'x if c else y' is not allowed; use 'and'/'or'")
+    raise fail(f"{type(node).__name__} is not allowed")
+
+
+def _evaluate(node: _Node, obs: Observation) -> Any:
+    kind = node[0]
+    if kind == "name":
+        return getattr(obs, node[1])
+    if kind == "const":
+        return node[1]
+    if kind == "not":
+        return np.logical_not(_evaluate(node[1], obs))
+    if kind == "neg":
+        return np.negative(_evaluate(node[1], obs))
+    if kind == "bool":
+        values = [_evaluate(part, obs) for part in node[2]]
+        result = values[0]
+        for value in values[1:]:
+            result = node[1](result, value)
+        return result
+    if kind in {"arith", "compare"}:
+        left = np.asarray(_evaluate(node[2], obs), dtype=np.float64)
+        right = np.asarray(_evaluate(node[3], obs), dtype=np.float64)
+        return node[1](left, right)
+    raise AssertionError(f"unknown node {kind!r}")  # unreachable: _check builds the nodes
+
+
+def _close_names(name: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(OBSERVATION_NAMES), n=2, cutoff=0.6)
+    return " or ".join(repr(c) for c in close)
+
+
+# ---------------------------------------------------------------------------------------
+# Resolution and validation
+
+_FORGE_ARGS = re.compile(r"^forge\s*:\s*(?P<args>.*)$", flags=re.IGNORECASE)
+
+
+def as_policy(spec: str | Policy) -> Policy:
+    """Turn a preset name, ``forge:key=value,...``, an expression or a callable into a policy.
+
+    Raises
+    ------
+    PolicyError
+        For text that is none of these, or an object that is not callable.
+    """
+    if isinstance(spec, str):
+        key = spec.strip().casefold()
+        if key in PRESETS:
+            return PRESETS[key]()
+        match = _FORGE_ARGS.match(spec.strip())
+        if match:
+            return _forge_with_arguments(match.group("args"), spec)
+        return ExpressionPolicy(spec)
+    if callable(spec):
+        return spec
+    raise PolicyError(
+        f"a policy must be a preset name, an expression or a callable, got {type(spec).__name__}"
+    )
+
+
+def _forge_with_arguments(args: str, spec: str) -> ForgePolicy:
+    values: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in args.split(","))):
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or key not in {"need_lands", "max_mv_diff"}:
+            raise PolicyError(
+                f"policy {spec!r}: expected need_lands=N and/or max_mv_diff=N, got {part!r}"
+            )
+        if not re.fullmatch(r"-?\d{1,3}", value.strip()):
+            raise PolicyError(f"policy {spec!r}: {key} must be a whole number, got {value!r}")
+        values[key] = int(value)
+    return ForgePolicy(**values, name=f"forge:{','.join(f'{k}={v}' for k, v in values.items())}")
+
+
+def policy_name(policy: Policy) -> str:
+    """A short name for a policy, for result metadata."""
+    name = getattr(policy, "name", None)
+    if isinstance(name, str):
+        return name
+    return getattr(policy, "__qualname__", None) or type(policy).__name__
+
+
+def decide(policy: Policy, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+    """Call ``policy`` and check its answer: a bool array of shape ``(trials,)``.
+
+    Raises
+    ------
+    PolicyError
+        If the policy raised an error of ours or answered with the wrong shape or dtype.
+    """
+    mill = np.asarray(policy(obs, rng))
+    name = policy_name(policy)
+    if mill.shape != (obs.trials,):
+        raise PolicyError(
+            f"policy {name!r} returned shape {mill.shape}, expected ({obs.trials},)"
+        )
+    if mill.dtype != np.bool_:
+        raise PolicyError(f"policy {name!r} returned dtype {mill.dtype}, expected bool")
+    return mill

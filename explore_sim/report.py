@@ -1,0 +1,74 @@
+"""Rendering results: a people-readable table, tidy CSV rows and JSON with metadata."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["FORMATS", "render", "to_table", "to_csv", "to_json"]
+
+#: Output formats of the command line.
+FORMATS = ("table", "csv", "json")
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def to_json(meta: Mapping[str, Any], rows: pd.DataFrame) -> str:
+    """``{"meta": {...}, "rows": [{column: value, ...}, ...]}``, stable key order."""
+    records = [
+        {column: _finite(_plain(value)) for column, value in zip(rows.columns, row)}
+        for row in rows.itertuples(index=False)
+    ]
+    return json.dumps({"meta": dict(meta), "rows": records}, indent=2, allow_nan=False) + "\n"
+
+
+def _plain(value: Any) -> Any:
+    """NumPy scalars to Python numbers, for json."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def to_csv(rows: pd.DataFrame) -> str:
+    """The tidy rows as CSV, full precision (``repr`` of each float)."""
+    buffer = io.StringIO()
+    rows.to_csv(buffer, index=False, lineterminator="\n", float_format="%.17g")
+    return buffer.getvalue()
+
+
+def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
+    """A compact table for people, with the run's key facts above it."""
+    lines = [title]
+    for key in ("deck", "policy", "trials", "seed"):
+        if key in meta:
+            value = meta[key]
+            if isinstance(value, Mapping):
+                value = f"{value.get('name')} ({value.get('size')} cards, {value.get('lands')} lands)"
+            lines.append(f"  {key}: {value}")
+    shown = rows.copy()
+    for column in ("mean", "se", "ci_low", "ci_high"):
+        if column in shown:
+            shown[column] = shown[column].map(lambda x: f"{x:.4f}")
+    lines.append("")
+    lines.append(shown.to_string(index=False))
+    lines.append("")
+    lines.append(f"  ci: {meta.get('interval', '95% interval')}")
+    return "\n".join(lines) + "\n"
+
+
+def render(fmt: str, meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
+    """Render in one of :data:`FORMATS`."""
+    if fmt == "json":
+        return to_json(meta, rows)
+    if fmt == "csv":
+        return to_csv(rows)
+    if fmt == "table":
+        return to_table(meta, rows, title)
+    raise ValueError(f"unknown format {fmt!r}")

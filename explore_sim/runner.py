@@ -1,0 +1,84 @@
+"""Seeded, chunked execution: every chunk of trials gets its own random stream.
+
+Trials are cut into chunks of :data:`CHUNK_TRIALS` (the last one shorter). Chunk ``i`` draws
+all its randomness from the ``i``-th child of ``SeedSequence(seed).spawn`` (NumPy NEP 19,
+SPEC 7), never from ``seed + i`` and never from a global generator. A chunk's numbers thus
+depend only on the seed and its index, so results are identical however the chunks are
+scheduled, and per-chunk statistics are merged exactly (:mod:`explore_sim.stats`). Memory is
+bounded by one chunk, whatever the number of trials.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from .errors import OptionError
+from .stats import Accumulator
+
+__all__ = ["CHUNK_TRIALS", "MAX_TRIALS", "seed_sequence", "chunk_streams", "run_chunks", "check_trials"]
+
+#: Trials per chunk: the unit of randomness and of work.
+CHUNK_TRIALS = 1 << 16
+#: The most trials one call accepts.
+MAX_TRIALS = 10**10
+
+
+def check_trials(trials: object) -> int:
+    """Validate a trial count (a whole number from 2 to :data:`MAX_TRIALS`)."""
+    if isinstance(trials, bool) or not isinstance(trials, numbers.Integral):
+        raise OptionError(f"trials must be a whole number, got {trials!r}")
+    if not 2 <= int(trials) <= MAX_TRIALS:
+        raise OptionError(f"trials must be between 2 and {MAX_TRIALS:.0e}, got {trials}")
+    return int(trials)
+
+
+def seed_sequence(seed: object) -> np.random.SeedSequence:
+    """Normalise a ``seed`` argument into a :class:`numpy.random.SeedSequence`.
+
+    Parameters
+    ----------
+    seed : None, int, SeedSequence or Generator
+        None draws fresh entropy (recorded in the result's metadata so the run can be
+        repeated); an int >= 0 is used as the entropy; a Generator gives 128 bits of its
+        stream.
+    """
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed) if seed is None else seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int.from_bytes(seed.bytes(16), "little"))
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise OptionError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+    if int(seed) < 0:
+        raise OptionError(f"seed must be >= 0, got {seed}")
+    return np.random.SeedSequence(int(seed))
+
+
+def chunk_streams(
+    trials: int, seed: np.random.SeedSequence, chunk_trials: int = CHUNK_TRIALS
+) -> Iterator[tuple[int, np.random.Generator]]:
+    """Yield ``(trials in chunk, generator)`` for each chunk, in order."""
+    n_chunks = -(-trials // chunk_trials)
+    for index in range(n_chunks):
+        # The index-th child, as SeedSequence.spawn makes it, without mutating ``seed``.
+        child = np.random.SeedSequence(
+            seed.entropy, spawn_key=(*seed.spawn_key, index), pool_size=seed.pool_size
+        )
+        size = min(chunk_trials, trials - index * chunk_trials)
+        yield size, np.random.Generator(np.random.PCG64(child))
+
+
+def run_chunks(
+    simulate_chunk: Callable[[int, np.random.Generator], dict[str, np.ndarray]],
+    metrics: dict[str, bool],
+    trials: int,
+    seed: np.random.SeedSequence,
+    chunk_trials: int = CHUNK_TRIALS,
+) -> Accumulator:
+    """Run ``simulate_chunk(n, rng)`` on every chunk and merge its per-trial metrics."""
+    total = Accumulator(metrics)
+    for size, rng in chunk_streams(trials, seed, chunk_trials):
+        total.add(simulate_chunk(size, rng))
+    return total

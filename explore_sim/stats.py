@@ -1,0 +1,128 @@
+"""Streaming sufficient statistics and tidy summary frames with standard errors and intervals.
+
+Per-trial metrics are whole numbers (counters, cards, events), so an :class:`Accumulator`
+keeps exact integer sums, sums of squares and histograms. Merging chunks is therefore exact
+and order-free: the same trials give the same numbers however they were chunked.
+
+Intervals are two-sided at ``level`` (95% by default): the normal interval
+``mean ± z·se`` for counts, and the Wilson score interval for probabilities (binary
+metrics and distribution rows), which stays inside [0, 1].
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Accumulator", "wilson_interval", "SUMMARY_COLUMNS", "DISTRIBUTION_COLUMNS"]
+
+#: Columns of a summary frame (after any grouping columns such as ``turn``).
+SUMMARY_COLUMNS = ("metric", "mean", "se", "ci_low", "ci_high")
+#: Columns of a distribution frame.
+DISTRIBUTION_COLUMNS = ("value", "count", "probability", "se", "ci_low", "ci_high")
+
+
+def _z(level: float) -> float:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {level}")
+    return NormalDist().inv_cdf(0.5 + level / 2)
+
+
+def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n``."""
+    z = _z(level)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Accumulator:
+    """Exact running sums of whole-number per-trial metrics.
+
+    Parameters
+    ----------
+    metrics : mapping of str to bool
+        Metric names, in report order, each flagged True if it is a 0/1 indicator (its mean
+        is a probability and gets a Wilson interval).
+    """
+
+    def __init__(self, metrics: Mapping[str, bool]) -> None:
+        self.binary = dict(metrics)
+        self.n = 0
+        self.total = {name: 0 for name in self.binary}
+        self.total_sq = {name: 0 for name in self.binary}
+        self.histogram = {name: np.zeros(1, dtype=np.int64) for name in self.binary}
+
+    def add(self, values: Mapping[str, np.ndarray]) -> None:
+        """Add one chunk of per-trial values, each an integer array of shape ``(trials,)``."""
+        sizes = {np.shape(values[name]) for name in self.binary}
+        if len(sizes) != 1:
+            raise ValueError(f"metric arrays differ in shape: {sizes}")
+        (shape,) = sizes
+        for name in self.binary:
+            array = np.asarray(values[name]).astype(np.int64, copy=False)
+            if array.size and array.min() < 0:
+                raise ValueError(f"metric {name!r} has negative values")
+            self.total[name] += int(array.sum())
+            self.total_sq[name] += int(np.dot(array, array))
+            counts = np.bincount(array, minlength=len(self.histogram[name]))
+            counts[: len(self.histogram[name])] += self.histogram[name]
+            self.histogram[name] = counts
+        self.n += shape[0]
+
+    def merge(self, other: Accumulator) -> None:
+        """Add another accumulator's trials to this one (exact, any order)."""
+        if list(other.binary) != list(self.binary):
+            raise ValueError("cannot merge accumulators of different metrics")
+        self.n += other.n
+        for name in self.binary:
+            self.total[name] += other.total[name]
+            self.total_sq[name] += other.total_sq[name]
+            mine, theirs = self.histogram[name], other.histogram[name]
+            if len(theirs) > len(mine):
+                mine, theirs = theirs, mine
+            merged = mine.copy()
+            merged[: len(theirs)] += theirs
+            self.histogram[name] = merged
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        """One row per metric: ``metric, mean, se, ci_low, ci_high``."""
+        if self.n < 2:
+            raise ValueError("at least two trials are needed for a standard error")
+        z = _z(level)
+        rows = []
+        n = self.n
+        for name, is_binary in self.binary.items():
+            total, total_sq = self.total[name], self.total_sq[name]
+            mean = total / n
+            # Exact integer numerator of the sample variance, then one rounding.
+            variance = (n * total_sq - total * total) / (n * (n - 1))
+            se = math.sqrt(max(variance, 0.0) / n)
+            if is_binary:
+                low, high = wilson_interval(total, n, level)
+            else:
+                low, high = mean - z * se, mean + z * se
+            rows.append((name, mean, se, low, high))
+        return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+    def distribution(self, metric: str, level: float = 0.95) -> pd.DataFrame:
+        """The full distribution of one metric: ``value, count, probability, se, ci_low, ci_high``.
+
+        Probabilities have binomial standard errors and Wilson intervals.
+        """
+        if metric not in self.histogram:
+            raise KeyError(f"unknown metric {metric!r}; known: {', '.join(self.histogram)}")
+        counts = self.histogram[metric]
+        n = self.n
+        rows = []
+        for value, count in enumerate(counts.tolist()):
+            p = count / n
+            low, high = wilson_interval(count, n, level)
+            rows.append((value, count, p, math.sqrt(p * (1 - p) / n), low, high))
+        return pd.DataFrame(rows, columns=list(DISTRIBUTION_COLUMNS))
