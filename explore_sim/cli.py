@@ -99,8 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
             if args.command is None:
-                parser.print_help()
-                return 2
+                raise OptionError("choose a command: cards, policies or explore (see --help)")
             output = _dispatch(args)
         except ExploreSimError as error:
             _print_warnings(caught)

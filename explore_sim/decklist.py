@@ -58,7 +58,7 @@ _SECTIONS = {
     "companion": "companion",
 }
 _HEADER = re.compile(
-    r"^(?P<name>[A-Za-z][A-Za-z ]*?)\s*(?::|\(\s*\d+\s*\)|\s\d+)?\s*:?\s*$"
+    r"^(?P<name>[A-Za-z][A-Za-z ]*?)\s*:?\s*(?:\(\s*\d+\s*\)|\d+)?\s*:?\s*$"
 )
 _CARD_LINE = re.compile(
     r"^(?P<sb>SB:\s*)?(?P<count>[+-]?\d+)\s*[xX]?\s+(?P<name>.+?)"

@@ -347,7 +347,7 @@ def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
         if isinstance(value, bool):
             return ("const", value), "bool"
         if isinstance(value, (int, float)) and not isinstance(value, complex):
-            if not np.isfinite(value) or abs(value) > _MAX_CONSTANT:
+            if not abs(value) <= _MAX_CONSTANT:  # also false for inf and nan
                 raise fail(f"number {value!r} is out of range (at most {_MAX_CONSTANT})")
             return ("const", value), "number"
         raise fail(f"{type(value).__name__} values are not allowed")
@@ -378,15 +378,16 @@ def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
             raise fail("arithmetic needs numbers on both sides")
         return ("arith", op, left, right), "number"
     if isinstance(node, ast.Compare):
+        for op_node in node.ops:
+            if type(op_node) not in _COMPARE:
+                raise fail(f"comparison {_OPERATOR_TEXT.get(type(op_node), '?')!r} is not allowed")
         operands = [_check(node.left, text, depth + 1)]
         operands += [_check(c, text, depth + 1) for c in node.comparators]
         compiled = []
         for op_node, (left, left_kind), (right, right_kind) in zip(
             node.ops, operands, operands[1:]
         ):
-            op = _COMPARE.get(type(op_node))
-            if op is None:
-                raise fail(f"comparison {_OPERATOR_TEXT.get(type(op_node), '?')!r} is not allowed")
+            op = _COMPARE[type(op_node)]
             if left_kind != right_kind:
                 raise fail("a comparison needs two numbers or two conditions")
             compiled.append(("compare", op, left, right))

@@ -1,0 +1,141 @@
+"""The command line: documented outputs, reproducibility, one-line errors with status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import DECKS, ROOT
+
+from explore_sim.cli import main
+
+DECK = str(DECKS / "lci_merfolk_explore.txt")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "explore_sim", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def test_done_when_command_prints_the_documented_json():
+    out = run("explore", "decks/lci_merfolk_explore.txt", "--explores", "2", "--drawn", "8",
+              "--policy", "keep", "--trials", "200000", "--seed", "1", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == {"meta", "rows"}
+    metrics = [row["metric"] for row in data["rows"]]
+    for metric in ("counters", "lands_to_hand", "nonlands_revealed", "milled", "explores"):
+        assert metric in metrics
+    assert all(set(row) == {"metric", "mean", "se", "ci_low", "ci_high"} for row in data["rows"])
+    meta = data["meta"]
+    assert meta["trials"] == 200_000 and meta["seed"] == 1 and meta["policy"] == "keep"
+    assert meta["deck"]["name"] == "Lost Caverns Merfolk Explore"
+    assert {"explore_sim", "numpy"} <= set(meta["versions"])
+    rows = {row["metric"]: row for row in data["rows"]}
+    # REFERENCE.md: 60 cards / 24 lands, explore twice, keep: E[counters] = 1.44407.
+    assert abs(rows["counters"]["mean"] - 1.444068) < 4 * rows["counters"]["se"]
+    assert rows["counters"]["ci_low"] < rows["counters"]["mean"] < rows["counters"]["ci_high"]
+
+
+def test_same_seed_is_byte_identical_and_another_seed_differs():
+    args = ["explore", DECK, "--explores", "2", "--policy", "forge", "--trials", "70000",
+            "--format", "json"]
+    first, second = run(*args, "--seed", "7"), run(*args, "--seed", "7")
+    other = run(*args, "--seed", "8")
+    assert first.returncode == 0
+    assert first.stdout == second.stdout
+    assert json.loads(first.stdout)["rows"] != json.loads(other.stdout)["rows"]
+
+
+def test_csv_and_table_formats(capsys):
+    assert main(["explore", DECK, "--trials", "1000", "--seed", "1", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "metric,mean,se,ci_low,ci_high"
+    assert lines[1].startswith("explores,1,0,")
+    assert main(["explore", DECK, "--trials", "1000", "--seed", "1"]) == 0
+    table = capsys.readouterr().out
+    assert "counters" in table and "Lost Caverns Merfolk Explore" in table
+
+
+def test_distribution_output(capsys):
+    assert main(["explore", DECK, "--explores", "2", "--trials", "5000", "--seed", "1",
+                 "--format", "csv", "--distribution", "counters"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "value,count,probability,se,ci_low,ci_high"
+    assert [line.split(",")[0] for line in lines[1:]] == ["0", "1", "2"]
+    assert sum(int(line.split(",")[1]) for line in lines[1:]) == 5000
+
+
+def test_explorer_known_and_turn_options(capsys):
+    assert main(["explore", DECK, "--explorer", "Jadelight Spelunker", "--explores", "3",
+                 "--known", "Forest, Cenote Scout", "--turn", "3", "--trials", "1000",
+                 "--seed", "2", "--format", "json"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["explorer"] == "Jadelight Spelunker"
+    assert meta["known"] == ["Forest", "Cenote Scout"]
+    assert meta["library_size"] == 57 and meta["turn"] == 3
+
+
+def test_cards_command(capsys):
+    assert main(["cards"]) == 0
+    assert "Jadelight Ranger" in capsys.readouterr().out
+    assert main(["cards", "jadelight", "ranger"]) == 0
+    shown = capsys.readouterr().out
+    assert "2 (enter)" in shown and "{1}{G}{G}" in shown
+    assert main(["cards", "Twists and Turns", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["land"] is False
+
+
+def test_policies_command(capsys):
+    assert main(["policies"]) == 0
+    out = capsys.readouterr().out
+    assert "forge-experimental" in out and "lands_in_play" in out
+
+
+@pytest.mark.parametrize(
+    "content, args, message",
+    [
+        ("4 Cenote Scot\n20 Forest\n", [], "unknown card: line 1 'Cenote Scot' (did you mean"),
+        ("4 Forest\nfour Cenote Scout\n", [], ":2: malformed line"),
+        ("", [], "the main deck is empty"),
+        ("20 Forest\n", ["--policy", "mana_value >= "], "policy expression"),
+        ("20 Forest\n", ["--policy", "open('x')"], "function calls are not allowed"),
+        ("20 Forest\n", ["--trials", "ten"], "expected a whole number"),
+        ("20 Forest\n", ["--trials", "1"], "trials must be between"),
+        ("20 Forest\n", ["--drawn", "21"], "cannot be drawn"),
+        ("20 Forest\n", ["--format", "xml"], "invalid choice"),
+        ("20 Forest\n", ["--known", "Island"], "known card 'Island' is not in the deck"),
+        ("20 Forest\n", ["--explorer", "Over the Edge"], "not a permanent"),
+        ("20 Forest\n", ["--bogus"], "unrecognized arguments"),
+    ],
+)
+def test_bad_input_is_one_line_with_status_2(tmp_path, content, args, message):
+    deck = tmp_path / "deck.txt"
+    deck.write_text(content)
+    out = run("explore", str(deck), "--trials", "100", *args) if "--trials" not in args else \
+        run("explore", str(deck), *args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert out.stderr.startswith("explore-sim: error: ")
+    assert message in out.stderr
+
+
+def test_missing_file_and_unknown_card_name():
+    out = run("explore", "no/such/deck.txt")
+    assert out.returncode == 2 and "no such decklist file" in out.stderr
+    out = run("cards", "Cenote Scot")
+    assert out.returncode == 2 and "did you mean 'Cenote Scout'" in out.stderr
+    out = run()
+    assert out.returncode == 2 and len(out.stderr.splitlines()) == 1
+
+
+def test_deck_warnings_go_to_stderr(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("20 Forest\n20 Cenote Scout\n\n2 Get Lost\n")
+    out = run("explore", str(deck), "--trials", "100", "--seed", "1", "--format", "csv")
+    assert out.returncode == 0
+    assert out.stderr.startswith("explore-sim: warning: ") and "sideboard" in out.stderr

@@ -1,0 +1,177 @@
+"""Keep-or-mill policies: presets, Forge's rule, safe expressions, the conformance check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explore_sim import PolicyError, as_policy, check_policy
+from explore_sim.cards import Catalog, FeatureTable
+from explore_sim.policies import OBSERVATION_NAMES, ExpressionPolicy, ForgePolicy, Observation
+from explore_sim.testing import random_observation
+
+RNG = np.random.default_rng(0)
+
+
+def observation(card="Queen's Agent", **counts):
+    features = FeatureTable.from_cards([Catalog.builtin().get(card)])
+    defaults = dict(cards_in_hand=3, lands_in_hand=1, lands_in_play=2, turn=2, explores_left=1,
+                    counters=0, explorer_present=True, library_size=50, lands_in_library=20)
+    defaults.update(counts)
+    return Observation.build(features, np.array([1]), **defaults)
+
+
+@pytest.mark.parametrize("name, expected", [("keep", False), ("mill", True), ("xmage", True)])
+def test_simple_presets(name, expected):
+    assert as_policy(name)(observation(), RNG).tolist() == [expected]
+
+
+@pytest.mark.parametrize(
+    "lands_in_hand, lands_in_play, card, expected",
+    [
+        (0, 2, "Grizzly Bears", True),  # no land in hand, <= 2 in play: dig for lands
+        (0, 3, "Grizzly Bears", False),  # 3 in play: no need to dig; mv 2 < 3 + 2
+        (1, 1, "Grizzly Bears", False),  # a land in hand; mv 2 < 2 + 2
+        (1, 1, "Merfolk Cave-Diver", False),  # mv 3 < 2 + 2
+        (1, 2, "Dire Fleet Interloper", False),  # mv 4 < 3 + 2
+        (1, 1, "Dire Fleet Interloper", True),  # mv 4 >= 2 + 2: will not be cast soon
+        (2, 4, "Queen's Agent", False),  # mv 6 < 6 + 2
+        (1, 3, "Queen's Agent", True),  # mv 6 >= 4 + 2
+    ],
+)
+def test_forge_default(lands_in_hand, lands_in_play, card, expected):
+    obs = observation(card, lands_in_hand=lands_in_hand, lands_in_play=lands_in_play)
+    assert as_policy("forge")(obs, RNG).tolist() == [expected]
+
+
+def test_forge_profiles():
+    obs = observation("Dire Fleet Interloper", lands_in_hand=1, lands_in_play=2)  # mv 4 vs 3
+    assert as_policy("forge")(obs, RNG).tolist() == [False]
+    assert as_policy("forge-reckless")(obs, RNG).tolist() == [True]  # max_mv_diff 1
+    dig = observation("Grizzly Bears", lands_in_hand=0, lands_in_play=3)
+    assert as_policy("forge")(dig, RNG).tolist() == [False]
+    assert as_policy("forge-experimental")(dig, RNG).tolist() == [True]  # need_lands 3
+    custom = as_policy("forge:need_lands=3, max_mv_diff=1")
+    assert (custom.need_lands, custom.max_mv_diff) == (3, 1)
+    assert ForgePolicy(need_lands=0).need_lands == 0
+
+
+def test_expression_from_the_documentation():
+    policy = as_policy("lands_in_hand == 0 and lands_in_play <= 2 or mana_value >= mana_sources + 2")
+    assert isinstance(policy, ExpressionPolicy)
+    assert policy(observation(lands_in_hand=0, lands_in_play=2), RNG).tolist() == [True]
+    assert policy(observation("Grizzly Bears", lands_in_hand=1, lands_in_play=2), RNG).tolist() == [False]
+    assert policy(observation("Queen's Agent", lands_in_hand=1, lands_in_play=4), RNG).tolist() == [True]
+
+
+def test_expression_agrees_with_forge_on_many_observations():
+    obs = random_observation(2000, seed=3)
+    text = ("lands_in_hand == 0 and lands_in_play <= 2 "
+            "or mana_value >= lands_in_play + lands_in_hand + 2")
+    assert np.array_equal(as_policy(text)(obs, RNG), ForgePolicy()(obs, RNG))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("not is_creature", [False]),
+    ("1 < mana_value <= 6", [True]),
+    ("mana_value // 4 == 1 and mana_value % 4 == 2", [True]),
+    ("-mana_value < -5.5", [True]),
+    ("mana_value / 0 > 1", [True]),  # inf, no error
+    ("True", [True]),
+    ("is_nonland == True", [True]),
+])
+def test_expression_operators(text, expected):
+    assert as_policy(text)(observation(), RNG).tolist() == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty"),
+    ("mana_valu >= 3", "unknown name 'mana_valu' .*did you mean 'mana_value'"),
+    ("__import__('os').system('echo hi')", "function calls are not allowed"),
+    ("obs.card == 1", "attribute access"),
+    ("mana_value ** 2 > 3", r"operator '\*\*' is not allowed"),
+    ("mana_value", "is a number, not a condition"),
+    ("mana_value and is_land", "needs conditions"),
+    ("is_land + 1 > 0", "arithmetic needs numbers"),
+    ("mana_value >= 1e400", "out of range"),
+    ("mana_value in (1, 2)", r"comparison 'in' is not allowed"),
+    ("'a' == 'a'", "str values are not allowed"),
+    ("mana_value >=", "not valid"),
+    ("x if y else z", "not allowed"),
+    ("not " * 200 + "True", "nested too deeply"),
+    ("(" * 500 + "True" + ")" * 500, "nested too deeply|not valid|cannot be parsed"),
+    ("is_land == 1 > is_land", "two numbers or two conditions"),
+    ("lambda: 1", "Lambda is not allowed"),
+])
+def test_bad_expressions_get_one_line_errors(text, message):
+    with pytest.raises(PolicyError, match=message) as error:
+        as_policy(text)
+    assert "\n" not in str(error.value)
+
+
+def test_non_policy_objects_are_refused():
+    with pytest.raises(PolicyError):
+        as_policy(42)  # type: ignore[arg-type]
+    with pytest.raises(PolicyError, match="whole number"):
+        as_policy("forge:need_lands=two")
+
+
+@pytest.mark.parametrize("preset", ["keep", "mill", "xmage", "forge", "forge-reckless",
+                                    "forge-experimental", "mana_value >= 4 and not is_creature"])
+def test_presets_and_expressions_pass_the_conformance_check(preset):
+    check_policy(preset)
+
+
+def test_check_policy_catches_bad_policies():
+    with pytest.raises(PolicyError, match="shape"):
+        check_policy(lambda obs, rng: np.zeros(3, dtype=bool))
+    with pytest.raises(PolicyError, match="dtype"):
+        check_policy(lambda obs, rng: np.zeros(obs.trials))
+    with pytest.raises(PolicyError, match="not deterministic"):
+        state = iter(range(10**6))
+        check_policy(lambda obs, rng: np.full(obs.trials, next(state) % 2 == 0))
+
+    def mutating(obs, rng):
+        obs.lands_in_hand[:] = 0
+        return np.zeros(obs.trials, dtype=bool)
+
+    with pytest.raises(PolicyError, match="modify"):
+        check_policy(mutating)
+    with pytest.raises(PolicyError, match="observation array itself"):
+        check_policy(lambda obs, rng: obs.is_land)
+    # A policy that randomises with the given rng is deterministic for that rng.
+    check_policy(lambda obs, rng: rng.random(obs.trials) < 0.5)
+
+
+NAMES = list(OBSERVATION_NAMES)
+token = st.one_of(
+    st.sampled_from(NAMES),
+    st.sampled_from(["and", "or", "not", "(", ")", "==", "<=", ">", "+", "-", "*", "/", "//",
+                     "%", "True", "1", "2.5", "0", "**", ",", "[", "]", "lambda", ":", "'x'"]),
+    st.integers(-10, 10).map(str),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(token, max_size=12).map(" ".join))
+def test_fuzz_expressions_only_raise_policy_errors(text):
+    obs = random_observation(16)
+    try:
+        policy = as_policy(text)
+    except PolicyError as error:
+        assert "\n" not in str(error)
+        return
+    result = policy(obs, RNG)
+    assert result.shape == (16,) and result.dtype == bool
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_fuzz_arbitrary_text_only_raises_policy_errors(text):
+    try:
+        policy = as_policy(text)
+    except PolicyError:
+        return
+    assert policy(random_observation(8), RNG).dtype == bool

@@ -1,0 +1,121 @@
+"""Seeding, chunking and exact aggregation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import DECKS
+
+import explore_sim
+from explore_sim.errors import OptionError
+from explore_sim.runner import CHUNK_TRIALS, chunk_streams, run_chunks, seed_sequence
+from explore_sim.stats import Accumulator, wilson_interval
+
+DECK = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
+
+
+def test_multi_chunk_runs_repeat_exactly():
+    trials = 2 * CHUNK_TRIALS + 123
+    first = explore_sim.explore(DECK, explores=2, policy="forge", trials=trials, seed=3)
+    second = explore_sim.explore(DECK, explores=2, policy="forge", trials=trials, seed=3)
+    pd.testing.assert_frame_equal(first.summary(), second.summary(), check_exact=True)
+    assert first.stats.n == trials
+
+
+def test_chunk_order_does_not_matter():
+    """Chunks merged in any order (as workers finish) give the identical summary."""
+    seed = seed_sequence(9)
+    metrics = {"x": False, "hit": True}
+
+    def chunk(size, rng):
+        x = rng.integers(0, 5, size=size)
+        return {"x": x, "hit": (x == 0).astype(int)}
+
+    pieces = []
+    for size, rng in chunk_streams(300_000, seed):
+        acc = Accumulator(metrics)
+        acc.add(chunk(size, rng))
+        pieces.append(acc)
+    forward, backward = Accumulator(metrics), Accumulator(metrics)
+    for acc in pieces:
+        forward.merge(acc)
+    for acc in reversed(pieces):
+        backward.merge(acc)
+    serial = run_chunks(chunk, metrics, 300_000, seed)
+    for other in (backward, serial):
+        pd.testing.assert_frame_equal(forward.summary(), other.summary(), check_exact=True)
+        pd.testing.assert_frame_equal(forward.distribution("x"), other.distribution("x"),
+                                      check_exact=True)
+
+
+def test_chunks_are_bounded_and_streams_independent():
+    sizes, firsts = [], []
+    for size, rng in chunk_streams(3 * CHUNK_TRIALS + 5, seed_sequence(1)):
+        sizes.append(size)
+        firsts.append(rng.integers(0, 2**62))
+    assert sizes == [CHUNK_TRIALS] * 3 + [5]
+    assert len(set(firsts)) == 4
+
+
+def test_seed_sequence_argument_is_not_consumed():
+    seq = np.random.SeedSequence(42)
+    first = explore_sim.explore(DECK, trials=5000, seed=seq).summary()
+    second = explore_sim.explore(DECK, trials=5000, seed=seq).summary()
+    pd.testing.assert_frame_equal(first, second, check_exact=True)
+
+
+def test_fresh_entropy_is_recorded_and_reproduces():
+    result = explore_sim.explore(DECK, explores=2, trials=5000, seed=None)
+    again = explore_sim.explore(DECK, explores=2, trials=5000, seed=result.meta["seed"])
+    pd.testing.assert_frame_equal(result.summary(), again.summary(), check_exact=True)
+
+
+def test_generator_seed_is_accepted():
+    result = explore_sim.explore(DECK, trials=1000, seed=np.random.default_rng(1))
+    assert result.stats.n == 1000
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+def test_bad_seeds(seed):
+    with pytest.raises(OptionError):
+        explore_sim.explore(DECK, trials=100, seed=seed)
+
+
+@pytest.mark.parametrize("trials", [0, 1, -5, 2.5, 10**11])
+def test_bad_trial_counts(trials):
+    with pytest.raises(OptionError):
+        explore_sim.explore(DECK, trials=trials, seed=1)
+
+
+def test_accumulator_statistics_match_numpy():
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 7, size=10_001)
+    acc = Accumulator({"v": False})
+    acc.add({"v": values[:5000]})
+    acc.add({"v": values[5000:]})
+    row = acc.summary().iloc[0]
+    assert row["mean"] == pytest.approx(values.mean(), rel=1e-12)
+    assert row["se"] == pytest.approx(values.std(ddof=1) / np.sqrt(values.size), rel=1e-12)
+    assert row["ci_low"] == pytest.approx(row["mean"] - 1.959963984540054 * row["se"])
+    dist = acc.distribution("v")
+    assert dist["count"].sum() == values.size
+    assert dist["probability"].tolist() == pytest.approx(np.bincount(values) / values.size)
+
+
+def test_wilson_interval_stays_in_range():
+    assert wilson_interval(0, 100) [0] == 0.0
+    low, high = wilson_interval(100, 100)
+    assert high == 1.0 and 0.95 < low < 1
+    low, high = wilson_interval(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+
+
+def test_result_distribution_and_repr():
+    result = explore_sim.explore(DECK, explores=2, trials=4000, seed=2)
+    dist = result.distribution("lands_to_hand")
+    assert list(dist.columns) == ["value", "count", "probability", "se", "ci_low", "ci_high"]
+    assert dist["probability"].sum() == pytest.approx(1.0)
+    assert "counters" in repr(result)
+    with pytest.raises(KeyError):
+        result.distribution("nope")
