@@ -20,7 +20,7 @@ from .cards import Catalog
 from .errors import ExploreSimError, OptionError
 from .explore import EXPLORE_METRICS, explore
 from .policies import OBSERVATION_NAMES, PRESETS
-from .report import FORMATS, render
+from .report import FORMATS, render, text_table
 
 __all__ = ["main"]
 
@@ -163,7 +163,7 @@ def _cards(args: argparse.Namespace) -> str:
         return rows.to_json(orient="records", indent=2) + "\n"
     if args.format == "csv":
         return rows.to_csv(index=False, lineterminator="\n")
-    return f"{len(catalog)} cards in the built-in catalog\n\n" + rows.to_string(index=False) + "\n"
+    return f"{len(catalog)} cards in the built-in catalog\n\n" + text_table(rows) + "\n"
 
 
 def _policies() -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["FORMATS", "render", "to_table", "to_csv", "to_json"]
+__all__ = ["FORMATS", "render", "to_table", "to_csv", "to_json", "text_table"]
 
 #: Output formats of the command line.
 FORMATS = ("table", "csv", "json")
@@ -53,14 +53,34 @@ def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
                 value = f"{value.get('name')} ({value.get('size')} cards, {value.get('lands')} lands)"
             lines.append(f"  {key}: {value}")
     shown = rows.copy()
-    for column in ("mean", "se", "ci_low", "ci_high"):
+    for column in ("mean", "se", "ci_low", "ci_high", "probability"):
         if column in shown:
             shown[column] = shown[column].map(lambda x: f"{x:.4f}")
     lines.append("")
-    lines.append(shown.to_string(index=False))
+    lines.append(text_table(shown))
     lines.append("")
     lines.append(f"  ci: {meta.get('interval', '95% interval')}")
     return "\n".join(lines) + "\n"
+
+
+def text_table(frame: pd.DataFrame) -> str:
+    """A plain-text table: text columns left-aligned, numbers right-aligned."""
+    shown = frame.copy()
+    for column in shown.columns:
+        values = shown[column]
+        if not pd.api.types.is_numeric_dtype(values) and not values.map(_looks_numeric).all():
+            width = max([len(str(column)), *values.map(lambda v: len(str(v)))])
+            shown[column] = values.map(lambda v: str(v).ljust(width))
+            shown = shown.rename(columns={column: str(column).ljust(width)})
+    return shown.to_string(index=False)
+
+
+def _looks_numeric(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def render(fmt: str, meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:

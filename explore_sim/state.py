@@ -98,10 +98,13 @@ class ExploreState:
         def column(value: int | np.ndarray, dtype: type = COUNT_DTYPE) -> np.ndarray:
             return np.broadcast_to(np.asarray(value, dtype=dtype), (trials,)).copy()
 
+        lands = is_land[library]
+        if np.ndim(top) == 0:
+            library_lands = np.count_nonzero(lands[:, int(top):], axis=1).astype(COUNT_DTYPE)
+        else:
+            below_top = np.arange(width)[None, :] >= np.asarray(top)[:, None]
+            library_lands = np.count_nonzero(lands & below_top, axis=1).astype(COUNT_DTYPE)
         top = column(top)
-        position = np.arange(width)
-        below_top = position[None, :] >= top[:, None]
-        library_lands = np.sum(is_land[library] & below_top, axis=1, dtype=COUNT_DTYPE)
         return cls(
             library=library,
             top=top,
