@@ -210,6 +210,8 @@ class Card:
     explore_trigger: str = ""
     explore_replacement: str = ""
     extra_land: str = ""
+    keywords: tuple[str, ...] = ()
+    ability_cost: str = ""
     set_number: str = ""
     note: str = ""
     source: str = "built-in"
@@ -236,6 +238,7 @@ class Card:
         try:
             is_land, is_creature, is_land_like = classify_types(self.type_line, self.layout)
             mana_value = mana_value_of(self.mana_cost, self.layout)
+            mana_value_of(self.ability_cost)
         except CardError as error:
             raise CardError(f"{where}: {error}") from None
         object.__setattr__(self, "mana_value", mana_value)
@@ -247,6 +250,22 @@ class Card:
     def front_name(self) -> str:
         """The name of the front face (what MTG Arena exports for double-faced cards)."""
         return self.name.split(" // ")[0]
+
+    @property
+    def ability_mana(self) -> int:
+        """Mana needed for the card's modelled activated ability (equip, explore), 0 if none."""
+        return mana_value_of(self.ability_cost)
+
+    @property
+    def subtypes(self) -> frozenset[str]:
+        """The front face's subtypes (the words after the dash), lower case."""
+        front = self.type_line.split("//")[0]
+        _, _, tail = front.partition("—")
+        return frozenset(word.casefold() for word in tail.split())
+
+    def has_keyword(self, keyword: str) -> bool:
+        """True if ``keyword`` (such as ``haste`` or ``enters_tapped``) is among the card's."""
+        return keyword in self.keywords
 
     @property
     def is_permanent(self) -> bool:
@@ -275,6 +294,8 @@ class Card:
             "explore_trigger": self.explore_trigger or "-",
             "explore_replacement": self.explore_replacement or "-",
             "extra_land": self.extra_land or "-",
+            "keywords": ", ".join(self.keywords) or "-",
+            "ability_cost": self.ability_cost or "-",
             "set_number": self.set_number or "-",
             "note": self.note or "-",
             "source": self.source,
@@ -372,6 +393,8 @@ _COLUMNS = (
     "explore_trigger",
     "explore_replacement",
     "extra_land",
+    "keywords",
+    "ability_cost",
     "set_number",
     "note",
 )
@@ -426,6 +449,8 @@ def _card_from_row(row: dict[str, str | None], source: str) -> Card:
         explore_trigger=text("explore_trigger"),
         explore_replacement=text("explore_replacement"),
         extra_land=text("extra_land"),
+        keywords=tuple(k.strip().casefold() for k in text("keywords").split(";") if k.strip()),
+        ability_cost=text("ability_cost"),
         set_number=text("set_number"),
         note=text("note"),
         source=source,
@@ -444,6 +469,7 @@ class FeatureTable:
     cards : tuple of Card
         ``cards[i - 1]`` is the card with id ``i``.
     is_card, is_land, is_nonland, is_creature, is_land_like, is_permanent : ndarray of bool
+    is_merfolk, has_haste, enters_tapped : ndarray of bool
     mana_value, power, toughness, explores, maps : ndarray of int16
     """
 
@@ -454,6 +480,9 @@ class FeatureTable:
     is_creature: np.ndarray
     is_land_like: np.ndarray
     is_permanent: np.ndarray
+    is_merfolk: np.ndarray
+    has_haste: np.ndarray
+    enters_tapped: np.ndarray
     mana_value: np.ndarray
     power: np.ndarray
     toughness: np.ndarray
@@ -479,6 +508,9 @@ class FeatureTable:
             is_creature=column([c.is_creature for c in cards], bool),
             is_land_like=column([c.is_land_like for c in cards], bool),
             is_permanent=column([c.is_permanent for c in cards], bool),
+            is_merfolk=column(["merfolk" in c.subtypes for c in cards], bool),
+            has_haste=column([c.has_keyword("haste") for c in cards], bool),
+            enters_tapped=column([c.has_keyword("enters_tapped") for c in cards], bool),
             mana_value=column([c.mana_value for c in cards], np.int16),
             power=column([c.power or 0 for c in cards], np.int16),
             toughness=column([c.toughness or 0 for c in cards], np.int16),

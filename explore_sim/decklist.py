@@ -118,9 +118,18 @@ class Deck:
         return FeatureTable.from_cards(self.cards)
 
     def card_ids(self) -> np.ndarray:
-        """The main deck as deck-local card ids, shape ``(size,)``, dtype int16, sorted."""
-        counts = [count for _, count in self.main]
-        return np.repeat(np.arange(1, len(counts) + 1, dtype=np.int16), counts)
+        """The main deck as deck-local card ids, shape ``(size,)``, dtype int16.
+
+        Nonland cards come first and lands last, each in deck order, so two decks with the
+        same size and land count put their lands in the same shuffled positions when they
+        are shuffled with the same random numbers (common random numbers in comparisons).
+        """
+        ids = np.arange(1, len(self.main) + 1, dtype=np.int16)
+        counts = np.array([count for _, count in self.main])
+        is_land = np.array([card.is_land for card, _ in self.main], dtype=bool)
+        return np.concatenate(
+            [np.repeat(ids[~is_land], counts[~is_land]), np.repeat(ids[is_land], counts[is_land])]
+        )
 
     def digest(self) -> str:
         """A short hash of the main deck's contents, for result metadata."""

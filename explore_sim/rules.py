@@ -15,7 +15,7 @@ import numpy as np
 from .cards import EMPTY, FeatureTable
 from .state import ExploreState
 
-__all__ = ["ExploreEvents", "reveal", "explore", "draw", "remove_explorer"]
+__all__ = ["ExploreEvents", "reveal", "explore_outcome", "explore", "draw", "remove_explorer"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -61,6 +61,51 @@ def reveal(state: ExploreState) -> np.ndarray:
     return np.take_along_axis(state.library, state.top[:, None], axis=1)[:, 0]
 
 
+def explore_outcome(
+    revealed: np.ndarray,
+    features: FeatureTable,
+    mill: np.ndarray,
+    explorer_present: np.ndarray,
+    active: np.ndarray,
+) -> ExploreEvents:
+    """What one explore does with the revealed cards (RULES.md E1-E5, E9); no state change.
+
+    Parameters
+    ----------
+    revealed : ndarray, shape (trials,), int16
+        The top card of each library, ``EMPTY`` where it is empty or the explore is inactive.
+    features : FeatureTable
+    mill : ndarray, shape (trials,), bool
+        The player's choice for a revealed nonland card (True: graveyard, False: stays on
+        top). Ignored where the card is a land or nothing was revealed.
+    explorer_present : ndarray, shape (trials,), bool
+        False where the explorer has left the battlefield (E3).
+    active : ndarray, shape (trials,), bool
+        Trials in which the explore happens at all (False: E9, a targeted explore whose target
+        is gone, which does nothing and triggers nothing).
+    """
+    revealed = np.where(active, revealed, EMPTY)
+    # E10: the card's type in the library decides (the feature table already encodes it).
+    is_land = features.is_land[revealed]
+    is_nonland = features.is_nonland[revealed]
+    # E4: no card to reveal; the explore still happens and still gives the counter.
+    is_empty = active & (revealed == EMPTY)
+    # E2 (counter on a nonland), E4 (counter on an empty library); E3: only if the explorer
+    # is still on the battlefield. E5: any permanent explorer gets it, creature or not.
+    counter = (is_nonland | is_empty) & explorer_present
+    # E2: the choice is the player's; E3: it is still made when the explorer is gone.
+    milled = is_nonland & np.asarray(mill, dtype=bool)
+    return ExploreEvents(
+        revealed=revealed,
+        explored=np.array(active, dtype=bool, copy=True),
+        land_to_hand=is_land,
+        nonland=is_nonland,
+        empty=is_empty,
+        counter=counter,
+        milled=milled,
+    )
+
+
 def explore(
     state: ExploreState,
     features: FeatureTable,
@@ -86,37 +131,18 @@ def explore(
     """
     if active is None:
         active = np.ones(state.trials, dtype=bool)
-    revealed = np.where(active, reveal(state), EMPTY)
-    # E10: the card's type in the library decides (the feature table already encodes it).
-    is_land = features.is_land[revealed]
-    is_nonland = features.is_nonland[revealed]
-    # E4: no card to reveal; the explore still happens and still gives the counter.
-    is_empty = active & (revealed == EMPTY)
-    # E2 (counter on a nonland), E4 (counter on an empty library); E3: only if the explorer
-    # is still on the battlefield. E5: any permanent explorer gets it, creature or not.
-    counter = (is_nonland | is_empty) & state.explorer_present
-    # E2: the choice is the player's; E3: it is still made when the explorer is gone.
-    milled = is_nonland & np.asarray(mill, dtype=bool)
+    events = explore_outcome(reveal(state), features, mill, state.explorer_present, active)
     # E1: a land goes to hand; a milled card goes to the graveyard; a kept card stays on top,
     # so the next explore reveals it again (E6) and the next draw takes it (E7).
-    leaves_library = is_land | milled
+    leaves_library = events.land_to_hand | events.milled
     new_state = dataclasses.replace(
         state,
         top=state.top + leaves_library,
-        library_lands=state.library_lands - is_land,
-        cards_in_hand=state.cards_in_hand + is_land,
-        lands_in_hand=state.lands_in_hand + is_land,
-        counters=state.counters + counter,
-        graveyard=state.graveyard + milled,
-    )
-    events = ExploreEvents(
-        revealed=revealed,
-        explored=active.copy(),
-        land_to_hand=is_land,
-        nonland=is_nonland,
-        empty=is_empty,
-        counter=counter,
-        milled=milled,
+        library_lands=state.library_lands - events.land_to_hand,
+        cards_in_hand=state.cards_in_hand + events.land_to_hand,
+        lands_in_hand=state.lands_in_hand + events.land_to_hand,
+        counters=state.counters + events.counter,
+        graveyard=state.graveyard + events.milled,
     )
     return new_state, events
 
