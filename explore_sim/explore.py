@@ -154,7 +154,8 @@ def explore(
     known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0
     depth = min(len(library), drawn + explores)
 
-    def simulate_chunk(size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    def simulate_chunk(size: int, chunk_seed: np.random.SeedSequence) -> dict[str, np.ndarray]:
+        rng = np.random.default_rng(chunk_seed)
         libraries = shuffled_libraries(library, size, rng, depth=depth)
         return explore_trials(
             libraries,
@@ -170,7 +171,8 @@ def explore(
             known_lands=known_lands,
         )
 
-    stats = run_chunks(simulate_chunk, EXPLORE_METRICS, trials, seed_seq)
+    stats = Accumulator(EXPLORE_METRICS)
+    run_chunks(simulate_chunk, stats.add, trials, seed_seq)
     meta = {
         "command": "explore",
         "deck": {

@@ -16,9 +16,17 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from .errors import OptionError
-from .stats import Accumulator
 
-__all__ = ["CHUNK_TRIALS", "MAX_TRIALS", "seed_sequence", "chunk_streams", "run_chunks", "check_trials"]
+__all__ = [
+    "CHUNK_TRIALS",
+    "MAX_TRIALS",
+    "check_trials",
+    "seed_sequence",
+    "child_seed",
+    "chunk_seeds",
+    "chunk_streams",
+    "run_chunks",
+]
 
 #: Trials per chunk: the unit of randomness and of work.
 CHUNK_TRIALS = 1 << 16
@@ -56,29 +64,42 @@ def seed_sequence(seed: object) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(seed))
 
 
+def child_seed(seed: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
+    """The ``index``-th child of ``seed``, as ``SeedSequence.spawn`` makes it, without
+    mutating ``seed`` (so the same seed object can be passed to several runs)."""
+    return np.random.SeedSequence(
+        seed.entropy, spawn_key=(*seed.spawn_key, index), pool_size=seed.pool_size
+    )
+
+
+def chunk_seeds(
+    trials: int, seed: np.random.SeedSequence, chunk_trials: int = CHUNK_TRIALS
+) -> Iterator[tuple[int, np.random.SeedSequence]]:
+    """Yield ``(trials in chunk, the chunk's SeedSequence)`` for each chunk, in order."""
+    n_chunks = -(-trials // chunk_trials)
+    for index in range(n_chunks):
+        yield min(chunk_trials, trials - index * chunk_trials), child_seed(seed, index)
+
+
 def chunk_streams(
     trials: int, seed: np.random.SeedSequence, chunk_trials: int = CHUNK_TRIALS
 ) -> Iterator[tuple[int, np.random.Generator]]:
     """Yield ``(trials in chunk, generator)`` for each chunk, in order."""
-    n_chunks = -(-trials // chunk_trials)
-    for index in range(n_chunks):
-        # The index-th child, as SeedSequence.spawn makes it, without mutating ``seed``.
-        child = np.random.SeedSequence(
-            seed.entropy, spawn_key=(*seed.spawn_key, index), pool_size=seed.pool_size
-        )
-        size = min(chunk_trials, trials - index * chunk_trials)
-        yield size, np.random.Generator(np.random.PCG64(child))
+    for size, child in chunk_seeds(trials, seed, chunk_trials):
+        yield size, np.random.default_rng(child)
 
 
 def run_chunks(
-    simulate_chunk: Callable[[int, np.random.Generator], dict[str, np.ndarray]],
-    metrics: dict[str, bool],
+    simulate_chunk: Callable[[int, np.random.SeedSequence], dict],
+    merge: Callable[[dict], None],
     trials: int,
     seed: np.random.SeedSequence,
     chunk_trials: int = CHUNK_TRIALS,
-) -> Accumulator:
-    """Run ``simulate_chunk(n, rng)`` on every chunk and merge its per-trial metrics."""
-    total = Accumulator(metrics)
-    for size, rng in chunk_streams(trials, seed, chunk_trials):
-        total.add(simulate_chunk(size, rng))
-    return total
+) -> None:
+    """Run ``simulate_chunk(n, chunk_seed)`` on every chunk and hand each result to ``merge``.
+
+    Memory is bounded by one chunk; ``merge`` folds a chunk's per-trial metrics into exact
+    running sums.
+    """
+    for size, child in chunk_seeds(trials, seed, chunk_trials):
+        merge(simulate_chunk(size, child))

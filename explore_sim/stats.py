@@ -50,14 +50,19 @@ class Accumulator:
     metrics : mapping of str to bool
         Metric names, in report order, each flagged True if it is a 0/1 indicator (its mean
         is a probability and gets a Wilson interval).
+    histograms : bool
+        Keep each metric's full distribution (values must then be >= 0). Off for signed
+        values such as paired differences.
     """
 
-    def __init__(self, metrics: Mapping[str, bool]) -> None:
+    def __init__(self, metrics: Mapping[str, bool], histograms: bool = True) -> None:
         self.binary = dict(metrics)
         self.n = 0
         self.total = {name: 0 for name in self.binary}
         self.total_sq = {name: 0 for name in self.binary}
-        self.histogram = {name: np.zeros(1, dtype=np.int64) for name in self.binary}
+        self.histogram = (
+            {name: np.zeros(1, dtype=np.int64) for name in self.binary} if histograms else {}
+        )
 
     def add(self, values: Mapping[str, np.ndarray]) -> None:
         """Add one chunk of per-trial values, each an integer array of shape ``(trials,)``."""
@@ -67,13 +72,14 @@ class Accumulator:
         (shape,) = sizes
         for name in self.binary:
             array = np.asarray(values[name]).astype(np.int64, copy=False)
-            if array.size and array.min() < 0:
-                raise ValueError(f"metric {name!r} has negative values")
             self.total[name] += int(array.sum())
             self.total_sq[name] += int(np.dot(array, array))
-            counts = np.bincount(array, minlength=len(self.histogram[name]))
-            counts[: len(self.histogram[name])] += self.histogram[name]
-            self.histogram[name] = counts
+            if name in self.histogram:
+                if array.size and array.min() < 0:
+                    raise ValueError(f"metric {name!r} has negative values")
+                counts = np.bincount(array, minlength=len(self.histogram[name]))
+                counts[: len(self.histogram[name])] += self.histogram[name]
+                self.histogram[name] = counts
         self.n += shape[0]
 
     def merge(self, other: Accumulator) -> None:
@@ -84,6 +90,8 @@ class Accumulator:
         for name in self.binary:
             self.total[name] += other.total[name]
             self.total_sq[name] += other.total_sq[name]
+            if name not in self.histogram:
+                continue
             mine, theirs = self.histogram[name], other.histogram[name]
             if len(theirs) > len(mine):
                 mine, theirs = theirs, mine

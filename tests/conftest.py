@@ -52,3 +52,38 @@ def state_of(features: FeatureTable, *rows: list[str], **counts) -> ExploreState
     if len({len(row) for row in rows}) != 1:
         raise ValueError("scripted libraries must have equal length")
     return ExploreState.start(library_of(*rows), features.is_land, **counts)
+
+
+def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
+                  policy="keep", scry_policy=None, seed=0):
+    """One goldfish game (trials=1) from a hand-built library (top first), hand and battlefield.
+
+    Permanents on the battlefield are not summoning sick. ``extra`` names more cards for the
+    feature table. Returns ``(game, state, ids)`` where ``ids[name]`` is a card's id.
+    """
+    from explore_sim.goldfish import GameConfig, GameState, Goldfish
+    from explore_sim.mulligan import OpeningHands
+    from explore_sim.policies import as_policy
+
+    catalog = Catalog.builtin()
+    names = list(dict.fromkeys([*library, *hand, *battlefield, *extra]))
+    cards = [catalog.get(name) for name in names]
+    features = FeatureTable.from_cards(cards)
+    ids = {name: i + 1 for i, name in enumerate(names)}
+    size = len(library)
+    lib = np.full((1, size + 1), EMPTY, dtype=np.int16)
+    lib[0, :size] = [ids[name] for name in library]
+    hand_counts = np.zeros((1, len(features)), dtype=np.int16)
+    for name in hand:
+        hand_counts[0, ids[name]] += 1
+    opening = OpeningHands(library=lib, top=np.zeros(1, np.int32),
+                           end=np.full(1, size, np.int32), hand=hand_counts,
+                           mulligans=np.zeros(1, np.int32))
+    state = GameState.from_opening_hands(opening, features)
+    for name in battlefield:
+        state.battlefield[0, ids[name]] += 1
+    rngs = {name: np.random.default_rng([seed, i]) for i, name in
+            enumerate(("policy", "removal", "parley"))}
+    game = Goldfish(features, config or GameConfig(), as_policy(policy),
+                    as_policy(scry_policy) if scry_policy else None, rngs)
+    return game, state, ids

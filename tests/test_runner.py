@@ -42,7 +42,9 @@ def test_chunk_order_does_not_matter():
         forward.merge(acc)
     for acc in reversed(pieces):
         backward.merge(acc)
-    serial = run_chunks(chunk, metrics, 300_000, seed)
+    serial = Accumulator(metrics)
+    run_chunks(lambda size, child: chunk(size, np.random.default_rng(child)), serial.add,
+               300_000, seed)
     for other in (backward, serial):
         pd.testing.assert_frame_equal(forward.summary(), other.summary(), check_exact=True)
         pd.testing.assert_frame_equal(forward.distribution("x"), other.distribution("x"),

@@ -1,0 +1,802 @@
+"""The goldfish turn loop: whole games without an opponent, vectorised over trials.
+
+Each turn: untap; draw (not on turn 1 on the play); first main phase (play a land as soon as
+one is in hand, cast spells by the casting priority, equip); combat (beginning-of-combat
+explores, every creature able to attack attacks and is unblocked: attack and combat-damage
+triggers); second main phase (a land found meanwhile is still played, more casting, Map
+tokens and activated explores with the mana left); cleanup (discard down to seven).
+
+The state is a :class:`GameState` of arrays with the trial axis first. The turn loop owns it
+and updates it in place, one vectorised step at a time; the explore itself is decided by the
+pure :func:`explore_sim.rules.explore_outcome`. Python loops run over turns, casting passes,
+card kinds and explores in a sequence, never over trials. Comments cite RULES.md.
+
+What is modelled, card by card, is listed in :data:`MODELLED` and in the README.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .cards import EMPTY, FeatureTable
+from .errors import OptionError
+from .mulligan import OpeningHands
+from .policies import Observation, Policy, decide
+from .rules import explore_outcome
+
+__all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "MODELLED"]
+
+#: Per-turn metrics recorded at the end of every turn; True marks 0/1 indicators.
+TURN_METRICS: dict[str, bool] = {
+    "lands_played": False,  # lands on the battlefield
+    "on_curve": True,  # lands on the battlefield >= turn number
+    "land_drop": True,  # a land was played this turn
+    "counters": False,  # +1/+1 counters put on your permanents by explore and its triggers
+    "explore_counters": False,  # ... by explore itself (E2, E4)
+    "trigger_counters": False,  # ... by Wildgrowth Walker, Shadowed Caravel, Nicanzil
+    "explores": False,  # explores that happened (E3, E4 included; E9 not)
+    "explore_lands": False,  # lands put into hand by explore (E1)
+    "milled": False,  # nonland cards put into the graveyard by explore
+    "scries": False,  # scry 1 from Twists and Turns (R2)
+    "maps_created": False,
+    "maps_used": False,
+    "mana_spent": False,
+    "cards_cast": False,
+    "creatures": False,  # creatures on the battlefield
+    "hand_size": False,
+    "life_gained": False,  # Wildgrowth Walker
+    "cave_diver_pumps": False,  # Merfolk Cave-Diver +1/+0 triggers
+    "chupacabra_triggers": False,  # Lurking Chupacabra -2/-2 triggers (no target in a goldfish)
+    "nicanzil_lands": False,  # lands put onto the battlefield by Nicanzil
+    "explorers_removed": False,  # explorers removed in response to their explore (removal=)
+    "decked": True,  # tried to draw from an empty library (the game would be lost)
+}
+#: Metrics of the opening hand (reported as turn 0).
+OPENING_METRICS: dict[str, bool] = {
+    "mulligans": False,
+    "hand_size": False,
+    "opening_lands": False,
+}
+#: Event metrics are cumulative from the start of the game.
+_STATE_METRICS = ("lands_played", "on_curve", "land_drop", "creatures", "hand_size")
+
+#: How each explore / Map ability of the catalog is treated in a goldfish game.
+MODELLED: dict[str, str] = {
+    "enter": "explores when it enters (X: Jadelight Spelunker takes the mana left)",
+    "creature_enters": "Path of Discovery, Janeway: each creature you control that enters explores",
+    "beginning_of_combat": "explores at the beginning of combat on your turn",
+    "merfolk_at_combat": "Hakbal: each Merfolk you control explores at the beginning of combat",
+    "attack": "explores when it attacks",
+    "combat_damage": "explores when it deals combat damage (attacks are unblocked)",
+    "cast": "a spell that makes target creature you control explore (needs a creature)",
+    "activated": "Seeker of Sunlight's {2}{G} explore, with mana left in the second main phase",
+    "equipped_attack": "Glowcap Lantern: equipped for {2} when possible; the equipped creature explores when it attacks",
+    "crewed_attack": "Subterranean Schooner: crewed by a creature (a summoning-sick one when there is one), which explores",
+    "maps enter / attack": "Map tokens when it enters and/or attacks",
+    "parley": "Storm Fleet Negotiator: your top card and a coin flip for the opponent's",
+    "land_attack": "Restless Anchorage: animated for {1}{W}{U} with 4 mana left before combat; attacks: a Map",
+    "token_extra": "Worldwalker Helm: an extra Map whenever you create Maps",
+    "not modelled": "activated explores needing an opponent, discards or sacrifices (Deadeye "
+    "Tracker, Tomb Robber, Legion Vanguard), dies (Miner's Guidewing), life gain (Amalia), "
+    "Defossilize, and Maps given to the opponent or needing a target (Get Lost, Brackish "
+    "Blunder, Fanatical Offering): such cards are cast as vanilla cards",
+}
+
+#: The most explores one instruction may expand to (Topography Trackers double each other).
+_MAX_TRACKER_DOUBLINGS = 6
+#: Safety bound on actions per main phase; every action uses a card, mana or a Map.
+_MAX_ACTIONS = 60
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig:
+    """Options of a goldfish game (keyword-only, hashable, printable).
+
+    Parameters
+    ----------
+    turns : int
+        Turns to play.
+    on_play : bool
+        True: no draw on turn 1.
+    removal : float
+        Probability that an explorer leaves the battlefield in response to its explore
+        (E3: no counter, still a trigger; a targeted explore then does nothing, E9).
+    replacement_order : {"tracker-first", "twists-first"}
+        R3: which replacement applies first when Topography Tracker and Twists and Turns
+        both apply (tracker-first: scry, explore, scry, explore).
+    opponent_land_fraction : float
+        Chance that the opponent's revealed card is a land in parley (Storm Fleet
+        Negotiator); 0.4 is 24 lands in 60 cards.
+    use_maps : bool
+        Activate every Map token possible with the mana left in the second main phase.
+    cast_order : tuple of str
+        Card names cast first, in this order, before the default priority.
+    hand_limit : int
+        Maximum hand size at cleanup.
+    """
+
+    turns: int = 6
+    on_play: bool = True
+    removal: float = 0.0
+    replacement_order: str = "tracker-first"
+    opponent_land_fraction: float = 0.4
+    use_maps: bool = True
+    cast_order: tuple[str, ...] = ()
+    hand_limit: int = 7
+
+    def __post_init__(self) -> None:
+        if isinstance(self.turns, bool) or not isinstance(self.turns, (int, np.integer)):
+            raise OptionError(f"turns must be a whole number, got {self.turns!r}")
+        if not 1 <= self.turns <= 50:
+            raise OptionError(f"turns must be between 1 and 50, got {self.turns}")
+        for name in ("removal", "opponent_land_fraction"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise OptionError(f"{name} must be a probability between 0 and 1, got {value!r}")
+        if self.replacement_order not in {"tracker-first", "twists-first"}:
+            raise OptionError(
+                "replacement_order must be 'tracker-first' or 'twists-first', "
+                f"got {self.replacement_order!r}"
+            )
+        if not 0 <= self.hand_limit <= 100:
+            raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
+
+
+@dataclasses.dataclass(eq=False)
+class GameState:
+    """Every trial's game, as arrays with the trial axis first (updated in place).
+
+    Attributes
+    ----------
+    library : ndarray, shape (trials, width), int16
+        Circular buffer of card ids; the library is logical positions ``top .. end - 1``,
+        stored at ``position % width``. Cards put on the bottom are written at ``end``.
+    top, end : ndarray, shape (trials,), int32
+    library_lands : ndarray, shape (trials,), int32
+        Land cards in the library.
+    hand, battlefield, sick : ndarray, shape (trials, n_cards + 1), int16
+        Cards per id in hand; permanents per id on the battlefield; of those, the ones that
+        came under your control this turn (summoning sick).
+    mana : ndarray, shape (trials,), int32
+        Untapped mana available now (every land taps for one mana).
+    land_drops : ndarray, shape (trials,), int32
+        Land plays left this turn.
+    played_land : ndarray, shape (trials,), bool
+    maps, equipped : ndarray, shape (trials,), int32
+        Map tokens; Glowcap Lanterns attached to a creature.
+    turn : int
+    totals : dict of str to ndarray, shape (trials,), int32
+        Cumulative event counts (explores, counters, Maps, mana spent, ...).
+    """
+
+    library: np.ndarray
+    top: np.ndarray
+    end: np.ndarray
+    library_lands: np.ndarray
+    hand: np.ndarray
+    battlefield: np.ndarray
+    sick: np.ndarray
+    mana: np.ndarray
+    land_drops: np.ndarray
+    played_land: np.ndarray
+    maps: np.ndarray
+    equipped: np.ndarray
+    turn: int
+    totals: dict[str, np.ndarray]
+
+    @property
+    def trials(self) -> int:
+        return self.library.shape[0]
+
+    @classmethod
+    def from_opening_hands(cls, opening: OpeningHands, features: FeatureTable) -> GameState:
+        trials, n_kinds = opening.hand.shape
+        zeros = np.zeros(trials, dtype=np.int32)
+        in_library = _library_mask(opening.library, opening.top, opening.end)
+        library_lands = np.count_nonzero(features.is_land[opening.library] & in_library, axis=1)
+        totals = {
+            name: zeros.copy() for name in TURN_METRICS if name not in _STATE_METRICS
+        }
+        totals["decked"] = zeros.copy()
+        return cls(
+            library=opening.library,
+            top=opening.top.copy(),
+            end=opening.end.copy(),
+            library_lands=library_lands.astype(np.int32),
+            hand=opening.hand.copy(),
+            battlefield=np.zeros((trials, n_kinds), dtype=np.int16),
+            sick=np.zeros((trials, n_kinds), dtype=np.int16),
+            mana=zeros.copy(),
+            land_drops=zeros.copy(),
+            played_land=np.zeros(trials, dtype=bool),
+            maps=zeros.copy(),
+            equipped=zeros.copy(),
+            turn=0,
+            totals=totals,
+        )
+
+
+def _library_mask(library: np.ndarray, top: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Which physical slots of the circular buffer hold library cards, (trials, width)."""
+    width = library.shape[1]
+    offset = (np.arange(width)[None, :] - top[:, None]) % width
+    return offset < (end - top)[:, None]
+
+
+class Goldfish:
+    """Plays goldfish turns for one deck; see the module docstring for the turn structure.
+
+    Parameters
+    ----------
+    features : FeatureTable
+        The deck's cards.
+    config : GameConfig
+    policy : callable
+        Keep-or-mill policy for explore (E2).
+    scry_policy : callable, optional
+        Twists and Turns' scry 1 (R2): returns True to put the top card on the bottom. A
+        land is always kept on top. Default: bottom a nonland card the keep-or-mill policy
+        would mill.
+    rngs : dict of str to Generator
+        ``"policy"``, ``"removal"`` and ``"parley"`` streams.
+    """
+
+    def __init__(
+        self,
+        features: FeatureTable,
+        config: GameConfig,
+        policy: Policy,
+        scry_policy: Policy | None,
+        rngs: dict[str, np.random.Generator],
+    ) -> None:
+        self.f = features
+        self.config = config
+        self.policy = policy
+        self.scry_policy = scry_policy or policy
+        self.rngs = rngs
+        cards = features.cards
+        self.n_kinds = len(features)
+        ids = np.arange(1, self.n_kinds)
+
+        def kinds(predicate: Callable) -> np.ndarray:
+            return np.array([i for i, card in zip(ids, cards) if predicate(card)], dtype=np.intp)
+
+        self.land_ids = kinds(lambda c: c.is_land)
+        self.creature_ids = kinds(lambda c: c.is_creature)
+        self.merfolk_ids = kinds(lambda c: c.is_creature and "merfolk" in c.subtypes)
+        self.trigger_ids = {
+            name: kinds(lambda c, n=name: c.explore_trigger == n)
+            for name in ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")
+        }
+        self.tracker_ids = kinds(lambda c: c.explore_replacement == "tracker")
+        self.twists_ids = kinds(lambda c: c.explore_replacement == "twists")
+        self.enters_explorer_ids = kinds(lambda c: c.explores_when == "creature_enters")
+        self.each_turn_land_ids = kinds(lambda c: c.extra_land == "each_turn")
+        self.helm_ids = kinds(lambda c: c.maps_when == "token_extra")
+        self.combat_explorer_ids = kinds(lambda c: c.explores_when == "beginning_of_combat")
+        self.hakbal_ids = kinds(lambda c: c.explores_when == "merfolk_at_combat")
+        self.attack_explorer_ids = kinds(lambda c: c.explores_when == "attack")
+        self.damage_explorer_ids = kinds(lambda c: c.explores_when == "combat_damage")
+        self.attack_map_ids = kinds(lambda c: c.maps_when in {"attack", "enter_or_attack"})
+        self.parley_ids = kinds(lambda c: c.maps_when == "parley")
+        self.lantern_ids = kinds(lambda c: c.explores_when == "equipped_attack")
+        self.schooner_ids = kinds(lambda c: c.explores_when == "crewed_attack")
+        self.anchorage_ids = kinds(lambda c: c.maps_when == "land_attack")
+        self.seeker_ids = kinds(
+            lambda c: c.explores_when == "activated" and c.ability_mana > 0
+        )
+        self.x_ids = kinds(lambda c: c.explores_x)
+        # Lands to play: untapped ones first, then those that enter tapped, land creatures last.
+        self.land_play_order = sorted(
+            self.land_ids.tolist(),
+            key=lambda i: (cards[i - 1].is_creature, cards[i - 1].has_keyword("enters_tapped")),
+        )
+        self.cost = features.mana_value.astype(np.int32)
+        self.is_land_row = features.is_land
+        self.is_creature_row = features.is_creature
+        self.needs_creature_target = np.array(
+            [False] + [c.explores_when == "cast" and c.explore_targets for c in cards]
+        )
+        self.priority = self._cast_priority(config.cast_order)
+
+    # ----------------------------------------------------------------------------------
+    # Casting priority
+
+    def _cast_priority(self, cast_order: Sequence[str]) -> np.ndarray:
+        """A score per card id (higher is cast first; -1: never cast).
+
+        Default: cards that explore or make Maps first, then everything else; within each
+        group the most expensive first; Jadelight Spelunker last (X takes the mana left).
+        Names in ``cast_order`` come before all of these, in the given order.
+        """
+        from .cards import Catalog
+
+        score = np.full(self.n_kinds, -1.0)
+        catalog = Catalog(self.f.cards)
+        for i, card in enumerate(self.f.cards, start=1):
+            if card.is_land:
+                continue
+            makes_value = card.explores > 0 or card.explores_x or card.maps > 0
+            score[i] = (1000 if makes_value else 0) + card.mana_value
+            if card.explores_x:
+                score[i] = 500  # after the other explore / Map makers, before the rest
+        for rank, name in enumerate(cast_order):
+            card = catalog.find(name)
+            if card is None:
+                raise OptionError(f"cast_order: {name!r} is not in the deck")
+            if card.is_land:
+                raise OptionError(f"cast_order: {card.name!r} is a land, not a spell")
+            score[self.f.id_of(card)] = 10_000 - rank
+        return score
+
+    # ----------------------------------------------------------------------------------
+    # Helpers
+
+    def on_battlefield(self, state: GameState, ids: np.ndarray) -> np.ndarray:
+        """Permanents with the given ids per trial, shape (trials,), int32."""
+        if ids.size == 0:
+            return np.zeros(state.trials, dtype=np.int32)
+        return state.battlefield[:, ids].sum(axis=1, dtype=np.int32)
+
+    def creatures(self, state: GameState) -> np.ndarray:
+        return self.on_battlefield(state, self.creature_ids)
+
+    def pick_creature(self, state: GameState, prefer_sick: bool = False) -> np.ndarray:
+        """A creature you control per trial (its card id), ``EMPTY`` where there is none.
+
+        Targets of Maps and spells are picked this way: the first creature kind in deck
+        order (or a summoning-sick one first, ``prefer_sick``).
+        """
+        present = (state.battlefield > 0) & self.is_creature_row
+        if prefer_sick:
+            sick = present & (state.sick > 0)
+            present = np.where(sick.any(axis=1)[:, None], sick, present)
+        choice = np.argmax(present, axis=1)
+        return np.where(present.any(axis=1), choice, EMPTY).astype(np.intp)
+
+    def peek(self, state: GameState) -> np.ndarray:
+        """Top card of each library, ``EMPTY`` where it is empty."""
+        width = state.library.shape[1]
+        rows = np.arange(state.trials)
+        card = state.library[rows, state.top % width]
+        return np.where(state.top < state.end, card, EMPTY).astype(np.intp)
+
+    def observe(
+        self, state: GameState, revealed: np.ndarray, explores_left: np.ndarray,
+        counters: np.ndarray, present: np.ndarray,
+    ) -> Observation:
+        lands_in_play = self.on_battlefield(state, self.land_ids)
+        lands_in_hand = state.hand[:, self.land_ids].sum(axis=1, dtype=np.int32)
+        return Observation.build(
+            self.f,
+            revealed,
+            cards_in_hand=state.hand.sum(axis=1, dtype=np.int32),
+            lands_in_hand=lands_in_hand,
+            lands_in_play=lands_in_play,
+            turn=state.turn,
+            explores_left=explores_left,
+            counters=counters,
+            explorer_present=present,
+            library_size=state.end - state.top,
+            lands_in_library=state.library_lands,
+        )
+
+    def draw(self, state: GameState, mask: np.ndarray) -> None:
+        """Draw a card where ``mask``; drawing from an empty library is recorded (``decked``)."""
+        card = self.peek(state)
+        ok = mask & (card != EMPTY)
+        rows = np.flatnonzero(ok)
+        state.hand[rows, card[rows]] += 1
+        state.top += ok
+        state.library_lands -= ok & self.is_land_row[card]
+        state.totals["decked"] |= mask & (card == EMPTY)
+
+    def remove(self, state: GameState, card: np.ndarray, mask: np.ndarray) -> None:
+        """The permanent ``card`` leaves the battlefield where ``mask`` (the removal model)."""
+        rows = np.flatnonzero(mask & (card != EMPTY))
+        state.battlefield[rows, card[rows]] -= 1
+        np.minimum(state.sick, state.battlefield, out=state.sick)
+
+    def create_maps(self, state: GameState, count: np.ndarray) -> None:
+        """Create ``count`` Maps per trial; each Worldwalker Helm adds one per creation (M6)."""
+        created = count + np.where(count > 0, self.on_battlefield(state, self.helm_ids), 0)
+        state.maps += created
+        state.totals["maps_created"] += created
+
+    # ----------------------------------------------------------------------------------
+    # Explore instructions, replacements and triggers
+
+    def explore_instruction(
+        self,
+        state: GameState,
+        explorer: np.ndarray | int,
+        count: np.ndarray | int,
+        active: np.ndarray,
+        targeted: bool,
+    ) -> None:
+        """One effect that makes ``explorer`` explore ``count`` times (E6), then its triggers.
+
+        Parameters
+        ----------
+        explorer : ndarray of shape (trials,) or int
+            Card id of the exploring permanent.
+        count : ndarray of shape (trials,) or int
+            Explores the effect makes before replacements.
+        active : ndarray, shape (trials,), bool
+            Trials in which the effect resolves.
+        targeted : bool
+            The effect targets the explorer (Map, spell): if it is gone, nothing happens (E9).
+        """
+        trials = state.trials
+        explorer = np.broadcast_to(np.asarray(explorer, dtype=np.intp), (trials,))
+        count = np.broadcast_to(np.asarray(count, dtype=np.int32), (trials,))
+        active = active & (count > 0)
+        if not active.any():
+            return
+        # Removal model: the explorer leaves in response to its explore.
+        gone = np.zeros(trials, dtype=bool)
+        if self.config.removal > 0:
+            gone = active & (self.rngs["removal"].random(trials) < self.config.removal)
+            self.remove(state, explorer, gone)
+            state.totals["explorers_removed"] += gone
+        if targeted:
+            active = active & ~gone  # E9: the target is gone, nothing happens at all
+        present = ~gone  # E3: it still explores, without counters
+        # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
+        # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
+        trackers = np.minimum(self.on_battlefield(state, self.tracker_ids), _MAX_TRACKER_DOUBLINGS)
+        twists = self.on_battlefield(state, self.twists_ids)
+        explores_per = 2**trackers
+        if self.config.replacement_order == "tracker-first":
+            period = twists + 1
+            steps = count * explores_per * period
+        else:
+            period = twists + explores_per
+            steps = count * period
+        steps = np.where(active, steps, 0)
+        explored = np.zeros(trials, dtype=np.int32)
+        lands = np.zeros(trials, dtype=np.int32)
+        nonlands = np.zeros(trials, dtype=np.int32)
+        counters = np.zeros(trials, dtype=np.int32)
+        total_explores = np.where(active, count * explores_per, 0)
+        for step in range(int(steps.max())):
+            in_step = step < steps
+            is_scry = in_step & ((step % period) < twists)
+            is_explore = in_step & ~is_scry
+            if is_scry.any():
+                self._scry(state, is_scry, total_explores - explored, counters, present)
+            if is_explore.any():
+                revealed = np.where(is_explore, self.peek(state), EMPTY)
+                obs = self.observe(state, revealed, total_explores - explored, counters, present)
+                mill = decide(self.policy, obs, self.rngs["policy"])
+                events = explore_outcome(revealed, self.f, mill, present, is_explore)
+                land_rows = np.flatnonzero(events.land_to_hand)
+                state.hand[land_rows, revealed[land_rows]] += 1  # E1
+                state.top += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
+                state.library_lands -= events.land_to_hand
+                explored += events.explored
+                lands += events.land_to_hand
+                nonlands += events.nonland
+                counters += events.counter
+                totals = state.totals
+                totals["explores"] += events.explored
+                totals["explore_counters"] += events.counter
+                totals["explore_lands"] += events.land_to_hand
+                totals["milled"] += events.milled
+        self._explore_triggers(state, explored, lands, nonlands)
+
+    def _scry(self, state: GameState, mask: np.ndarray, explores_left: np.ndarray,
+              counters: np.ndarray, present: np.ndarray) -> None:
+        """Scry 1 (R2): a land stays on top; a nonland goes to the bottom if the policy says so."""
+        card = np.where(mask, self.peek(state), EMPTY)
+        obs = self.observe(state, card, explores_left, counters, present)
+        bottom = mask & self.f.is_nonland[card] & decide(self.scry_policy, obs, self.rngs["policy"])
+        rows = np.flatnonzero(bottom)
+        width = state.library.shape[1]
+        state.library[rows, state.end[rows] % width] = card[rows]
+        state.top += bottom
+        state.end += bottom
+        state.totals["scries"] += mask & (card != EMPTY)
+
+    def _explore_triggers(self, state: GameState, explored: np.ndarray, lands: np.ndarray,
+                          nonlands: np.ndarray) -> None:
+        """"Whenever a creature you control explores" triggers, after the whole effect (E8)."""
+        totals = state.totals
+        walkers = self.on_battlefield(state, self.trigger_ids["walker"])
+        totals["trigger_counters"] += walkers * explored
+        totals["life_gained"] += 3 * walkers * explored
+        totals["trigger_counters"] += self.on_battlefield(state, self.trigger_ids["caravel"]) * explored
+        totals["cave_diver_pumps"] += self.on_battlefield(state, self.trigger_ids["cave_diver"]) * explored
+        totals["chupacabra_triggers"] += (
+            self.on_battlefield(state, self.trigger_ids["chupacabra"]) * explored
+        )
+        nicanzils = self.on_battlefield(state, self.trigger_ids["nicanzil"])
+        # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
+        # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
+        totals["trigger_counters"] += nicanzils * nonlands
+        land_triggers = nicanzils * lands
+        for k in range(int(land_triggers.max(initial=0))):
+            self.put_land(state, k < land_triggers, tapped=True)
+
+    # ----------------------------------------------------------------------------------
+    # Lands and permanents entering
+
+    def choose_land(self, state: GameState, mask: np.ndarray) -> np.ndarray:
+        """The land in hand to play per trial (untapped first), ``EMPTY`` if none or not masked."""
+        choice = np.full(state.trials, EMPTY, dtype=np.intp)
+        for land in reversed(self.land_play_order):
+            choice = np.where(mask & (state.hand[:, land] > 0), land, choice)
+        return choice
+
+    def play_land(self, state: GameState) -> bool:
+        """Play a land where a land drop is left and a land is in hand; True if any was played."""
+        land = self.choose_land(state, state.land_drops > 0)
+        playing = land != EMPTY
+        if not playing.any():
+            return False
+        state.land_drops -= playing
+        state.played_land |= playing
+        self._land_enters(state, land, playing, tapped=False)
+        return True
+
+    def put_land(self, state: GameState, mask: np.ndarray, tapped: bool) -> None:
+        """Put a land from hand onto the battlefield (not a land drop), where ``mask``."""
+        land = self.choose_land(state, mask)
+        putting = land != EMPTY
+        if putting.any():
+            state.totals["nicanzil_lands"] += putting
+            self._land_enters(state, land, putting, tapped=tapped)
+
+    def _land_enters(self, state: GameState, land: np.ndarray, mask: np.ndarray,
+                     tapped: bool) -> None:
+        rows = np.flatnonzero(mask)
+        state.hand[rows, land[rows]] -= 1
+        # A land gives its mana this turn unless it enters tapped or is a summoning-sick
+        # land creature (Dryad Arbor).
+        untapped = mask & ~tapped & ~self.f.enters_tapped[land] & ~self.is_creature_row[land]
+        state.mana += untapped
+        self.enters(state, land, mask)
+
+    def enters(self, state: GameState, card: np.ndarray | int, mask: np.ndarray,
+               x: np.ndarray | None = None) -> None:
+        """Permanent ``card`` enters the battlefield where ``mask``; resolve its enter triggers."""
+        trials = state.trials
+        card = np.broadcast_to(np.asarray(card, dtype=np.intp), (trials,))
+        rows = np.flatnonzero(mask)
+        state.battlefield[rows, card[rows]] += 1
+        state.sick[rows, card[rows]] += 1
+        kinds = np.unique(card[rows])
+        for kind in kinds.tolist():
+            here = mask & (card == kind)
+            info = self.f.cards[kind - 1]
+            if info.extra_land == "each_turn":  # Janeway: an additional land this turn too
+                state.land_drops += here
+            if info.maps_when in {"enter", "enter_or_attack"}:
+                self.create_maps(state, here * info.maps)
+            if info.explores_when == "enter":
+                count = (x if x is not None else 0) if info.explores_x else info.explores
+                if info.explore_targets:  # Twists and Turns: target creature you control
+                    target = self.pick_creature(state)
+                    self.explore_instruction(state, target, count, here & (target != EMPTY), True)
+                else:
+                    self.explore_instruction(state, kind, count, here, False)
+            if info.is_creature:
+                # Path of Discovery, Janeway (itself included): that creature explores.
+                triggers = self.on_battlefield(state, self.enters_explorer_ids)
+                for k in range(int(np.where(here, triggers, 0).max(initial=0))):
+                    self.explore_instruction(state, kind, 1, here & (k < triggers), False)
+
+    # ----------------------------------------------------------------------------------
+    # Casting
+
+    def cast_pass(self, state: GameState) -> bool:
+        """Every trial casts at most one spell, the castable one of highest priority."""
+        mana = state.mana[:, None]
+        castable = (state.hand > 0) & (self.priority >= 0) & (self.cost <= mana)
+        if self.x_ids.size:  # Jadelight Spelunker wants X >= 1
+            castable[:, self.x_ids] &= mana >= self.cost[self.x_ids] + 1
+        if self.needs_creature_target.any():
+            has_creature = (self.creatures(state) > 0)[:, None]
+            castable &= ~self.needs_creature_target | has_creature
+        score = np.where(castable, self.priority, -1.0)
+        best = np.argmax(score, axis=1)
+        casting = castable.any(axis=1)
+        if not casting.any():
+            return False
+        for kind in np.unique(best[casting]).tolist():
+            self.cast(state, kind, casting & (best == kind))
+        return True
+
+    def cast(self, state: GameState, kind: int, mask: np.ndarray) -> None:
+        """Cast card ``kind`` where ``mask`` and resolve it."""
+        info = self.f.cards[kind - 1]
+        x = np.where(mask, state.mana - self.cost[kind], 0) if info.explores_x else None
+        paid = self.cost[kind] + (x if x is not None else 0)
+        paid = np.where(mask, paid, 0)
+        state.mana -= paid
+        state.totals["mana_spent"] += paid
+        state.totals["cards_cast"] += mask
+        state.hand[:, kind] -= mask
+        if info.is_permanent:
+            self.enters(state, kind, mask, x)
+            return
+        # Instants and sorceries.
+        if info.explores_when == "cast":  # Enter the Unknown, Over the Edge: targeted
+            target = self.pick_creature(state)
+            self.explore_instruction(state, target, info.explores, mask & (target != EMPTY), True)
+        if info.extra_land == "this_turn":
+            state.land_drops += mask
+        if info.has_keyword("draw"):
+            self.draw(state, mask)
+
+    def equip(self, state: GameState) -> bool:
+        """Attach an unattached Glowcap Lantern for {2} when a creature is there."""
+        if self.lantern_ids.size == 0:
+            return False
+        free = self.on_battlefield(state, self.lantern_ids) - state.equipped
+        equipping = (free > 0) & (state.mana >= 2) & (self.creatures(state) > 0)
+        state.equipped += equipping
+        state.mana -= 2 * equipping
+        state.totals["mana_spent"] += 2 * equipping
+        return bool(equipping.any())
+
+    def main_phase(self, state: GameState, second: bool) -> None:
+        """Play lands and cast until nothing changes; in the second, use Maps and abilities."""
+        for _ in range(_MAX_ACTIONS):
+            progressed = self.play_land(state)
+            progressed |= self.cast_pass(state)
+            if not progressed:
+                progressed = self.equip(state)
+            if not progressed and second:
+                progressed = self.activate_map(state) or self.activate_explore_ability(state)
+            if not progressed:
+                return
+
+    def activate_map(self, state: GameState) -> bool:
+        """One Map activation where possible (M1-M5); the target is a creature you control."""
+        if not self.config.use_maps:
+            return False
+        target = self.pick_creature(state)
+        # M2: {1}, {T}, sacrifice; M3: sorcery speed (main phase); M4: needs a target;
+        # M5: no summoning sickness for the Map itself.
+        using = (state.maps > 0) & (state.mana >= 1) & (target != EMPTY)
+        if not using.any():
+            return False
+        state.maps -= using
+        state.mana -= using
+        state.totals["mana_spent"] += using
+        state.totals["maps_used"] += using
+        self.explore_instruction(state, target, 1, using, targeted=True)  # E9 if it leaves
+        return True
+
+    def activate_explore_ability(self, state: GameState) -> bool:
+        """Seeker of Sunlight's sorcery-speed "{2}{G}: it explores" with mana left."""
+        progressed = False
+        for kind in self.seeker_ids.tolist():
+            cost = self.f.cards[kind - 1].ability_mana
+            using = (state.battlefield[:, kind] > 0) & (state.mana >= cost)
+            if using.any():
+                state.mana -= cost * using
+                state.totals["mana_spent"] += cost * using
+                self.explore_instruction(state, kind, 1, using, targeted=False)
+                progressed = True
+        return progressed
+
+    # ----------------------------------------------------------------------------------
+    # Combat
+
+    def combat(self, state: GameState) -> None:
+        trials = state.trials
+        # Beginning of combat: Deepfathom Echo explores; Hakbal makes each Merfolk explore.
+        for kind in self.combat_explorer_ids.tolist():
+            count = state.battlefield[:, kind].astype(np.int32)
+            for k in range(int(count.max(initial=0))):
+                self.explore_instruction(state, kind, 1, k < count, False)
+        hakbals = self.on_battlefield(state, self.hakbal_ids)
+        for h in range(int(hakbals.max(initial=0))):
+            for kind in self.merfolk_ids.tolist():
+                count = state.battlefield[:, kind].astype(np.int32)
+                for k in range(int(np.where(h < hakbals, count, 0).max(initial=0))):
+                    self.explore_instruction(state, kind, 1, (h < hakbals) & (k < count), False)
+        # Restless Anchorage: animate ({1}{W}{U}, and it cannot tap for its own mana).
+        anchorage_attacks = np.zeros(trials, dtype=np.int32)
+        for kind in self.anchorage_ids.tolist():
+            ready = state.battlefield[:, kind] - state.sick[:, kind]
+            cost = self.f.cards[kind - 1].ability_mana + 1
+            animating = (ready > 0) & (state.mana >= cost)
+            state.mana -= cost * animating
+            state.totals["mana_spent"] += (cost - 1) * animating
+            anchorage_attacks += animating
+        # Crew Subterranean Schooner with a creature (a summoning-sick one when possible).
+        attackers = np.where(
+            self.is_creature_row & ~self.f.has_haste, state.battlefield - state.sick,
+            np.where(self.is_creature_row, state.battlefield, 0),
+        ).astype(np.int32)
+        crewers = []
+        for kind in self.schooner_ids.tolist():
+            ready = (state.battlefield[:, kind] - state.sick[:, kind]) > 0
+            crewer = self.pick_creature(state, prefer_sick=True)
+            crewing = ready & (crewer != EMPTY)
+            rows = np.flatnonzero(crewing)
+            tapped = attackers[rows, crewer[rows]] > 0
+            attackers[rows[tapped], crewer[rows[tapped]]] -= 1  # a crewing creature is tapped
+            crewers.append((crewer, crewing))
+        any_attacker = attackers.sum(axis=1) > 0
+        # Attack triggers.
+        for kind in self.attack_map_ids.tolist():
+            self.create_maps(state, attackers[:, kind] * self.f.cards[kind - 1].maps)
+        self.create_maps(state, anchorage_attacks)
+        for kind in self.attack_explorer_ids.tolist():
+            for k in range(int(attackers[:, kind].max(initial=0))):
+                self.explore_instruction(state, kind, 1, k < attackers[:, kind], False)
+        for kind in self.parley_ids.tolist():
+            for k in range(int(attackers[:, kind].max(initial=0))):
+                self.parley(state, k < attackers[:, kind])
+        for crewer, crewing in crewers:
+            self.explore_instruction(state, crewer, 1, crewing, targeted=True)
+        lantern_explores = np.where(any_attacker, np.minimum(state.equipped, attackers.sum(axis=1)), 0)
+        for k in range(int(lantern_explores.max(initial=0))):
+            explorer = np.argmax(attackers > 0, axis=1)
+            self.explore_instruction(state, explorer, 1, k < lantern_explores, False)
+        # Combat damage (unblocked): Emperor's Vanguard explores.
+        for kind in self.damage_explorer_ids.tolist():
+            attacking = np.minimum(attackers[:, kind], state.battlefield[:, kind])
+            for k in range(int(attacking.max(initial=0))):
+                self.explore_instruction(state, kind, 1, k < attacking, False)
+
+    def parley(self, state: GameState, mask: np.ndarray) -> None:
+        """Storm Fleet Negotiator: each player reveals the top card; a Map per nonland
+        revealed; then each player draws a card."""
+        mine = self.peek(state)
+        theirs_nonland = self.rngs["parley"].random(state.trials) >= self.config.opponent_land_fraction
+        maps = mask * (self.f.is_nonland[mine].astype(np.int32) + theirs_nonland)
+        self.create_maps(state, maps)
+        self.draw(state, mask)
+
+    # ----------------------------------------------------------------------------------
+    # Turns
+
+    def untap_and_draw(self, state: GameState) -> None:
+        state.turn += 1
+        state.sick[:] = 0
+        lands = self.on_battlefield(state, self.land_ids)
+        state.mana = lands.copy()
+        state.land_drops = 1 + self.on_battlefield(state, self.each_turn_land_ids)
+        state.played_land[:] = False
+        if state.turn > 1 or not self.config.on_play:
+            self.draw(state, np.ones(state.trials, dtype=bool))
+
+    def cleanup(self, state: GameState) -> None:
+        """Discard down to the hand limit: the most expensive spells first, lands last."""
+        excess = state.hand.sum(axis=1) - self.config.hand_limit
+        if not (excess > 0).any():
+            return
+        order = sorted(range(1, self.n_kinds),
+                       key=lambda i: (not self.is_land_row[i], self.cost[i]), reverse=True)
+        for kind in order:
+            dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])
+            state.hand[:, kind] -= dropping.astype(np.int16)
+            excess -= dropping
+
+    def play_turn(self, state: GameState) -> None:
+        self.untap_and_draw(state)
+        self.main_phase(state, second=False)
+        self.combat(state)
+        self.main_phase(state, second=True)
+        self.cleanup(state)
+
+    def turn_metrics(self, state: GameState) -> dict[str, np.ndarray]:
+        """Per-trial values of :data:`TURN_METRICS` at the end of the current turn."""
+        lands = self.on_battlefield(state, self.land_ids)
+        out = {name: value.copy() for name, value in state.totals.items()}
+        out["counters"] = out["explore_counters"] + out["trigger_counters"]
+        out["lands_played"] = lands
+        out["on_curve"] = (lands >= state.turn).astype(np.int32)
+        out["land_drop"] = state.played_land.astype(np.int32)
+        out["creatures"] = self.creatures(state)
+        out["hand_size"] = state.hand.sum(axis=1, dtype=np.int32)
+        out["decked"] = out["decked"].astype(np.int32)
+        return {name: out[name] for name in TURN_METRICS}

@@ -1,0 +1,440 @@
+"""Scripted goldfish games on hand-built libraries: each turn step and each card behaviour.
+
+Libraries are listed top card first; permanents given on the battlefield are not summoning
+sick. Test names cite the RULES.md items they check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import scripted_game
+
+from explore_sim.goldfish import GameConfig
+
+
+def metrics(game, state):
+    return {name: int(value[0]) for name, value in game.turn_metrics(state).items()}
+
+
+def play(game, state, turns=1):
+    for _ in range(turns):
+        game.play_turn(state)
+    return metrics(game, state)
+
+
+# ---------------------------------------------------------------- turn steps
+
+
+def test_no_draw_on_turn_one_on_the_play_but_on_the_draw():
+    for on_play, hand in [(True, 1), (False, 2)]:
+        game, state, _ = scripted_game(["Grizzly Bears"] * 3, hand=["Grizzly Bears"],
+                                       config=GameConfig(on_play=on_play))
+        game.untap_and_draw(state)
+        assert state.hand.sum() == hand
+
+
+def test_land_drop_gives_mana_and_on_curve():
+    game, state, ids = scripted_game(["Forest"] * 5, hand=["Forest", "Forest"])
+    m = play(game, state)
+    assert (m["lands_played"], m["land_drop"], m["on_curve"]) == (1, 1, 1)
+    m = play(game, state)
+    assert (m["lands_played"], m["on_curve"]) == (2, 1)
+    assert state.mana[0] == 2  # every land taps for one mana, nothing to cast
+
+
+def test_missed_land_drop():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 5, hand=["Forest"])
+    play(game, state)
+    m = play(game, state)
+    assert (m["land_drop"], m["on_curve"], m["lands_played"]) == (0, 0, 1)
+
+
+def test_cast_priority_explore_makers_first():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4, hand=["Grizzly Bears", "Cenote Scout"],
+                                     battlefield=["Forest"])
+    m = play(game, state)  # 1 mana: Cenote Scout (explores) over nothing else castable
+    assert m["cards_cast"] == 1 and state.battlefield[0, ids["Cenote Scout"]] == 1
+
+
+def test_cast_priority_prefers_explorer_over_cheaper_spell():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4,
+                                     hand=["Grizzly Bears", "Merfolk Branchwalker", "Forest"],
+                                     battlefield=["Forest"])
+    play(game, state)  # 2 mana: Branchwalker (explores) rather than Grizzly Bears
+    assert state.battlefield[0, ids["Merfolk Branchwalker"]] == 1
+    assert state.hand[0, ids["Grizzly Bears"]] == 1
+
+
+def test_cast_order_overrides_priority():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4,
+                                     hand=["Grizzly Bears", "Merfolk Branchwalker", "Forest"],
+                                     battlefield=["Forest"],
+                                     config=GameConfig(cast_order=("Grizzly Bears",)))
+    play(game, state)
+    assert state.battlefield[0, ids["Grizzly Bears"]] == 1
+
+
+def test_jadelight_spelunker_takes_the_mana_left():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 6, hand=["Jadelight Spelunker", "Forest"],
+                                     battlefield=["Forest"] * 3)
+    m = play(game, state)  # 4 mana: X = 3
+    assert m["explores"] == 3 and m["mana_spent"] == 4
+    assert m["explore_counters"] == 3  # keep: the same Bears is revealed three times (E6)
+
+
+def test_jadelight_spelunker_waits_for_x_of_at_least_one():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4, hand=["Jadelight Spelunker"],
+                                     battlefield=["Forest"])
+    m = play(game, state)
+    assert m["cards_cast"] == 0
+
+
+def test_second_main_phase_plays_a_land_found_in_combat():
+    # No land in hand; Deepfathom Echo explores at the beginning of combat and finds a
+    # Forest, which is played in the second main phase.
+    game, state, _ = scripted_game(["Forest", "Grizzly Bears"], hand=[],
+                                   battlefield=["Deepfathom Echo"] + ["Forest"] * 2)
+    m = play(game, state)
+    assert (m["explore_lands"], m["land_drop"], m["lands_played"]) == (1, 1, 3)
+    # If it finds a nonland instead, there is no land drop.
+    game, state, _ = scripted_game(["Grizzly Bears", "Forest"], hand=[],
+                                   battlefield=["Deepfathom Echo"] + ["Forest"] * 2)
+    m = play(game, state)
+    assert (m["explores"], m["explore_counters"], m["land_drop"]) == (1, 1, 0)
+
+
+def test_cleanup_discards_down_to_seven():
+    game, state, _ = scripted_game(["Forest"] * 3, hand=["Queen's Agent"] * 9)
+    m = play(game, state)
+    assert m["hand_size"] == 7
+
+
+def test_drawing_from_an_empty_library_is_recorded():
+    game, state, _ = scripted_game(["Forest"], hand=[], config=GameConfig(on_play=False))
+    m = play(game, state)
+    assert m["decked"] == 0
+    m = play(game, state)
+    assert m["decked"] == 1
+
+
+def test_E7_kept_card_is_drawn_next_turn():
+    game, state, ids = scripted_game(["Queen's Agent", "Forest"], hand=["Cenote Scout"],
+                                     battlefield=["Forest"])
+    play(game, state)  # Scout explores: Queen's Agent kept on top
+    assert state.hand[0, ids["Queen's Agent"]] == 0
+    play(game, state)
+    assert state.hand[0, ids["Queen's Agent"]] == 1
+
+
+def test_E4_explore_of_empty_library_in_game():
+    game, state, _ = scripted_game([], hand=["Cenote Scout"], battlefield=["Forest"],
+                                   extra=["Wildgrowth Walker"])
+    m = play(game, state)
+    assert (m["explores"], m["explore_counters"]) == (1, 1)
+
+
+# ---------------------------------------------------------------- explore triggers (E8)
+
+
+def test_E8_jadelight_with_wildgrowth_walker_two_explores_then_two_triggers():
+    game, state, _ = scripted_game(["Forest", "Grizzly Bears", "Forest"], hand=["Jadelight Ranger"],
+                                   battlefield=["Forest"] * 3 + ["Wildgrowth Walker"])
+    m = play(game, state)
+    assert m["explores"] == 2
+    assert m["trigger_counters"] == 2 and m["life_gained"] == 6
+    assert m["counters"] == m["explore_counters"] + 2
+
+
+def test_E8_nicanzil_land_trigger_after_the_whole_explore():
+    """Jadelight explores Forest then Bears; the policy sees no extra land on the
+    battlefield during the explores; Nicanzil puts the land in afterwards, tapped."""
+    seen = []
+
+    def recording(obs, rng):
+        seen.append(int(obs.lands_in_play[0]))
+        return np.zeros(obs.trials, dtype=bool)
+
+    game, state, ids = scripted_game(["Forest", "Grizzly Bears"], hand=["Jadelight Ranger"],
+                                     battlefield=["Forest"] * 3 + ["Nicanzil, Current Conductor"],
+                                     policy=recording)
+    game.untap_and_draw(state)  # on the play: no draw
+    game.main_phase(state, second=False)
+    assert seen == [3, 3]
+    m = metrics(game, state)
+    assert m["nicanzil_lands"] == 1 and m["lands_played"] == 4
+    assert m["trigger_counters"] == 1  # the nonland half: +1/+1 counter on Nicanzil
+    assert state.mana[0] == 0  # the land came in tapped
+
+
+def test_E4_nicanzil_does_not_trigger_on_an_empty_library():
+    game, state, _ = scripted_game([], hand=["Cenote Scout", "Forest"],
+                                   battlefield=["Forest", "Nicanzil, Current Conductor"])
+    m = play(game, state)
+    assert m["explores"] == 1 and m["trigger_counters"] == 0 and m["nicanzil_lands"] == 0
+
+
+@pytest.mark.parametrize("card, metric, per_explore", [
+    ("Shadowed Caravel", "trigger_counters", 1),
+    ("Merfolk Cave-Diver", "cave_diver_pumps", 1),
+    ("Lurking Chupacabra", "chupacabra_triggers", 1),
+])
+def test_explore_triggers_count_each_explore(card, metric, per_explore):
+    game, state, _ = scripted_game(["Grizzly Bears"] * 3, hand=["Jadelight Ranger"],
+                                   battlefield=["Forest"] * 3 + [card])
+    m = play(game, state)
+    assert m[metric] == 2 * per_explore
+
+
+# ---------------------------------------------------------------- removal (E3, E9)
+
+
+def test_E3_removed_explorer_still_explores_without_counters():
+    game, state, ids = scripted_game(["Grizzly Bears", "Forest", "Grizzly Bears"],
+                                     hand=["Jadelight Ranger"],
+                                     battlefield=["Forest"] * 3 + ["Wildgrowth Walker"],
+                                     config=GameConfig(removal=1.0), policy="mill")
+    m = play(game, state)
+    assert m["explores"] == 2 and m["explore_counters"] == 0
+    assert m["explore_lands"] == 1 and m["milled"] == 1  # may still mill (E3)
+    assert m["trigger_counters"] == 2  # Walker still triggers
+    assert m["explorers_removed"] == 1
+    assert state.battlefield[0, ids["Jadelight Ranger"]] == 0
+
+
+def test_E9_map_whose_target_is_removed_does_nothing_and_is_used_up():
+    game, state, ids = scripted_game(["Forest"] * 3, hand=[],
+                                     battlefield=["Forest", "Grizzly Bears"],
+                                     extra=["Spyglass Siren"], config=GameConfig(removal=1.0))
+    state.maps[0] = 1
+    m = play(game, state)
+    assert m["maps_used"] == 1 and m["explores"] == 0 and m["explore_lands"] == 0
+    assert state.maps[0] == 0  # M2: sacrificed anyway
+
+
+# ---------------------------------------------------------------- Map tokens (M1-M6)
+
+
+def test_M1_M2_M5_map_made_and_used_the_same_turn_for_one_mana():
+    game, state, ids = scripted_game(["Forest", "Grizzly Bears"], hand=["Spyglass Siren"],
+                                     battlefield=["Forest"] * 2)
+    m = play(game, state)  # Siren (1) makes a Map; the Map ({1}) is used at once (M5)
+    assert (m["maps_created"], m["maps_used"], m["mana_spent"]) == (1, 1, 2)
+    assert m["explore_lands"] == 1  # the Siren explored the Forest (M1)
+    assert state.maps[0] == 0
+
+
+def test_M3_maps_wait_for_the_second_main_phase():
+    game, state, _ = scripted_game(["Forest"] * 3, hand=["Spyglass Siren", "Grizzly Bears"],
+                                   battlefield=["Forest"] * 2)
+    play(game, state)  # 2 mana: Siren, then 1 left: Bears cannot be cast, Map used after
+    assert state.totals["maps_used"][0] == 1 and state.totals["cards_cast"][0] == 1
+
+
+def test_M4_no_creature_no_map_activation():
+    game, state, _ = scripted_game(["Forest"] * 3, hand=[], battlefield=["Forest"] * 2,
+                                   extra=["Spyglass Siren"])
+    state.maps[0] = 2
+    m = play(game, state)
+    assert m["maps_used"] == 0 and state.maps[0] == 2
+
+
+def test_maps_can_be_turned_off():
+    game, state, _ = scripted_game(["Forest"] * 3, hand=["Spyglass Siren"],
+                                   battlefield=["Forest"] * 2, config=GameConfig(use_maps=False))
+    m = play(game, state)
+    assert m["maps_created"] == 1 and m["maps_used"] == 0
+
+
+def test_M6_worldwalker_helm_adds_a_map_and_get_lost_gives_none():
+    game, state, _ = scripted_game(["Forest"] * 4, hand=["Spyglass Siren", "Get Lost"],
+                                   battlefield=["Worldwalker Helm"], config=GameConfig(use_maps=False))
+    game.untap_and_draw(state)
+    state.mana[0] = 3
+    game.main_phase(state, second=False)
+    assert state.totals["maps_created"][0] == 2  # Siren's Map plus the Helm's
+    assert state.totals["cards_cast"][0] == 2  # Get Lost cast as a vanilla spell: no Maps
+
+
+def test_sentinel_makes_a_map_on_enter_and_when_it_attacks():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4, hand=["Sentinel of the Nameless City"],
+                                     battlefield=["Forest"] * 3, config=GameConfig(use_maps=False))
+    m = play(game, state)
+    assert m["maps_created"] == 1  # summoning sick: no attack this turn
+    m = play(game, state)
+    assert m["maps_created"] == 2  # it attacks
+
+
+# ---------------------------------------------------------------- replacements (R1-R3)
+
+
+def test_R1_topography_tracker_doubles_each_explore():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 8, hand=["Jadelight Ranger"],
+                                   battlefield=["Forest"] * 3 + ["Topography Tracker"])
+    assert play(game, state)["explores"] == 4
+
+
+def test_R1_two_trackers_double_again():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 8, hand=["Jadelight Ranger"],
+                                   battlefield=["Forest"] * 3 + ["Topography Tracker"] * 2)
+    assert play(game, state)["explores"] == 8
+
+
+def test_R2_twists_and_turns_scries_before_the_explore():
+    # Top: Bears, Forest. The scry policy bottoms the Bears, so the explore finds the Forest.
+    game, state, ids = scripted_game(["Grizzly Bears", "Forest", "Forest"], hand=["Cenote Scout"],
+                                     battlefield=["Forest", "Twists and Turns"], policy="mill")
+    m = play(game, state)
+    assert (m["scries"], m["explores"], m["explore_lands"], m["milled"]) == (1, 1, 1, 0)
+    assert state.end[0] - state.top[0] == 2  # the Bears went to the bottom, not away
+
+
+def test_R2_two_twists_scry_twice_then_explore_once():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 5, hand=["Cenote Scout"],
+                                   battlefield=["Forest", "Twists and Turns", "Twists and Turns"])
+    m = play(game, state)
+    assert (m["scries"], m["explores"]) == (2, 1)
+
+
+@pytest.mark.parametrize("order, scries, explores", [("tracker-first", 2, 2),
+                                                     ("twists-first", 1, 2)])
+def test_R3_replacement_order(order, scries, explores):
+    game, state, _ = scripted_game(["Grizzly Bears"] * 6, hand=["Cenote Scout"],
+                                   battlefield=["Forest", "Twists and Turns", "Topography Tracker"],
+                                   config=GameConfig(replacement_order=order))
+    m = play(game, state)
+    assert (m["scries"], m["explores"]) == (scries, explores)
+
+
+def test_twists_and_turns_enter_trigger_targets_a_creature():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 4, hand=["Twists and Turns"],
+                                   battlefield=["Forest", "Grizzly Bears"])
+    m = play(game, state)
+    assert (m["scries"], m["explores"]) == (1, 1)  # its own replacement applies (R2)
+    game, state, _ = scripted_game(["Grizzly Bears"] * 4, hand=["Twists and Turns"],
+                                   battlefield=["Forest"])
+    assert play(game, state)["explores"] == 0  # no creature to target
+
+
+# ---------------------------------------------------------------- cards
+
+
+def test_path_of_discovery_makes_entering_creatures_explore():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 4, hand=["Grizzly Bears"],
+                                   battlefield=["Forest"] * 2 + ["Path of Discovery"])
+    assert play(game, state)["explores"] == 1
+
+
+def test_janeway_explores_itself_and_gives_an_extra_land_drop():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4,
+                                     hand=["Captain Kathryn Janeway", "Forest", "Forest"],
+                                     battlefield=["Forest"] * 3)
+    m = play(game, state)
+    assert m["explores"] == 1  # itself entering
+    assert m["lands_played"] == 5  # the extra land drop applies the turn it enters
+    game.untap_and_draw(state)
+    assert state.land_drops[0] == 2
+
+
+def test_enter_the_unknown_explores_and_gives_an_extra_land():
+    game, state, _ = scripted_game(["Forest"] * 4, hand=["Enter the Unknown", "Forest"],
+                                   battlefield=["Forest", "Grizzly Bears"])
+    m = play(game, state)
+    assert m["explore_lands"] == 1 and m["lands_played"] == 3  # two land drops
+
+
+def test_targeted_spells_need_a_creature():
+    game, state, _ = scripted_game(["Forest"] * 4, hand=["Over the Edge"], battlefield=["Forest"] * 2)
+    assert play(game, state)["cards_cast"] == 0
+    game, state, _ = scripted_game(["Grizzly Bears"] * 4, hand=["Over the Edge"],
+                                   battlefield=["Forest"] * 2 + ["Grizzly Bears"])
+    m = play(game, state)
+    assert (m["cards_cast"], m["explores"]) == (1, 2)
+
+
+def test_explore_the_sorcery_draws_and_gives_a_land_drop_but_does_not_explore():
+    game, state, _ = scripted_game(["Forest"] * 4, hand=["Explore"], battlefield=["Forest"] * 2)
+    m = play(game, state)
+    assert m["explores"] == 0 and m["lands_played"] == 3  # drew a Forest and played it
+
+
+def test_hakbal_makes_each_merfolk_explore_at_combat():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 6, hand=[],
+                                   battlefield=["Forest", "Hakbal of the Surging Soul",
+                                                "Cenote Scout", "Grizzly Bears"])
+    assert play(game, state)["explores"] == 2  # Hakbal and the Scout; not the Bears
+
+
+def test_emperors_vanguard_explores_on_combat_damage_once_it_can_attack():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 6, hand=["Emperor's Vanguard"],
+                                   battlefield=["Forest"] * 4)
+    assert play(game, state)["explores"] == 0  # summoning sick
+    assert play(game, state)["explores"] == 1
+
+
+@pytest.mark.parametrize("card, explores", [("Brazen Buccaneers", 2),
+                                             ("Dire Fleet Interloper", 1)])
+def test_haste_attacks_the_turn_it_enters(card, explores):
+    # An equipped Glowcap Lantern makes an attacker explore: only the hasty one attacks.
+    game, state, ids = scripted_game(["Grizzly Bears"] * 6, hand=[card],
+                                     battlefield=["Forest"] * 4 + ["Glowcap Lantern"])
+    state.equipped[0] = 1
+    assert play(game, state)["explores"] == explores
+
+
+def test_storm_fleet_negotiator_parley():
+    config = GameConfig(opponent_land_fraction=1.0, use_maps=False)
+    game, state, ids = scripted_game(["Grizzly Bears", "Forest"] * 3, hand=[],
+                                     battlefield=["Storm Fleet Negotiator"], config=config)
+    game.untap_and_draw(state)
+    game.combat(state)
+    assert state.totals["maps_created"][0] == 1  # our Bears; the opponent's card is a land
+    assert state.hand[0, ids["Grizzly Bears"]] == 1  # then each player draws
+    config = GameConfig(opponent_land_fraction=0.0, use_maps=False)
+    game, state, _ = scripted_game(["Grizzly Bears"] * 3, battlefield=["Storm Fleet Negotiator"],
+                                   config=config)
+    game.untap_and_draw(state)
+    game.combat(state)
+    assert state.totals["maps_created"][0] == 2
+
+
+def test_glowcap_lantern_is_equipped_then_explores_on_attack():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 5, hand=["Glowcap Lantern"],
+                                   battlefield=["Forest"] * 3 + ["Grizzly Bears"])
+    m = play(game, state)  # cast (1) + equip (2); the Bears attacks: explore
+    assert m["mana_spent"] == 3 and m["explores"] == 1
+
+
+def test_subterranean_schooner_crewed_creature_explores():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 5, hand=[],
+                                   battlefield=["Subterranean Schooner", "Grizzly Bears"])
+    assert play(game, state)["explores"] == 1
+
+
+def test_restless_anchorage_enters_tapped_and_attacks_for_a_map():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=["Restless Anchorage"],
+                                     battlefield=["Forest"] * 2, config=GameConfig(use_maps=False))
+    game.untap_and_draw(state)
+    game.main_phase(state, second=False)
+    assert state.mana[0] == 2  # entered tapped
+    game, state, _ = scripted_game(["Grizzly Bears"] * 5, hand=[],
+                                   battlefield=["Forest"] * 3 + ["Restless Anchorage"],
+                                   config=GameConfig(use_maps=False))
+    m = play(game, state)
+    assert m["maps_created"] == 1 and m["mana_spent"] == 3
+
+
+def test_seeker_of_sunlight_explores_with_spare_mana():
+    game, state, _ = scripted_game(["Grizzly Bears"] * 5, hand=[],
+                                   battlefield=["Forest"] * 3 + ["Seeker of Sunlight"])
+    m = play(game, state)
+    assert m["explores"] == 1 and m["mana_spent"] == 3
+
+
+def test_dryad_arbor_is_a_land_drop_and_a_creature():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4, hand=["Dryad Arbor"],
+                                     battlefield=["Path of Discovery"])
+    m = play(game, state)
+    assert m["lands_played"] == 1 and m["creatures"] == 1
+    assert m["explores"] == 1  # a creature entered: Path of Discovery
+    assert state.mana[0] == 0  # summoning sick: no mana this turn
