@@ -21,6 +21,8 @@ from .errors import (
     PolicyError,
 )
 from .explore import ExploreResult, explore
+from .goldfish import GameConfig
+from .mulligan import MulliganRule
 from .policies import (
     OBSERVATION_NAMES,
     PRESETS,
@@ -31,6 +33,7 @@ from .policies import (
     Observation,
     as_policy,
 )
+from .simulate import CompareResult, SimulationResult, compare, simulate
 from .testing import check_policy
 
 __all__ = [
@@ -44,6 +47,12 @@ __all__ = [
     "deck_from_counts",
     "explore",
     "ExploreResult",
+    "simulate",
+    "SimulationResult",
+    "compare",
+    "CompareResult",
+    "GameConfig",
+    "MulliganRule",
     "Observation",
     "as_policy",
     "check_policy",

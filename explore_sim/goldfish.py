@@ -52,6 +52,7 @@ TURN_METRICS: dict[str, bool] = {
     "chupacabra_triggers": False,  # Lurking Chupacabra -2/-2 triggers (no target in a goldfish)
     "nicanzil_lands": False,  # lands put onto the battlefield by Nicanzil
     "explorers_removed": False,  # explorers removed in response to their explore (removal=)
+    "extra_land_drops": False,  # land drops beyond one a turn (Enter the Unknown, Janeway, ...)
     "decked": True,  # tried to draw from an empty library (the game would be lost)
 }
 #: Metrics of the opening hand (reported as turn 0).
@@ -167,6 +168,8 @@ class GameState:
     played_land : ndarray, shape (trials,), bool
     maps, equipped : ndarray, shape (trials,), int32
         Map tokens; Glowcap Lanterns attached to a creature.
+    graveyard : ndarray, shape (trials,), int32
+        Cards in the graveyard (milled, resolved spells, discarded, removed permanents).
     turn : int
     totals : dict of str to ndarray, shape (trials,), int32
         Cumulative event counts (explores, counters, Maps, mana spent, ...).
@@ -184,6 +187,7 @@ class GameState:
     played_land: np.ndarray
     maps: np.ndarray
     equipped: np.ndarray
+    graveyard: np.ndarray
     turn: int
     totals: dict[str, np.ndarray]
 
@@ -214,6 +218,7 @@ class GameState:
             played_land=np.zeros(trials, dtype=bool),
             maps=zeros.copy(),
             equipped=zeros.copy(),
+            graveyard=zeros.copy(),
             turn=0,
             totals=totals,
         )
@@ -397,7 +402,9 @@ class Goldfish:
     def remove(self, state: GameState, card: np.ndarray, mask: np.ndarray) -> None:
         """The permanent ``card`` leaves the battlefield where ``mask`` (the removal model)."""
         rows = np.flatnonzero(mask & (card != EMPTY))
+        rows = rows[state.battlefield[rows, card[rows]] > 0]
         state.battlefield[rows, card[rows]] -= 1
+        state.graveyard[rows] += 1
         np.minimum(state.sick, state.battlefield, out=state.sick)
 
     def create_maps(self, state: GameState, count: np.ndarray) -> None:
@@ -416,7 +423,8 @@ class Goldfish:
         count: np.ndarray | int,
         active: np.ndarray,
         targeted: bool,
-    ) -> None:
+        present: np.ndarray | None = None,
+    ) -> np.ndarray:
         """One effect that makes ``explorer`` explore ``count`` times (E6), then its triggers.
 
         Parameters
@@ -429,22 +437,34 @@ class Goldfish:
             Trials in which the effect resolves.
         targeted : bool
             The effect targets the explorer (Map, spell): if it is gone, nothing happens (E9).
+        present : ndarray, shape (trials,), bool, optional
+            False where this very permanent has already left the battlefield (an earlier
+            trigger of the same event removed it). Default: it is there if a permanent of its
+            kind is.
+
+        Returns
+        -------
+        ndarray, shape (trials,), bool
+            Where the explorer is still on the battlefield afterwards.
         """
         trials = state.trials
         explorer = np.broadcast_to(np.asarray(explorer, dtype=np.intp), (trials,))
         count = np.broadcast_to(np.asarray(count, dtype=np.int32), (trials,))
+        rows = np.arange(trials)
+        on_battlefield = (explorer != EMPTY) & (state.battlefield[rows, explorer] > 0)
+        present = on_battlefield if present is None else on_battlefield & present
         active = active & (count > 0)
         if not active.any():
-            return
+            return present
         # Removal model: the explorer leaves in response to its explore.
-        gone = np.zeros(trials, dtype=bool)
         if self.config.removal > 0:
-            gone = active & (self.rngs["removal"].random(trials) < self.config.removal)
+            gone = active & present & (self.rngs["removal"].random(trials) < self.config.removal)
             self.remove(state, explorer, gone)
             state.totals["explorers_removed"] += gone
+            present = present & ~gone
         if targeted:
-            active = active & ~gone  # E9: the target is gone, nothing happens at all
-        present = ~gone  # E3: it still explores, without counters
+            active = active & present  # E9: the target is gone, nothing happens at all
+        # E3: an explorer that is gone still explores, without counters.
         # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
         # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
         trackers = np.minimum(self.on_battlefield(state, self.tracker_ids), _MAX_TRACKER_DOUBLINGS)
@@ -486,7 +506,9 @@ class Goldfish:
                 totals["explore_counters"] += events.counter
                 totals["explore_lands"] += events.land_to_hand
                 totals["milled"] += events.milled
+                state.graveyard += events.milled
         self._explore_triggers(state, explored, lands, nonlands)
+        return present
 
     def _scry(self, state: GameState, mask: np.ndarray, explores_left: np.ndarray,
               counters: np.ndarray, present: np.ndarray) -> None:
@@ -574,20 +596,24 @@ class Goldfish:
             info = self.f.cards[kind - 1]
             if info.extra_land == "each_turn":  # Janeway: an additional land this turn too
                 state.land_drops += here
+                state.totals["extra_land_drops"] += here
             if info.maps_when in {"enter", "enter_or_attack"}:
                 self.create_maps(state, here * info.maps)
+            alive = here.copy()  # this very permanent, until removal takes it
             if info.explores_when == "enter":
                 count = (x if x is not None else 0) if info.explores_x else info.explores
                 if info.explore_targets:  # Twists and Turns: target creature you control
                     target = self.pick_creature(state)
                     self.explore_instruction(state, target, count, here & (target != EMPTY), True)
                 else:
-                    self.explore_instruction(state, kind, count, here, False)
+                    alive &= self.explore_instruction(state, kind, count, here, False, alive)
             if info.is_creature:
                 # Path of Discovery, Janeway (itself included): that creature explores.
                 triggers = self.on_battlefield(state, self.enters_explorer_ids)
                 for k in range(int(np.where(here, triggers, 0).max(initial=0))):
-                    self.explore_instruction(state, kind, 1, here & (k < triggers), False)
+                    alive &= self.explore_instruction(
+                        state, kind, 1, here & (k < triggers), False, alive
+                    )
 
     # ----------------------------------------------------------------------------------
     # Casting
@@ -627,8 +653,10 @@ class Goldfish:
         if info.explores_when == "cast":  # Enter the Unknown, Over the Edge: targeted
             target = self.pick_creature(state)
             self.explore_instruction(state, target, info.explores, mask & (target != EMPTY), True)
+        state.graveyard += mask
         if info.extra_land == "this_turn":
             state.land_drops += mask
+            state.totals["extra_land_drops"] += mask
         if info.has_keyword("draw"):
             self.draw(state, mask)
 
@@ -764,7 +792,9 @@ class Goldfish:
         state.sick[:] = 0
         lands = self.on_battlefield(state, self.land_ids)
         state.mana = lands.copy()
-        state.land_drops = 1 + self.on_battlefield(state, self.each_turn_land_ids)
+        extra = self.on_battlefield(state, self.each_turn_land_ids)
+        state.land_drops = 1 + extra
+        state.totals["extra_land_drops"] += extra
         state.played_land[:] = False
         if state.turn > 1 or not self.config.on_play:
             self.draw(state, np.ones(state.trials, dtype=bool))
@@ -779,6 +809,7 @@ class Goldfish:
         for kind in order:
             dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])
             state.hand[:, kind] -= dropping.astype(np.int16)
+            state.graveyard += dropping
             excess -= dropping
 
     def play_turn(self, state: GameState) -> None:
