@@ -19,6 +19,8 @@ from ._version import __version__
 from .cards import Catalog
 from .errors import ExploreSimError, OptionError
 from .explore import EXPLORE_METRICS, explore
+from .goldfish import OPENING_METRICS, TURN_METRICS
+from .simulate import compare, simulate
 from .policies import OBSERVATION_NAMES, PRESETS
 from .report import FORMATS, render, text_table
 
@@ -88,6 +90,40 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--distribution", choices=list(EXPLORE_METRICS), default=None,
                      metavar="METRIC",
                      help="print the full distribution of one metric instead of the summary")
+    for name, help_text in (
+        ("simulate", "play goldfish games with one deck and report metrics by turn"),
+        ("compare", "compare decks and/or policies on the same shuffles, with paired differences"),
+    ):
+        game = commands.add_parser(name, help=help_text, description=help_text)
+        if name == "simulate":
+            game.add_argument("deck", help="decklist file")
+            game.add_argument("--policy", default="forge",
+                              help="keep-or-mill policy: a preset or an expression (default forge)")
+        else:
+            game.add_argument("decks", nargs="+", metavar="DECK", help="decklist files")
+            game.add_argument("--policy", action="append", dest="policies", default=None,
+                              metavar="POLICY",
+                              help="a policy to compare (repeat for several; default forge)")
+        game.add_argument("--turns", type=_count, default=6, help="turns to play (default 6)")
+        game.add_argument("--on-draw", action="store_true", help="play on the draw")
+        game.add_argument("--mulligan", default="london",
+                          help="none, london or london-free (default london)")
+        game.add_argument("--removal", type=float, default=0.0,
+                          help="probability an explorer is removed in response to its explore")
+        game.add_argument("--scry-policy", default=None,
+                          help="Twists and Turns scry: bottom where true (default: the policy)")
+        game.add_argument("--no-maps", action="store_true", help="never use Map tokens")
+        game.add_argument("--replacement-order", choices=["tracker-first", "twists-first"],
+                          default="tracker-first", help="R3: Topography Tracker / Twists and Turns")
+        game.add_argument("--opponent-land-fraction", type=float, default=0.4,
+                          help="land share of the opponent's library for parley (default 0.4)")
+        game.add_argument("--cast-first", action="append", default=[], metavar="CARD",
+                          help="cast this card before others (repeat for an order)")
+        game.add_argument("--metrics", default=None,
+                          help="comma-separated metrics to show (default: a selection)")
+        game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
+        game.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
+        game.add_argument("--format", choices=FORMATS, default="table")
     return parser
 
 
@@ -99,7 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
             if args.command is None:
-                raise OptionError("choose a command: cards, policies or explore (see --help)")
+                raise OptionError(
+                    "choose a command: cards, policies, explore, simulate or compare (see --help)"
+                )
             output = _dispatch(args)
         except ExploreSimError as error:
             _print_warnings(caught)
@@ -129,6 +167,8 @@ def _dispatch(args: argparse.Namespace) -> str:
         return _policies()
     if args.command == "explore":
         return _explore(args)
+    if args.command in {"simulate", "compare"}:
+        return _games(args)
     raise OptionError(f"unknown command {args.command!r}")  # argparse rejects it first
 
 
@@ -198,3 +238,33 @@ def _explore(args: argparse.Namespace) -> str:
         title = f"distribution of {args.distribution}"
         return render(args.format, result.meta, rows, title)
     return result.render(args.format)
+
+
+def _games(args: argparse.Namespace) -> str:
+    metrics = None
+    if args.metrics:
+        metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+        known = set(TURN_METRICS) | set(OPENING_METRICS)
+        unknown = [m for m in metrics if m not in known]
+        if unknown:
+            raise OptionError(
+                f"--metrics: unknown {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+    options = dict(
+        turns=args.turns,
+        on_play=not args.on_draw,
+        mulligan=args.mulligan,
+        trials=args.trials,
+        seed=args.seed,
+        removal=args.removal,
+        scry_policy=args.scry_policy,
+        use_maps=not args.no_maps,
+        replacement_order=args.replacement_order,
+        opponent_land_fraction=args.opponent_land_fraction,
+        cast_order=args.cast_first,
+    )
+    if args.command == "simulate":
+        result = simulate(args.deck, policy=args.policy, **options)
+    else:
+        result = compare(args.decks, args.policies or ["forge"], **options)
+    return result.render(args.format, metrics=metrics)

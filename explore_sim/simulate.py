@@ -317,7 +317,8 @@ class CompareResult:
     Attributes
     ----------
     labels : list of str
-        Variant names (``deck / policy``); the first is the baseline.
+        Variant names (the policy, the deck, or ``deck / policy`` when both vary); the first
+        is the baseline.
     """
 
     meta: dict[str, Any]
@@ -445,7 +446,12 @@ def compare(
     variants = list(itertools.product(decks, policies))
     if len(variants) < 2:
         raise OptionError("compare needs at least two variants (decks x policies)")
-    labels = [f"{deck.name} / {policy_name(policy)}" for deck, policy in variants]
+    if len(decks) == 1:
+        labels = [policy_name(policy) for _, policy in variants]
+    elif len(policies) == 1:
+        labels = [deck.name for deck, _ in variants]
+    else:
+        labels = [f"{deck.name} / {policy_name(policy)}" for deck, policy in variants]
     if len(set(labels)) != len(labels):
         labels = [f"{i + 1}: {label}" for i, label in enumerate(labels)]
     for deck, policy in variants:

@@ -139,3 +139,54 @@ def test_deck_warnings_go_to_stderr(tmp_path):
     out = run("explore", str(deck), "--trials", "100", "--seed", "1", "--format", "csv")
     assert out.returncode == 0
     assert out.stderr.startswith("explore-sim: warning: ") and "sideboard" in out.stderr
+
+
+def test_simulate_command_formats(capsys):
+    assert main(["simulate", DECK, "--turns", "3", "--trials", "2000", "--seed", "1",
+                 "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "turn,metric,mean,se,ci_low,ci_high"
+    assert any(line.startswith("3,on_curve,") for line in lines)
+    assert main(["simulate", DECK, "--turns", "3", "--trials", "2000", "--seed", "1",
+                 "--format", "json", "--metrics", "counters,on_curve"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {row["metric"] for row in data["rows"]} == {"counters", "on_curve"}
+    assert data["meta"]["turns"] == 3 and data["meta"]["mulligan"] == "london"
+    assert main(["simulate", DECK, "--turns", "2", "--trials", "2000", "--seed", "1",
+                 "--on-draw", "--mulligan", "none", "--removal", "0.2", "--no-maps"]) == 0
+    table = capsys.readouterr().out
+    assert "on the draw" in table and "turn 2" in table
+
+
+def test_compare_command(capsys):
+    assert main(["compare", DECK, "--policy", "keep", "--policy", "mill", "--turns", "3",
+                 "--trials", "3000", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "paired differences to 'keep'" in out and "mill" in out
+    assert main(["compare", DECK, str(DECKS / "lci_merfolk_vanilla.txt"), "--turns", "2",
+                 "--trials", "2000", "--seed", "2", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "variant,baseline,turn,metric,mean,se,ci_low,ci_high,se_unpaired"
+    assert any("Lost Caverns Merfolk Vanilla Control,Lost Caverns Merfolk Explore" in l for l in lines)
+    assert main(["compare", DECK, "--policy", "keep", "--policy", "forge", "--turns", "2",
+                 "--trials", "2000", "--seed", "2", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"meta", "rows", "differences"} <= set(data)
+    assert all("se_unpaired" in row for row in data["differences"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", DECK, "--removal", "2"], "removal must be a probability"),
+    (["simulate", DECK, "--mulligan", "paris"], "mulligan must be"),
+    (["simulate", DECK, "--metrics", "bogus"], "--metrics: unknown bogus"),
+    (["simulate", DECK, "--turns", "0"], "turns must be between"),
+    (["simulate", DECK, "--cast-first", "Forest"], "is a land"),
+    (["simulate", DECK, "--policy", "mana_value >"], "policy expression"),
+    (["compare", DECK], "at least two variants"),
+    (["compare", DECK, "--policy", "keep", "--policy", "nope nope"], "policy expression"),
+])
+def test_game_command_errors(args, message):
+    out = run(*args, "--trials", "100")
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+    assert message in out.stderr
