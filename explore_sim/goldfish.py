@@ -424,6 +424,7 @@ class Goldfish:
         active: np.ndarray,
         targeted: bool,
         present: np.ndarray | None = None,
+        pending: list[np.ndarray] | None = None,
     ) -> np.ndarray:
         """One effect that makes ``explorer`` explore ``count`` times (E6), then its triggers.
 
@@ -441,6 +442,10 @@ class Goldfish:
             False where this very permanent has already left the battlefield (an earlier
             trigger of the same event removed it). Default: it is there if a permanent of its
             kind is.
+        pending : list of three ndarrays, optional
+            For effects that make several permanents explore (Hakbal): the explores are
+            added to ``pending`` (explored, lands, nonlands) and the caller resolves the
+            triggers once, after the whole effect (E8). Default: resolve them here.
 
         Returns
         -------
@@ -507,7 +512,11 @@ class Goldfish:
                 totals["explore_lands"] += events.land_to_hand
                 totals["milled"] += events.milled
                 state.graveyard += events.milled
-        self._explore_triggers(state, explored, lands, nonlands)
+        if pending is None:
+            self._explore_triggers(state, explored, lands, nonlands)
+        else:
+            for total, part in zip(pending, (explored, lands, nonlands)):
+                total += part
         return present
 
     def _scry(self, state: GameState, mask: np.ndarray, explores_left: np.ndarray,
@@ -725,10 +734,14 @@ class Goldfish:
                 self.explore_instruction(state, kind, 1, k < count, False)
         hakbals = self.on_battlefield(state, self.hakbal_ids)
         for h in range(int(hakbals.max(initial=0))):
+            # One effect: every Merfolk explores, then the explore triggers (E8).
+            pending = [np.zeros(trials, dtype=np.int32) for _ in range(3)]
             for kind in self.merfolk_ids.tolist():
                 count = state.battlefield[:, kind].astype(np.int32)
                 for k in range(int(np.where(h < hakbals, count, 0).max(initial=0))):
-                    self.explore_instruction(state, kind, 1, (h < hakbals) & (k < count), False)
+                    self.explore_instruction(state, kind, 1, (h < hakbals) & (k < count), False,
+                                             pending=pending)
+            self._explore_triggers(state, *pending)
         # Restless Anchorage: animate ({1}{W}{U}, and it cannot tap for its own mana).
         anchorage_attacks = np.zeros(trials, dtype=np.int32)
         for kind in self.anchorage_ids.tolist():

@@ -365,6 +365,23 @@ def test_hakbal_makes_each_merfolk_explore_at_combat():
     assert play(game, state)["explores"] == 2  # Hakbal and the Scout; not the Bears
 
 
+def test_E8_hakbal_triggers_wait_for_every_merfolk():
+    seen = []
+
+    def recording(obs, rng):
+        seen.append(int(obs.lands_in_play[0]))
+        return np.zeros(obs.trials, dtype=bool)
+
+    game, state, _ = scripted_game(["Forest", "Forest", "Grizzly Bears"], hand=[],
+                                   battlefield=["Forest", "Hakbal of the Surging Soul",
+                                                "Nicanzil, Current Conductor"],
+                                   policy=recording)
+    m = play(game, state)
+    assert m["explores"] == 2 and m["explore_lands"] == 2
+    assert seen == [1, 1]  # Nicanzil's land triggers waited for both explores
+    assert m["nicanzil_lands"] == 2
+
+
 def test_emperors_vanguard_explores_on_combat_damage_once_it_can_attack():
     game, state, _ = scripted_game(["Grizzly Bears"] * 6, hand=["Emperor's Vanguard"],
                                    battlefield=["Forest"] * 4)
