@@ -26,6 +26,7 @@ from .errors import CardError
 
 __all__ = [
     "EMPTY",
+    "KNOWN_LAYOUTS",
     "EXPLORES_WHEN",
     "MAPS_WHEN",
     "EXPLORE_TRIGGERS",
@@ -33,6 +34,7 @@ __all__ = [
     "EXTRA_LAND",
     "Card",
     "Catalog",
+    "CardSources",
     "FeatureTable",
     "normalize_name",
     "mana_value_of",
@@ -87,9 +89,10 @@ _FRONT_FACE_LAYOUTS = frozenset(
 )
 #: Layouts whose halves are combined in the library (E10, CR 709.4).
 _COMBINED_LAYOUTS = frozenset({"split", "aftermath"})
-_KNOWN_LAYOUTS = frozenset({"normal", "leveler", "saga", "class", "case", "mutate"}) | (
-    _FRONT_FACE_LAYOUTS | _COMBINED_LAYOUTS
-)
+KNOWN_LAYOUTS = frozenset(
+    {"normal", "leveler", "saga", "class", "case", "mutate", "prototype", "battle", "host",
+     "augment"}
+) | (_FRONT_FACE_LAYOUTS | _COMBINED_LAYOUTS)
 
 _MANA_SYMBOL = re.compile(r"\{([^{}]*)\}")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})
@@ -170,7 +173,7 @@ def classify_types(type_line: str, layout: str = "normal") -> tuple[bool, bool, 
         nonland modal double-faced card whose back face is a land, which deckbuilders count
         among their lands; never a land for explore.
     """
-    if layout not in _KNOWN_LAYOUTS:
+    if layout not in KNOWN_LAYOUTS:
         raise CardError(f"unknown card layout {layout!r}")
     faces = [face.strip() for face in type_line.split("//")]
     if layout in _COMBINED_LAYOUTS:
@@ -215,7 +218,7 @@ class Card:
     set_number: str = ""
     note: str = ""
     source: str = "built-in"
-    mana_value: int = dataclasses.field(init=False)
+    mana_value: int | None = None
     is_land: bool = dataclasses.field(init=False)
     is_creature: bool = dataclasses.field(init=False)
     is_land_like: bool = dataclasses.field(init=False)
@@ -237,7 +240,12 @@ class Card:
             raise CardError(f"{where}: maps and maps_when must be given together")
         try:
             is_land, is_creature, is_land_like = classify_types(self.type_line, self.layout)
-            mana_value = mana_value_of(self.mana_cost, self.layout)
+            # A card database's own mana value wins (it knows every symbol); else the cost's.
+            mana_value = (
+                mana_value_of(self.mana_cost, self.layout)
+                if self.mana_value is None
+                else _whole_mana_value(self.mana_value)
+            )
             mana_value_of(self.ability_cost)
         except CardError as error:
             raise CardError(f"{where}: {error}") from None
@@ -302,6 +310,12 @@ class Card:
         }
 
 
+def _whole_mana_value(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6:
+        raise CardError(f"mana value must be a number >= 0, got {value!r}")
+    return int(value)  # half mana (Un-cards) rounds down
+
+
 def _check_choice(value: str, choices: tuple[str, ...], field: str, where: str) -> None:
     if value and value not in choices:
         raise CardError(f"{where}: {field} {value!r} is not one of {', '.join(choices)}")
@@ -349,21 +363,15 @@ class Catalog:
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
         """Up to ``n`` catalog names close to ``name``, best first."""
-        keys = list(self._cards) + list(self._front)
-        close = difflib.get_close_matches(normalize_name(name), keys, n=n, cutoff=0.6)
-        names: list[str] = []
-        for key in close:
-            card_name = (self._cards.get(key) or self._front[key]).name
-            if card_name not in names:
-                names.append(card_name)
-        return names
+        return close_names(name, self.names(), n)
 
     def suggestion_text(self, name: str) -> str:
         """`` (did you mean 'X'?)`` or an empty string."""
-        close = self.suggest(name)
-        if not close:
-            return ""
-        return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+        return suggestion_text(self.suggest(name))
+
+    def names(self) -> list[str]:
+        """Every card name of the catalog."""
+        return [card.name for card in self._cards.values()]
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self.find(name) is not None
@@ -376,6 +384,56 @@ class Catalog:
 
     def __repr__(self) -> str:
         return f"Catalog({len(self)} cards)"
+
+
+def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` of ``names`` close to ``name`` (full or front-face names), best first."""
+    by_key: dict[str, str] = {}
+    for full in names:
+        by_key.setdefault(normalize_name(full), full)
+        by_key.setdefault(normalize_name(full.split(" // ")[0]), full)
+    close = difflib.get_close_matches(normalize_name(name), list(by_key), n=n * 2, cutoff=0.6)
+    return list(dict.fromkeys(by_key[key] for key in close))[:n]
+
+
+def suggestion_text(close: list[str]) -> str:
+    """`` (did you mean 'X' or 'Y'?)`` for a list of names, or an empty string."""
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+
+class CardSources:
+    """Several card sources searched in order: the first that knows a name wins.
+
+    The default order is the built-in catalog (it carries the modelled abilities), then
+    user card files (``--cards``), then the imported card index.
+    """
+
+    def __init__(self, sources: Iterable[object]) -> None:
+        self.sources = list(sources)
+
+    def find(self, name: str) -> Card | None:
+        for source in self.sources:
+            card = source.find(name)
+            if card is not None:
+                return card
+        return None
+
+    def get(self, name: str) -> Card:
+        card = self.find(name)
+        if card is None:
+            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
+        return card
+
+    def names(self) -> list[str]:
+        return [name for source in self.sources for name in source.names()]
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        return close_names(name, self.names(), n)
+
+    def suggestion_text(self, name: str) -> str:
+        return suggestion_text(self.suggest(name))
 
 
 _COLUMNS = (

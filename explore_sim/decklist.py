@@ -1,15 +1,29 @@
-"""Decklists: MTG Arena exports and MTGO / plain text, read into a :class:`Deck`.
+"""Decklists in every common format, read into a :class:`Deck`.
 
-Accepted shapes
----------------
-* Arena: ``4 Cenote Scout (LCI) 178`` lines under optional section headers ``About``
-  (with a ``Name ...`` line), ``Commander``, ``Companion``, ``Deck``, ``Sideboard``; a header
-  may carry a count (``Deck (60)``, ``Sideboard: 15``).
-* MTGO / plain text: ``4 Name``, ``4x Name``, ``SB: 2 Name``, a ``Sideboard`` line.
-* Header-less files (Arena's and MTGO's older export): when the cards form exactly two
-  blocks separated by blank lines and the second has at most 15 cards, the second block is
-  the sideboard (a :class:`~explore_sim.errors.DeckWarning` says so).
-* Whole-line comments starting with ``#`` or ``//``.
+Formats (detected automatically, or forced with ``format=``)
+-----------------------------------------------------------
+``arena``
+    MTG Arena exports: ``4 Cenote Scout (LCI) 178`` under optional section headers ``About``
+    (with a ``Name ...`` line), ``Commander``, ``Companion``, ``Deck``, ``Sideboard``; headers
+    may carry counts (``Deck (60)``, ``Sideboard: 15``) and may repeat.
+``mtgo``
+    MTGO / plain text: ``4 Name``, ``4x Name``, ``SB: 2 Name``, a ``Sideboard`` line.
+``moxfield``
+    Moxfield text: Arena-style lines with ``*F*`` / ``*E*`` finish markers and ``#tags``.
+``archidekt``
+    Archidekt text: ``1x Name (set) 123 [Category]``; the categories ``Sideboard``,
+    ``Maybeboard`` and ``Commander`` decide the section.
+``dek``
+    MTGO ``.dek`` XML (``<Cards Quantity="4" Sideboard="false" Name="..."/>``), parsed with
+    defusedxml: DTDs and entity tricks are refused.
+``text``
+    Plain lists: blank lines never start a sideboard.
+
+Header-less Arena / MTGO exports put the sideboard after a blank line. Auto-detection reads
+a second block as the sideboard only when the cards form exactly two blocks and the second
+has at most 15 cards (a :class:`~explore_sim.errors.DeckWarning` says so); forcing ``arena``
+or ``mtgo`` always does. Whole-line ``#`` and ``//`` comments and type headers such as
+``Creatures (24)`` are skipped.
 
 Only the main deck goes into the library; commander, companion and sideboard are kept for
 reference. Construction rules (copy limits, minimum sizes) are not enforced, so what-if decks
@@ -27,20 +41,33 @@ import warnings
 from collections.abc import Iterable
 from os import PathLike
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from .cards import Card, Catalog, FeatureTable
 from .errors import CardError, DeckError, DeckWarning
 
-__all__ = ["Deck", "load_deck", "parse_deck", "deck_from_counts", "MAX_COPIES_PER_LINE", "MAX_DECK_SIZE"]
+__all__ = [
+    "Deck",
+    "load_deck",
+    "parse_deck",
+    "deck_from_counts",
+    "DECK_FORMATS",
+    "MAX_COPIES_PER_LINE",
+    "MAX_DECK_SIZE",
+]
 
+#: Formats accepted by ``format=`` (``auto`` detects).
+DECK_FORMATS = ("auto", "arena", "mtgo", "moxfield", "archidekt", "dek", "text")
 #: The most copies one line may ask for; more is treated as a typo.
 MAX_COPIES_PER_LINE = 250
 #: The largest main deck accepted.
 MAX_DECK_SIZE = 1000
 #: A header-less second block of at most this many cards is read as the sideboard.
 _SIDEBOARD_BLOCK_MAX = 15
+#: Largest decklist file read.
+_MAX_FILE_BYTES = 5 << 20
 
 _SECTIONS = {
     "about": "about",
@@ -56,7 +83,15 @@ _SECTIONS = {
     "commander": "commander",
     "commanders": "commander",
     "companion": "companion",
+    "maybeboard": "maybeboard",
+    "considering": "maybeboard",
 }
+#: Type headers of some exports ("Creatures (24)"): skipped, the section stays.
+_TYPE_HEADERS = frozenset({
+    "creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries",
+    "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
+    "battle", "battles", "spell", "spells", "other spells", "other", "nonland", "nonlands",
+})
 _HEADER = re.compile(
     r"^(?P<name>[A-Za-z][A-Za-z ]*?)\s*:?\s*(?:\(\s*\d+\s*\)|\d+)?\s*:?\s*$"
 )
@@ -64,7 +99,18 @@ _CARD_LINE = re.compile(
     r"^(?P<sb>SB:\s*)?(?P<count>[+-]?\d+)\s*[xX]?\s+(?P<name>.+?)"
     r"(?:\s+\((?P<set>[A-Za-z0-9_]{2,6})\)(?:\s+(?P<number>[A-Za-z0-9\-★*]+))?)?\s*$"
 )
+#: Moxfield finish markers and #tags, Archidekt ^tags^ and [Categories], at the end of a line.
+_MARKERS = re.compile(r"(?:\s+(?:\*[A-Z]\*|#\S+|\^[^^]*\^|\[[^\]]*\]))+\s*$")
+_CATEGORY = re.compile(r"\[(?P<categories>[^\]]*)\]")
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f{}\[\]<>|\\]")
+
+Entry = tuple[int, str, int]  # (line number, card name, copies)
+
+
+class _Names(Protocol):
+    def find(self, name: str) -> Card | None: ...
+
+    def suggestion_text(self, name: str) -> str: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,6 +125,8 @@ class Deck:
         Cards and copy counts per section, in first-seen order.
     source : str
         Where the list came from (a path or ``"<text>"``).
+    format : str
+        The decklist format it was read as (:data:`DECK_FORMATS`).
     """
 
     name: str
@@ -87,6 +135,7 @@ class Deck:
     commander: tuple[tuple[Card, int], ...] = ()
     companion: tuple[tuple[Card, int], ...] = ()
     source: str = "<text>"
+    format: str = "text"
 
     @property
     def size(self) -> int:
@@ -144,7 +193,11 @@ class Deck:
         return "\n".join(lines)
 
 
-def load_deck(path_or_text: str | PathLike[str], catalog: Catalog | None = None) -> Deck:
+def load_deck(
+    path_or_text: str | PathLike[str],
+    catalog: _Names | None = None,
+    format: str = "auto",
+) -> Deck:
     """Read a decklist from a file path or from decklist text.
 
     Parameters
@@ -152,8 +205,11 @@ def load_deck(path_or_text: str | PathLike[str], catalog: Catalog | None = None)
     path_or_text : str or path-like
         A path to a decklist file, or the decklist itself as text (any string containing a
         line break is read as text).
-    catalog : Catalog, optional
-        Where card names are looked up; the built-in catalog by default.
+    catalog : Catalog or CardSources, optional
+        Where card names are looked up. Default: the built-in catalog, then the imported
+        card index if there is one (:func:`explore_sim.carddb.card_sources`).
+    format : str
+        One of :data:`DECK_FORMATS`; ``auto`` detects it.
 
     Raises
     ------
@@ -162,9 +218,11 @@ def load_deck(path_or_text: str | PathLike[str], catalog: Catalog | None = None)
         with suggestions) or an empty main deck. The message names the file and line.
     """
     if isinstance(path_or_text, str) and "\n" in path_or_text:
-        return parse_deck(path_or_text, catalog=catalog)
+        return parse_deck(path_or_text, catalog=catalog, format=format)
     path = Path(path_or_text)
     try:
+        if path.stat().st_size > _MAX_FILE_BYTES:
+            raise DeckError(f"{path}: too large for a decklist ({path.stat().st_size} bytes)")
         raw = path.read_bytes()
     except FileNotFoundError:
         raise DeckError(f"{path}: no such decklist file") from None
@@ -178,26 +236,93 @@ def load_deck(path_or_text: str | PathLike[str], catalog: Catalog | None = None)
         raise DeckError(
             f"{path}: not a text decklist (byte {error.start} is not UTF-8)"
         ) from None
-    return parse_deck(text, catalog=catalog, source=str(path), name=path.stem)
+    if format == "auto" and path.suffix.casefold() == ".dek":
+        format = "dek"
+    return parse_deck(text, catalog=catalog, source=str(path), name=path.stem, format=format)
 
 
 def parse_deck(
     text: str,
-    catalog: Catalog | None = None,
+    catalog: _Names | None = None,
     *,
     source: str = "<text>",
     name: str | None = None,
+    format: str = "auto",
 ) -> Deck:
-    """Parse decklist text; see the module docstring for the accepted shapes."""
-    catalog = catalog or Catalog.builtin()
+    """Parse decklist text; see the module docstring for the accepted formats."""
+    if format not in DECK_FORMATS:
+        raise DeckError(f"unknown deck format {format!r}; use one of {', '.join(DECK_FORMATS)}")
+    if catalog is None:
+        from .carddb import card_sources
+
+        catalog = card_sources()
     if "\x00" in text:
         raise DeckError(f"{source}: not a text decklist (it contains NUL bytes)")
+    forced = format != "auto"
+    if not forced:
+        format = detect_format(text)
+    if format == "dek":
+        entries, deck_name = _parse_dek(text, source), name
+    else:
+        entries, deck_name = _parse_text(text, source, format, forced)
+        deck_name = deck_name or name
+    resolved = _resolve(entries, catalog, source)
+    main = resolved.get("main", ())
+    size = sum(count for _, count in main)
+    if size == 0:
+        raise DeckError(f"{source}: the main deck is empty (no card lines found)")
+    if size > MAX_DECK_SIZE:
+        raise DeckError(f"{source}: the main deck has {size} cards (at most {MAX_DECK_SIZE})")
+    return Deck(
+        name=deck_name or ("deck" if source == "<text>" else Path(source).stem),
+        main=main,
+        sideboard=resolved.get("sideboard", ()),
+        commander=resolved.get("commander", ()),
+        companion=resolved.get("companion", ()),
+        source=source,
+        format=format,
+    )
+
+
+def detect_format(text: str) -> str:
+    """Guess the decklist format of ``text`` (one of :data:`DECK_FORMATS` but ``auto``)."""
+    head = text.lstrip()[:200].casefold()
+    if head.startswith("<?xml") or head.startswith("<deck"):
+        return "dek"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    cards = [line for line in lines if _CARD_LINE.match(_MARKERS.sub("", line))]
+    if any(_CATEGORY.search(line) and line.rstrip().endswith("]") for line in cards):
+        return "archidekt"
+    if any(re.search(r"\s\*[A-Z]\*(\s|$)|\s#\S", line) for line in cards):
+        return "moxfield"
+    if any(line.upper().startswith("SB:") for line in lines) or any(
+        re.match(r"^\d+x\s", line) for line in cards
+    ):
+        return "mtgo"
+    if any(_section_of(line) for line in lines) or any(
+        re.search(r"\([A-Za-z0-9_]{2,6}\)(\s+\S+)?$", line) for line in cards
+    ):
+        return "arena"
+    return "text"
+
+
+def _parse_text(
+    text: str, source: str, fmt: str, forced: bool
+) -> tuple[dict[str, list[Entry]], str | None]:
+    """Card lines per section, and the deck's name if the list gives one.
+
+    Header-less blocks separated by blank lines: a forced ``arena`` / ``mtgo`` format reads
+    the last block as the sideboard, a forced ``text`` / ``moxfield`` / ``archidekt`` never
+    does, and auto-detection does when there are exactly two blocks and the second has at
+    most 15 cards.
+    """
+    never_split = forced and fmt in {"text", "moxfield", "archidekt"}
     lines = text.splitlines()
     has_headers = any(_section_of(line) is not None for line in lines)
     section = "main"
-    deck_name = name
-    blocks: list[list[tuple[int, str, int]]] = [[]]  # header-less: blocks between blank lines
-    entries: dict[str, list[tuple[int, str, int]]] = collections.defaultdict(list)
+    deck_name = None
+    blocks: list[list[Entry]] = [[]]  # header-less: blocks between blank lines
+    entries: dict[str, list[Entry]] = collections.defaultdict(list)
     for number, raw_line in enumerate(lines, start=1):
         line = raw_line.strip()
         where = f"{source}:{number}"
@@ -208,6 +333,8 @@ def parse_deck(
         if line.startswith("#") or line.startswith("//"):
             continue
         header = _section_of(line)
+        if header == "type":
+            continue
         if header is not None:
             section = header
             continue
@@ -217,7 +344,8 @@ def parse_deck(
                 deck_name = match.group(1).strip()
                 continue
             raise DeckError(f"{where}: expected 'Name <deck name>' in the About section, got {line!r}")
-        match = _CARD_LINE.match(line)
+        categories = _CATEGORY.search(line) if fmt == "archidekt" else None
+        match = _CARD_LINE.match(_MARKERS.sub("", line))
         if match is None:
             raise DeckError(
                 f"{where}: malformed line {_clip(line)!r} (expected a count and a card name, "
@@ -233,55 +361,94 @@ def parse_deck(
         if _BAD_NAME.search(card_name):
             raise DeckError(f"{where}: malformed card name {_clip(card_name)!r}")
         target = "sideboard" if match.group("sb") else section
-        if has_headers or target == "sideboard":
-            entries[target].append((number, card_name, count))
+        if categories is not None:
+            target = _archidekt_section(categories.group("categories"), target)
+        entry = (number, card_name, count)
+        if has_headers or target != "main" or never_split:
+            entries[target].append(entry)
         else:
-            blocks[-1].append((number, card_name, count))
+            blocks[-1].append(entry)
+    blocks = [block for block in blocks if block]
+    if len(blocks) >= 2 and forced and fmt in {"arena", "mtgo"}:
+        entries["main"].extend(entry for block in blocks[:-1] for entry in block)
+        entries["sideboard"][:0] = blocks[-1]
+    elif len(blocks) == 2 and sum(c for _, _, c in blocks[1]) <= _SIDEBOARD_BLOCK_MAX:
+        entries["main"].extend(blocks[0])
+        entries["sideboard"][:0] = blocks[1]
+        warnings.warn(
+            f"{source}: the {sum(c for _, _, c in blocks[1])} cards after the blank line (line "
+            f"{blocks[1][0][0]}) are read as the sideboard; add a 'Deck' header above "
+            "the list to keep them in the main deck",
+            DeckWarning,
+            stacklevel=3,
+        )
+    else:
+        for block in blocks:
+            entries["main"].extend(block)
+    entries.pop("maybeboard", None)
+    return entries, deck_name
 
-    if not has_headers:
-        blocks = [block for block in blocks if block]
-        side_cards = sum(c for _, _, c in blocks[-1]) if len(blocks) == 2 else None
-        if side_cards is not None and side_cards <= _SIDEBOARD_BLOCK_MAX:
-            entries["main"].extend(blocks[0])
-            entries["sideboard"][:0] = blocks[1]
-            warnings.warn(
-                f"{source}: the {side_cards} cards after the blank line (line "
-                f"{blocks[1][0][0]}) are read as the sideboard; add a 'Deck' header above "
-                "the list to keep them in the main deck",
-                DeckWarning,
-                stacklevel=2,
+
+def _archidekt_section(categories: str, default: str) -> str:
+    """The section an Archidekt category list puts a card in."""
+    names = {re.sub(r"\{[^}]*\}", "", c).strip().casefold() for c in categories.split(",")}
+    for category, section in (("commander", "commander"), ("sideboard", "sideboard"),
+                              ("maybeboard", "maybeboard"), ("companion", "companion")):
+        if category in names:
+            return section
+    return default
+
+
+def _parse_dek(text: str, source: str) -> dict[str, list[Entry]]:
+    """MTGO .dek XML: ``<Deck><Cards Quantity="4" Sideboard="false" Name="..."/></Deck>``."""
+    import xml.etree.ElementTree as ElementTree
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import fromstring
+
+    try:
+        root = fromstring(text)
+    except DefusedXmlException as error:
+        raise DeckError(f"{source}: refused: the XML uses {type(error).__name__} "
+                        "(DTDs and entities are not allowed in a .dek file)") from None
+    except ElementTree.ParseError as error:
+        line, column = error.position
+        raise DeckError(f"{source}:{line}: malformed XML at column {column + 1}") from None
+    if root.tag != "Deck":
+        raise DeckError(f"{source}: not an MTGO .dek file (root element <{root.tag}>)")
+    card_lines = [i + 1 for i, line in enumerate(text.splitlines()) if "<Cards" in line]
+    entries: dict[str, list[Entry]] = collections.defaultdict(list)
+    for index, element in enumerate(root.iter("Cards")):
+        line = card_lines[index] if index < len(card_lines) else 0
+        where = f"{source}:{line}"
+        name = (element.get("Name") or "").strip()
+        quantity = (element.get("Quantity") or "").strip()
+        if not name:
+            raise DeckError(f"{where}: <Cards> element without a Name")
+        if not re.fullmatch(r"\d{1,4}", quantity) or not 1 <= int(quantity) <= MAX_COPIES_PER_LINE:
+            raise DeckError(
+                f"{where}: Quantity {quantity!r} is out of range (1 to {MAX_COPIES_PER_LINE})"
             )
-        else:
-            for block in blocks:
-                entries["main"].extend(block)
-
-    resolved = _resolve(entries, catalog, source)
-    main = resolved.get("main", ())
-    size = sum(count for _, count in main)
-    if size == 0:
-        raise DeckError(f"{source}: the main deck is empty (no card lines found)")
-    if size > MAX_DECK_SIZE:
-        raise DeckError(f"{source}: the main deck has {size} cards (at most {MAX_DECK_SIZE})")
-    return Deck(
-        name=deck_name or ("deck" if source == "<text>" else Path(source).stem),
-        main=main,
-        sideboard=resolved.get("sideboard", ()),
-        commander=resolved.get("commander", ()),
-        companion=resolved.get("companion", ()),
-        source=source,
-    )
+        side = (element.get("Sideboard") or "false").strip().casefold()
+        if side not in {"true", "false"}:
+            raise DeckError(f"{where}: Sideboard must be true or false, got {side!r}")
+        entries["sideboard" if side == "true" else "main"].append((line, name, int(quantity)))
+    return entries
 
 
 def _section_of(line: str) -> str | None:
-    """The section a header line opens, or None if the line is not a header."""
+    """The section a header line opens, "type" for a type header, or None for other lines."""
     match = _HEADER.match(line.strip())
     if match is None:
         return None
-    return _SECTIONS.get(" ".join(match.group("name").casefold().split()))
+    key = " ".join(match.group("name").casefold().split())
+    if key in _TYPE_HEADERS:
+        return "type"
+    return _SECTIONS.get(key)
 
 
 def _resolve(
-    entries: dict[str, list[tuple[int, str, int]]], catalog: Catalog, source: str
+    entries: dict[str, list[Entry]], catalog: _Names, source: str
 ) -> dict[str, tuple[tuple[Card, int], ...]]:
     """Look every name up at once, so all unknown cards are reported together."""
     unknown: list[str] = []
@@ -306,9 +473,12 @@ def _clip(text: str, width: int = 60) -> str:
 
 
 def deck_from_counts(counts: Iterable[tuple[str, int]], name: str = "deck",
-                     catalog: Catalog | None = None) -> Deck:
+                     catalog: _Names | None = None) -> Deck:
     """Build a deck from ``(card name, copies)`` pairs, as a quick what-if helper."""
-    catalog = catalog or Catalog.builtin()
+    if catalog is None:
+        from .carddb import card_sources
+
+        catalog = card_sources()
     main: dict[Card, int] = {}
     for card_name, count in counts:
         try:

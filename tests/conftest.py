@@ -87,3 +87,9 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
     game = Goldfish(features, config or GameConfig(), as_policy(policy),
                     as_policy(scry_policy) if scry_policy else None, rngs)
     return game, state, ids
+
+
+@pytest.fixture(autouse=True)
+def isolated_card_dir(tmp_path_factory, monkeypatch):
+    """No test sees a card index the machine's user imported."""
+    monkeypatch.setenv("EXPLORE_SIM_CARDS_DIR", str(tmp_path_factory.mktemp("cards")))

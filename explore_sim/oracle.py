@@ -1,0 +1,112 @@
+"""Explore and Map abilities read from oracle text, for cards outside the built-in catalog.
+
+Only common, unambiguous templates are recognised; any other text that mentions exploring
+or Map tokens is reported so the user knows the card is modelled as a vanilla card.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["abilities_from_text"]
+
+_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_SELF = r"(?:~|this creature|this permanent|this artifact|this enchantment|it)"
+_ENTERS = rf"when(?:ever)? {_SELF} enters(?: the battlefield)?"
+
+# (pattern, fields); the first pattern that matches a sentence wins.
+_EXPLORE_PATTERNS: list[tuple[re.Pattern[str], dict[str, Any]]] = [
+    (re.compile(rf"{_ENTERS}, (?:it|~) explores x times"), {"explores_x": True, "explores_when": "enter"}),
+    (re.compile(rf"{_ENTERS}, (?:it|~) explores, then (?:it )?explores again"),
+     {"explores": 2, "explores_when": "enter"}),
+    (re.compile(rf"{_ENTERS}, (?:it|~) explores"), {"explores": 1, "explores_when": "enter"}),
+    (re.compile(rf"whenever {_SELF} attacks, (?:it|~) explores"), {"explores": 1, "explores_when": "attack"}),
+    (re.compile(rf"whenever {_SELF} deals combat damage to a player, (?:it|~) explores"),
+     {"explores": 1, "explores_when": "combat_damage"}),
+    (re.compile(r"at the beginning of combat on your turn, (?:it|~) explores"),
+     {"explores": 1, "explores_when": "beginning_of_combat"}),
+    (re.compile(r"whenever (?:another )?(?:a )?(?:nontoken )?creature you control enters"
+                r"(?: the battlefield)?, (?:it|that creature) explores"),
+     {"explores": 1, "explores_when": "creature_enters"}),
+    (re.compile(r"^target creature you control explores, then (?:it )?explores again"),
+     {"explores": 2, "explores_when": "cast", "explore_targets": True}),
+    (re.compile(r"^target creature you control explores"),
+     {"explores": 1, "explores_when": "cast", "explore_targets": True}),
+]
+_MAP_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"{_ENTERS} or attacks, create (a|one|two|three) map tokens?"), "enter_or_attack"),
+    (re.compile(rf"whenever {_SELF} enters(?: the battlefield)? or attacks, create (a|one|two|three) map tokens?"),
+     "enter_or_attack"),
+    (re.compile(rf"{_ENTERS}, create (a|one|two|three) map tokens?"), "enter"),
+    (re.compile(rf"whenever {_SELF} attacks, create (a|one|two|three) map tokens?"), "attack"),
+]
+_TRIGGER_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on (?:~|it|this creature)"
+                r" and you gain 3 life"), "walker"),
+    (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on "
+                r"(?:~|it|this creature|this vehicle|this artifact)"), "caravel"),
+]
+_ENTERS_TAPPED = re.compile(r"(?:^|\. )(?:~|this land) enters(?: the battlefield)? tapped\.")
+_MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
+
+
+def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]]:
+    """Card fields for the explore / Map abilities found in oracle ``text``.
+
+    Parameters
+    ----------
+    name : str
+        The card's name (and front-face name), replaced by ``~`` before matching.
+    text : str
+        Oracle text; faces joined by newlines.
+
+    Returns
+    -------
+    (dict, list of str)
+        Fields for :class:`~explore_sim.cards.Card` (``explores``, ``explores_when``,
+        ``maps``, ``explore_trigger``, ``keywords`` with ``enters_tapped``...) and the lines
+        that mention exploring or Maps but match no known template.
+    """
+    normalized = _normalize(name, text)
+    fields: dict[str, Any] = {}
+    unmatched: list[str] = []
+    for line in normalized.splitlines():
+        recognised = False
+        for pattern, found in _EXPLORE_PATTERNS:
+            if pattern.search(line) and "explores_when" not in fields:
+                fields.update(found)
+                recognised = True
+                break
+        for pattern, when in _MAP_PATTERNS:
+            match = pattern.search(line)
+            if match and "maps_when" not in fields:
+                fields["maps"] = _NUMBERS[match.group(1)]
+                fields["maps_when"] = when
+                recognised = True
+                break
+        for pattern, kind in _TRIGGER_PATTERNS:
+            if pattern.search(line) and "explore_trigger" not in fields:
+                fields["explore_trigger"] = kind
+                recognised = True
+                break
+        if not recognised and _MENTIONS.search(line) and not _is_map_reminder(line):
+            unmatched.append(line)
+    if _ENTERS_TAPPED.search(normalized.replace("\n", " ")):
+        fields["keywords"] = ("enters_tapped",)
+    return fields, unmatched
+
+
+def _normalize(name: str, text: str) -> str:
+    text = text.replace("\u2019", "'").casefold()
+    names = {name.casefold(), *(part.strip().casefold() for part in name.split("//"))}
+    for card_name in sorted(names, key=len, reverse=True):
+        if card_name:
+            text = text.replace(card_name, "~")
+    # Reminder text never defines an ability.
+    return re.sub(r"\([^)]*\)", "", text)
+
+
+def _is_map_reminder(line: str) -> bool:
+    """The Map token's own ability, quoted in token-making text, is not a card ability."""
+    return "sacrifice this token: target creature you control explores" in line

@@ -1,0 +1,121 @@
+"""User card files: homebrew, unreleased or house-ruled cards, and classification fixes.
+
+A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the
+built-in catalog (``explore_sim/data/cards.csv``). Fields: ``name``, ``mana_cost``,
+``type_line`` (required), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
+the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
+``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
+``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a list),
+``ability_cost``, ``note``. Example::
+
+    [[card]]
+    name = "Tidecaller Scout"
+    mana_cost = "{1}{U}"
+    type_line = "Creature — Merfolk Scout"
+    power = 1
+    toughness = 2
+    explores = 1
+    explores_when = "enter"
+
+Errors name the file and the line of the offending card.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .cards import Card, Catalog, read_card_rows
+from .errors import CardError
+
+__all__ = ["load_card_file"]
+
+_FIELDS = {
+    "name": str, "mana_cost": str, "type_line": str, "layout": str, "power": int,
+    "toughness": int, "mana_value": int, "explores": (int, str), "explores_when": str,
+    "explore_targets": bool, "maps": int, "maps_when": str, "explore_trigger": str,
+    "explore_replacement": str, "extra_land": str, "keywords": list, "ability_cost": str,
+    "set_number": str, "note": str,
+}
+
+
+def load_card_file(path: str | PathLike[str]) -> Catalog:
+    """Read a TOML or CSV card file into a :class:`Catalog` (cards marked with their file)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise CardError(f"{path}: no such card file") from None
+    except UnicodeDecodeError:
+        raise CardError(f"{path}: not a UTF-8 text file") from None
+    except OSError as error:
+        raise CardError(f"{path}: cannot read: {error.strerror or error}") from None
+    source = f"overrides {path.name}"
+    if path.suffix.casefold() == ".csv":
+        import io
+
+        return Catalog(read_card_rows(io.StringIO(text), str(path), source=source))
+    if path.suffix.casefold() != ".toml":
+        raise CardError(f"{path}: card files must end in .toml or .csv")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CardError(f"{path}: invalid TOML: {error}") from None
+    tables = data.get("card")
+    if not isinstance(tables, list) or not tables:
+        raise CardError(f"{path}: expected one or more [[card]] tables")
+    unexpected = [key for key in data if key != "card"]
+    if unexpected:
+        raise CardError(f"{path}: unexpected top-level key(s) {', '.join(unexpected)}; "
+                        "put cards in [[card]] tables")
+    lines = [i + 1 for i, line in enumerate(text.splitlines())
+             if re.match(r"^\s*\[\[\s*card\s*\]\]", line)]
+    cards = []
+    for index, table in enumerate(tables):
+        line = lines[index] if index < len(lines) else "?"
+        try:
+            cards.append(_card(table, source))
+        except CardError as error:
+            raise CardError(f"{path}:{line}: {error}") from None
+    try:
+        return Catalog(cards)
+    except CardError as error:
+        raise CardError(f"{path}: {error}") from None
+
+
+def _card(table: dict[str, Any], source: str) -> Card:
+    unknown = [key for key in table if key not in _FIELDS]
+    if unknown:
+        raise CardError(f"unknown field(s) {', '.join(unknown)}; known: {', '.join(_FIELDS)}")
+    for required in ("name", "type_line"):
+        if not isinstance(table.get(required), str) or not table[required].strip():
+            raise CardError(f"a card needs a {required}")
+    for key, value in table.items():
+        expected = _FIELDS[key]
+        if isinstance(value, bool) and expected is not bool:
+            raise CardError(f"card {table['name']!r}: {key} must be {_type_name(expected)}")
+        if not isinstance(value, expected):
+            raise CardError(f"card {table['name']!r}: {key} must be {_type_name(expected)}, "
+                            f"got {value!r}")
+    values = dict(table)
+    explores = values.pop("explores", 0)
+    if isinstance(explores, str):
+        if explores.strip().upper() != "X":
+            raise CardError(f"card {table['name']!r}: explores must be a number or \"X\"")
+        values["explores_x"] = True
+        explores = 0
+    values["explores"] = explores
+    values["keywords"] = tuple(str(k).casefold() for k in values.get("keywords", ()))
+    values.setdefault("mana_cost", "")
+    values["source"] = source
+    return Card(**values)
+
+
+def _type_name(expected: Any) -> str:
+    names = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
+    if isinstance(expected, tuple):
+        return " or ".join(names[t] for t in expected)
+    return names[expected]
