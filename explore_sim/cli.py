@@ -1,7 +1,8 @@
 """The ``explore-sim`` command line.
 
 Every input error is printed as one line, ``explore-sim: error: ...``, with exit status 2;
-warnings about decklists go to standard error as ``explore-sim: warning: ...``.
+warnings about decklists go to standard error as ``explore-sim: warning: ...``. Only
+``explore-sim cards update`` uses the network.
 """
 
 from __future__ import annotations
@@ -16,17 +17,20 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ._version import __version__
-from .cards import Catalog
+from .carddb import card_sources, import_cards
+from .cards import Card, Catalog, CardSources
+from .decklist import DECK_FORMATS, Deck, load_deck
 from .errors import ExploreSimError, OptionError
 from .explore import EXPLORE_METRICS, explore
 from .goldfish import OPENING_METRICS, TURN_METRICS
-from .simulate import compare, simulate
 from .policies import OBSERVATION_NAMES, PRESETS
 from .report import FORMATS, render, text_table
+from .simulate import compare, simulate
 
 __all__ = ["main"]
 
 PROG = "explore-sim"
+_CARD_COMMANDS = ("list", "show", "import", "update", "check")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,18 +60,48 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    cards = commands.add_parser("cards", help="list the card catalog or show one card")
-    cards.add_argument("name", nargs="*", help="a card name (shows that card)")
-    cards.add_argument("--format", choices=FORMATS, default="table")
+    sources = _Parser(add_help=False)
+    sources.add_argument("--cards", action="append", default=[], metavar="FILE",
+                         help="a card file (.toml or .csv) with homebrew cards or fixes; repeatable")
+    sources.add_argument("--cards-dir", default=None, metavar="DIR",
+                         help="directory of the imported card index "
+                              "(default $EXPLORE_SIM_CARDS_DIR or ~/.local/share/explore_sim)")
+    decks = _Parser(add_help=False)
+    decks.add_argument("--deck-format", choices=DECK_FORMATS, default="auto",
+                       help="decklist format (default: detected)")
+
+    cards = commands.add_parser("cards", help="the card catalog: list, show, import, update, check")
+    card_commands = cards.add_subparsers(dest="card_command", metavar="CARD_COMMAND",
+                                         parser_class=_Parser)
+    listing = card_commands.add_parser("list", parents=[sources], help="list the built-in catalog")
+    listing.add_argument("--format", choices=FORMATS, default="table")
+    show = card_commands.add_parser("show", parents=[sources], help="show one card")
+    show.add_argument("name", nargs="+")
+    show.add_argument("--format", choices=FORMATS, default="table")
+    importing = card_commands.add_parser(
+        "import", help="import a Scryfall or MTGJSON bulk file into the local card index")
+    importing.add_argument("file", help="oracle_cards / default_cards .json(.gz) or AtomicCards.json(.gz/.xz)")
+    importing.add_argument("--cards-dir", default=None, metavar="DIR")
+    updating = card_commands.add_parser(
+        "update", help="download Scryfall's current oracle_cards file and import it")
+    updating.add_argument("--cards-dir", default=None, metavar="DIR")
+    updating.add_argument("--base-url", default=None,
+                          help="API base URL (default $EXPLORE_SIM_SCRYFALL_URL or Scryfall's)")
+    updating.add_argument("--timeout", type=float, default=60.0, help="seconds (default 60)")
+    updating.add_argument("--quiet", action="store_true", help="no progress bar")
+    check = card_commands.add_parser("check", parents=[sources, decks],
+                                     help="show how every card of a deck is classified")
+    check.add_argument("deck")
+    check.add_argument("--format", choices=FORMATS, default="table")
 
     commands.add_parser("policies", help="list policy presets and expression names")
 
     run = commands.add_parser(
-        "explore",
+        "explore", parents=[sources, decks],
         help="simulate an explore sequence over many shuffles of a deck",
         description="Simulate K explores in a row after D cards are drawn, over many shuffles.",
     )
-    run.add_argument("deck", help="decklist file (MTG Arena export, MTGO or plain text)")
+    run.add_argument("deck", help="decklist file (Arena, MTGO, Moxfield, Archidekt, .dek, text)")
     run.add_argument("--explores", type=_count, default=None,
                      help="explores in a row (default: the explorer's own count, else 1)")
     run.add_argument("--drawn", type=_count, default=8,
@@ -94,7 +128,8 @@ def _build_parser() -> argparse.ArgumentParser:
         ("simulate", "play goldfish games with one deck and report metrics by turn"),
         ("compare", "compare decks and/or policies on the same shuffles, with paired differences"),
     ):
-        game = commands.add_parser(name, help=help_text, description=help_text)
+        game = commands.add_parser(name, parents=[sources, decks], help=help_text,
+                                   description=help_text)
         if name == "simulate":
             game.add_argument("deck", help="decklist file")
             game.add_argument("--policy", default="forge",
@@ -127,8 +162,20 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _normalise_argv(argv: list[str]) -> list[str]:
+    """``cards`` alone lists the catalog and ``cards NAME`` shows a card."""
+    if argv[:1] == ["cards"]:
+        rest = argv[1:]
+        if not rest or rest[0].startswith("-"):
+            return ["cards", "list", *rest]
+        if rest[0] not in _CARD_COMMANDS:
+            return ["cards", "show", *rest]
+    return argv
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    argv = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
     parser = _build_parser()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -172,17 +219,42 @@ def _dispatch(args: argparse.Namespace) -> str:
     raise OptionError(f"unknown command {args.command!r}")  # argparse rejects it first
 
 
+def _sources(args: argparse.Namespace) -> CardSources:
+    return card_sources(args.cards, args.cards_dir)
+
+
+def _deck(args: argparse.Namespace, path: str, sources: CardSources) -> Deck:
+    return load_deck(path, catalog=sources, format=args.deck_format)
+
+
 def _cards(args: argparse.Namespace) -> str:
-    catalog = Catalog.builtin()
-    if args.name:
-        card = catalog.get(" ".join(args.name))
-        facts = card.describe()
-        if args.format == "json":
-            return json.dumps(facts, indent=2) + "\n"
-        if args.format == "csv":
-            return pd.DataFrame([facts]).to_csv(index=False, lineterminator="\n")
-        width = max(len(key) for key in facts)
-        return "".join(f"{key:<{width}}  {value}\n" for key, value in facts.items())
+    command = args.card_command
+    if command == "import":
+        return import_cards(args.file, args.cards_dir).summary()
+    if command == "update":
+        from .update import update_cards
+
+        progress = None if args.quiet or not sys.stderr.isatty() else sys.stderr
+        return update_cards(args.cards_dir, args.base_url, args.timeout, progress).summary()
+    sources = _sources(args)
+    if command == "show":
+        return _show_card(sources.get(" ".join(args.name)), args.format)
+    if command == "check":
+        return _check_deck(_deck(args, args.deck, sources), args.format)
+    return _list_cards(Catalog.builtin(), args.format)
+
+
+def _show_card(card: Card, fmt: str) -> str:
+    facts = card.describe()
+    if fmt == "json":
+        return json.dumps(facts, indent=2) + "\n"
+    if fmt == "csv":
+        return pd.DataFrame([facts]).to_csv(index=False, lineterminator="\n")
+    width = max(len(key) for key in facts)
+    return "".join(f"{key:<{width}}  {value}\n" for key, value in facts.items())
+
+
+def _list_cards(catalog: Catalog, fmt: str) -> str:
     rows = pd.DataFrame(
         [
             {
@@ -199,11 +271,50 @@ def _cards(args: argparse.Namespace) -> str:
             for card in catalog
         ]
     )
-    if args.format == "json":
+    if fmt == "json":
         return rows.to_json(orient="records", indent=2) + "\n"
-    if args.format == "csv":
+    if fmt == "csv":
         return rows.to_csv(index=False, lineterminator="\n")
     return f"{len(catalog)} cards in the built-in catalog\n\n" + text_table(rows) + "\n"
+
+
+def _abilities(card: Card) -> str:
+    parts = []
+    if card.explores or card.explores_x:
+        count = "X" if card.explores_x else card.explores
+        parts.append(f"explores {count} ({card.explores_when})")
+    if card.maps:
+        parts.append(f"{card.maps} Map ({card.maps_when})")
+    if card.explore_trigger:
+        parts.append(f"trigger {card.explore_trigger}")
+    if card.explore_replacement:
+        parts.append(f"replacement {card.explore_replacement}")
+    if card.extra_land:
+        parts.append(f"extra land {card.extra_land}")
+    return "; ".join(parts) or "-"
+
+
+def _check_deck(deck: Deck, fmt: str) -> str:
+    """How every card of a deck was classified, and where its data came from."""
+    rows = []
+    for section, entries in (("main", deck.main), ("sideboard", deck.sideboard),
+                             ("commander", deck.commander), ("companion", deck.companion)):
+        for card, count in entries:
+            kind = "land" if card.is_land else "land-like" if card.is_land_like else "nonland"
+            rows.append({
+                "section": section, "count": count, "name": card.name, "class": kind,
+                "mv": card.mana_value, "type_line": card.type_line, "layout": card.layout,
+                "abilities": _abilities(card), "source": card.source,
+            })
+    frame = pd.DataFrame(rows)
+    if fmt == "json":
+        return json.dumps({"deck": deck.name, "format": deck.format, "cards": rows}, indent=2) + "\n"
+    if fmt == "csv":
+        return frame.to_csv(index=False, lineterminator="\n")
+    head = (f"{deck.name} ({deck.format} format): {deck.size} cards in the main deck: "
+            f"{deck.land_count} lands, {deck.land_like_count} land-like, "
+            f"{deck.size - deck.land_count - deck.land_like_count} nonland")
+    return head + "\n\n" + text_table(frame) + "\n"
 
 
 def _policies() -> str:
@@ -220,8 +331,9 @@ def _policies() -> str:
 
 
 def _explore(args: argparse.Namespace) -> str:
+    sources = _sources(args)
     result = explore(
-        args.deck,
+        _deck(args, args.deck, sources),
         explores=args.explores,
         drawn=args.drawn,
         policy=args.policy,
@@ -263,8 +375,10 @@ def _games(args: argparse.Namespace) -> str:
         opponent_land_fraction=args.opponent_land_fraction,
         cast_order=args.cast_first,
     )
+    sources = _sources(args)
     if args.command == "simulate":
-        result = simulate(args.deck, policy=args.policy, **options)
+        result = simulate(_deck(args, args.deck, sources), policy=args.policy, **options)
     else:
-        result = compare(args.decks, args.policies or ["forge"], **options)
+        decks = [_deck(args, path, sources) for path in args.decks]
+        result = compare(decks, args.policies or ["forge"], **options)
     return result.render(args.format, metrics=metrics)

@@ -317,11 +317,12 @@ def _check_drawn(drawn: object, library_size: int, deck: Deck) -> int:
 def _explorer_card(deck: Deck, explorer: str | None) -> Card | None:
     if explorer is None:
         return None
-    card = Catalog(deck.cards).find(explorer) or Catalog.builtin().find(explorer)
+    from .carddb import card_sources
+
+    sources = card_sources()
+    card = Catalog(deck.cards).find(explorer) or sources.find(explorer)
     if card is None:
-        raise DeckError(
-            f"unknown explorer {explorer!r}{Catalog.builtin().suggestion_text(explorer)}"
-        )
+        raise DeckError(f"unknown explorer {explorer!r}{sources.suggestion_text(explorer)}")
     if not card.is_permanent:
         raise OptionError(
             f"explorer {card.name!r} is not a permanent; only permanents explore (E5)"
