@@ -86,7 +86,8 @@ def open_text(path: Path) -> IO[str]:
         binary: IO[bytes] = raw
     else:
         opener = {"gzip": gzip.GzipFile, "xz": lzma.LZMAFile, "bzip2": bz2.BZ2File}[kind]
-        binary = io.BufferedReader(_GuardedReader(raw, opener(fileobj=raw), label), _CHUNK)
+        decompressed = opener(fileobj=raw) if kind == "gzip" else opener(raw)
+        binary = io.BufferedReader(_GuardedReader(raw, decompressed, label), _CHUNK)
     return io.TextIOWrapper(binary, encoding="utf-8", errors="strict")
 
 

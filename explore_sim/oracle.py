@@ -69,9 +69,10 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
         that mention exploring or Maps but match no known template.
     """
     normalized = _normalize(name, text)
+    originals = re.sub(r"\([^)]*\)", "", text).splitlines()
     fields: dict[str, Any] = {}
     unmatched: list[str] = []
-    for line in normalized.splitlines():
+    for number, line in enumerate(normalized.splitlines()):
         recognised = False
         for pattern, found in _EXPLORE_PATTERNS:
             if pattern.search(line) and "explores_when" not in fields:
@@ -90,8 +91,8 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
                 fields["explore_trigger"] = kind
                 recognised = True
                 break
-        if not recognised and _MENTIONS.search(line) and not _is_map_reminder(line):
-            unmatched.append(line)
+        if not recognised and _MENTIONS.search(line):
+            unmatched.append(originals[number].strip() if number < len(originals) else line)
     if _ENTERS_TAPPED.search(normalized.replace("\n", " ")):
         fields["keywords"] = ("enters_tapped",)
     return fields, unmatched
@@ -105,8 +106,3 @@ def _normalize(name: str, text: str) -> str:
             text = text.replace(card_name, "~")
     # Reminder text never defines an ability.
     return re.sub(r"\([^)]*\)", "", text)
-
-
-def _is_map_reminder(line: str) -> bool:
-    """The Map token's own ability, quoted in token-making text, is not a card ability."""
-    return "sacrifice this token: target creature you control explores" in line
