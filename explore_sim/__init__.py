@@ -9,6 +9,7 @@ results come back as tidy pandas frames with standard errors and intervals.
 >>> explore_sim.explore(deck, explores=2, policy="forge", seed=1).summary()  # doctest: +SKIP
 """
 
+from . import plotting
 from ._version import __version__
 from .cards import Card, Catalog, FeatureTable
 from .decklist import Deck, deck_from_counts, load_deck, parse_deck
@@ -34,10 +35,12 @@ from .policies import (
     as_policy,
 )
 from .simulate import CompareResult, SimulationResult, compare, simulate
+from .sweep import sweep
 from .testing import check_policy
 
 __all__ = [
     "__version__",
+    "plotting",
     "Card",
     "Catalog",
     "FeatureTable",
@@ -51,6 +54,7 @@ __all__ = [
     "SimulationResult",
     "compare",
     "CompareResult",
+    "sweep",
     "GameConfig",
     "MulliganRule",
     "Observation",

@@ -12,9 +12,11 @@ import json
 import re
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from ._version import __version__
 from .carddb import card_sources, import_cards
@@ -23,7 +25,9 @@ from .decklist import DECK_FORMATS, Deck, load_deck
 from .errors import ExploreSimError, OptionError
 from .explore import EXPLORE_METRICS, explore
 from .goldfish import OPENING_METRICS, TURN_METRICS
+from .plotting import plot_differences, plot_distribution, plot_turns
 from .policies import OBSERVATION_NAMES, PRESETS
+from .progress import ProgressBar
 from .report import FORMATS, render, text_table
 from .simulate import compare, simulate
 
@@ -69,6 +73,10 @@ def _build_parser() -> argparse.ArgumentParser:
     decks = _Parser(add_help=False)
     decks.add_argument("--deck-format", choices=DECK_FORMATS, default="auto",
                        help="decklist format (default: detected)")
+    output = _Parser(add_help=False)
+    output.add_argument("--plot", default=None, metavar="FILE",
+                        help="also draw a figure into FILE (.png, .svg or .pdf)")
+    output.add_argument("--quiet", action="store_true", help="no progress bar")
 
     cards = commands.add_parser("cards", help="the card catalog: list, show, import, update, check")
     card_commands = cards.add_subparsers(dest="card_command", metavar="CARD_COMMAND",
@@ -97,7 +105,7 @@ def _build_parser() -> argparse.ArgumentParser:
     commands.add_parser("policies", help="list policy presets and expression names")
 
     run = commands.add_parser(
-        "explore", parents=[sources, decks],
+        "explore", parents=[sources, decks, output],
         help="simulate an explore sequence over many shuffles of a deck",
         description="Simulate K explores in a row after D cards are drawn, over many shuffles.",
     )
@@ -128,7 +136,7 @@ def _build_parser() -> argparse.ArgumentParser:
         ("simulate", "play goldfish games with one deck and report metrics by turn"),
         ("compare", "compare decks and/or policies on the same shuffles, with paired differences"),
     ):
-        game = commands.add_parser(name, parents=[sources, decks], help=help_text,
+        game = commands.add_parser(name, parents=[sources, decks, output], help=help_text,
                                    description=help_text)
         if name == "simulate":
             game.add_argument("deck", help="decklist file")
@@ -330,8 +338,30 @@ def _policies() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _progress(args: argparse.Namespace, label: str) -> ProgressBar:
+    """A progress bar on standard error for runs over a second (not with --quiet or no tty)."""
+    stream = None if args.quiet or not sys.stderr.isatty() else sys.stderr
+    return ProgressBar(stream, label, unit="trials")
+
+
+def _check_plot_path(args: argparse.Namespace) -> None:
+    if args.plot and Path(args.plot).suffix.casefold() not in {".png", ".svg", ".pdf"}:
+        raise OptionError(f"--plot: {args.plot!r} must end in .png, .svg or .pdf")
+
+
+def _save_plot(path: str, draw: Callable[[Figure], None], width: float = 7) -> None:
+    figure = Figure(figsize=(width, 4.5), layout="constrained")
+    draw(figure)
+    try:
+        figure.savefig(path, dpi=150)
+    except OSError as error:
+        raise OptionError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+
+
 def _explore(args: argparse.Namespace) -> str:
+    _check_plot_path(args)
     sources = _sources(args)
+    bar = _progress(args, "explore")
     result = explore(
         _deck(args, args.deck, sources),
         explores=args.explores,
@@ -344,7 +374,13 @@ def _explore(args: argparse.Namespace) -> str:
         explorer=args.explorer,
         targeted=args.targeted,
         turn=args.turn,
+        progress=bar,
     )
+    bar.close()
+    if args.plot:
+        metric = args.distribution or "counters"
+        _save_plot(args.plot, lambda fig: plot_distribution(
+            result.distribution(metric), metric=metric, ax=fig.subplots()))
     if args.distribution:
         rows = result.distribution(args.distribution)
         title = f"distribution of {args.distribution}"
@@ -375,10 +411,25 @@ def _games(args: argparse.Namespace) -> str:
         opponent_land_fraction=args.opponent_land_fraction,
         cast_order=args.cast_first,
     )
+    _check_plot_path(args)
     sources = _sources(args)
+    bar = _progress(args, args.command)
     if args.command == "simulate":
-        result = simulate(_deck(args, args.deck, sources), policy=args.policy, **options)
+        result = simulate(_deck(args, args.deck, sources), policy=args.policy, progress=bar,
+                          **options)
     else:
         decks = [_deck(args, path, sources) for path in args.decks]
-        result = compare(decks, args.policies or ["forge"], **options)
+        result = compare(decks, args.policies or ["forge"], progress=bar, **options)
+    bar.close()
+    if args.plot:
+        metric = (metrics or ["on_curve"])[0]
+        if args.command == "simulate":
+            _save_plot(args.plot, lambda fig: plot_turns(result.summary(), metric, ax=fig.subplots()))
+        else:
+            def draw(fig: Figure) -> None:
+                left, right = fig.subplots(1, 2)
+                plot_turns(result.summary(), metric, ax=left)
+                plot_differences(result.paired_differences(), metric, ax=right)
+
+            _save_plot(args.plot, draw, width=12)
     return result.render(args.format, metrics=metrics)

@@ -186,6 +186,69 @@ class Deck:
         text = "\n".join(lines)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
+    def with_counts(
+        self,
+        counts: dict[str, int],
+        filler: str = "Grizzly Bears",
+        catalog: _Names | None = None,
+    ) -> Deck:
+        """A what-if variant: set copies of some cards, keeping the deck size with ``filler``.
+
+        Parameters
+        ----------
+        counts : dict of str to int
+            Card name -> copies wanted. The key ``"lands"`` sets the total number of land
+            cards, by changing the copies of the deck's most numerous land.
+        filler : str
+            The card whose copies absorb the difference, so the size stays the same.
+
+        Raises
+        ------
+        DeckError
+            A count that cannot be met (negative copies of a card or of the filler).
+        """
+        if catalog is None:
+            from .carddb import card_sources
+
+            catalog = card_sources()
+        main = dict(self.main)
+
+        def card_named(name: str) -> Card:
+            card = Catalog(self.cards).find(name) or catalog.find(name)
+            if card is None:
+                raise DeckError(f"unknown card {name!r}{catalog.suggestion_text(name)}")
+            return card
+
+        filler_card = card_named(filler)
+        for name, wanted in counts.items():
+            if isinstance(wanted, bool) or not isinstance(wanted, (int, np.integer)) or wanted < 0:
+                raise DeckError(f"{name}: copies must be a whole number >= 0, got {wanted!r}")
+            if name == "lands":
+                lands = [(card, n) for card, n in main.items() if card.is_land]
+                if not lands:
+                    raise DeckError(f"{self.name}: has no land to add or remove")
+                card = max(lands, key=lambda item: item[1])[0]
+                delta = int(wanted) - sum(n for _, n in lands)
+            else:
+                card = card_named(name)
+                delta = int(wanted) - main.get(card, 0)
+            if card == filler_card:
+                raise DeckError(f"{name}: cannot be the filler card too")
+            main[card] = main.get(card, 0) + delta
+            main[filler_card] = main.get(filler_card, 0) - delta
+            for changed in (card, filler_card):
+                if main[changed] < 0:
+                    raise DeckError(
+                        f"{self.name}: {changed.name} would have {main[changed]} copies "
+                        f"with {name} = {wanted}"
+                    )
+        label = ", ".join(f"{k}={v}" for k, v in counts.items())
+        return dataclasses.replace(
+            self,
+            name=f"{self.name} [{label}]",
+            main=tuple((card, n) for card, n in main.items() if n > 0),
+        )
+
     def __str__(self) -> str:
         lines = [f"{count} {card.name}" for card, count in self.main]
         if self.sideboard:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from os import PathLike
 from typing import Any
 
@@ -100,6 +100,7 @@ def explore(
     explorer: str | None = None,
     targeted: bool = False,
     turn: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ExploreResult:
     """Simulate one explore sequence over many shuffles of a deck.
 
@@ -134,6 +135,8 @@ def explore(
     turn : int, optional
         The turn of the explore, seen by policies. Default ``max(1, drawn - 6)``: a 7-card
         opening hand and one draw per later turn, on the play.
+    progress : callable, optional
+        ``progress(trials done, trials)`` after every chunk.
 
     Returns
     -------
@@ -172,7 +175,7 @@ def explore(
         )
 
     stats = Accumulator(EXPLORE_METRICS)
-    run_chunks(simulate_chunk, stats.add, trials, seed_seq)
+    run_chunks(simulate_chunk, stats.add, trials, seed_seq, progress=progress)
     meta = {
         "command": "explore",
         "deck": {

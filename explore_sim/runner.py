@@ -95,11 +95,16 @@ def run_chunks(
     trials: int,
     seed: np.random.SeedSequence,
     chunk_trials: int = CHUNK_TRIALS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
     """Run ``simulate_chunk(n, chunk_seed)`` on every chunk and hand each result to ``merge``.
 
     Memory is bounded by one chunk; ``merge`` folds a chunk's per-trial metrics into exact
-    running sums.
+    running sums. ``progress(done, total)`` is called after every chunk.
     """
+    done = 0
     for size, child in chunk_seeds(trials, seed, chunk_trials):
         merge(simulate_chunk(size, child))
+        done += size
+        if progress is not None:
+            progress(done, trials)

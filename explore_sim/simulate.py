@@ -232,6 +232,7 @@ def simulate(
     cast_order: Sequence[str] = (),
     free_mulligan: bool = False,
     keep: Callable | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
     """Play goldfish games with one deck and report per-turn metrics.
 
@@ -262,6 +263,8 @@ def simulate(
         Land share of the opponent's library for parley (Storm Fleet Negotiator).
     cast_order : sequence of str
         Cards to cast first, in this order.
+    progress : callable, optional
+        ``progress(games done, games)`` after every chunk.
 
     Returns
     -------
@@ -280,7 +283,7 @@ def simulate(
     stats = _TurnStats(config.turns)
     run_chunks(
         lambda size, child: play_games(deck, config, policy, rule, size, child, scry),
-        stats.add, trials, seed_seq,
+        stats.add, trials, seed_seq, progress=progress,
     )
     meta = _meta("simulate", deck, config, rule, policy, scry, trials, seed_seq)
     return SimulationResult(meta=meta, stats=stats)
@@ -423,6 +426,7 @@ def compare(
     cast_order: Sequence[str] = (),
     free_mulligan: bool = False,
     keep: Callable | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CompareResult:
     """Play every deck x policy variant on the same shuffles and difference them.
 
@@ -472,7 +476,7 @@ def compare(
             diff.add({turn: {name: result[turn][name] - base[turn][name] for name in metrics}
                       for turn, metrics in result.items()})
 
-    run_chunks(chunk, merge, trials, seed_seq)
+    run_chunks(chunk, merge, trials, seed_seq, progress=progress)
     meta = _meta("compare", [d for d in decks], config, rule, list(policies), scry, trials, seed_seq)
     meta["variants"] = labels
     return CompareResult(meta=meta, labels=labels, variants=stats, differences=diffs)

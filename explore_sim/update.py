@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -21,6 +20,7 @@ from typing import IO, Any
 from ._version import __version__
 from .carddb import ImportReport, cards_dir, import_cards
 from .errors import CardError
+from .progress import ProgressBar
 
 __all__ = ["DEFAULT_BASE_URL", "BASE_URL_ENV", "DOWNLOAD_NAME", "update_cards"]
 
@@ -107,7 +107,7 @@ def _download(url: str, target: Path, timeout: float, progress: IO[str] | None) 
             expected = response.headers.get("Content-Length")
             expected = int(expected) if expected and expected.isdigit() else None
             received = 0
-            bar = _ProgressBar(progress, expected)
+            bar = ProgressBar(progress, "downloading oracle_cards", expected, "MB", 1e6, delay=0)
             while True:
                 try:
                     chunk = response.read(_CHUNK)
@@ -119,7 +119,7 @@ def _download(url: str, target: Path, timeout: float, progress: IO[str] | None) 
                     break
                 out.write(chunk)
                 received += len(chunk)
-                bar.update(received)
+                bar(received)
             bar.close()
             if expected is not None and received != expected:
                 raise CardError(
@@ -130,30 +130,3 @@ def _download(url: str, target: Path, timeout: float, progress: IO[str] | None) 
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
-
-
-class _ProgressBar:
-    """A one-line progress bar redrawn at most ten times a second."""
-
-    def __init__(self, stream: IO[str] | None, total: int | None) -> None:
-        self.stream, self.total = stream, total
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        if self.stream is None or time.monotonic() - self.last < 0.1:
-            return
-        self.last = time.monotonic()
-        if self.total:
-            share = done / self.total
-            filled = int(30 * share)
-            text = f"[{'#' * filled}{'.' * (30 - filled)}] {done / 1e6:.1f} / {self.total / 1e6:.1f} MB"
-        else:
-            text = f"{done / 1e6:.1f} MB"
-        self.stream.write(f"\rdownloading oracle_cards {text}")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\n")
-            self.stream.flush()
-

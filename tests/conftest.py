@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+os.environ.setdefault("MPLBACKEND", "Agg")  # no display in tests
 
 import numpy as np
 import pytest

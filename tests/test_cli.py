@@ -190,3 +190,23 @@ def test_game_command_errors(args, message):
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
     assert message in out.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["explore", DECK, "--explores", "2"],
+    ["simulate", DECK, "--turns", "3"],
+    ["compare", DECK, "--policy", "keep", "--policy", "mill", "--turns", "3"],
+])
+def test_plot_option_writes_a_figure(tmp_path, command, capsys):
+    for suffix in (".png", ".svg"):
+        path = tmp_path / f"figure{suffix}"
+        assert main([*command, "--trials", "2000", "--seed", "1", "--plot", str(path)]) == 0
+        assert path.stat().st_size > 1000
+    capsys.readouterr()
+    assert main([*command, "--trials", "200", "--plot", str(tmp_path / "f.gif")]) == 2
+    assert "--plot" in capsys.readouterr().err
+
+
+def test_no_progress_bar_when_not_a_terminal():
+    out = run("simulate", DECK, "--turns", "2", "--trials", "70000", "--seed", "1")
+    assert out.returncode == 0 and out.stderr == ""

@@ -1,0 +1,63 @@
+"""A one-line progress bar on a text stream (standard error from the command line)."""
+
+from __future__ import annotations
+
+import time
+from typing import IO
+
+__all__ = ["ProgressBar"]
+
+
+class ProgressBar:
+    """Draws ``label [#####.....] done / total unit`` in place, at most ten times a second.
+
+    Nothing is drawn before ``delay`` seconds have passed, so quick runs stay quiet.
+
+    Parameters
+    ----------
+    stream : text stream or None
+        Where to draw; None draws nothing.
+    label : str
+    total : float, optional
+        The amount of work; unknown totals show only the amount done.
+    unit : str
+    scale : float
+        ``done`` and ``total`` are divided by it for display (1e6 with unit "MB").
+    delay : float
+        Seconds before the bar first appears.
+    """
+
+    def __init__(self, stream: IO[str] | None, label: str, total: float | None = None,
+                 unit: str = "", scale: float = 1.0, delay: float = 1.0) -> None:
+        self.stream, self.label, self.total = stream, label, total
+        self.unit, self.scale, self.delay = unit, scale, delay
+        self.started = time.monotonic()
+        self.last = 0.0
+        self.drawn = False
+
+    def __call__(self, done: float, total: float | None = None) -> None:
+        """Report progress (usable as a ``progress(done, total)`` callback)."""
+        if total is not None:
+            self.total = total
+        now = time.monotonic()
+        if self.stream is None or now - self.started < self.delay or now - self.last < 0.1:
+            return
+        self.last = now
+        shown = f"{done / self.scale:,.1f}" if self.scale != 1 else f"{done:,.0f}"
+        if self.total:
+            share = min(done / self.total, 1.0)
+            filled = int(30 * share)
+            whole = f"{self.total / self.scale:,.1f}" if self.scale != 1 else f"{self.total:,.0f}"
+            text = f"[{'#' * filled}{'.' * (30 - filled)}] {shown} / {whole} {self.unit}"
+        else:
+            text = f"{shown} {self.unit}"
+        self.stream.write(f"\r{self.label} {text}".rstrip() + " ")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        """End the line if anything was drawn."""
+        if self.stream is not None and self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False

@@ -1,0 +1,111 @@
+"""Plotting helpers: each returns the axes it was given and draws the expected artists."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from conftest import DECKS  # noqa: E402
+from matplotlib.collections import PolyCollection  # noqa: E402
+from matplotlib.container import BarContainer, ErrorbarContainer  # noqa: E402
+from matplotlib.image import AxesImage  # noqa: E402
+
+import explore_sim  # noqa: E402
+from explore_sim import plotting  # noqa: E402
+
+DECK = DECKS / "lci_merfolk_explore.txt"
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def compared():
+    return explore_sim.compare(DECK, ["keep", "mill"], turns=4, trials=3000, seed=1)
+
+
+def test_plot_turns_draws_a_line_and_band_per_variant(compared):
+    fig, ax = plt.subplots()
+    out = plotting.plot_turns(compared.summary(), "on_curve", ax=ax)
+    assert out is ax
+    assert len(ax.lines) == 2 and [l.get_label() for l in ax.lines] == ["keep", "mill"]
+    assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 2
+    assert ax.get_xlabel() == "turn" and "on curve" in ax.get_ylabel()
+    assert ax.lines[0].get_linestyle() != ax.lines[1].get_linestyle()  # black and white
+    assert ax.get_legend() is not None
+
+
+def test_plot_turns_on_a_single_simulation_uses_the_current_axes():
+    result = explore_sim.simulate(DECK, turns=3, trials=2000, seed=1)
+    fig, ax = plt.subplots()
+    out = plotting.plot_turns(result.summary(), "counters", band=False)
+    assert out is ax and len(ax.lines) == 1 and not ax.collections
+
+
+def test_plot_distribution_draws_bars_with_error_bars():
+    result = explore_sim.explore(DECK, explores=2, trials=3000, seed=1)
+    fig, ax = plt.subplots()
+    out = plotting.plot_distribution(result.distribution("counters"), ax=ax)
+    assert out is ax
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    assert len(bars) == 1 and len(bars[0]) == 3  # 0, 1, 2 counters
+    assert [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert ax.get_ylabel() == "probability"
+
+
+def test_plot_distribution_side_by_side_with_hatches():
+    frames = []
+    for policy in ("keep", "mill"):
+        frame = explore_sim.explore(DECK, explores=2, policy=policy, trials=2000, seed=1).distribution()
+        frames.append(frame.assign(policy=policy))
+    import pandas as pd
+
+    fig, ax = plt.subplots()
+    plotting.plot_distribution(pd.concat(frames), hue="policy", ax=ax)
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    assert len(bars) == 2 and bars[0][0].get_hatch() != bars[1][0].get_hatch()
+
+
+def test_plot_differences_draws_error_bars_around_zero(compared):
+    fig, ax = plt.subplots()
+    out = plotting.plot_differences(compared.paired_differences(), "counters", ax=ax)
+    assert out is ax
+    assert len([c for c in ax.containers if isinstance(c, ErrorbarContainer)]) == 1
+    assert any(line.get_ydata()[0] == 0 for line in ax.lines)  # the zero line
+    assert "keep" in ax.get_title()
+
+
+def test_plot_heatmap_draws_an_image_with_annotations():
+    deck = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)])
+    frame = explore_sim.sweep(deck, {"lands": [22, 24], "Cenote Scout": [0, 4, 8]}, turns=3,
+                              trials=1000, seed=1, metrics=["on_curve"])
+    fig, ax = plt.subplots()
+    out = plotting.plot_heatmap(frame, "lands", "Cenote Scout", "on_curve", ax=ax)
+    assert out is ax
+    images = [i for i in ax.get_images() if isinstance(i, AxesImage)]
+    assert len(images) == 1 and images[0].get_array().shape == (3, 2)
+    assert len(ax.texts) == 6
+    assert ax.get_xlabel() == "lands" and ax.get_ylabel() == "Cenote Scout"
+
+
+def test_helpers_refuse_frames_without_their_columns():
+    fig, ax = plt.subplots()
+    import pandas as pd
+
+    with pytest.raises(ValueError, match="needs columns"):
+        plotting.plot_turns(pd.DataFrame({"x": [1]}), ax=ax)
+    with pytest.raises(ValueError, match="no rows"):
+        plotting.plot_turns(pd.DataFrame(columns=["turn", "metric", "mean", "ci_low", "ci_high"]), ax=ax)
+
+
+def test_no_global_style_changes(compared):
+    before = dict(matplotlib.rcParams)
+    fig, ax = plt.subplots()
+    plotting.plot_turns(compared.summary(), ax=ax)
+    assert dict(matplotlib.rcParams) == before
