@@ -34,6 +34,7 @@ from .policies import (
     Observation,
     as_policy,
 )
+from .runner import notebook_trials
 from .simulate import CompareResult, SimulationResult, compare, simulate
 from .sweep import sweep
 from .testing import check_policy
@@ -55,6 +56,7 @@ __all__ = [
     "compare",
     "CompareResult",
     "sweep",
+    "notebook_trials",
     "GameConfig",
     "MulliganRule",
     "Observation",

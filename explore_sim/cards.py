@@ -281,6 +281,22 @@ class Card:
         types = _card_types(self.type_line.split("//")[0])
         return not ({"instant", "sorcery"} & types)
 
+    def abilities(self) -> str:
+        """The modelled explore / Map abilities in words, ``-`` if none."""
+        parts = []
+        if self.explores or self.explores_x:
+            count = "X" if self.explores_x else self.explores
+            parts.append(f"explores {count} ({self.explores_when})")
+        if self.maps:
+            parts.append(f"{self.maps} Map ({self.maps_when})")
+        if self.explore_trigger:
+            parts.append(f"trigger {self.explore_trigger}")
+        if self.explore_replacement:
+            parts.append(f"replacement {self.explore_replacement}")
+        if self.extra_land:
+            parts.append(f"extra land {self.extra_land}")
+        return "; ".join(parts) or "-"
+
     def describe(self) -> dict[str, object]:
         """The card's facts as an ordered mapping, for display."""
         explores = "X" if self.explores_x else (self.explores or "")

@@ -286,36 +286,11 @@ def _list_cards(catalog: Catalog, fmt: str) -> str:
     return f"{len(catalog)} cards in the built-in catalog\n\n" + text_table(rows) + "\n"
 
 
-def _abilities(card: Card) -> str:
-    parts = []
-    if card.explores or card.explores_x:
-        count = "X" if card.explores_x else card.explores
-        parts.append(f"explores {count} ({card.explores_when})")
-    if card.maps:
-        parts.append(f"{card.maps} Map ({card.maps_when})")
-    if card.explore_trigger:
-        parts.append(f"trigger {card.explore_trigger}")
-    if card.explore_replacement:
-        parts.append(f"replacement {card.explore_replacement}")
-    if card.extra_land:
-        parts.append(f"extra land {card.extra_land}")
-    return "; ".join(parts) or "-"
-
-
 def _check_deck(deck: Deck, fmt: str) -> str:
     """How every card of a deck was classified, and where its data came from."""
-    rows = []
-    for section, entries in (("main", deck.main), ("sideboard", deck.sideboard),
-                             ("commander", deck.commander), ("companion", deck.companion)):
-        for card, count in entries:
-            kind = "land" if card.is_land else "land-like" if card.is_land_like else "nonland"
-            rows.append({
-                "section": section, "count": count, "name": card.name, "class": kind,
-                "mv": card.mana_value, "type_line": card.type_line, "layout": card.layout,
-                "abilities": _abilities(card), "source": card.source,
-            })
-    frame = pd.DataFrame(rows)
+    frame = deck.table()
     if fmt == "json":
+        rows = frame.to_dict(orient="records")
         return json.dumps({"deck": deck.name, "format": deck.format, "cards": rows}, indent=2) + "\n"
     if fmt == "csv":
         return frame.to_csv(index=False, lineterminator="\n")

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+import pandas as pd
 
 from .cards import Card, Catalog, FeatureTable
 from .errors import CardError, DeckError, DeckWarning
@@ -185,6 +186,25 @@ class Deck:
         lines = sorted(f"{count} {card.name}" for card, count in self.main)
         text = "\n".join(lines)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def table(self) -> pd.DataFrame:
+        """How every card is classified: one row per card and section.
+
+        Columns: ``section, count, name, class`` (land, land-like or nonland, by E10),
+        ``mv, type_line, layout, abilities`` (the modelled explore / Map abilities) and
+        ``source`` (built-in, a card file, or the imported index).
+        """
+        rows = []
+        for section, entries in (("main", self.main), ("sideboard", self.sideboard),
+                                 ("commander", self.commander), ("companion", self.companion)):
+            for card, count in entries:
+                kind = "land" if card.is_land else "land-like" if card.is_land_like else "nonland"
+                rows.append({
+                    "section": section, "count": count, "name": card.name, "class": kind,
+                    "mv": card.mana_value, "type_line": card.type_line, "layout": card.layout,
+                    "abilities": card.abilities(), "source": card.source,
+                })
+        return pd.DataFrame(rows)
 
     def with_counts(
         self,

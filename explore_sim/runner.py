@@ -11,6 +11,7 @@ bounded by one chunk, whatever the number of trials.
 from __future__ import annotations
 
 import numbers
+import os
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from .errors import OptionError
 
 __all__ = [
+    "notebook_trials",
     "CHUNK_TRIALS",
     "MAX_TRIALS",
     "check_trials",
@@ -32,6 +34,23 @@ __all__ = [
 CHUNK_TRIALS = 1 << 16
 #: The most trials one call accepts.
 MAX_TRIALS = 10**10
+
+
+#: Environment variable that lowers notebook trial counts (the test suite sets it).
+NOTEBOOK_TRIALS_ENV = "EXPLORE_SIM_NOTEBOOK_TRIALS"
+
+
+def notebook_trials(default: int) -> int:
+    """``default``, or the smaller count in ``$EXPLORE_SIM_NOTEBOOK_TRIALS`` if it is set.
+
+    Notebooks use this so that the test suite can re-run them quickly.
+    """
+    value = os.environ.get(NOTEBOOK_TRIALS_ENV, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 2:
+        raise OptionError(f"{NOTEBOOK_TRIALS_ENV} must be a whole number >= 2, got {value!r}")
+    return min(default, int(value))
 
 
 def check_trials(trials: object) -> int:

@@ -121,3 +121,29 @@ def test_result_distribution_and_repr():
     assert "counters" in repr(result)
     with pytest.raises(KeyError):
         result.distribution("nope")
+
+
+def test_progress_bar_draws_after_its_delay_and_ends_the_line():
+    import io
+
+    from explore_sim.progress import ProgressBar
+
+    stream = io.StringIO()
+    quiet = ProgressBar(stream, "simulate", delay=60)
+    quiet(10, 100)
+    quiet.close()
+    assert stream.getvalue() == ""  # a quick run draws nothing
+    bar = ProgressBar(stream, "simulate", unit="trials", delay=0)
+    bar(50, 100)
+    bar.close()
+    text = stream.getvalue()
+    assert text.startswith("\rsimulate [###############...............] 50 / 100 trials")
+    assert text.endswith("\n")
+
+
+def test_progress_callback_sees_every_chunk():
+    calls = []
+    explore_sim.explore(DECK, trials=2 * CHUNK_TRIALS + 10, seed=1,
+                        progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10), (2 * CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10),
+                     (2 * CHUNK_TRIALS + 10, 2 * CHUNK_TRIALS + 10)]

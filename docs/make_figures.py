@@ -1,0 +1,61 @@
+"""Make the README's figures from the shipped decks.
+
+    python docs/make_figures.py            # writes docs/figures/*.png
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+import explore_sim
+from explore_sim import plotting
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "figures"
+MERFOLK = ROOT / "decks" / "lci_merfolk_explore.txt"
+SULTAI = ROOT / "decks" / "xln_sultai_explore.txt"
+
+
+def save(figure: Figure, name: str) -> None:
+    figure.savefig(OUT / name, dpi=110)
+    print("wrote", OUT / name)
+
+
+def on_curve_by_policy() -> None:
+    result = explore_sim.compare(MERFOLK, ["keep", "mill", "forge"], turns=6, trials=200_000,
+                                 seed=1)
+    figure = Figure(figsize=(11, 4), layout="constrained")
+    left, right = figure.subplots(1, 2)
+    plotting.plot_turns(result.summary(), "on_curve", ax=left)
+    plotting.plot_differences(result.paired_differences(), "counters", ax=right)
+    save(figure, "on_curve_by_policy.png")
+
+
+def jadelight_counters() -> None:
+    frames = [
+        explore_sim.explore(SULTAI, explorer="Jadelight Ranger", drawn=9, policy=policy,
+                            trials=200_000, seed=1).distribution("counters").assign(policy=policy)
+        for policy in ("keep", "mill", "forge")
+    ]
+    figure = Figure(figsize=(6, 4), layout="constrained")
+    plotting.plot_distribution(pd.concat(frames), hue="policy", ax=figure.subplots())
+    save(figure, "jadelight_counters.png")
+
+
+def lands_and_explorers() -> None:
+    shell = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)], name="shell")
+    grid = explore_sim.sweep(shell, {"lands": [20, 22, 24, 26], "Cenote Scout": [0, 4, 8, 12]},
+                             turns=5, trials=50_000, seed=3, metrics=["on_curve"])
+    figure = Figure(figsize=(6, 4.2), layout="constrained")
+    plotting.plot_heatmap(grid, "lands", "Cenote Scout", "on_curve", ax=figure.subplots())
+    save(figure, "lands_explorers_heatmap.png")
+
+
+if __name__ == "__main__":
+    OUT.mkdir(parents=True, exist_ok=True)
+    on_curve_by_policy()
+    jadelight_counters()
+    lands_and_explorers()

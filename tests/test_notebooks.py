@@ -1,0 +1,42 @@
+"""Every notebook re-executes without error (with few trials); the committed ones hold
+the outputs of a real run, pictures included."""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+from conftest import ROOT
+from nbclient import NotebookClient
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_the_three_notebooks_exist():
+    assert [p.name for p in NOTEBOOKS] == [
+        "01_quickstart.ipynb", "02_keep_or_mill.ipynb", "03_deck_tuning.ipynb"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_committed_notebook_has_outputs_and_pictures(path):
+    book = json.loads(path.read_text())
+    code = [cell for cell in book["cells"] if cell["cell_type"] == "code"]
+    assert code and all(cell.get("execution_count") for cell in code), "run it before committing"
+    images = [out for cell in code for out in cell.get("outputs", [])
+              if "image/png" in out.get("data", {})]
+    assert images, "no image output"
+    errors = [out for cell in code for out in cell.get("outputs", []) if out["output_type"] == "error"]
+    assert not errors
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_executes(path, monkeypatch):
+    monkeypatch.setenv("EXPLORE_SIM_NOTEBOOK_TRIALS", "2000")
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline figures
+    book = nbformat.read(path, as_version=4)
+    client = NotebookClient(book, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()  # raises CellExecutionError on any error
+    assert any(out.get("output_type") == "display_data"
+               for cell in book.cells if cell.cell_type == "code" for out in cell.outputs)
