@@ -77,6 +77,8 @@ def _build_parser() -> argparse.ArgumentParser:
     output.add_argument("--plot", default=None, metavar="FILE",
                         help="also draw a figure into FILE (.png, .svg or .pdf)")
     output.add_argument("--quiet", action="store_true", help="no progress bar")
+    output.add_argument("--workers", type=_count, default=1,
+                        help="processes to run on (0: every core; the numbers do not change)")
 
     cards = commands.add_parser("cards", help="the card catalog: list, show, import, update, check")
     card_commands = cards.add_subparsers(dest="card_command", metavar="CARD_COMMAND",
@@ -350,6 +352,7 @@ def _explore(args: argparse.Namespace) -> str:
         targeted=args.targeted,
         turn=args.turn,
         progress=bar,
+        workers=args.workers,
     )
     bar.close()
     if args.plot:
@@ -385,6 +388,7 @@ def _games(args: argparse.Namespace) -> str:
         replacement_order=args.replacement_order,
         opponent_land_fraction=args.opponent_land_fraction,
         cast_order=args.cast_first,
+        workers=args.workers,
     )
     _check_plot_path(args)
     sources = _sources(args)

@@ -101,6 +101,7 @@ def explore(
     targeted: bool = False,
     turn: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> ExploreResult:
     """Simulate one explore sequence over many shuffles of a deck.
 
@@ -137,6 +138,8 @@ def explore(
         opening hand and one draw per later turn, on the play.
     progress : callable, optional
         ``progress(trials done, trials)`` after every chunk.
+    workers : int
+        Processes to run chunks in (0: every core); the numbers do not depend on it.
 
     Returns
     -------
@@ -157,10 +160,11 @@ def explore(
     known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0
     depth = min(len(library), drawn + explores)
 
-    def simulate_chunk(size: int, chunk_seed: np.random.SeedSequence) -> dict[str, np.ndarray]:
+    def simulate_chunk(size: int, chunk_seed: np.random.SeedSequence) -> Accumulator:
         rng = np.random.default_rng(chunk_seed)
         libraries = shuffled_libraries(library, size, rng, depth=depth)
-        return explore_trials(
+        chunk_stats = Accumulator(EXPLORE_METRICS)
+        chunk_stats.add(explore_trials(
             libraries,
             features,
             drawn=drawn,
@@ -172,10 +176,12 @@ def explore(
             turn=turn,
             known_cards=len(known_ids),
             known_lands=known_lands,
-        )
+        ))
+        return chunk_stats
 
     stats = Accumulator(EXPLORE_METRICS)
-    run_chunks(simulate_chunk, stats.add, trials, seed_seq, progress=progress)
+    run_chunks(simulate_chunk, stats.merge, trials, seed_seq, progress=progress,
+               workers=workers)
     meta = {
         "command": "explore",
         "deck": {

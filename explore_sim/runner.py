@@ -5,14 +5,18 @@ all its randomness from the ``i``-th child of ``SeedSequence(seed).spawn`` (NumP
 SPEC 7), never from ``seed + i`` and never from a global generator. A chunk's numbers thus
 depend only on the seed and its index, so results are identical however the chunks are
 scheduled, and per-chunk statistics are merged exactly (:mod:`explore_sim.stats`). Memory is
-bounded by one chunk, whatever the number of trials.
+bounded by one chunk (per worker process), whatever the number of trials.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import numbers
 import os
+import warnings
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +32,7 @@ __all__ = [
     "chunk_seeds",
     "chunk_streams",
     "run_chunks",
+    "check_workers",
 ]
 
 #: Trials per chunk: the unit of randomness and of work.
@@ -108,22 +113,66 @@ def chunk_streams(
         yield size, np.random.default_rng(child)
 
 
+def check_workers(workers: object) -> int:
+    """Validate a worker count: a whole number >= 1, or 0 for every core."""
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
+        raise OptionError(f"workers must be a whole number >= 0 (0: every core), got {workers!r}")
+    return int(workers) or (os.cpu_count() or 1)
+
+
+_TASK: Callable[[int, np.random.SeedSequence], Any] | None = None
+
+
+def _install_task(task: Callable[[int, np.random.SeedSequence], Any]) -> None:
+    global _TASK
+    _TASK = task
+
+
+def _run_task(chunk: tuple[int, np.random.SeedSequence]) -> Any:
+    assert _TASK is not None  # installed by the pool's initializer
+    return _TASK(*chunk)
+
+
 def run_chunks(
-    simulate_chunk: Callable[[int, np.random.SeedSequence], dict],
-    merge: Callable[[dict], None],
+    simulate_chunk: Callable[[int, np.random.SeedSequence], Any],
+    merge: Callable[[Any], None],
     trials: int,
     seed: np.random.SeedSequence,
     chunk_trials: int = CHUNK_TRIALS,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> None:
     """Run ``simulate_chunk(n, chunk_seed)`` on every chunk and hand each result to ``merge``.
 
-    Memory is bounded by one chunk; ``merge`` folds a chunk's per-trial metrics into exact
-    running sums. ``progress(done, total)`` is called after every chunk.
+    ``simulate_chunk`` returns the chunk's statistics (already aggregated, so they are small)
+    and ``merge`` folds them into exact running sums, in chunk order. Memory is bounded by
+    one chunk per worker. With ``workers > 1`` the chunks run in a pool of processes
+    (forked, so ``simulate_chunk`` may be any function, closures included); every chunk's
+    numbers depend only on the seed and its index, so the result is identical to
+    ``workers=1``. ``progress(done, total)`` is called after every chunk.
     """
+    chunks = list(chunk_seeds(trials, seed, chunk_trials))
+    workers = min(check_workers(workers), len(chunks))
+    if workers > 1 and "fork" not in multiprocessing.get_all_start_methods():
+        warnings.warn("workers > 1 needs the 'fork' start method; running in one process",
+                      RuntimeWarning, stacklevel=2)
+        workers = 1
     done = 0
-    for size, child in chunk_seeds(trials, seed, chunk_trials):
-        merge(simulate_chunk(size, child))
-        done += size
-        if progress is not None:
-            progress(done, trials)
+    if workers == 1:
+        results: Iterator[Any] = (simulate_chunk(size, child) for size, child in chunks)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+            initializer=_install_task, initargs=(simulate_chunk,),
+        )
+        results = pool.map(_run_task, chunks)
+    try:
+        for (size, _), result in zip(chunks, results):
+            merge(result)
+            done += size
+            if progress is not None:
+                progress(done, trials)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)

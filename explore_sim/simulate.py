@@ -116,6 +116,17 @@ class _TurnStats:
         for turn, metrics in values.items():
             self.by_turn[turn].add(metrics)
 
+    def merge(self, other: _TurnStats) -> None:
+        for turn, acc in other.by_turn.items():
+            self.by_turn[turn].merge(acc)
+
+    @classmethod
+    def of(cls, values: dict[int, dict[str, np.ndarray]], turns: int,
+           paired_differences: bool = False) -> _TurnStats:
+        stats = cls(turns, paired_differences)
+        stats.add(values)
+        return stats
+
     def summary(self, level: float = 0.95) -> pd.DataFrame:
         frames = []
         for turn, acc in self.by_turn.items():
@@ -233,6 +244,7 @@ def simulate(
     free_mulligan: bool = False,
     keep: Callable | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> SimulationResult:
     """Play goldfish games with one deck and report per-turn metrics.
 
@@ -265,6 +277,8 @@ def simulate(
         Cards to cast first, in this order.
     progress : callable, optional
         ``progress(games done, games)`` after every chunk.
+    workers : int
+        Processes to run chunks in (0: every core); the numbers do not depend on it.
 
     Returns
     -------
@@ -282,8 +296,9 @@ def simulate(
     seed_seq = seed_sequence(seed)
     stats = _TurnStats(config.turns)
     run_chunks(
-        lambda size, child: play_games(deck, config, policy, rule, size, child, scry),
-        stats.add, trials, seed_seq, progress=progress,
+        lambda size, child: _TurnStats.of(
+            play_games(deck, config, policy, rule, size, child, scry), config.turns),
+        stats.merge, trials, seed_seq, progress=progress, workers=workers,
     )
     meta = _meta("simulate", deck, config, rule, policy, scry, trials, seed_seq)
     return SimulationResult(meta=meta, stats=stats)
@@ -427,13 +442,15 @@ def compare(
     free_mulligan: bool = False,
     keep: Callable | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> CompareResult:
     """Play every deck x policy variant on the same shuffles and difference them.
 
     The first deck with the first policy is the baseline. Each chunk of games is played by
     every variant from the same random streams (common random numbers), and per-game
     differences to the baseline are accumulated, so their standard error reflects only the
-    real difference between variants, not the luck of the shuffle.
+    real difference between variants, not the luck of the shuffle. Options are those of
+    :func:`simulate` (``progress`` and ``workers`` included).
     """
     if isinstance(decks, (Deck, str, PathLike)):
         decks = [decks]
@@ -464,19 +481,22 @@ def compare(
     stats = [_TurnStats(config.turns) for _ in variants]
     diffs = [_TurnStats(config.turns, paired_differences=True) for _ in variants[1:]]
 
-    def chunk(size: int, child: np.random.SeedSequence) -> list:
-        return [play_games(deck, config, policy, rule, size, child, scry)
-                for deck, policy in variants]
-
-    def merge(results: list) -> None:
-        for stat, result in zip(stats, results):
-            stat.add(result)
+    def chunk(size: int, child: np.random.SeedSequence) -> list[_TurnStats]:
+        results = [play_games(deck, config, policy, rule, size, child, scry)
+                   for deck, policy in variants]
         base = results[0]
-        for diff, result in zip(diffs, results[1:]):
-            diff.add({turn: {name: result[turn][name] - base[turn][name] for name in metrics}
-                      for turn, metrics in result.items()})
+        differences = [
+            _TurnStats.of({turn: {name: result[turn][name] - base[turn][name] for name in metrics}
+                           for turn, metrics in result.items()}, config.turns, True)
+            for result in results[1:]
+        ]
+        return [_TurnStats.of(result, config.turns) for result in results] + differences
 
-    run_chunks(chunk, merge, trials, seed_seq, progress=progress)
+    def merge(chunk_stats: list[_TurnStats]) -> None:
+        for total, part in zip(stats + diffs, chunk_stats):
+            total.merge(part)
+
+    run_chunks(chunk, merge, trials, seed_seq, progress=progress, workers=workers)
     meta = _meta("compare", [d for d in decks], config, rule, list(policies), scry, trials, seed_seq)
     meta["variants"] = labels
     return CompareResult(meta=meta, labels=labels, variants=stats, differences=diffs)

@@ -147,3 +147,29 @@ def test_progress_callback_sees_every_chunk():
                         progress=lambda done, total: calls.append((done, total)))
     assert calls == [(CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10), (2 * CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10),
                      (2 * CHUNK_TRIALS + 10, 2 * CHUNK_TRIALS + 10)]
+
+
+def test_two_workers_give_exactly_the_same_numbers():
+    trials = 3 * CHUNK_TRIALS + 17
+    one = explore_sim.explore(DECK, explores=2, policy="forge", trials=trials, seed=5)
+    two = explore_sim.explore(DECK, explores=2, policy="forge", trials=trials, seed=5, workers=2)
+    pd.testing.assert_frame_equal(one.summary(), two.summary(), check_exact=True)
+    pd.testing.assert_frame_equal(one.distribution(), two.distribution(), check_exact=True)
+    games_one = explore_sim.simulate(DECK, turns=3, trials=2 * CHUNK_TRIALS + 5, seed=6)
+    games_two = explore_sim.simulate(DECK, turns=3, trials=2 * CHUNK_TRIALS + 5, seed=6, workers=2)
+    pd.testing.assert_frame_equal(games_one.summary(), games_two.summary(), check_exact=True)
+
+
+def test_two_workers_compare_and_lambda_policies():
+    policy = lambda obs, rng: obs.mana_value >= 3  # noqa: E731 - a closure crosses the fork
+    kwargs = dict(turns=2, trials=CHUNK_TRIALS + 3, seed=7)
+    one = explore_sim.compare(DECK, ["keep", policy], **kwargs)
+    two = explore_sim.compare(DECK, ["keep", policy], workers=2, **kwargs)
+    pd.testing.assert_frame_equal(one.paired_differences(), two.paired_differences(),
+                                  check_exact=True)
+
+
+@pytest.mark.parametrize("workers", [-1, 1.5, True])
+def test_bad_worker_counts(workers):
+    with pytest.raises(OptionError, match="workers"):
+        explore_sim.explore(DECK, trials=100, seed=1, workers=workers)
