@@ -295,10 +295,10 @@ class Goldfish:
         )
         self.x_ids = kinds(lambda c: c.explores_x)
         # Lands to play: untapped ones first, then those that enter tapped, land creatures last.
-        self.land_play_order = sorted(
+        self.land_play_order = np.array(sorted(
             self.land_ids.tolist(),
             key=lambda i: (cards[i - 1].is_creature, cards[i - 1].has_keyword("enters_tapped")),
-        )
+        ), dtype=np.intp)
         self.cost = features.mana_value.astype(np.int32)
         self.is_land_row = features.is_land
         self.is_creature_row = features.is_creature
@@ -338,80 +338,83 @@ class Goldfish:
         return score
 
     # ----------------------------------------------------------------------------------
-    # Helpers
+    # Helpers. Every step takes ``rows``, the trials it acts on (sorted unique indices), so
+    # work is proportional to the trials concerned; masks and values are aligned to rows.
 
-    def on_battlefield(self, state: GameState, ids: np.ndarray) -> np.ndarray:
-        """Permanents with the given ids per trial, shape (trials,), int32."""
+    def on_battlefield(self, state: GameState, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
         if ids.size == 0:
-            return np.zeros(state.trials, dtype=np.int32)
-        return state.battlefield[:, ids].sum(axis=1, dtype=np.int32)
+            return np.zeros(len(rows), dtype=np.int32)
+        return state.battlefield[np.ix_(rows, ids)].sum(axis=1, dtype=np.int32)
 
-    def creatures(self, state: GameState) -> np.ndarray:
-        return self.on_battlefield(state, self.creature_ids)
+    def creatures(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        return self.on_battlefield(state, self.creature_ids, rows)
 
-    def pick_creature(self, state: GameState, prefer_sick: bool = False) -> np.ndarray:
-        """A creature you control per trial (its card id), ``EMPTY`` where there is none.
+    def pick_creature(self, state: GameState, rows: np.ndarray, prefer_sick: bool = False) -> np.ndarray:
+        """A creature you control in each of ``rows`` (its card id), ``EMPTY`` if none.
 
         Targets of Maps and spells are picked this way: the first creature kind in deck
         order (or a summoning-sick one first, ``prefer_sick``).
         """
-        present = (state.battlefield > 0) & self.is_creature_row
+        present = (state.battlefield[rows] > 0) & self.is_creature_row
         if prefer_sick:
-            sick = present & (state.sick > 0)
+            sick = present & (state.sick[rows] > 0)
             present = np.where(sick.any(axis=1)[:, None], sick, present)
         choice = np.argmax(present, axis=1)
         return np.where(present.any(axis=1), choice, EMPTY).astype(np.intp)
 
-    def peek(self, state: GameState) -> np.ndarray:
-        """Top card of each library, ``EMPTY`` where it is empty."""
-        width = state.library.shape[1]
-        rows = np.arange(state.trials)
-        card = state.library[rows, state.top % width]
-        return np.where(state.top < state.end, card, EMPTY).astype(np.intp)
+    def peek(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Top card of each library in ``rows``, ``EMPTY`` where it is empty."""
+        top = state.top[rows]
+        card = state.library[rows, top % state.library.shape[1]]
+        return np.where(top < state.end[rows], card, EMPTY).astype(np.intp)
 
     def observe(
-        self, state: GameState, revealed: np.ndarray, explores_left: np.ndarray,
-        counters: np.ndarray, present: np.ndarray,
+        self, state: GameState, rows: np.ndarray, revealed: np.ndarray,
+        explores_left: np.ndarray, counters: np.ndarray, present: np.ndarray,
     ) -> Observation:
-        lands_in_play = self.on_battlefield(state, self.land_ids)
-        lands_in_hand = state.hand[:, self.land_ids].sum(axis=1, dtype=np.int32)
+        hand = state.hand[rows]
         return Observation.build(
             self.f,
             revealed,
-            cards_in_hand=state.hand.sum(axis=1, dtype=np.int32),
-            lands_in_hand=lands_in_hand,
-            lands_in_play=lands_in_play,
+            cards_in_hand=hand.sum(axis=1, dtype=np.int32),
+            lands_in_hand=hand[:, self.land_ids].sum(axis=1, dtype=np.int32),
+            lands_in_play=self.on_battlefield(state, self.land_ids, rows),
             turn=state.turn,
             explores_left=explores_left,
             counters=counters,
             explorer_present=present,
-            library_size=state.end - state.top,
-            lands_in_library=state.library_lands,
+            library_size=state.end[rows] - state.top[rows],
+            lands_in_library=state.library_lands[rows],
         )
 
-    def draw(self, state: GameState, mask: np.ndarray) -> None:
-        """Draw a card where ``mask``; drawing from an empty library is recorded (``decked``)."""
-        card = self.peek(state)
-        ok = mask & (card != EMPTY)
-        rows = np.flatnonzero(ok)
-        state.hand[rows, card[rows]] += 1
-        state.top += ok
-        state.library_lands -= ok & self.is_land_row[card]
-        state.totals["decked"] |= mask & (card == EMPTY)
+    def draw(self, state: GameState, rows: np.ndarray) -> None:
+        """Each of ``rows`` draws a card; drawing from an empty library is recorded (``decked``)."""
+        card = self.peek(state, rows)
+        ok = card != EMPTY
+        drawn = rows[ok]
+        state.hand[drawn, card[ok]] += 1
+        state.top[drawn] += 1
+        state.library_lands[drawn] -= self.is_land_row[card[ok]]
+        state.totals["decked"][rows[~ok]] = 1
 
-    def remove(self, state: GameState, card: np.ndarray, mask: np.ndarray) -> None:
-        """The permanent ``card`` leaves the battlefield where ``mask`` (the removal model)."""
-        rows = np.flatnonzero(mask & (card != EMPTY))
-        rows = rows[state.battlefield[rows, card[rows]] > 0]
-        state.battlefield[rows, card[rows]] -= 1
+    def remove(self, state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
+        """Permanent ``card`` (aligned with rows) leaves the battlefield (the removal model)."""
+        there = (card != EMPTY) & (state.battlefield[rows, card] > 0)
+        rows, card = rows[there], card[there]
+        state.battlefield[rows, card] -= 1
+        state.sick[rows, card] = np.minimum(state.sick[rows, card], state.battlefield[rows, card])
         state.graveyard[rows] += 1
-        np.minimum(state.sick, state.battlefield, out=state.sick)
 
-    def create_maps(self, state: GameState, count: np.ndarray) -> None:
-        """Create ``count`` Maps per trial; each Worldwalker Helm adds one per creation (M6)."""
-        created = count + np.where(count > 0, self.on_battlefield(state, self.helm_ids), 0)
-        state.maps += created
-        state.totals["maps_created"] += created
+    def create_maps(self, state: GameState, rows: np.ndarray, count: np.ndarray | int) -> None:
+        """Create ``count`` Maps in each of ``rows``; each Worldwalker Helm adds one per
+        creation (M6)."""
+        count = np.broadcast_to(np.asarray(count, dtype=np.int32), rows.shape)
+        making = count > 0
+        rows, count = rows[making], count[making]
+        created = count + self.on_battlefield(state, self.helm_ids, rows)
+        state.maps[rows] += created
+        state.totals["maps_created"][rows] += created
 
     # ----------------------------------------------------------------------------------
     # Explore instructions, replacements and triggers
@@ -419,9 +422,9 @@ class Goldfish:
     def explore_instruction(
         self,
         state: GameState,
+        rows: np.ndarray,
         explorer: np.ndarray | int,
         count: np.ndarray | int,
-        active: np.ndarray,
         targeted: bool,
         present: np.ndarray | None = None,
         pending: list[np.ndarray] | None = None,
@@ -430,50 +433,50 @@ class Goldfish:
 
         Parameters
         ----------
-        explorer : ndarray of shape (trials,) or int
-            Card id of the exploring permanent.
-        count : ndarray of shape (trials,) or int
-            Explores the effect makes before replacements.
-        active : ndarray, shape (trials,), bool
+        rows : ndarray of int
             Trials in which the effect resolves.
+        explorer : ndarray aligned with rows, or int
+            Card id of the exploring permanent.
+        count : ndarray aligned with rows, or int
+            Explores the effect makes before replacements.
         targeted : bool
             The effect targets the explorer (Map, spell): if it is gone, nothing happens (E9).
-        present : ndarray, shape (trials,), bool, optional
+        present : ndarray aligned with rows, bool, optional
             False where this very permanent has already left the battlefield (an earlier
             trigger of the same event removed it). Default: it is there if a permanent of its
             kind is.
-        pending : list of three ndarrays, optional
+        pending : list of three ndarrays of shape (trials,), optional
             For effects that make several permanents explore (Hakbal): the explores are
-            added to ``pending`` (explored, lands, nonlands) and the caller resolves the
-            triggers once, after the whole effect (E8). Default: resolve them here.
+            added to ``pending`` (explored, lands, nonlands, by trial) and the caller resolves
+            the triggers once, after the whole effect (E8). Default: resolve them here.
 
         Returns
         -------
-        ndarray, shape (trials,), bool
+        ndarray aligned with rows, bool
             Where the explorer is still on the battlefield afterwards.
         """
-        trials = state.trials
-        explorer = np.broadcast_to(np.asarray(explorer, dtype=np.intp), (trials,))
-        count = np.broadcast_to(np.asarray(count, dtype=np.int32), (trials,))
-        rows = np.arange(trials)
+        explorer = np.broadcast_to(np.asarray(explorer, dtype=np.intp), rows.shape)
+        count = np.broadcast_to(np.asarray(count, dtype=np.int32), rows.shape)
         on_battlefield = (explorer != EMPTY) & (state.battlefield[rows, explorer] > 0)
         present = on_battlefield if present is None else on_battlefield & present
-        active = active & (count > 0)
+        active = count > 0
         if not active.any():
             return present
         # Removal model: the explorer leaves in response to its explore.
         if self.config.removal > 0:
-            gone = active & present & (self.rngs["removal"].random(trials) < self.config.removal)
-            self.remove(state, explorer, gone)
-            state.totals["explorers_removed"] += gone
+            roll = self.rngs["removal"].random(len(rows))
+            gone = active & present & (roll < self.config.removal)
+            self.remove(state, rows[gone], explorer[gone])
+            state.totals["explorers_removed"][rows[gone]] += 1
             present = present & ~gone
         if targeted:
             active = active & present  # E9: the target is gone, nothing happens at all
         # E3: an explorer that is gone still explores, without counters.
         # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
         # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
-        trackers = np.minimum(self.on_battlefield(state, self.tracker_ids), _MAX_TRACKER_DOUBLINGS)
-        twists = self.on_battlefield(state, self.twists_ids)
+        trackers = np.minimum(self.on_battlefield(state, self.tracker_ids, rows),
+                              _MAX_TRACKER_DOUBLINGS)
+        twists = self.on_battlefield(state, self.twists_ids, rows)
         explores_per = 2**trackers
         if self.config.replacement_order == "tracker-first":
             period = twists + 1
@@ -482,244 +485,271 @@ class Goldfish:
             period = twists + explores_per
             steps = count * period
         steps = np.where(active, steps, 0)
-        explored = np.zeros(trials, dtype=np.int32)
-        lands = np.zeros(trials, dtype=np.int32)
-        nonlands = np.zeros(trials, dtype=np.int32)
-        counters = np.zeros(trials, dtype=np.int32)
         total_explores = np.where(active, count * explores_per, 0)
+        explored = np.zeros(len(rows), dtype=np.int32)
+        lands = np.zeros(len(rows), dtype=np.int32)
+        nonlands = np.zeros(len(rows), dtype=np.int32)
+        counters = np.zeros(len(rows), dtype=np.int32)
+        totals = state.totals
         for step in range(int(steps.max())):
             in_step = step < steps
             is_scry = in_step & ((step % period) < twists)
             is_explore = in_step & ~is_scry
             if is_scry.any():
-                self._scry(state, is_scry, total_explores - explored, counters, present)
-            if is_explore.any():
-                revealed = np.where(is_explore, self.peek(state), EMPTY)
-                obs = self.observe(state, revealed, total_explores - explored, counters, present)
-                mill = decide(self.policy, obs, self.rngs["policy"])
-                events = explore_outcome(revealed, self.f, mill, present, is_explore)
-                land_rows = np.flatnonzero(events.land_to_hand)
-                state.hand[land_rows, revealed[land_rows]] += 1  # E1
-                state.top += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
-                state.library_lands -= events.land_to_hand
-                explored += events.explored
-                lands += events.land_to_hand
-                nonlands += events.nonland
-                counters += events.counter
-                totals = state.totals
-                totals["explores"] += events.explored
-                totals["explore_counters"] += events.counter
-                totals["explore_lands"] += events.land_to_hand
-                totals["milled"] += events.milled
-                state.graveyard += events.milled
+                self._scry(state, rows[is_scry], (total_explores - explored)[is_scry],
+                           counters[is_scry], present[is_scry])
+            if not is_explore.any():
+                continue
+            here = rows[is_explore]
+            revealed = self.peek(state, here)
+            obs = self.observe(state, here, revealed, (total_explores - explored)[is_explore],
+                               counters[is_explore], present[is_explore])
+            mill = decide(self.policy, obs, self.rngs["policy"])
+            events = explore_outcome(revealed, self.f, mill, present[is_explore],
+                                     np.ones(len(here), dtype=bool))
+            found = here[events.land_to_hand]
+            state.hand[found, revealed[events.land_to_hand]] += 1  # E1
+            state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
+            state.library_lands[here] -= events.land_to_hand
+            state.graveyard[here] += events.milled
+            explored[is_explore] += events.explored
+            lands[is_explore] += events.land_to_hand
+            nonlands[is_explore] += events.nonland
+            counters[is_explore] += events.counter
+            totals["explores"][here] += events.explored
+            totals["explore_counters"][here] += events.counter
+            totals["explore_lands"][here] += events.land_to_hand
+            totals["milled"][here] += events.milled
         if pending is None:
-            self._explore_triggers(state, explored, lands, nonlands)
+            self._explore_triggers(state, rows, explored, lands, nonlands)
         else:
             for total, part in zip(pending, (explored, lands, nonlands)):
-                total += part
+                total[rows] += part
         return present
 
-    def _scry(self, state: GameState, mask: np.ndarray, explores_left: np.ndarray,
+    def _scry(self, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
               counters: np.ndarray, present: np.ndarray) -> None:
         """Scry 1 (R2): a land stays on top; a nonland goes to the bottom if the policy says so."""
-        card = np.where(mask, self.peek(state), EMPTY)
-        obs = self.observe(state, card, explores_left, counters, present)
-        bottom = mask & self.f.is_nonland[card] & decide(self.scry_policy, obs, self.rngs["policy"])
-        rows = np.flatnonzero(bottom)
+        card = self.peek(state, rows)
+        obs = self.observe(state, rows, card, explores_left, counters, present)
+        bottom = self.f.is_nonland[card] & decide(self.scry_policy, obs, self.rngs["policy"])
+        moving = rows[bottom]
         width = state.library.shape[1]
-        state.library[rows, state.end[rows] % width] = card[rows]
-        state.top += bottom
-        state.end += bottom
-        state.totals["scries"] += mask & (card != EMPTY)
+        state.library[moving, state.end[moving] % width] = card[bottom]
+        state.top[moving] += 1
+        state.end[moving] += 1
+        state.totals["scries"][rows[card != EMPTY]] += 1
 
-    def _explore_triggers(self, state: GameState, explored: np.ndarray, lands: np.ndarray,
-                          nonlands: np.ndarray) -> None:
+    def _explore_triggers(self, state: GameState, rows: np.ndarray, explored: np.ndarray,
+                          lands: np.ndarray, nonlands: np.ndarray) -> None:
         """"Whenever a creature you control explores" triggers, after the whole effect (E8)."""
+        fired = explored > 0
+        rows, explored, lands, nonlands = rows[fired], explored[fired], lands[fired], nonlands[fired]
+        if rows.size == 0:
+            return
         totals = state.totals
-        walkers = self.on_battlefield(state, self.trigger_ids["walker"])
-        totals["trigger_counters"] += walkers * explored
-        totals["life_gained"] += 3 * walkers * explored
-        totals["trigger_counters"] += self.on_battlefield(state, self.trigger_ids["caravel"]) * explored
-        totals["cave_diver_pumps"] += self.on_battlefield(state, self.trigger_ids["cave_diver"]) * explored
-        totals["chupacabra_triggers"] += (
-            self.on_battlefield(state, self.trigger_ids["chupacabra"]) * explored
-        )
-        nicanzils = self.on_battlefield(state, self.trigger_ids["nicanzil"])
+
+        def count(name: str) -> np.ndarray:
+            return self.on_battlefield(state, self.trigger_ids[name], rows)
+
+        walkers = count("walker")
+        totals["trigger_counters"][rows] += walkers * explored + count("caravel") * explored
+        totals["life_gained"][rows] += 3 * walkers * explored
+        totals["cave_diver_pumps"][rows] += count("cave_diver") * explored
+        totals["chupacabra_triggers"][rows] += count("chupacabra") * explored
+        nicanzils = count("nicanzil")
         # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
         # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
-        totals["trigger_counters"] += nicanzils * nonlands
+        totals["trigger_counters"][rows] += nicanzils * nonlands
         land_triggers = nicanzils * lands
         for k in range(int(land_triggers.max(initial=0))):
-            self.put_land(state, k < land_triggers, tapped=True)
+            self.put_land(state, rows[k < land_triggers], tapped=True)
 
     # ----------------------------------------------------------------------------------
     # Lands and permanents entering
 
-    def choose_land(self, state: GameState, mask: np.ndarray) -> np.ndarray:
-        """The land in hand to play per trial (untapped first), ``EMPTY`` if none or not masked."""
-        choice = np.full(state.trials, EMPTY, dtype=np.intp)
-        for land in reversed(self.land_play_order):
-            choice = np.where(mask & (state.hand[:, land] > 0), land, choice)
-        return choice
+    def choose_land(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """The land in hand to play in each of ``rows`` (untapped first), ``EMPTY`` if none."""
+        if not self.land_play_order.size:
+            return np.full(len(rows), EMPTY, dtype=np.intp)
+        held = state.hand[np.ix_(rows, self.land_play_order)] > 0
+        return np.where(held.any(axis=1), self.land_play_order[np.argmax(held, axis=1)], EMPTY)
 
-    def play_land(self, state: GameState) -> bool:
-        """Play a land where a land drop is left and a land is in hand; True if any was played."""
-        land = self.choose_land(state, state.land_drops > 0)
+    def play_land(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Play a land where a land drop is left and a land is in hand; the mask of rows that did."""
+        rows_with_drop = state.land_drops[rows] > 0
+        land = np.full(len(rows), EMPTY, dtype=np.intp)
+        land[rows_with_drop] = self.choose_land(state, rows[rows_with_drop])
         playing = land != EMPTY
-        if not playing.any():
-            return False
-        state.land_drops -= playing
-        state.played_land |= playing
-        self._land_enters(state, land, playing, tapped=False)
-        return True
+        if playing.any():
+            players = rows[playing]
+            state.land_drops[players] -= 1
+            state.played_land[players] = True
+            self._land_enters(state, players, land[playing], tapped=False)
+        return playing
 
-    def put_land(self, state: GameState, mask: np.ndarray, tapped: bool) -> None:
-        """Put a land from hand onto the battlefield (not a land drop), where ``mask``."""
-        land = self.choose_land(state, mask)
+    def put_land(self, state: GameState, rows: np.ndarray, tapped: bool) -> None:
+        """Put a land from hand onto the battlefield (not a land drop) in each of ``rows``."""
+        land = self.choose_land(state, rows)
         putting = land != EMPTY
         if putting.any():
-            state.totals["nicanzil_lands"] += putting
-            self._land_enters(state, land, putting, tapped=tapped)
+            state.totals["nicanzil_lands"][rows[putting]] += 1
+            self._land_enters(state, rows[putting], land[putting], tapped=tapped)
 
-    def _land_enters(self, state: GameState, land: np.ndarray, mask: np.ndarray,
+    def _land_enters(self, state: GameState, rows: np.ndarray, land: np.ndarray,
                      tapped: bool) -> None:
-        rows = np.flatnonzero(mask)
-        state.hand[rows, land[rows]] -= 1
+        state.hand[rows, land] -= 1
         # A land gives its mana this turn unless it enters tapped or is a summoning-sick
         # land creature (Dryad Arbor).
-        untapped = mask & ~tapped & ~self.f.enters_tapped[land] & ~self.is_creature_row[land]
-        state.mana += untapped
-        self.enters(state, land, mask)
+        if not tapped:
+            state.mana[rows] += ~self.f.enters_tapped[land] & ~self.is_creature_row[land]
+        self.enters(state, rows, land)
 
-    def enters(self, state: GameState, card: np.ndarray | int, mask: np.ndarray,
+    def enters(self, state: GameState, rows: np.ndarray, card: np.ndarray | int,
                x: np.ndarray | None = None) -> None:
-        """Permanent ``card`` enters the battlefield where ``mask``; resolve its enter triggers."""
-        trials = state.trials
-        card = np.broadcast_to(np.asarray(card, dtype=np.intp), (trials,))
-        rows = np.flatnonzero(mask)
-        state.battlefield[rows, card[rows]] += 1
-        state.sick[rows, card[rows]] += 1
-        kinds = np.unique(card[rows])
-        for kind in kinds.tolist():
-            here = mask & (card == kind)
+        """Permanent ``card`` (aligned with rows) enters the battlefield; its enter triggers."""
+        card = np.broadcast_to(np.asarray(card, dtype=np.intp), rows.shape)
+        state.battlefield[rows, card] += 1
+        state.sick[rows, card] += 1
+        for kind in np.unique(card).tolist():
+            here = card == kind
+            entering = rows[here]
             info = self.f.cards[kind - 1]
             if info.extra_land == "each_turn":  # Janeway: an additional land this turn too
-                state.land_drops += here
-                state.totals["extra_land_drops"] += here
+                state.land_drops[entering] += 1
+                state.totals["extra_land_drops"][entering] += 1
             if info.maps_when in {"enter", "enter_or_attack"}:
-                self.create_maps(state, here * info.maps)
-            alive = here.copy()  # this very permanent, until removal takes it
+                self.create_maps(state, entering, info.maps)
+            alive = np.ones(len(entering), dtype=bool)  # this very permanent, until removed
             if info.explores_when == "enter":
-                count = (x if x is not None else 0) if info.explores_x else info.explores
+                count = (x[here] if x is not None else 0) if info.explores_x else info.explores
                 if info.explore_targets:  # Twists and Turns: target creature you control
-                    target = self.pick_creature(state)
-                    self.explore_instruction(state, target, count, here & (target != EMPTY), True)
+                    target = self.pick_creature(state, entering)
+                    has = target != EMPTY
+                    count = np.broadcast_to(count, entering.shape)[has]
+                    self.explore_instruction(state, entering[has], target[has], count, True)
                 else:
-                    alive &= self.explore_instruction(state, kind, count, here, False, alive)
+                    alive &= self.explore_instruction(state, entering, kind, count, False, alive)
             if info.is_creature:
                 # Path of Discovery, Janeway (itself included): that creature explores.
-                triggers = self.on_battlefield(state, self.enters_explorer_ids)
-                for k in range(int(np.where(here, triggers, 0).max(initial=0))):
-                    alive &= self.explore_instruction(
-                        state, kind, 1, here & (k < triggers), False, alive
-                    )
+                triggers = self.on_battlefield(state, self.enters_explorer_ids, entering)
+                for k in range(int(triggers.max(initial=0))):
+                    again = k < triggers
+                    alive[again] &= self.explore_instruction(
+                        state, entering[again], kind, 1, False, alive[again])
 
     # ----------------------------------------------------------------------------------
     # Casting
 
-    def cast_pass(self, state: GameState) -> bool:
-        """Every trial casts at most one spell, the castable one of highest priority."""
-        mana = state.mana[:, None]
-        castable = (state.hand > 0) & (self.priority >= 0) & (self.cost <= mana)
+    def cast_pass(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
+        mana = state.mana[rows][:, None]
+        castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cost <= mana)
         if self.x_ids.size:  # Jadelight Spelunker wants X >= 1
             castable[:, self.x_ids] &= mana >= self.cost[self.x_ids] + 1
         if self.needs_creature_target.any():
-            has_creature = (self.creatures(state) > 0)[:, None]
+            has_creature = (self.creatures(state, rows) > 0)[:, None]
             castable &= ~self.needs_creature_target | has_creature
-        score = np.where(castable, self.priority, -1.0)
-        best = np.argmax(score, axis=1)
         casting = castable.any(axis=1)
         if not casting.any():
-            return False
+            return casting
+        best = np.argmax(np.where(castable, self.priority, -1.0), axis=1)
         for kind in np.unique(best[casting]).tolist():
-            self.cast(state, kind, casting & (best == kind))
-        return True
+            self.cast(state, rows[casting & (best == kind)], kind)
+        return casting
 
-    def cast(self, state: GameState, kind: int, mask: np.ndarray) -> None:
-        """Cast card ``kind`` where ``mask`` and resolve it."""
+    def cast(self, state: GameState, rows: np.ndarray, kind: int) -> None:
+        """Cast card ``kind`` in each of ``rows`` and resolve it."""
         info = self.f.cards[kind - 1]
-        x = np.where(mask, state.mana - self.cost[kind], 0) if info.explores_x else None
+        x = state.mana[rows] - self.cost[kind] if info.explores_x else None
         paid = self.cost[kind] + (x if x is not None else 0)
-        paid = np.where(mask, paid, 0)
-        state.mana -= paid
-        state.totals["mana_spent"] += paid
-        state.totals["cards_cast"] += mask
-        state.hand[:, kind] -= mask
+        state.mana[rows] -= paid
+        state.totals["mana_spent"][rows] += paid
+        state.totals["cards_cast"][rows] += 1
+        state.hand[rows, kind] -= 1
         if info.is_permanent:
-            self.enters(state, kind, mask, x)
+            self.enters(state, rows, kind, x)
             return
         # Instants and sorceries.
         if info.explores_when == "cast":  # Enter the Unknown, Over the Edge: targeted
-            target = self.pick_creature(state)
-            self.explore_instruction(state, target, info.explores, mask & (target != EMPTY), True)
-        state.graveyard += mask
+            target = self.pick_creature(state, rows)
+            has = target != EMPTY
+            self.explore_instruction(state, rows[has], target[has], info.explores, True)
+        state.graveyard[rows] += 1
         if info.extra_land == "this_turn":
-            state.land_drops += mask
-            state.totals["extra_land_drops"] += mask
+            state.land_drops[rows] += 1
+            state.totals["extra_land_drops"][rows] += 1
         if info.has_keyword("draw"):
-            self.draw(state, mask)
+            self.draw(state, rows)
 
-    def equip(self, state: GameState) -> bool:
+    def equip(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Attach an unattached Glowcap Lantern for {2} when a creature is there."""
         if self.lantern_ids.size == 0:
-            return False
-        free = self.on_battlefield(state, self.lantern_ids) - state.equipped
-        equipping = (free > 0) & (state.mana >= 2) & (self.creatures(state) > 0)
-        state.equipped += equipping
-        state.mana -= 2 * equipping
-        state.totals["mana_spent"] += 2 * equipping
-        return bool(equipping.any())
+            return np.zeros(len(rows), dtype=bool)
+        free = self.on_battlefield(state, self.lantern_ids, rows) - state.equipped[rows]
+        equipping = (free > 0) & (state.mana[rows] >= 2) & (self.creatures(state, rows) > 0)
+        equipped = rows[equipping]
+        state.equipped[equipped] += 1
+        state.mana[equipped] -= 2
+        state.totals["mana_spent"][equipped] += 2
+        return equipping
 
     def main_phase(self, state: GameState, second: bool) -> None:
-        """Play lands and cast until nothing changes; in the second, use Maps and abilities."""
+        """Play lands and cast until nothing changes; in the second, use Maps and abilities.
+
+        A trial that did nothing in one round cannot do anything in the next (its state did
+        not change), so each round works only on the trials that acted in the last one.
+        """
+        rows = np.arange(state.trials)
         for _ in range(_MAX_ACTIONS):
-            progressed = self.play_land(state)
-            progressed |= self.cast_pass(state)
-            if not progressed:
-                progressed = self.equip(state)
-            if not progressed and second:
-                progressed = self.activate_map(state) or self.activate_explore_ability(state)
-            if not progressed:
+            progressed = self.play_land(state, rows)
+            progressed |= self.cast_pass(state, rows)
+            idle = ~progressed
+            if idle.any():
+                progressed[idle] = self.equip(state, rows[idle])
+            if second:
+                idle = ~progressed
+                if idle.any():
+                    progressed[idle] = self.activate_map(state, rows[idle])
+                idle = ~progressed
+                if idle.any():
+                    progressed[idle] = self.activate_explore_ability(state, rows[idle])
+            rows = rows[progressed]
+            if rows.size == 0:
                 return
 
-    def activate_map(self, state: GameState) -> bool:
+    def activate_map(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """One Map activation where possible (M1-M5); the target is a creature you control."""
         if not self.config.use_maps:
-            return False
-        target = self.pick_creature(state)
+            return np.zeros(len(rows), dtype=bool)
+        can = state.maps[rows] > 0
+        can[can] = state.mana[rows[can]] >= 1
+        target = np.full(len(rows), EMPTY, dtype=np.intp)
+        target[can] = self.pick_creature(state, rows[can])
         # M2: {1}, {T}, sacrifice; M3: sorcery speed (main phase); M4: needs a target;
         # M5: no summoning sickness for the Map itself.
-        using = (state.maps > 0) & (state.mana >= 1) & (target != EMPTY)
-        if not using.any():
-            return False
-        state.maps -= using
-        state.mana -= using
-        state.totals["mana_spent"] += using
-        state.totals["maps_used"] += using
-        self.explore_instruction(state, target, 1, using, targeted=True)  # E9 if it leaves
-        return True
+        using = can & (target != EMPTY)
+        users = rows[using]
+        state.maps[users] -= 1
+        state.mana[users] -= 1
+        state.totals["mana_spent"][users] += 1
+        state.totals["maps_used"][users] += 1
+        if users.size:
+            self.explore_instruction(state, users, target[using], 1, targeted=True)  # E9
+        return using
 
-    def activate_explore_ability(self, state: GameState) -> bool:
+    def activate_explore_ability(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Seeker of Sunlight's sorcery-speed "{2}{G}: it explores" with mana left."""
-        progressed = False
+        progressed = np.zeros(len(rows), dtype=bool)
         for kind in self.seeker_ids.tolist():
             cost = self.f.cards[kind - 1].ability_mana
-            using = (state.battlefield[:, kind] > 0) & (state.mana >= cost)
-            if using.any():
-                state.mana -= cost * using
-                state.totals["mana_spent"] += cost * using
-                self.explore_instruction(state, kind, 1, using, targeted=False)
-                progressed = True
+            using = (state.battlefield[rows, kind] > 0) & (state.mana[rows] >= cost)
+            users = rows[using]
+            if users.size:
+                state.mana[users] -= cost
+                state.totals["mana_spent"][users] += cost
+                self.explore_instruction(state, users, kind, 1, targeted=False)
+                progressed |= using
         return progressed
 
     # ----------------------------------------------------------------------------------
@@ -727,21 +757,23 @@ class Goldfish:
 
     def combat(self, state: GameState) -> None:
         trials = state.trials
+        everyone = np.arange(trials)
         # Beginning of combat: Deepfathom Echo explores; Hakbal makes each Merfolk explore.
         for kind in self.combat_explorer_ids.tolist():
             count = state.battlefield[:, kind].astype(np.int32)
             for k in range(int(count.max(initial=0))):
-                self.explore_instruction(state, kind, 1, k < count, False)
-        hakbals = self.on_battlefield(state, self.hakbal_ids)
+                self.explore_instruction(state, np.flatnonzero(k < count), kind, 1, False)
+        hakbals = self.on_battlefield(state, self.hakbal_ids, everyone)
         for h in range(int(hakbals.max(initial=0))):
             # One effect: every Merfolk explores, then the explore triggers (E8).
             pending = [np.zeros(trials, dtype=np.int32) for _ in range(3)]
             for kind in self.merfolk_ids.tolist():
-                count = state.battlefield[:, kind].astype(np.int32)
-                for k in range(int(np.where(h < hakbals, count, 0).max(initial=0))):
-                    self.explore_instruction(state, kind, 1, (h < hakbals) & (k < count), False,
+                count = np.where(h < hakbals, state.battlefield[:, kind], 0)
+                for k in range(int(count.max(initial=0))):
+                    self.explore_instruction(state, np.flatnonzero(k < count), kind, 1, False,
                                              pending=pending)
-            self._explore_triggers(state, *pending)
+            fired = np.flatnonzero(h < hakbals)
+            self._explore_triggers(state, fired, *(part[fired] for part in pending))
         # Restless Anchorage: animate ({1}{W}{U}, and it cannot tap for its own mana).
         anchorage_attacks = np.zeros(trials, dtype=np.int32)
         for kind in self.anchorage_ids.tolist():
@@ -758,44 +790,44 @@ class Goldfish:
         ).astype(np.int32)
         crewers = []
         for kind in self.schooner_ids.tolist():
-            ready = (state.battlefield[:, kind] - state.sick[:, kind]) > 0
-            crewer = self.pick_creature(state, prefer_sick=True)
-            crewing = ready & (crewer != EMPTY)
-            rows = np.flatnonzero(crewing)
-            tapped = attackers[rows, crewer[rows]] > 0
-            attackers[rows[tapped], crewer[rows[tapped]]] -= 1  # a crewing creature is tapped
-            crewers.append((crewer, crewing))
+            ready = np.flatnonzero((state.battlefield[:, kind] - state.sick[:, kind]) > 0)
+            crewer = self.pick_creature(state, ready, prefer_sick=True)
+            has = crewer != EMPTY
+            crew_rows, crewer = ready[has], crewer[has]
+            tapped = attackers[crew_rows, crewer] > 0
+            attackers[crew_rows[tapped], crewer[tapped]] -= 1  # a crewing creature is tapped
+            crewers.append((crew_rows, crewer))
         any_attacker = attackers.sum(axis=1) > 0
         # Attack triggers.
         for kind in self.attack_map_ids.tolist():
-            self.create_maps(state, attackers[:, kind] * self.f.cards[kind - 1].maps)
-        self.create_maps(state, anchorage_attacks)
+            self.create_maps(state, everyone, attackers[:, kind] * self.f.cards[kind - 1].maps)
+        self.create_maps(state, everyone, anchorage_attacks)
         for kind in self.attack_explorer_ids.tolist():
             for k in range(int(attackers[:, kind].max(initial=0))):
-                self.explore_instruction(state, kind, 1, k < attackers[:, kind], False)
+                self.explore_instruction(state, np.flatnonzero(k < attackers[:, kind]), kind, 1, False)
         for kind in self.parley_ids.tolist():
             for k in range(int(attackers[:, kind].max(initial=0))):
-                self.parley(state, k < attackers[:, kind])
-        for crewer, crewing in crewers:
-            self.explore_instruction(state, crewer, 1, crewing, targeted=True)
+                self.parley(state, np.flatnonzero(k < attackers[:, kind]))
+        for crew_rows, crewer in crewers:
+            self.explore_instruction(state, crew_rows, crewer, 1, targeted=True)
         lantern_explores = np.where(any_attacker, np.minimum(state.equipped, attackers.sum(axis=1)), 0)
+        explorer = np.argmax(attackers > 0, axis=1)
         for k in range(int(lantern_explores.max(initial=0))):
-            explorer = np.argmax(attackers > 0, axis=1)
-            self.explore_instruction(state, explorer, 1, k < lantern_explores, False)
+            lantern_rows = np.flatnonzero(k < lantern_explores)
+            self.explore_instruction(state, lantern_rows, explorer[lantern_rows], 1, False)
         # Combat damage (unblocked): Emperor's Vanguard explores.
         for kind in self.damage_explorer_ids.tolist():
             attacking = np.minimum(attackers[:, kind], state.battlefield[:, kind])
             for k in range(int(attacking.max(initial=0))):
-                self.explore_instruction(state, kind, 1, k < attacking, False)
+                self.explore_instruction(state, np.flatnonzero(k < attacking), kind, 1, False)
 
-    def parley(self, state: GameState, mask: np.ndarray) -> None:
+    def parley(self, state: GameState, rows: np.ndarray) -> None:
         """Storm Fleet Negotiator: each player reveals the top card; a Map per nonland
         revealed; then each player draws a card."""
-        mine = self.peek(state)
-        theirs_nonland = self.rngs["parley"].random(state.trials) >= self.config.opponent_land_fraction
-        maps = mask * (self.f.is_nonland[mine].astype(np.int32) + theirs_nonland)
-        self.create_maps(state, maps)
-        self.draw(state, mask)
+        mine = self.peek(state, rows)
+        theirs_nonland = self.rngs["parley"].random(len(rows)) >= self.config.opponent_land_fraction
+        self.create_maps(state, rows, self.f.is_nonland[mine].astype(np.int32) + theirs_nonland)
+        self.draw(state, rows)
 
     # ----------------------------------------------------------------------------------
     # Turns
@@ -803,14 +835,14 @@ class Goldfish:
     def untap_and_draw(self, state: GameState) -> None:
         state.turn += 1
         state.sick[:] = 0
-        lands = self.on_battlefield(state, self.land_ids)
-        state.mana = lands.copy()
-        extra = self.on_battlefield(state, self.each_turn_land_ids)
+        everyone = np.arange(state.trials)
+        state.mana = self.on_battlefield(state, self.land_ids, everyone)
+        extra = self.on_battlefield(state, self.each_turn_land_ids, everyone)
         state.land_drops = 1 + extra
         state.totals["extra_land_drops"] += extra
         state.played_land[:] = False
         if state.turn > 1 or not self.config.on_play:
-            self.draw(state, np.ones(state.trials, dtype=bool))
+            self.draw(state, everyone)
 
     def cleanup(self, state: GameState) -> None:
         """Discard down to the hand limit: the most expensive spells first, lands last."""
@@ -834,13 +866,13 @@ class Goldfish:
 
     def turn_metrics(self, state: GameState) -> dict[str, np.ndarray]:
         """Per-trial values of :data:`TURN_METRICS` at the end of the current turn."""
-        lands = self.on_battlefield(state, self.land_ids)
+        everyone = np.arange(state.trials)
+        lands = self.on_battlefield(state, self.land_ids, everyone)
         out = {name: value.copy() for name, value in state.totals.items()}
         out["counters"] = out["explore_counters"] + out["trigger_counters"]
         out["lands_played"] = lands
         out["on_curve"] = (lands >= state.turn).astype(np.int32)
         out["land_drop"] = state.played_land.astype(np.int32)
-        out["creatures"] = self.creatures(state)
+        out["creatures"] = self.creatures(state, everyone)
         out["hand_size"] = state.hand.sum(axis=1, dtype=np.int32)
-        out["decked"] = out["decked"].astype(np.int32)
         return {name: out[name] for name in TURN_METRICS}
