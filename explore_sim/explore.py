@@ -159,6 +159,7 @@ def explore(
     known_ids = _ids_of(deck, features, known_names)
     known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0
     depth = min(len(library), drawn + explores)
+    library_lands = int(features.is_land[library].sum())
 
     def simulate_chunk(size: int, chunk_seed: np.random.SeedSequence) -> Accumulator:
         rng = np.random.default_rng(chunk_seed)
@@ -176,6 +177,7 @@ def explore(
             turn=turn,
             known_cards=len(known_ids),
             known_lands=known_lands,
+            library_lands=library_lands,
         ))
         return chunk_stats
 
@@ -233,6 +235,7 @@ def explore_trials(
     turn: int = 1,
     known_cards: int = 0,
     known_lands: int = 0,
+    library_lands: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one explore sequence in every row of ``libraries``; the engine's core.
 
@@ -255,6 +258,9 @@ def explore_trials(
         The effect targets the explorer: if it is gone, nothing happens (E9).
     turn, known_cards, known_lands : int
         The player model's turn and the cards (lands) seen outside the library.
+    library_lands : int, optional
+        Land cards in every full library, when all rows hold the same cards (they do after
+        :func:`shuffled_libraries`); saves counting them row by row.
 
     Returns
     -------
@@ -275,6 +281,7 @@ def explore_trials(
         lands_in_hand=lands_seen - lands_in_play,
         lands_in_play=lands_in_play,
         explorer_present=~gone,
+        library_lands=None if library_lands is None else library_lands - drawn_lands,
     )
     # E9: a targeted explore of a creature that is gone does nothing at all.
     active = ~gone if targeted else np.ones(trials, dtype=bool)

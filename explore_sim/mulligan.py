@@ -34,7 +34,7 @@ import numpy as np
 
 from .cards import FeatureTable
 from .errors import OptionError
-from .state import CARD_DTYPE, shuffled_libraries
+from .state import card_dtype, shuffled_libraries
 
 __all__ = ["MulliganRule", "OpeningHands", "deal_opening_hands", "as_mulligan_rule", "HAND_SIZE"]
 
@@ -156,7 +156,7 @@ def deal_opening_hands(
     width = size + 1
     n_kinds = len(features)
     drawn = min(HAND_SIZE, size)
-    library = np.empty((trials, width), dtype=CARD_DTYPE)
+    library = np.empty((trials, width), dtype=card_dtype(deck))
     hand = np.zeros((trials, n_kinds), dtype=np.int16)
     end = np.full(trials, size, dtype=np.int32)
     mulligans = np.zeros(trials, dtype=np.int32)
@@ -209,7 +209,7 @@ def _bottom(
     """Karsten's bottom rule: returns (hand after bottoming, bottomed card ids (rows, b))."""
     hand = seven.copy()
     rows = hand.shape[0]
-    bottomed = np.zeros((rows, bottoms), dtype=CARD_DTYPE)
+    bottomed = np.zeros((rows, bottoms), dtype=np.intp)
     if bottoms == 0:
         return hand, bottomed
     lands = (hand * counts_as_land).sum(axis=1)

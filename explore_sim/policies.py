@@ -145,7 +145,9 @@ class Observation:
             if name not in OBSERVATION_NAMES or name in fields:
                 raise TypeError(f"unknown observation field {name!r}")
             dtype = bool if name in _BOOL_NAMES else np.int32
-            fields[name] = np.broadcast_to(np.asarray(value, dtype=dtype), (trials,)).copy()
+            array = np.asarray(value, dtype=dtype)
+            # A read-only view (no copy): the policy cannot write through it.
+            fields[name] = np.broadcast_to(array, (trials,)) if array.shape != (trials,) else array.view()
         missing = [name for name in OBSERVATION_NAMES if name not in fields]
         if missing:
             raise TypeError(f"missing observation fields: {', '.join(missing)}")

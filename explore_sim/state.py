@@ -15,9 +15,9 @@ import numpy as np
 
 from .cards import EMPTY
 
-__all__ = ["ExploreState", "shuffled_libraries", "CARD_DTYPE", "COUNT_DTYPE"]
+__all__ = ["ExploreState", "shuffled_libraries", "card_dtype", "CARD_DTYPE", "COUNT_DTYPE"]
 
-#: dtype of card ids in a library.
+#: dtype of card ids in a library of a deck with up to 32,767 distinct cards.
 CARD_DTYPE = np.int16
 #: dtype of per-trial counts (cards in hand, counters, ...).
 COUNT_DTYPE = np.int32
@@ -81,6 +81,7 @@ class ExploreState:
         lands_in_hand: int | np.ndarray = 0,
         lands_in_play: int | np.ndarray = 0,
         explorer_present: bool | np.ndarray = True,
+        library_lands: int | np.ndarray | None = None,
     ) -> ExploreState:
         """A state from libraries (with their ``EMPTY`` pad column) and starting counts.
 
@@ -90,6 +91,8 @@ class ExploreState:
             Card ids; the last column must be ``EMPTY``.
         is_land : ndarray, shape (n_cards + 1,), bool
             The feature table's land flags, to count the lands below ``top``.
+        library_lands : int or ndarray, optional
+            Lands at and below ``top``, if the caller knows them (saves counting).
         """
         trials, width = library.shape
         if not np.all(library[:, -1] == EMPTY):
@@ -98,12 +101,13 @@ class ExploreState:
         def column(value: int | np.ndarray, dtype: type = COUNT_DTYPE) -> np.ndarray:
             return np.broadcast_to(np.asarray(value, dtype=dtype), (trials,)).copy()
 
-        lands = is_land[library]
-        if np.ndim(top) == 0:
-            library_lands = np.count_nonzero(lands[:, int(top):], axis=1).astype(COUNT_DTYPE)
+        if library_lands is not None:
+            library_lands = column(library_lands)
+        elif np.ndim(top) == 0:
+            library_lands = np.count_nonzero(is_land[library[:, int(top):]], axis=1).astype(COUNT_DTYPE)
         else:
             below_top = np.arange(width)[None, :] >= np.asarray(top)[:, None]
-            library_lands = np.count_nonzero(lands & below_top, axis=1).astype(COUNT_DTYPE)
+            library_lands = np.count_nonzero(is_land[library] & below_top, axis=1).astype(COUNT_DTYPE)
         top = column(top)
         return cls(
             library=library,
@@ -116,6 +120,12 @@ class ExploreState:
             explorer_present=column(explorer_present, bool),
             graveyard=np.zeros(trials, COUNT_DTYPE),
         )
+
+
+def card_dtype(deck: np.ndarray) -> type:
+    """The smallest dtype holding the deck's card ids: int8 for up to 127 distinct cards
+    (less memory traffic when millions of libraries are shuffled), else int16."""
+    return np.int8 if len(deck) == 0 or int(np.max(deck)) <= np.iinfo(np.int8).max else CARD_DTYPE
 
 
 def shuffled_libraries(
@@ -140,13 +150,14 @@ def shuffled_libraries(
 
     Returns
     -------
-    ndarray, shape (trials, size + 1), int16
+    ndarray, shape (trials, size + 1), int8 or int16 (:func:`card_dtype`)
         One shuffled library per row; column ``size`` is ``EMPTY`` padding.
     """
     size = len(deck)
     depth = size if depth is None else min(int(depth), size)
-    library = np.empty((trials, size + 1), dtype=CARD_DTYPE)
-    library[:, :size] = np.asarray(deck, dtype=CARD_DTYPE)
+    dtype = card_dtype(deck)
+    library = np.empty((trials, size + 1), dtype=dtype)
+    library[:, :size] = np.asarray(deck, dtype=dtype)
     library[:, size] = EMPTY
     rows = np.arange(trials)
     for position in range(min(depth, size - 1)):
