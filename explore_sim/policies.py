@@ -75,38 +75,53 @@ _BOOL_NAMES = frozenset(
 )
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
+#: Observation fields looked up from the revealed card, computed on first use.
+_CARD_FIELDS: dict[str, Callable[[FeatureTable, np.ndarray], np.ndarray]] = {
+    "is_land": lambda f, card: f.is_land[card],
+    "is_nonland": lambda f, card: f.is_nonland[card],
+    "is_empty": lambda f, card: ~f.is_card[card],
+    "is_creature": lambda f, card: f.is_creature[card],
+    "is_land_like": lambda f, card: f.is_land_like[card],
+    "makes_explores": lambda f, card: f.explores[card] > 0,
+    "makes_maps": lambda f, card: f.maps[card] > 0,
+    "mana_value": lambda f, card: f.mana_value[card],
+    "power": lambda f, card: f.power[card],
+    "toughness": lambda f, card: f.toughness[card],
+}
+
+
 class Observation:
     """What the player knows when choosing keep or mill; never the library order.
 
-    Every field but ``features`` is a read-only array of shape ``(trials,)``; see
-    :data:`OBSERVATION_NAMES` for their meaning. ``features`` gives the per-card arrays
-    (indexed by ``card``) for policies that need more than the fields.
+    Every name in :data:`OBSERVATION_NAMES` is an attribute holding a read-only array of
+    shape ``(trials,)``; the revealed card's features (``mana_value``, ``is_creature``, ...)
+    are looked up on first use. ``features`` gives the per-card arrays (indexed by ``card``)
+    for policies that need more. Observations are immutable.
     """
 
-    card: np.ndarray
-    is_land: np.ndarray
-    is_nonland: np.ndarray
-    is_empty: np.ndarray
-    is_creature: np.ndarray
-    is_land_like: np.ndarray
-    makes_explores: np.ndarray
-    makes_maps: np.ndarray
-    mana_value: np.ndarray
-    power: np.ndarray
-    toughness: np.ndarray
-    cards_in_hand: np.ndarray
-    lands_in_hand: np.ndarray
-    lands_in_play: np.ndarray
-    mana_sources: np.ndarray
-    predicted_mana: np.ndarray
-    turn: np.ndarray
-    explores_left: np.ndarray
-    counters: np.ndarray
-    explorer_present: np.ndarray
-    library_size: np.ndarray
-    lands_in_library: np.ndarray
-    features: FeatureTable
+    __slots__ = ("features", "card", "_values")
+
+    def __init__(self, features: FeatureTable, card: np.ndarray, values: dict[str, np.ndarray]) -> None:
+        object.__setattr__(self, "features", features)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "_values", values)
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        values = object.__getattribute__(self, "_values")
+        if name in values:
+            return values[name]
+        if name in _CARD_FIELDS:
+            array = _CARD_FIELDS[name](self.features, self.card)
+            array.flags.writeable = False
+            values[name] = array
+            return array
+        raise AttributeError(f"Observation has no field {name!r}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("observations are read-only")
+
+    def __dir__(self) -> list[str]:
+        return sorted({*OBSERVATION_NAMES, "features", "trials"})
 
     @property
     def trials(self) -> int:
@@ -115,45 +130,36 @@ class Observation:
 
     @classmethod
     def build(cls, features: FeatureTable, card: np.ndarray, **counts: Any) -> Observation:
-        """An observation of revealed ``card`` ids, with the card fields looked up.
+        """An observation of revealed ``card`` ids.
 
-        ``counts`` gives every non-card field (``cards_in_hand``, ``lands_in_hand``, ...);
-        scalars are broadcast to ``(trials,)``. ``mana_sources`` defaults to
-        ``lands_in_play`` and ``predicted_mana`` to ``mana_sources + lands_in_hand``.
+        ``counts`` gives every field that does not describe the card (``cards_in_hand``,
+        ``lands_in_hand``, ...); scalars are broadcast to ``(trials,)``. ``mana_sources``
+        defaults to ``lands_in_play`` and ``predicted_mana`` to ``mana_sources +
+        lands_in_hand``.
         """
-        card = np.asarray(card)
+        card = np.asarray(card).view()
+        card.flags.writeable = False
         trials = card.shape[0]
         counts.setdefault("mana_sources", counts.get("lands_in_play", 0))
         counts.setdefault(
             "predicted_mana",
             np.asarray(counts["mana_sources"]) + np.asarray(counts.get("lands_in_hand", 0)),
         )
-        fields: dict[str, Any] = {
-            "card": card,
-            "is_land": features.is_land[card],
-            "is_nonland": features.is_nonland[card],
-            "is_empty": ~features.is_card[card],
-            "is_creature": features.is_creature[card],
-            "is_land_like": features.is_land_like[card],
-            "makes_explores": features.explores[card] > 0,
-            "makes_maps": features.maps[card] > 0,
-            "mana_value": features.mana_value[card],
-            "power": features.power[card],
-            "toughness": features.toughness[card],
-        }
+        values: dict[str, np.ndarray] = {}
         for name, value in counts.items():
-            if name not in OBSERVATION_NAMES or name in fields:
+            if name not in OBSERVATION_NAMES or name == "card" or name in _CARD_FIELDS:
                 raise TypeError(f"unknown observation field {name!r}")
             dtype = bool if name in _BOOL_NAMES else np.int32
             array = np.asarray(value, dtype=dtype)
             # A read-only view (no copy): the policy cannot write through it.
-            fields[name] = np.broadcast_to(array, (trials,)) if array.shape != (trials,) else array.view()
-        missing = [name for name in OBSERVATION_NAMES if name not in fields]
+            array = np.broadcast_to(array, (trials,)) if array.shape != (trials,) else array.view()
+            array.flags.writeable = False
+            values[name] = array
+        missing = [n for n in OBSERVATION_NAMES if n not in values and n != "card"
+                   and n not in _CARD_FIELDS]
         if missing:
             raise TypeError(f"missing observation fields: {', '.join(missing)}")
-        for array in fields.values():
-            array.flags.writeable = False
-        return cls(features=features, **fields)
+        return cls(features, card, values)
 
 
 class Policy(Protocol):

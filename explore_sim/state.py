@@ -159,11 +159,12 @@ def shuffled_libraries(
     library = np.empty((trials, size + 1), dtype=dtype)
     library[:, :size] = np.asarray(deck, dtype=dtype)
     library[:, size] = EMPTY
-    rows = np.arange(trials)
+    flat = library.reshape(-1)
+    row_start = np.arange(trials, dtype=np.int64) * (size + 1)
     for position in range(min(depth, size - 1)):
         # Fisher-Yates: swap position with a uniform choice among positions >= it.
-        choice = rng.integers(position, size, size=trials)
-        picked = library[rows, choice]
-        library[rows, choice] = library[:, position]
+        chosen = row_start + rng.integers(position, size, size=trials)
+        picked = flat[chosen]
+        flat[chosen] = library[:, position]
         library[:, position] = picked
     return library
