@@ -199,8 +199,11 @@ class GameState:
     def from_opening_hands(cls, opening: OpeningHands, features: FeatureTable) -> GameState:
         trials, n_kinds = opening.hand.shape
         zeros = np.zeros(trials, dtype=np.int32)
-        in_library = _library_mask(opening.library, opening.top, opening.end)
-        library_lands = np.count_nonzero(features.is_land[opening.library] & in_library, axis=1)
+        # Every trial holds the same deck, split between library and hand.
+        hand_lands = (opening.hand * features.is_land).sum(axis=1, dtype=np.int32)
+        first = _library_cards(opening, 0)
+        deck_lands = int(features.is_land[first].sum()) + int(hand_lands[0])
+        library_lands = deck_lands - hand_lands
         totals = {
             name: zeros.copy() for name in TURN_METRICS if name not in _STATE_METRICS
         }
@@ -224,11 +227,11 @@ class GameState:
         )
 
 
-def _library_mask(library: np.ndarray, top: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """Which physical slots of the circular buffer hold library cards, (trials, width)."""
-    width = library.shape[1]
-    offset = (np.arange(width)[None, :] - top[:, None]) % width
-    return offset < (end - top)[:, None]
+def _library_cards(opening: OpeningHands, row: int) -> np.ndarray:
+    """The card ids in one trial's library, top first."""
+    width = opening.library.shape[1]
+    positions = np.arange(opening.top[row], opening.end[row]) % width
+    return opening.library[row, positions]
 
 
 class Goldfish:
