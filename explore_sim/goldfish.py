@@ -309,6 +309,10 @@ class Goldfish:
             [False] + [c.explores_when == "cast" and c.explore_targets for c in cards]
         )
         self.priority = self._cast_priority(config.cast_order)
+        # The same order as small positive integers (0: never cast), for a fast argmax.
+        order = np.unique(self.priority[self.priority >= 0])
+        self.rank = np.where(self.priority >= 0, np.searchsorted(order, self.priority) + 1, 0
+                             ).astype(np.int16)
 
     # ----------------------------------------------------------------------------------
     # Casting priority
@@ -348,6 +352,8 @@ class Goldfish:
         """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
         if ids.size == 0:
             return np.zeros(len(rows), dtype=np.int32)
+        if ids.size == 1:
+            return state.battlefield[rows, ids[0]].astype(np.int32)
         return state.battlefield[np.ix_(rows, ids)].sum(axis=1, dtype=np.int32)
 
     def creatures(self, state: GameState, rows: np.ndarray) -> np.ndarray:
@@ -653,10 +659,11 @@ class Goldfish:
         if self.needs_creature_target.any():
             has_creature = (self.creatures(state, rows) > 0)[:, None]
             castable &= ~self.needs_creature_target | has_creature
-        casting = castable.any(axis=1)
+        score = castable * self.rank  # 0 where not castable
+        best = np.argmax(score, axis=1)
+        casting = score[np.arange(len(rows)), best] > 0
         if not casting.any():
             return casting
-        best = np.argmax(np.where(castable, self.priority, -1.0), axis=1)
         for kind in np.unique(best[casting]).tolist():
             self.cast(state, rows[casting & (best == kind)], kind)
         return casting
