@@ -15,7 +15,6 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 LAYOUTS = ["normal"] * 86 + ["transform"] * 4 + ["modal_dfc"] * 3 + ["split"] * 2 + [

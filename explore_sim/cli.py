@@ -176,6 +176,8 @@ def _normalise_argv(argv: list[str]) -> list[str]:
     """``cards`` alone lists the catalog and ``cards NAME`` shows a card."""
     if argv[:1] == ["cards"]:
         rest = argv[1:]
+        if rest[:1] in (["-h"], ["--help"]):
+            return argv
         if not rest or rest[0].startswith("-"):
             return ["cards", "list", *rest]
         if rest[0] not in _CARD_COMMANDS:

@@ -70,7 +70,7 @@ def text_table(frame: pd.DataFrame) -> str:
         values = shown[column]
         if not pd.api.types.is_numeric_dtype(values) and not values.map(_looks_numeric).all():
             width = max([len(str(column)), *values.map(lambda v: len(str(v)))])
-            shown[column] = values.map(lambda v: str(v).ljust(width))
+            shown[column] = [str(v).ljust(width) for v in values]
             shown = shown.rename(columns={column: str(column).ljust(width)})
     return shown.to_string(index=False)
 
