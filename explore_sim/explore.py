@@ -20,22 +20,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._version import __version__
 from .cards import EMPTY, Card, Catalog, FeatureTable
 from .decklist import Deck, load_deck
 from .errors import DeckError, OptionError
 from .policies import Observation, Policy, as_policy, decide, policy_name
-from .report import render
+from .report import INTERVAL, deck_meta, render, versions
 from .rules import explore as explore_rule
 from .rules import reveal
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .state import ExploreState, shuffled_libraries
 from .stats import Accumulator
 
-__all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS", "RULES_VERSION"]
-
-#: The rules the engine follows (shared RULES.md): Comprehensive Rules edition.
-RULES_VERSION = "CR 2026-04-17"
+__all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS"]
 
 #: Per-trial metrics of an explore sequence; True marks 0/1 indicators (probabilities).
 EXPLORE_METRICS: dict[str, bool] = {
@@ -186,14 +182,7 @@ def explore(
                workers=workers)
     meta = {
         "command": "explore",
-        "deck": {
-            "name": deck.name,
-            "source": deck.source,
-            "size": deck.size,
-            "lands": deck.land_count,
-            "land_like": deck.land_like_count,
-            "digest": deck.digest(),
-        },
+        "deck": deck_meta(deck),
         "library_size": len(library),
         "explorer": explorer_card.name if explorer_card else None,
         "known": [features.cards[i - 1].name for i in known_ids.tolist()],
@@ -206,18 +195,14 @@ def explore(
         "trials": trials,
         "seed": seed_seq.entropy,
         "chunk_trials": CHUNK_TRIALS,
-        "interval": "95%: mean +/- 1.96 se; Wilson score interval for probabilities",
+        "interval": INTERVAL,
         "assumptions": [
             "goldfish: no opponent",
             "seen cards = known + drawn; one land played per turn while possible, "
             "the rest in hand",
             "every land taps for one mana; colours are not modelled",
         ],
-        "versions": {
-            "explore_sim": __version__,
-            "numpy": np.__version__,
-            "rules": RULES_VERSION,
-        },
+        "versions": versions(),
     }
     return ExploreResult(meta=meta, stats=stats)
 

@@ -10,10 +10,40 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["FORMATS", "render", "to_table", "to_csv", "to_json", "text_table"]
+__all__ = [
+    "FORMATS",
+    "RULES_VERSION",
+    "INTERVAL",
+    "render",
+    "to_table",
+    "to_csv",
+    "to_json",
+    "text_table",
+    "deck_meta",
+    "versions",
+]
 
 #: Output formats of the command line.
 FORMATS = ("table", "csv", "json")
+#: The rules the engine follows: the Comprehensive Rules edition (shared RULES.md).
+RULES_VERSION = "CR 2026-04-17"
+#: How intervals are computed, for result metadata.
+INTERVAL = "95%: mean +/- 1.96 se; Wilson score interval for probabilities"
+
+
+def deck_meta(deck: Any) -> dict[str, Any]:
+    """What result metadata records about a deck."""
+    return {"name": deck.name, "source": deck.source, "format": deck.format, "size": deck.size,
+            "lands": deck.land_count, "land_like": deck.land_like_count, "digest": deck.digest()}
+
+
+def versions() -> dict[str, str]:
+    """Package, NumPy and rules versions, for result metadata."""
+    import numpy as np
+
+    from ._version import __version__
+
+    return {"explore_sim": __version__, "numpy": np.__version__, "rules": RULES_VERSION}
 
 
 def _finite(value: Any) -> Any:

@@ -18,14 +18,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._version import __version__
 from .decklist import Deck, load_deck
 from .errors import OptionError
-from .explore import RULES_VERSION
 from .goldfish import OPENING_METRICS, TURN_METRICS, GameConfig, GameState, Goldfish
 from .mulligan import MulliganRule, as_mulligan_rule, deal_opening_hands
 from .policies import Policy, as_policy, policy_name
-from .report import render
+from .report import INTERVAL, deck_meta, render, versions
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator
 
@@ -304,17 +302,12 @@ def simulate(
     return SimulationResult(meta=meta, stats=stats)
 
 
-def _deck_meta(deck: Deck) -> dict[str, Any]:
-    return {"name": deck.name, "source": deck.source, "size": deck.size,
-            "lands": deck.land_count, "land_like": deck.land_like_count, "digest": deck.digest()}
-
-
 def _meta(command: str, deck: Deck | list, config: GameConfig, rule: MulliganRule,
           policy: Policy | list, scry: Policy | None, trials: int,
           seed_seq: np.random.SeedSequence) -> dict[str, Any]:
     return {
         "command": command,
-        "deck": [_deck_meta(d) for d in deck] if isinstance(deck, list) else _deck_meta(deck),
+        "deck": [deck_meta(d) for d in deck] if isinstance(deck, list) else deck_meta(deck),
         "policy": [policy_name(p) for p in policy] if isinstance(policy, list) else policy_name(policy),
         "scry_policy": policy_name(scry) if scry is not None else "same as policy",
         "mulligan": rule.name,
@@ -322,9 +315,9 @@ def _meta(command: str, deck: Deck | list, config: GameConfig, rule: MulliganRul
         "trials": trials,
         "seed": seed_seq.entropy,
         "chunk_trials": CHUNK_TRIALS,
-        "interval": "95%: mean +/- 1.96 se; Wilson score interval for probabilities",
+        "interval": INTERVAL,
         "assumptions": ASSUMPTIONS,
-        "versions": {"explore_sim": __version__, "numpy": np.__version__, "rules": RULES_VERSION},
+        "versions": versions(),
     }
 
 
