@@ -72,3 +72,22 @@ def test_shipped_decks_agree_with_the_reference(deck_path, policy):
 ], ids=["play", "draw-twists-first", "no-maps"])
 def test_every_modelled_card_agrees_with_the_reference(policy, config):
     play_both(KITCHEN_SINK, policy, config, trials=400, seed=3)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_decks_agree_with_the_reference(seed):
+    """Decks of random catalog cards, random counts: any combination of modelled cards."""
+    from explore_sim.cards import Catalog
+
+    rng = np.random.default_rng(seed)
+    catalog = [card for card in Catalog.builtin() if not card.is_land]
+    lands = ["Forest", "Island", "Restless Anchorage", "Dryad Arbor"]
+    picks = rng.choice(len(catalog), size=10, replace=False)
+    counts = [(catalog[i].name, int(rng.integers(1, 5))) for i in picks]
+    counts += [(name, int(n)) for name, n in zip(lands, rng.integers(0, 8, size=4)) if n]
+    counts.append(("Forest", 8))
+    deck = explore_sim.deck_from_counts(counts, name=f"random {seed}")
+    config = GameConfig(turns=7, on_play=bool(seed % 2),
+                        replacement_order=("tracker-first", "twists-first")[seed % 3 == 0],
+                        opponent_land_fraction=float(seed % 2), use_maps=seed % 5 != 0)
+    play_both(deck, ("keep", "mill", "forge")[seed % 3], config, trials=200, seed=seed)
