@@ -195,7 +195,13 @@ class Card:
     """One card's facts as the simulator uses them.
 
     ``explores`` is the number of explores an ability makes (0: none) and ``explores_x`` marks
-    "explores X times" (Jadelight Spelunker), whose count is chosen on casting.
+    "explores X times" (Jadelight Spelunker), whose count is chosen on casting. The vocabulary
+    of ``explores_when``, ``maps_when``, ``explore_trigger``, ``explore_replacement`` and
+    ``extra_land`` is :data:`EXPLORES_WHEN`, :data:`MAPS_WHEN`, :data:`EXPLORE_TRIGGERS`,
+    :data:`EXPLORE_REPLACEMENTS` and :data:`EXTRA_LAND`. ``mana_value`` may be given (a card
+    database's value); otherwise it is computed from ``mana_cost`` (E10: X counts 0).
+    ``is_land``, ``is_creature`` and ``is_land_like`` are derived from the type line and
+    layout by :func:`classify_types` (E10).
     """
 
     name: str
