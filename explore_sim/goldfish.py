@@ -382,19 +382,20 @@ class Goldfish:
         self, state: GameState, rows: np.ndarray, revealed: np.ndarray,
         explores_left: np.ndarray, counters: np.ndarray, present: np.ndarray,
     ) -> Observation:
-        hand = state.hand[rows]
+        # Counts are computed only if the policy asks for them; the state does not change
+        # while the policy decides.
         return Observation.build(
             self.f,
             revealed,
-            cards_in_hand=hand.sum(axis=1, dtype=np.int32),
-            lands_in_hand=hand[:, self.land_ids].sum(axis=1, dtype=np.int32),
-            lands_in_play=self.on_battlefield(state, self.land_ids, rows),
+            cards_in_hand=lambda: state.hand[rows].sum(axis=1, dtype=np.int32),
+            lands_in_hand=lambda: state.hand[np.ix_(rows, self.land_ids)].sum(axis=1, dtype=np.int32),
+            lands_in_play=lambda: self.on_battlefield(state, self.land_ids, rows),
             turn=state.turn,
             explores_left=explores_left,
             counters=counters,
             explorer_present=present,
-            library_size=state.end[rows] - state.top[rows],
-            lands_in_library=state.library_lands[rows],
+            library_size=lambda: state.end[rows] - state.top[rows],
+            lands_in_library=lambda: state.library_lands[rows],
         )
 
     def draw(self, state: GameState, rows: np.ndarray) -> None:

@@ -90,13 +90,22 @@ _CARD_FIELDS: dict[str, Callable[[FeatureTable, np.ndarray], np.ndarray]] = {
 }
 
 
+def _read_only(value: Any, trials: int, name: str) -> np.ndarray:
+    """``value`` as a read-only ``(trials,)`` array of the field's dtype (a view, no copy)."""
+    array = np.asarray(value, dtype=bool if name in _BOOL_NAMES else np.int32)
+    array = np.broadcast_to(array, (trials,)) if array.shape != (trials,) else array.view()
+    array.flags.writeable = False
+    return array
+
+
 class Observation:
     """What the player knows when choosing keep or mill; never the library order.
 
     Every name in :data:`OBSERVATION_NAMES` is an attribute holding a read-only array of
     shape ``(trials,)``; the revealed card's features (``mana_value``, ``is_creature``, ...)
     are looked up on first use. ``features`` gives the per-card arrays (indexed by ``card``)
-    for policies that need more. Observations are immutable.
+    for policies that need more. Observations are immutable. Counts may be computed on
+    first use, from the game as it is while the policy decides: read them inside the call.
     """
 
     __slots__ = ("features", "card", "_values")
@@ -109,7 +118,10 @@ class Observation:
     def __getattr__(self, name: str) -> np.ndarray:
         values = object.__getattribute__(self, "_values")
         if name in values:
-            return values[name]
+            value = values[name]
+            if callable(value):  # a count computed on first use
+                value = values[name] = _read_only(value(), self.trials, name)
+            return value
         if name in _CARD_FIELDS:
             array = _CARD_FIELDS[name](self.features, self.card)
             array.flags.writeable = False
@@ -133,33 +145,28 @@ class Observation:
         """An observation of revealed ``card`` ids.
 
         ``counts`` gives every field that does not describe the card (``cards_in_hand``,
-        ``lands_in_hand``, ...); scalars are broadcast to ``(trials,)``. ``mana_sources``
-        defaults to ``lands_in_play`` and ``predicted_mana`` to ``mana_sources +
-        lands_in_hand``.
+        ``lands_in_hand``, ...): arrays, scalars (broadcast to ``(trials,)``) or functions
+        of no argument that compute the array when a policy first asks for it.
+        ``mana_sources`` defaults to ``lands_in_play`` and ``predicted_mana`` to
+        ``mana_sources + lands_in_hand``.
         """
         card = np.asarray(card).view()
         card.flags.writeable = False
         trials = card.shape[0]
-        counts.setdefault("mana_sources", counts.get("lands_in_play", 0))
-        counts.setdefault(
-            "predicted_mana",
-            np.asarray(counts["mana_sources"]) + np.asarray(counts.get("lands_in_hand", 0)),
-        )
-        values: dict[str, np.ndarray] = {}
+        values: dict[str, Any] = {}
         for name, value in counts.items():
             if name not in OBSERVATION_NAMES or name == "card" or name in _CARD_FIELDS:
                 raise TypeError(f"unknown observation field {name!r}")
-            dtype = bool if name in _BOOL_NAMES else np.int32
-            array = np.asarray(value, dtype=dtype)
-            # A read-only view (no copy): the policy cannot write through it.
-            array = np.broadcast_to(array, (trials,)) if array.shape != (trials,) else array.view()
-            array.flags.writeable = False
-            values[name] = array
+            values[name] = value if callable(value) else _read_only(value, trials, name)
+        observation = cls(features, card, values)
+        values.setdefault("mana_sources", lambda: observation.lands_in_play)
+        values.setdefault("predicted_mana",
+                          lambda: observation.mana_sources + observation.lands_in_hand)
         missing = [n for n in OBSERVATION_NAMES if n not in values and n != "card"
                    and n not in _CARD_FIELDS]
         if missing:
             raise TypeError(f"missing observation fields: {', '.join(missing)}")
-        return cls(features, card, values)
+        return observation
 
 
 class Policy(Protocol):
