@@ -24,12 +24,11 @@ from .cards import Card, Catalog, CardSources
 from .decklist import DECK_FORMATS, Deck, load_deck
 from .errors import ExploreSimError, OptionError
 from .explore import EXPLORE_METRICS, explore
-from .goldfish import OPENING_METRICS, TURN_METRICS
 from .plotting import plot_differences, plot_distribution, plot_turns
 from .policies import OBSERVATION_NAMES, PRESETS
 from .progress import ProgressBar
 from .report import FORMATS, render, text_table
-from .simulate import compare, simulate
+from .simulate import check_metrics, compare, simulate
 
 __all__ = ["main"]
 
@@ -370,14 +369,9 @@ def _explore(args: argparse.Namespace) -> str:
 
 def _games(args: argparse.Namespace) -> str:
     metrics = None
-    if args.metrics:
-        metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
-        known = set(TURN_METRICS) | set(OPENING_METRICS)
-        unknown = [m for m in metrics if m not in known]
-        if unknown:
-            raise OptionError(
-                f"--metrics: unknown {', '.join(unknown)}; known: {', '.join(sorted(known))}"
-            )
+    if args.metrics:  # checked before the games are played
+        metrics = check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()],
+                                label="--metrics")
     options = dict(
         turns=args.turns,
         on_play=not args.on_draw,

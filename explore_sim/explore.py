@@ -145,14 +145,13 @@ def explore(
     features = deck.features()
     explorer_card = _explorer_card(deck, explorer)
     explores = _check_explores(explores, explorer_card)
-    known_names = _known_names(known)
-    library = _library_ids(deck, features, known_names, explorer_card)
+    known_ids = _ids_of(deck, features, _known_names(known))
+    library = _library_ids(deck, features, known_ids, explorer_card)
     drawn = _check_drawn(drawn, len(library), deck)
     turn = max(1, drawn - 6) if turn is None else _check_int("turn", turn, 1, 1000)
     trials = check_trials(trials)
     seed_seq = seed_sequence(seed)
     policy = as_policy(policy)
-    known_ids = _ids_of(deck, features, known_names)
     known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0
     depth = min(len(library), drawn + explores)
     library_lands = int(features.is_land[library].sum())
@@ -366,11 +365,11 @@ def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
 
 
 def _library_ids(
-    deck: Deck, features: FeatureTable, known: list[str], explorer: Card | None
+    deck: Deck, features: FeatureTable, known_ids: np.ndarray, explorer: Card | None
 ) -> np.ndarray:
-    """The deck's card ids minus the known cards and one copy of the explorer."""
+    """The deck's card ids minus the known cards (by id) and one copy of the explorer."""
     remaining = dict(deck.main)
-    removed = [features.cards[i - 1] for i in _ids_of(deck, features, known).tolist()]
+    removed = [features.cards[i - 1] for i in known_ids.tolist()]
     if explorer is not None and explorer in remaining:
         removed.append(explorer)
     for card in removed:

@@ -138,13 +138,16 @@ class _TurnStats:
         return self.by_turn[0].n
 
 
-def _metric_list(metrics: Iterable[str] | None, default: Sequence[str]) -> list[str]:
+def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
+                  label: str = "metrics") -> list[str]:
+    """The metric names to show (``default`` when None); unknown names are an OptionError
+    whose message starts with ``label``."""
     chosen = list(default if metrics is None else metrics)
     known = set(TURN_METRICS) | set(OPENING_METRICS)
     unknown = [m for m in chosen if m not in known]
     if unknown:
         raise OptionError(
-            f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            f"{label}: unknown {', '.join(unknown)}; known: {', '.join(sorted(known))}"
         )
     return chosen
 
@@ -170,9 +173,9 @@ class SimulationResult:
         rows = self.summary()
         if fmt != "table":
             if metrics is not None:
-                rows = rows[rows["metric"].isin(_metric_list(metrics, ()))]
+                rows = rows[rows["metric"].isin(check_metrics(metrics))]
             return render(fmt, self.meta, rows.reset_index(drop=True), "")
-        chosen = _metric_list(metrics, DEFAULT_TABLE_METRICS)
+        chosen = check_metrics(metrics, DEFAULT_TABLE_METRICS)
         return _turn_table(self.meta, rows, chosen, f"simulate: {self.meta['turns']} turns, "
                            f"{'on the play' if self.meta['on_play'] else 'on the draw'}")
 
@@ -371,7 +374,7 @@ class CompareResult:
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None,
                turn: int | None = None) -> str:
-        chosen = _metric_list(metrics, DEFAULT_COMPARE_METRICS)
+        chosen = check_metrics(metrics, DEFAULT_COMPARE_METRICS)
         variants = self.summary()
         diffs = self.paired_differences()
         variants = variants[variants["metric"].isin(chosen)]
