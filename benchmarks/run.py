@@ -34,7 +34,7 @@ def floor(n):
     rng = np.random.default_rng(0)
     deck_ids = np.arange(60, dtype=np.int8)
     best = float("inf")
-    from explore_sim.state import shuffled_libraries
+    from explore_sim.engine.state import shuffled_libraries
     candidates = {
         "permuted": lambda m: rng.permuted(np.broadcast_to(deck_ids, (m, 60)), axis=1),
         "argsort": lambda m: np.argsort(rng.random((m, 60), dtype=np.float32), axis=1),
@@ -63,7 +63,7 @@ elif kind == "simulate":
                          workers=workers)
 elif kind == "reference":
     import reference
-    from explore_sim.mulligan import MulliganRule, deal_opening_hands
+    from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
     d = explore_sim.load_deck(deck)
     features = d.features()
     opening = deal_opening_hands(d.card_ids(), features, n, MulliganRule("london"),

@@ -11,8 +11,8 @@ results come back as tidy pandas frames with standard errors and intervals.
 
 from . import plotting
 from ._version import __version__
-from .cards import Card, Catalog, FeatureTable
-from .decklist import Deck, deck_from_counts, load_deck, parse_deck
+from .cards.card import Card, Catalog, FeatureTable
+from .cards.decklist import Deck, deck_from_counts, load_deck, parse_deck
 from .errors import (
     CardError,
     DeckError,
@@ -21,10 +21,10 @@ from .errors import (
     OptionError,
     PolicyError,
 )
-from .explore import ExploreResult, explore
-from .goldfish import GameConfig
-from .mulligan import MulliganRule
-from .policies import (
+from .analysis.explore import ExploreResult, explore
+from .engine.goldfish import GameConfig
+from .engine.mulligan import MulliganRule
+from .engine.policies import (
     OBSERVATION_NAMES,
     PRESETS,
     ExpressionPolicy,
@@ -34,9 +34,9 @@ from .policies import (
     Observation,
     as_policy,
 )
-from .runner import notebook_trials
-from .simulate import CompareResult, SimulationResult, compare, simulate
-from .sweep import sweep
+from .analysis.runner import notebook_trials
+from .analysis.simulate import CompareResult, SimulationResult, compare, simulate
+from .analysis.sweep import sweep
 from .testing import check_policy
 
 __all__ = [

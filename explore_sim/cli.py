@@ -19,16 +19,16 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ._version import __version__
-from .carddb import card_sources, import_cards
-from .cards import Card, Catalog, CardSources
-from .decklist import DECK_FORMATS, Deck, load_deck
+from .cards.index import card_sources, import_cards
+from .cards.card import Card, Catalog, CardSources
+from .cards.decklist import DECK_FORMATS, Deck, load_deck
 from .errors import ExploreSimError, OptionError
-from .explore import EXPLORE_METRICS, explore
+from .analysis.explore import EXPLORE_METRICS, explore
 from .plotting import plot_differences, plot_distribution, plot_turns
-from .policies import OBSERVATION_NAMES, PRESETS
+from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .progress import ProgressBar
-from .report import FORMATS, render, text_table
-from .simulate import check_metrics, compare, simulate
+from .analysis.report import FORMATS, render, text_table
+from .analysis.simulate import check_metrics, compare, simulate
 
 __all__ = ["main"]
 
@@ -243,7 +243,7 @@ def _cards(args: argparse.Namespace) -> str:
     if command == "import":
         return import_cards(args.file, args.cards_dir).summary()
     if command == "update":
-        from .update import update_cards
+        from .cards.update import update_cards
 
         progress = None if args.quiet or not sys.stderr.isatty() else sys.stderr
         return update_cards(args.cards_dir, args.base_url, args.timeout, progress).summary()

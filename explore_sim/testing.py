@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import Catalog, FeatureTable
+from .cards.card import Catalog, FeatureTable
 from .errors import PolicyError
-from .policies import OBSERVATION_NAMES, Observation, Policy, as_policy, decide, policy_name
+from .engine.policies import OBSERVATION_NAMES, Observation, Policy, as_policy, decide, policy_name
 
 __all__ = ["check_policy", "random_observation"]
 

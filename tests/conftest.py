@@ -11,8 +11,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")  # no display in tests
 import numpy as np
 import pytest
 
-from explore_sim.cards import EMPTY, Catalog, FeatureTable
-from explore_sim.state import ExploreState
+from explore_sim.cards.card import EMPTY, Catalog, FeatureTable
+from explore_sim.engine.state import ExploreState
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
@@ -64,9 +64,9 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
     Permanents on the battlefield are not summoning sick. ``extra`` names more cards for the
     feature table. Returns ``(game, state, ids)`` where ``ids[name]`` is a card's id.
     """
-    from explore_sim.goldfish import GameConfig, GameState, Goldfish
-    from explore_sim.mulligan import OpeningHands
-    from explore_sim.policies import as_policy
+    from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish
+    from explore_sim.engine.mulligan import OpeningHands
+    from explore_sim.engine.policies import as_policy
 
     catalog = Catalog.builtin()
     names = list(dict.fromkeys([*library, *hand, *battlefield, *extra]))

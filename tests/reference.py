@@ -102,7 +102,7 @@ def explore_one(
 
 class Game:
     """One goldfish game with plain lists and dicts, written from RULES.md and the turn
-    structure documented in explore_sim.goldfish (no removal; parley's coin is fixed by
+    structure documented in explore_sim.engine.goldfish (no removal; parley's coin is fixed by
     ``opponent_land_fraction`` of 0 or 1)."""
 
     def __init__(self, cards, library, hand, *, on_play=True, decide=keep, scry=None,

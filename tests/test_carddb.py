@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, TESTS
 
 import explore_sim
-from explore_sim.carddb import CardIndex, card_sources, import_cards, index_path
+from explore_sim.cards.index import CardIndex, card_sources, import_cards, index_path
 from explore_sim.errors import CardError
 
 FIXTURES = TESTS / "fixtures" / "cards"

@@ -6,7 +6,7 @@ import pytest
 from conftest import TESTS
 
 from explore_sim import DeckError, load_deck
-from explore_sim.decklist import detect_format
+from explore_sim.cards.decklist import detect_format
 
 FIXTURES = TESTS / "fixtures" / "decks"
 MAIN = {"Cenote Scout": 4, "Jadelight Ranger": 4, "Twists and Turns // Mycoid Maze": 2, "Forest": 12}

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import scripted_game
 
-from explore_sim.goldfish import GameConfig
+from explore_sim.engine.goldfish import GameConfig
 
 
 def metrics(game, state):

@@ -7,9 +7,9 @@ import pytest
 import reference
 
 import explore_sim
-from explore_sim.explore import EXPLORE_METRICS, explore_trials
-from explore_sim.policies import ForgePolicy, KeepPolicy, MillPolicy
-from explore_sim.state import shuffled_libraries
+from explore_sim.analysis.explore import EXPLORE_METRICS, explore_trials
+from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
+from explore_sim.engine.state import shuffled_libraries
 
 from conftest import DECKS
 

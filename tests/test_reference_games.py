@@ -9,9 +9,9 @@ import reference
 from conftest import DECKS
 
 import explore_sim
-from explore_sim.goldfish import TURN_METRICS, GameConfig, GameState, Goldfish
-from explore_sim.mulligan import MulliganRule, deal_opening_hands
-from explore_sim.policies import ForgePolicy, KeepPolicy, MillPolicy
+from explore_sim.engine.goldfish import TURN_METRICS, GameConfig, GameState, Goldfish
+from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
+from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
 
 POLICIES = {"keep": (KeepPolicy(), reference.keep), "mill": (MillPolicy(), reference.mill),
             "forge": (ForgePolicy(), reference.forge())}
@@ -77,7 +77,7 @@ def test_every_modelled_card_agrees_with_the_reference(policy, config):
 @pytest.mark.parametrize("seed", range(12))
 def test_random_decks_agree_with_the_reference(seed):
     """Decks of random catalog cards, random counts: any combination of modelled cards."""
-    from explore_sim.cards import Catalog
+    from explore_sim.cards.card import Catalog
 
     rng = np.random.default_rng(seed)
     catalog = [card for card in Catalog.builtin() if not card.is_land]

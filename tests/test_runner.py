@@ -9,8 +9,8 @@ from conftest import DECKS
 
 import explore_sim
 from explore_sim.errors import OptionError
-from explore_sim.runner import CHUNK_TRIALS, chunk_streams, run_chunks, seed_sequence
-from explore_sim.stats import Accumulator, wilson_interval
+from explore_sim.analysis.runner import CHUNK_TRIALS, chunk_streams, run_chunks, seed_sequence
+from explore_sim.analysis.stats import Accumulator, wilson_interval
 
 DECK = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
 

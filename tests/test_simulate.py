@@ -10,9 +10,9 @@ import pytest
 from conftest import DECKS
 
 import explore_sim
-from explore_sim.goldfish import GameConfig, GameState, Goldfish
-from explore_sim.mulligan import MulliganRule, deal_opening_hands
-from explore_sim.policies import as_policy
+from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish
+from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
+from explore_sim.engine.policies import as_policy
 
 SHIPPED = sorted(DECKS.glob("*.txt"))
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import CardError
+from ..errors import CardError
 
 __all__ = ["open_text", "iter_array", "iter_object", "first_char", "MAX_RATIO"]
 

@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .cards import KNOWN_LAYOUTS, Card, CardSources, Catalog, normalize_name
-from .errors import CardError
+from .card import KNOWN_LAYOUTS, Card, CardSources, Catalog, normalize_name
+from ..errors import CardError
 from .jsonstream import first_char, iter_array, iter_object, open_text
 from .oracle import abilities_from_text
 
@@ -422,7 +422,7 @@ def card_sources(
 ) -> CardSources:
     """Where card names are looked up, in order: the built-in catalog (it carries the
     modelled explore / Map abilities), then user card files, then the imported index."""
-    from .overrides import load_card_file
+    from .card_files import load_card_file
 
     sources: list[object] = [Catalog.builtin()]
     sources += [load_card_file(path) for path in card_files]

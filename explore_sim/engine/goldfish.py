@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .cards import EMPTY, FeatureTable
-from .errors import OptionError
+from ..cards.card import EMPTY, FeatureTable
+from ..errors import OptionError
 from .mulligan import OpeningHands
 from .policies import Observation, Policy, decide
 from .rules import explore_outcome
@@ -324,7 +324,7 @@ class Goldfish:
         group the most expensive first; Jadelight Spelunker last (X takes the mana left).
         Names in ``cast_order`` come before all of these, in the given order.
         """
-        from .cards import Catalog
+        from ..cards.card import Catalog
 
         score = np.full(self.n_kinds, -1.0)
         catalog = Catalog(self.f.cards)

@@ -27,8 +27,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .cards import FeatureTable
-from .errors import PolicyError
+from ..cards.card import FeatureTable
+from ..errors import PolicyError
 
 __all__ = [
     "Observation",

@@ -13,7 +13,7 @@ import dataclasses
 
 import numpy as np
 
-from .cards import EMPTY
+from ..cards.card import EMPTY
 
 __all__ = ["ExploreState", "shuffled_libraries", "card_dtype", "CARD_DTYPE", "COUNT_DTYPE"]
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import OptionError
+from ..errors import OptionError
 
 __all__ = [
     "notebook_trials",

@@ -46,8 +46,8 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from .cards import Card, Catalog, FeatureTable
-from .errors import CardError, DeckError, DeckWarning
+from .card import Card, Catalog, FeatureTable
+from ..errors import CardError, DeckError, DeckWarning
 
 __all__ = [
     "Deck",
@@ -228,7 +228,7 @@ class Deck:
             A count that cannot be met (negative copies of a card or of the filler).
         """
         if catalog is None:
-            from .carddb import card_sources
+            from .index import card_sources
 
             catalog = card_sources()
         main = dict(self.main)
@@ -336,7 +336,7 @@ def parse_deck(
     if format not in DECK_FORMATS:
         raise DeckError(f"unknown deck format {format!r}; use one of {', '.join(DECK_FORMATS)}")
     if catalog is None:
-        from .carddb import card_sources
+        from .index import card_sources
 
         catalog = card_sources()
     if "\x00" in text:
@@ -559,7 +559,7 @@ def deck_from_counts(counts: Iterable[tuple[str, int]], name: str = "deck",
                      catalog: _Names | None = None) -> Deck:
     """Build a deck from ``(card name, copies)`` pairs, as a quick what-if helper."""
     if catalog is None:
-        from .carddb import card_sources
+        from .index import card_sources
 
         catalog = card_sources()
     main: dict[Card, int] = {}

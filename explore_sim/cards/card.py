@@ -22,7 +22,7 @@ from importlib import resources
 
 import numpy as np
 
-from .errors import CardError
+from ..errors import CardError
 
 __all__ = [
     "EMPTY",
@@ -366,8 +366,8 @@ class Catalog:
     @classmethod
     @functools.cache
     def builtin(cls) -> Catalog:
-        """The built-in catalog (``explore_sim/data/cards.csv``)."""
-        source = resources.files("explore_sim") / "data" / "cards.csv"
+        """The built-in catalog (``explore_sim/cards/data/cards.csv``)."""
+        source = resources.files("explore_sim.cards") / "data" / "cards.csv"
         with source.open(encoding="utf-8", newline="") as handle:
             return cls(read_card_rows(handle, "cards.csv"))
 

@@ -1,7 +1,7 @@
 """User card files: homebrew, unreleased or house-ruled cards, and classification fixes.
 
 A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the
-built-in catalog (``explore_sim/data/cards.csv``). Fields: ``name``, ``mana_cost``,
+built-in catalog (``explore_sim/cards/data/cards.csv``). Fields: ``name``, ``mana_cost``,
 ``type_line`` (required), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
 the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
 ``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
@@ -28,8 +28,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .cards import Card, Catalog, read_card_rows
-from .errors import CardError
+from .card import Card, Catalog, read_card_rows
+from ..errors import CardError
 
 __all__ = ["load_card_file"]
 

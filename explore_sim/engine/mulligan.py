@@ -32,8 +32,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .cards import FeatureTable
-from .errors import OptionError
+from ..cards.card import FeatureTable
+from ..errors import OptionError
 from .state import card_dtype, shuffled_libraries
 
 __all__ = ["MulliganRule", "OpeningHands", "deal_opening_hands", "as_mulligan_rule", "HAND_SIZE"]

@@ -20,15 +20,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .cards import EMPTY, Card, Catalog, FeatureTable
-from .decklist import Deck, load_deck
-from .errors import DeckError, OptionError
-from .policies import Observation, Policy, as_policy, decide, policy_name
+from ..cards.card import EMPTY, Card, Catalog, FeatureTable
+from ..cards.decklist import Deck, load_deck
+from ..errors import DeckError, OptionError
+from ..engine.policies import Observation, Policy, as_policy, decide, policy_name
 from .report import INTERVAL, deck_meta, render, versions
-from .rules import explore as explore_rule
-from .rules import reveal
+from ..engine.rules import explore as explore_rule
+from ..engine.rules import reveal
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
-from .state import ExploreState, shuffled_libraries
+from ..engine.state import ExploreState, shuffled_libraries
 from .stats import Accumulator
 
 __all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS"]
@@ -317,7 +317,7 @@ def _check_drawn(drawn: object, library_size: int, deck: Deck) -> int:
 def _explorer_card(deck: Deck, explorer: str | None) -> Card | None:
     if explorer is None:
         return None
-    from .carddb import card_sources
+    from ..cards.index import card_sources
 
     sources = card_sources()
     card = Catalog(deck.cards).find(explorer) or sources.find(explorer)

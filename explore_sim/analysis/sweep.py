@@ -9,9 +9,9 @@ from typing import Any
 
 import pandas as pd
 
-from .decklist import Deck, load_deck
-from .errors import OptionError
-from .policies import Policy, as_policy, policy_name
+from ..cards.decklist import Deck, load_deck
+from ..errors import OptionError
+from ..engine.policies import Policy, as_policy, policy_name
 from .simulate import simulate
 
 __all__ = ["sweep"]

@@ -41,7 +41,7 @@ def versions() -> dict[str, str]:
     """Package, NumPy and rules versions, for result metadata."""
     import numpy as np
 
-    from ._version import __version__
+    from .._version import __version__
 
     return {"explore_sim": __version__, "numpy": np.__version__, "rules": RULES_VERSION}
 
