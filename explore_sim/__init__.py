@@ -11,17 +11,19 @@ results come back as tidy pandas frames with standard errors and intervals.
 
 from . import plotting
 from ._version import __version__
-from .cards.card import Card, Catalog, FeatureTable
-from .cards.decklist import Deck, deck_from_counts, load_deck, parse_deck
-from .errors import (
-    CardError,
-    DeckError,
-    DeckWarning,
-    ExploreSimError,
-    OptionError,
-    PolicyError,
-)
 from .analysis.explore import ExploreResult, explore
+from .analysis.runner import notebook_trials
+from .analysis.simulate import CompareResult, SimulationResult, compare, simulate
+from .analysis.sweep import sweep
+from .cards import (
+    Card,
+    Catalog,
+    Deck,
+    FeatureTable,
+    deck_from_counts,
+    load_deck,
+    parse_deck,
+)
 from .engine.goldfish import GameConfig
 from .engine.mulligan import MulliganRule
 from .engine.policies import (
@@ -34,9 +36,14 @@ from .engine.policies import (
     Observation,
     as_policy,
 )
-from .analysis.runner import notebook_trials
-from .analysis.simulate import CompareResult, SimulationResult, compare, simulate
-from .analysis.sweep import sweep
+from .errors import (
+    CardError,
+    DeckError,
+    DeckWarning,
+    ExploreSimError,
+    OptionError,
+    PolicyError,
+)
 from .testing import check_policy
 
 __all__ = [

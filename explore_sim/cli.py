@@ -19,16 +19,16 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ._version import __version__
-from .cards.index import card_sources, import_cards
-from .cards.card import Card, Catalog, CardSources
-from .cards.decklist import DECK_FORMATS, Deck, load_deck
-from .errors import ExploreSimError, OptionError
 from .analysis.explore import EXPLORE_METRICS, explore
-from .plotting import plot_differences, plot_distribution, plot_turns
-from .engine.policies import OBSERVATION_NAMES, PRESETS
-from .progress import ProgressBar
 from .analysis.report import FORMATS, render, text_table
 from .analysis.simulate import check_metrics, compare, simulate
+from .cards import Card, CardSources, Catalog
+from .cards.decklist import DECK_FORMATS, Deck, load_deck
+from .cards.index import card_sources, import_cards
+from .engine.policies import OBSERVATION_NAMES, PRESETS
+from .errors import ExploreSimError, OptionError
+from .plotting import plot_differences, plot_distribution, plot_turns
+from .progress import ProgressBar
 
 __all__ = ["main"]
 

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards.card import Catalog, FeatureTable
+from .cards import Catalog, FeatureTable
+from .engine.policies import (
+    OBSERVATION_NAMES,
+    Observation,
+    Policy,
+    as_policy,
+    decide,
+    policy_name,
+)
 from .errors import PolicyError
-from .engine.policies import OBSERVATION_NAMES, Observation, Policy, as_policy, decide, policy_name
 
 __all__ = ["check_policy", "random_observation"]
 

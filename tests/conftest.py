@@ -11,7 +11,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")  # no display in tests
 import numpy as np
 import pytest
 
-from explore_sim.cards.card import EMPTY, Catalog, FeatureTable
+from explore_sim.cards import EMPTY, Catalog, FeatureTable
 from explore_sim.engine.state import ExploreState
 
 TESTS = Path(__file__).parent

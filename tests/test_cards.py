@@ -6,7 +6,8 @@ import io
 
 import pytest
 
-from explore_sim.cards.card import Card, Catalog, normalize_name, read_card_rows
+from explore_sim.cards import Card, Catalog, normalize_name
+from explore_sim.cards.catalog import read_card_rows
 from explore_sim.errors import CardError
 
 CARDS_MD = [

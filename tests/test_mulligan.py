@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import explore_sim
-from explore_sim.cards.card import Catalog, FeatureTable
+from explore_sim.cards import Catalog, FeatureTable
 from explore_sim.engine.mulligan import MulliganRule, _bottom, as_mulligan_rule, deal_opening_hands
 
 NAMES = ["Forest", "Cenote Scout", "Grizzly Bears", "Merfolk Cave-Diver", "Dire Fleet Interloper",

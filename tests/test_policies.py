@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explore_sim import PolicyError, as_policy, check_policy
-from explore_sim.cards.card import Catalog, FeatureTable
+from explore_sim.cards import Catalog, FeatureTable
 from explore_sim.engine.policies import OBSERVATION_NAMES, ExpressionPolicy, ForgePolicy, Observation
 from explore_sim.testing import random_observation
 

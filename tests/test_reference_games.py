@@ -77,7 +77,7 @@ def test_every_modelled_card_agrees_with_the_reference(policy, config):
 @pytest.mark.parametrize("seed", range(12))
 def test_random_decks_agree_with_the_reference(seed):
     """Decks of random catalog cards, random counts: any combination of modelled cards."""
-    from explore_sim.cards.card import Catalog
+    from explore_sim.cards import Catalog
 
     rng = np.random.default_rng(seed)
     catalog = [card for card in Catalog.builtin() if not card.is_land]

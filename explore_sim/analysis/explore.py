@@ -20,15 +20,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards.card import EMPTY, Card, Catalog, FeatureTable
+from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
-from ..errors import DeckError, OptionError
 from ..engine.policies import Observation, Policy, as_policy, decide, policy_name
-from .report import INTERVAL, deck_meta, render, versions
 from ..engine.rules import explore as explore_rule
 from ..engine.rules import reveal
-from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from ..engine.state import ExploreState, shuffled_libraries
+from ..errors import DeckError, OptionError
+from .report import INTERVAL, deck_meta, render, versions
+from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import Accumulator
 
 __all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS"]

@@ -19,10 +19,16 @@ import numpy as np
 import pandas as pd
 
 from ..cards.decklist import Deck, load_deck
-from ..errors import OptionError
-from ..engine.goldfish import OPENING_METRICS, TURN_METRICS, GameConfig, GameState, Goldfish
+from ..engine.goldfish import (
+    OPENING_METRICS,
+    TURN_METRICS,
+    GameConfig,
+    GameState,
+    Goldfish,
+)
 from ..engine.mulligan import MulliganRule, as_mulligan_rule, deal_opening_hands
 from ..engine.policies import Policy, as_policy, policy_name
+from ..errors import OptionError
 from .report import INTERVAL, deck_meta, render, versions
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator

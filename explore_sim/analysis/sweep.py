@@ -10,8 +10,8 @@ from typing import Any
 import pandas as pd
 
 from ..cards.decklist import Deck, load_deck
-from ..errors import OptionError
 from ..engine.policies import Policy, as_policy, policy_name
+from ..errors import OptionError
 from .simulate import simulate
 
 __all__ = ["sweep"]

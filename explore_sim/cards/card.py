@@ -1,31 +1,19 @@
-"""Card facts: the :class:`Card` record, the built-in :class:`Catalog`, per-card feature arrays.
+"""Card facts: the :class:`Card` record and the rules that classify a card.
 
 A card's land / creature flags are decided by RULES.md E10: the type of the card *as it is in
 the library* counts. Double-faced cards show only their front face there, split cards combine
 both halves, adventurers have only their main characteristics, and {X} counts as zero.
-
-The engine never looks at :class:`Card` objects while it runs. It reads a
-:class:`FeatureTable`: one small NumPy array per feature, indexed by a deck-local card id,
-where id 0 is reserved for ``EMPTY`` (the padding read past the bottom of a library).
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import difflib
-import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
-from importlib import resources
-
-import numpy as np
 
 from ..errors import CardError
 
 __all__ = [
-    "EMPTY",
     "KNOWN_LAYOUTS",
     "EXPLORES_WHEN",
     "MAPS_WHEN",
@@ -33,16 +21,10 @@ __all__ = [
     "EXPLORE_REPLACEMENTS",
     "EXTRA_LAND",
     "Card",
-    "Catalog",
-    "CardSources",
-    "FeatureTable",
     "normalize_name",
     "mana_value_of",
     "classify_types",
 ]
-
-#: Card id of "no card": what a reveal or a draw finds past the bottom of the library.
-EMPTY = 0
 
 #: When a card's explores happen (the ``explores_when`` column of the catalog).
 EXPLORES_WHEN = (
@@ -341,266 +323,3 @@ def _whole_mana_value(value: object) -> int:
 def _check_choice(value: str, choices: tuple[str, ...], field: str, where: str) -> None:
     if value and value not in choices:
         raise CardError(f"{where}: {field} {value!r} is not one of {', '.join(choices)}")
-
-
-class Catalog:
-    """A set of cards with forgiving name lookup.
-
-    Lookup ignores case, accents, ’ vs ' and accepts the front-face name of a double-faced
-    card. :meth:`builtin` is the catalog shipped with the package.
-    """
-
-    def __init__(self, cards: Iterable[Card]) -> None:
-        self._cards: dict[str, Card] = {}
-        for card in cards:
-            key = normalize_name(card.name)
-            if key in self._cards:
-                raise CardError(f"card {card.name!r} appears twice in the catalog")
-            self._cards[key] = card
-        self._front: dict[str, Card] = {}
-        for card in self._cards.values():
-            front = normalize_name(card.front_name)
-            if front not in self._cards:
-                self._front.setdefault(front, card)
-
-    @classmethod
-    @functools.cache
-    def builtin(cls) -> Catalog:
-        """The built-in catalog (``explore_sim/cards/data/cards.csv``)."""
-        source = resources.files("explore_sim.cards") / "data" / "cards.csv"
-        with source.open(encoding="utf-8", newline="") as handle:
-            return cls(read_card_rows(handle, "cards.csv"))
-
-    def find(self, name: str) -> Card | None:
-        """The card called ``name``, or None."""
-        key = normalize_name(name)
-        return self._cards.get(key) or self._front.get(key)
-
-    def get(self, name: str) -> Card:
-        """The card called ``name``; :class:`CardError` with suggestions if unknown."""
-        card = self.find(name)
-        if card is None:
-            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
-        return card
-
-    def suggest(self, name: str, n: int = 3) -> list[str]:
-        """Up to ``n`` catalog names close to ``name``, best first."""
-        return close_names(name, self.names(), n)
-
-    def suggestion_text(self, name: str) -> str:
-        """`` (did you mean 'X'?)`` or an empty string."""
-        return suggestion_text(self.suggest(name))
-
-    def names(self) -> list[str]:
-        """Every card name of the catalog."""
-        return [card.name for card in self._cards.values()]
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self.find(name) is not None
-
-    def __iter__(self) -> Iterator[Card]:
-        return iter(self._cards.values())
-
-    def __len__(self) -> int:
-        return len(self._cards)
-
-    def __repr__(self) -> str:
-        return f"Catalog({len(self)} cards)"
-
-
-def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """Up to ``n`` of ``names`` close to ``name`` (full or front-face names), best first."""
-    by_key: dict[str, str] = {}
-    for full in names:
-        by_key.setdefault(normalize_name(full), full)
-        by_key.setdefault(normalize_name(full.split(" // ")[0]), full)
-    close = difflib.get_close_matches(normalize_name(name), list(by_key), n=n * 2, cutoff=0.6)
-    return list(dict.fromkeys(by_key[key] for key in close))[:n]
-
-
-def suggestion_text(close: list[str]) -> str:
-    """`` (did you mean 'X' or 'Y'?)`` for a list of names, or an empty string."""
-    if not close:
-        return ""
-    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
-
-
-class CardSources:
-    """Several card sources searched in order: the first that knows a name wins.
-
-    The default order is the built-in catalog (it carries the modelled abilities), then
-    user card files (``--cards``), then the imported card index.
-    """
-
-    def __init__(self, sources: Iterable[object]) -> None:
-        self.sources = list(sources)
-
-    def find(self, name: str) -> Card | None:
-        for source in self.sources:
-            card = source.find(name)
-            if card is not None:
-                return card
-        return None
-
-    def get(self, name: str) -> Card:
-        card = self.find(name)
-        if card is None:
-            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
-        return card
-
-    def names(self) -> list[str]:
-        return [name for source in self.sources for name in source.names()]
-
-    def suggest(self, name: str, n: int = 3) -> list[str]:
-        return close_names(name, self.names(), n)
-
-    def suggestion_text(self, name: str) -> str:
-        return suggestion_text(self.suggest(name))
-
-
-_COLUMNS = (
-    "name",
-    "mana_cost",
-    "type_line",
-    "layout",
-    "power",
-    "toughness",
-    "explores",
-    "explores_when",
-    "explore_targets",
-    "maps",
-    "maps_when",
-    "explore_trigger",
-    "explore_replacement",
-    "extra_land",
-    "keywords",
-    "ability_cost",
-    "set_number",
-    "note",
-)
-
-
-def read_card_rows(handle: Iterable[str], filename: str, source: str = "built-in") -> list[Card]:
-    """Read catalog-format CSV rows into cards; errors name the file and line."""
-    reader = csv.DictReader(handle)
-    missing = [c for c in ("name", "mana_cost", "type_line") if c not in (reader.fieldnames or [])]
-    if missing:
-        raise CardError(f"{filename}: missing column(s) {', '.join(missing)}")
-    cards = []
-    for row in reader:
-        where = f"{filename}:{reader.line_num}"
-        try:
-            cards.append(_card_from_row(row, source))
-        except CardError as error:
-            raise CardError(f"{where}: {error}") from None
-    return cards
-
-
-def _card_from_row(row: dict[str, str | None], source: str) -> Card:
-    def text(column: str) -> str:
-        return (row.get(column) or "").strip()
-
-    def integer(column: str) -> int | None:
-        value = text(column)
-        if not value:
-            return None
-        if not re.fullmatch(r"-?\d{1,3}", value):
-            raise CardError(f"{column} must be a whole number, got {value!r}")
-        return int(value)
-
-    explores_text = text("explores")
-    explores_x = explores_text.upper() == "X"
-    targets = text("explore_targets").casefold()
-    if targets not in {"", "yes", "no", "true", "false"}:
-        raise CardError(f"explore_targets must be yes or no, got {targets!r}")
-    return Card(
-        name=text("name"),
-        mana_cost=text("mana_cost"),
-        type_line=text("type_line"),
-        layout=text("layout") or "normal",
-        power=integer("power"),
-        toughness=integer("toughness"),
-        explores=0 if explores_x else (integer("explores") or 0),
-        explores_x=explores_x,
-        explores_when=text("explores_when"),
-        explore_targets=targets in {"yes", "true"},
-        maps=integer("maps") or 0,
-        maps_when=text("maps_when"),
-        explore_trigger=text("explore_trigger"),
-        explore_replacement=text("explore_replacement"),
-        extra_land=text("extra_land"),
-        keywords=tuple(k.strip().casefold() for k in text("keywords").split(";") if k.strip()),
-        ability_cost=text("ability_cost"),
-        set_number=text("set_number"),
-        note=text("note"),
-        source=source,
-    )
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class FeatureTable:
-    """Per-card feature arrays, indexed by deck-local card id (id 0 is ``EMPTY``).
-
-    Every array has shape ``(n_cards + 1,)`` and is read-only; entry 0 describes no card
-    (not a land, not a nonland, mana value 0).
-
-    Attributes
-    ----------
-    cards : tuple of Card
-        ``cards[i - 1]`` is the card with id ``i``.
-    is_card, is_land, is_nonland, is_creature, is_land_like, is_permanent : ndarray of bool
-    is_merfolk, has_haste, enters_tapped : ndarray of bool
-    mana_value, power, toughness, explores, maps : ndarray of int16
-    """
-
-    cards: tuple[Card, ...]
-    is_card: np.ndarray
-    is_land: np.ndarray
-    is_nonland: np.ndarray
-    is_creature: np.ndarray
-    is_land_like: np.ndarray
-    is_permanent: np.ndarray
-    is_merfolk: np.ndarray
-    has_haste: np.ndarray
-    enters_tapped: np.ndarray
-    mana_value: np.ndarray
-    power: np.ndarray
-    toughness: np.ndarray
-    explores: np.ndarray
-    maps: np.ndarray
-
-    @classmethod
-    def from_cards(cls, cards: Iterable[Card]) -> FeatureTable:
-        """Build the table; the i-th card gets id ``i + 1``."""
-        cards = tuple(cards)
-
-        def column(values: list, dtype: type) -> np.ndarray:
-            array = np.array([0, *values], dtype=dtype)
-            array.flags.writeable = False
-            return array
-
-        is_land = [c.is_land for c in cards]
-        return cls(
-            cards=cards,
-            is_card=column([True] * len(cards), bool),
-            is_land=column(is_land, bool),
-            is_nonland=column([not land for land in is_land], bool),
-            is_creature=column([c.is_creature for c in cards], bool),
-            is_land_like=column([c.is_land_like for c in cards], bool),
-            is_permanent=column([c.is_permanent for c in cards], bool),
-            is_merfolk=column(["merfolk" in c.subtypes for c in cards], bool),
-            has_haste=column([c.has_keyword("haste") for c in cards], bool),
-            enters_tapped=column([c.has_keyword("enters_tapped") for c in cards], bool),
-            mana_value=column([c.mana_value for c in cards], np.int16),
-            power=column([c.power or 0 for c in cards], np.int16),
-            toughness=column([c.toughness or 0 for c in cards], np.int16),
-            explores=column([c.explores for c in cards], np.int16),
-            maps=column([c.maps for c in cards], np.int16),
-        )
-
-    def id_of(self, card: Card) -> int:
-        """The deck-local id of ``card``."""
-        return self.cards.index(card) + 1
-
-    def __len__(self) -> int:
-        return len(self.cards) + 1

@@ -28,8 +28,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .card import Card, Catalog, read_card_rows
 from ..errors import CardError
+from .card import Card
+from .catalog import Catalog, read_card_rows
 
 __all__ = ["load_card_file"]
 

@@ -46,8 +46,10 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from .card import Card, Catalog, FeatureTable
 from ..errors import CardError, DeckError, DeckWarning
+from .card import Card
+from .catalog import Catalog
+from .features import FeatureTable
 
 __all__ = [
     "Deck",

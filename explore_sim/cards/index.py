@@ -26,8 +26,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .card import KNOWN_LAYOUTS, Card, CardSources, Catalog, normalize_name
 from ..errors import CardError
+from .card import KNOWN_LAYOUTS, Card, normalize_name
+from .catalog import CardSources, Catalog
 from .jsonstream import first_char, iter_array, iter_object, open_text
 from .oracle import abilities_from_text
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from .._version import __version__
-from .index import ImportReport, cards_dir, import_cards
 from ..errors import CardError
 from ..progress import ProgressBar
+from .index import ImportReport, cards_dir, import_cards
 
 __all__ = ["DEFAULT_BASE_URL", "BASE_URL_ENV", "DOWNLOAD_NAME", "update_cards"]
 

@@ -7,11 +7,12 @@ triggers); second main phase (a land found meanwhile is still played, more casti
 tokens and activated explores with the mana left); cleanup (discard down to seven).
 
 The state is a :class:`GameState` of arrays with the trial axis first. The turn loop owns it
-and updates it in place, one vectorised step at a time; the explore itself is decided by the
-pure :func:`explore_sim.rules.explore_outcome`. Python loops run over turns, casting passes,
-card kinds and explores in a sequence, never over trials. Comments cite RULES.md.
-
-What is modelled, card by card, is listed in :data:`MODELLED` and in the README.
+and updates it in place, one vectorised step at a time. This module holds the turn structure,
+land drops and casting; what each card does is in :mod:`explore_sim.engine.abilities` (one
+function per ability, listed in its ``MODELLED``) and explore instructions with their
+replacements and triggers are in :mod:`explore_sim.engine.explore_effects`. Python loops run
+over turns, casting passes, card kinds and explores in a sequence, never over trials.
+Comments cite RULES.md.
 """
 
 from __future__ import annotations
@@ -21,73 +22,15 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..cards.card import EMPTY, FeatureTable
+from ..cards import EMPTY, Catalog, FeatureTable
 from ..errors import OptionError
-from .mulligan import OpeningHands
-from .policies import Observation, Policy, decide
-from .rules import explore_outcome
+from . import abilities
+from .metrics import OPENING_METRICS, TURN_METRICS
+from .policies import Policy
+from .state import GameState
 
-__all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "MODELLED"]
+__all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS"]
 
-#: Per-turn metrics recorded at the end of every turn; True marks 0/1 indicators.
-TURN_METRICS: dict[str, bool] = {
-    "lands_played": False,  # lands on the battlefield
-    "on_curve": True,  # lands on the battlefield >= turn number
-    "land_drop": True,  # a land was played this turn
-    "counters": False,  # +1/+1 counters put on your permanents by explore and its triggers
-    "explore_counters": False,  # ... by explore itself (E2, E4)
-    "trigger_counters": False,  # ... by Wildgrowth Walker, Shadowed Caravel, Nicanzil
-    "explores": False,  # explores that happened (E3, E4 included; E9 not)
-    "explore_lands": False,  # lands put into hand by explore (E1)
-    "milled": False,  # nonland cards put into the graveyard by explore
-    "scries": False,  # scry 1 from Twists and Turns (R2)
-    "maps_created": False,
-    "maps_used": False,
-    "mana_spent": False,
-    "cards_cast": False,
-    "creatures": False,  # creatures on the battlefield
-    "hand_size": False,
-    "life_gained": False,  # Wildgrowth Walker
-    "cave_diver_pumps": False,  # Merfolk Cave-Diver +1/+0 triggers
-    "chupacabra_triggers": False,  # Lurking Chupacabra -2/-2 triggers (no target in a goldfish)
-    "nicanzil_lands": False,  # lands put onto the battlefield by Nicanzil
-    "explorers_removed": False,  # explorers removed in response to their explore (removal=)
-    "extra_land_drops": False,  # land drops beyond one a turn (Enter the Unknown, Janeway, ...)
-    "decked": True,  # tried to draw from an empty library (the game would be lost)
-}
-#: Metrics of the opening hand (reported as turn 0).
-OPENING_METRICS: dict[str, bool] = {
-    "mulligans": False,
-    "hand_size": False,
-    "opening_lands": False,
-}
-#: Event metrics are cumulative from the start of the game.
-_STATE_METRICS = ("lands_played", "on_curve", "land_drop", "creatures", "hand_size")
-
-#: How each explore / Map ability of the catalog is treated in a goldfish game.
-MODELLED: dict[str, str] = {
-    "enter": "explores when it enters (X: Jadelight Spelunker takes the mana left)",
-    "creature_enters": "Path of Discovery, Janeway: each creature you control that enters explores",
-    "beginning_of_combat": "explores at the beginning of combat on your turn",
-    "merfolk_at_combat": "Hakbal: each Merfolk you control explores at the beginning of combat",
-    "attack": "explores when it attacks",
-    "combat_damage": "explores when it deals combat damage (attacks are unblocked)",
-    "cast": "a spell that makes target creature you control explore (needs a creature)",
-    "activated": "Seeker of Sunlight's {2}{G} explore, with mana left in the second main phase",
-    "equipped_attack": "Glowcap Lantern: equipped for {2} when possible; the equipped creature explores when it attacks",
-    "crewed_attack": "Subterranean Schooner: crewed by a creature (a summoning-sick one when there is one), which explores",
-    "maps enter / attack": "Map tokens when it enters and/or attacks",
-    "parley": "Storm Fleet Negotiator: your top card and a coin flip for the opponent's",
-    "land_attack": "Restless Anchorage: animated for {1}{W}{U} with 4 mana left before combat; attacks: a Map",
-    "token_extra": "Worldwalker Helm: an extra Map whenever you create Maps",
-    "not modelled": "activated explores needing an opponent, discards or sacrifices (Deadeye "
-    "Tracker, Tomb Robber, Legion Vanguard), dies (Miner's Guidewing), life gain (Amalia), "
-    "Defossilize, and Maps given to the opponent or needing a target (Get Lost, Brackish "
-    "Blunder, Fanatical Offering): such cards are cast as vanilla cards",
-}
-
-#: The most explores one instruction may expand to (Topography Trackers double each other).
-_MAX_TRACKER_DOUBLINGS = 6
 #: Safety bound on actions per main phase; every action uses a card, mana or a Map.
 _MAX_ACTIONS = 60
 
@@ -144,94 +87,6 @@ class GameConfig:
             )
         if not 0 <= self.hand_limit <= 100:
             raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
-
-
-@dataclasses.dataclass(eq=False)
-class GameState:
-    """Every trial's game, as arrays with the trial axis first (updated in place).
-
-    Attributes
-    ----------
-    library : ndarray, shape (trials, width), int16
-        Circular buffer of card ids; the library is logical positions ``top .. end - 1``,
-        stored at ``position % width``. Cards put on the bottom are written at ``end``.
-    top, end : ndarray, shape (trials,), int32
-    library_lands : ndarray, shape (trials,), int32
-        Land cards in the library.
-    hand, battlefield, sick : ndarray, shape (trials, n_cards + 1), int16
-        Cards per id in hand; permanents per id on the battlefield; of those, the ones that
-        came under your control this turn (summoning sick).
-    mana : ndarray, shape (trials,), int32
-        Untapped mana available now (every land taps for one mana).
-    land_drops : ndarray, shape (trials,), int32
-        Land plays left this turn.
-    played_land : ndarray, shape (trials,), bool
-    maps, equipped : ndarray, shape (trials,), int32
-        Map tokens; Glowcap Lanterns attached to a creature.
-    graveyard : ndarray, shape (trials,), int32
-        Cards in the graveyard (milled, resolved spells, discarded, removed permanents).
-    turn : int
-    totals : dict of str to ndarray, shape (trials,), int32
-        Cumulative event counts (explores, counters, Maps, mana spent, ...).
-    """
-
-    library: np.ndarray
-    top: np.ndarray
-    end: np.ndarray
-    library_lands: np.ndarray
-    hand: np.ndarray
-    battlefield: np.ndarray
-    sick: np.ndarray
-    mana: np.ndarray
-    land_drops: np.ndarray
-    played_land: np.ndarray
-    maps: np.ndarray
-    equipped: np.ndarray
-    graveyard: np.ndarray
-    turn: int
-    totals: dict[str, np.ndarray]
-
-    @property
-    def trials(self) -> int:
-        return self.library.shape[0]
-
-    @classmethod
-    def from_opening_hands(cls, opening: OpeningHands, features: FeatureTable) -> GameState:
-        trials, n_kinds = opening.hand.shape
-        zeros = np.zeros(trials, dtype=np.int32)
-        # Every trial holds the same deck, split between library and hand.
-        hand_lands = (opening.hand * features.is_land).sum(axis=1, dtype=np.int32)
-        first = _library_cards(opening, 0)
-        deck_lands = int(features.is_land[first].sum()) + int(hand_lands[0])
-        library_lands = deck_lands - hand_lands
-        totals = {
-            name: zeros.copy() for name in TURN_METRICS if name not in _STATE_METRICS
-        }
-        totals["decked"] = zeros.copy()
-        return cls(
-            library=opening.library,
-            top=opening.top.copy(),
-            end=opening.end.copy(),
-            library_lands=library_lands.astype(np.int32),
-            hand=opening.hand.copy(),
-            battlefield=np.zeros((trials, n_kinds), dtype=np.int16),
-            sick=np.zeros((trials, n_kinds), dtype=np.int16),
-            mana=zeros.copy(),
-            land_drops=zeros.copy(),
-            played_land=np.zeros(trials, dtype=bool),
-            maps=zeros.copy(),
-            equipped=zeros.copy(),
-            graveyard=zeros.copy(),
-            turn=0,
-            totals=totals,
-        )
-
-
-def _library_cards(opening: OpeningHands, row: int) -> np.ndarray:
-    """The card ids in one trial's library, top first."""
-    width = opening.library.shape[1]
-    positions = np.arange(opening.top[row], opening.end[row]) % width
-    return opening.library[row, positions]
 
 
 class Goldfish:
@@ -324,8 +179,6 @@ class Goldfish:
         group the most expensive first; Jadelight Spelunker last (X takes the mana left).
         Names in ``cast_order`` come before all of these, in the given order.
         """
-        from ..cards.card import Catalog
-
         score = np.full(self.n_kinds, -1.0)
         catalog = Catalog(self.f.cards)
         for i, card in enumerate(self.f.cards, start=1):
@@ -378,26 +231,6 @@ class Goldfish:
         card = state.library[rows, top % state.library.shape[1]]
         return np.where(top < state.end[rows], card, EMPTY).astype(np.intp)
 
-    def observe(
-        self, state: GameState, rows: np.ndarray, revealed: np.ndarray,
-        explores_left: np.ndarray, counters: np.ndarray, present: np.ndarray,
-    ) -> Observation:
-        # Counts are computed only if the policy asks for them; the state does not change
-        # while the policy decides.
-        return Observation.build(
-            self.f,
-            revealed,
-            cards_in_hand=lambda: state.hand[rows].sum(axis=1, dtype=np.int32),
-            lands_in_hand=lambda: state.hand[np.ix_(rows, self.land_ids)].sum(axis=1, dtype=np.int32),
-            lands_in_play=lambda: self.on_battlefield(state, self.land_ids, rows),
-            turn=state.turn,
-            explores_left=explores_left,
-            counters=counters,
-            explorer_present=present,
-            library_size=lambda: state.end[rows] - state.top[rows],
-            lands_in_library=lambda: state.library_lands[rows],
-        )
-
     def draw(self, state: GameState, rows: np.ndarray) -> None:
         """Each of ``rows`` draws a card; drawing from an empty library is recorded (``decked``)."""
         card = self.peek(state, rows)
@@ -415,165 +248,6 @@ class Goldfish:
         state.battlefield[rows, card] -= 1
         state.sick[rows, card] = np.minimum(state.sick[rows, card], state.battlefield[rows, card])
         state.graveyard[rows] += 1
-
-    def create_maps(self, state: GameState, rows: np.ndarray, count: np.ndarray | int) -> None:
-        """Create ``count`` Maps in each of ``rows``; each Worldwalker Helm adds one per
-        creation (M6)."""
-        count = np.broadcast_to(np.asarray(count, dtype=np.int32), rows.shape)
-        making = count > 0
-        rows, count = rows[making], count[making]
-        created = count + self.on_battlefield(state, self.helm_ids, rows)
-        state.maps[rows] += created
-        state.totals["maps_created"][rows] += created
-
-    # ----------------------------------------------------------------------------------
-    # Explore instructions, replacements and triggers
-
-    def explore_instruction(
-        self,
-        state: GameState,
-        rows: np.ndarray,
-        explorer: np.ndarray | int,
-        count: np.ndarray | int,
-        targeted: bool,
-        present: np.ndarray | None = None,
-        pending: list[np.ndarray] | None = None,
-    ) -> np.ndarray:
-        """One effect that makes ``explorer`` explore ``count`` times (E6), then its triggers.
-
-        Parameters
-        ----------
-        rows : ndarray of int
-            Trials in which the effect resolves.
-        explorer : ndarray aligned with rows, or int
-            Card id of the exploring permanent.
-        count : ndarray aligned with rows, or int
-            Explores the effect makes before replacements.
-        targeted : bool
-            The effect targets the explorer (Map, spell): if it is gone, nothing happens (E9).
-        present : ndarray aligned with rows, bool, optional
-            False where this very permanent has already left the battlefield (an earlier
-            trigger of the same event removed it). Default: it is there if a permanent of its
-            kind is.
-        pending : list of three ndarrays of shape (trials,), optional
-            For effects that make several permanents explore (Hakbal): the explores are
-            added to ``pending`` (explored, lands, nonlands, by trial) and the caller resolves
-            the triggers once, after the whole effect (E8). Default: resolve them here.
-
-        Returns
-        -------
-        ndarray aligned with rows, bool
-            Where the explorer is still on the battlefield afterwards.
-        """
-        explorer = np.broadcast_to(np.asarray(explorer, dtype=np.intp), rows.shape)
-        count = np.broadcast_to(np.asarray(count, dtype=np.int32), rows.shape)
-        on_battlefield = (explorer != EMPTY) & (state.battlefield[rows, explorer] > 0)
-        present = on_battlefield if present is None else on_battlefield & present
-        active = count > 0
-        if not active.any():
-            return present
-        # Removal model: the explorer leaves in response to its explore.
-        if self.config.removal > 0:
-            roll = self.rngs["removal"].random(len(rows))
-            gone = active & present & (roll < self.config.removal)
-            self.remove(state, rows[gone], explorer[gone])
-            state.totals["explorers_removed"][rows[gone]] += 1
-            present = present & ~gone
-        if targeted:
-            active = active & present  # E9: the target is gone, nothing happens at all
-        # E3: an explorer that is gone still explores, without counters.
-        # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
-        # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
-        trackers = np.minimum(self.on_battlefield(state, self.tracker_ids, rows),
-                              _MAX_TRACKER_DOUBLINGS)
-        twists = self.on_battlefield(state, self.twists_ids, rows)
-        explores_per = 2**trackers
-        if self.config.replacement_order == "tracker-first":
-            period = twists + 1
-            steps = count * explores_per * period
-        else:
-            period = twists + explores_per
-            steps = count * period
-        steps = np.where(active, steps, 0)
-        total_explores = np.where(active, count * explores_per, 0)
-        explored = np.zeros(len(rows), dtype=np.int32)
-        lands = np.zeros(len(rows), dtype=np.int32)
-        nonlands = np.zeros(len(rows), dtype=np.int32)
-        counters = np.zeros(len(rows), dtype=np.int32)
-        totals = state.totals
-        for step in range(int(steps.max())):
-            in_step = step < steps
-            is_scry = in_step & ((step % period) < twists)
-            is_explore = in_step & ~is_scry
-            if is_scry.any():
-                self._scry(state, rows[is_scry], (total_explores - explored)[is_scry],
-                           counters[is_scry], present[is_scry])
-            if not is_explore.any():
-                continue
-            here = rows[is_explore]
-            revealed = self.peek(state, here)
-            obs = self.observe(state, here, revealed, (total_explores - explored)[is_explore],
-                               counters[is_explore], present[is_explore])
-            mill = decide(self.policy, obs, self.rngs["policy"])
-            events = explore_outcome(revealed, self.f, mill, present[is_explore],
-                                     np.ones(len(here), dtype=bool))
-            found = here[events.land_to_hand]
-            state.hand[found, revealed[events.land_to_hand]] += 1  # E1
-            state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
-            state.library_lands[here] -= events.land_to_hand
-            state.graveyard[here] += events.milled
-            explored[is_explore] += events.explored
-            lands[is_explore] += events.land_to_hand
-            nonlands[is_explore] += events.nonland
-            counters[is_explore] += events.counter
-            totals["explores"][here] += events.explored
-            totals["explore_counters"][here] += events.counter
-            totals["explore_lands"][here] += events.land_to_hand
-            totals["milled"][here] += events.milled
-        if pending is None:
-            self._explore_triggers(state, rows, explored, lands, nonlands)
-        else:
-            for total, part in zip(pending, (explored, lands, nonlands)):
-                total[rows] += part
-        return present
-
-    def _scry(self, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
-              counters: np.ndarray, present: np.ndarray) -> None:
-        """Scry 1 (R2): a land stays on top; a nonland goes to the bottom if the policy says so."""
-        card = self.peek(state, rows)
-        obs = self.observe(state, rows, card, explores_left, counters, present)
-        bottom = self.f.is_nonland[card] & decide(self.scry_policy, obs, self.rngs["policy"])
-        moving = rows[bottom]
-        width = state.library.shape[1]
-        state.library[moving, state.end[moving] % width] = card[bottom]
-        state.top[moving] += 1
-        state.end[moving] += 1
-        state.totals["scries"][rows[card != EMPTY]] += 1
-
-    def _explore_triggers(self, state: GameState, rows: np.ndarray, explored: np.ndarray,
-                          lands: np.ndarray, nonlands: np.ndarray) -> None:
-        """"Whenever a creature you control explores" triggers, after the whole effect (E8)."""
-        fired = explored > 0
-        rows, explored, lands, nonlands = rows[fired], explored[fired], lands[fired], nonlands[fired]
-        if rows.size == 0:
-            return
-        totals = state.totals
-
-        def count(name: str) -> np.ndarray:
-            return self.on_battlefield(state, self.trigger_ids[name], rows)
-
-        walkers = count("walker")
-        totals["trigger_counters"][rows] += walkers * explored + count("caravel") * explored
-        totals["life_gained"][rows] += 3 * walkers * explored
-        totals["cave_diver_pumps"][rows] += count("cave_diver") * explored
-        totals["chupacabra_triggers"][rows] += count("chupacabra") * explored
-        nicanzils = count("nicanzil")
-        # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
-        # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
-        totals["trigger_counters"][rows] += nicanzils * nonlands
-        land_triggers = nicanzils * lands
-        for k in range(int(land_triggers.max(initial=0))):
-            self.put_land(state, rows[k < land_triggers], tapped=True)
 
     # ----------------------------------------------------------------------------------
     # Lands and permanents entering
@@ -613,40 +287,7 @@ class Goldfish:
         # land creature (Dryad Arbor).
         if not tapped:
             state.mana[rows] += ~self.f.enters_tapped[land] & ~self.is_creature_row[land]
-        self.enters(state, rows, land)
-
-    def enters(self, state: GameState, rows: np.ndarray, card: np.ndarray | int,
-               x: np.ndarray | None = None) -> None:
-        """Permanent ``card`` (aligned with rows) enters the battlefield; its enter triggers."""
-        card = np.broadcast_to(np.asarray(card, dtype=np.intp), rows.shape)
-        state.battlefield[rows, card] += 1
-        state.sick[rows, card] += 1
-        for kind in np.unique(card).tolist():
-            here = card == kind
-            entering = rows[here]
-            info = self.f.cards[kind - 1]
-            if info.extra_land == "each_turn":  # Janeway: an additional land this turn too
-                state.land_drops[entering] += 1
-                state.totals["extra_land_drops"][entering] += 1
-            if info.maps_when in {"enter", "enter_or_attack"}:
-                self.create_maps(state, entering, info.maps)
-            alive = np.ones(len(entering), dtype=bool)  # this very permanent, until removed
-            if info.explores_when == "enter":
-                count = (x[here] if x is not None else 0) if info.explores_x else info.explores
-                if info.explore_targets:  # Twists and Turns: target creature you control
-                    target = self.pick_creature(state, entering)
-                    has = target != EMPTY
-                    count = np.broadcast_to(count, entering.shape)[has]
-                    self.explore_instruction(state, entering[has], target[has], count, True)
-                else:
-                    alive &= self.explore_instruction(state, entering, kind, count, False, alive)
-            if info.is_creature:
-                # Path of Discovery, Janeway (itself included): that creature explores.
-                triggers = self.on_battlefield(state, self.enters_explorer_ids, entering)
-                for k in range(int(triggers.max(initial=0))):
-                    again = k < triggers
-                    alive[again] &= self.explore_instruction(
-                        state, entering[again], kind, 1, False, alive[again])
+        abilities.enters(self, state, rows, land)
 
     # ----------------------------------------------------------------------------------
     # Casting
@@ -678,32 +319,7 @@ class Goldfish:
         state.totals["mana_spent"][rows] += paid
         state.totals["cards_cast"][rows] += 1
         state.hand[rows, kind] -= 1
-        if info.is_permanent:
-            self.enters(state, rows, kind, x)
-            return
-        # Instants and sorceries.
-        if info.explores_when == "cast":  # Enter the Unknown, Over the Edge: targeted
-            target = self.pick_creature(state, rows)
-            has = target != EMPTY
-            self.explore_instruction(state, rows[has], target[has], info.explores, True)
-        state.graveyard[rows] += 1
-        if info.extra_land == "this_turn":
-            state.land_drops[rows] += 1
-            state.totals["extra_land_drops"][rows] += 1
-        if info.has_keyword("draw"):
-            self.draw(state, rows)
-
-    def equip(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """Attach an unattached Glowcap Lantern for {2} when a creature is there."""
-        if self.lantern_ids.size == 0:
-            return np.zeros(len(rows), dtype=bool)
-        free = self.on_battlefield(state, self.lantern_ids, rows) - state.equipped[rows]
-        equipping = (free > 0) & (state.mana[rows] >= 2) & (self.creatures(state, rows) > 0)
-        equipped = rows[equipping]
-        state.equipped[equipped] += 1
-        state.mana[equipped] -= 2
-        state.totals["mana_spent"][equipped] += 2
-        return equipping
+        abilities.resolve(self, state, rows, kind, x)
 
     def main_phase(self, state: GameState, second: bool) -> None:
         """Play lands and cast until nothing changes; in the second, use Maps and abilities.
@@ -717,128 +333,38 @@ class Goldfish:
             progressed |= self.cast_pass(state, rows)
             idle = ~progressed
             if idle.any():
-                progressed[idle] = self.equip(state, rows[idle])
+                progressed[idle] = abilities.equip(self, state, rows[idle])
             if second:
                 idle = ~progressed
                 if idle.any():
-                    progressed[idle] = self.activate_map(state, rows[idle])
+                    progressed[idle] = abilities.activate_map(self, state, rows[idle])
                 idle = ~progressed
                 if idle.any():
-                    progressed[idle] = self.activate_explore_ability(state, rows[idle])
+                    progressed[idle] = abilities.activate_explore_ability(self, state, rows[idle])
             rows = rows[progressed]
             if rows.size == 0:
                 return
-
-    def activate_map(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """One Map activation where possible (M1-M5); the target is a creature you control."""
-        if not self.config.use_maps:
-            return np.zeros(len(rows), dtype=bool)
-        can = state.maps[rows] > 0
-        can[can] = state.mana[rows[can]] >= 1
-        target = np.full(len(rows), EMPTY, dtype=np.intp)
-        target[can] = self.pick_creature(state, rows[can])
-        # M2: {1}, {T}, sacrifice; M3: sorcery speed (main phase); M4: needs a target;
-        # M5: no summoning sickness for the Map itself.
-        using = can & (target != EMPTY)
-        users = rows[using]
-        state.maps[users] -= 1
-        state.mana[users] -= 1
-        state.totals["mana_spent"][users] += 1
-        state.totals["maps_used"][users] += 1
-        if users.size:
-            self.explore_instruction(state, users, target[using], 1, targeted=True)  # E9
-        return using
-
-    def activate_explore_ability(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """Seeker of Sunlight's sorcery-speed "{2}{G}: it explores" with mana left."""
-        progressed = np.zeros(len(rows), dtype=bool)
-        for kind in self.seeker_ids.tolist():
-            cost = self.f.cards[kind - 1].ability_mana
-            using = (state.battlefield[rows, kind] > 0) & (state.mana[rows] >= cost)
-            users = rows[using]
-            if users.size:
-                state.mana[users] -= cost
-                state.totals["mana_spent"][users] += cost
-                self.explore_instruction(state, users, kind, 1, targeted=False)
-                progressed |= using
-        return progressed
 
     # ----------------------------------------------------------------------------------
     # Combat
 
     def combat(self, state: GameState) -> None:
-        trials = state.trials
-        everyone = np.arange(trials)
-        # Beginning of combat: Deepfathom Echo explores; Hakbal makes each Merfolk explore.
-        for kind in self.combat_explorer_ids.tolist():
-            count = state.battlefield[:, kind].astype(np.int32)
-            for k in range(int(count.max(initial=0))):
-                self.explore_instruction(state, np.flatnonzero(k < count), kind, 1, False)
-        hakbals = self.on_battlefield(state, self.hakbal_ids, everyone)
-        for h in range(int(hakbals.max(initial=0))):
-            # One effect: every Merfolk explores, then the explore triggers (E8).
-            pending = [np.zeros(trials, dtype=np.int32) for _ in range(3)]
-            for kind in self.merfolk_ids.tolist():
-                count = np.where(h < hakbals, state.battlefield[:, kind], 0)
-                for k in range(int(count.max(initial=0))):
-                    self.explore_instruction(state, np.flatnonzero(k < count), kind, 1, False,
-                                             pending=pending)
-            fired = np.flatnonzero(h < hakbals)
-            self._explore_triggers(state, fired, *(part[fired] for part in pending))
-        # Restless Anchorage: animate ({1}{W}{U}, and it cannot tap for its own mana).
-        anchorage_attacks = np.zeros(trials, dtype=np.int32)
-        for kind in self.anchorage_ids.tolist():
-            ready = state.battlefield[:, kind] - state.sick[:, kind]
-            cost = self.f.cards[kind - 1].ability_mana + 1
-            animating = (ready > 0) & (state.mana >= cost)
-            state.mana -= cost * animating
-            state.totals["mana_spent"] += (cost - 1) * animating
-            anchorage_attacks += animating
-        # Crew Subterranean Schooner with a creature (a summoning-sick one when possible).
-        attackers = np.where(
+        """Beginning of combat, attackers (every creature that can), attack triggers and
+        unblocked combat damage."""
+        abilities.beginning_of_combat(self, state)
+        animated_lands = abilities.animate_lands(self, state)
+        attackers = self.attackers(state)
+        crewers = abilities.crew_vehicles(self, state, attackers)
+        abilities.attack_triggers(self, state, attackers, animated_lands, crewers)
+        abilities.combat_damage_triggers(self, state, attackers)
+
+    def attackers(self, state: GameState) -> np.ndarray:
+        """Creatures able to attack per card id, shape (trials, n_cards + 1), int32: those
+        not summoning sick, and every creature with haste (CR 302.6)."""
+        return np.where(
             self.is_creature_row & ~self.f.has_haste, state.battlefield - state.sick,
             np.where(self.is_creature_row, state.battlefield, 0),
         ).astype(np.int32)
-        crewers = []
-        for kind in self.schooner_ids.tolist():
-            ready = np.flatnonzero((state.battlefield[:, kind] - state.sick[:, kind]) > 0)
-            crewer = self.pick_creature(state, ready, prefer_sick=True)
-            has = crewer != EMPTY
-            crew_rows, crewer = ready[has], crewer[has]
-            tapped = attackers[crew_rows, crewer] > 0
-            attackers[crew_rows[tapped], crewer[tapped]] -= 1  # a crewing creature is tapped
-            crewers.append((crew_rows, crewer))
-        any_attacker = attackers.sum(axis=1) > 0
-        # Attack triggers.
-        for kind in self.attack_map_ids.tolist():
-            self.create_maps(state, everyone, attackers[:, kind] * self.f.cards[kind - 1].maps)
-        self.create_maps(state, everyone, anchorage_attacks)
-        for kind in self.attack_explorer_ids.tolist():
-            for k in range(int(attackers[:, kind].max(initial=0))):
-                self.explore_instruction(state, np.flatnonzero(k < attackers[:, kind]), kind, 1, False)
-        for kind in self.parley_ids.tolist():
-            for k in range(int(attackers[:, kind].max(initial=0))):
-                self.parley(state, np.flatnonzero(k < attackers[:, kind]))
-        for crew_rows, crewer in crewers:
-            self.explore_instruction(state, crew_rows, crewer, 1, targeted=True)
-        lantern_explores = np.where(any_attacker, np.minimum(state.equipped, attackers.sum(axis=1)), 0)
-        explorer = np.argmax(attackers > 0, axis=1)
-        for k in range(int(lantern_explores.max(initial=0))):
-            lantern_rows = np.flatnonzero(k < lantern_explores)
-            self.explore_instruction(state, lantern_rows, explorer[lantern_rows], 1, False)
-        # Combat damage (unblocked): Emperor's Vanguard explores.
-        for kind in self.damage_explorer_ids.tolist():
-            attacking = np.minimum(attackers[:, kind], state.battlefield[:, kind])
-            for k in range(int(attacking.max(initial=0))):
-                self.explore_instruction(state, np.flatnonzero(k < attacking), kind, 1, False)
-
-    def parley(self, state: GameState, rows: np.ndarray) -> None:
-        """Storm Fleet Negotiator: each player reveals the top card; a Map per nonland
-        revealed; then each player draws a card."""
-        mine = self.peek(state, rows)
-        theirs_nonland = self.rngs["parley"].random(len(rows)) >= self.config.opponent_land_fraction
-        self.create_maps(state, rows, self.f.is_nonland[mine].astype(np.int32) + theirs_nonland)
-        self.draw(state, rows)
 
     # ----------------------------------------------------------------------------------
     # Turns

@@ -32,9 +32,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..cards.card import FeatureTable
+from ..cards import FeatureTable
 from ..errors import OptionError
-from .state import card_dtype, shuffled_libraries
+from .state import OpeningHands, card_dtype, shuffled_libraries
 
 __all__ = ["MulliganRule", "OpeningHands", "deal_opening_hands", "as_mulligan_rule", "HAND_SIZE"]
 
@@ -107,29 +107,6 @@ def as_mulligan_rule(spec: str | MulliganRule | None, *, free_first: bool = Fals
     if key == "london-free":
         return MulliganRule("london", free_first=True, keep=keep)
     return MulliganRule(key, free_first=free_first, keep=keep)
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class OpeningHands:
-    """Kept opening hands and the libraries behind them.
-
-    Attributes
-    ----------
-    library : ndarray, shape (trials, size + 1), int16
-        Circular library buffer; the library is positions ``top .. end - 1`` (mod width).
-    top, end : ndarray, shape (trials,), int32
-        Logical positions of the top card and one past the bottom card.
-    hand : ndarray, shape (trials, n_cards + 1), int16
-        Cards in hand per card id.
-    mulligans : ndarray, shape (trials,), int32
-        Mulligans taken.
-    """
-
-    library: np.ndarray
-    top: np.ndarray
-    end: np.ndarray
-    hand: np.ndarray
-    mulligans: np.ndarray
 
 
 def deal_opening_hands(

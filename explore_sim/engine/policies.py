@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..cards.card import FeatureTable
+from ..cards import FeatureTable
 from ..errors import PolicyError
 
 __all__ = [

@@ -12,7 +12,7 @@ import dataclasses
 
 import numpy as np
 
-from ..cards.card import EMPTY, FeatureTable
+from ..cards import EMPTY, FeatureTable
 from .state import ExploreState
 
 __all__ = ["ExploreEvents", "reveal", "explore_outcome", "explore", "draw", "remove_explorer"]

@@ -1,4 +1,8 @@
-"""The batched game state: trials on the first axis, the library as card ids plus a top pointer.
+"""Batched state: trials on the first axis, the library as card ids plus a top pointer.
+
+Three states, each a dataclass of arrays: :class:`ExploreState` (one explore sequence),
+:class:`OpeningHands` (kept hands and the libraries behind them) and :class:`GameState` (a
+whole goldfish game, updated in place by the turn loop).
 
 The library of every trial is one row of a ``(trials, size + 1)`` array of deck-local card
 ids. The last column is always ``EMPTY`` (id 0), so reading position ``top == size`` of an
@@ -13,9 +17,18 @@ import dataclasses
 
 import numpy as np
 
-from ..cards.card import EMPTY
+from ..cards import EMPTY, FeatureTable
+from .metrics import EVENT_METRICS
 
-__all__ = ["ExploreState", "shuffled_libraries", "card_dtype", "CARD_DTYPE", "COUNT_DTYPE"]
+__all__ = [
+    "ExploreState",
+    "OpeningHands",
+    "GameState",
+    "shuffled_libraries",
+    "card_dtype",
+    "CARD_DTYPE",
+    "COUNT_DTYPE",
+]
 
 #: dtype of card ids in a library of a deck with up to 32,767 distinct cards.
 CARD_DTYPE = np.int16
@@ -168,3 +181,111 @@ def shuffled_libraries(
         flat[chosen] = library[:, position]
         library[:, position] = picked
     return library
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class OpeningHands:
+    """Kept opening hands and the libraries behind them.
+
+    Attributes
+    ----------
+    library : ndarray, shape (trials, size + 1), int16
+        Circular library buffer; the library is positions ``top .. end - 1`` (mod width).
+    top, end : ndarray, shape (trials,), int32
+        Logical positions of the top card and one past the bottom card.
+    hand : ndarray, shape (trials, n_cards + 1), int16
+        Cards in hand per card id.
+    mulligans : ndarray, shape (trials,), int32
+        Mulligans taken.
+    """
+
+    library: np.ndarray
+    top: np.ndarray
+    end: np.ndarray
+    hand: np.ndarray
+    mulligans: np.ndarray
+
+
+@dataclasses.dataclass(eq=False)
+class GameState:
+    """Every trial's game, as arrays with the trial axis first (updated in place).
+
+    Attributes
+    ----------
+    library : ndarray, shape (trials, width), int16
+        Circular buffer of card ids; the library is logical positions ``top .. end - 1``,
+        stored at ``position % width``. Cards put on the bottom are written at ``end``.
+    top, end : ndarray, shape (trials,), int32
+    library_lands : ndarray, shape (trials,), int32
+        Land cards in the library.
+    hand, battlefield, sick : ndarray, shape (trials, n_cards + 1), int16
+        Cards per id in hand; permanents per id on the battlefield; of those, the ones that
+        came under your control this turn (summoning sick).
+    mana : ndarray, shape (trials,), int32
+        Untapped mana available now (every land taps for one mana).
+    land_drops : ndarray, shape (trials,), int32
+        Land plays left this turn.
+    played_land : ndarray, shape (trials,), bool
+    maps, equipped : ndarray, shape (trials,), int32
+        Map tokens; Glowcap Lanterns attached to a creature.
+    graveyard : ndarray, shape (trials,), int32
+        Cards in the graveyard (milled, resolved spells, discarded, removed permanents).
+    turn : int
+    totals : dict of str to ndarray, shape (trials,), int32
+        Cumulative event counts (explores, counters, Maps, mana spent, ...).
+    """
+
+    library: np.ndarray
+    top: np.ndarray
+    end: np.ndarray
+    library_lands: np.ndarray
+    hand: np.ndarray
+    battlefield: np.ndarray
+    sick: np.ndarray
+    mana: np.ndarray
+    land_drops: np.ndarray
+    played_land: np.ndarray
+    maps: np.ndarray
+    equipped: np.ndarray
+    graveyard: np.ndarray
+    turn: int
+    totals: dict[str, np.ndarray]
+
+    @property
+    def trials(self) -> int:
+        return self.library.shape[0]
+
+    @classmethod
+    def from_opening_hands(cls, opening: OpeningHands, features: FeatureTable) -> GameState:
+        trials, n_kinds = opening.hand.shape
+        zeros = np.zeros(trials, dtype=np.int32)
+        # Every trial holds the same deck, split between library and hand.
+        hand_lands = (opening.hand * features.is_land).sum(axis=1, dtype=np.int32)
+        first = _library_cards(opening, 0)
+        deck_lands = int(features.is_land[first].sum()) + int(hand_lands[0])
+        library_lands = deck_lands - hand_lands
+        totals = {name: zeros.copy() for name in EVENT_METRICS}
+        return cls(
+            library=opening.library,
+            top=opening.top.copy(),
+            end=opening.end.copy(),
+            library_lands=library_lands.astype(np.int32),
+            hand=opening.hand.copy(),
+            battlefield=np.zeros((trials, n_kinds), dtype=np.int16),
+            sick=np.zeros((trials, n_kinds), dtype=np.int16),
+            mana=zeros.copy(),
+            land_drops=zeros.copy(),
+            played_land=np.zeros(trials, dtype=bool),
+            maps=zeros.copy(),
+            equipped=zeros.copy(),
+            graveyard=zeros.copy(),
+            turn=0,
+            totals=totals,
+        )
+
+
+def _library_cards(opening: OpeningHands, row: int) -> np.ndarray:
+    """The card ids in one trial's library, top first."""
+    width = opening.library.shape[1]
+    positions = np.arange(opening.top[row], opening.end[row]) % width
+    return opening.library[row, positions]

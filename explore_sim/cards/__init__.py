@@ -1,0 +1,36 @@
+"""What a card is and where it comes from.
+
+- :mod:`.card`: the :class:`Card` record and the rules that classify a card (E10);
+- :mod:`.catalog`: the built-in :class:`Catalog`, :class:`CardSources` searched in order,
+  the catalog's CSV format;
+- :mod:`.features`: per-card NumPy feature arrays (:class:`FeatureTable`), what the engine
+  reads;
+- :mod:`.card_files`: user card files (TOML / CSV);
+- :mod:`.index`, :mod:`.jsonstream`, :mod:`.oracle`, :mod:`.update`: the Scryfall / MTGJSON
+  card index, its streaming reader, oracle-text templates and the one network command;
+- :mod:`.decklist`: decklists in every common format, read into a :class:`Deck`.
+
+This wing uses nothing of :mod:`explore_sim.engine` or :mod:`explore_sim.analysis`.
+"""
+
+from .card import Card, classify_types, mana_value_of, normalize_name
+from .catalog import CardSources, Catalog
+from .decklist import Deck, deck_from_counts, load_deck, parse_deck
+from .features import EMPTY, FeatureTable
+from .index import card_sources
+
+__all__ = [
+    "Card",
+    "Catalog",
+    "CardSources",
+    "FeatureTable",
+    "EMPTY",
+    "Deck",
+    "load_deck",
+    "parse_deck",
+    "deck_from_counts",
+    "card_sources",
+    "classify_types",
+    "mana_value_of",
+    "normalize_name",
+]

@@ -1,0 +1,202 @@
+"""Explore instructions: one effect's explores with their replacements, then its triggers.
+
+An *explore instruction* is one effect that makes a permanent explore one or more times (an
+enter trigger, a Map token, a spell). Each explore is replaced by Topography Tracker (R1:
+explore, then explore again) and Twists and Turns (R2: scry 1 first), in the order chosen by
+:attr:`GameConfig.replacement_order` (R3); each single explore is decided by the pure rule
+:func:`explore_sim.engine.rules.explore_outcome` with the keep-or-mill policy's choice
+(E1-E7, E9), and "whenever a creature you control explores" triggers go on the stack after
+the whole effect (E8). Every function acts on ``rows``, the trials concerned.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..cards import EMPTY
+from .policies import Observation, decide
+from .rules import explore_outcome
+from .state import GameState
+
+if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
+    from .goldfish import Goldfish
+
+__all__ = ["explore_instruction", "scry", "explore_triggers", "observe", "MAX_TRACKER_DOUBLINGS"]
+
+#: The most explores one instruction may expand to (Topography Trackers double each other).
+MAX_TRACKER_DOUBLINGS = 6
+
+
+def observe(
+    game: Goldfish, state: GameState, rows: np.ndarray, revealed: np.ndarray,
+    explores_left: np.ndarray, counters: np.ndarray, present: np.ndarray,
+) -> Observation:
+    """What the player sees when choosing keep or mill for ``revealed`` in ``rows``.
+
+    Counts are computed only if the policy asks for them; the state does not change while
+    the policy decides.
+    """
+    return Observation.build(
+        game.f,
+        revealed,
+        cards_in_hand=lambda: state.hand[rows].sum(axis=1, dtype=np.int32),
+        lands_in_hand=lambda: state.hand[np.ix_(rows, game.land_ids)].sum(axis=1, dtype=np.int32),
+        lands_in_play=lambda: game.on_battlefield(state, game.land_ids, rows),
+        turn=state.turn,
+        explores_left=explores_left,
+        counters=counters,
+        explorer_present=present,
+        library_size=lambda: state.end[rows] - state.top[rows],
+        lands_in_library=lambda: state.library_lands[rows],
+    )
+
+
+def explore_instruction(
+    game: Goldfish,
+    state: GameState,
+    rows: np.ndarray,
+    explorer: np.ndarray | int,
+    count: np.ndarray | int,
+    targeted: bool,
+    present: np.ndarray | None = None,
+    pending: list[np.ndarray] | None = None,
+) -> np.ndarray:
+    """One effect that makes ``explorer`` explore ``count`` times (E6), then its triggers.
+
+    Parameters
+    ----------
+    rows : ndarray of int
+        Trials in which the effect resolves.
+    explorer : ndarray aligned with rows, or int
+        Card id of the exploring permanent.
+    count : ndarray aligned with rows, or int
+        Explores the effect makes before replacements.
+    targeted : bool
+        The effect targets the explorer (Map, spell): if it is gone, nothing happens (E9).
+    present : ndarray aligned with rows, bool, optional
+        False where this very permanent has already left the battlefield (an earlier
+        trigger of the same event removed it). Default: it is there if a permanent of its
+        kind is.
+    pending : list of three ndarrays of shape (trials,), optional
+        For effects that make several permanents explore (Hakbal): the explores are
+        added to ``pending`` (explored, lands, nonlands, by trial) and the caller resolves
+        the triggers once, after the whole effect (E8). Default: resolve them here.
+
+    Returns
+    -------
+    ndarray aligned with rows, bool
+        Where the explorer is still on the battlefield afterwards.
+    """
+    explorer = np.broadcast_to(np.asarray(explorer, dtype=np.intp), rows.shape)
+    count = np.broadcast_to(np.asarray(count, dtype=np.int32), rows.shape)
+    on_battlefield = (explorer != EMPTY) & (state.battlefield[rows, explorer] > 0)
+    present = on_battlefield if present is None else on_battlefield & present
+    active = count > 0
+    if not active.any():
+        return present
+    # Removal model: the explorer leaves in response to its explore.
+    if game.config.removal > 0:
+        roll = game.rngs["removal"].random(len(rows))
+        gone = active & present & (roll < game.config.removal)
+        game.remove(state, rows[gone], explorer[gone])
+        state.totals["explorers_removed"][rows[gone]] += 1
+        present = present & ~gone
+    if targeted:
+        active = active & present  # E9: the target is gone, nothing happens at all
+    # E3: an explorer that is gone still explores, without counters.
+    # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
+    # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
+    trackers = np.minimum(game.on_battlefield(state, game.tracker_ids, rows),
+                          MAX_TRACKER_DOUBLINGS)
+    twists = game.on_battlefield(state, game.twists_ids, rows)
+    explores_per = 2**trackers
+    if game.config.replacement_order == "tracker-first":
+        period = twists + 1
+        steps = count * explores_per * period
+    else:
+        period = twists + explores_per
+        steps = count * period
+    steps = np.where(active, steps, 0)
+    total_explores = np.where(active, count * explores_per, 0)
+    explored = np.zeros(len(rows), dtype=np.int32)
+    lands = np.zeros(len(rows), dtype=np.int32)
+    nonlands = np.zeros(len(rows), dtype=np.int32)
+    counters = np.zeros(len(rows), dtype=np.int32)
+    totals = state.totals
+    for step in range(int(steps.max())):
+        in_step = step < steps
+        is_scry = in_step & ((step % period) < twists)
+        is_explore = in_step & ~is_scry
+        if is_scry.any():
+            scry(game, state, rows[is_scry], (total_explores - explored)[is_scry],
+                       counters[is_scry], present[is_scry])
+        if not is_explore.any():
+            continue
+        here = rows[is_explore]
+        revealed = game.peek(state, here)
+        obs = observe(game, state, here, revealed, (total_explores - explored)[is_explore],
+                           counters[is_explore], present[is_explore])
+        mill = decide(game.policy, obs, game.rngs["policy"])
+        events = explore_outcome(revealed, game.f, mill, present[is_explore],
+                                 np.ones(len(here), dtype=bool))
+        found = here[events.land_to_hand]
+        state.hand[found, revealed[events.land_to_hand]] += 1  # E1
+        state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
+        state.library_lands[here] -= events.land_to_hand
+        state.graveyard[here] += events.milled
+        explored[is_explore] += events.explored
+        lands[is_explore] += events.land_to_hand
+        nonlands[is_explore] += events.nonland
+        counters[is_explore] += events.counter
+        totals["explores"][here] += events.explored
+        totals["explore_counters"][here] += events.counter
+        totals["explore_lands"][here] += events.land_to_hand
+        totals["milled"][here] += events.milled
+    if pending is None:
+        explore_triggers(game, state, rows, explored, lands, nonlands)
+    else:
+        for total, part in zip(pending, (explored, lands, nonlands)):
+            total[rows] += part
+    return present
+
+
+def scry(game: Goldfish, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
+          counters: np.ndarray, present: np.ndarray) -> None:
+    """Scry 1 (R2): a land stays on top; a nonland goes to the bottom if the policy says so."""
+    card = game.peek(state, rows)
+    obs = observe(game, state, rows, card, explores_left, counters, present)
+    bottom = game.f.is_nonland[card] & decide(game.scry_policy, obs, game.rngs["policy"])
+    moving = rows[bottom]
+    width = state.library.shape[1]
+    state.library[moving, state.end[moving] % width] = card[bottom]
+    state.top[moving] += 1
+    state.end[moving] += 1
+    state.totals["scries"][rows[card != EMPTY]] += 1
+
+
+def explore_triggers(game: Goldfish, state: GameState, rows: np.ndarray, explored: np.ndarray,
+                      lands: np.ndarray, nonlands: np.ndarray) -> None:
+    """"Whenever a creature you control explores" triggers, after the whole effect (E8)."""
+    fired = explored > 0
+    rows, explored, lands, nonlands = rows[fired], explored[fired], lands[fired], nonlands[fired]
+    if rows.size == 0:
+        return
+    totals = state.totals
+
+    def count(name: str) -> np.ndarray:
+        return game.on_battlefield(state, game.trigger_ids[name], rows)
+
+    walkers = count("walker")
+    totals["trigger_counters"][rows] += walkers * explored + count("caravel") * explored
+    totals["life_gained"][rows] += 3 * walkers * explored
+    totals["cave_diver_pumps"][rows] += count("cave_diver") * explored
+    totals["chupacabra_triggers"][rows] += count("chupacabra") * explored
+    nicanzils = count("nicanzil")
+    # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
+    # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
+    totals["trigger_counters"][rows] += nicanzils * nonlands
+    land_triggers = nicanzils * lands
+    for k in range(int(land_triggers.max(initial=0))):
+        game.put_land(state, rows[k < land_triggers], tapped=True)
