@@ -86,7 +86,7 @@ def test_abilities_from_oracle_text(tmp_path):
     assert (cartographer.maps, cartographer.maps_when, cartographer.explores) == (1, "enter", 0)
     assert index.find("Fixture Outrider").explores_when == "attack"
     assert index.find("Fixture Grove Keeper").explore_trigger == "caravel"
-    assert index.find("Fixture Tapland").has_keyword("enters_tapped")
+    assert index.find("Fixture Tapland").enters_tapped == "yes"
     assert index.find("Fixture Odd Explorer").explore_trigger == ""
     assert any("Fixture Odd Explorer: modelled as a vanilla card" in w for w in report.warnings)
 

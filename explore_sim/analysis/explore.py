@@ -379,6 +379,6 @@ def _library_ids(
                 f"(the deck has {dict(deck.main)[card]})"
             )
         remaining[card] -= 1
-    counts = [remaining[card] for card in features.cards]
+    counts = [remaining[card] for card in features.cards[: features.n_deck]]
     return np.repeat(np.arange(1, len(counts) + 1, dtype=np.int16), counts)
 

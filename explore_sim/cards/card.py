@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from ..errors import CardError
+from .mana import ANY_COLOUR, S, CostMode, basic_land_colours, cost_modes, parse_produces
 
 __all__ = [
     "KNOWN_LAYOUTS",
@@ -20,6 +21,10 @@ __all__ = [
     "EXPLORE_TRIGGERS",
     "EXPLORE_REPLACEMENTS",
     "EXTRA_LAND",
+    "ENTERS_TAPPED",
+    "LAND_ENTERS",
+    "FETCHES",
+    "FETCH_WHEN",
     "Card",
     "normalize_name",
     "mana_value_of",
@@ -64,6 +69,27 @@ EXPLORE_REPLACEMENTS = ("tracker", "twists")
 
 #: Extra land drops: for the turn the card resolves, or every turn while it is in play.
 EXTRA_LAND = ("this_turn", "each_turn")
+
+#: How a land (or a land face) enters: ``yes`` always tapped; ``unless:forest|swamp`` (a check
+#: land: untapped if you control a land of one of those types); ``fast`` (untapped with two
+#: or fewer other lands); ``slow`` (untapped with two or more other lands); ``shock`` (pay 2
+#: life or it enters tapped); ``life:N`` (pay N life or it enters tapped). Empty: untapped.
+ENTERS_TAPPED = ("yes", "fast", "slow", "shock", "unless:<types>", "life:<N>")
+#: What a land does when it enters: ``scry`` (scry 1: the temples), ``bounce`` (return a
+#: land you control to its owner's hand).
+LAND_ENTERS = ("scry", "bounce")
+#: Basic-land searches: ``basic_tapped`` (a basic land card onto the battlefield tapped),
+#: ``basic_passage`` (the same, untapped if you control four or more lands: Fabled Passage),
+#: ``basic_hand`` (a basic land card into your hand), ``basic_tapped_and_hand`` (Cultivate,
+#: Kodama's Reach), ``two_basics_tapped`` (two sharing a land type: Myriad Landscape). The
+#: library is shuffled afterwards.
+FETCHES = ("basic_tapped", "basic_passage", "basic_hand", "basic_tapped_and_hand",
+           "two_basics_tapped")
+#: When a search happens: ``sacrifice`` (a land's "{T}, Sacrifice this land: ...", used as
+#: soon as it enters), ``activated`` (an activated ability paid with ``ability_cost`` in the
+#: second main phase), ``cast`` (the spell resolving), ``enter`` (an enter trigger).
+FETCH_WHEN = ("sacrifice", "activated", "cast", "enter")
+_BASIC_TYPE_NAMES = ("plains", "island", "swamp", "mountain", "forest")
 
 #: Layouts whose card is, in the library, only its front face or main part (E10).
 _FRONT_FACE_LAYOUTS = frozenset(
@@ -184,6 +210,18 @@ class Card:
     database's value); otherwise it is computed from ``mana_cost`` (E10: X counts 0).
     ``is_land``, ``is_creature`` and ``is_land_like`` are derived from the type line and
     layout by :func:`classify_types` (E10).
+
+    Mana: ``produces`` is what one activation of the card's mana ability makes
+    (:func:`explore_sim.cards.mana.parse_produces`: ``"G"``, ``"BG"`` for B or G, ``"any"``,
+    ``"CC"``, ``"G+U"``, ``"commander"``); a land without it makes the colours of its basic
+    land types. ``mana_ability_cost`` is the mana the ability needs (``"{1}"`` for a Signet)
+    and ``mana_life`` the life each coloured mana from it costs (pain lands: 1).
+    ``enters_tapped`` (:data:`ENTERS_TAPPED`), ``land_enters`` (:data:`LAND_ENTERS`),
+    ``fetch`` / ``fetch_when`` (:data:`FETCHES`, :data:`FETCH_WHEN`) describe lands and ramp;
+    ``back_produces`` and ``back_enters_tapped`` the land face of a modal double-faced card
+    (spell // land, or a land // land Pathway), which may be played instead of the front.
+    ``unmodelled`` keeps the oracle text an importer could not model (shown by ``cards
+    check``).
     """
 
     name: str
@@ -207,6 +245,16 @@ class Card:
     note: str = ""
     source: str = "built-in"
     mana_value: int | None = None
+    produces: str = ""
+    mana_ability_cost: str = ""
+    mana_life: int = 0
+    enters_tapped: str = ""
+    land_enters: str = ""
+    fetch: str = ""
+    fetch_when: str = ""
+    back_produces: str = ""
+    back_enters_tapped: str = ""
+    unmodelled: str = ""
     is_land: bool = dataclasses.field(init=False)
     is_creature: bool = dataclasses.field(init=False)
     is_land_like: bool = dataclasses.field(init=False)
@@ -226,6 +274,17 @@ class Card:
             raise CardError(f"{where}: explores and explores_when must be given together")
         if (self.maps > 0) != bool(self.maps_when):
             raise CardError(f"{where}: maps and maps_when must be given together")
+        _check_choice(self.land_enters, LAND_ENTERS, "land_enters", where)
+        _check_choice(self.fetch, FETCHES, "fetch", where)
+        _check_choice(self.fetch_when, FETCH_WHEN, "fetch_when", where)
+        if bool(self.fetch) != bool(self.fetch_when):
+            raise CardError(f"{where}: fetch and fetch_when must be given together")
+        if "enters_tapped" in self.keywords and not self.enters_tapped:
+            object.__setattr__(self, "enters_tapped", "yes")  # the older keyword spelling
+        for field in ("enters_tapped", "back_enters_tapped"):
+            _check_enters_tapped(getattr(self, field), field, where)
+        if not 0 <= self.mana_life <= 20:
+            raise CardError(f"{where}: mana_life must be between 0 and 20, got {self.mana_life}")
         try:
             is_land, is_creature, is_land_like = classify_types(self.type_line, self.layout)
             # A card database's own mana value wins (it knows every symbol); else the cost's.
@@ -235,12 +294,65 @@ class Card:
                 else _whole_mana_value(self.mana_value)
             )
             mana_value_of(self.ability_cost)
+            mana_value_of(self.mana_ability_cost)
+            parse_produces(self.produces, ANY_COLOUR)
+            parse_produces(self.back_produces, ANY_COLOUR)
+            cost_modes(self.mana_cost, self.layout)
         except CardError as error:
             raise CardError(f"{where}: {error}") from None
         object.__setattr__(self, "mana_value", mana_value)
         object.__setattr__(self, "is_land", is_land)
         object.__setattr__(self, "is_creature", is_creature)
         object.__setattr__(self, "is_land_like", is_land_like)
+
+    @property
+    def cost_modes(self) -> tuple[CostMode, ...]:
+        """The ways to cast the card from hand (:func:`explore_sim.cards.mana.cost_modes`)."""
+        return cost_modes(self.mana_cost, self.layout)
+
+    @property
+    def is_snow(self) -> bool:
+        """The front face has the snow supertype (its mana pays {S})."""
+        return "snow" in _card_types(self.type_line.split("//")[0])
+
+    def mana_units(self, commander_colours: int = 0) -> tuple[int, ...]:
+        """Mana units one activation of the card's mana ability makes, as colour masks.
+
+        ``produces`` if given; otherwise a land makes one mana of the colours of its basic
+        land types (CR 305.6: Overgrown Tomb is a Swamp Forest). Snow sources' units also
+        pay {S}. Empty for a card that makes no mana.
+        """
+        if self.produces:
+            units = parse_produces(self.produces, commander_colours)
+        elif self.is_land:
+            colours = basic_land_colours(self.subtypes)
+            units = (colours,) if colours else ()
+        else:
+            units = ()
+        return tuple(unit | S for unit in units) if self.is_snow else units
+
+    @property
+    def land_face(self) -> Card | None:
+        """The land face of a modal double-faced card (spell // land or a Pathway), as a card
+        of its own, or None."""
+        faces = [face.strip() for face in self.type_line.split("//")]
+        if self.layout != "modal_dfc" or len(faces) < 2 or "land" not in _card_types(faces[1]):
+            return None
+        names = [name.strip() for name in self.name.split("//")]
+        return Card(
+            name=names[1] if len(names) > 1 else f"{self.name} (land)",
+            mana_cost="",
+            type_line=faces[1],
+            produces=self.back_produces,
+            enters_tapped=self.back_enters_tapped,
+            source=self.source,
+            note=f"land face of {self.front_name}",
+        )
+
+    @property
+    def is_mana_source(self) -> bool:
+        """The card has a modelled mana ability (or is a land with a basic land type)."""
+        return bool(self.mana_units(ANY_COLOUR))
 
     @property
     def front_name(self) -> str:
@@ -283,6 +395,33 @@ class Card:
             parts.append(f"replacement {self.explore_replacement}")
         if self.extra_land:
             parts.append(f"extra land {self.extra_land}")
+        if self.fetch:
+            parts.append(f"search {self.fetch} ({self.fetch_when})")
+        return "; ".join(parts) or "-"
+
+    def mana(self) -> str:
+        """What the card makes and how it enters, in words (``cards check``), ``-`` if nothing."""
+        parts = []
+        units = self.mana_units(ANY_COLOUR)
+        if units:
+            from .mana import mask_text
+
+            text = "+".join(mask_text(u & ~S) for u in units)
+            if self.produces.strip().casefold() == "commander":
+                text = "commander's colours"
+            if self.mana_ability_cost:
+                text = f"{self.mana_ability_cost}: {text}"
+            if self.mana_life:
+                text += f" ({self.mana_life} life per coloured mana)"
+            parts.append(text)
+        if self.enters_tapped:
+            parts.append(f"enters tapped: {self.enters_tapped}")
+        if self.land_enters:
+            parts.append(f"on entering: {self.land_enters}")
+        face = self.land_face
+        if face is not None:
+            back = face.mana()
+            parts.append(f"land face {face.name}: {back}")
         return "; ".join(parts) or "-"
 
     def describe(self) -> dict[str, object]:
@@ -308,6 +447,7 @@ class Card:
             "extra_land": self.extra_land or "-",
             "keywords": ", ".join(self.keywords) or "-",
             "ability_cost": self.ability_cost or "-",
+            "mana": self.mana(),
             "set_number": self.set_number or "-",
             "note": self.note or "-",
             "source": self.source,
@@ -318,6 +458,21 @@ def _whole_mana_value(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6:
         raise CardError(f"mana value must be a number >= 0, got {value!r}")
     return int(value)  # half mana (Un-cards) rounds down
+
+
+def _check_enters_tapped(value: str, field: str, where: str) -> None:
+    """``enters_tapped`` values: see :data:`ENTERS_TAPPED`."""
+    if not value or value in {"yes", "fast", "slow", "shock"}:
+        return
+    kind, _, arg = value.partition(":")
+    if kind == "unless" and arg and all(t in _BASIC_TYPE_NAMES for t in arg.split("|")):
+        return
+    if kind == "life" and arg.isdigit() and 1 <= int(arg) <= 20:
+        return
+    raise CardError(
+        f"{where}: {field} {value[:40]!r} is not one of yes, fast, slow, shock, "
+        "unless:<types> (e.g. unless:forest|swamp), life:<N>"
+    )
 
 
 def _check_choice(value: str, choices: tuple[str, ...], field: str, where: str) -> None:

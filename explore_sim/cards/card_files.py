@@ -6,7 +6,11 @@ built-in catalog (``explore_sim/cards/data/cards.csv``). Fields: ``name``, ``man
 the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
 ``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
 ``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a list),
-``ability_cost``, ``note``. Example::
+``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or G,
+``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
+``enters_tapped`` (true, or a rule such as ``"unless:forest|swamp"``, ``"shock"``),
+``land_enters``, ``fetch``, ``fetch_when``, ``back_produces``, ``back_enters_tapped``
+(see :class:`explore_sim.cards.card.Card`). Example::
 
     [[card]]
     name = "Tidecaller Scout"
@@ -39,7 +43,9 @@ _FIELDS = {
     "toughness": int, "mana_value": int, "explores": (int, str), "explores_when": str,
     "explore_targets": bool, "maps": int, "maps_when": str, "explore_trigger": str,
     "explore_replacement": str, "extra_land": str, "keywords": list, "ability_cost": str,
-    "set_number": str, "note": str,
+    "set_number": str, "note": str, "produces": str, "mana_ability_cost": str,
+    "mana_life": int, "enters_tapped": (str, bool), "land_enters": str, "fetch": str,
+    "fetch_when": str, "back_produces": str, "back_enters_tapped": (str, bool),
 }
 
 
@@ -96,7 +102,8 @@ def _card(table: dict[str, Any], source: str) -> Card:
             raise CardError(f"a card needs a {required}")
     for key, value in table.items():
         expected = _FIELDS[key]
-        if isinstance(value, bool) and expected is not bool:
+        allowed = expected if isinstance(expected, tuple) else (expected,)
+        if isinstance(value, bool) and bool not in allowed:
             raise CardError(f"card {table['name']!r}: {key} must be {_type_name(expected)}")
         if not isinstance(value, expected):
             raise CardError(f"card {table['name']!r}: {key} must be {_type_name(expected)}, "
@@ -110,6 +117,9 @@ def _card(table: dict[str, Any], source: str) -> Card:
         explores = 0
     values["explores"] = explores
     values["keywords"] = tuple(str(k).casefold() for k in values.get("keywords", ()))
+    for field in ("enters_tapped", "back_enters_tapped"):  # true / false as well as a rule
+        if isinstance(values.get(field), bool):
+            values[field] = "yes" if values[field] else ""
     values.setdefault("mana_cost", "")
     values["source"] = source
     return Card(**values)

@@ -155,6 +155,15 @@ CATALOG_COLUMNS = (
     "ability_cost",
     "set_number",
     "note",
+    "produces",
+    "mana_ability_cost",
+    "mana_life",
+    "enters_tapped",
+    "land_enters",
+    "fetch",
+    "fetch_when",
+    "back_produces",
+    "back_enters_tapped",
 )
 
 
@@ -212,4 +221,13 @@ def _card_from_row(row: dict[str, str | None], source: str) -> Card:
         set_number=text("set_number"),
         note=text("note"),
         source=source,
+        produces=text("produces"),
+        mana_ability_cost=text("mana_ability_cost"),
+        mana_life=integer("mana_life") or 0,
+        enters_tapped=text("enters_tapped"),
+        land_enters=text("land_enters"),
+        fetch=text("fetch"),
+        fetch_when=text("fetch_when"),
+        back_produces=text("back_produces"),
+        back_enters_tapped=text("back_enters_tapped"),
     )

@@ -30,6 +30,7 @@ from ..errors import CardError
 from .card import KNOWN_LAYOUTS, Card, normalize_name
 from .catalog import CardSources, Catalog
 from .jsonstream import first_char, iter_array, iter_object, open_text
+from .mana_text import mana_from_text
 from .oracle import abilities_from_text
 
 __all__ = [
@@ -49,7 +50,7 @@ __all__ = [
 CARDS_DIR_ENV = "EXPLORE_SIM_CARDS_DIR"
 #: File name of the card index inside the card directory.
 INDEX_NAME = "cards.sqlite"
-_SCHEMA_VERSION = "1"
+_SCHEMA_VERSION = "2"
 
 #: Scryfall / MTGJSON layouts that are not cards of a deck.
 SKIPPED_LAYOUTS = frozenset({
@@ -90,6 +91,25 @@ def _oracle_abilities(name: str, text: str) -> tuple[dict[str, Any], list[str]]:
     return fields, warnings
 
 
+def _mana_fields(name: str, layout: str, faces: list[tuple[str, str, str]],
+                 produced: list[str] | None) -> tuple[dict[str, Any], list[str]]:
+    """Mana fields from the faces' ``(name, type line, oracle text)``: the front face's mana
+    ability and enters-tapped rule; for a modal double-faced card with a land back face,
+    the back face's as ``back_produces`` / ``back_enters_tapped``."""
+    if layout in {"split", "aftermath"}:
+        faces = [(name, "", "\n".join(text for _, _, text in faces))]
+    front_name, _, front_text = faces[0]
+    fields, unmatched = mana_from_text(front_name, front_text,
+                                       produced if layout != "modal_dfc" else None)
+    warnings = [f"{name}: mana text not modelled: {line!r}" for line in unmatched]
+    if layout == "modal_dfc" and len(faces) > 1 and "land" in faces[1][1].casefold():
+        back, back_unmatched = mana_from_text(faces[1][0], faces[1][2])
+        fields["back_produces"] = back.get("produces", "")
+        fields["back_enters_tapped"] = back.get("enters_tapped", "")
+        warnings += [f"{name}: mana text not modelled: {line!r}" for line in back_unmatched]
+    return fields, warnings
+
+
 def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
     """A :class:`Card` from one Scryfall card object, or None for a non-deck object.
 
@@ -109,6 +129,14 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
     text = obj.get("oracle_text") or "\n".join(str(f.get("oracle_text") or "") for f in faces)
     front = faces[0] if faces and layout not in {"split", "aftermath"} else obj
     fields, warnings = _oracle_abilities(name, text)
+    face_texts = [(str(f.get("name") or name), str(f.get("type_line") or ""),
+                   str(f.get("oracle_text") or "")) for f in faces] or [
+        (name, type_line, str(obj.get("oracle_text") or ""))]
+    produced = obj.get("produced_mana")
+    mana, mana_warnings = _mana_fields(name, layout, face_texts,
+                                       produced if isinstance(produced, list) else None)
+    fields.update(mana)
+    warnings += mana_warnings
     keywords = tuple(k.casefold() for k in obj.get("keywords") or []) + tuple(
         fields.pop("keywords", ())
     )
@@ -124,6 +152,7 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
         set_number=number,
         source="scryfall",
         mana_value=_mana_value(obj, faces, layout, "cmc"),
+        unmodelled=_unmodelled(warnings),
         **fields,
     )
     return card, warnings
@@ -144,6 +173,11 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
         mana_cost = str(first.get("manaCost") or "")
     text = "\n".join(str(f.get("text") or "") for f in ordered)
     fields, warnings = _oracle_abilities(name, text)
+    face_texts = [(str(f.get("faceName") or f.get("name") or name), str(f.get("type") or ""),
+                   str(f.get("text") or "")) for f in ordered]
+    mana, mana_warnings = _mana_fields(name, layout, face_texts, None)
+    fields.update(mana)
+    warnings += mana_warnings
     keywords = tuple(k.casefold() for k in first.get("keywords") or []) + tuple(
         fields.pop("keywords", ())
     )
@@ -161,9 +195,15 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
         keywords=keywords,
         source="mtgjson",
         mana_value=_whole(mana_value),
+        unmodelled=_unmodelled(warnings),
         **fields,
     )
     return card, warnings
+
+
+def _unmodelled(warnings: list[str]) -> str:
+    """The warnings' texts, kept with the card so ``cards check`` can repeat them."""
+    return "; ".join(w.split(": ", 1)[-1] for w in warnings)[:500]
 
 
 def _layout(layout: str) -> str:
@@ -403,7 +443,7 @@ def _card_from_row(row: Iterable[Any], source: str) -> Card:
     values = dict(zip(_FIELDS, row))
     for name in ("power", "toughness", "mana_value"):
         values[name] = None if values[name] in (None, "", "None") else int(values[name])
-    for name in ("explores", "maps"):
+    for name in ("explores", "maps", "mana_life"):
         values[name] = int(values[name] or 0)
     for name in ("explores_x", "explore_targets"):
         values[name] = bool(int(values[name] or 0))

@@ -47,7 +47,6 @@ _TRIGGER_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on "
                 r"(?:~|it|this creature|this vehicle|this artifact)"), "caravel"),
 ]
-_ENTERS_TAPPED = re.compile(r"(?:^|\. )(?:~|this land) enters(?: the battlefield)? tapped\.")
 _MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
 
 
@@ -65,7 +64,7 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
     -------
     (dict, list of str)
         Fields for :class:`~explore_sim.cards.Card` (``explores``, ``explores_when``,
-        ``maps``, ``explore_trigger``, ``keywords`` with ``enters_tapped``...) and the lines
+        ``maps``, ``explore_trigger``, ...) and the lines
         that mention exploring or Maps but match no known template.
     """
     normalized = _normalize(name, text)
@@ -93,8 +92,6 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
                 break
         if not recognised and _MENTIONS.search(line):
             unmatched.append(originals[number].strip() if number < len(originals) else line)
-    if _ENTERS_TAPPED.search(normalized.replace("\n", " ")):
-        fields["keywords"] = ("enters_tapped",)
     return fields, unmatched
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..cards import EMPTY
 from .explore_effects import explore_instruction, explore_triggers
+from .lands import search_basics
 from .state import GameState
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
@@ -52,7 +53,7 @@ MODELLED: dict[str, str] = {
     "crewed_attack": "Subterranean Schooner: crewed by a creature (a summoning-sick one when there is one), which explores",
     "maps enter / attack": "Map tokens when it enters and/or attacks",
     "parley": "Storm Fleet Negotiator: your top card and a coin flip for the opponent's",
-    "land_attack": "Restless Anchorage: animated for {1}{W}{U} with 4 mana left before combat; attacks: a Map",
+    "land_attack": "Restless Anchorage: animated for {1}{W}{U} from other sources before combat; attacks: a Map",
     "token_extra": "Worldwalker Helm: an extra Map whenever you create Maps",
     "not modelled": "activated explores needing an opponent, discards or sacrifices (Deadeye "
     "Tracker, Tomb Robber, Legion Vanguard), dies (Miner's Guidewing), life gain (Amalia), "
@@ -102,8 +103,10 @@ def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray 
             triggers = game.on_battlefield(state, game.enters_explorer_ids, entering)
             for k in range(int(triggers.max(initial=0))):
                 again = k < triggers
-                alive[again] &= explore_instruction(game,
-                    state, entering[again], kind, 1, False, alive[again])
+                alive[again] &= explore_instruction(
+                    game, state, entering[again], kind, 1, False, alive[again])
+        if info.fetch_when == "enter":  # District Guide: a basic land card into your hand
+            search_basics(game, state, entering, info.fetch)
 
 
 def resolve(game: Goldfish, state: GameState, rows: np.ndarray, kind: int,
@@ -126,18 +129,38 @@ def resolve(game: Goldfish, state: GameState, rows: np.ndarray, kind: int,
         state.totals["extra_land_drops"][rows] += 1
     if info.has_keyword("draw"):
         game.draw(state, rows)
+    if info.fetch_when == "cast":  # Rampant Growth, Cultivate, Kodama's Reach
+        search_basics(game, state, rows, info.fetch)
+
+
+def can_pay(game: Goldfish, state: GameState, rows: np.ndarray, cost: str,
+            unavailable: tuple[int, int] | None = None) -> np.ndarray:
+    """Whether the untapped sources (and the pool) can pay ``cost`` in each of ``rows``,
+    not counting ``unavailable`` (card id, copies) that pays part of the cost by tapping."""
+    if not rows.size:
+        return np.zeros(0, dtype=bool)
+    mana = game.mana
+    untapped = mana.untapped(state, rows)
+    if unavailable is not None:
+        where = np.flatnonzero(mana.source_ids == unavailable[0])
+        if where.size:
+            untapped[:, where[0]] = np.maximum(untapped[:, where[0]] - unavailable[1], 0)
+    units = mana.units(state, rows, untapped, filters=mana.has_filters)
+    return mana.payable(units, mana.cost_mode[cost])
 
 
 def equip(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """Attach an unattached Glowcap Lantern for {2} when a creature is there."""
+    """Attach an unattached Glowcap Lantern for its equip cost when a creature is there."""
     if game.lantern_ids.size == 0:
         return np.zeros(len(rows), dtype=bool)
+    cost = game.f.cards[game.lantern_ids[0] - 1].ability_cost
     free = game.on_battlefield(state, game.lantern_ids, rows) - state.equipped[rows]
-    equipping = (free > 0) & (state.mana[rows] >= 2) & (game.creatures(state, rows) > 0)
+    equipping = (free > 0) & (game.creatures(state, rows) > 0)
+    equipping[equipping] = can_pay(game, state, rows[equipping], cost)
     equipped = rows[equipping]
-    state.equipped[equipped] += 1
-    state.mana[equipped] -= 2
-    state.totals["mana_spent"][equipped] += 2
+    if equipped.size:
+        game.pay(state, equipped, [game.mana.cost_mode[cost]])
+        state.equipped[equipped] += 1
     return equipping
 
 
@@ -146,18 +169,17 @@ def activate_map(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarr
     if not game.config.use_maps:
         return np.zeros(len(rows), dtype=bool)
     can = state.maps[rows] > 0
-    can[can] = state.mana[rows[can]] >= 1
+    can[can] = can_pay(game, state, rows[can], "{1}")
     target = np.full(len(rows), EMPTY, dtype=np.intp)
     target[can] = game.pick_creature(state, rows[can])
     # M2: {1}, {T}, sacrifice; M3: sorcery speed (main phase); M4: needs a target;
-    # M5: no summoning sickness for the Map itgame.
+    # M5: no summoning sickness for the Map itself.
     using = can & (target != EMPTY)
     users = rows[using]
-    state.maps[users] -= 1
-    state.mana[users] -= 1
-    state.totals["mana_spent"][users] += 1
-    state.totals["maps_used"][users] += 1
     if users.size:
+        state.maps[users] -= 1
+        game.pay(state, users, [game.mana.cost_mode["{1}"]])
+        state.totals["maps_used"][users] += 1
         explore_instruction(game, state, users, target[using], 1, targeted=True)  # E9
     return using
 
@@ -166,13 +188,33 @@ def activate_explore_ability(game: Goldfish, state: GameState, rows: np.ndarray)
     """Seeker of Sunlight's sorcery-speed "{2}{G}: it explores" with mana left."""
     progressed = np.zeros(len(rows), dtype=bool)
     for kind in game.seeker_ids.tolist():
-        cost = game.f.cards[kind - 1].ability_mana
-        using = (state.battlefield[rows, kind] > 0) & (state.mana[rows] >= cost)
+        cost = game.f.cards[kind - 1].ability_cost
+        using = state.battlefield[rows, kind] > 0
+        using[using] = can_pay(game, state, rows[using], cost)
         users = rows[using]
         if users.size:
-            state.mana[users] -= cost
-            state.totals["mana_spent"][users] += cost
+            game.pay(state, users, [game.mana.cost_mode[cost]])
             explore_instruction(game, state, users, kind, 1, targeted=False)
+            progressed |= using
+    return progressed
+
+
+def activate_search(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Myriad Landscape's "{2}, {T}, Sacrifice: search for two basic lands" with mana left,
+    where the library holds a basic land."""
+    progressed = np.zeros(len(rows), dtype=bool)
+    for kind in game.activated_search_ids.tolist():
+        info = game.f.cards[kind - 1]
+        using = state.battlefield[rows, kind] - state.tapped[rows, kind] > 0
+        using[using] = game.basics_in_library(state, rows[using]).sum(axis=1) > 0
+        using[using] = can_pay(game, state, rows[using], info.ability_cost, (kind, 1))
+        users = rows[using]
+        if users.size:
+            game.pay(state, users, [game.mana.cost_mode[info.ability_cost]],
+                     unavailable=(kind, 1))
+            state.battlefield[users, kind] -= 1
+            state.graveyard[users] += 1
+            search_basics(game, state, users, info.fetch)
             progressed |= using
     return progressed
 
@@ -198,16 +240,20 @@ def beginning_of_combat(game: Goldfish, state: GameState) -> None:
 
 
 def animate_lands(game: Goldfish, state: GameState) -> np.ndarray:
-    """Restless Anchorage becomes a creature for {1}{W}{U} when that much mana is left (it
-    cannot tap for its own animation); returns the animated lands per trial, shape (trials,)."""
+    """Restless Anchorage becomes a creature for {1}{W}{U} when other sources can pay it (it
+    cannot tap for its own animation) and attacks (tapped); returns the animated lands per
+    trial, shape (trials,)."""
     animated = np.zeros(state.trials, dtype=np.int32)
+    everyone = np.arange(state.trials)
     for kind in game.anchorage_ids.tolist():
-        ready = state.battlefield[:, kind] - state.sick[:, kind]
-        cost = game.f.cards[kind - 1].ability_mana + 1
-        animating = (ready > 0) & (state.mana >= cost)
-        state.mana -= cost * animating
-        state.totals["mana_spent"] += (cost - 1) * animating
-        animated += animating
+        cost = game.f.cards[kind - 1].ability_cost
+        ready = (state.battlefield[:, kind] - state.sick[:, kind] - state.tapped[:, kind]) > 0
+        ready[ready] = can_pay(game, state, everyone[ready], cost, (kind, 1))
+        animating = everyone[ready]
+        if animating.size:
+            game.pay(state, animating, [game.mana.cost_mode[cost]], unavailable=(kind, 1))
+            state.tapped[animating, kind] += 1  # it attacks
+            animated[animating] += 1
     return animated
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..cards import EMPTY
+from .lands import put_land
 from .policies import Observation, decide
 from .rules import explore_outcome
 from .state import GameState
@@ -199,4 +200,6 @@ def explore_triggers(game: Goldfish, state: GameState, rows: np.ndarray, explore
     totals["trigger_counters"][rows] += nicanzils * nonlands
     land_triggers = nicanzils * lands
     for k in range(int(land_triggers.max(initial=0))):
-        game.put_land(state, rows[k < land_triggers], tapped=True)
+        putting = rows[k < land_triggers]
+        put = put_land(game, state, putting)
+        state.totals["nicanzil_lands"][putting[put]] += 1

@@ -1,10 +1,12 @@
 """The goldfish turn loop: whole games without an opponent, vectorised over trials.
 
 Each turn: untap; draw (not on turn 1 on the play); first main phase (play a land as soon as
-one is in hand, cast spells by the casting priority, equip); combat (beginning-of-combat
-explores, every creature able to attack attacks and is unblocked: attack and combat-damage
-triggers); second main phase (a land found meanwhile is still played, more casting, Map
-tokens and activated explores with the mana left); cleanup (discard down to seven).
+one can be played, chosen by colour (:mod:`explore_sim.engine.lands`), cast spells by the
+casting priority, equip); combat (beginning-of-combat explores, every creature able to attack
+attacks and is unblocked: attack and combat-damage triggers); second main phase (a land found
+meanwhile is still played, more casting, Map tokens and activated abilities with the mana
+left); cleanup (discard down to seven). Mana comes from untapped sources and is paid exactly
+by colour (:mod:`explore_sim.engine.mana`); unspent mana empties between phases.
 
 The state is a :class:`GameState` of arrays with the trial axis first. The turn loop owns it
 and updates it in place, one vectorised step at a time. This module holds the turn structure,
@@ -22,10 +24,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..cards import EMPTY, Catalog, FeatureTable
+from ..cards import EMPTY, Card, Catalog, FeatureTable
+from ..cards.mana import ANY_COLOUR
 from ..errors import OptionError
-from . import abilities
-from .metrics import OPENING_METRICS, TURN_METRICS
+from . import abilities, explore_effects, lands
+from .mana import ManaTables
+from .metrics import CASTABLE_PREFIX, MAIN_PHASE_METRICS, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
 from .state import GameState
 
@@ -60,6 +64,9 @@ class GameConfig:
         Card names cast first, in this order, before the default priority.
     hand_limit : int
         Maximum hand size at cleanup.
+    land_faces : {"when-needed", "always", "never"}
+        When a spell // land modal double-faced card is played as its land face: only when
+        no land card can be played (default), like any land, or never.
     """
 
     turns: int = 6
@@ -70,6 +77,7 @@ class GameConfig:
     use_maps: bool = True
     cast_order: tuple[str, ...] = ()
     hand_limit: int = 7
+    land_faces: str = "when-needed"
 
     def __post_init__(self) -> None:
         if isinstance(self.turns, bool) or not isinstance(self.turns, (int, np.integer)):
@@ -87,6 +95,9 @@ class GameConfig:
             )
         if not 0 <= self.hand_limit <= 100:
             raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
+        if self.land_faces not in lands.LAND_FACES:
+            raise OptionError(f"land_faces must be one of {', '.join(lands.LAND_FACES)}, "
+                              f"got {self.land_faces!r}")
 
 
 class Goldfish:
@@ -100,11 +111,14 @@ class Goldfish:
     policy : callable
         Keep-or-mill policy for explore (E2).
     scry_policy : callable, optional
-        Twists and Turns' scry 1 (R2): returns True to put the top card on the bottom. A
-        land is always kept on top. Default: bottom a nonland card the keep-or-mill policy
-        would mill.
+        Scry 1 (Twists and Turns, R2; temples): returns True to put the top card on the
+        bottom. A land is always kept on top. Default: bottom a nonland card the keep-or-mill
+        policy would mill.
     rngs : dict of str to Generator
-        ``"policy"``, ``"removal"`` and ``"parley"`` streams.
+        ``"policy"``, ``"removal"``, ``"parley"`` and ``"search"`` (library shuffles after a
+        land search) streams.
+    castable : sequence of Card
+        Cards whose ``castable:NAME`` metric is taken each turn (in the deck or not).
     """
 
     def __init__(
@@ -114,6 +128,7 @@ class Goldfish:
         policy: Policy,
         scry_policy: Policy | None,
         rngs: dict[str, np.random.Generator],
+        castable: Sequence[Card] = (),
     ) -> None:
         self.f = features
         self.config = config
@@ -128,6 +143,9 @@ class Goldfish:
             return np.array([i for i, card in zip(ids, cards) if predicate(card)], dtype=np.intp)
 
         self.land_ids = kinds(lambda c: c.is_land)
+        self.basic_ids = kinds(lambda c: c.is_land and "basic" in c.type_line.split("—")[0].casefold())
+        self.basic_ids = self.basic_ids[self.basic_ids <= features.n_deck]
+        self.spell_ids = kinds(lambda c: not c.is_land)
         self.creature_ids = kinds(lambda c: c.is_creature)
         self.merfolk_ids = kinds(lambda c: c.is_creature and "merfolk" in c.subtypes)
         self.trigger_ids = {
@@ -151,12 +169,8 @@ class Goldfish:
         self.seeker_ids = kinds(
             lambda c: c.explores_when == "activated" and c.ability_mana > 0
         )
+        self.activated_search_ids = kinds(lambda c: c.fetch_when == "activated")
         self.x_ids = kinds(lambda c: c.explores_x)
-        # Lands to play: untapped ones first, then those that enter tapped, land creatures last.
-        self.land_play_order = np.array(sorted(
-            self.land_ids.tolist(),
-            key=lambda i: (cards[i - 1].is_creature, cards[i - 1].has_keyword("enters_tapped")),
-        ), dtype=np.intp)
         self.cost = features.mana_value.astype(np.int32)
         self.is_land_row = features.is_land
         self.is_creature_row = features.is_creature
@@ -168,6 +182,22 @@ class Goldfish:
         order = np.unique(self.priority[self.priority >= 0])
         self.rank = np.where(self.priority >= 0, np.searchsorted(order, self.priority) + 1, 0
                              ).astype(np.int16)
+        # Mana: every cost that may be paid, and the land options.
+        ability_costs = [cards[i - 1].ability_cost for i in (
+            *self.lantern_ids, *self.seeker_ids, *self.anchorage_ids, *self.activated_search_ids)]
+        self.castable_cards = tuple(castable)
+        self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards)
+        self.castable_modes = self.mana.extra_card_modes
+        self.land_options = lands.LandOptions(self)
+        class_mask = self.mana.class_mask
+        self.land_colours = np.array(
+            [int(np.bitwise_or.reduce(class_mask[row > 0])) & ANY_COLOUR if (row > 0).any() else 0
+             for row in features.source_units], dtype=np.int64)
+        # Spells in the casting order's terms: their modes and whether colours need checking.
+        self.kind_modes = [self.mana.card_modes.get(k, []) for k in range(self.n_kinds)]
+        self.first_mode = np.array([m[0] if m else 0 for m in self.kind_modes], dtype=np.intp)
+        self.multi_mode_ids = np.array([k for k, m in enumerate(self.kind_modes) if len(m) > 1],
+                                       dtype=np.intp)
 
     # ----------------------------------------------------------------------------------
     # Casting priority
@@ -180,8 +210,8 @@ class Goldfish:
         Names in ``cast_order`` come before all of these, in the given order.
         """
         score = np.full(self.n_kinds, -1.0)
-        catalog = Catalog(self.f.cards)
-        for i, card in enumerate(self.f.cards, start=1):
+        catalog = Catalog(self.f.cards[: self.f.n_deck])
+        for i, card in enumerate(self.f.cards[: self.f.n_deck], start=1):
             if card.is_land:
                 continue
             makes_value = card.explores > 0 or card.explores_x or card.maps > 0
@@ -239,6 +269,7 @@ class Goldfish:
         state.hand[drawn, card[ok]] += 1
         state.top[drawn] += 1
         state.library_lands[drawn] -= self.is_land_row[card[ok]]
+        state.library_pips[drawn] -= self.f.pips[card[ok]]
         state.totals["decked"][rows[~ok]] = 1
 
     def remove(self, state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
@@ -247,60 +278,140 @@ class Goldfish:
         rows, card = rows[there], card[there]
         state.battlefield[rows, card] -= 1
         state.sick[rows, card] = np.minimum(state.sick[rows, card], state.battlefield[rows, card])
+        state.tapped[rows, card] = np.minimum(state.tapped[rows, card],
+                                              state.battlefield[rows, card])
         state.graveyard[rows] += 1
 
+    def enters(self, state: GameState, rows: np.ndarray, card: np.ndarray | int,
+               x: np.ndarray | None = None) -> None:
+        """A permanent enters the battlefield (:func:`explore_sim.engine.abilities.enters`)."""
+        abilities.enters(self, state, rows, card, x)
+
+    def scry(self, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
+             counters: np.ndarray, present: np.ndarray) -> None:
+        """Scry 1 (:func:`explore_sim.engine.explore_effects.scry`)."""
+        explore_effects.scry(self, state, rows, explores_left, counters, present)
+
+    def land_types(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Basic land types among the lands you control, (rows,) colour-bit masks."""
+        types = self.f.basic_types[self.land_ids].astype(np.int64)
+        present = state.battlefield[np.ix_(rows, self.land_ids)] > 0
+        return np.bitwise_or.reduce(np.where(present, types, 0), axis=1) if rows.size else \
+            np.zeros(0, dtype=np.int64)
+
+    def colours_made(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Colours your mana sources can make (tapped or not), (rows,) masks."""
+        ids = self.mana.source_ids
+        if not ids.size or not rows.size:
+            return np.zeros(len(rows), dtype=np.int64)
+        present = state.battlefield[np.ix_(rows, ids)] > 0
+        return np.bitwise_or.reduce(np.where(present, self.land_colours[ids], 0), axis=1)
+
+    def basics_in_library(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Copies of each basic land kind (:attr:`basic_ids`) left in each library,
+        shape (rows, n_basic_kinds)."""
+        if not self.basic_ids.size:
+            return np.zeros((len(rows), 0), dtype=np.int32)
+        width = state.library.shape[1]
+        offsets = np.arange(width)
+        positions = (state.top[rows][:, None] + offsets[None, :]) % width
+        cards = state.library[rows[:, None], positions]
+        live = offsets[None, :] < (state.end[rows] - state.top[rows])[:, None]
+        return np.stack([((cards == kind) & live).sum(axis=1) for kind in self.basic_ids],
+                        axis=1).astype(np.int32)
+
     # ----------------------------------------------------------------------------------
-    # Lands and permanents entering
+    # Mana
 
-    def choose_land(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """The land in hand to play in each of ``rows`` (untapped first), ``EMPTY`` if none."""
-        if not self.land_play_order.size:
-            return np.full(len(rows), EMPTY, dtype=np.intp)
-        held = state.hand[np.ix_(rows, self.land_play_order)] > 0
-        return np.where(held.any(axis=1), self.land_play_order[np.argmax(held, axis=1)], EMPTY)
+    def available_mana(self, state: GameState, rows: np.ndarray | None = None) -> np.ndarray:
+        """Mana the untapped sources and the pool can make now, shape (rows,), int32
+        (Signet-style filters counted as activated)."""
+        rows = np.arange(state.trials) if rows is None else rows
+        return self.mana.units(state, rows, filters=True).sum(axis=1).astype(np.int32)
 
-    def play_land(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """Play a land where a land drop is left and a land is in hand; the mask of rows that did."""
-        rows_with_drop = state.land_drops[rows] > 0
-        land = np.full(len(rows), EMPTY, dtype=np.intp)
-        land[rows_with_drop] = self.choose_land(state, rows[rows_with_drop])
-        playing = land != EMPTY
-        if playing.any():
-            players = rows[playing]
-            state.land_drops[players] -= 1
-            state.played_land[players] = True
-            self._land_enters(state, players, land[playing], tapped=False)
-        return playing
+    def castable_kinds(self, state: GameState, rows: np.ndarray, units: np.ndarray,
+                       kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
+        """Whether ``units`` (rows, n_classes) can pay each of ``kinds`` (spell ids) in any of
+        its ways, shape (rows, len(kinds)); with ``x_rule``, Jadelight Spelunker needs
+        X >= 1."""
+        ok = self.mana.castable_modes(units, self.first_mode[kinds])
+        for j, kind in enumerate(kinds.tolist()):
+            for mode in self.kind_modes[kind][1:]:
+                ok[:, j] |= self.mana.payable(units, mode)
+        if x_rule and self.x_ids.size:
+            total = units.sum(axis=1)
+            for j in np.flatnonzero(np.isin(kinds, self.x_ids)):
+                ok[:, j] &= total >= self.cost[kinds[j]] + 1
+        return ok
 
-    def put_land(self, state: GameState, rows: np.ndarray, tapped: bool) -> None:
-        """Put a land from hand onto the battlefield (not a land drop) in each of ``rows``."""
-        land = self.choose_land(state, rows)
-        putting = land != EMPTY
-        if putting.any():
-            state.totals["nicanzil_lands"][rows[putting]] += 1
-            self._land_enters(state, rows[putting], land[putting], tapped=tapped)
+    def castable_in_hand(self, state: GameState, rows: np.ndarray,
+                         units: np.ndarray) -> np.ndarray:
+        """Some spell in hand (one the casting order casts) can be paid with ``units``."""
+        kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
+        if not kinds.size:
+            return np.zeros(len(rows), dtype=bool)
+        held = state.hand[np.ix_(rows, kinds)] > 0
+        cheap = self.cost[kinds][None, :] <= units.sum(axis=1)[:, None]
+        candidates = held & cheap
+        result = np.zeros(len(rows), dtype=bool)
+        some = candidates.any(axis=1)
+        if some.any():
+            ok = self.castable_kinds(state, rows[some], units[some], kinds)
+            result[some] = (ok & candidates[some]).any(axis=1)
+        return result
 
-    def _land_enters(self, state: GameState, rows: np.ndarray, land: np.ndarray,
-                     tapped: bool) -> None:
-        state.hand[rows, land] -= 1
-        # A land gives its mana this turn unless it enters tapped or is a summoning-sick
-        # land creature (Dryad Arbor).
-        if not tapped:
-            state.mana[rows] += ~self.f.enters_tapped[land] & ~self.is_creature_row[land]
-        abilities.enters(self, state, rows, land)
+    def record_main_phase(self, state: GameState) -> None:
+        """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
+        everyone = np.arange(state.trials)
+        units = self.mana.units(state, everyone, filters=True)
+        total = units.sum(axis=1)
+        kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
+        held = state.hand[:, kinds] > 0
+        affordable = held & (self.cost[kinds][None, :] <= total[:, None])
+        screwed = np.zeros(state.trials, dtype=bool)
+        some = affordable.any(axis=1)
+        if some.any():
+            ok = self.castable_kinds(state, everyone[some], units[some], kinds, x_rule=False)
+            screwed[some] = (affordable[some] & ~ok).any(axis=1)
+        state.main_phase["mana_available"] = total.astype(np.int32)
+        state.main_phase["colour_screwed"] = screwed.astype(np.int32)
+        for card, modes in zip(self.castable_cards, self.castable_modes):
+            ok = np.zeros(state.trials, dtype=bool)
+            for mode in modes:
+                ok |= self.mana.payable(units, mode)
+            state.main_phase[CASTABLE_PREFIX + card.name] = ok.astype(np.int32)
+
+    @property
+    def metric_names(self) -> dict[str, bool]:
+        """Every per-turn metric this game records (0/1 indicators marked True)."""
+        names = dict(TURN_METRICS)
+        names.update({CASTABLE_PREFIX + card.name: True for card in self.castable_cards})
+        return names
 
     # ----------------------------------------------------------------------------------
     # Casting
 
     def cast_pass(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
-        mana = state.mana[rows][:, None]
+        units = self.mana.units(state, rows, filters=self.mana.has_filters)
+        total = units.sum(axis=1)
+        mana = total[:, None]
         castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cost <= mana)
         if self.x_ids.size:  # Jadelight Spelunker wants X >= 1
             castable[:, self.x_ids] &= mana >= self.cost[self.x_ids] + 1
         if self.needs_creature_target.any():
             has_creature = (self.creatures(state, rows) > 0)[:, None]
             castable &= ~self.needs_creature_target | has_creature
+        # Colours: check the candidate (row, card) pairs exactly.
+        r, k = np.nonzero(castable)
+        if r.size:
+            covered = units[r] @ self.mana.intersects
+            ok = (covered >= self.mana.req[self.first_mode[k]]).all(axis=1)
+            for kind in self.multi_mode_ids.tolist():
+                here = np.flatnonzero((k == kind) & ~ok)
+                for mode in self.kind_modes[kind][1:]:
+                    ok[here] |= self.mana.payable(units[r[here]], mode)
+            castable[r[~ok], k[~ok]] = False
         score = castable * self.rank  # 0 where not castable
         best = np.argmax(score, axis=1)
         casting = score[np.arange(len(rows)), best] > 0
@@ -310,26 +421,49 @@ class Goldfish:
             self.cast(state, rows[casting & (best == kind)], kind)
         return casting
 
+    def pay(self, state: GameState, rows: np.ndarray, modes: Sequence[int],
+            take_all: bool = False, unavailable: tuple[int, int] | None = None) -> np.ndarray:
+        """Pay the first payable of ``modes`` in each row (every row can pay one), record mana
+        spent and life paid; returns X (the mana left taken by an X spell, else 0)."""
+        x = np.zeros(len(rows), dtype=np.int32)
+        left = np.ones(len(rows), dtype=bool)
+        for mode in modes:
+            if not left.any():
+                break
+            if len(modes) > 1:
+                units = self.mana.units(state, rows[left], filters=self.mana.has_filters)
+                here = np.flatnonzero(left)[self.mana.payable(units, mode)]
+            else:
+                here = np.flatnonzero(left)
+            if not here.size:
+                continue
+            payment = self.mana.pay(state, rows[here], mode, take_all, unavailable)
+            state.totals["mana_spent"][rows[here]] += payment.used.sum(axis=1)
+            state.totals["life_paid"][rows[here]] += payment.life
+            x[here] = payment.x
+            left[here] = False
+        return x
+
     def cast(self, state: GameState, rows: np.ndarray, kind: int) -> None:
         """Cast card ``kind`` in each of ``rows`` and resolve it."""
         info = self.f.cards[kind - 1]
-        x = state.mana[rows] - self.cost[kind] if info.explores_x else None
-        paid = self.cost[kind] + (x if x is not None else 0)
-        state.mana[rows] -= paid
-        state.totals["mana_spent"][rows] += paid
+        x = self.pay(state, rows, self.kind_modes[kind], take_all=info.explores_x)
         state.totals["cards_cast"][rows] += 1
         state.hand[rows, kind] -= 1
-        abilities.resolve(self, state, rows, kind, x)
+        abilities.resolve(self, state, rows, kind, x if info.explores_x else None)
 
     def main_phase(self, state: GameState, second: bool) -> None:
         """Play lands and cast until nothing changes; in the second, use Maps and abilities.
 
         A trial that did nothing in one round cannot do anything in the next (its state did
         not change), so each round works only on the trials that acted in the last one.
+        The first main phase takes the :data:`MAIN_PHASE_METRICS` after its land drop.
         """
         rows = np.arange(state.trials)
-        for _ in range(_MAX_ACTIONS):
-            progressed = self.play_land(state, rows)
+        for step in range(_MAX_ACTIONS):
+            progressed = lands.play_land(self, state, rows)
+            if step == 0 and not second:
+                self.record_main_phase(state)
             progressed |= self.cast_pass(state, rows)
             idle = ~progressed
             if idle.any():
@@ -341,9 +475,13 @@ class Goldfish:
                 idle = ~progressed
                 if idle.any():
                     progressed[idle] = abilities.activate_explore_ability(self, state, rows[idle])
+                idle = ~progressed
+                if idle.any():
+                    progressed[idle] = abilities.activate_search(self, state, rows[idle])
             rows = rows[progressed]
             if rows.size == 0:
-                return
+                break
+        state.pool[:] = 0  # mana empties at the end of the phase
 
     # ----------------------------------------------------------------------------------
     # Combat
@@ -357,14 +495,13 @@ class Goldfish:
         crewers = abilities.crew_vehicles(self, state, attackers)
         abilities.attack_triggers(self, state, attackers, animated_lands, crewers)
         abilities.combat_damage_triggers(self, state, attackers)
+        state.pool[:] = 0
 
     def attackers(self, state: GameState) -> np.ndarray:
-        """Creatures able to attack per card id, shape (trials, n_cards + 1), int32: those
-        not summoning sick, and every creature with haste (CR 302.6)."""
-        return np.where(
-            self.is_creature_row & ~self.f.has_haste, state.battlefield - state.sick,
-            np.where(self.is_creature_row, state.battlefield, 0),
-        ).astype(np.int32)
+        """Creatures able to attack per card id, shape (trials, n_cards + 1), int32: untapped
+        ones not summoning sick, and untapped ones with haste (CR 302.6)."""
+        ready = np.where(self.f.has_haste, state.battlefield, state.battlefield - state.sick)
+        return np.where(self.is_creature_row, ready - state.tapped, 0).clip(0).astype(np.int32)
 
     # ----------------------------------------------------------------------------------
     # Turns
@@ -372,8 +509,9 @@ class Goldfish:
     def untap_and_draw(self, state: GameState) -> None:
         state.turn += 1
         state.sick[:] = 0
+        state.tapped[:] = 0
+        state.pool[:] = 0
         everyone = np.arange(state.trials)
-        state.mana = self.on_battlefield(state, self.land_ids, everyone)
         extra = self.on_battlefield(state, self.each_turn_land_ids, everyone)
         state.land_drops = 1 + extra
         state.totals["extra_land_drops"] += extra
@@ -402,14 +540,15 @@ class Goldfish:
         self.cleanup(state)
 
     def turn_metrics(self, state: GameState) -> dict[str, np.ndarray]:
-        """Per-trial values of :data:`TURN_METRICS` at the end of the current turn."""
+        """Per-trial values of :attr:`metric_names` at the end of the current turn."""
         everyone = np.arange(state.trials)
-        lands = self.on_battlefield(state, self.land_ids, everyone)
+        lands_in_play = self.on_battlefield(state, self.land_ids, everyone)
         out = {name: value.copy() for name, value in state.totals.items()}
+        out.update(state.main_phase)
         out["counters"] = out["explore_counters"] + out["trigger_counters"]
-        out["lands_played"] = lands
-        out["on_curve"] = (lands >= state.turn).astype(np.int32)
+        out["lands_played"] = lands_in_play
+        out["on_curve"] = (lands_in_play >= state.turn).astype(np.int32)
         out["land_drop"] = state.played_land.astype(np.int32)
         out["creatures"] = self.creatures(state, everyone)
         out["hand_size"] = state.hand.sum(axis=1, dtype=np.int32)
-        return {name: out[name] for name in TURN_METRICS}
+        return {name: out[name] for name in self.metric_names}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["TURN_METRICS", "OPENING_METRICS", "STATE_METRICS", "EVENT_METRICS"]
+__all__ = ["TURN_METRICS", "OPENING_METRICS", "STATE_METRICS", "EVENT_METRICS",
+           "MAIN_PHASE_METRICS", "CASTABLE_PREFIX"]
 
 #: Per-turn metrics recorded at the end of every turn; True marks 0/1 indicators.
 TURN_METRICS: dict[str, bool] = {
@@ -29,6 +30,12 @@ TURN_METRICS: dict[str, bool] = {
     "explorers_removed": False,  # explorers removed in response to their explore (removal=)
     "extra_land_drops": False,  # land drops beyond one a turn (Enter the Unknown, Janeway, ...)
     "decked": True,  # tried to draw from an empty library (the game would be lost)
+    "mana_available": False,  # mana your untapped sources can make in the first main phase
+    #                           after the land drop, before casting
+    "colour_screwed": True,  # then, a spell in hand costs no more than mana_available but
+    #                          cannot be paid for lack of colours
+    "life_paid": False,  # life paid for mana: shock lands, pain lands, Phyrexian mana
+    "tapped_lands_played": False,  # land drops that entered tapped
 }
 #: Metrics of the opening hand (reported as turn 0).
 OPENING_METRICS: dict[str, bool] = {
@@ -38,6 +45,12 @@ OPENING_METRICS: dict[str, bool] = {
 }
 #: Metrics that describe the state at the end of a turn; every other turn metric is an
 #: event count, cumulative from the start of the game.
-STATE_METRICS = ("lands_played", "on_curve", "land_drop", "creatures", "hand_size")
+STATE_METRICS = ("lands_played", "on_curve", "land_drop", "creatures", "hand_size",
+                 "mana_available", "colour_screwed")
+#: Metrics taken in the first main phase after the land drop, before casting (with
+#: ``castable:CARD`` for every card asked about).
+MAIN_PHASE_METRICS = ("mana_available", "colour_screwed")
+#: Prefix of the metric "the sources in play after the land drop could pay CARD's cost".
+CASTABLE_PREFIX = "castable:"
 #: Per-trial event counters kept in :attr:`GameState.totals`.
 EVENT_METRICS = tuple(name for name in TURN_METRICS if name not in STATE_METRICS)

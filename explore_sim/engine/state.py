@@ -218,11 +218,13 @@ class GameState:
     top, end : ndarray, shape (trials,), int32
     library_lands : ndarray, shape (trials,), int32
         Land cards in the library.
-    hand, battlefield, sick : ndarray, shape (trials, n_cards + 1), int16
+    library_pips : ndarray, shape (trials, 5), int32
+        Pips of each colour (W U B R G) of the nonland cards left in the library.
+    hand, battlefield, sick, tapped : ndarray, shape (trials, n_cards + 1), int16
         Cards per id in hand; permanents per id on the battlefield; of those, the ones that
-        came under your control this turn (summoning sick).
-    mana : ndarray, shape (trials,), int32
-        Untapped mana available now (every land taps for one mana).
+        came under your control this turn (summoning sick) and the tapped ones.
+    pool : ndarray, shape (trials, n_classes), int16
+        Mana made this phase and not yet spent, by unit class (it empties between phases).
     land_drops : ndarray, shape (trials,), int32
         Land plays left this turn.
     played_land : ndarray, shape (trials,), bool
@@ -233,16 +235,21 @@ class GameState:
     turn : int
     totals : dict of str to ndarray, shape (trials,), int32
         Cumulative event counts (explores, counters, Maps, mana spent, ...).
+    main_phase : dict of str to ndarray, shape (trials,), int32
+        This turn's values taken in the first main phase after the land drop
+        (``mana_available``, ``colour_screwed``, ``castable:CARD``).
     """
 
     library: np.ndarray
     top: np.ndarray
     end: np.ndarray
     library_lands: np.ndarray
+    library_pips: np.ndarray
     hand: np.ndarray
     battlefield: np.ndarray
     sick: np.ndarray
-    mana: np.ndarray
+    tapped: np.ndarray
+    pool: np.ndarray
     land_drops: np.ndarray
     played_land: np.ndarray
     maps: np.ndarray
@@ -250,6 +257,7 @@ class GameState:
     graveyard: np.ndarray
     turn: int
     totals: dict[str, np.ndarray]
+    main_phase: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
 
     @property
     def trials(self) -> int:
@@ -264,16 +272,21 @@ class GameState:
         first = _library_cards(opening, 0)
         deck_lands = int(features.is_land[first].sum()) + int(hand_lands[0])
         library_lands = deck_lands - hand_lands
+        pips = features.pips.astype(np.int32)
+        hand_pips = opening.hand.astype(np.int32) @ pips
+        deck_pips = pips[first].sum(axis=0) + hand_pips[0]
         totals = {name: zeros.copy() for name in EVENT_METRICS}
         return cls(
             library=opening.library,
             top=opening.top.copy(),
             end=opening.end.copy(),
             library_lands=library_lands.astype(np.int32),
+            library_pips=(deck_pips[None, :] - hand_pips).astype(np.int32),
             hand=opening.hand.copy(),
             battlefield=np.zeros((trials, n_kinds), dtype=np.int16),
             sick=np.zeros((trials, n_kinds), dtype=np.int16),
-            mana=zeros.copy(),
+            tapped=np.zeros((trials, n_kinds), dtype=np.int16),
+            pool=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
             land_drops=zeros.copy(),
             played_land=np.zeros(trials, dtype=bool),
             maps=zeros.copy(),

@@ -1,0 +1,433 @@
+"""Lands: which land to play, how it enters, and basic-land searches; vectorised over trials.
+
+**Which land to play** (a land drop, or a land put onto the battlefield by an effect). The
+options are the land cards in hand, each face of a Pathway, and the land face of a spell //
+land modal double-faced card (by :attr:`GameConfig.land_faces`: ``when-needed``, the
+default, plays it only when no land card is in hand; ``always`` treats it as a land; ``never``
+never plays it). Among the options, in this order:
+
+1. one that lets a spell in hand be cast this turn that could not be cast without it;
+2. untapped over tapped when mana will be used this turn (a spell in hand costs no more than
+   the mana available plus one), tapped first when it will not;
+3. one that makes a colour the spells in hand need and your sources do not yet make;
+4. the one making the colour most demanded by the pips of the spells in hand, then of the
+   spells left in the library;
+5. more colours first, a land card before a spell's land face, then deck order.
+
+**How it enters** (``enters_tapped``): always tapped; check lands untapped if you control a
+land of one of the named basic land types; fast lands with two or fewer other lands; slow
+lands with two or more; shock lands (and "pay 3 life" faces) untapped, paying the life, only
+when mana will be used this turn. Temples scry 1 (by the scry policy); bounce lands return a
+land you control to hand, tapping it for mana first (the least flexible, tapped ones first,
+else the bounce land itself).
+
+**Searches** (Evolving Wilds, Fabled Passage, Myriad Landscape, Rampant Growth, Cultivate,
+Kodama's Reach, District Guide): the basic land is chosen by steps 3-5 above among the basics
+left in the library, taken out of it, and the library is shuffled: a card kept on top by
+explore is no longer known to be on top (E2 still holds for the explore itself).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..cards import EMPTY
+from ..cards.features import FETCH_CODES, FETCH_WHEN_CODES, LAND_ENTERS_CODES, TAPPED_RULES
+from ..cards.mana import ANY_COLOUR
+from .state import GameState
+
+if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
+    from .goldfish import Goldfish
+
+__all__ = ["LandOptions", "LAND_FACES", "play_land", "put_land", "land_enters",
+           "search_basics", "shuffle_libraries"]
+
+#: Settings of :attr:`GameConfig.land_faces` (spell // land cards played as lands).
+LAND_FACES = ("when-needed", "always", "never")
+_COLOUR_BITS = (1, 2, 4, 8, 16)  # W U B R G
+_YES, _UNLESS, _FAST, _SLOW, _LIFE = (TAPPED_RULES.index(k) for k in
+                                       ("yes", "unless", "fast", "slow", "life"))
+_SCRY, _BOUNCE = LAND_ENTERS_CODES.index("scry"), LAND_ENTERS_CODES.index("bounce")
+_SACRIFICE = FETCH_WHEN_CODES.index("sacrifice")
+
+
+class LandOptions:
+    """The ways a deck's lands can be played: ``(card in hand, permanent on the battlefield)``.
+
+    Attributes
+    ----------
+    card, kind : ndarray of intp, shape (n_options,)
+        The card that leaves the hand and the id that enters (a land face's id for a
+        Pathway's back or a spell // land card).
+    is_spell_face : ndarray of bool
+        The option plays a spell's land face.
+    colours : ndarray of int64
+        Colours the option's mana can be (W U B R G bits).
+    units : ndarray, shape (n_options, n_classes), int32
+        Mana units the option makes.
+    tiebreak : ndarray of int64
+        Step 5 of the choice, larger first.
+    """
+
+    def __init__(self, game: Goldfish) -> None:
+        f = game.f
+        cards, kinds, spell_face = [], [], []
+        for card_id in range(1, f.n_deck + 1):
+            face = int(f.land_face[card_id])
+            if f.is_land[card_id]:
+                cards.append(card_id)
+                kinds.append(card_id)
+                spell_face.append(False)
+                if face:  # a Pathway: either face
+                    cards.append(card_id)
+                    kinds.append(face)
+                    spell_face.append(False)
+            elif face and game.config.land_faces != "never":
+                cards.append(card_id)
+                kinds.append(face)
+                spell_face.append(True)
+        self.card = np.array(cards, dtype=np.intp)
+        self.kind = np.array(kinds, dtype=np.intp)
+        self.is_spell_face = np.array(spell_face, dtype=bool)
+        class_mask = np.array([mask for mask, _ in f.unit_classes], dtype=np.int64)
+        self.units = f.source_units[self.kind].astype(np.int32)
+        self.colours = np.array([
+            np.bitwise_or.reduce(class_mask[row > 0] & ANY_COLOUR) if (row > 0).any() else 0
+            for row in self.units], dtype=np.int64)
+        n_colours = np.array([bin(int(c)).count("1") for c in self.colours])
+        self.tiebreak = (n_colours * 4 + (~self.is_spell_face) * 2).astype(np.int64) * 1000 \
+            - np.arange(len(cards))
+        self.is_land_card = ~self.is_spell_face
+        self.tapped_rule = f.tapped_rule[self.kind]
+        self.tapped_arg = f.tapped_arg[self.kind].astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------
+# Choosing
+
+
+def _colour_demand(pips: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """For each row and option, the largest demand among the option's colours.
+
+    pips (rows, 5), colours (options,) -> (rows, options)."""
+    best = np.zeros((pips.shape[0], colours.shape[0]), dtype=np.int64)
+    for i, bit in enumerate(_COLOUR_BITS):
+        makes = (colours & bit) != 0
+        best = np.maximum(best, np.where(makes[None, :], pips[:, i:i + 1], 0))
+    return best
+
+
+def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Colours the spells in hand need that your mana sources do not make, (rows,) masks."""
+    hand_pips = state.hand[rows] @ game.f.pips.astype(np.int32)
+    needed = np.zeros(len(rows), dtype=np.int64)
+    for i, bit in enumerate(_COLOUR_BITS):
+        needed |= np.where(hand_pips[:, i] > 0, bit, 0)
+    return needed & ~game.colours_made(state, rows)
+
+
+def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
+                  units: np.ndarray) -> np.ndarray:
+    """Mana will be used this turn: a spell in hand costs no more than the mana available
+    plus one (colours aside), shape (rows,)."""
+    total = units.sum(axis=1)
+    holds = state.hand[np.ix_(rows, game.spell_ids)] > 0
+    cheap = game.f.mana_value[game.spell_ids][None, :] <= (total + 1)[:, None]
+    return (holds & cheap).any(axis=1)
+
+
+def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: np.ndarray,
+                     arg: np.ndarray, will_use: np.ndarray) -> np.ndarray:
+    """Whether lands with these tapped rules (rows, options) would enter untapped now."""
+    lands = game.on_battlefield(state, game.land_ids, rows)[:, None]
+    types = game.land_types(state, rows)[:, None]
+    untapped = np.broadcast_to(rule == 0, np.broadcast_shapes(rule.shape, lands.shape)).copy()
+    untapped |= (rule == _UNLESS) & ((types & arg) != 0)
+    untapped |= (rule == _FAST) & (lands <= 2)
+    untapped |= (rule == _SLOW) & (lands >= 2)
+    untapped |= (rule == _LIFE) & will_use[:, None]
+    return untapped
+
+
+def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: bool,
+                units: np.ndarray | None = None) -> np.ndarray:
+    """The option (index into :class:`LandOptions`) to play in each row, -1 if none.
+
+    ``land_drop``: a land drop (steps 1-5 of the module docstring); otherwise an effect puts
+    a land card onto the battlefield tapped (steps 3-5; spell faces excluded).
+    """
+    options = game.land_options
+    choice = np.full(len(rows), -1, dtype=np.intp)
+    if not options.card.size or not rows.size:
+        return choice
+    held = state.hand[np.ix_(rows, options.card)] > 0
+    if land_drop:
+        if game.config.land_faces == "when-needed":
+            has_land = (held & options.is_land_card).any(axis=1)
+            held &= ~(options.is_spell_face[None, :] & has_land[:, None])
+    else:
+        held &= options.is_land_card
+    count = held.sum(axis=1)
+    single = count == 1
+    choice[single] = np.argmax(held[single], axis=1)
+    several = np.flatnonzero(count > 1)
+    if several.size:
+        choice[several] = _best(game, state, rows[several], held[several], land_drop, units)
+    return choice
+
+
+def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
+          land_drop: bool, units: np.ndarray | None) -> np.ndarray:
+    options = game.land_options
+    n = len(options.card)
+    key = np.zeros((len(rows), n), dtype=np.int64)
+    if land_drop:
+        units = game.mana.units(state, rows) if units is None else units
+        will_use = will_use_mana(game, state, rows, units)
+        untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
+                                    options.tapped_arg[None, :], will_use)
+        before = game.castable_in_hand(state, rows, units)
+        enables = np.zeros((len(rows), n), dtype=bool)
+        for o in range(n):
+            trying = held[:, o] & untapped[:, o] & ~before
+            if trying.any():
+                more = units[trying] + options.units[o]
+                enables[trying, o] = game.castable_in_hand(state, rows[trying], more)
+        key += enables.astype(np.int64) << 50
+        key += (untapped == will_use[:, None]).astype(np.int64) << 49
+    key += _colour_key(game, state, rows, options.colours)
+    key += options.tiebreak[None, :] + (1 << 20)
+    return np.argmax(np.where(held, key, -1), axis=1)
+
+
+def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
+                colours: np.ndarray) -> np.ndarray:
+    """Steps 3 and 4 as one integer key per (row, option)."""
+    needed = _needed_colours(game, state, rows)
+    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
+    hand_pips = state.hand[rows] @ game.f.pips.astype(np.int32)
+    hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
+    library_demand = np.minimum(_colour_demand(state.library_pips[rows], colours), 4095)
+    return (fills << 48) + (hand_demand << 38) + (library_demand << 24)
+
+
+# --------------------------------------------------------------------------------------
+# Playing and entering
+
+
+def play_land(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Play a land where a land drop is left and a land can be played; the mask of rows that
+    did."""
+    with_drop = state.land_drops[rows] > 0
+    option = np.full(len(rows), -1, dtype=np.intp)
+    option[with_drop] = choose_land(game, state, rows[with_drop], land_drop=True)
+    playing = option >= 0
+    if playing.any():
+        players = rows[playing]
+        state.land_drops[players] -= 1
+        state.played_land[players] = True
+        enter_options(game, state, players, option[playing], land_drop=True)
+    return playing
+
+
+def put_land(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Put a land card from hand onto the battlefield tapped (Nicanzil); the rows that did."""
+    option = choose_land(game, state, rows, land_drop=False)
+    putting = option >= 0
+    if putting.any():
+        enter_options(game, state, rows[putting], option[putting], land_drop=False)
+    return putting
+
+
+def enter_options(game: Goldfish, state: GameState, rows: np.ndarray, option: np.ndarray,
+                  land_drop: bool) -> None:
+    """The cards of the chosen options leave the hand and their lands enter."""
+    options = game.land_options
+    for o in np.unique(option).tolist():
+        here = rows[option == o]
+        state.hand[here, options.card[o]] -= 1
+        land_enters(game, state, here, int(options.kind[o]), tapped=not land_drop,
+                    land_drop=land_drop)
+
+
+def land_enters(game: Goldfish, state: GameState, rows: np.ndarray, kind: int, tapped: bool,
+                land_drop: bool = False) -> None:
+    """Land ``kind`` enters the battlefield in each of ``rows`` (its card already left the
+    hand or library): tapped by the effect (``tapped``) or by its own rule; then its enter
+    abilities (scry, bounce, a sacrifice-to-search) and the permanent's enter triggers."""
+    f = game.f
+    rule, arg = int(f.tapped_rule[kind]), int(f.tapped_arg[kind])
+    if tapped or rule == _YES:
+        enters_tapped = np.ones(len(rows), dtype=bool)
+    elif rule == 0:
+        enters_tapped = np.zeros(len(rows), dtype=bool)
+    else:
+        units = game.mana.units(state, rows)
+        will_use = will_use_mana(game, state, rows, units)
+        untapped = _enters_untapped(game, state, rows, np.array([[rule]]), np.array([[arg]]),
+                                    will_use)[:, 0]
+        enters_tapped = ~untapped
+        if rule == _LIFE:  # paid the life to have it untapped
+            state.totals["life_paid"][rows[untapped]] += arg
+    state.tapped[rows[enters_tapped], kind] += 1
+    if land_drop:
+        state.totals["tapped_lands_played"][rows[enters_tapped]] += 1
+    game.enters(state, rows, kind)
+    effect = int(f.land_enters[kind])
+    if effect == _SCRY:
+        _scry(game, state, rows)
+    elif effect == _BOUNCE:
+        _bounce(game, state, rows, kind)
+    if int(f.fetch_when[kind]) == _SACRIFICE:
+        _sacrifice_to_search(game, state, rows, kind)
+
+
+def _scry(game: Goldfish, state: GameState, rows: np.ndarray) -> None:
+    zeros = np.zeros(len(rows), dtype=np.int32)
+    game.scry(state, rows, zeros, zeros, np.ones(len(rows), dtype=bool))
+
+
+def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int) -> None:
+    """Return a land you control to hand: the least flexible other land, tapped ones first,
+    tapped for mana beforehand if it is untapped; else the bounce land itself."""
+    lands = game.land_ids
+    present = state.battlefield[np.ix_(rows, lands)].astype(np.int32)
+    present[:, lands == bounce_land] -= 1
+    tapped = state.tapped[np.ix_(rows, lands)] > 0
+    flexibility = np.array([bin(int(c)).count("1") for c in game.land_colours[lands]])
+    score = (tapped * 100 + (10 - flexibility)[None, :] * 10
+             + (np.arange(len(lands))[::-1] % 10)[None, :])
+    score = np.where(present > 0, score, -1)
+    pick = np.argmax(score, axis=1)
+    has_other = score[np.arange(len(rows)), pick] >= 0
+    chosen = np.where(has_other, lands[pick], bounce_land)
+    for kind in np.unique(chosen).tolist():
+        here = rows[chosen == kind]
+        untapped = game.mana.untapped(state, here)
+        s = np.flatnonzero(game.mana.source_ids == kind)
+        if s.size:  # tap it for mana first; the mana stays in the pool this phase
+            using = untapped[:, s[0]] > 0
+            state.pool[here[using]] += game.mana.source_units[s[0]].astype(state.pool.dtype)
+            state.tapped[here[using], kind] += 1
+        return_to_hand(game, state, here, kind)
+
+
+def return_to_hand(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
+    """Permanent ``kind`` returns to its owner's hand (a land face returns as its card)."""
+    state.battlefield[rows, kind] -= 1
+    state.tapped[rows, kind] = np.minimum(state.tapped[rows, kind], state.battlefield[rows, kind])
+    state.sick[rows, kind] = np.minimum(state.sick[rows, kind], state.battlefield[rows, kind])
+    card = int(game.f.face_of[kind]) or kind
+    state.hand[rows, card] += 1
+
+
+def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
+    """A land's "{T}, Sacrifice this land: search ..." used at once, where it is untapped
+    and the library holds a basic land."""
+    untapped = state.battlefield[rows, kind] - state.tapped[rows, kind] > 0
+    has_basic = game.basics_in_library(state, rows).sum(axis=1) > 0
+    using = rows[untapped & has_basic]
+    if not using.size:
+        return
+    state.battlefield[using, kind] -= 1
+    state.sick[using, kind] = np.minimum(state.sick[using, kind], state.battlefield[using, kind])
+    state.graveyard[using] += 1
+    search_basics(game, state, using, FETCH_CODES[int(game.f.fetch[kind])])
+
+
+# --------------------------------------------------------------------------------------
+# Searching the library
+
+
+def search_basics(game: Goldfish, state: GameState, rows: np.ndarray, how: str) -> None:
+    """Search each library in ``rows`` for basic lands as ``how`` says (a code of
+    :data:`~explore_sim.cards.card.FETCHES`), then shuffle it."""
+    if how in {"basic_tapped", "basic_passage"}:
+        found = _take_basic(game, state, rows)
+        untap = None
+        if how == "basic_passage":  # untapped if you control four or more lands
+            untap = game.on_battlefield(state, game.land_ids, rows) + 1 >= 4
+        _enter_found(game, state, rows, found, untap)
+    elif how == "basic_hand":
+        found = _take_basic(game, state, rows)
+        ok = found != EMPTY
+        state.hand[rows[ok], found[ok]] += 1
+    elif how == "basic_tapped_and_hand":
+        first = _take_basic(game, state, rows)
+        second = _take_basic(game, state, rows)
+        _enter_found(game, state, rows, first, None)
+        ok = second != EMPTY
+        state.hand[rows[ok], second[ok]] += 1
+    elif how == "two_basics_tapped":
+        first = _take_basic(game, state, rows)
+        second = _take_basic(game, state, rows, same_type_as=first)
+        _enter_found(game, state, rows, first, None)
+        _enter_found(game, state, rows, second, None)
+    shuffle_libraries(game, state, rows)
+
+
+def _enter_found(game: Goldfish, state: GameState, rows: np.ndarray, found: np.ndarray,
+                 untap: np.ndarray | None) -> None:
+    for kind in np.unique(found[found != EMPTY]).tolist():
+        here = found == kind
+        land_enters(game, state, rows[here], kind, tapped=True)
+        if untap is not None:
+            freed = rows[here & untap]
+            state.tapped[freed, kind] -= 1
+
+
+def _take_basic(game: Goldfish, state: GameState, rows: np.ndarray,
+                same_type_as: np.ndarray | None = None) -> np.ndarray:
+    """Choose a basic land in each library (steps 3-5 of the land choice), take it out of
+    the library; its card id, ``EMPTY`` where there is none."""
+    basics = game.basic_ids
+    counts = game.basics_in_library(state, rows)
+    held = counts > 0
+    if same_type_as is not None:
+        wanted = game.f.basic_types[same_type_as][:, None]
+        held &= (game.f.basic_types[basics][None, :] & wanted) != 0
+    key = _colour_key(game, state, rows, game.land_colours[basics])
+    key += (1 << 20) - np.arange(len(basics))[None, :]
+    pick = np.argmax(np.where(held, key, -1), axis=1)
+    found = np.where(held.any(axis=1), basics[pick], EMPTY).astype(np.intp)
+    taking = found != EMPTY
+    _remove_from_library(state, rows[taking], found[taking])
+    return found
+
+
+def _remove_from_library(state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
+    """Take one copy of ``card`` (aligned with rows) out of each library: it swaps places
+    with the top card, which stays in the library."""
+    if not rows.size:
+        return
+    width = state.library.shape[1]
+    offsets = np.arange(width)
+    top, end = state.top[rows], state.end[rows]
+    positions = (top[:, None] + offsets[None, :]) % width
+    cards = state.library[rows[:, None], positions]
+    live = offsets[None, :] < (end - top)[:, None]
+    where = np.argmax((cards == card[:, None]) & live, axis=1)
+    first = positions[:, 0]
+    found = positions[np.arange(len(rows)), where]
+    state.library[rows, found] = state.library[rows, first]
+    state.library[rows, first] = card
+    state.top[rows] += 1
+    state.library_lands[rows] -= 1
+
+
+def shuffle_libraries(game: Goldfish, state: GameState, rows: np.ndarray) -> None:
+    """Shuffle each library in ``rows`` (the cards from ``top`` to ``end``), drawing the
+    random order from the game's ``"search"`` stream."""
+    if not rows.size:
+        return
+    width = state.library.shape[1]
+    offsets = np.arange(width)
+    top, end = state.top[rows], state.end[rows]
+    positions = (top[:, None] + offsets[None, :]) % width
+    cards = state.library[rows[:, None], positions]
+    keys = np.asarray(game.rngs["search"].random((len(rows), width)), dtype=np.float64)
+    keys = np.where(offsets[None, :] < (end - top)[:, None], keys, np.inf)
+    order = np.argsort(keys, axis=1, kind="stable")
+    state.library[rows[:, None], positions] = np.take_along_axis(cards, order, axis=1)

@@ -1,0 +1,358 @@
+"""The vectorised mana model: which costs your untapped sources can pay, exactly, and which
+sources to tap.
+
+Terms (:mod:`explore_sim.cards.mana`): a *unit* is one mana, described by the colour mask of
+what it can be; units of the same mask (and the same life cost) form a *class*
+(:attr:`~explore_sim.cards.features.FeatureTable.unit_classes`). A cost is paid in one of its
+:class:`~explore_sim.cards.mana.CostMode`: *pips*, each payable by the units whose mask meets
+the pip's mask, and generic mana, payable by any unit.
+
+**Castability (exact).** A mode is payable by a multiset of units iff, for every mask ``M``
+in the closure under union of the deck's pip masks, the units that can pay some pip inside
+``M`` are at least the pips inside ``M`` (Hall's condition for the bipartite matching of pips
+to units), and the units are at least the mode's mana. The masks are few (two to eight for
+a real deck), so the test is a small integer matrix product and a comparison, vectorised
+over trials.
+
+**Paying (documented rule).** Pips are paid one at a time, the most demanding first; each
+by the least flexible class that can pay it (fewest colours; mana that costs life last),
+provided the rest of the cost stays payable (checked with the same exact test), so a castable
+spell is always paid. Generic mana is paid by the least flexible units left. Units are taken
+from the mana pool first (mana made earlier this phase), then sources are tapped in this
+order: fewest colours first, lands before artifacts before creatures (so creatures stay free
+to attack). A source that makes more than is needed (Sol Ring) leaves the rest in the pool,
+which empties at the end of the phase.
+
+**Sources.** Lands, creatures and artifacts with a mana ability; a creature's needs it to
+have been under your control since the turn began (summoning sickness, CR 302.6). A
+Signet-style filter (``{1}, {T}: Add {G}{U}``) needs one other mana: the castability test
+tries the sources with every untapped filter activated from the least flexible other mana,
+and with none activated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..cards import FeatureTable
+from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
+
+__all__ = ["ManaTables", "Payment", "popcount"]
+
+
+def popcount(mask: int) -> int:
+    """Number of set bits."""
+    return bin(int(mask)).count("1")
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Payment:
+    """What paying a cost took in each of the rows concerned.
+
+    Attributes
+    ----------
+    used : ndarray, shape (rows, n_classes), int32
+        Units of each class spent.
+    life : ndarray, shape (rows,), int32
+        Life paid (pain lands' coloured mana, Phyrexian pips).
+    x : ndarray, shape (rows,), int32
+        The value of X (all the mana left, for an ``{X}`` spell that takes it), else 0.
+    """
+
+    used: np.ndarray
+    life: np.ndarray
+    x: np.ndarray
+
+
+class ManaTables:
+    """Per-deck tables of the mana model (built once per deck and game configuration).
+
+    Parameters
+    ----------
+    features : FeatureTable
+    extra_costs : iterable of str
+        Costs beyond the cards' own that may be paid (activated abilities); registered so
+        their pips are part of the exact test.
+    extra_cards : iterable of Card
+        Cards outside the deck whose castability is asked (``castable``).
+
+    Attributes
+    ----------
+    modes : list of CostMode
+        Every registered way to pay: the deck cards' modes, then extra costs.
+    card_modes : dict of int to list of int
+        Mode indices of each card id (in the card's order of preference).
+    cost_mode : dict of str to int
+        The mode index of each extra cost text (its first mode).
+    extra_card_modes : list of list of int
+        Mode indices of each of ``extra_cards``.
+    source_ids : ndarray of intp
+        Card ids with a mana ability, in tapping order.
+    """
+
+    def __init__(self, features: FeatureTable, extra_costs: Iterable[str] = (),
+                 extra_cards: Iterable = ()) -> None:
+        self.f = features
+        classes = features.unit_classes
+        self.n_classes = len(classes)
+        self.class_mask = np.array([mask for mask, _ in classes], dtype=np.int64)
+        self.class_pain = np.array([pain for _, pain in classes], dtype=bool)
+        # Every way to pay something.
+        self.modes: list[CostMode] = []
+        self.mode_card: list[int] = []
+        self.card_modes: dict[int, list[int]] = {}
+        for card_id, card in enumerate(features.cards, start=1):
+            if card.is_land:
+                continue
+            self.card_modes[card_id] = [self._register(mode, card_id) for mode in card.cost_modes]
+        self.cost_mode: dict[str, int] = {}
+        for cost in extra_costs:
+            if cost not in self.cost_mode:
+                self.cost_mode[cost] = self._register(cost_modes(cost)[0])
+        self.extra_card_modes = [[self._register(mode) for mode in card.cost_modes]
+                                 for card in extra_cards]
+        self._build()
+
+    # ----------------------------------------------------------------------------------
+    # Registration
+
+    def _register(self, mode: CostMode, card_id: int = 0) -> int:
+        self.modes.append(mode)
+        self.mode_card.append(card_id)
+        return len(self.modes) - 1
+
+    def _build(self) -> None:
+        """Masks of the exact test, requirements per mode, class orders, sources."""
+        f = self.f
+        relevant = 0
+        pip_masks = sorted({pip for mode in self.modes for pip in mode.pips})
+        for pip in pip_masks:
+            relevant |= pip
+        closure = {0}
+        for pip in pip_masks:
+            closure |= {m | pip for m in closure}
+        closure.discard(0)
+        self.masks = np.array(sorted(closure, key=lambda m: (popcount(m), m)), dtype=np.int64)
+        self.relevant = relevant
+        # intersects[c, k]: a unit of class c can pay some pip inside mask k.
+        self.intersects = ((self.class_mask[:, None] & self.masks[None, :]) != 0).astype(np.int32)
+        n_modes = len(self.modes)
+        self.req = np.zeros((n_modes, len(self.masks)), dtype=np.int32)
+        for i, mode in enumerate(self.modes):
+            for k, mask in enumerate(self.masks.tolist()):
+                self.req[i, k] = sum(1 for pip in mode.pips if pip & ~mask == 0)
+        self.total = np.array([mode.mana for mode in self.modes], dtype=np.int32)
+        self.life = np.array([mode.life for mode in self.modes], dtype=np.int32)
+        # After paying pip i of a mode: what the rest still needs (for the exactness check).
+        self.rest: list[list[tuple[np.ndarray, int]]] = []
+        for mode in self.modes:
+            steps = []
+            for i in range(len(mode.pips)):
+                later = mode.pips[i + 1:]
+                req = np.array([sum(1 for pip in later if pip & ~mask == 0)
+                                for mask in self.masks.tolist()], dtype=np.int32)
+                steps.append((req, len(later) + mode.generic))
+            self.rest.append(steps)
+        # Class orders: what can pay each pip, least flexible first; which are safe picks.
+        effective = self.class_mask & (relevant | 0)
+        flexibility = np.array([popcount(m) for m in effective.tolist()])
+        self.pip_candidates: dict[int, list[tuple[int, bool]]] = {}
+        for pip in pip_masks:
+            candidates = [c for c in range(self.n_classes) if self.class_mask[c] & pip]
+            candidates.sort(key=lambda c: (bool(self.class_pain[c] and pip & ANY_COLOUR),
+                                           flexibility[c], int(self.class_mask[c])))
+            # A unit that can pay nothing but this single-kind pip is always a safe pick.
+            self.pip_candidates[pip] = [
+                (c, popcount(pip) == 1 and int(effective[c]) == pip and not self.class_pain[c])
+                for c in candidates
+            ]
+        self.generic_order = sorted(range(self.n_classes),
+                                    key=lambda c: (flexibility[c], int(self.class_mask[c])))
+        # Sources in tapping order.
+        ids = np.flatnonzero(f.is_source)
+        units = f.source_units.astype(np.int32)
+
+        def tap_key(card_id: int) -> tuple:
+            classes_of = np.flatnonzero(units[card_id])
+            widest = max(flexibility[c] for c in classes_of) if classes_of.size else 0
+            return (widest, bool(f.is_creature[card_id]), not bool(f.is_land[card_id]),
+                    int(f.source_cost[card_id]) > 0, card_id)
+
+        self.source_ids = np.array(sorted(ids.tolist(), key=tap_key), dtype=np.intp)
+        self.source_units = units[self.source_ids]  # (n_sources, n_classes)
+        self.sick_source = (f.is_creature & ~f.has_haste)[self.source_ids]
+        self.source_cost = f.source_cost[self.source_ids].astype(np.int32)
+        self.has_filters = bool((self.source_cost > 0).any())
+        self.mode_card_array = np.array(self.mode_card, dtype=np.intp)
+
+    # ----------------------------------------------------------------------------------
+    # Availability
+
+    def untapped(self, state, rows: np.ndarray) -> np.ndarray:
+        """Untapped, usable copies of each source, shape (rows, n_sources), int32."""
+        ids = self.source_ids
+        count = (state.battlefield[np.ix_(rows, ids)].astype(np.int32)
+                 - state.tapped[np.ix_(rows, ids)])
+        if self.sick_source.any():
+            count -= np.where(self.sick_source, state.sick[np.ix_(rows, ids)], 0)
+        return np.maximum(count, 0)
+
+    def units(self, state, rows: np.ndarray, untapped: np.ndarray | None = None,
+              filters: bool = False) -> np.ndarray:
+        """Mana units available now by class: pool plus untapped sources, (rows, n_classes).
+
+        ``filters``: count Signet-style filters as activated (each converting one unit of the
+        least flexible other mana into its own units); otherwise they count for nothing.
+        """
+        if untapped is None:
+            untapped = self.untapped(state, rows)
+        plain = np.where(self.source_cost > 0, 0, untapped)
+        units = plain @ self.source_units + state.pool[rows].astype(np.int32)
+        if filters and self.has_filters:
+            for s in np.flatnonzero(self.source_cost > 0).tolist():
+                for k in range(int(untapped[:, s].max(initial=0))):
+                    active = (k < untapped[:, s]) & (units.sum(axis=1) >= self.source_cost[s])
+                    for _ in range(int(self.source_cost[s])):
+                        self._take_least_flexible(units, active)
+                    units[active] += self.source_units[s]
+        return units
+
+    def _take_least_flexible(self, units: np.ndarray, rows: np.ndarray) -> None:
+        """Remove one unit of the least flexible class from each row where ``rows``."""
+        left = rows.copy()
+        for c in self.generic_order:
+            taking = left & (units[:, c] > 0)
+            units[taking, c] -= 1
+            left &= ~taking
+
+    def payable(self, units: np.ndarray, mode: int | np.ndarray) -> np.ndarray:
+        """Whether each row's ``units`` (rows, n_classes) can pay ``mode`` (an index, or one
+        index per row): Hall's condition over :attr:`masks` and the total."""
+        covered = units @ self.intersects  # (rows, masks)
+        return (covered >= self.req[mode]).all(axis=1) & (units.sum(axis=1) >= self.total[mode])
+
+    def castable_modes(self, units: np.ndarray, modes: Iterable[int]) -> np.ndarray:
+        """Payability of several modes, shape (rows, len(modes)), bool."""
+        modes = np.asarray(list(modes), dtype=np.intp)
+        covered = units @ self.intersects
+        ok = (covered[:, None, :] >= self.req[modes][None, :, :]).all(axis=2)
+        return ok & (units.sum(axis=1)[:, None] >= self.total[modes][None, :])
+
+    # ----------------------------------------------------------------------------------
+    # Paying
+
+    def allocate(self, units: np.ndarray, mode: int, take_all: bool = False) -> Payment:
+        """Which units pay ``mode`` in each row (every row must be able to pay it).
+
+        ``take_all``: an ``{X}`` spell that takes all the mana left as X.
+        """
+        units = units.copy()
+        rows = units.shape[0]
+        used = np.zeros_like(units)
+        life = np.full(rows, self.life[mode], dtype=np.int32)
+        spec = self.modes[mode]
+        for i, pip in enumerate(spec.pips):
+            assigned = np.zeros(rows, dtype=bool)
+            rest_req, rest_total = self.rest[mode][i]
+            for c, safe in self.pip_candidates[pip]:
+                todo = ~assigned & (units[:, c] > 0)
+                if not todo.any():
+                    continue
+                if not safe:
+                    trial = units[todo]
+                    trial[:, c] -= 1
+                    ok = ((trial @ self.intersects >= rest_req).all(axis=1)
+                          & (trial.sum(axis=1) >= rest_total))
+                    todo[todo] = ok
+                units[todo, c] -= 1
+                used[todo, c] += 1
+                if self.class_pain[c] and pip & ANY_COLOUR and not pip & ~ANY_COLOUR & ALL_MANA:
+                    life[todo] += 1
+                assigned |= todo
+                if assigned.all():
+                    break
+        need = np.full(rows, spec.generic, dtype=np.int32)
+        for c in self.generic_order:
+            take = units[:, c].copy() if take_all else np.minimum(units[:, c], need)
+            units[:, c] -= take
+            used[:, c] += take
+            need -= take
+        x = (used.sum(axis=1) - spec.mana).astype(np.int32) if take_all else np.zeros(rows, np.int32)
+        return Payment(used=used, life=life, x=x)
+
+    def tap(self, state, rows: np.ndarray, used: np.ndarray,
+            untapped: np.ndarray | None = None) -> None:
+        """Take ``used`` (rows, n_classes) from the pool, then tap plain sources in tapping
+        order; what a tapped source makes beyond the need goes to the pool."""
+        pool = state.pool[rows].astype(np.int32)
+        from_pool = np.minimum(pool, used)
+        pool -= from_pool
+        need = used - from_pool
+        if (need > 0).any():
+            if untapped is None:
+                untapped = self.untapped(state, rows)
+            for s, kind in enumerate(self.source_ids.tolist()):
+                made = self.source_units[s]
+                if self.source_cost[s] > 0 or not (need[:, made > 0] > 0).any():
+                    continue
+                per_copy = made[made > 0]
+                copies = np.minimum(untapped[:, s],
+                                    (-(-need[:, made > 0] // per_copy)).max(axis=1))
+                produced = copies[:, None] * made[None, :]
+                spent = np.minimum(produced, need)
+                need -= spent
+                pool += produced - spent
+                state.tapped[rows, kind] += copies.astype(state.tapped.dtype)
+                untapped[:, s] -= copies
+        state.pool[rows] = pool
+
+    def activate_filters(self, state, rows: np.ndarray) -> None:
+        """Activate every untapped Signet-style filter in ``rows``, each paid with the least
+        flexible other mana; their mana goes to the pool (as :meth:`units` with
+        ``filters=True`` assumes)."""
+        for s in np.flatnonzero(self.source_cost > 0).tolist():
+            kind = int(self.source_ids[s])
+            copies = self.untapped(state, rows)[:, s]
+            for k in range(int(copies.max(initial=0))):
+                units = self.units(state, rows)
+                active = (k < copies) & (units.sum(axis=1) >= self.source_cost[s])
+                here = rows[active]
+                if not here.size:
+                    break
+                for _ in range(int(self.source_cost[s])):
+                    units = self.units(state, here)
+                    taking = np.zeros_like(units)
+                    left = np.ones(len(here), dtype=bool)
+                    for c in self.generic_order:
+                        chosen = left & (units[:, c] > 0)
+                        taking[chosen, c] = 1
+                        left &= ~chosen
+                    self.tap(state, here, taking)
+                state.tapped[here, kind] += 1
+                state.pool[here] += self.source_units[s].astype(state.pool.dtype)
+
+    def pay(self, state, rows: np.ndarray, mode: int, take_all: bool = False,
+            unavailable: tuple[int, int] | None = None) -> Payment:
+        """Pay ``mode`` in every row of ``rows`` (all able to), tapping sources.
+
+        ``unavailable``: (card id, copies) of a source that may not pay (Restless Anchorage
+        cannot tap for its own animation).
+        """
+        untapped = self.untapped(state, rows)
+        if unavailable is not None:
+            where = np.flatnonzero(self.source_ids == unavailable[0])
+            if where.size:
+                untapped[:, where[0]] = np.maximum(untapped[:, where[0]] - unavailable[1], 0)
+        units = self.units(state, rows, untapped)
+        if self.has_filters:
+            needs_filters = ~self.payable(units, mode)
+            if needs_filters.any():
+                self.activate_filters(state, rows[needs_filters])
+                untapped = self.untapped(state, rows)
+                units = self.units(state, rows, untapped)
+        payment = self.allocate(units, mode, take_all)
+        self.tap(state, rows, payment.used, untapped)
+        return payment
