@@ -23,7 +23,7 @@ from .analysis.explore import EXPLORE_METRICS, explore
 from .analysis.report import FORMATS, render, text_table
 from .analysis.simulate import check_metrics, compare, simulate
 from .cards import Card, CardSources, Catalog
-from .cards.decklist import DECK_FORMATS, Deck, load_deck
+from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
 from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .errors import ExploreSimError, OptionError
@@ -163,6 +163,13 @@ def _build_parser() -> argparse.ArgumentParser:
                           help="land share of the opponent's library for parley (default 0.4)")
         game.add_argument("--cast-first", action="append", default=[], metavar="CARD",
                           help="cast this card before others (repeat for an order)")
+        game.add_argument("--castable", action="append", default=[], metavar="CARD",
+                          help="add the metric castable:CARD: could the sources in play after "
+                               "the land drop pay CARD's cost (repeatable; any known card)")
+        game.add_argument("--land-faces", choices=["when-needed", "always", "never"],
+                          default="when-needed",
+                          help="play a spell // land card as its land face: when no land card "
+                               "can be played (default), always like a land, or never")
         game.add_argument("--metrics", default=None,
                           help="comma-separated metrics to show (default: a selection)")
         game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
@@ -235,6 +242,10 @@ def _sources(args: argparse.Namespace) -> CardSources:
 
 
 def _deck(args: argparse.Namespace, path: str, sources: CardSources) -> Deck:
+    """The decklist at ``path``; its own card file (``NAME.cards.toml``) joins ``--cards``."""
+    companions = deck_card_files(path)
+    if companions:
+        sources = card_sources([*args.cards, *companions], args.cards_dir)
     return load_deck(path, catalog=sources, format=args.deck_format)
 
 
@@ -368,10 +379,18 @@ def _explore(args: argparse.Namespace) -> str:
 
 
 def _games(args: argparse.Namespace) -> str:
+    sources = _sources(args)
+    castable = []
+    for name in args.castable:
+        card = sources.find(name)
+        if card is None:
+            raise OptionError(f"--castable: unknown card {name!r}{sources.suggestion_text(name)}")
+        castable.append(card)
     metrics = None
     if args.metrics:  # checked before the games are played
         metrics = check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()],
-                                label="--metrics")
+                                label="--metrics",
+                                extra=[f"castable:{card.name}" for card in castable])
     options = dict(
         turns=args.turns,
         on_play=not args.on_draw,
@@ -384,10 +403,11 @@ def _games(args: argparse.Namespace) -> str:
         replacement_order=args.replacement_order,
         opponent_land_fraction=args.opponent_land_fraction,
         cast_order=args.cast_first,
+        castable=castable,
+        land_faces=args.land_faces,
         workers=args.workers,
     )
     _check_plot_path(args)
-    sources = _sources(args)
     bar = _progress(args, args.command)
     if args.command == "simulate":
         result = simulate(_deck(args, args.deck, sources), policy=args.policy, progress=bar,

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..cards import Card, normalize_name
 from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import (
     OPENING_METRICS,
@@ -26,6 +27,7 @@ from ..engine.goldfish import (
     GameState,
     Goldfish,
 )
+from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.mulligan import MulliganRule, as_mulligan_rule, deal_opening_hands
 from ..engine.policies import Policy, as_policy, policy_name
 from ..errors import OptionError
@@ -44,11 +46,16 @@ DEFAULT_TABLE_METRICS = (
 DEFAULT_COMPARE_METRICS = ("on_curve", "lands_played", "counters", "explores", "explore_lands",
                            "milled", "mana_spent", "cards_cast")
 
-_STREAM_POLICY, _STREAM_REMOVAL, _STREAM_PARLEY, _STREAM_SHUFFLE = range(4)
+_STREAM_POLICY, _STREAM_REMOVAL, _STREAM_PARLEY, _STREAM_SHUFFLE, _STREAM_SEARCH = range(5)
 
 ASSUMPTIONS = [
     "goldfish: no opponent; attacks are unblocked",
-    "every land taps for one mana of any colour; colours are not modelled",
+    "mana: colours, mana creatures (summoning sick the turn they enter), mana rocks, lands "
+    "entering tapped and land faces follow the card data; a spell is cast when the untapped "
+    "sources can pay it exactly (colours included), tapping the least flexible sources first",
+    "land choice: a land that lets a spell in hand be cast, untapped when mana is used this "
+    "turn, a missing colour, then the colour most demanded by the hand and the library; a "
+    "spell // land card is played as a land only when no land card can be (land_faces)",
     "cast priority: explore and Map makers first, most expensive first; "
     "Jadelight Spelunker takes the mana left (X >= 1)",
     "Maps and Seeker of Sunlight are used with the mana left in the second main phase",
@@ -89,6 +96,7 @@ def play_games(
         "policy": _stream(chunk_seed, _STREAM_POLICY),
         "removal": _stream(chunk_seed, _STREAM_REMOVAL),
         "parley": _stream(chunk_seed, _STREAM_PARLEY),
+        "search": _stream(chunk_seed, _STREAM_SEARCH),
     }
     game = Goldfish(features, config, policy, scry_policy, rngs)
     lands = game.land_ids
@@ -106,7 +114,8 @@ def play_games(
 class _TurnStats:
     """One :class:`Accumulator` per turn (turn 0: the opening hand)."""
 
-    def __init__(self, turns: int, paired_differences: bool = False) -> None:
+    def __init__(self, turns: int, paired_differences: bool = False,
+                 metrics: dict[str, bool] | None = None) -> None:
         def accumulator(metrics: dict[str, bool]) -> Accumulator:
             if paired_differences:  # signed values: normal intervals, no histograms
                 return Accumulator(dict.fromkeys(metrics, False), histograms=False)
@@ -114,7 +123,7 @@ class _TurnStats:
 
         self.by_turn = {0: accumulator(OPENING_METRICS)}
         for turn in range(1, turns + 1):
-            self.by_turn[turn] = accumulator(TURN_METRICS)
+            self.by_turn[turn] = accumulator(metrics or TURN_METRICS)
 
     def add(self, values: dict[int, dict[str, np.ndarray]]) -> None:
         for turn, metrics in values.items():
@@ -126,8 +135,9 @@ class _TurnStats:
 
     @classmethod
     def of(cls, values: dict[int, dict[str, np.ndarray]], turns: int,
-           paired_differences: bool = False) -> _TurnStats:
-        stats = cls(turns, paired_differences)
+           paired_differences: bool = False, metrics: dict[str, bool] | None = None
+           ) -> _TurnStats:
+        stats = cls(turns, paired_differences, metrics)
         stats.add(values)
         return stats
 
@@ -145,11 +155,11 @@ class _TurnStats:
 
 
 def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
-                  label: str = "metrics") -> list[str]:
+                  label: str = "metrics", extra: Iterable[str] = ()) -> list[str]:
     """The metric names to show (``default`` when None); unknown names are an OptionError
-    whose message starts with ``label``."""
+    whose message starts with ``label``. ``extra``: more known names (``castable:CARD``)."""
     chosen = list(default if metrics is None else metrics)
-    known = set(TURN_METRICS) | set(OPENING_METRICS)
+    known = set(TURN_METRICS) | set(OPENING_METRICS) | set(extra)
     unknown = [m for m in chosen if m not in known]
     if unknown:
         raise OptionError(
@@ -179,9 +189,10 @@ class SimulationResult:
         rows = self.summary()
         if fmt != "table":
             if metrics is not None:
-                rows = rows[rows["metric"].isin(check_metrics(metrics))]
+                rows = rows[rows["metric"].isin(check_metrics(metrics, extra=_extra(self.meta)))]
             return render(fmt, self.meta, rows.reset_index(drop=True), "")
-        chosen = check_metrics(metrics, DEFAULT_TABLE_METRICS)
+        chosen = check_metrics(metrics, (*DEFAULT_TABLE_METRICS, *_extra(self.meta)),
+                               extra=_extra(self.meta))
         return _turn_table(self.meta, rows, chosen, f"simulate: {self.meta['turns']} turns, "
                            f"{'on the play' if self.meta['on_play'] else 'on the draw'}")
 
@@ -211,9 +222,15 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) 
     return "\n".join(lines) + "\n"
 
 
+def _extra(meta: dict[str, Any]) -> list[str]:
+    """The ``castable:CARD`` metrics of a result."""
+    return [CASTABLE_PREFIX + name for name in meta.get("castable", [])]
+
+
 def _config_meta(config: GameConfig) -> dict[str, Any]:
-    meta = dataclasses.asdict(config)
+    meta = {field.name: getattr(config, field.name) for field in dataclasses.fields(config)}
     meta["cast_order"] = list(config.cast_order)
+    meta["castable"] = [card.name for card in config.castable]
     return meta
 
 
@@ -221,16 +238,45 @@ def _options(
     turns: int, on_play: bool, mulligan: str | MulliganRule | None, trials: int, removal: float,
     scry_policy: str | Policy | None, use_maps: bool, replacement_order: str,
     opponent_land_fraction: float, cast_order: Sequence[str], free_mulligan: bool,
-    keep: Callable | None,
+    keep: Callable | None, castable: Sequence[str | Card] = (), land_faces: str = "when-needed",
+    decks: Sequence[Deck] = (),
 ) -> tuple[GameConfig, MulliganRule, Policy | None, int]:
     config = GameConfig(
         turns=turns, on_play=bool(on_play), removal=removal, replacement_order=replacement_order,
         opponent_land_fraction=opponent_land_fraction, use_maps=bool(use_maps),
-        cast_order=tuple(cast_order),
+        cast_order=tuple(cast_order), land_faces=land_faces,
+        castable=_castable_cards(castable, decks),
     )
     rule = as_mulligan_rule(mulligan, free_first=free_mulligan, keep=keep)
     scry = as_policy(scry_policy) if scry_policy is not None else None
     return config, rule, scry, check_trials(trials)
+
+
+def _castable_cards(names: Sequence[str | Card] | str, decks: Sequence[Deck]) -> tuple[Card, ...]:
+    """Cards named for ``castable``: looked up in the decks, then in the card sources."""
+    if isinstance(names, (str, Card)):
+        names = [names]
+    cards: list[Card] = []
+    for name in names:
+        if isinstance(name, Card):
+            card = name
+        elif not isinstance(name, str) or not name.strip():
+            raise OptionError(f"castable: expected card names, got {name!r}")
+        else:
+            card = next((c for d in decks for c in d.cards if normalize_name(c.name) == normalize_name(name)
+                         or normalize_name(c.front_name) == normalize_name(name)), None)
+            if card is None:
+                from ..cards.index import card_sources
+
+                sources = card_sources()
+                card = sources.find(name)
+                if card is None:
+                    raise OptionError(f"castable: unknown card {name!r}{sources.suggestion_text(name)}")
+        if card.is_land:
+            raise OptionError(f"castable: {card.name!r} is a land; name a spell")
+        if card not in cards:
+            cards.append(card)
+    return tuple(cards)
 
 
 def simulate(
@@ -250,6 +296,8 @@ def simulate(
     cast_order: Sequence[str] = (),
     free_mulligan: bool = False,
     keep: Callable | None = None,
+    castable: Sequence[str | Card] = (),
+    land_faces: str = "when-needed",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
 ) -> SimulationResult:
@@ -282,6 +330,13 @@ def simulate(
         Land share of the opponent's library for parley (Storm Fleet Negotiator).
     cast_order : sequence of str
         Cards to cast first, in this order.
+    castable : sequence of str or Card
+        Cards (in the deck or not) whose per-turn metric ``castable:NAME`` is taken: 1 where
+        the sources in play after the turn's land drop, before any spell is cast, could pay
+        the card's cost, colours included.
+    land_faces : {"when-needed", "always", "never"}
+        When a spell // land card is played as its land face (default: only when no land
+        card can be played).
     progress : callable, optional
         ``progress(games done, games)`` after every chunk.
     workers : int
@@ -296,15 +351,16 @@ def simulate(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
-        opponent_land_fraction, cast_order, free_mulligan, keep,
+        opponent_land_fraction, cast_order, free_mulligan, keep, castable, land_faces, [deck],
     )
     policy = as_policy(policy)
     Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)
-    stats = _TurnStats(config.turns)
+    stats = _TurnStats(config.turns, metrics=config.metric_names)
     run_chunks(
         lambda size, child: _TurnStats.of(
-            play_games(deck, config, policy, rule, size, child, scry), config.turns),
+            play_games(deck, config, policy, rule, size, child, scry), config.turns,
+            metrics=config.metric_names),
         stats.merge, trials, seed_seq, progress=progress, workers=workers,
     )
     meta = _meta("simulate", deck, config, rule, policy, scry, trials, seed_seq)
@@ -380,7 +436,8 @@ class CompareResult:
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None,
                turn: int | None = None) -> str:
-        chosen = check_metrics(metrics, DEFAULT_COMPARE_METRICS)
+        chosen = check_metrics(metrics, (*DEFAULT_COMPARE_METRICS, *_extra(self.meta)),
+                               extra=_extra(self.meta))
         variants = self.summary()
         diffs = self.paired_differences()
         variants = variants[variants["metric"].isin(chosen)]
@@ -443,6 +500,8 @@ def compare(
     cast_order: Sequence[str] = (),
     free_mulligan: bool = False,
     keep: Callable | None = None,
+    castable: Sequence[str | Card] = (),
+    land_faces: str = "when-needed",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
 ) -> CompareResult:
@@ -464,7 +523,7 @@ def compare(
         raise OptionError("compare needs at least one deck and one policy")
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
-        opponent_land_fraction, cast_order, free_mulligan, keep,
+        opponent_land_fraction, cast_order, free_mulligan, keep, castable, land_faces, decks,
     )
     variants = list(itertools.product(decks, policies))
     if len(variants) < 2:
@@ -480,8 +539,9 @@ def compare(
     for deck, policy in variants:
         Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)
-    stats = [_TurnStats(config.turns) for _ in variants]
-    diffs = [_TurnStats(config.turns, paired_differences=True) for _ in variants[1:]]
+    stats = [_TurnStats(config.turns, metrics=config.metric_names) for _ in variants]
+    diffs = [_TurnStats(config.turns, paired_differences=True, metrics=config.metric_names)
+             for _ in variants[1:]]
 
     def chunk(size: int, child: np.random.SeedSequence) -> list[_TurnStats]:
         results = [play_games(deck, config, policy, rule, size, child, scry)
@@ -489,10 +549,12 @@ def compare(
         base = results[0]
         differences = [
             _TurnStats.of({turn: {name: result[turn][name] - base[turn][name] for name in metrics}
-                           for turn, metrics in result.items()}, config.turns, True)
+                           for turn, metrics in result.items()}, config.turns, True,
+                          config.metric_names)
             for result in results[1:]
         ]
-        return [_TurnStats.of(result, config.turns) for result in results] + differences
+        return [_TurnStats.of(result, config.turns, metrics=config.metric_names)
+                for result in results] + differences
 
     def merge(chunk_stats: list[_TurnStats]) -> None:
         for total, part in zip(stats + diffs, chunk_stats):

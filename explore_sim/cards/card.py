@@ -12,7 +12,14 @@ import re
 import unicodedata
 
 from ..errors import CardError
-from .mana import ANY_COLOUR, S, CostMode, basic_land_colours, cost_modes, parse_produces
+from .mana import (
+    ANY_COLOUR,
+    CostMode,
+    S,
+    basic_land_colours,
+    cost_modes,
+    parse_produces,
+)
 
 __all__ = [
     "KNOWN_LAYOUTS",

@@ -56,6 +56,7 @@ __all__ = [
     "load_deck",
     "parse_deck",
     "deck_from_counts",
+    "deck_card_files",
     "DECK_FORMATS",
     "MAX_COPIES_PER_LINE",
     "MAX_DECK_SIZE",
@@ -291,8 +292,9 @@ def load_deck(
         A path to a decklist file, or the decklist itself as text (any string containing a
         line break is read as text).
     catalog : Catalog or CardSources, optional
-        Where card names are looked up. Default: the built-in catalog, then the imported
-        card index if there is one (:func:`explore_sim.carddb.card_sources`).
+        Where card names are looked up. Default: the decklist's own card file if there is
+        one (:func:`deck_card_files`), the built-in catalog, then the imported card index if
+        there is one (:func:`explore_sim.cards.index.card_sources`).
     format : str
         One of :data:`DECK_FORMATS`; ``auto`` detects it.
 
@@ -323,7 +325,19 @@ def load_deck(
         ) from None
     if format == "auto" and path.suffix.casefold() == ".dek":
         format = "dek"
+    if catalog is None:
+        from .index import card_sources
+
+        catalog = card_sources(deck_card_files(path))
     return parse_deck(text, catalog=catalog, source=str(path), name=path.stem, format=format)
+
+
+def deck_card_files(path: str | PathLike[str]) -> list[Path]:
+    """The card file that travels with a decklist: ``NAME.cards.toml`` beside ``NAME.txt``
+    (or any other decklist extension), read automatically with the deck; [] if none."""
+    path = Path(path)
+    companion = path.with_name(f"{path.stem}.cards.toml")
+    return [companion] if companion.is_file() else []
 
 
 def parse_deck(

@@ -16,7 +16,7 @@ from .card import FETCH_WHEN, FETCHES, Card, mana_value_of
 from .mana import ANY_COLOUR, B, G, R, U, W
 
 __all__ = ["EMPTY", "FeatureTable", "TAPPED_RULES", "LAND_ENTERS_CODES", "FETCH_CODES",
-           "FETCH_WHEN_CODES"]
+           "FETCH_WHEN_CODES", "pip_demand"]
 
 #: Card id of "no card": what a reveal or a draw finds past the bottom of the library.
 EMPTY = 0
@@ -177,7 +177,7 @@ class FeatureTable:
             land_enters=column([LAND_ENTERS_CODES.index(c.land_enters) for c in cards], np.int8),
             fetch=column([FETCH_CODES.index(c.fetch) for c in cards], np.int8),
             fetch_when=column([FETCH_WHEN_CODES.index(c.fetch_when) for c in cards], np.int8),
-            pips=table([_pip_demand(c) for c in cards], 5, np.int8),
+            pips=table([pip_demand(c) for c in cards], 5, np.int8),
         )
 
     def id_of(self, card: Card) -> int:
@@ -207,7 +207,7 @@ def _tapped_rule(card: Card) -> tuple[int, int]:
     return TAPPED_RULES.index(kind), 0
 
 
-def _pip_demand(card: Card) -> list[int]:
+def pip_demand(card: Card) -> list[int]:
     """Pips of each colour in the card's first cost mode (hybrids count for each colour)."""
     if card.is_land or not card.mana_cost:
         return [0] * 5

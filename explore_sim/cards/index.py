@@ -461,12 +461,14 @@ def card_sources(
     directory: str | os.PathLike[str] | None = None,
     use_index: bool = True,
 ) -> CardSources:
-    """Where card names are looked up, in order: the built-in catalog (it carries the
-    modelled explore / Map abilities), then user card files, then the imported index."""
+    """Where card names are looked up, in order: user card files (a card there replaces the
+    built-in or imported card of the same name: that is what a correction is for), the
+    built-in catalog (it carries the modelled explore / Map abilities), then the imported
+    index."""
     from .card_files import load_card_file
 
-    sources: list[object] = [Catalog.builtin()]
-    sources += [load_card_file(path) for path in card_files]
+    sources: list[object] = [load_card_file(path) for path in card_files]
+    sources.append(Catalog.builtin())
     if use_index:
         index = CardIndex.open_default(directory)
         if index is not None:

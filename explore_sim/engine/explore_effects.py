@@ -45,6 +45,10 @@ def observe(
         cards_in_hand=lambda: state.hand[rows].sum(axis=1, dtype=np.int32),
         lands_in_hand=lambda: state.hand[np.ix_(rows, game.land_ids)].sum(axis=1, dtype=np.int32),
         lands_in_play=lambda: game.on_battlefield(state, game.land_ids, rows),
+        mana_sources=lambda: game.on_battlefield(state, game.mana.source_ids, rows),
+        castable_now=lambda: game.castable_card(revealed, game.mana.units(
+            state, rows, filters=game.mana.has_filters)),
+        castable_next_turn=lambda: game.castable_next_turn(state, rows, revealed),
         turn=state.turn,
         explores_left=explores_left,
         counters=counters,

@@ -25,11 +25,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..cards import EMPTY, Card, Catalog, FeatureTable
+from ..cards.features import pip_demand
 from ..cards.mana import ANY_COLOUR
 from ..errors import OptionError
 from . import abilities, explore_effects, lands
 from .mana import ManaTables
-from .metrics import CASTABLE_PREFIX, MAIN_PHASE_METRICS, OPENING_METRICS, TURN_METRICS
+from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
 from .state import GameState
 
@@ -67,6 +68,9 @@ class GameConfig:
     land_faces : {"when-needed", "always", "never"}
         When a spell // land modal double-faced card is played as its land face: only when
         no land card can be played (default), like any land, or never.
+    castable : tuple of Card
+        Cards (in the deck or not) whose ``castable:NAME`` metric is taken each turn: 1
+        where the sources in play after the land drop, before any spell, could pay the cost.
     """
 
     turns: int = 6
@@ -78,6 +82,7 @@ class GameConfig:
     cast_order: tuple[str, ...] = ()
     hand_limit: int = 7
     land_faces: str = "when-needed"
+    castable: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.turns, bool) or not isinstance(self.turns, (int, np.integer)):
@@ -95,9 +100,19 @@ class GameConfig:
             )
         if not 0 <= self.hand_limit <= 100:
             raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
+        if not all(isinstance(card, Card) for card in self.castable):
+            raise OptionError("castable must be cards (resolve names with the card sources)")
         if self.land_faces not in lands.LAND_FACES:
             raise OptionError(f"land_faces must be one of {', '.join(lands.LAND_FACES)}, "
                               f"got {self.land_faces!r}")
+
+    @property
+    def metric_names(self) -> dict[str, bool]:
+        """Every per-turn metric of a game with this configuration (0/1 indicators True):
+        :data:`TURN_METRICS` and one ``castable:NAME`` per card of :attr:`castable`."""
+        names = dict(TURN_METRICS)
+        names.update({CASTABLE_PREFIX + card.name: True for card in self.castable})
+        return names
 
 
 class Goldfish:
@@ -117,8 +132,6 @@ class Goldfish:
     rngs : dict of str to Generator
         ``"policy"``, ``"removal"``, ``"parley"`` and ``"search"`` (library shuffles after a
         land search) streams.
-    castable : sequence of Card
-        Cards whose ``castable:NAME`` metric is taken each turn (in the deck or not).
     """
 
     def __init__(
@@ -128,7 +141,6 @@ class Goldfish:
         policy: Policy,
         scry_policy: Policy | None,
         rngs: dict[str, np.random.Generator],
-        castable: Sequence[Card] = (),
     ) -> None:
         self.f = features
         self.config = config
@@ -185,9 +197,11 @@ class Goldfish:
         # Mana: every cost that may be paid, and the land options.
         ability_costs = [cards[i - 1].ability_cost for i in (
             *self.lantern_ids, *self.seeker_ids, *self.anchorage_ids, *self.activated_search_ids)]
-        self.castable_cards = tuple(castable)
+        self.castable_cards = config.castable
         self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards)
         self.castable_modes = self.mana.extra_card_modes
+        self.wanted_pips = np.array([pip_demand(card) for card in self.castable_cards],
+                                    dtype=np.int32).reshape(-1, 5).sum(axis=0)
         self.land_options = lands.LandOptions(self)
         class_mask = self.mana.class_mask
         self.land_colours = np.array(
@@ -344,6 +358,38 @@ class Goldfish:
                 ok[:, j] &= total >= self.cost[kinds[j]] + 1
         return ok
 
+    def castable_card(self, card: np.ndarray, units: np.ndarray) -> np.ndarray:
+        """Whether ``units`` (rows, n_classes) can pay each row's ``card`` (an id per row) in
+        any of its ways; False for lands and no card."""
+        ok = np.zeros(len(card), dtype=bool)
+        spell = np.flatnonzero(self.f.is_nonland[card] & self.f.is_card[card])
+        if not spell.size:
+            return ok
+        kinds = card[spell]
+        ok[spell] = self.mana.payable(units[spell], self.first_mode[kinds])
+        for kind in np.intersect1d(kinds, self.multi_mode_ids).tolist():
+            here = spell[kinds == kind]
+            for mode in self.kind_modes[kind][1:]:
+                ok[here] |= self.mana.payable(units[here], mode)
+        return ok
+
+    def castable_next_turn(self, state: GameState, rows: np.ndarray,
+                           card: np.ndarray) -> np.ndarray:
+        """Whether every source you control, untapped, plus one land from your hand (the best
+        for the purpose) could pay each row's ``card``."""
+        ids = self.mana.source_ids
+        plain = np.where(self.mana.source_cost > 0, 0,
+                         state.battlefield[np.ix_(rows, ids)].astype(np.int32))
+        units = plain @ self.mana.source_units
+        ok = self.castable_card(card, units)
+        options = self.land_options
+        for o in range(len(options.card)):
+            held = (state.hand[rows, options.card[o]] > 0) & ~ok
+            if held.any():
+                here = np.flatnonzero(held)
+                ok[here] = self.castable_card(card[here], units[here] + options.units[o])
+        return ok
+
     def castable_in_hand(self, state: GameState, rows: np.ndarray,
                          units: np.ndarray) -> np.ndarray:
         """Some spell in hand (one the casting order casts) can be paid with ``units``."""
@@ -383,10 +429,8 @@ class Goldfish:
 
     @property
     def metric_names(self) -> dict[str, bool]:
-        """Every per-turn metric this game records (0/1 indicators marked True)."""
-        names = dict(TURN_METRICS)
-        names.update({CASTABLE_PREFIX + card.name: True for card in self.castable_cards})
-        return names
+        """Every per-turn metric this game records (:attr:`GameConfig.metric_names`)."""
+        return self.config.metric_names
 
     # ----------------------------------------------------------------------------------
     # Casting

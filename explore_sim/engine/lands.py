@@ -11,7 +11,8 @@ never plays it). Among the options, in this order:
    the mana available plus one), tapped first when it will not;
 3. one that makes a colour the spells in hand need and your sources do not yet make;
 4. the one making the colour most demanded by the pips of the spells in hand, then of the
-   spells left in the library;
+   spells left in the library (in steps 3 and 4, cards named by ``castable`` count as spells
+   in hand: the player plays toward the card asked about);
 5. more colours first, a land card before a spell's land face, then deck order.
 
 **How it enters** (``enters_tapped``): always tapped; check lands untapped if you control a
@@ -34,7 +35,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..cards import EMPTY
-from ..cards.features import FETCH_CODES, FETCH_WHEN_CODES, LAND_ENTERS_CODES, TAPPED_RULES
+from ..cards.features import (
+    FETCH_CODES,
+    FETCH_WHEN_CODES,
+    LAND_ENTERS_CODES,
+    TAPPED_RULES,
+)
 from ..cards.mana import ANY_COLOUR
 from .state import GameState
 
@@ -119,9 +125,15 @@ def _colour_demand(pips: np.ndarray, colours: np.ndarray) -> np.ndarray:
     return best
 
 
+def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Pips of each colour (W U B R G) the player wants to pay: the spells in hand, and the
+    cards named by ``castable`` as if they were in hand, shape (rows, 5)."""
+    return state.hand[rows] @ game.f.pips.astype(np.int32) + game.wanted_pips
+
+
 def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
     """Colours the spells in hand need that your mana sources do not make, (rows,) masks."""
-    hand_pips = state.hand[rows] @ game.f.pips.astype(np.int32)
+    hand_pips = _hand_pips(game, state, rows)
     needed = np.zeros(len(rows), dtype=np.int64)
     for i, bit in enumerate(_COLOUR_BITS):
         needed |= np.where(hand_pips[:, i] > 0, bit, 0)
@@ -207,7 +219,7 @@ def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
     """Steps 3 and 4 as one integer key per (row, option)."""
     needed = _needed_colours(game, state, rows)
     fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
-    hand_pips = state.hand[rows] @ game.f.pips.astype(np.int32)
+    hand_pips = _hand_pips(game, state, rows)
     hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
     library_demand = np.minimum(_colour_demand(state.library_pips[rows], colours), 4095)
     return (fills << 48) + (hand_demand << 38) + (library_demand << 24)

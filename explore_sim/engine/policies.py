@@ -61,8 +61,13 @@ OBSERVATION_NAMES: dict[str, str] = {
     "cards_in_hand": "cards in hand",
     "lands_in_hand": "land cards in hand",
     "lands_in_play": "lands on the battlefield",
-    "mana_sources": "mana sources on the battlefield (every land taps for one mana)",
+    "mana_sources": "permanents you control with a mana ability (lands, mana creatures, "
+                    "mana rocks)",
     "predicted_mana": "mana sources plus land cards in hand (Forge's estimate)",
+    "castable_now": "your untapped sources can pay the revealed card's cost now, colours "
+                    "included (bool)",
+    "castable_next_turn": "all your sources, untapped, plus one land from your hand could "
+                          "pay the revealed card's cost (bool)",
     "turn": "the current turn number",
     "explores_left": "explores left in this sequence, this one included",
     "counters": "+1/+1 counters the explorer has received in this sequence",
@@ -147,8 +152,10 @@ class Observation:
         ``counts`` gives every field that does not describe the card (``cards_in_hand``,
         ``lands_in_hand``, ...): arrays, scalars (broadcast to ``(trials,)``) or functions
         of no argument that compute the array when a policy first asks for it.
-        ``mana_sources`` defaults to ``lands_in_play`` and ``predicted_mana`` to
-        ``mana_sources + lands_in_hand``.
+        ``mana_sources`` defaults to ``lands_in_play``, ``predicted_mana`` to
+        ``mana_sources + lands_in_hand``, and without colour information ``castable_now`` to
+        ``mana_value <= mana_sources`` (a nonland card) and ``castable_next_turn`` to
+        ``mana_value <= mana_sources + (lands_in_hand > 0)``.
         """
         card = np.asarray(card).view()
         card.flags.writeable = False
@@ -162,6 +169,10 @@ class Observation:
         values.setdefault("mana_sources", lambda: observation.lands_in_play)
         values.setdefault("predicted_mana",
                           lambda: observation.mana_sources + observation.lands_in_hand)
+        values.setdefault("castable_now", lambda: observation.is_nonland & (
+            observation.mana_value <= observation.mana_sources))
+        values.setdefault("castable_next_turn", lambda: observation.is_nonland & (
+            observation.mana_value <= observation.mana_sources + (observation.lands_in_hand > 0)))
         missing = [n for n in OBSERVATION_NAMES if n not in values and n != "card"
                    and n not in _CARD_FIELDS]
         if missing:
