@@ -57,6 +57,17 @@ def state_of(features: FeatureTable, *rows: list[str], **counts) -> ExploreState
     return ExploreState.start(library_of(*rows), features.is_land, **counts)
 
 
+#: Mana cards of every kind (lands, mana creatures, rocks, costs) for scripted tests.
+MANA_CARDS = TESTS / "fixtures" / "cards" / "mana_cards.toml"
+
+
+def fixture_cards():
+    """The built-in catalog plus the mana cards of ``fixtures/cards/mana_cards.toml``."""
+    from explore_sim.cards.index import card_sources
+
+    return card_sources([MANA_CARDS], use_index=False)
+
+
 def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
                   policy="keep", scry_policy=None, seed=0):
     """One goldfish game (trials=1) from a hand-built library (top first), hand and battlefield.
@@ -68,7 +79,7 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
     from explore_sim.engine.mulligan import OpeningHands
     from explore_sim.engine.policies import as_policy
 
-    catalog = Catalog.builtin()
+    catalog = fixture_cards()
     names = list(dict.fromkeys([*library, *hand, *battlefield, *extra]))
     cards = [catalog.get(name) for name in names]
     features = FeatureTable.from_cards(cards)
@@ -86,7 +97,7 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
     for name in battlefield:
         state.battlefield[0, ids[name]] += 1
     rngs = {name: np.random.default_rng([seed, i]) for i, name in
-            enumerate(("policy", "removal", "parley"))}
+            enumerate(("policy", "removal", "parley", "search"))}
     game = Goldfish(features, config or GameConfig(), as_policy(policy),
                     as_policy(scry_policy) if scry_policy else None, rngs)
     return game, state, ids

@@ -38,7 +38,7 @@ def forge(need_lands: int = 2, max_mv_diff: int = 2):
     def decide(obs: dict) -> bool:
         if obs["lands_in_hand"] == 0 and obs["lands_in_play"] <= need_lands:
             return True
-        predicted = obs["lands_in_play"] + obs["lands_in_hand"]
+        predicted = obs.get("mana_sources", obs["lands_in_play"]) + obs["lands_in_hand"]
         return obs["mana_value"] >= predicted + max_mv_diff
 
     return decide
@@ -98,40 +98,155 @@ def explore_one(
 
 # ------------------------------------------------------------------------------------------
 # Goldfish games, one at a time
+#
+# Mana is modelled from the documented rules with plain Python: units of mana are described
+# by (colour mask, costs life); a cost is payable when a brute-force search matches its pips
+# to distinct units (no Hall's condition here), and the payment follows the documented rule
+# (pips most demanding first, each by the least flexible unit that leaves the rest payable;
+# generic by the least flexible units; the pool first, then sources in tapping order).
+
+W, U, B, R, G, C, S = 1, 2, 4, 8, 16, 32, 64
+ANY = W | U | B | R | G
+ALL = ANY | C | S
+COLOUR_BITS = (W, U, B, R, G)
+
+
+def popcount(mask):
+    return bin(mask).count("1")
+
+
+def can_pay(units, pips, generic):
+    """Brute force: match every pip to a distinct unit, the rest pays the generic part."""
+    if sum(units.values()) < len(pips) + generic:
+        return False
+    avail = dict(units)
+
+    def match(i):
+        if i == len(pips):
+            return True
+        for cls in list(avail):
+            if avail[cls] > 0 and cls[0] & pips[i]:
+                avail[cls] -= 1
+                ok = match(i + 1)
+                avail[cls] += 1
+                if ok:
+                    return True
+        return False
+
+    return match(0)
+
+
+def pip_demand(card):
+    if card.is_land or not card.mana_cost:
+        return [0] * 5
+    mode = card.cost_modes[0]
+    return [sum(1 for pip in mode.pips if pip & bit) for bit in COLOUR_BITS]
 
 
 class Game:
-    """One goldfish game with plain lists and dicts, written from RULES.md and the turn
-    structure documented in explore_sim.engine.goldfish (no removal; parley's coin is fixed by
-    ``opponent_land_fraction`` of 0 or 1)."""
+    """One goldfish game with plain lists and dicts, written from RULES.md, the mana rules
+    and the turn structure documented in explore_sim.engine (goldfish, lands, mana); no
+    removal; parley's coin is fixed by ``opponent_land_fraction`` of 0 or 1; a library is
+    "shuffled" by reversing it (the engine is given the same stand-in)."""
 
     def __init__(self, cards, library, hand, *, on_play=True, decide=keep, scry=None,
                  use_maps=True, replacement_order="tracker-first", opponent_land_fraction=0.4,
-                 hand_limit=7):
-        self.cards = cards  # cards[i - 1] is card id i
-        self.ids = range(1, len(cards) + 1)
+                 hand_limit=7, land_faces="when-needed", castable=(), cast_order=()):
+        deck = list(cards)
+        faces = [card.land_face for card in deck if card.land_face is not None]
+        self.cards = deck + faces  # cards[i - 1] is card id i; land faces after the deck
+        self.n_deck = len(deck)
+        self.ids = range(1, len(self.cards) + 1)
+        self.face_of = {}
+        self.face_id = {}
+        next_face = self.n_deck + 1
+        for i, card in enumerate(deck, start=1):
+            if card.land_face is not None:
+                self.face_id[i] = next_face
+                self.face_of[next_face] = i
+                next_face += 1
         self.library = list(library)  # top first
         self.hand = {i: 0 for i in self.ids}
         for card, count in hand.items():
             self.hand[card] += count
         self.battlefield = {i: 0 for i in self.ids}
         self.sick = {i: 0 for i in self.ids}
+        self.tapped = {i: 0 for i in self.ids}
+        self.pool = {}
         self.on_play, self.decide, self.scry_decide = on_play, decide, scry or decide
         self.use_maps, self.order = use_maps, replacement_order
         self.theirs_nonland = opponent_land_fraction < 0.5
-        self.hand_limit = hand_limit
-        self.mana = self.land_drops = self.maps = self.equipped = self.graveyard = 0
+        self.hand_limit, self.land_faces = hand_limit, land_faces
+        self.castable_cards = list(castable)
+        self.cast_order = list(cast_order)
+        self.land_drops = self.maps = self.equipped = self.graveyard = 0
         self.played_land = False
         self.turn = 0
+        self.main = {}
         self.totals = dict.fromkeys(
             ["explores", "explore_counters", "trigger_counters", "explore_lands", "milled",
              "scries", "maps_created", "maps_used", "mana_spent", "cards_cast", "life_gained",
              "cave_diver_pumps", "chupacabra_triggers", "nicanzil_lands", "explorers_removed",
-             "extra_land_drops", "decked"], 0)
+             "extra_land_drops", "decked", "life_paid", "tapped_lands_played"], 0)
+        self._mana_facts()
 
-    # helpers
+    # facts
     def card(self, i):
         return self.cards[i - 1]
+
+    def _mana_facts(self):
+        self.units = {}
+        for i in self.ids:
+            card = self.card(i)
+            self.units[i] = [(u, bool(card.mana_life) and bool(u & ANY)) for u in card.mana_units()]
+        costs = ["{1}"] + [self.card(i).ability_cost for i in self.ids if (
+            self.card(i).explores_when in ("equipped_attack", "activated")
+            or self.card(i).maps_when == "land_attack" or self.card(i).fetch_when == "activated")
+            and self.card(i).ability_cost]
+        from explore_sim.cards.mana import cost_modes
+        modes = [m for i in self.ids if not self.card(i).is_land for m in self.card(i).cost_modes]
+        modes += [cost_modes(c)[0] for c in costs]
+        modes += [m for card in self.castable_cards for m in card.cost_modes]
+        self.relevant = 0
+        for mode in modes:
+            for pip in mode.pips:
+                self.relevant |= pip
+        self.classes = sorted({cls for units in self.units.values() for cls in units},
+                              key=lambda c: (popcount(c[0]), c[1], c[0]))
+        self.sources = [i for i in self.ids if self.units[i]]
+
+        def tap_key(i):
+            widest = max(self.flex(c) for c in self.units[i])
+            card = self.card(i)
+            return (widest, card.is_creature, not card.is_land, bool(card.mana_ability_cost), i)
+
+        self.sources.sort(key=tap_key)
+        self.has_filters = any(self.card(i).mana_ability_cost for i in self.sources)
+        self.generic_order = sorted(self.classes, key=lambda c: (self.flex(c), c[0]))
+        self.spells = [i for i in self.ids if not self.card(i).is_land]
+        self.lands = [i for i in self.ids if self.card(i).is_land]
+        self.basics = [i for i in self.lands if i <= self.n_deck
+                       and "basic" in self.card(i).type_line.split("—")[0].casefold()]
+        self.pips = {i: pip_demand(self.card(i)) for i in self.ids}
+        self.wanted = [sum(pip_demand(card)[k] for card in self.castable_cards) for k in range(5)]
+        self.options = []  # (card in hand, permanent that enters, is a spell's land face)
+        for i in range(1, self.n_deck + 1):
+            card = self.card(i)
+            if card.is_land:
+                self.options.append((i, i, False))
+                if i in self.face_id:
+                    self.options.append((i, self.face_id[i], False))
+            elif i in self.face_id and self.land_faces != "never":
+                self.options.append((i, self.face_id[i], True))
+
+    def flex(self, cls):
+        return popcount(cls[0] & self.relevant)
+
+    def colours_of(self, kind):
+        mask = 0
+        for cls in self.units[kind]:
+            mask |= cls[0]
+        return mask & ANY
 
     def count(self, predicate):
         return sum(n for i, n in self.battlefield.items() if predicate(self.card(i)))
@@ -149,10 +264,183 @@ class Game:
             creatures = sick or creatures
         return creatures[0] if creatures else None
 
+    def priority(self, i):
+        card = self.card(i)
+        if card.is_land:
+            return -1
+        if i <= self.n_deck:
+            for rank, name in enumerate(self.cast_order):
+                if name == card.name:
+                    return 10_000 - rank
+        if card.explores_x:
+            return 500
+        makes = card.explores > 0 or card.maps > 0
+        return (1000 if makes else 0) + card.mana_value
+
+    # ---- mana
+    def untapped(self, i, unavailable=None):
+        card = self.card(i)
+        n = self.battlefield[i] - self.tapped[i]
+        if card.is_creature and not card.has_keyword("haste"):
+            n -= self.sick[i]
+        if unavailable is not None and unavailable[0] == i:
+            n -= unavailable[1]
+        return max(n, 0)
+
+    def plain_units(self, unavailable=None, untapped=None):
+        units = {cls: n for cls, n in self.pool.items() if n}
+        for i in self.sources:
+            if self.card(i).mana_ability_cost:
+                continue
+            copies = untapped[i] if untapped is not None else self.untapped(i, unavailable)
+            for cls in self.units[i]:
+                units[cls] = units.get(cls, 0) + copies
+        return units
+
+    def take_least_flexible(self, units):
+        for cls in self.generic_order:
+            if units.get(cls, 0) > 0:
+                units[cls] -= 1
+                return cls
+        return None
+
+    def filtered_units(self, unavailable=None):
+        units = self.plain_units(unavailable)
+        for i in self.sources:
+            cost = _generic(self.card(i).mana_ability_cost)
+            if not cost:
+                continue
+            for _ in range(self.untapped(i, unavailable)):
+                if sum(units.values()) < cost:
+                    continue
+                for _ in range(cost):
+                    self.take_least_flexible(units)
+                for cls in self.units[i]:
+                    units[cls] = units.get(cls, 0) + 1
+        return units
+
+    def unit_sets(self, unavailable=None):
+        if not self.has_filters:
+            return [self.plain_units(unavailable)]
+        return [self.plain_units(unavailable), self.filtered_units(unavailable)]
+
+    def payable(self, mode, sets):
+        return any(can_pay(units, list(mode.pips), mode.generic) for units in sets)
+
+    def cheapest(self, i):
+        return min(mode.mana for mode in self.card(i).cost_modes)
+
+    def castable_kind(self, i, sets, x_rule=True):
+        card = self.card(i)
+        if x_rule and card.explores_x and sum(sets[-1].values()) < card.mana_value + 1:
+            return False
+        return any(self.payable(mode, sets) for mode in card.cost_modes)
+
+    def allocate(self, units, mode, take_all):
+        units = dict(units)
+        used = {}
+        life = mode.life
+        pips = list(mode.pips)
+        for k, pip in enumerate(pips):
+            candidates = sorted([c for c in self.classes if c[0] & pip],
+                                key=lambda c: (c[1] and bool(pip & ANY), self.flex(c), c[0]))
+            for cls in candidates:
+                if units.get(cls, 0) <= 0:
+                    continue
+                units[cls] -= 1
+                if can_pay(units, pips[k + 1:], mode.generic):
+                    used[cls] = used.get(cls, 0) + 1
+                    if cls[1] and pip & ANY and not pip & ~ANY & ALL:
+                        life += 1
+                    break
+                units[cls] += 1
+            else:
+                raise AssertionError("a payable cost was not paid")
+        need = mode.generic
+        for cls in self.generic_order:
+            have = units.get(cls, 0)
+            take = have if take_all else min(have, need)
+            units[cls] = have - take
+            used[cls] = used.get(cls, 0) + take
+            need -= take
+        x = sum(used.values()) - mode.mana if take_all else 0
+        return used, life, x
+
+    def tap(self, used, untapped):
+        need = {}
+        for cls, n in used.items():
+            from_pool = min(self.pool.get(cls, 0), n)
+            self.pool[cls] = self.pool.get(cls, 0) - from_pool
+            need[cls] = n - from_pool
+        for i in self.sources:
+            if self.card(i).mana_ability_cost:
+                continue
+            made = {}
+            for cls in self.units[i]:
+                made[cls] = made.get(cls, 0) + 1
+            if not any(need.get(cls, 0) > 0 for cls in made):
+                continue
+            copies = min(untapped[i], max(-(-need.get(cls, 0) // n) for cls, n in made.items()))
+            for cls, n in made.items():
+                produced = copies * n
+                spent = min(produced, need.get(cls, 0))
+                need[cls] = need.get(cls, 0) - spent
+                self.pool[cls] = self.pool.get(cls, 0) + produced - spent
+            self.tapped[i] += copies
+            untapped[i] -= copies
+
+    def activate_filters(self, untapped):
+        for i in self.sources:
+            cost = _generic(self.card(i).mana_ability_cost)
+            if not cost:
+                continue
+            for _ in range(untapped[i]):
+                units = self.plain_units(untapped=untapped)
+                if sum(units.values()) < cost:
+                    break
+                for _ in range(cost):
+                    units = self.plain_units(untapped=untapped)
+                    cls = next(c for c in self.generic_order if units.get(c, 0) > 0)
+                    self.tap({cls: 1}, untapped)
+                untapped[i] -= 1
+                self.tapped[i] += 1
+                for cls in self.units[i]:
+                    self.pool[cls] = self.pool.get(cls, 0) + 1
+
+    def pay(self, modes, take_all=False, unavailable=None):
+        for mode in modes:
+            if len(modes) > 1 and not self.payable(mode, self.unit_sets()):
+                continue
+            untapped = {i: self.untapped(i, unavailable) for i in self.sources}
+            units = self.plain_units(untapped=untapped)
+            if self.has_filters and not can_pay(units, list(mode.pips), mode.generic):
+                self.activate_filters(untapped)
+                units = self.plain_units(untapped=untapped)
+            used, life, x = self.allocate(units, mode, take_all)
+            self.tap(used, untapped)
+            self.totals["mana_spent"] += sum(used.values())
+            self.totals["life_paid"] += life
+            return x
+        raise AssertionError("no payable mode")
+
+    def can_pay_cost(self, cost, unavailable=None):
+        from explore_sim.cards.mana import cost_modes
+        return self.payable(cost_modes(cost)[0], self.unit_sets(unavailable))
+
+    def pay_cost(self, cost, unavailable=None):
+        from explore_sim.cards.mana import cost_modes
+        self.pay([cost_modes(cost)[0]], unavailable=unavailable)
+
+    # ---- observation
     def observation(self, card):
         lands_in_hand = sum(n for i, n in self.hand.items() if self.card(i).is_land)
         return dict(mana_value=self.card(card).mana_value, lands_in_hand=lands_in_hand,
-                    lands_in_play=self.lands_in_play(), cards_in_hand=sum(self.hand.values()))
+                    lands_in_play=self.lands_in_play(), cards_in_hand=sum(self.hand.values()),
+                    mana_sources=sum(self.battlefield[i] for i in self.sources))
+
+    # ---- library
+    def library_pips(self):
+        return [sum(self.pips[c][k] for c in self.library) for k in range(5)]
 
     def draw(self):
         if self.library:
@@ -166,7 +454,15 @@ class Game:
         self.maps += count
         self.totals["maps_created"] += count
 
-    # explore
+    # ---- explore
+    def scry_top(self):
+        if not self.library:
+            return
+        top = self.library[0]
+        self.totals["scries"] += 1
+        if not self.card(top).is_land and self.scry_decide(self.observation(top)):
+            self.library.append(self.library.pop(0))
+
     def explore_instruction(self, explorer, count, targeted, present=True, pending=None):
         present = explorer is not None and self.battlefield[explorer] > 0 and present
         if count <= 0 or (targeted and not present):
@@ -182,14 +478,10 @@ class Game:
                 steps += ["scry"] * twists + ["explore"] * 2**trackers
         explored = lands = nonlands = 0
         for step in steps:
-            top = self.library[0] if self.library else None
             if step == "scry":
-                if top is None:
-                    continue
-                self.totals["scries"] += 1
-                if not self.card(top).is_land and self.scry_decide(self.observation(top)):
-                    self.library.append(self.library.pop(0))
+                self.scry_top()
                 continue
+            top = self.library[0] if self.library else None
             explored += 1
             self.totals["explores"] += 1
             if top is None:  # E4
@@ -223,39 +515,212 @@ class Game:
         nicanzils = self.count(lambda c: c.explore_trigger == "nicanzil")
         self.totals["trigger_counters"] += nicanzils * nonlands
         for _ in range(nicanzils * lands):
-            self.put_land()
+            if self.put_land():
+                self.totals["nicanzil_lands"] += 1
 
-    # lands and permanents
-    def land_order(self):
-        lands = [i for i in self.ids if self.card(i).is_land]
-        return sorted(lands, key=lambda i: (self.card(i).is_creature,
-                                            self.card(i).has_keyword("enters_tapped")))
+    # ---- lands
+    def colours_made(self):
+        mask = 0
+        for i in self.sources:
+            if self.battlefield[i] > 0:
+                mask |= self.colours_of(i)
+        return mask
 
-    def choose_land(self):
-        return next((i for i in self.land_order() if self.hand[i] > 0), None)
+    def hand_pips(self):
+        return [sum(self.hand[i] * self.pips[i][k] for i in self.ids) + self.wanted[k]
+                for k in range(5)]
+
+    def colour_key(self, colours):
+        hand_pips = self.hand_pips()
+        needed = 0
+        for k, bit in enumerate(COLOUR_BITS):
+            if hand_pips[k] > 0:
+                needed |= bit
+        needed &= ~self.colours_made()
+        library_pips = self.library_pips()
+
+        def demand(pips):
+            return max([pips[k] for k, bit in enumerate(COLOUR_BITS) if colours & bit] or [0])
+
+        return ((bool(colours & needed) << 48) + (min(demand(hand_pips), 255) << 38)
+                + (min(demand(library_pips), 4095) << 24))
+
+    def will_use(self):
+        total = sum(self.unit_sets()[-1].values())
+        return any(self.hand[i] > 0 and self.cheapest(i) <= total + 1 for i in self.spells)
+
+    def enters_untapped(self, kind, will_use):
+        rule = self.card(kind).enters_tapped
+        if not rule:
+            return True
+        if rule == "yes":
+            return False
+        lands = self.lands_in_play()
+        if rule == "fast":
+            return lands <= 2
+        if rule == "slow":
+            return lands >= 2
+        if rule == "shock" or rule.startswith("life:"):
+            return will_use
+        types = rule.partition(":")[2].split("|")
+        return any(self.battlefield[i] > 0 and set(types) & self.card(i).subtypes
+                   for i in self.lands)
+
+    def castable_in_hand(self, sets):
+        total = sum(sets[-1].values())
+        return any(self.hand[i] > 0 and self.priority(i) >= 0 and self.cheapest(i) <= total
+                   and self.castable_kind(i, sets) for i in self.spells)
+
+    def choose_land(self, land_drop):
+        held = [(n, o) for n, o in enumerate(self.options) if self.hand[o[0]] > 0]
+        if land_drop:
+            if self.land_faces == "when-needed" and any(not o[2] for _, o in held):
+                held = [(n, o) for n, o in held if not o[2]]
+        else:
+            held = [(n, o) for n, o in held if not o[2]]
+        if len(held) <= 1:
+            return held[0][1] if held else None
+        if land_drop:
+            sets = self.unit_sets()
+            will_use = self.will_use()
+            before = self.castable_in_hand(sets)
+        best, best_key = None, None
+        for n, (card, kind, spell_face) in held:
+            key = 0
+            colours = self.colours_of(kind)
+            if land_drop:
+                untapped = self.enters_untapped(kind, will_use)
+                enables = False
+                if untapped and not before:
+                    more = []
+                    for units in sets:
+                        extra = dict(units)
+                        for cls in self.units[kind]:
+                            extra[cls] = extra.get(cls, 0) + 1
+                        more.append(extra)
+                    enables = self.castable_in_hand(more)
+                key += (enables << 50) + ((untapped == will_use) << 49)
+            key += self.colour_key(colours)
+            key += (popcount(colours) * 4 + (not spell_face) * 2) * 1000 - n + (1 << 20)
+            if best_key is None or key > best_key:
+                best, best_key = (card, kind, spell_face), key
+        return best
 
     def play_land(self):
-        land = self.choose_land() if self.land_drops > 0 else None
-        if land is None:
+        option = self.choose_land(True) if self.land_drops > 0 else None
+        if option is None:
             return False
         self.land_drops -= 1
         self.played_land = True
-        self.land_enters(land, tapped=False)
+        self.hand[option[0]] -= 1
+        self.land_enters(option[1], tapped=False, land_drop=True)
         return True
 
     def put_land(self):
-        land = self.choose_land()
-        if land is not None:
-            self.totals["nicanzil_lands"] += 1
-            self.land_enters(land, tapped=True)
+        option = self.choose_land(False)
+        if option is None:
+            return False
+        self.hand[option[0]] -= 1
+        self.land_enters(option[1], tapped=True)
+        return True
 
-    def land_enters(self, land, tapped):
-        self.hand[land] -= 1
-        card = self.card(land)
-        if not tapped and not card.has_keyword("enters_tapped") and not card.is_creature:
-            self.mana += 1
-        self.enters(land)
+    def land_enters(self, kind, tapped, land_drop=False):
+        card = self.card(kind)
+        rule = card.enters_tapped
+        if tapped or rule == "yes":
+            enters_tapped = True
+        elif not rule:
+            enters_tapped = False
+        else:
+            untapped = self.enters_untapped(kind, self.will_use())
+            enters_tapped = not untapped
+            if untapped and (rule == "shock" or rule.startswith("life:")):
+                self.totals["life_paid"] += 2 if rule == "shock" else int(rule[5:])
+        if enters_tapped:
+            self.tapped[kind] += 1
+            if land_drop:
+                self.totals["tapped_lands_played"] += 1
+        self.enters(kind)
+        if card.land_enters == "scry":
+            self.scry_top()
+        elif card.land_enters == "bounce":
+            self.bounce(kind)
+        if card.fetch_when == "sacrifice":
+            if self.battlefield[kind] - self.tapped[kind] > 0 and self.basics_in_library():
+                self.sacrifice(kind)
+                self.search(card.fetch)
 
+    def bounce(self, bounce_land):
+        best, best_key = bounce_land, None
+        for n, i in enumerate(self.lands):
+            present = self.battlefield[i] - (1 if i == bounce_land else 0)
+            if present <= 0:
+                continue
+            key = ((self.tapped[i] > 0) << 20) + ((8 - popcount(self.colours_of(i))) << 12) + 4095 - n
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        if self.units[best] and self.untapped(best) > 0:  # tapped for mana first
+            for cls in self.units[best]:
+                self.pool[cls] = self.pool.get(cls, 0) + 1
+            self.tapped[best] += 1
+        self.battlefield[best] -= 1
+        self.tapped[best] = min(self.tapped[best], self.battlefield[best])
+        self.sick[best] = min(self.sick[best], self.battlefield[best])
+        self.hand[self.face_of.get(best, best)] += 1
+
+    def sacrifice(self, kind):
+        self.battlefield[kind] -= 1
+        self.sick[kind] = min(self.sick[kind], self.battlefield[kind])
+        self.tapped[kind] = min(self.tapped[kind], self.battlefield[kind])
+        self.graveyard += 1
+
+    def basics_in_library(self):
+        return [i for i in self.basics if i in self.library]
+
+    def take_basic(self, same_type_as=None):
+        best, best_key = None, None
+        for n, i in enumerate(self.basics):
+            if i not in self.library:
+                continue
+            if same_type_as is not None and not self.card(i).subtypes & self.card(same_type_as).subtypes:
+                continue
+            key = self.colour_key(self.colours_of(i)) + (1 << 20) - n
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        if best is not None:
+            j = self.library.index(best)
+            self.library[0], self.library[j] = self.library[j], self.library[0]
+            self.library.pop(0)
+        return best
+
+    def search(self, how):
+        if how in ("basic_tapped", "basic_passage"):
+            found = self.take_basic()
+            untap = how == "basic_passage" and self.lands_in_play() + 1 >= 4
+            if found is not None:
+                self.land_enters(found, tapped=True)
+                if untap:
+                    self.tapped[found] -= 1
+        elif how == "basic_hand":
+            found = self.take_basic()
+            if found is not None:
+                self.hand[found] += 1
+        elif how == "basic_tapped_and_hand":
+            first, second = self.take_basic(), None
+            second = self.take_basic()
+            if first is not None:
+                self.land_enters(first, tapped=True)
+            if second is not None:
+                self.hand[second] += 1
+        elif how == "two_basics_tapped":
+            first = self.take_basic()
+            second = self.take_basic(same_type_as=first) if first is not None else None
+            for found in (first, second):
+                if found is not None:
+                    self.land_enters(found, tapped=True)
+        self.library.reverse()  # the stand-in for a shuffle
+
+    # ---- permanents
     def enters(self, kind, x=None):
         self.battlefield[kind] += 1
         self.sick[kind] += 1
@@ -277,29 +742,24 @@ class Game:
         if card.is_creature:
             for _ in range(self.count(lambda c: c.explores_when == "creature_enters")):
                 alive = self.explore_instruction(kind, 1, False, alive)
+        if card.fetch_when == "enter":
+            self.search(card.fetch)
 
-    # casting
-    def priority(self, i):
-        card = self.card(i)
-        if card.is_land:
-            return -1
-        if card.explores_x:
-            return 500
-        makes = card.explores > 0 or card.maps > 0
-        return (1000 if makes else 0) + card.mana_value
-
+    # ---- casting
     def castable(self, i):
         card = self.card(i)
-        if self.hand[i] == 0 or self.priority(i) < 0 or card.mana_value > self.mana:
+        if self.hand[i] == 0 or self.priority(i) < 0:
             return False
-        if card.explores_x and self.mana < card.mana_value + 1:
+        sets = self.unit_sets()
+        total = sum(sets[-1].values())
+        if self.cheapest(i) > total or (card.explores_x and total < card.mana_value + 1):
             return False
         if card.explores_when == "cast" and card.explore_targets and self.creature_count() == 0:
             return False
-        return True
+        return self.castable_kind(i, sets)
 
     def cast_one(self):
-        options = [i for i in self.ids if self.castable(i)]
+        options = [i for i in self.spells if self.castable(i)]
         if not options:
             return False
         best = max(options, key=lambda i: (self.priority(i), -i))
@@ -308,14 +768,11 @@ class Game:
 
     def cast(self, kind):
         card = self.card(kind)
-        x = self.mana - card.mana_value if card.explores_x else None
-        paid = card.mana_value + (x or 0)
-        self.mana -= paid
-        self.totals["mana_spent"] += paid
+        x = self.pay(list(card.cost_modes), take_all=card.explores_x)
         self.totals["cards_cast"] += 1
         self.hand[kind] -= 1
         if card.is_permanent:
-            self.enters(kind, x)
+            self.enters(kind, x if card.explores_x else None)
             return
         if card.explores_when == "cast":
             target = self.pick_creature()
@@ -327,23 +784,27 @@ class Game:
             self.totals["extra_land_drops"] += 1
         if card.has_keyword("draw"):
             self.draw()
+        if card.fetch_when == "cast":
+            self.search(card.fetch)
 
     def equip(self):
-        free = self.count(lambda c: c.explores_when == "equipped_attack") - self.equipped
-        if free > 0 and self.mana >= 2 and self.creature_count() > 0:
+        lanterns = [i for i in self.ids if self.card(i).explores_when == "equipped_attack"]
+        if not lanterns:
+            return False
+        free = sum(self.battlefield[i] for i in lanterns) - self.equipped
+        cost = self.card(lanterns[0]).ability_cost
+        if free > 0 and self.creature_count() > 0 and self.can_pay_cost(cost):
+            self.pay_cost(cost)
             self.equipped += 1
-            self.mana -= 2
-            self.totals["mana_spent"] += 2
             return True
         return False
 
     def activate_map(self):
         target = self.pick_creature()
-        if not self.use_maps or self.maps == 0 or self.mana < 1 or target is None:
+        if not self.use_maps or self.maps == 0 or not self.can_pay_cost("{1}") or target is None:
             return False
         self.maps -= 1
-        self.mana -= 1
-        self.totals["mana_spent"] += 1
+        self.pay_cost("{1}")
         self.totals["maps_used"] += 1
         self.explore_instruction(target, 1, True)
         return True
@@ -353,25 +814,53 @@ class Game:
         for i in self.ids:
             card = self.card(i)
             if card.explores_when == "activated" and card.ability_mana > 0:
-                if self.battlefield[i] > 0 and self.mana >= card.ability_mana:
-                    self.mana -= card.ability_mana
-                    self.totals["mana_spent"] += card.ability_mana
+                if self.battlefield[i] > 0 and self.can_pay_cost(card.ability_cost):
+                    self.pay_cost(card.ability_cost)
                     self.explore_instruction(i, 1, False)
                     progressed = True
         return progressed
 
+    def activate_searches(self):
+        progressed = False
+        for i in self.ids:
+            card = self.card(i)
+            if card.fetch_when != "activated":
+                continue
+            if (self.battlefield[i] - self.tapped[i] > 0 and self.basics_in_library()
+                    and self.can_pay_cost(card.ability_cost, (i, 1))):
+                self.pay_cost(card.ability_cost, (i, 1))
+                self.sacrifice(i)
+                self.search(card.fetch)
+                progressed = True
+        return progressed
+
+    def record_main_phase(self):
+        sets = self.unit_sets()
+        total = sum(sets[-1].values())
+        self.main["mana_available"] = total
+        self.main["colour_screwed"] = int(any(
+            self.hand[i] > 0 and self.priority(i) >= 0 and self.cheapest(i) <= total
+            and not self.castable_kind(i, sets, x_rule=False) for i in self.spells))
+        for card in self.castable_cards:
+            self.main[f"castable:{card.name}"] = int(any(
+                self.payable(mode, sets) for mode in card.cost_modes))
+
     def main_phase(self, second):
-        for _ in range(60):
+        for step in range(60):
             progressed = self.play_land()
+            if step == 0 and not second:
+                self.record_main_phase()
             progressed = self.cast_one() or progressed
             if not progressed:
                 progressed = self.equip()
             if not progressed and second:
-                progressed = self.activate_map() or self.activate_seekers()
+                progressed = (self.activate_map() or self.activate_seekers()
+                              or self.activate_searches())
             if not progressed:
-                return
+                break
+        self.pool = {}
 
-    # combat
+    # ---- combat
     def combat(self):
         for i in self.ids:
             if self.card(i).explores_when == "beginning_of_combat":
@@ -388,20 +877,19 @@ class Game:
         for i in self.ids:
             card = self.card(i)
             if card.maps_when == "land_attack":
-                cost = card.ability_mana + 1
-                if self.battlefield[i] - self.sick[i] > 0 and self.mana >= cost:
-                    self.mana -= cost
-                    self.totals["mana_spent"] += cost - 1
+                ready = self.battlefield[i] - self.sick[i] - self.tapped[i] > 0
+                if ready and self.can_pay_cost(card.ability_cost, (i, 1)):
+                    self.pay_cost(card.ability_cost, (i, 1))
+                    self.tapped[i] += 1
                     anchorage_attacks += 1
         attackers = {}
         for i in self.ids:
             card = self.card(i)
             if not card.is_creature:
                 attackers[i] = 0
-            elif card.has_keyword("haste"):
-                attackers[i] = self.battlefield[i]
             else:
-                attackers[i] = self.battlefield[i] - self.sick[i]
+                ready = self.battlefield[i] if card.has_keyword("haste") else self.battlefield[i] - self.sick[i]
+                attackers[i] = max(ready - self.tapped[i], 0)
         crewers = []
         for i in self.ids:
             if self.card(i).explores_when == "crewed_attack":
@@ -437,12 +925,14 @@ class Game:
             if self.card(i).explores_when == "combat_damage":
                 for _ in range(min(attackers[i], self.battlefield[i])):
                     self.explore_instruction(i, 1, False)
+        self.pool = {}
 
-    # turns
+    # ---- turns
     def play_turn(self):
         self.turn += 1
         self.sick = dict.fromkeys(self.sick, 0)
-        self.mana = self.lands_in_play()
+        self.tapped = dict.fromkeys(self.tapped, 0)
+        self.pool = {}
         extra = self.count(lambda c: c.extra_land == "each_turn")
         self.land_drops = 1 + extra
         self.totals["extra_land_drops"] += extra
@@ -463,6 +953,7 @@ class Game:
 
     def metrics(self):
         out = dict(self.totals)
+        out.update(self.main)
         lands = self.lands_in_play()
         out["counters"] = out["explore_counters"] + out["trigger_counters"]
         out["lands_played"] = lands
@@ -471,3 +962,9 @@ class Game:
         out["creatures"] = self.creature_count()
         out["hand_size"] = sum(self.hand.values())
         return out
+
+
+def _generic(cost):
+    """The generic mana of a simple cost such as "{1}" (0 for none)."""
+    import re
+    return sum(int(n) for n in re.findall(r"\{(\d+)\}", cost or ""))

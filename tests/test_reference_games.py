@@ -3,6 +3,8 @@ reference on the same opening hands and libraries."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import reference
@@ -29,6 +31,14 @@ KITCHEN_SINK = explore_sim.deck_from_counts([
 ], name="kitchen sink")
 
 
+class ReversingShuffle:
+    """A stand-in for the search stream: sort keys that reverse every library, which the
+    reference does too (shuffles themselves are tested for uniformity elsewhere)."""
+
+    def random(self, shape):
+        return np.broadcast_to(-np.arange(shape[1], dtype=float), shape)
+
+
 def play_both(deck, policy_name, config, trials=300, seed=0):
     policy, scalar = POLICIES[policy_name]
     features = deck.features()
@@ -41,20 +51,23 @@ def play_both(deck, policy_name, config, trials=300, seed=0):
                    for p in range(opening.top[row], opening.end[row])]
         hand = {i: int(n) for i, n in enumerate(opening.hand[row]) if i and n}
         games.append(reference.Game(
-            features.cards, library, hand, on_play=config.on_play, decide=scalar,
-            use_maps=config.use_maps, replacement_order=config.replacement_order,
-            opponent_land_fraction=config.opponent_land_fraction))
+            features.cards[: features.n_deck], library, hand, on_play=config.on_play,
+            decide=scalar, use_maps=config.use_maps, replacement_order=config.replacement_order,
+            opponent_land_fraction=config.opponent_land_fraction, land_faces=config.land_faces,
+            castable=config.castable, cast_order=config.cast_order))
     state = GameState.from_opening_hands(opening, features)
     rngs = {n: np.random.default_rng([seed, 7, i]) for i, n in enumerate(("policy", "removal", "parley"))}
+    rngs["search"] = ReversingShuffle()
     engine = Goldfish(features, config, policy, None, rngs)
+    names = engine.metric_names
     for turn in range(1, config.turns + 1):
         engine.play_turn(state)
         vectorised = engine.turn_metrics(state)
         for row, game in enumerate(games):
             game.play_turn()
             expected = game.metrics()
-            got = {name: int(vectorised[name][row]) for name in TURN_METRICS}
-            assert got == {name: expected[name] for name in TURN_METRICS}, (turn, row)
+            got = {name: int(vectorised[name][row]) for name in names}
+            assert got == {name: expected[name] for name in names}, (turn, row)
 
 
 @pytest.mark.parametrize("deck_path", sorted(DECKS.glob("*.txt")), ids=lambda p: p.stem)
@@ -91,3 +104,40 @@ def test_random_decks_agree_with_the_reference(seed):
                         replacement_order=("tracker-first", "twists-first")[seed % 3 == 0],
                         opponent_land_fraction=float(seed % 2), use_maps=seed % 5 != 0)
     play_both(deck, ("keep", "mill", "forge")[seed % 3], config, trials=200, seed=seed)
+
+
+MANA_CARDS = Path(__file__).parent / "fixtures" / "cards" / "mana_cards.toml"
+
+
+def mana_sources():
+    from explore_sim.cards.index import card_sources
+
+    return card_sources([MANA_CARDS], use_index=False)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_multicolour_decks_agree_with_the_reference(seed):
+    """Two- and three-colour decks of random mana sources (duals, check, shock, fast, slow,
+    pain, bounce and temple lands, Pathways, spell // land cards, fetches, mana creatures,
+    rocks, Signets) and random spells, some with hybrid, Phyrexian, {C} and {S} pips."""
+    from explore_sim.cards import Catalog
+    from explore_sim.cards.card_files import load_card_file
+
+    rng = np.random.default_rng(100 + seed)
+    fixture = list(load_card_file(MANA_CARDS))
+    spells = [c for c in Catalog.builtin() if not c.is_land] + [c for c in fixture if not c.is_land]
+    lands = [c for c in fixture if c.is_land] + [Catalog.builtin().get(n) for n in (
+        "Forest", "Swamp", "Island", "Snow-Covered Forest", "Restless Anchorage", "Dryad Arbor")]
+    picks = rng.choice(len(spells), size=12, replace=False)
+    counts = [(spells[i].name, int(rng.integers(1, 5))) for i in picks]
+    land_picks = rng.choice(len(lands), size=7, replace=False)
+    counts += [(lands[i].name, int(rng.integers(1, 5))) for i in land_picks]
+    counts += [("Forest", 4), ("Swamp", 2), ("Island", 2)]
+    deck = explore_sim.deck_from_counts(counts, name=f"multicolour {seed}",
+                                        catalog=mana_sources())
+    castable = tuple(mana_sources().get(name) for name in ("Kitchen Finks", "Find // Finality"))
+    config = GameConfig(turns=7, on_play=bool(seed % 2), opponent_land_fraction=float(seed % 2),
+                        use_maps=seed % 5 != 0,
+                        land_faces=("when-needed", "always", "never")[seed % 3],
+                        castable=castable)
+    play_both(deck, ("keep", "mill", "forge")[seed % 3], config, trials=150, seed=seed)

@@ -140,13 +140,8 @@ def can_pay(game: Goldfish, state: GameState, rows: np.ndarray, cost: str,
     if not rows.size:
         return np.zeros(0, dtype=bool)
     mana = game.mana
-    untapped = mana.untapped(state, rows)
-    if unavailable is not None:
-        where = np.flatnonzero(mana.source_ids == unavailable[0])
-        if where.size:
-            untapped[:, where[0]] = np.maximum(untapped[:, where[0]] - unavailable[1], 0)
-    units = mana.units(state, rows, untapped, filters=mana.has_filters)
-    return mana.payable(units, mana.cost_mode[cost])
+    untapped = mana.untapped(state, rows, unavailable)
+    return mana.payable_any(mana.unit_sets(state, rows, untapped), mana.cost_mode[cost])
 
 
 def equip(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
@@ -212,8 +207,7 @@ def activate_search(game: Goldfish, state: GameState, rows: np.ndarray) -> np.nd
         if users.size:
             game.pay(state, users, [game.mana.cost_mode[info.ability_cost]],
                      unavailable=(kind, 1))
-            state.battlefield[users, kind] -= 1
-            state.graveyard[users] += 1
+            game.sacrifice(state, users, kind)
             search_basics(game, state, users, info.fetch)
             progressed |= using
     return progressed

@@ -46,8 +46,7 @@ def observe(
         lands_in_hand=lambda: state.hand[np.ix_(rows, game.land_ids)].sum(axis=1, dtype=np.int32),
         lands_in_play=lambda: game.on_battlefield(state, game.land_ids, rows),
         mana_sources=lambda: game.on_battlefield(state, game.mana.source_ids, rows),
-        castable_now=lambda: game.castable_card(revealed, game.mana.units(
-            state, rows, filters=game.mana.has_filters)),
+        castable_now=lambda: game.castable_card(revealed, game.mana.unit_sets(state, rows)),
         castable_next_turn=lambda: game.castable_next_turn(state, rows, revealed),
         turn=state.turn,
         explores_left=explores_left,
@@ -151,6 +150,7 @@ def explore_instruction(
         state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
         state.library_lands[here] -= events.land_to_hand
         state.graveyard[here] += events.milled
+        state.library_pips[here[events.milled]] -= game.f.pips[revealed[events.milled]]
         explored[is_explore] += events.explored
         lands[is_explore] += events.land_to_hand
         nonlands[is_explore] += events.nonland

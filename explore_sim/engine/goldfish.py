@@ -210,6 +210,10 @@ class Goldfish:
         # Spells in the casting order's terms: their modes and whether colours need checking.
         self.kind_modes = [self.mana.card_modes.get(k, []) for k in range(self.n_kinds)]
         self.first_mode = np.array([m[0] if m else 0 for m in self.kind_modes], dtype=np.intp)
+        # The least mana each spell can be cast for (a split card's cheaper half), for the
+        # quick "enough mana?" tests before the exact one.
+        self.cheapest = np.array([min((self.mana.total[i] for i in m), default=0)
+                                  for m in self.kind_modes], dtype=np.int32)
         self.multi_mode_ids = np.array([k for k, m in enumerate(self.kind_modes) if len(m) > 1],
                                        dtype=np.intp)
 
@@ -289,7 +293,11 @@ class Goldfish:
     def remove(self, state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
         """Permanent ``card`` (aligned with rows) leaves the battlefield (the removal model)."""
         there = (card != EMPTY) & (state.battlefield[rows, card] > 0)
-        rows, card = rows[there], card[there]
+        self.sacrifice(state, rows[there], card[there])
+
+    def sacrifice(self, state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:
+        """One permanent ``card`` (aligned with rows) goes from the battlefield to the
+        graveyard; its summoning-sick and tapped counts stay within what is left."""
         state.battlefield[rows, card] -= 1
         state.sick[rows, card] = np.minimum(state.sick[rows, card], state.battlefield[rows, card])
         state.tapped[rows, card] = np.minimum(state.tapped[rows, card],
@@ -343,34 +351,37 @@ class Goldfish:
         rows = np.arange(state.trials) if rows is None else rows
         return self.mana.units(state, rows, filters=True).sum(axis=1).astype(np.int32)
 
-    def castable_kinds(self, state: GameState, rows: np.ndarray, units: np.ndarray,
+    def castable_kinds(self, state: GameState, rows: np.ndarray, unit_sets: list[np.ndarray],
                        kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
-        """Whether ``units`` (rows, n_classes) can pay each of ``kinds`` (spell ids) in any of
-        its ways, shape (rows, len(kinds)); with ``x_rule``, Jadelight Spelunker needs
-        X >= 1."""
-        ok = self.mana.castable_modes(units, self.first_mode[kinds])
-        for j, kind in enumerate(kinds.tolist()):
-            for mode in self.kind_modes[kind][1:]:
-                ok[:, j] |= self.mana.payable(units, mode)
+        """Whether the mana in ``unit_sets`` (:meth:`ManaTables.unit_sets`) can pay each of
+        ``kinds`` (spell ids) in any of its ways, shape (rows, len(kinds)); with ``x_rule``,
+        Jadelight Spelunker needs X >= 1."""
+        ok = np.zeros((len(rows), len(kinds)), dtype=bool)
+        for units in unit_sets:
+            ok |= self.mana.castable_modes(units, self.first_mode[kinds])
+            for j, kind in enumerate(kinds.tolist()):
+                for mode in self.kind_modes[kind][1:]:
+                    ok[:, j] |= self.mana.payable(units, mode)
         if x_rule and self.x_ids.size:
-            total = units.sum(axis=1)
+            total = unit_sets[-1].sum(axis=1)
             for j in np.flatnonzero(np.isin(kinds, self.x_ids)):
                 ok[:, j] &= total >= self.cost[kinds[j]] + 1
         return ok
 
-    def castable_card(self, card: np.ndarray, units: np.ndarray) -> np.ndarray:
-        """Whether ``units`` (rows, n_classes) can pay each row's ``card`` (an id per row) in
+    def castable_card(self, card: np.ndarray, unit_sets: list[np.ndarray]) -> np.ndarray:
+        """Whether the mana in ``unit_sets`` can pay each row's ``card`` (an id per row) in
         any of its ways; False for lands and no card."""
         ok = np.zeros(len(card), dtype=bool)
         spell = np.flatnonzero(self.f.is_nonland[card] & self.f.is_card[card])
         if not spell.size:
             return ok
         kinds = card[spell]
-        ok[spell] = self.mana.payable(units[spell], self.first_mode[kinds])
-        for kind in np.intersect1d(kinds, self.multi_mode_ids).tolist():
-            here = spell[kinds == kind]
-            for mode in self.kind_modes[kind][1:]:
-                ok[here] |= self.mana.payable(units[here], mode)
+        for units in unit_sets:
+            ok[spell] |= self.mana.payable(units[spell], self.first_mode[kinds])
+            for kind in np.intersect1d(kinds, self.multi_mode_ids).tolist():
+                here = spell[kinds == kind]
+                for mode in self.kind_modes[kind][1:]:
+                    ok[here] |= self.mana.payable(units[here], mode)
         return ok
 
     def castable_next_turn(self, state: GameState, rows: np.ndarray,
@@ -381,50 +392,52 @@ class Goldfish:
         plain = np.where(self.mana.source_cost > 0, 0,
                          state.battlefield[np.ix_(rows, ids)].astype(np.int32))
         units = plain @ self.mana.source_units
-        ok = self.castable_card(card, units)
+        ok = self.castable_card(card, [units])
         options = self.land_options
         for o in range(len(options.card)):
             held = (state.hand[rows, options.card[o]] > 0) & ~ok
             if held.any():
                 here = np.flatnonzero(held)
-                ok[here] = self.castable_card(card[here], units[here] + options.units[o])
+                ok[here] = self.castable_card(card[here], [units[here] + options.units[o]])
         return ok
 
     def castable_in_hand(self, state: GameState, rows: np.ndarray,
-                         units: np.ndarray) -> np.ndarray:
-        """Some spell in hand (one the casting order casts) can be paid with ``units``."""
+                         unit_sets: list[np.ndarray]) -> np.ndarray:
+        """Some spell in hand (one the casting order casts) can be paid with the mana in
+        ``unit_sets``."""
         kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
         if not kinds.size:
             return np.zeros(len(rows), dtype=bool)
         held = state.hand[np.ix_(rows, kinds)] > 0
-        cheap = self.cost[kinds][None, :] <= units.sum(axis=1)[:, None]
+        cheap = self.cheapest[kinds][None, :] <= unit_sets[-1].sum(axis=1)[:, None]
         candidates = held & cheap
         result = np.zeros(len(rows), dtype=bool)
         some = candidates.any(axis=1)
         if some.any():
-            ok = self.castable_kinds(state, rows[some], units[some], kinds)
+            ok = self.castable_kinds(state, rows[some], [u[some] for u in unit_sets], kinds)
             result[some] = (ok & candidates[some]).any(axis=1)
         return result
 
     def record_main_phase(self, state: GameState) -> None:
         """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
         everyone = np.arange(state.trials)
-        units = self.mana.units(state, everyone, filters=True)
-        total = units.sum(axis=1)
+        unit_sets = self.mana.unit_sets(state, everyone)
+        total = unit_sets[-1].sum(axis=1)
         kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
         held = state.hand[:, kinds] > 0
-        affordable = held & (self.cost[kinds][None, :] <= total[:, None])
+        affordable = held & (self.cheapest[kinds][None, :] <= total[:, None])
         screwed = np.zeros(state.trials, dtype=bool)
         some = affordable.any(axis=1)
         if some.any():
-            ok = self.castable_kinds(state, everyone[some], units[some], kinds, x_rule=False)
+            ok = self.castable_kinds(state, everyone[some], [u[some] for u in unit_sets],
+                                     kinds, x_rule=False)
             screwed[some] = (affordable[some] & ~ok).any(axis=1)
         state.main_phase["mana_available"] = total.astype(np.int32)
         state.main_phase["colour_screwed"] = screwed.astype(np.int32)
         for card, modes in zip(self.castable_cards, self.castable_modes):
             ok = np.zeros(state.trials, dtype=bool)
             for mode in modes:
-                ok |= self.mana.payable(units, mode)
+                ok |= self.mana.payable_any(unit_sets, mode)
             state.main_phase[CASTABLE_PREFIX + card.name] = ok.astype(np.int32)
 
     @property
@@ -437,10 +450,9 @@ class Goldfish:
 
     def cast_pass(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
-        units = self.mana.units(state, rows, filters=self.mana.has_filters)
-        total = units.sum(axis=1)
-        mana = total[:, None]
-        castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cost <= mana)
+        unit_sets = self.mana.unit_sets(state, rows)
+        mana = unit_sets[-1].sum(axis=1)[:, None]
+        castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cheapest <= mana)
         if self.x_ids.size:  # Jadelight Spelunker wants X >= 1
             castable[:, self.x_ids] &= mana >= self.cost[self.x_ids] + 1
         if self.needs_creature_target.any():
@@ -449,12 +461,16 @@ class Goldfish:
         # Colours: check the candidate (row, card) pairs exactly.
         r, k = np.nonzero(castable)
         if r.size:
-            covered = units[r] @ self.mana.intersects
-            ok = (covered >= self.mana.req[self.first_mode[k]]).all(axis=1)
-            for kind in self.multi_mode_ids.tolist():
-                here = np.flatnonzero((k == kind) & ~ok)
-                for mode in self.kind_modes[kind][1:]:
-                    ok[here] |= self.mana.payable(units[r[here]], mode)
+            ok = np.zeros(len(r), dtype=bool)
+            for units in unit_sets:
+                covered = units[r] @ self.mana.intersects
+                mode = self.first_mode[k]
+                ok |= ((covered >= self.mana.req[mode]).all(axis=1)
+                       & (units[r].sum(axis=1) >= self.mana.total[mode]))
+                for kind in self.multi_mode_ids.tolist():
+                    here = np.flatnonzero((k == kind) & ~ok)
+                    for mode in self.kind_modes[kind][1:]:
+                        ok[here] |= self.mana.payable(units[r[here]], mode)
             castable[r[~ok], k[~ok]] = False
         score = castable * self.rank  # 0 where not castable
         best = np.argmax(score, axis=1)
@@ -475,8 +491,8 @@ class Goldfish:
             if not left.any():
                 break
             if len(modes) > 1:
-                units = self.mana.units(state, rows[left], filters=self.mana.has_filters)
-                here = np.flatnonzero(left)[self.mana.payable(units, mode)]
+                unit_sets = self.mana.unit_sets(state, rows[left])
+                here = np.flatnonzero(left)[self.mana.payable_any(unit_sets, mode)]
             else:
                 here = np.flatnonzero(left)
             if not here.size:

@@ -141,12 +141,11 @@ def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray) -> np.nd
 
 
 def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
-                  units: np.ndarray) -> np.ndarray:
+                  total: np.ndarray) -> np.ndarray:
     """Mana will be used this turn: a spell in hand costs no more than the mana available
-    plus one (colours aside), shape (rows,)."""
-    total = units.sum(axis=1)
+    (``total``) plus one (colours aside), shape (rows,)."""
     holds = state.hand[np.ix_(rows, game.spell_ids)] > 0
-    cheap = game.f.mana_value[game.spell_ids][None, :] <= (total + 1)[:, None]
+    cheap = game.cheapest[game.spell_ids][None, :] <= (total + 1)[:, None]
     return (holds & cheap).any(axis=1)
 
 
@@ -163,8 +162,7 @@ def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: n
     return untapped
 
 
-def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: bool,
-                units: np.ndarray | None = None) -> np.ndarray:
+def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: bool) -> np.ndarray:
     """The option (index into :class:`LandOptions`) to play in each row, -1 if none.
 
     ``land_drop``: a land drop (steps 1-5 of the module docstring); otherwise an effect puts
@@ -186,26 +184,26 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
     choice[single] = np.argmax(held[single], axis=1)
     several = np.flatnonzero(count > 1)
     if several.size:
-        choice[several] = _best(game, state, rows[several], held[several], land_drop, units)
+        choice[several] = _best(game, state, rows[several], held[several], land_drop)
     return choice
 
 
 def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
-          land_drop: bool, units: np.ndarray | None) -> np.ndarray:
+          land_drop: bool) -> np.ndarray:
     options = game.land_options
     n = len(options.card)
     key = np.zeros((len(rows), n), dtype=np.int64)
     if land_drop:
-        units = game.mana.units(state, rows) if units is None else units
-        will_use = will_use_mana(game, state, rows, units)
+        unit_sets = game.mana.unit_sets(state, rows)
+        will_use = will_use_mana(game, state, rows, unit_sets[-1].sum(axis=1))
         untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
                                     options.tapped_arg[None, :], will_use)
-        before = game.castable_in_hand(state, rows, units)
+        before = game.castable_in_hand(state, rows, unit_sets)
         enables = np.zeros((len(rows), n), dtype=bool)
         for o in range(n):
             trying = held[:, o] & untapped[:, o] & ~before
             if trying.any():
-                more = units[trying] + options.units[o]
+                more = [units[trying] + options.units[o] for units in unit_sets]
                 enables[trying, o] = game.castable_in_hand(state, rows[trying], more)
         key += enables.astype(np.int64) << 50
         key += (untapped == will_use[:, None]).astype(np.int64) << 49
@@ -276,8 +274,8 @@ def land_enters(game: Goldfish, state: GameState, rows: np.ndarray, kind: int, t
     elif rule == 0:
         enters_tapped = np.zeros(len(rows), dtype=bool)
     else:
-        units = game.mana.units(state, rows)
-        will_use = will_use_mana(game, state, rows, units)
+        total = game.mana.unit_sets(state, rows)[-1].sum(axis=1)
+        will_use = will_use_mana(game, state, rows, total)
         untapped = _enters_untapped(game, state, rows, np.array([[rule]]), np.array([[arg]]),
                                     will_use)[:, 0]
         enters_tapped = ~untapped
@@ -307,10 +305,10 @@ def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int
     lands = game.land_ids
     present = state.battlefield[np.ix_(rows, lands)].astype(np.int32)
     present[:, lands == bounce_land] -= 1
-    tapped = state.tapped[np.ix_(rows, lands)] > 0
-    flexibility = np.array([bin(int(c)).count("1") for c in game.land_colours[lands]])
-    score = (tapped * 100 + (10 - flexibility)[None, :] * 10
-             + (np.arange(len(lands))[::-1] % 10)[None, :])
+    tapped = (state.tapped[np.ix_(rows, lands)] > 0).astype(np.int64)
+    colours = np.array([bin(int(c)).count("1") for c in game.land_colours[lands]])
+    # Tapped ones first, then the fewest colours, then deck order.
+    score = (tapped << 20) + ((8 - colours) << 12)[None, :] + (4095 - np.arange(len(lands)))[None, :]
     score = np.where(present > 0, score, -1)
     pick = np.argmax(score, axis=1)
     has_other = score[np.arange(len(rows)), pick] >= 0
@@ -343,9 +341,7 @@ def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kin
     using = rows[untapped & has_basic]
     if not using.size:
         return
-    state.battlefield[using, kind] -= 1
-    state.sick[using, kind] = np.minimum(state.sick[using, kind], state.battlefield[using, kind])
-    state.graveyard[using] += 1
+    game.sacrifice(state, using, kind)
     search_basics(game, state, using, FETCH_CODES[int(game.f.fetch[kind])])
 
 

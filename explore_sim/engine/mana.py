@@ -191,13 +191,17 @@ class ManaTables:
     # ----------------------------------------------------------------------------------
     # Availability
 
-    def untapped(self, state, rows: np.ndarray) -> np.ndarray:
-        """Untapped, usable copies of each source, shape (rows, n_sources), int32."""
+    def untapped(self, state, rows: np.ndarray,
+                 unavailable: tuple[int, int] | None = None) -> np.ndarray:
+        """Untapped, usable copies of each source, shape (rows, n_sources), int32; without
+        ``unavailable`` = (card id, copies), a source paying part of a cost by tapping."""
         ids = self.source_ids
         count = (state.battlefield[np.ix_(rows, ids)].astype(np.int32)
                  - state.tapped[np.ix_(rows, ids)])
         if self.sick_source.any():
             count -= np.where(self.sick_source, state.sick[np.ix_(rows, ids)], 0)
+        if unavailable is not None:
+            count[:, ids == unavailable[0]] -= unavailable[1]
         return np.maximum(count, 0)
 
     def units(self, state, rows: np.ndarray, untapped: np.ndarray | None = None,
@@ -219,6 +223,25 @@ class ManaTables:
                         self._take_least_flexible(units, active)
                     units[active] += self.source_units[s]
         return units
+
+    def unit_sets(self, state, rows: np.ndarray,
+                  untapped: np.ndarray | None = None) -> list[np.ndarray]:
+        """The mana available now in the ways it can be made: one (rows, n_classes) array
+        with no filter activated and, when the deck has filters, one with every filter
+        activated (:meth:`units`). A cost is payable if it is payable in one of them."""
+        if untapped is None:
+            untapped = self.untapped(state, rows)
+        plain = self.units(state, rows, untapped)
+        if not self.has_filters:
+            return [plain]
+        return [plain, self.units(state, rows, untapped, filters=True)]
+
+    def payable_any(self, unit_sets: list[np.ndarray], mode: int | np.ndarray) -> np.ndarray:
+        """:meth:`payable` in any of ``unit_sets``."""
+        ok = self.payable(unit_sets[0], mode)
+        for units in unit_sets[1:]:
+            ok |= self.payable(units, mode)
+        return ok
 
     def _take_least_flexible(self, units: np.ndarray, rows: np.ndarray) -> None:
         """Remove one unit of the least flexible class from each row where ``rows``."""
@@ -309,30 +332,32 @@ class ManaTables:
                 untapped[:, s] -= copies
         state.pool[rows] = pool
 
-    def activate_filters(self, state, rows: np.ndarray) -> None:
+    def activate_filters(self, state, rows: np.ndarray, untapped: np.ndarray) -> None:
         """Activate every untapped Signet-style filter in ``rows``, each paid with the least
         flexible other mana; their mana goes to the pool (as :meth:`units` with
-        ``filters=True`` assumes)."""
+        ``filters=True`` assumes). ``untapped`` (rows, n_sources) is updated in place."""
         for s in np.flatnonzero(self.source_cost > 0).tolist():
             kind = int(self.source_ids[s])
-            copies = self.untapped(state, rows)[:, s]
+            copies = untapped[:, s].copy()
             for k in range(int(copies.max(initial=0))):
-                units = self.units(state, rows)
-                active = (k < copies) & (units.sum(axis=1) >= self.source_cost[s])
-                here = rows[active]
-                if not here.size:
+                units = self.units(state, rows, untapped)
+                active = np.flatnonzero((k < copies) & (units.sum(axis=1) >= self.source_cost[s]))
+                if not active.size:
                     break
                 for _ in range(int(self.source_cost[s])):
-                    units = self.units(state, here)
+                    units = self.units(state, rows[active], untapped[active])
                     taking = np.zeros_like(units)
-                    left = np.ones(len(here), dtype=bool)
+                    left = np.ones(len(active), dtype=bool)
                     for c in self.generic_order:
                         chosen = left & (units[:, c] > 0)
                         taking[chosen, c] = 1
                         left &= ~chosen
-                    self.tap(state, here, taking)
-                state.tapped[here, kind] += 1
-                state.pool[here] += self.source_units[s].astype(state.pool.dtype)
+                    sub = untapped[active]
+                    self.tap(state, rows[active], taking, sub)
+                    untapped[active] = sub
+                untapped[active, s] -= 1
+                state.tapped[rows[active], kind] += 1
+                state.pool[rows[active]] += self.source_units[s].astype(state.pool.dtype)
 
     def pay(self, state, rows: np.ndarray, mode: int, take_all: bool = False,
             unavailable: tuple[int, int] | None = None) -> Payment:
@@ -341,17 +366,14 @@ class ManaTables:
         ``unavailable``: (card id, copies) of a source that may not pay (Restless Anchorage
         cannot tap for its own animation).
         """
-        untapped = self.untapped(state, rows)
-        if unavailable is not None:
-            where = np.flatnonzero(self.source_ids == unavailable[0])
-            if where.size:
-                untapped[:, where[0]] = np.maximum(untapped[:, where[0]] - unavailable[1], 0)
+        untapped = self.untapped(state, rows, unavailable)
         units = self.units(state, rows, untapped)
         if self.has_filters:
             needs_filters = ~self.payable(units, mode)
             if needs_filters.any():
-                self.activate_filters(state, rows[needs_filters])
-                untapped = self.untapped(state, rows)
+                sub = untapped[needs_filters]
+                self.activate_filters(state, rows[needs_filters], sub)
+                untapped[needs_filters] = sub
                 units = self.units(state, rows, untapped)
         payment = self.allocate(units, mode, take_all)
         self.tap(state, rows, payment.used, untapped)

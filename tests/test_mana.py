@@ -1,0 +1,503 @@
+"""The mana rules (docs/mana.md): costs, sources, paying, land templates, land faces, ramp.
+
+Each test names the rule it checks; the exact values at the end are multivariate
+hypergeometric probabilities derived here with math.comb.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import DECKS, fixture_cards, scripted_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import explore_sim
+from explore_sim.cards import Card
+from explore_sim.cards.mana import ANY_COLOUR, B, C, G, R, S, U, W, cost_modes, parse_produces
+from explore_sim.engine.goldfish import GameConfig
+from explore_sim.errors import CardError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def play(game, state):
+    game.play_turn(state)
+    return {name: int(value[0]) for name, value in game.turn_metrics(state).items()}
+
+
+def castable_now(game, state, name, ids):
+    """Can the untapped sources pay the card called ``name`` right now?"""
+    rows = np.arange(state.trials)
+    kind = np.full(state.trials, ids[name])
+    return bool(game.castable_card(kind, game.mana.unit_sets(state, rows))[0])
+
+
+# ------------------------------------------------------------------ costs (CR 107, 202)
+
+
+@pytest.mark.parametrize("cost, pips, generic, mana_value", [
+    ("{W}{U}{B}{R}{G}", (W, U, B, R, G), 0, 5),
+    ("{3}{G}", (G,), 3, 4),
+    ("{C}", (C,), 0, 1),
+    ("{X}{G}", (G,), 0, 1),
+    ("{G/U}", (G | U,), 0, 1),
+    ("{S}{1}", (S,), 1, 2),
+])
+def test_cost_symbols(cost, pips, generic, mana_value):
+    (mode,) = cost_modes(cost)
+    assert sorted(mode.pips) == sorted(pips) and mode.generic == generic
+    assert explore_sim.cards.mana_value_of(cost) == mana_value
+
+
+def test_monocoloured_hybrid_is_the_colour_or_two_generic():
+    modes = cost_modes("{2/G}")
+    assert [(m.pips, m.generic) for m in modes] == [((G,), 0), ((), 2)]
+    assert explore_sim.cards.mana_value_of("{2/G}") == 2
+
+
+def test_phyrexian_is_the_colour_or_two_life_and_the_colour_comes_first():
+    modes = cost_modes("{1}{G/P}")
+    assert [(m.pips, m.generic, m.life) for m in modes] == [((G,), 1, 0), ((), 1, 2)]
+
+
+def test_phyrexian_goldfish_pays_life_only_when_the_colour_is_missing():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Phyrexian Grower"],
+                                     battlefield=["Forest", "Forest"])
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and m["life_paid"] == 0 and m["mana_spent"] == 2
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Phyrexian Grower"],
+                                     battlefield=["Swamp"])
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and m["life_paid"] == 2 and m["mana_spent"] == 1
+
+
+def test_colourless_pip_needs_colourless_mana():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Eldrazi Grower"],
+                                     battlefield=["Forest"] * 4)
+    assert play(game, state)["cards_cast"] == 0  # four green mana cannot pay {C}
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Eldrazi Grower"],
+                                     battlefield=["Forest", "Forest", "Sol Ring"])
+    assert play(game, state)["cards_cast"] == 1
+
+
+def test_snow_pip_needs_a_snow_source():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Snow Grower"],
+                                     battlefield=["Forest", "Forest"])
+    assert play(game, state)["cards_cast"] == 0
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Snow Grower"],
+                                     battlefield=["Forest", "Snow-Covered Forest"])
+    assert play(game, state)["cards_cast"] == 1
+
+
+def test_hybrid_pips_accept_either_colour():
+    for land in ("Forest", "Plains"):
+        game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Kitchen Finks"],
+                                         battlefield=[land] * 3)
+        assert play(game, state)["cards_cast"] == 1, land
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Kitchen Finks"],
+                                     battlefield=["Island"] * 3)
+    assert play(game, state)["cards_cast"] == 0
+
+
+def test_split_card_has_both_halves_mana_value_and_is_cast_as_either_half():
+    card = fixture_cards().get("Find // Finality")
+    assert card.mana_value == 2 + 6
+    assert [m.half for m in card.cost_modes] == [0, 1]
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Find // Finality"],
+                                     battlefield=["Swamp", "Forest"])
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and m["mana_spent"] == 2  # Find, {B/G}{B/G}
+
+
+def test_x_counts_zero_and_spelunker_takes_the_mana_left():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 6, hand=["Jadelight Spelunker"],
+                                     battlefield=["Forest", "Island", "Island"])
+    m = play(game, state)  # {X}{G}: G from the Forest, X = 2 from the Islands
+    assert m["explores"] == 2 and m["mana_spent"] == 3
+
+
+def test_malformed_costs_and_produces_are_refused():
+    for cost in ("{G", "{Q}", "{G/Q}", "G"):
+        with pytest.raises(CardError):
+            cost_modes(cost)
+    for text in ("Q", "G+Q", "G" * 20):
+        with pytest.raises(CardError):
+            parse_produces(text)
+
+
+# ------------------------------------------------------------------ sources (CR 302.6, 305.6)
+
+
+def test_basic_land_types_make_their_colours():
+    sources = fixture_cards()
+    assert sources.get("Overgrown Tomb").mana_units() == (B | G,)
+    assert sources.get("Forest").mana_units() == (G,)
+    assert sources.get("Snow-Covered Forest").mana_units() == (G | S,)
+    assert sources.get("Wastes").mana_units() == ()
+
+
+def test_produces_text():
+    assert parse_produces("BG") == (B | G,)
+    assert parse_produces("any") == (ANY_COLOUR,)
+    assert parse_produces("CC") == (C, C)
+    assert parse_produces("G+U") == (G, U)
+    assert parse_produces("commander", B | G) == (B | G,)
+    assert parse_produces("commander") == ()
+
+
+def test_mana_creature_is_a_source_from_the_turn_after_it_enters():
+    game, state, ids = scripted_game(["Grizzly Bears", "Grizzly Bears", "Grizzly Bears"],
+                                     hand=["Llanowar Elves", "Grizzly Bears", "Forest"])
+    m = play(game, state)  # turn 1: Forest, Elves; the Elves are summoning sick
+    assert m["cards_cast"] == 1 and m["mana_available"] == 1
+    m = play(game, state)  # turn 2: no land in hand; Forest + Elves cast Grizzly Bears
+    assert m["mana_available"] == 2 and m["cards_cast"] == 2 and m["lands_played"] == 1
+
+
+def test_a_creature_tapped_for_mana_does_not_attack():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=["Grizzly Bears"],
+                                     battlefield=["Forest", "Llanowar Elves", "Glowcap Lantern"])
+    state.equipped[0] = 1
+    m = play(game, state)  # the Elves pay for the Bears, so nothing attacks with the Lantern
+    assert m["cards_cast"] == 1 and m["explores"] == 0
+
+
+def test_mana_rock_is_a_source_at_once():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Sol Ring", "Grizzly Bears"],
+                                     battlefield=["Forest"])
+    m = play(game, state)  # Sol Ring (1), then {C}{C} + ... Bears needs G: the Forest is used
+    assert m["cards_cast"] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Sol Ring", "Eldrazi Grower", "Forest"],
+                                     battlefield=["Forest"])
+    m = play(game, state)  # Forest, Forest: Sol Ring; {C}{C} + G pay {2}{C}
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+
+
+def test_signet_needs_one_other_mana_and_makes_two_colours():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Nicanzil, Current Conductor"],
+                                     battlefield=["Swamp", "Simic Signet"])
+    m = play(game, state)  # Swamp -> Signet -> {G}{U}: Nicanzil
+    assert m["cards_cast"] == 1 and m["mana_spent"] == 2
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Nicanzil, Current Conductor"],
+                                     battlefield=["Simic Signet"])
+    assert play(game, state)["cards_cast"] == 0
+
+
+def test_pain_land_colour_costs_life_colourless_does_not():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Grizzly Bears"],
+                                     battlefield=["Llanowar Wastes", "Swamp"])
+    m = play(game, state)  # G from the Wastes (1 life), generic from the Swamp
+    assert m["cards_cast"] == 1 and m["life_paid"] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Grizzly Bears"],
+                                     battlefield=["Llanowar Wastes", "Forest"])
+    m = play(game, state)  # G from the Forest, generic {C} from the Wastes: no life
+    assert m["cards_cast"] == 1 and m["life_paid"] == 0
+
+
+def test_least_flexible_sources_are_tapped_first():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Cenote Scout", "Spyglass Siren"],
+                                     battlefield=["Forest", "Breeding Pool"])
+    m = play(game, state)  # Cenote Scout taps the Forest, leaving the dual for the Siren
+    assert m["cards_cast"] == 2
+
+
+# ------------------------------------------------------------------ exact castability
+
+
+def brute_force(units, pips, generic):
+    """Try every assignment of pips to distinct units."""
+    if len(units) < len(pips) + generic:
+        return False
+    for chosen in itertools.permutations(range(len(units)), len(pips)):
+        if all(units[u] & pip for u, pip in zip(chosen, pips)):
+            return True
+    return False
+
+
+unit_masks = st.sampled_from([W, U, B, G, B | G, U | G, W | U, ANY_COLOUR, C, C | U | G, G | S])
+pip_masks = st.sampled_from([W, U, B, G, B | G, U | G, C, S])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(unit_masks, max_size=7), st.lists(pip_masks, max_size=4), st.integers(0, 3))
+def test_hall_condition_agrees_with_a_brute_force_matcher(units, pips, generic):
+    pip_text = "".join("{" + {W: "W", U: "U", B: "B", G: "G", C: "C", S: "S",
+                              B | G: "B/G", U | G: "G/U"}[p] + "}" for p in pips)
+    cost = (f"{{{generic}}}" if generic else "") + pip_text or "{0}"
+    land_text = {W: "W", U: "U", B: "B", G: "G", B | G: "BG", U | G: "UG", W | U: "WU",
+                 ANY_COLOUR: "any", C: "C", C | U | G: "CUG", G | S: "G"}
+    cards = [Card(name=f"Source {i}", mana_cost="", produces=land_text[m],
+                  type_line="Snow Land" if m == G | S else "Land") for i, m in enumerate(units)]
+    spell = Card(name="Spell", mana_cost=cost, type_line="Sorcery")
+    features = explore_sim.FeatureTable.from_cards([spell, *cards])
+    from explore_sim.engine.mana import ManaTables
+
+    tables = ManaTables(features)
+    counts = np.zeros((1, tables.n_classes), dtype=np.int32)
+    for card in cards:
+        counts[0] += features.source_units[features.id_of(card)]
+    mode = tables.card_modes[1][0]
+    assert bool(tables.payable(counts, mode)[0]) == brute_force(units, pips, generic)
+    if brute_force(units, pips, generic):  # and the payment found is a valid one
+        payment = tables.allocate(counts, mode)
+        spent = [int(tables.class_mask[c]) for c in range(tables.n_classes)
+                 for _ in range(int(payment.used[0, c]))]
+        assert len(spent) == len(pips) + generic and brute_force(spent, pips, generic)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="{}WUBRGCSXP/0123456789 ", max_size=24))
+def test_cost_parser_accepts_or_refuses_cleanly(text):
+    try:
+        modes = cost_modes(text)
+    except CardError:
+        return
+    for mode in modes:
+        assert mode.generic >= 0 and mode.life >= 0 and all(pip > 0 for pip in mode.pips)
+
+
+# ------------------------------------------------------------------ lands entering
+
+
+def enters_untapped(battlefield, land, hand=("Grizzly Bears",)):
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4, hand=[land, *hand],
+                                     battlefield=battlefield)
+    game.untap_and_draw(state)
+    from explore_sim.engine import lands
+
+    lands.play_land(game, state, np.arange(1))
+    return bool(state.tapped[0, ids[land]] == 0), game, state
+
+
+@pytest.mark.parametrize("battlefield, untapped", [([], False), (["Forest"], True),
+                                                   (["Island"], False), (["Swamp"], True)])
+def test_check_land(battlefield, untapped):
+    assert enters_untapped(battlefield, "Woodland Cemetery")[0] is untapped
+
+
+@pytest.mark.parametrize("others, untapped", [(0, True), (2, True), (3, False)])
+def test_fast_land(others, untapped):
+    assert enters_untapped(["Island"] * others, "Botanical Sanctum")[0] is untapped
+
+
+@pytest.mark.parametrize("others, untapped", [(0, False), (1, False), (2, True), (4, True)])
+def test_slow_land(others, untapped):
+    assert enters_untapped(["Swamp"] * others, "Deathcap Glade")[0] is untapped
+
+
+def test_shock_land_pays_two_life_only_when_its_mana_is_wanted():
+    untapped, game, state = enters_untapped(["Forest"], "Overgrown Tomb")  # Bears castable
+    assert untapped and state.totals["life_paid"][0] == 2
+    untapped, game, state = enters_untapped(["Forest"], "Overgrown Tomb", hand=())
+    assert not untapped and state.totals["life_paid"][0] == 0
+
+
+def test_guildgate_enters_tapped_and_counts_as_a_tapped_land_drop():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Guildgate"],
+                                     battlefield=["Forest"])
+    m = play(game, state)
+    assert m["tapped_lands_played"] == 1 and m["mana_available"] == 1
+
+
+def test_temple_scries_by_the_scry_policy():
+    game, state, ids = scripted_game(["Grizzly Bears", "Forest"], hand=["Temple of Malady"],
+                                     policy="mill")
+    play(game, state)
+    assert state.totals["scries"][0] == 1
+    assert game.peek(state, np.arange(1))[0] == ids["Forest"]  # the Bears went to the bottom
+
+
+def test_bounce_land_returns_a_land_tapped_for_mana_first():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm", "Grizzly Bears"],
+                                     battlefield=["Forest"])
+    m = play(game, state)
+    # The Forest is tapped for G (kept in the pool), returned to hand; the G and ... one mana
+    assert state.hand[0, ids["Forest"]] == 1 and m["lands_played"] == 1
+    assert state.battlefield[0, ids["Golgari Rot Farm"]] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm"])
+    play(game, state)  # no other land: it returns itself
+    assert state.hand[0, ids["Golgari Rot Farm"]] == 1 and state.battlefield.sum() == 0
+
+
+# ------------------------------------------------------------------ land choice
+
+
+def test_land_choice_prefers_a_land_that_lets_a_spell_be_cast():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Forest", "Island", "Spyglass Siren"])
+    m = play(game, state)
+    assert state.battlefield[0, ids["Island"]] == 1 and m["cards_cast"] == 1
+
+
+def test_land_choice_plays_a_tapped_land_when_mana_is_not_used():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Forest", "Golgari Guildgate", "Ravenous Chupacabra"])
+    play(game, state)  # turn 1: nothing to cast, the gate goes first
+    assert state.battlefield[0, ids["Golgari Guildgate"]] == 1
+
+
+def test_land_choice_takes_the_missing_colour():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Forest", "Swamp", "Ravenous Chupacabra"],
+                                     battlefield=["Forest"])
+    play(game, state)
+    assert state.battlefield[0, ids["Swamp"]] == 1
+
+
+def test_pathway_picks_the_face_the_hand_needs():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Barkchannel Pathway // Tidechannel Pathway",
+                                           "Spyglass Siren"])
+    m = play(game, state)
+    face = game.f.land_face[ids["Barkchannel Pathway // Tidechannel Pathway"]]
+    assert state.battlefield[0, face] == 1 and m["cards_cast"] == 1
+
+
+@pytest.mark.parametrize("land_faces, played", [("when-needed", True), ("never", False)])
+def test_spell_land_card_is_played_as_a_land_when_the_drop_would_be_missed(land_faces, played):
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Agadeem's Awakening // Agadeem, the Undercrypt"],
+                                     config=GameConfig(land_faces=land_faces))
+    m = play(game, state)
+    assert m["lands_played"] == int(played)
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Agadeem's Awakening // Agadeem, the Undercrypt",
+                                           "Swamp"])
+    play(game, state)  # a land card is in hand: it is played, the spell is kept
+    assert state.hand[0, ids["Agadeem's Awakening // Agadeem, the Undercrypt"]] == 1
+
+
+def test_e10_spell_land_card_is_a_nonland_for_explore():
+    card = fixture_cards().get("Agadeem's Awakening // Agadeem, the Undercrypt")
+    assert not card.is_land and card.is_land_like and card.land_face.is_land
+
+
+# ------------------------------------------------------------------ searches and ramp
+
+
+def test_evolving_wilds_fetches_the_missing_basic_tapped_and_shuffles():
+    game, state, ids = scripted_game(["Grizzly Bears", "Swamp", "Forest", "Grizzly Bears"],
+                                     hand=["Evolving Wilds", "Ravenous Chupacabra"],
+                                     battlefield=["Forest"])
+    m = play(game, state)
+    assert state.battlefield[0, ids["Swamp"]] == 1 and state.battlefield[0, ids["Evolving Wilds"]] == 0
+    assert state.tapped[0, ids["Swamp"]] == 1 and m["lands_played"] == 2
+    assert state.end[0] - state.top[0] == 3 and state.library_lands[0] == 1
+
+
+def test_a_search_shuffles_away_a_card_kept_on_top():
+    """E2 holds for the explore; a later shuffle means the kept card is no longer known on top."""
+    tops = set()
+    for seed in range(40):
+        game, state, ids = scripted_game(
+            ["Grizzly Bears", "Cenote Scout", "Island", "Swamp", "Queen's Agent", "Forest"],
+            hand=["Rampant Growth"], battlefield=["Forest", "Forest"], seed=seed)
+        play(game, state)
+        tops.add(int(game.peek(state, np.arange(1))[0]))
+    assert len(tops) > 2
+
+
+def test_cultivate_one_basic_to_the_battlefield_one_to_hand():
+    game, state, ids = scripted_game(["Grizzly Bears", "Swamp", "Island", "Forest"],
+                                     hand=["Cultivate"], battlefield=["Forest"] * 3)
+    game.untap_and_draw(state)
+    game.cast_pass(state, np.arange(1))
+    assert state.battlefield[0, ids["Forest"]] + state.battlefield[0, ids["Swamp"]] == 4
+    assert state.hand[0, ids["Swamp"]] + state.hand[0, ids["Island"]] == 1
+    assert state.end[0] - state.top[0] == 2  # two basics left the library (on the play)
+    game.main_phase(state, second=False)  # the one in hand is this turn's land drop
+    assert game.turn_metrics(state)["lands_played"][0] == 5
+
+
+def test_district_guide_puts_a_basic_into_hand():
+    game, state, ids = scripted_game(["Grizzly Bears", "Swamp"], hand=["District Guide"],
+                                     battlefield=["Forest"] * 3)
+    m = play(game, state)  # the Swamp comes to hand, then it is the land drop
+    assert m["lands_played"] == 4 and state.battlefield[0, ids["Swamp"]] == 1
+    assert state.end[0] - state.top[0] == 1  # the Bears
+
+
+def test_myriad_landscape_fetches_two_basics_of_one_type_with_spare_mana():
+    game, state, ids = scripted_game(["Swamp", "Island", "Island", "Forest"], hand=[],
+                                     battlefield=["Forest", "Forest", "Myriad Landscape"],
+                                     config=GameConfig(on_play=False))
+    m = play(game, state)  # draw and play the Swamp; {2} from two lands, then two Islands
+    assert m["lands_played"] == 5 and state.battlefield[0, ids["Island"]] == 2
+    assert state.battlefield[0, ids["Myriad Landscape"]] == 0
+
+
+# ------------------------------------------------------------------ metrics
+
+
+def test_colour_screwed_when_mana_is_enough_but_colours_are_not():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Ravenous Chupacabra"],
+                                     battlefield=["Forest"] * 4)
+    m = play(game, state)
+    assert m["colour_screwed"] == 1 and m["mana_available"] == 4
+
+
+def test_golgari_deck_elves_raise_and_gates_lower_mana_available():
+    deck = explore_sim.load_deck(DECKS / "golgari_explore.txt")
+    with_elves = explore_sim.simulate(deck, turns=2, trials=20_000, seed=1, mulligan="none")
+    rows = with_elves.summary().set_index(["turn", "metric"])["mean"]
+    assert rows[(2, "mana_available")] > rows[(2, "lands_played")] - 0.1
+    no_elves = explore_sim.simulate(
+        deck.with_counts({"Llanowar Elves": 0}, filler="Forest"), turns=2, trials=20_000, seed=1,
+        mulligan="none").summary().set_index(["turn", "metric"])["mean"]
+    assert rows[(2, "mana_available")] > no_elves[(2, "mana_available")] + 0.2
+
+
+# ------------------------------------------------------------------ exact values
+
+
+def multivariate(deck: dict[str, int], seen: int, ok) -> float:
+    """P(ok(counts seen)) for ``seen`` cards drawn without replacement from ``deck``."""
+    names = list(deck)
+    total = sum(deck.values())
+    p = 0
+    for counts in itertools.product(*(range(min(deck[n], seen) + 1) for n in names)):
+        if sum(counts) != seen or not ok(dict(zip(names, counts))):
+            continue
+        ways = 1
+        for n, k in zip(names, counts):
+            ways *= comb(deck[n], k)
+        p += ways
+    return p / comb(total, seen)
+
+
+def castable_value(text, card, turn, on_play, cards_file):
+    deck = explore_sim.parse_deck(text, catalog=explore_sim.cards.card_sources(
+        [cards_file], use_index=False))
+    result = explore_sim.simulate(deck, turns=turn, on_play=on_play, mulligan="none",
+                                  trials=200_000, seed=7, castable=[card])
+    row = result.summary().query(f"turn == {turn} and metric == 'castable:{card}'").iloc[0]
+    return row["mean"], row["se"]
+
+
+SEVENS = FIXTURES / "decks" / "forest_swamp_sevens.cards.toml"
+
+
+@pytest.mark.parametrize("deck, card, turn, on_play, ok, exact", [
+    ({"Forest": 13, "Island": 11, "Platinum Angel": 36}, "Nicanzil, Current Conductor", 2, False,
+     lambda c: c["Forest"] >= 1 and c["Island"] >= 1, 0.775220),
+    ({"Forest": 10, "Island": 7, "Platinum Angel": 23}, "Jadelight Ranger", 3, True,
+     lambda c: c["Forest"] >= 2 and c["Forest"] + c["Island"] >= 3, 0.693283),
+    ({"Forest": 16, "Swamp": 8, "Platinum Angel": 36}, "Jadelight Ranger", 3, True,
+     lambda c: c["Forest"] >= 2 and c["Forest"] + c["Swamp"] >= 3, None),
+    ({"Swamp": 8, "Forest": 16, "Platinum Angel": 36}, "Jadelight Ranger", 4, False,
+     lambda c: c["Forest"] >= 2 and c["Forest"] + c["Swamp"] >= 3, None),
+])
+def test_castable_reproduces_the_multivariate_hypergeometric(deck, card, turn, on_play, ok, exact):
+    seen = 7 + turn - (1 if on_play else 0)
+    value = multivariate(deck, seen, ok)
+    if exact is not None:
+        assert value == pytest.approx(exact, abs=5e-7)
+    text = "\n".join(f"{n} {name}" for name, n in deck.items())
+    mean, se = castable_value(text, card, turn, on_play, SEVENS)
+    assert abs(mean - value) < 4 * se, (mean, value, se)
