@@ -84,7 +84,7 @@ def test_plot_differences_draws_error_bars_around_zero(compared):
 def test_plot_heatmap_draws_an_image_with_annotations():
     deck = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)])
     frame = explore_sim.sweep(deck, {"lands": [22, 24], "Cenote Scout": [0, 4, 8]}, turns=3,
-                              trials=1000, seed=1, metrics=["on_curve"])
+                              trials=1000, seed=1, metrics=["on_curve"]).summary()
     fig, ax = plt.subplots()
     out = plotting.plot_heatmap(frame, "lands", "Cenote Scout", "on_curve", ax=ax)
     assert out is ax

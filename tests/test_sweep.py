@@ -11,7 +11,7 @@ from explore_sim import DeckError
 def test_sweep_grid_is_tidy_and_keeps_deck_size():
     deck = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)])
     frame = explore_sim.sweep(deck, {"lands": [20, 24], "Cenote Scout": [0, 4]}, ["keep", "mill"],
-                              turns=3, trials=2000, seed=1)
+                              turns=3, trials=2000, seed=1).summary()
     assert list(frame.columns[:3]) == ["lands", "Cenote Scout", "policy"]
     assert len(frame.groupby(["lands", "Cenote Scout", "policy"])) == 8
     assert set(frame["metric"]) >= {"on_curve", "counters", "mulligans"}
