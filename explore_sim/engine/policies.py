@@ -462,7 +462,7 @@ def _close_names(name: str) -> str:
 _FORGE_ARGS = re.compile(r"^forge\s*:\s*(?P<args>.*)$", flags=re.IGNORECASE)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class NamedPolicy:
     """A policy under a name of the caller's choosing.
 
@@ -482,6 +482,9 @@ class NamedPolicy:
 
     def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         return self.policy(obs, rng)
+
+    def __repr__(self) -> str:
+        return f"NamedPolicy({self.name!r})"
 
 
 def as_policy(spec: str | Policy, name: str | None = None) -> Policy:
