@@ -205,8 +205,7 @@ def sweep(
             variants.append(deck.with_counts(point, filler=filler_name))
         except DeckError as error:
             where = ", ".join(f"{key}={value}" for key, value in point.items())
-            raise DeckError(f"sweep point {where}: {error}; choose another filler= or "
-                            "other counts") from None
+            raise DeckError(f"sweep point {where}: {error}") from None
     seed_seq = seed_sequence(seed)
     results = [simulate(variant, policy={label: policy}, trials=trials, seed=seed_seq, **options)
                for variant in variants for label, policy in zip(labels, resolved)]

@@ -283,10 +283,11 @@ class Deck:
             main[filler_card] = main.get(filler_card, 0) - delta
             for changed in (card, filler_card):
                 if main[changed] < 0:
-                    role = " (the filler)" if changed == filler_card else ""
+                    fix = (" (the filler: choose one with more copies, or other counts)"
+                           if changed == filler_card else "")
                     raise DeckError(
-                        f"{self.name}: {changed.name}{role} would have {main[changed]} copies "
-                        f"with {name} = {wanted}"
+                        f"{self.name}: {changed.name} would have {main[changed]} copies "
+                        f"with {name} = {wanted}{fix}"
                     )
         label = ", ".join(f"{k}={v}" for k, v in counts.items())
         return dataclasses.replace(
