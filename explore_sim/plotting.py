@@ -62,7 +62,16 @@ _LABELS = {
 
 
 def metric_label(metric: str) -> str:
-    """A readable axis label for a metric name."""
+    """A readable axis label for a metric name.
+
+    Parameters
+    ----------
+    metric : str
+
+    Returns
+    -------
+    str
+    """
     return _LABELS.get(metric, metric.replace("_", " "))
 
 

@@ -178,7 +178,20 @@ def _finite(value: Any) -> Any:
 
 
 def to_json(meta: Mapping[str, Any], rows: pd.DataFrame) -> str:
-    """``{"meta": {...}, "rows": [{column: value, ...}, ...]}``, stable key order."""
+    """JSON text of metadata and tidy rows.
+
+    Parameters
+    ----------
+    meta : mapping
+        JSON-safe metadata.
+    rows : DataFrame
+        Tidy rows; non-finite numbers become null.
+
+    Returns
+    -------
+    str
+        ``{"meta": {...}, "rows": [{column: value, ...}, ...]}``, stable key order.
+    """
     records = [
         {column: _finite(_plain(value)) for column, value in zip(rows.columns, row)}
         for row in rows.itertuples(index=False)
@@ -192,14 +205,37 @@ def _plain(value: Any) -> Any:
 
 
 def to_csv(rows: pd.DataFrame) -> str:
-    """The tidy rows as CSV, full precision (``repr`` of each float)."""
+    """The tidy rows as CSV, full precision (``repr`` of each float).
+
+    Parameters
+    ----------
+    rows : DataFrame
+
+    Returns
+    -------
+    str
+    """
     buffer = io.StringIO()
     rows.to_csv(buffer, index=False, lineterminator="\n", float_format="%.17g")
     return buffer.getvalue()
 
 
 def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
-    """A compact table for people, with the run's key facts above it."""
+    """A compact table for people, with the run's key facts above it.
+
+    Parameters
+    ----------
+    meta : mapping
+        Result metadata (deck, policy, trials, seed and interval are shown).
+    rows : DataFrame
+        Tidy rows; statistics are shown with 4 decimals.
+    title : str
+        The first line.
+
+    Returns
+    -------
+    str
+    """
     lines = [title]
     for key in ("deck", "policy", "trials", "seed"):
         if key in meta:
@@ -216,7 +252,16 @@ def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
 
 
 def text_table(frame: pd.DataFrame) -> str:
-    """A plain-text table: text columns left-aligned, numbers right-aligned."""
+    """A plain-text table: text columns left-aligned, numbers right-aligned.
+
+    Parameters
+    ----------
+    frame : DataFrame
+
+    Returns
+    -------
+    str
+    """
     shown = frame.copy()
     for column in shown.columns:
         values = shown[column]
@@ -236,7 +281,22 @@ def _looks_numeric(value: Any) -> bool:
 
 
 def render(fmt: str, meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
-    """Render in one of :data:`FORMATS`."""
+    """Render tidy rows in one of :data:`FORMATS`.
+
+    Parameters
+    ----------
+    fmt : {"table", "csv", "json"}
+    meta : mapping
+        Result metadata.
+    rows : DataFrame
+        Tidy rows.
+    title : str
+        The table's first line.
+
+    Returns
+    -------
+    str
+    """
     if fmt == "json":
         return to_json(meta, rows)
     if fmt == "csv":

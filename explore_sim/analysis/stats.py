@@ -41,7 +41,21 @@ def _z(level: float) -> float:
 
 
 def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``successes / n``."""
+    """Wilson score interval for a proportion ``successes / n``.
+
+    Parameters
+    ----------
+    successes : int
+    n : int
+        Trials (>= 1).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    (float, float)
+        Low and high ends, inside [0, 1].
+    """
     z = _z(level)
     p = successes / n
     denominator = 1 + z * z / n
@@ -111,7 +125,13 @@ class Accumulator:
         )
 
     def add(self, values: Mapping[str, np.ndarray]) -> None:
-        """Add one chunk of per-trial values, each an integer array of shape ``(trials,)``."""
+        """Add one chunk of per-trial values.
+
+        Parameters
+        ----------
+        values : mapping of str to ndarray of shape (trials,)
+            One integer array per metric.
+        """
         sizes = {np.shape(values[name]) for name in self.binary}
         if len(sizes) != 1:
             raise ValueError(f"metric arrays differ in shape: {sizes}")
@@ -129,7 +149,13 @@ class Accumulator:
         self.n += shape[0]
 
     def merge(self, other: Accumulator) -> None:
-        """Add another accumulator's trials to this one (exact, any order)."""
+        """Add another accumulator's trials to this one (exact, any order).
+
+        Parameters
+        ----------
+        other : Accumulator
+            Sums of the same metrics.
+        """
         if list(other.binary) != list(self.binary):
             raise ValueError("cannot merge accumulators of different metrics")
         self.n += other.n
@@ -217,7 +243,14 @@ class PairedSums:
         }
 
     def add(self, values: Sequence[Mapping[str, np.ndarray]]) -> None:
-        """Add one chunk: for each variant, per-trial integer arrays of shape ``(trials,)``."""
+        """Add one chunk of paired games.
+
+        Parameters
+        ----------
+        values : sequence of mapping of str to ndarray of shape (trials,)
+            For each variant, in order, one integer array per metric, trial ``i`` of every
+            variant being played on the same shuffle.
+        """
         if len(values) != self.variants:
             raise ValueError(f"expected {self.variants} variants, got {len(values)}")
         for name in self.metrics:
@@ -227,7 +260,13 @@ class PairedSums:
         self.n += len(np.asarray(values[0][self.metrics[0]])) if self.metrics else 0
 
     def merge(self, other: PairedSums) -> None:
-        """Add another chunk's sums (exact, any order)."""
+        """Add another chunk's sums (exact, any order).
+
+        Parameters
+        ----------
+        other : PairedSums
+            Sums of the same metrics and variants.
+        """
         if other.metrics != self.metrics or other.variants != self.variants:
             raise ValueError("cannot merge paired sums of different metrics or variants")
         self.n += other.n

@@ -171,20 +171,40 @@ class Deck:
         return tuple(card for card, _ in self.main)
 
     def count(self, name: str) -> int:
-        """Copies of the card called ``name`` in the main deck."""
+        """Copies of a card in the main deck.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        int
+            0 if the deck has none.
+        """
         card = Catalog(self.cards).find(name)
         return 0 if card is None else dict(self.main)[card]
 
     def features(self) -> FeatureTable:
-        """Feature arrays for the main deck's cards: card ``i`` of :attr:`cards` has id i+1."""
+        """Feature arrays for the main deck's cards.
+
+        Returns
+        -------
+        FeatureTable
+            Card ``i`` of :attr:`cards` has id ``i + 1``.
+        """
         return FeatureTable.from_cards(self.cards)
 
     def card_ids(self) -> np.ndarray:
-        """The main deck as deck-local card ids, shape ``(size,)``, dtype int16.
+        """The main deck as deck-local card ids.
 
         Nonland cards come first and lands last, each in deck order, so two decks with the
         same size and land count put their lands in the same shuffled positions when they
         are shuffled with the same random numbers (common random numbers in comparisons).
+
+        Returns
+        -------
+        ndarray of shape (size,), int16
         """
         ids = np.arange(1, len(self.main) + 1, dtype=np.int16)
         counts = np.array([count for _, count in self.main])
@@ -194,7 +214,13 @@ class Deck:
         )
 
     def digest(self) -> str:
-        """A short hash of the main deck's contents, for result metadata."""
+        """A short hash of the main deck's contents, for result metadata.
+
+        Returns
+        -------
+        str
+            12 hexadecimal digits.
+        """
         lines = sorted(f"{count} {card.name}" for card, count in self.main)
         text = "\n".join(lines)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -202,9 +228,12 @@ class Deck:
     def table(self) -> pd.DataFrame:
         """How every card is classified: one row per card and section.
 
-        Columns: ``section, count, name, class`` (land, land-like or nonland, by E10),
-        ``mv, type_line, layout, abilities`` (the modelled explore / Map abilities) and
-        ``source`` (built-in, a card file, or the imported index).
+        Returns
+        -------
+        DataFrame
+            ``section, count, name, class`` (land, land-like or nonland, by E10), ``mv,
+            type_line, layout, abilities`` (the modelled explore / Map abilities) and
+            ``source`` (built-in, a card file, or the imported index).
         """
         rows = []
         for section, entries in (("main", self.main), ("sideboard", self.sideboard),
@@ -348,6 +377,10 @@ def load_deck(
     format : str
         One of :data:`DECK_FORMATS`; ``auto`` detects it.
 
+    Returns
+    -------
+    Deck
+
     Raises
     ------
     DeckError
@@ -386,7 +419,31 @@ def parse_deck(
     name: str | None = None,
     format: str = "auto",
 ) -> Deck:
-    """Parse decklist text; see the module docstring for the accepted formats."""
+    """Parse decklist text; see the module docstring for the accepted formats.
+
+    Parameters
+    ----------
+    text : str
+        The decklist.
+    catalog : Catalog or CardSources, optional
+        Where card names are looked up (default: the built-in catalog, then the imported
+        card index).
+    source : str
+        Names the list in error messages and metadata.
+    name : str, optional
+        The deck's name when the list gives none.
+    format : str
+        One of :data:`DECK_FORMATS`; ``auto`` detects it.
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckError
+        Naming the line of a malformed entry, every unknown card, or an empty main deck.
+    """
     if format not in DECK_FORMATS:
         raise DeckError(f"unknown deck format {format!r}; use one of {', '.join(DECK_FORMATS)}")
     if catalog is None:

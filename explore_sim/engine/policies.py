@@ -155,11 +155,22 @@ class Observation:
     def build(cls, features: FeatureTable, card: np.ndarray, **counts: Any) -> Observation:
         """An observation of revealed ``card`` ids.
 
-        ``counts`` gives every field that does not describe the card (``cards_in_hand``,
-        ``lands_in_hand``, ...): arrays, scalars (broadcast to ``(trials,)``) or functions
-        of no argument that compute the array when a policy first asks for it.
-        ``mana_sources`` defaults to ``lands_in_play`` and ``predicted_mana`` to
-        ``mana_sources + lands_in_hand``.
+        Parameters
+        ----------
+        features : FeatureTable
+            Per-card arrays of the deck.
+        card : ndarray of shape (trials,)
+            Revealed card ids (0: nothing revealed).
+        **counts
+            Every field that does not describe the card (``cards_in_hand``,
+            ``lands_in_hand``, ...): arrays of shape ``(trials,)``, scalars (broadcast) or
+            functions of no argument that compute the array when a policy first asks for
+            it. ``mana_sources`` defaults to ``lands_in_play`` and ``predicted_mana`` to
+            ``mana_sources + lands_in_hand``.
+
+        Returns
+        -------
+        Observation
         """
         card = np.asarray(card).view()
         card.flags.writeable = False
