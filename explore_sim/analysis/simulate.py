@@ -84,6 +84,20 @@ def play_games(
 ) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
 
+    Parameters
+    ----------
+    deck : Deck
+    config : GameConfig
+    policy : callable
+        Keep-or-mill policy.
+    mulligan : MulliganRule
+    trials : int
+    chunk_seed : numpy.random.SeedSequence
+        The chunk's seed; shuffles, policy, removal and parley draw from separate streams of
+        it, so every variant played from the same seed sees the same shuffles.
+    scry_policy : callable, optional
+        Twists and Turns' scry (default: ``policy``).
+
     Returns
     -------
     dict of int to dict of str to ndarray of shape (trials,)
