@@ -86,11 +86,12 @@ def test_default_baseline_is_the_first_deck_and_policy(two_by_three):
     diffs = two_by_three.paired_differences()
     assert set(diffs["baseline"]) == {"Lost Caverns Merfolk Explore / keep"}
     assert len(set(diffs["variant"])) == 5
-    base = means(two_by_three).xs(("Lost Caverns Merfolk Explore", "keep"), level=(0, 1))
+    m = means(two_by_three)
+    base = m.xs(("Lost Caverns Merfolk Explore", "keep"), level=(0, 1))
     for (deck, policy, turn, metric), row in diffs.set_index(
             ["deck", "policy", "turn", "metric"]).iterrows():
-        expected = means(two_by_three)[(deck, policy, turn, metric)] - base[(turn, metric)]
-        assert row["mean"] == pytest.approx(expected, abs=1e-12)
+        assert row["mean"] == pytest.approx(m[(deck, policy, turn, metric)]
+                                            - base[(turn, metric)], abs=1e-12)
 
 
 def test_by_deck_differences_policies_within_each_deck(two_by_three):
