@@ -358,3 +358,9 @@ def test_defaults_agree_across_functions_and_commands():
         defaults = {a.dest: a.default for a in commands[name]._actions}
         assert defaults["trials"] == 100_000 and defaults["seed"] is None, name
         assert defaults.get("policy", "forge") == "forge", name
+
+
+def test_a_baseline_that_leaves_nothing_to_difference_is_refused():
+    one_deck = explore_sim.compare(MERFOLK, ["keep", "mill"], turns=1, trials=200, seed=1)
+    with pytest.raises(OptionError, match="leaves no variant to difference"):
+        one_deck.paired_differences(by="policy")

@@ -7,7 +7,7 @@ import html
 import io
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -25,6 +25,8 @@ __all__ = [
     "versions",
     "meta_text",
     "with_meta",
+    "ordered_categorical",
+    "unique_labels",
     "short_repr",
     "html_repr",
     "META_KEY",
@@ -114,6 +116,39 @@ def with_meta(frame: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
     """
     frame.attrs[META_KEY] = copy.deepcopy(dict(meta))
     return frame
+
+
+def ordered_categorical(values: Sequence[Any], order: Sequence[Any]) -> pd.Categorical:
+    """An ordered categorical of ``values``; its categories are those present, in ``order``.
+
+    Parameters
+    ----------
+    values : sequence
+    order : sequence
+        Every value, in the order wanted (the baseline first).
+
+    Returns
+    -------
+    pandas.Categorical
+    """
+    present = set(values)
+    return pd.Categorical(values, categories=[x for x in order if x in present], ordered=True)
+
+
+def unique_labels(names: list[str]) -> list[str]:
+    """``names``, numbered ``1: name, 2: name, ...`` if any repeats.
+
+    Parameters
+    ----------
+    names : list of str
+
+    Returns
+    -------
+    list of str
+    """
+    if len(set(names)) == len(names):
+        return names
+    return [f"{i + 1}: {name}" for i, name in enumerate(names)]
 
 
 def _clip(text: str, width: int = 40) -> str:

@@ -34,8 +34,10 @@ from .report import (
     deck_meta,
     html_repr,
     meta_text,
+    ordered_categorical,
     render,
     short_repr,
+    unique_labels,
     versions,
     with_meta,
 )
@@ -434,8 +436,9 @@ def simulate(
     Returns
     -------
     SimulationResult
-        ``summary()`` has one row per turn and metric (:data:`explore_sim.engine.goldfish.TURN_METRICS`
-        plus the opening hand's ``mulligans``, ``hand_size`` and ``opening_lands`` at turn 0).
+        ``summary()`` has one row per turn and metric
+        (:data:`explore_sim.engine.goldfish.TURN_METRICS` plus the opening hand's
+        ``mulligans``, ``hand_size`` and ``opening_lands`` at turn 0).
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     config, rule, scry, trials = _options(
@@ -472,19 +475,6 @@ def _meta(command: str, decks: list[Deck], config: GameConfig, rule: MulliganRul
         "assumptions": ASSUMPTIONS,
         "versions": versions(),
     }
-
-
-def _unique(names: list[str]) -> list[str]:
-    """``names``, numbered ``1: name, 2: name, ...`` if any repeats."""
-    if len(set(names)) == len(names):
-        return names
-    return [f"{i + 1}: {name}" for i, name in enumerate(names)]
-
-
-def _ordered(values: Sequence[str], order: Sequence[str]) -> pd.Categorical:
-    """An ordered categorical of ``values`` whose categories are those present, in ``order``."""
-    present = set(values)
-    return pd.Categorical(values, categories=[x for x in order if x in present], ordered=True)
 
 
 def _first(items: list[str], first: str) -> list[str]:
@@ -552,9 +542,9 @@ class CompareResult:
         order = [self.labels[self._index(self.decks.index(deck), self.policies.index(policy))]
                  for deck in decks for policy in policies]
         variant = frame["variant"].tolist()
-        frame["variant"] = _ordered(variant, order)
-        frame.insert(1, "deck", _ordered([variables[v][0] for v in variant], decks))
-        frame.insert(2, "policy", _ordered([variables[v][1] for v in variant], policies))
+        frame["variant"] = ordered_categorical(variant, order)
+        frame.insert(1, "deck", ordered_categorical([variables[v][0] for v in variant], decks))
+        frame.insert(2, "policy", ordered_categorical([variables[v][1] for v in variant], policies))
 
     def paired_differences(
         self,
@@ -607,10 +597,12 @@ class CompareResult:
                 index = self._index(d, p)
                 if index != base:
                     frames.append(self._difference(index, base, level))
-        columns = ["variant", "baseline", "turn", *SUMMARY_COLUMNS, "se_unpaired"]
-        frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+        if not frames:
+            raise OptionError(f"baseline {baseline!r} (by={by!r}) leaves no variant to "
+                              f"difference: decks {self.decks}, policies {self.policies}")
+        frame = pd.concat(frames, ignore_index=True)
         baselines = list(dict.fromkeys(frame["baseline"]))
-        frame["baseline"] = _ordered(frame["baseline"].tolist(), baselines)
+        frame["baseline"] = ordered_categorical(frame["baseline"].tolist(), baselines)
         self._insert_variables(frame, decks, policies)
         return with_meta(frame, {**self.meta, "baseline": [str(b) for b in baselines]})
 
@@ -837,14 +829,14 @@ def compare(
     variants = list(itertools.product(decks, policies))
     if len(variants) < 2:
         raise OptionError("compare needs at least two variants (decks x policies)")
-    deck_labels = _unique([deck.name for deck in decks])
-    policy_labels = _unique([policy_name(policy) for policy in policies])
+    deck_labels = unique_labels([deck.name for deck in decks])
+    policy_labels = unique_labels([policy_name(policy) for policy in policies])
     if len(decks) == 1:
         labels = list(policy_labels)
     elif len(policies) == 1:
         labels = list(deck_labels)
     else:
-        labels = _unique([f"{d} / {p}" for d in deck_labels for p in policy_labels])
+        labels = unique_labels([f"{d} / {p}" for d in deck_labels for p in policy_labels])
     for deck, policy in variants:
         Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)

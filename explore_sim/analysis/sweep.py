@@ -14,16 +14,16 @@ import pandas as pd
 from ..cards.decklist import DEFAULT_FILLER, Deck, load_deck
 from ..engine.policies import Policy, as_policies, policy_name
 from ..errors import DeckError, OptionError
-from .report import deck_meta, html_repr, short_repr, with_meta
-from .runner import seed_sequence
-from .simulate import (
-    DEFAULT_COMPARE_METRICS,
-    SimulationResult,
-    _ordered,
-    _unique,
-    check_metrics,
-    simulate,
+from .report import (
+    deck_meta,
+    html_repr,
+    ordered_categorical,
+    short_repr,
+    unique_labels,
+    with_meta,
 )
+from .runner import seed_sequence
+from .simulate import DEFAULT_COMPARE_METRICS, SimulationResult, check_metrics, simulate
 
 __all__ = ["sweep", "SweepResult"]
 
@@ -88,7 +88,7 @@ class SweepResult:
         frame = pd.concat(frames, ignore_index=True)
         for key, values in self.grid.items():
             frame[key] = pd.Categorical(frame[key], categories=values, ordered=True)
-        frame["policy"] = _ordered(frame["policy"].tolist(), self.policies)
+        frame["policy"] = ordered_categorical(frame["policy"].tolist(), self.policies)
         return with_meta(frame, self.meta)
 
     def _facts(self) -> dict[str, Any]:
@@ -196,7 +196,7 @@ def sweep(
     grid = _check_grid(grid)
     chosen = None if metrics is None else check_metrics(metrics)
     resolved = as_policies(policies)
-    labels = _unique([policy_name(policy) for policy in resolved])
+    labels = unique_labels([policy_name(policy) for policy in resolved])
     filler_name = filler or deck.filler or DEFAULT_FILLER
     variants = []
     for values in itertools.product(*grid.values()):
