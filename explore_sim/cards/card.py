@@ -327,7 +327,18 @@ class Card:
 
         ``produces`` if given; otherwise a land makes one mana of the colours of its basic
         land types (CR 305.6: Overgrown Tomb is a Swamp Forest). Snow sources' units also
-        pay {S}. Empty for a card that makes no mana.
+        pay {S}.
+
+        Parameters
+        ----------
+        commander_colours : int
+            The commander's colours (a mask), for ``produces = "commander"``.
+
+        Returns
+        -------
+        tuple of int
+            One colour mask per unit (:mod:`explore_sim.cards.mana`); empty for a card that
+            makes no mana.
         """
         if self.produces:
             units = parse_produces(self.produces, commander_colours)
@@ -379,7 +390,17 @@ class Card:
         return frozenset(word.casefold() for word in tail.split())
 
     def has_keyword(self, keyword: str) -> bool:
-        """True if ``keyword`` (such as ``haste`` or ``enters_tapped``) is among the card's."""
+        """Whether the card has a keyword.
+
+        Parameters
+        ----------
+        keyword : str
+            Such as ``haste`` or ``enters_tapped``.
+
+        Returns
+        -------
+        bool
+        """
         return keyword in self.keywords
 
     @property
@@ -389,7 +410,13 @@ class Card:
         return not ({"instant", "sorcery"} & types)
 
     def abilities(self) -> str:
-        """The modelled explore / Map abilities in words, ``-`` if none."""
+        """The modelled explore / Map abilities in words.
+
+        Returns
+        -------
+        str
+            Such as ``explores 2 (enter)``; ``-`` if none.
+        """
         parts = []
         if self.explores or self.explores_x:
             count = "X" if self.explores_x else self.explores
@@ -407,7 +434,13 @@ class Card:
         return "; ".join(parts) or "-"
 
     def mana(self) -> str:
-        """What the card makes and how it enters, in words (``cards check``), ``-`` if nothing."""
+        """What the card makes and how it enters, in words (``cards check``).
+
+        Returns
+        -------
+        str
+            For example ``"BG; enters tapped: unless:swamp|forest"``; ``-`` if nothing.
+        """
         parts = []
         units = self.mana_units(ANY_COLOUR)
         if units:
@@ -432,7 +465,13 @@ class Card:
         return "; ".join(parts) or "-"
 
     def describe(self) -> dict[str, object]:
-        """The card's facts as an ordered mapping, for display."""
+        """The card's facts, for display.
+
+        Returns
+        -------
+        dict of str to object
+            Name, cost, types, abilities and source, in display order.
+        """
         explores = "X" if self.explores_x else (self.explores or "")
         return {
             "name": self.name,

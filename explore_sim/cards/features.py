@@ -107,10 +107,20 @@ class FeatureTable:
 
     @classmethod
     def from_cards(cls, cards: Iterable[Card], commander_colours: int = 0) -> FeatureTable:
-        """Build the table; the i-th card gets id ``i + 1``, land faces come after the cards.
+        """Build the table.
 
-        ``commander_colours`` (a colour mask) is what "one mana of any color in your
-        commander's color identity" makes; without a commander it makes nothing.
+        Parameters
+        ----------
+        cards : iterable of Card
+            The deck's distinct cards; the i-th gets id ``i + 1`` (id 0 is ``EMPTY``); the
+            land faces of modal double-faced cards get the ids after them.
+        commander_colours : int
+            A colour mask: what "one mana of any color in your commander's color identity"
+            makes; without a commander it makes nothing.
+
+        Returns
+        -------
+        FeatureTable
         """
         deck = tuple(cards)
         faces = tuple(face for face in (card.land_face for card in deck) if face is not None)
@@ -181,7 +191,16 @@ class FeatureTable:
         )
 
     def id_of(self, card: Card) -> int:
-        """The deck-local id of ``card``."""
+        """The deck-local id of a card.
+
+        Parameters
+        ----------
+        card : Card
+
+        Returns
+        -------
+        int
+        """
         return self.cards.index(card) + 1
 
     def __len__(self) -> int:
