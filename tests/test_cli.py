@@ -34,7 +34,7 @@ def test_done_when_command_prints_the_documented_json():
     assert meta["deck"]["name"] == "Lost Caverns Merfolk Explore"
     assert {"explore_sim", "numpy"} <= set(meta["versions"])
     rows = {row["metric"]: row for row in data["rows"]}
-    # REFERENCE.md: 60 cards / 24 lands, explore twice, keep: E[counters] = 1.44407.
+    # 60 cards / 24 lands, explore twice, keep: E[counters] = 2(36/60) + (24/60)(36/59) = 1.44407.
     assert abs(rows["counters"]["mean"] - 1.444068) < 4 * rows["counters"]["se"]
     assert rows["counters"]["ci_low"] < rows["counters"]["mean"] < rows["counters"]["ci_high"]
 
