@@ -47,7 +47,7 @@ MUTATIONS = [
     Mutation("explore-default-turn-minus-7", "explore_sim/analysis/explore.py",
              "turn = max(1, drawn - 6) if turn is None",
              "turn = max(1, drawn - 7) if turn is None",
-             ("test_reference_agreement.py",)),
+             ("test_reference_agreement.py", "test_cli.py")),
     Mutation("known-lands-ignored", "explore_sim/analysis/explore.py",
              "known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0",
              "known_lands = 0",

@@ -76,6 +76,9 @@ def test_explorer_known_and_turn_options(capsys):
     assert meta["explorer"] == "Jadelight Spelunker"
     assert meta["known"] == ["Forest", "Cenote Scout"]
     assert meta["library_size"] == 57 and meta["turn"] == 3
+    assert main(["explore", DECK, "--drawn", "10", "--trials", "1000", "--seed", "2",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["meta"]["turn"] == 4  # 7-card hand, 3 draws
 
 
 def test_cards_command(capsys):
