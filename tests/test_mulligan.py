@@ -150,7 +150,8 @@ EMERIAS_CALL = read_card_rows(io.StringIO(
 
 
 @pytest.mark.parametrize("counts", [
-    # Few lands: many mulligans down to five and four; ties between spells and lands.
+    # Few lands: many mulligans down to five and four; two land kinds and two 3-mana spells
+    # (ties for the land held most and the most expensive spell).
     [("Forest", 8), ("Island", 4), ("Cenote Scout", 12), ("Grizzly Bears", 12),
      ("Merfolk Cave-Diver", 8), ("Queen's Agent", 6), ("Jadelight Ranger", 10)],
     # Flooded, with spell // land cards (lands for the mulligan, 7-mana spells otherwise).
