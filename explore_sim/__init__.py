@@ -14,7 +14,7 @@ from ._version import __version__
 from .analysis.explore import ExploreResult, explore
 from .analysis.runner import notebook_trials
 from .analysis.simulate import CompareResult, SimulationResult, compare, simulate
-from .analysis.sweep import sweep
+from .analysis.sweep import SweepResult, sweep
 from .cards import (
     Card,
     Catalog,
@@ -33,6 +33,7 @@ from .engine.policies import (
     ForgePolicy,
     KeepPolicy,
     MillPolicy,
+    NamedPolicy,
     Observation,
     as_policy,
 )
@@ -43,6 +44,7 @@ from .errors import (
     ExploreSimError,
     OptionError,
     PolicyError,
+    PolicyWarning,
 )
 from .testing import check_policy
 
@@ -63,11 +65,13 @@ __all__ = [
     "compare",
     "CompareResult",
     "sweep",
+    "SweepResult",
     "notebook_trials",
     "GameConfig",
     "MulliganRule",
     "Observation",
     "as_policy",
+    "NamedPolicy",
     "check_policy",
     "KeepPolicy",
     "MillPolicy",
@@ -81,4 +85,5 @@ __all__ = [
     "PolicyError",
     "OptionError",
     "DeckWarning",
+    "PolicyWarning",
 ]

@@ -115,8 +115,8 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="explores in a row (default: the explorer's own count, else 1)")
     run.add_argument("--drawn", type=_count, default=8,
                      help="cards drawn before exploring (default 8)")
-    run.add_argument("--policy", default="keep",
-                     help="keep-or-mill policy: a preset or an expression (default keep)")
+    run.add_argument("--policy", default="forge",
+                     help="keep-or-mill policy: a preset or an expression (default forge)")
     run.add_argument("--explorer", default=None,
                      help="the exploring card; one copy leaves the library")
     run.add_argument("--explorer-gone", action="store_true",

@@ -7,6 +7,9 @@ so the command line can print it as it is and exit with status 2.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 __all__ = [
     "ExploreSimError",
     "CardError",
@@ -14,6 +17,8 @@ __all__ = [
     "PolicyError",
     "OptionError",
     "DeckWarning",
+    "PolicyWarning",
+    "close_matches",
 ]
 
 
@@ -43,3 +48,27 @@ class OptionError(ExploreSimError):
 
 class DeckWarning(UserWarning):
     """Something in a decklist that is allowed but probably not what the user meant."""
+
+
+class PolicyWarning(UserWarning):
+    """A policy that works but will be hard to recognise in results, such as an unnamed lambda."""
+
+
+def close_matches(name: str, candidates: Iterable[str], n: int = 2) -> str:
+    """The candidates closest to a mistyped ``name``, quoted: ``"'a' or 'b'"`` ("" if none).
+
+    Parameters
+    ----------
+    name : str
+        What the user typed.
+    candidates : iterable of str
+        The valid names.
+    n : int
+        At most this many suggestions.
+
+    Returns
+    -------
+    str
+    """
+    close = difflib.get_close_matches(name, [str(c) for c in candidates], n=n, cutoff=0.6)
+    return " or ".join(repr(c) for c in close)

@@ -3,17 +3,26 @@
 Every helper takes a tidy frame and ``ax=None``, draws on that axes only (the current axes
 when None), and returns it. Nothing here calls ``plt.show()`` or changes global style.
 Series differ by colour (the Okabe-Ito palette, safe for colour-blind readers) *and* by line
-style, marker or hatch, so the plots also read in black and white.
+style, marker or hatch, so the plots also read in black and white. ``hue`` picks the colour
+and ``style`` the line style, marker or hatch, each from its own column, so a deck and a
+policy can be told apart in one figure (``hue="policy", style="deck"``).
+
+A helper never averages rows silently: a frame with several rows for one plotted point (a
+sweep with two policies given to :func:`plot_heatmap`, two decks given to :func:`plot_turns`
+with ``hue="policy"``) is refused with an error naming the columns that differ; filter it,
+draw the column with ``hue``/``style``, or (heatmaps) pass ``estimator=``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+
+from .errors import OptionError
 
 __all__ = [
     "plot_turns",
@@ -53,7 +62,16 @@ _LABELS = {
 
 
 def metric_label(metric: str) -> str:
-    """A readable axis label for a metric name."""
+    """A readable axis label for a metric name.
+
+    Parameters
+    ----------
+    metric : str
+
+    Returns
+    -------
+    str
+    """
     return _LABELS.get(metric, metric.replace("_", " "))
 
 
@@ -65,16 +83,78 @@ def _axes(ax: Axes | None) -> Axes:
     return ax
 
 
-def _require(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:
-    missing = [c for c in columns if c not in frame.columns]
+def _require(frame: pd.DataFrame, columns: Sequence[str | None], what: str) -> None:
+    missing = [c for c in columns if c is not None and c not in frame.columns]
     if missing:
-        raise ValueError(f"{what} needs columns {', '.join(missing)}; got {', '.join(frame.columns)}")
+        raise OptionError(
+            f"{what} needs columns {', '.join(missing)}; got {', '.join(map(str, frame.columns))}"
+        )
 
 
-def _series(frame: pd.DataFrame, hue: str | None) -> list[tuple[str | None, pd.DataFrame]]:
-    if hue is None:
-        return [(None, frame)]
-    return [(str(key), group) for key, group in frame.groupby(hue, sort=False)]
+#: Columns that hold what is drawn, never what tells rows apart.
+_VALUE_COLUMNS = frozenset({"mean", "se", "ci_low", "ci_high", "se_unpaired", "count",
+                            "probability"})
+
+
+def _one_row_per_point(rows: pd.DataFrame, keys: Sequence[str], what: str, hint: str) -> None:
+    """Refuse rows that would be drawn at the same point, naming the columns that differ."""
+    repeated = rows.duplicated(subset=list(keys), keep=False)
+    if not repeated.any():
+        return
+    shared = rows[repeated]
+    differ = [
+        column for column in shared.columns
+        if column not in keys and column not in _VALUE_COLUMNS
+        and shared.groupby(list(keys), observed=True, sort=False)[column]
+        .nunique(dropna=False).max() > 1
+    ]
+    why = f"they differ in {', '.join(differ)}" if differ else "they are repeated rows"
+    raise OptionError(
+        f"{what}: several rows for one point ({', '.join(keys)}): {why}; {hint}"
+    )
+
+
+def _levels(frame: pd.DataFrame, column: str | None) -> list[Any]:
+    """A column's values in plotting order: category order, else first appearance."""
+    if column is None:
+        return [None]
+    values = frame[column]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        present = set(values.dropna())
+        return [c for c in values.cat.categories if c in present]
+    return list(dict.fromkeys(values))
+
+
+def _series(
+    frame: pd.DataFrame, hue: str | None, style: str | None = None
+) -> list[tuple[str | None, pd.DataFrame, dict[str, Any]]]:
+    """``(label, rows, look)`` per line: colour by ``hue``, line style, marker and hatch by
+    ``style`` (by ``hue`` too when there is no ``style``, so lines also differ in grey)."""
+    hues, styles = _levels(frame, hue), _levels(frame, style)
+    out = []
+    for h, hue_value in enumerate(hues):
+        for k, style_value in enumerate(styles):
+            mask = np.ones(len(frame), dtype=bool)
+            if hue is not None:
+                mask &= (frame[hue] == hue_value).to_numpy()
+            if style is not None:
+                mask &= (frame[style] == style_value).to_numpy()
+            if not mask.any():
+                continue
+            shape = k if style is not None else h
+            colour = h if hue is not None else 0
+            names = [str(v) for v, c in ((hue_value, hue), (style_value, style)) if c is not None]
+            out.append((", ".join(names) or None, frame[mask], {
+                "color": PALETTE[colour % len(PALETTE)],
+                "linestyle": _LINESTYLES[shape % len(_LINESTYLES)],
+                "marker": _MARKERS[shape % len(_MARKERS)],
+                "hatch": _HATCHES[shape % len(_HATCHES)],
+            }))
+    return out
+
+
+def _legend_title(hue: str | None, style: str | None) -> str | None:
+    return ", ".join(c for c in (hue, style) if c is not None) or None
 
 
 def plot_turns(
@@ -82,47 +162,68 @@ def plot_turns(
     metric: str = "on_curve",
     *,
     hue: str | None = None,
+    style: str | None = None,
     ax: Axes | None = None,
     band: bool = True,
     **line_kw: Any,
 ) -> Axes:
-    """A metric by turn, one line per ``hue`` group, with its confidence band.
+    """A metric by turn, one line per ``hue`` x ``style`` group, with its confidence band.
 
     Parameters
     ----------
     data : DataFrame
         Tidy rows with ``turn, metric, mean, ci_low, ci_high`` (``SimulationResult.summary()``
-        or ``CompareResult.summary()``, whose ``variant`` column makes a good ``hue``).
+        or ``CompareResult.summary()``).
     metric : str
         Which metric to draw.
     hue : str, optional
-        Column whose values become separate lines (default: ``variant`` if present).
+        Column whose values get their own colour (default: ``variant`` if present and
+        ``style`` is not given).
+    style : str, optional
+        Column whose values get their own line style and marker, so that, for example,
+        ``hue="policy", style="deck"`` tells both apart in one figure.
     ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
     band : bool
         Shade the interval between ``ci_low`` and ``ci_high``.
+    **line_kw
+        Passed to ``Axes.plot``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    OptionError
+        Missing columns, no rows for the metric, or several rows for one line point (a
+        column such as ``deck`` varies but is neither ``hue`` nor ``style``).
     """
-    _require(data, ("turn", "metric", "mean", "ci_low", "ci_high"), "plot_turns")
+    _require(data, ("turn", "metric", "mean", "ci_low", "ci_high", hue, style), "plot_turns")
     ax = _axes(ax)
     rows = data[(data["metric"] == metric) & (data["turn"] > 0)]
     if rows.empty:
-        raise ValueError(f"no rows for metric {metric!r} after turn 0")
-    if hue is None and "variant" in rows.columns:
+        raise OptionError(f"no rows for metric {metric!r} after turn 0")
+    if hue is None and style is None and "variant" in rows.columns:
         hue = "variant"
-    for i, (label, group) in enumerate(_series(rows, hue)):
+    keys = [c for c in (hue, style) if c is not None] + ["turn"]
+    _one_row_per_point(rows, keys, "plot_turns",
+                       "keep one value of each (data[data[column] == value]) or draw them "
+                       "apart with hue= and style=")
+    for label, group, look in _series(rows, hue, style):
         group = group.sort_values("turn")
-        style = dict(color=PALETTE[i % len(PALETTE)], linestyle=_LINESTYLES[i % len(_LINESTYLES)],
-                     marker=_MARKERS[i % len(_MARKERS)])
-        style.update(line_kw)
-        ax.plot(group["turn"], group["mean"], label=label, **style)
+        kw = {key: look[key] for key in ("color", "linestyle", "marker")}
+        kw.update(line_kw)
+        ax.plot(group["turn"], group["mean"], label=label, **kw)
         if band:
             ax.fill_between(group["turn"], group["ci_low"], group["ci_high"],
-                            color=style["color"], alpha=0.2, linewidth=0)
+                            color=kw["color"], alpha=0.2, linewidth=0)
     ax.set_xlabel("turn")
     ax.set_ylabel(metric_label(metric))
     ax.set_xticks(sorted(rows["turn"].unique()))
     ax.set_title(f"{metric_label(metric)} by turn", fontsize="medium")
-    if hue is not None:
-        ax.legend(title=hue)
+    if hue is not None or style is not None:
+        ax.legend(title=_legend_title(hue, style))
     return ax
 
 
@@ -130,6 +231,7 @@ def plot_distribution(
     data: pd.DataFrame,
     *,
     hue: str | None = None,
+    style: str | None = None,
     metric: str = "counters",
     ax: Axes | None = None,
 ) -> Axes:
@@ -139,27 +241,48 @@ def plot_distribution(
     ----------
     data : DataFrame
         ``value, probability, ci_low, ci_high`` rows (``result.distribution(...)``); with
-        ``hue``, several distributions side by side.
+        ``hue`` and/or ``style``, several distributions side by side.
+    hue : str, optional
+        Column whose values get their own colour.
+    style : str, optional
+        Column whose values get their own hatch.
     metric : str
         Names the x axis.
+    ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    OptionError
+        Missing columns, or several rows for one bar (a column varies but is neither
+        ``hue`` nor ``style``).
     """
-    _require(data, ("value", "probability", "ci_low", "ci_high"), "plot_distribution")
+    _require(data, ("value", "probability", "ci_low", "ci_high", hue, style),
+             "plot_distribution")
+    keys = [c for c in (hue, style) if c is not None] + ["value"]
+    _one_row_per_point(data, keys, "plot_distribution",
+                       "keep one value of each (data[data[column] == value]) or draw them "
+                       "side by side with hue= and style=")
     ax = _axes(ax)
-    series = _series(data, hue)
+    series = _series(data, hue, style)
     width = 0.8 / len(series)
-    for i, (label, group) in enumerate(series):
+    for i, (label, group, look) in enumerate(series):
         x = group["value"].to_numpy() + (i - (len(series) - 1) / 2) * width
         p = group["probability"].to_numpy()
         error = np.vstack([p - group["ci_low"].to_numpy(), group["ci_high"].to_numpy() - p])
-        ax.bar(x, p, width=width, label=label, color=PALETTE[i % len(PALETTE)],
-               hatch=_HATCHES[i % len(_HATCHES)], edgecolor="black", linewidth=0.6,
-               yerr=error, capsize=2, error_kw={"linewidth": 0.8})
+        ax.bar(x, p, width=width, label=label, color=look["color"], hatch=look["hatch"],
+               edgecolor="black", linewidth=0.6, yerr=error, capsize=2,
+               error_kw={"linewidth": 0.8})
     ax.set_xlabel(metric_label(metric))
     ax.set_ylabel("probability")
     ax.set_xticks(sorted(data["value"].unique()))
     ax.set_title(f"distribution of {metric_label(metric)}", fontsize="medium")
-    if hue is not None:
-        ax.legend(title=hue)
+    if hue is not None or style is not None:
+        ax.legend(title=_legend_title(hue, style))
     return ax
 
 
@@ -167,6 +290,8 @@ def plot_differences(
     data: pd.DataFrame,
     metric: str = "on_curve",
     *,
+    hue: str | None = None,
+    style: str | None = None,
     ax: Axes | None = None,
 ) -> Axes:
     """Paired differences to the baseline by turn, with 95% error bars around zero.
@@ -178,29 +303,52 @@ def plot_differences(
         ci_low, ci_high``.
     metric : str
         Which metric's differences to draw.
+    hue : str, optional
+        Column whose values get their own colour (default: ``variant`` if ``style`` is not
+        given).
+    style : str, optional
+        Column whose values get their own marker and line style.
+    ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    OptionError
+        Missing columns, no rows for the metric, or several rows for one point.
     """
-    _require(data, ("variant", "turn", "metric", "mean", "ci_low", "ci_high"), "plot_differences")
+    _require(data, ("variant", "turn", "metric", "mean", "ci_low", "ci_high", hue, style),
+             "plot_differences")
     ax = _axes(ax)
     rows = data[(data["metric"] == metric) & (data["turn"] > 0)]
     if rows.empty:
-        raise ValueError(f"no differences for metric {metric!r} after turn 0")
-    series = _series(rows, "variant")
+        raise OptionError(f"no differences for metric {metric!r} after turn 0")
+    if hue is None and style is None:
+        hue = "variant"
+    keys = [c for c in (hue, style) if c is not None] + ["turn"]
+    _one_row_per_point(rows, keys, "plot_differences",
+                       "keep one value of each (data[data[column] == value]) or draw them "
+                       "apart with hue= and style=")
+    series = _series(rows, hue, style)
     step = 0.6 / len(series)
-    for i, (label, group) in enumerate(series):
+    for i, (label, group, look) in enumerate(series):
         group = group.sort_values("turn")
         x = group["turn"].to_numpy() + (i - (len(series) - 1) / 2) * step
         mean = group["mean"].to_numpy()
         error = np.vstack([mean - group["ci_low"].to_numpy(), group["ci_high"].to_numpy() - mean])
-        ax.errorbar(x, mean, yerr=error, fmt=_MARKERS[i % len(_MARKERS)], capsize=3,
-                    linestyle=_LINESTYLES[i % len(_LINESTYLES)], linewidth=1,
-                    color=PALETTE[i % len(PALETTE)], label=label)
+        ax.errorbar(x, mean, yerr=error, fmt=look["marker"], capsize=3,
+                    linestyle=look["linestyle"], linewidth=1, color=look["color"], label=label)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(sorted(rows["turn"].unique()))
     ax.set_xlabel("turn")
-    baseline = rows["baseline"].iloc[0] if "baseline" in rows.columns else "the baseline"
+    baselines = _levels(rows, "baseline") if "baseline" in rows.columns else []
+    baseline = baselines[0] if len(baselines) == 1 else "each baseline"
     ax.set_ylabel(f"{metric_label(metric)}: difference")
     ax.set_title(f"paired difference to {baseline} (95% interval)", fontsize="medium")
-    ax.legend(title="variant")
+    ax.legend(title=_legend_title(hue, style))
     return ax
 
 
@@ -211,6 +359,7 @@ def plot_heatmap(
     metric: str,
     *,
     turn: int | None = None,
+    estimator: str | Callable[[pd.Series], float] | None = None,
     ax: Axes | None = None,
     cmap: str = "viridis",
     annotate: bool = True,
@@ -221,29 +370,55 @@ def plot_heatmap(
     Parameters
     ----------
     data : DataFrame
-        ``explore_sim.sweep(...)`` rows (one column per swept parameter plus ``turn, metric,
-        mean``).
+        ``explore_sim.sweep(...).summary()`` rows (one column per swept parameter plus
+        ``turn, metric, mean``).
     x, y : str
         Swept columns for the axes, such as ``"lands"`` and ``"Cenote Scout"``.
     metric : str
+        Which metric's mean to draw.
     turn : int, optional
         Which turn (default: the last).
+    estimator : str or callable, optional
+        Combine several rows per cell (``"mean"``, ``"max"``, a function), for example over
+        policies. Default: refuse such a frame, naming the columns that differ.
+    ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
     cmap : str
         A perceptually uniform colour map (viridis reads in grey scale too).
+    annotate : bool
+        Write each cell's value in it.
+    fmt : str
+        Format of the annotations.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    OptionError
+        Missing columns, no rows for the metric and turn, or several rows per cell without
+        ``estimator``.
     """
     _require(data, (x, y, "turn", "metric", "mean"), "plot_heatmap")
     ax = _axes(ax)
     turn = int(data["turn"].max()) if turn is None else turn
     rows = data[(data["metric"] == metric) & (data["turn"] == turn)]
     if rows.empty:
-        raise ValueError(f"no rows for metric {metric!r} at turn {turn}")
-    grid = rows.pivot_table(index=y, columns=x, values="mean", aggfunc="mean")
+        raise OptionError(f"no rows for metric {metric!r} at turn {turn}")
+    if estimator is None:
+        _one_row_per_point(rows, [x, y], "plot_heatmap",
+                           "keep one value of each (data[data[column] == value]) or pass "
+                           "estimator='mean' to combine them")
+    grid = rows.pivot_table(index=y, columns=x, values="mean", aggfunc=estimator or "mean",
+                            observed=True)
     image = ax.imshow(grid.to_numpy(), cmap=cmap, aspect="auto", origin="lower")
     ax.set_xticks(range(grid.shape[1]), [str(v) for v in grid.columns])
     ax.set_yticks(range(grid.shape[0]), [str(v) for v in grid.index])
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    ax.set_title(f"{metric_label(metric)}, turn {turn}", fontsize="medium")
+    combined = f" ({getattr(estimator, '__name__', estimator)} of rows)" if estimator else ""
+    ax.set_title(f"{metric_label(metric)}, turn {turn}{combined}", fontsize="medium")
     colorbar = ax.figure.colorbar(image, ax=ax)
     colorbar.set_label(metric_label(metric))
     if annotate:

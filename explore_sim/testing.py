@@ -29,6 +29,17 @@ def random_observation(trials: int = 257, seed: int = 0) -> Observation:
 
     Revealed cards cover lands, nonlands and empty libraries; counts cover empty hands,
     flooded hands and late turns.
+
+    Parameters
+    ----------
+    trials : int
+        Rows of the observation.
+    seed : int
+        Seed of its random values.
+
+    Returns
+    -------
+    Observation
     """
     rng = np.random.default_rng(seed)
     features = FeatureTable.from_cards(Catalog.builtin())
@@ -55,9 +66,19 @@ def random_observation(trials: int = 257, seed: int = 0) -> Observation:
 def check_policy(policy: str | Policy, obs: Observation | None = None, seed: int = 0) -> None:
     """Check that ``policy`` behaves as the engine requires.
 
-    Checks: it returns a ``(trials,)`` array of dtype bool; it gives the same answer twice
-    for generators seeded alike (deterministic for a given rng); it does not modify the
-    observation (whose arrays are read-only, so an in-place write fails loudly).
+    Checks: it returns a NumPy array (not a list or a pandas Series) of shape ``(trials,)``
+    and dtype bool; it gives the same answer twice for generators seeded alike
+    (deterministic for a given rng); it does not modify the observation (whose arrays are
+    read-only, so an in-place write fails loudly).
+
+    Parameters
+    ----------
+    policy : str or callable
+        A preset, an expression or a callable ``policy(obs, rng)``.
+    obs : Observation, optional
+        What to decide on (default: :func:`random_observation`).
+    seed : int
+        Seed of the generators passed to the policy.
 
     Raises
     ------

@@ -30,8 +30,8 @@ def test_done_when_command_prints_the_documented_json():
         assert metric in metrics
     assert all(set(row) == {"metric", "mean", "se", "ci_low", "ci_high"} for row in data["rows"])
     meta = data["meta"]
-    assert meta["trials"] == 200_000 and meta["seed"] == 1 and meta["policy"] == "keep"
-    assert meta["deck"]["name"] == "Lost Caverns Merfolk Explore"
+    assert meta["trials"] == 200_000 and meta["seed"] == 1 and meta["policy"] == ["keep"]
+    assert meta["deck"][0]["name"] == "Lost Caverns Merfolk Explore"
     assert {"explore_sim", "numpy"} <= set(meta["versions"])
     rows = {row["metric"]: row for row in data["rows"]}
     # 60 cards / 24 lands, explore twice, keep: E[counters] = 2(36/60) + (24/60)(36/59) = 1.44407.
@@ -169,8 +169,10 @@ def test_compare_command(capsys):
     assert main(["compare", DECK, str(DECKS / "lci_merfolk_vanilla.txt"), "--turns", "2",
                  "--trials", "2000", "--seed", "2", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "variant,baseline,turn,metric,mean,se,ci_low,ci_high,se_unpaired"
-    assert any("Lost Caverns Merfolk Vanilla Control,Lost Caverns Merfolk Explore" in l for l in lines)
+    assert lines[0] == ("variant,deck,policy,baseline,turn,metric,mean,se,ci_low,ci_high,"
+                        "se_unpaired")
+    assert any(",Lost Caverns Merfolk Vanilla Control,forge,Lost Caverns Merfolk Explore," in l
+               for l in lines)
     assert main(["compare", DECK, "--policy", "keep", "--policy", "forge", "--turns", "2",
                  "--trials", "2000", "--seed", "2", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -175,3 +175,29 @@ def test_fuzz_files_only_raise_deck_errors(tmp_path_factory, data):
             load_deck(path)
         except explore_sim.ExploreSimError:
             pass
+
+
+def test_deck_from_counts_takes_pairs_or_a_dict():
+    pairs = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)])
+    mapping = explore_sim.deck_from_counts({"Forest": 24, "Grizzly Bears": 36})
+    assert pairs == mapping and mapping.size == 60 and mapping.land_count == 24
+    assert explore_sim.deck_from_counts({"Forest": 24}, filler="Island").filler == "Island"
+
+
+@pytest.mark.parametrize("counts, message", [
+    ("Forest", "expects \\(card name, copies\\) pairs or a \\{card name: copies\\} dict, got str"),
+    (24, "got int"),
+    (["Forest", "Island"], "got 'Forest'"),
+    ([("Forest", 24, "x")], "got \\('Forest', 24, 'x'\\)"),
+    ([(24, "Forest")], "card names must be text"),
+    ({"Forest": "24"}, "Forest: count must be a whole number >= 1, got '24'"),
+    ({"Forest": 0}, "count must be a whole number >= 1, got 0"),
+    ({"Forest": True}, "got True"),
+    ({"Forest": 2.5}, "got 2.5"),
+    ({"Forrest": 24}, "did you mean 'Forest'"),
+    ({}, "the main deck is empty"),
+])
+def test_deck_from_counts_refuses_other_shapes_in_one_line(counts, message):
+    with pytest.raises(DeckError, match=message) as error:
+        explore_sim.deck_from_counts(counts)
+    assert "\n" not in str(error.value)

@@ -128,7 +128,7 @@ def test_plot_differences_draws_error_bars_around_zero(compared):
 def test_plot_heatmap_draws_an_image_with_annotations():
     deck = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)])
     frame = explore_sim.sweep(deck, {"lands": [22, 24], "Cenote Scout": [0, 4, 8]}, turns=3,
-                              trials=1000, seed=1, metrics=["on_curve"])
+                              trials=1000, seed=1, metrics=["on_curve"]).summary()
     fig, ax = plt.subplots()
     out = plotting.plot_heatmap(frame, "lands", "Cenote Scout", "on_curve", ax=ax)
     assert out is ax
@@ -162,3 +162,77 @@ def test_no_global_style_changes(compared):
     fig, ax = plt.subplots()
     plotting.plot_turns(compared.summary(), ax=ax)
     assert dict(matplotlib.rcParams) == before
+
+
+@pytest.fixture(scope="module")
+def two_decks():
+    return explore_sim.compare([DECK, DECKS / "lci_merfolk_vanilla.txt"], ["keep", "mill"],
+                               turns=3, trials=1000, seed=1)
+
+
+def test_plot_turns_refuses_two_decks_drawn_as_one_line_per_policy(two_decks):
+    fig, ax = plt.subplots()
+    with pytest.raises(explore_sim.OptionError,
+                       match=r"plot_turns: several rows for one point \(policy, turn\): "
+                             r"they differ in variant, deck; .*hue= and style="):
+        plotting.plot_turns(two_decks.summary(), "on_curve", hue="policy", ax=ax)
+    assert not ax.lines  # nothing drawn
+
+
+def test_hue_and_style_tell_deck_and_policy_apart(two_decks):
+    fig, ax = plt.subplots()
+    plotting.plot_turns(two_decks.summary(), "on_curve", hue="policy", style="deck", ax=ax)
+    assert len(ax.lines) == 4
+    looks = {line.get_label(): (line.get_color(), line.get_linestyle()) for line in ax.lines}
+    keep_a = looks["keep, Lost Caverns Merfolk Explore"]
+    keep_b = looks["keep, Lost Caverns Merfolk Vanilla Control"]
+    mill_a = looks["mill, Lost Caverns Merfolk Explore"]
+    assert keep_a[0] == keep_b[0] == plotting.PALETTE[0] != mill_a[0] == plotting.PALETTE[1]
+    assert keep_a[1] == mill_a[1] != keep_b[1]
+    assert ax.get_legend().get_title().get_text() == "policy, deck"
+
+
+def test_plot_differences_by_deck_with_hue_and_style(two_decks):
+    fig, ax = plt.subplots()
+    diffs = two_decks.paired_differences(by="deck")
+    plotting.plot_differences(diffs, "lands_played", hue="policy", style="deck", ax=ax)
+    assert len([c for c in ax.containers if isinstance(c, ErrorbarContainer)]) == 2
+    assert "each baseline" in ax.get_title()
+    with pytest.raises(explore_sim.OptionError, match="they differ in variant, deck, baseline"):
+        plotting.plot_differences(diffs, "lands_played", hue="policy", ax=ax)
+
+
+def test_plot_heatmap_refuses_two_policies_unless_told_how_to_combine():
+    deck = explore_sim.deck_from_counts({"Forest": 24, "Grizzly Bears": 36})
+    frame = explore_sim.sweep(deck, {"lands": [22, 24], "Cenote Scout": [0, 4]},
+                              ["keep", "mill"], turns=3, trials=1000, seed=1,
+                              metrics=["on_curve"]).summary()
+    fig, ax = plt.subplots()
+    with pytest.raises(explore_sim.OptionError,
+                       match=r"plot_heatmap: several rows for one point \(lands, Cenote Scout\): "
+                             r"they differ in policy; .*estimator="):
+        plotting.plot_heatmap(frame, "lands", "Cenote Scout", "on_curve", ax=ax)
+    plotting.plot_heatmap(frame[frame["policy"] == "mill"], "lands", "Cenote Scout", "on_curve",
+                          ax=ax)
+    mill = ax.get_images()[0].get_array()
+    fig, ax = plt.subplots()
+    plotting.plot_heatmap(frame, "lands", "Cenote Scout", "on_curve", estimator="max", ax=ax)
+    combined = ax.get_images()[0].get_array()
+    keep = frame[(frame["policy"] == "keep") & (frame["turn"] == 3)].pivot(
+        index="Cenote Scout", columns="lands", values="mean").to_numpy()
+    assert np.allclose(combined, np.maximum(mill, keep))
+    assert "max of rows" in ax.get_title()
+
+
+def test_plot_distribution_refuses_two_unlabelled_distributions():
+    frames = [explore_sim.explore(DECK, explores=2, policy=p, trials=500, seed=1)
+              .distribution().assign(policy=p) for p in ("keep", "mill")]
+    import pandas as pd
+
+    fig, ax = plt.subplots()
+    with pytest.raises(explore_sim.OptionError, match="they differ in policy"):
+        plotting.plot_distribution(pd.concat(frames), ax=ax)
+    plotting.plot_distribution(pd.concat(frames), style="policy", ax=ax)
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    assert bars[0][0].get_facecolor() == bars[1][0].get_facecolor()  # one colour ...
+    assert bars[0][0].get_hatch() != bars[1][0].get_hatch()  # ... two hatches

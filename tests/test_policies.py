@@ -7,9 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explore_sim import PolicyError, as_policy, check_policy
+from explore_sim import PolicyError, PolicyWarning, as_policy, check_policy
 from explore_sim.cards import Catalog, FeatureTable
-from explore_sim.engine.policies import OBSERVATION_NAMES, ExpressionPolicy, ForgePolicy, Observation
+from explore_sim.engine.policies import (
+    OBSERVATION_NAMES,
+    ExpressionPolicy,
+    ForgePolicy,
+    Observation,
+    as_policies,
+    decide,
+    policy_name,
+)
 from explore_sim.testing import random_observation
 
 RNG = np.random.default_rng(0)
@@ -175,3 +183,69 @@ def test_fuzz_arbitrary_text_only_raises_policy_errors(text):
     except PolicyError:
         return
     assert policy(random_observation(8), RNG).dtype == bool
+
+
+@pytest.mark.parametrize("answer", [
+    lambda obs: list(np.zeros(obs.trials, dtype=bool)),
+    lambda obs: __import__("pandas").Series(np.zeros(obs.trials, dtype=bool)),
+    lambda obs: tuple(np.zeros(obs.trials, dtype=bool)),
+    lambda obs: False,
+], ids=["list", "Series", "tuple", "scalar"])
+def test_answers_that_are_not_numpy_arrays_are_refused(answer):
+    def policy(obs, rng):
+        return answer(obs)
+
+    with pytest.raises(PolicyError, match=r"returned a \w+, expected a numpy bool array of shape"):
+        check_policy(policy)
+    with pytest.raises(PolicyError, match="expected a numpy bool array"):
+        decide(policy, random_observation(), RNG)
+
+
+def test_observation_typos_get_a_suggestion():
+    obs = random_observation(4)
+    with pytest.raises(AttributeError, match=r"no field 'mana_vale'; did you mean 'mana_value'\?"):
+        obs.mana_vale  # noqa: B018
+    with pytest.raises(AttributeError, match="see explore_sim.OBSERVATION_NAMES"):
+        obs.xyzzy  # noqa: B018
+    assert not hasattr(obs, "lands_in_hnd")
+
+
+def greedy(obs, rng):
+    return obs.mana_value >= 3
+
+
+def test_policies_are_named_by_name_attribute_dict_key_or_name_argument():
+    assert policy_name(greedy) == "greedy"
+    assert policy_name(as_policy(greedy, name="costly")) == "costly"
+    assert policy_name(as_policy("keep", name="hold")) == "hold"
+    named = as_policies({"greedy": greedy, "careful": "lands_in_hand == 0"})
+    assert [policy_name(p) for p in named] == ["greedy", "careful"]
+    assert np.array_equal(named[0](random_observation(), RNG), greedy(random_observation(), RNG))
+    labelled = lambda obs, rng: obs.is_land  # noqa: E731
+    labelled.name = "lands"
+    assert policy_name(labelled) == "lands"
+    with pytest.raises(PolicyError, match="dict keys"):
+        as_policies({1: "keep"})
+    with pytest.raises(PolicyError, match="non-empty text"):
+        as_policy("keep", name=" ")
+
+
+def test_unnamed_lambdas_warn_and_say_how_to_name_them():
+    with pytest.warns(PolicyWarning, match=r"name it with a dict \{'name': policy\}"):
+        as_policies(["keep", lambda obs, rng: obs.is_land])
+
+
+def test_compare_and_simulate_read_a_dict_as_named_policies():
+    import explore_sim
+    from conftest import DECKS
+
+    deck = DECKS / "lci_limited_gu.txt"
+    result = explore_sim.compare(deck, {"keep": "keep", "greedy": greedy}, turns=1,
+                                 trials=200, seed=1)
+    assert result.policies == ["keep", "greedy"] and result.meta["policy"] == ["keep", "greedy"]
+    games = explore_sim.simulate(deck, policy={"greedy": greedy}, turns=1, trials=200, seed=1)
+    assert games.meta["policy"] == ["greedy"]
+    with pytest.raises(PolicyError, match="simulate plays one policy, got 2"):
+        explore_sim.simulate(deck, policy={"a": "keep", "b": "mill"}, turns=1, trials=200)
+    with pytest.raises(PolicyError, match="explore plays one policy"):
+        explore_sim.explore(deck, policy=["keep", "mill"], trials=200)

@@ -118,7 +118,8 @@ def test_result_distribution_and_repr():
     dist = result.distribution("lands_to_hand")
     assert list(dist.columns) == ["value", "count", "probability", "se", "ci_low", "ci_high"]
     assert dist["probability"].sum() == pytest.approx(1.0)
-    assert "counters" in repr(result)
+    assert repr(result) == ("ExploreResult(deck='Lost Caverns Merfolk Explore', policy='forge', "
+                            "explores=2, drawn=8, trials=4000, seed=2)")
     with pytest.raises(KeyError):
         result.distribution("nope")
 
@@ -163,8 +164,9 @@ def test_two_workers_give_exactly_the_same_numbers():
 def test_two_workers_compare_and_lambda_policies():
     policy = lambda obs, rng: obs.mana_value >= 3  # noqa: E731 - a closure crosses the fork
     kwargs = dict(turns=2, trials=CHUNK_TRIALS + 3, seed=7)
-    one = explore_sim.compare(DECK, ["keep", policy], **kwargs)
-    two = explore_sim.compare(DECK, ["keep", policy], workers=2, **kwargs)
+    one = explore_sim.compare(DECK, {"keep": "keep", "mv3": policy}, **kwargs)
+    two = explore_sim.compare(DECK, {"keep": "keep", "mv3": policy}, workers=2, **kwargs)
+    assert one.policies == ["keep", "mv3"]
     pd.testing.assert_frame_equal(one.paired_differences(), two.paired_differences(),
                                   check_exact=True)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from os import PathLike
 from typing import Any
 
@@ -22,12 +22,21 @@ import pandas as pd
 
 from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
-from ..engine.policies import Observation, Policy, as_policy, decide, policy_name
+from ..engine.policies import Observation, Policy, decide, one_policy, policy_name
 from ..engine.rules import explore as explore_rule
 from ..engine.rules import reveal
 from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError
-from .report import INTERVAL, deck_meta, render, versions
+from .report import (
+    INTERVAL,
+    deck_meta,
+    html_repr,
+    meta_text,
+    render,
+    short_repr,
+    versions,
+    with_meta,
+)
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import Accumulator
 
@@ -46,14 +55,16 @@ EXPLORE_METRICS: dict[str, bool] = {
 _MAX_EXPLORES = 100
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class ExploreResult:
     """The outcome of :func:`explore`.
 
     Attributes
     ----------
     meta : dict
-        What was run and assumed: deck, policy, options, trials, seed, versions.
+        What was run and assumed (JSON-safe): ``command``, ``deck`` (a list of one deck
+        record), ``policy`` (a list of one name), the options, ``trials``, ``seed``,
+        ``assumptions`` and ``versions``.
     stats : Accumulator
         Exact sums and histograms of every metric in :data:`EXPLORE_METRICS`.
     """
@@ -62,32 +73,76 @@ class ExploreResult:
     stats: Accumulator
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Tidy frame, one row per metric: ``metric, mean, se, ci_low, ci_high``."""
-        return self.stats.summary(level)
+        """Tidy statistics, one row per metric.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``metric, mean, se, ci_low, ci_high``, with :attr:`meta` in
+            ``attrs["explore_sim"]``.
+        """
+        return with_meta(self.stats.summary(level), self.meta)
 
     def distribution(self, metric: str = "counters", level: float = 0.95) -> pd.DataFrame:
-        """Full distribution of a metric: ``value, count, probability, se, ci_low, ci_high``."""
-        return self.stats.distribution(metric, level)
+        """Full distribution of a metric.
+
+        Parameters
+        ----------
+        metric : str
+            One of :data:`EXPLORE_METRICS`.
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``value, count, probability, se, ci_low, ci_high``, with :attr:`meta` in
+            ``attrs["explore_sim"]``.
+        """
+        return with_meta(self.stats.distribution(metric, level), self.meta)
 
     def render(self, fmt: str = "table") -> str:
-        """The summary as ``table``, ``csv`` or ``json`` text."""
+        """The summary as text, as the command line prints it.
+
+        Parameters
+        ----------
+        fmt : {"table", "csv", "json"}
+
+        Returns
+        -------
+        str
+        """
         title = (
             f"explore: {self.meta['explores']} explore(s) after {self.meta['drawn']} cards drawn"
             + (", explorer gone" if self.meta["explorer_gone"] else "")
         )
         return render(fmt, self.meta, self.summary(), title)
 
+    def _facts(self) -> dict[str, Any]:
+        return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),
+                "policy": meta_text(self.meta["policy"]), "explores": self.meta["explores"],
+                "drawn": self.meta["drawn"], "trials": self.meta["trials"],
+                "seed": self.meta["seed"]}
+
     def __repr__(self) -> str:
-        return f"ExploreResult(trials={self.stats.n}, policy={self.meta['policy']!r})\n" + (
-            self.summary().to_string(index=False)
-        )
+        return short_repr("ExploreResult", self._facts())
+
+    def _repr_html_(self) -> str:
+        facts = [", ".join(f"{key}: {value}" for key, value in self._facts().items()),
+                 f"ci: {self.meta['interval']}"]
+        return html_repr("ExploreResult", facts, self.summary().round(4))
 
 
 def explore(
     deck: Deck | str | PathLike[str],
     explores: int | None = None,
     drawn: int = 8,
-    policy: str | Policy = "keep",
+    policy: str | Policy | Mapping[str, str | Policy] = "forge",
     explorer_gone: bool = False,
     known: Iterable[str] | str = (),
     trials: int = 100_000,
@@ -110,9 +165,10 @@ def explore(
     drawn : int
         Cards removed from the top of the shuffled library before the explores (the opening
         hand and draws).
-    policy : str or callable
-        Keep-or-mill policy: a preset name, an expression or a callable
-        (:mod:`explore_sim.policies`).
+    policy : str, callable or dict
+        Keep-or-mill policy: a preset name, an expression, a callable
+        (:mod:`explore_sim.engine.policies`), or a one-entry ``{name: policy}`` dict that
+        names it.
     explorer_gone : bool
         The explorer left the battlefield before exploring (E3): no counters; lands still go
         to hand. With ``targeted=True`` nothing happens at all (E9).
@@ -123,6 +179,7 @@ def explore(
         Number of shuffles (>= 2).
     seed : int, SeedSequence, Generator or None
         Randomness; the same seed gives the same numbers, however the trials are chunked.
+        None draws fresh entropy, recorded in ``meta["seed"]``.
     explorer : str, optional
         The exploring card. One copy leaves the library (it is on the battlefield). Any
         permanent may explore, creature or not (E5); instants and sorceries are refused.
@@ -151,7 +208,7 @@ def explore(
     turn = max(1, drawn - 6) if turn is None else _check_int("turn", turn, 1, 1000)
     trials = check_trials(trials)
     seed_seq = seed_sequence(seed)
-    policy = as_policy(policy)
+    policy = one_policy(policy, "explore")
     known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0
     depth = min(len(library), drawn + explores)
     library_lands = int(features.is_land[library].sum())
@@ -181,7 +238,7 @@ def explore(
                workers=workers)
     meta = {
         "command": "explore",
-        "deck": deck_meta(deck),
+        "deck": [deck_meta(deck)],
         "library_size": len(library),
         "explorer": explorer_card.name if explorer_card else None,
         "known": [features.cards[i - 1].name for i in known_ids.tolist()],
@@ -190,7 +247,7 @@ def explore(
         "turn": turn,
         "explorer_gone": bool(explorer_gone),
         "targeted": bool(targeted),
-        "policy": policy_name(policy),
+        "policy": [policy_name(policy)],
         "trials": trials,
         "seed": seed_seq.entropy,
         "chunk_trials": CHUNK_TRIALS,

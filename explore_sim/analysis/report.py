@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import html
 import io
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -21,6 +23,13 @@ __all__ = [
     "text_table",
     "deck_meta",
     "versions",
+    "meta_text",
+    "with_meta",
+    "ordered_categorical",
+    "unique_labels",
+    "short_repr",
+    "html_repr",
+    "META_KEY",
 ]
 
 #: Output formats of the command line.
@@ -31,19 +40,170 @@ RULES_VERSION = "CR 2026-04-17"
 INTERVAL = "95%: mean +/- 1.96 se; Wilson score interval for probabilities"
 
 
+#: The key of ``DataFrame.attrs`` under which result frames carry their metadata.
+META_KEY = "explore_sim"
+
+
 def deck_meta(deck: Any) -> dict[str, Any]:
-    """What result metadata records about a deck."""
+    """What result metadata records about a deck.
+
+    Parameters
+    ----------
+    deck : Deck
+
+    Returns
+    -------
+    dict
+        ``name, source, format, size, lands, land_like, filler, digest`` (plain JSON values).
+    """
     return {"name": deck.name, "source": deck.source, "format": deck.format, "size": deck.size,
-            "lands": deck.land_count, "land_like": deck.land_like_count, "digest": deck.digest()}
+            "lands": deck.land_count, "land_like": deck.land_like_count, "filler": deck.filler,
+            "digest": deck.digest()}
 
 
 def versions() -> dict[str, str]:
-    """Package, NumPy and rules versions, for result metadata."""
+    """Package, NumPy and rules versions, for result metadata.
+
+    Returns
+    -------
+    dict of str to str
+        ``explore_sim``, ``numpy`` and ``rules`` versions.
+    """
     import numpy as np
 
     from .._version import __version__
 
     return {"explore_sim": __version__, "numpy": np.__version__, "rules": RULES_VERSION}
+
+
+def meta_text(value: Any) -> str:
+    """One line of a table header for a metadata value.
+
+    A deck record reads ``name (size cards, lands lands)``; lists are joined with ``"; "``.
+
+    Parameters
+    ----------
+    value : object
+        A metadata value: a deck record, a list of them, a list of names, or a plain value.
+
+    Returns
+    -------
+    str
+    """
+    if isinstance(value, Mapping):
+        return f"{value.get('name')} ({value.get('size')} cards, {value.get('lands')} lands)"
+    if isinstance(value, list):
+        return "; ".join(meta_text(item) for item in value)
+    return str(value)
+
+
+def with_meta(frame: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
+    """``frame`` with a copy of ``meta`` in ``frame.attrs["explore_sim"]``.
+
+    pandas keeps ``attrs`` through filtering and copies, and ``to_parquet`` / ``read_parquet``
+    store and restore them, so a saved result still says what produced it.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    meta : mapping
+        JSON-safe metadata (plain dicts, lists, str, int, float, bool, None).
+
+    Returns
+    -------
+    DataFrame
+        The same frame object.
+    """
+    frame.attrs[META_KEY] = copy.deepcopy(dict(meta))
+    return frame
+
+
+def ordered_categorical(values: Sequence[Any], order: Sequence[Any]) -> pd.Categorical:
+    """An ordered categorical of ``values``; its categories are those present, in ``order``.
+
+    Parameters
+    ----------
+    values : sequence
+    order : sequence
+        Every value, in the order wanted (the baseline first).
+
+    Returns
+    -------
+    pandas.Categorical
+    """
+    present = set(values)
+    return pd.Categorical(values, categories=[x for x in order if x in present], ordered=True)
+
+
+def unique_labels(names: list[str]) -> list[str]:
+    """``names``, numbered ``1: name, 2: name, ...`` if any repeats.
+
+    Parameters
+    ----------
+    names : list of str
+
+    Returns
+    -------
+    list of str
+    """
+    if len(set(names)) == len(names):
+        return names
+    return [f"{i + 1}: {name}" for i, name in enumerate(names)]
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(_clip(value))
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_short(k)}: {_short(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        items = [_short(v) for v in value[:6]]
+        if len(value) > 6:
+            items.append(f"... {len(value) - 6} more")
+        return "[" + ", ".join(items) + "]"
+    return repr(value)
+
+
+def short_repr(kind: str, fields: Mapping[str, Any]) -> str:
+    """``Kind(key=value, ...)`` on one line, names clipped and long lists shortened.
+
+    Parameters
+    ----------
+    kind : str
+        The class name.
+    fields : mapping
+        What ran, in order (names, counts, seed).
+
+    Returns
+    -------
+    str
+    """
+    return f"{kind}(" + ", ".join(f"{key}={_short(value)}" for key, value in fields.items()) + ")"
+
+
+def html_repr(heading: str, lines: Iterable[str], table: pd.DataFrame, index: bool = False) -> str:
+    """A small HTML block for Jupyter: a heading, facts, then a table.
+
+    Parameters
+    ----------
+    heading : str
+    lines : iterable of str
+        Facts shown under the heading (escaped).
+    table : DataFrame
+    index : bool
+        Show the frame's index.
+
+    Returns
+    -------
+    str
+    """
+    facts = "<br>".join(html.escape(line) for line in lines)
+    return (f"<div><strong>{html.escape(heading)}</strong><br><small>{facts}</small>"
+            f"{table.to_html(index=index, border=0)}</div>")
 
 
 def _finite(value: Any) -> Any:
@@ -53,7 +213,20 @@ def _finite(value: Any) -> Any:
 
 
 def to_json(meta: Mapping[str, Any], rows: pd.DataFrame) -> str:
-    """``{"meta": {...}, "rows": [{column: value, ...}, ...]}``, stable key order."""
+    """JSON text of metadata and tidy rows.
+
+    Parameters
+    ----------
+    meta : mapping
+        JSON-safe metadata.
+    rows : DataFrame
+        Tidy rows; non-finite numbers become null.
+
+    Returns
+    -------
+    str
+        ``{"meta": {...}, "rows": [{column: value, ...}, ...]}``, stable key order.
+    """
     records = [
         {column: _finite(_plain(value)) for column, value in zip(rows.columns, row)}
         for row in rows.itertuples(index=False)
@@ -67,21 +240,41 @@ def _plain(value: Any) -> Any:
 
 
 def to_csv(rows: pd.DataFrame) -> str:
-    """The tidy rows as CSV, full precision (``repr`` of each float)."""
+    """The tidy rows as CSV, full precision (``repr`` of each float).
+
+    Parameters
+    ----------
+    rows : DataFrame
+
+    Returns
+    -------
+    str
+    """
     buffer = io.StringIO()
     rows.to_csv(buffer, index=False, lineterminator="\n", float_format="%.17g")
     return buffer.getvalue()
 
 
 def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
-    """A compact table for people, with the run's key facts above it."""
+    """A compact table for people, with the run's key facts above it.
+
+    Parameters
+    ----------
+    meta : mapping
+        Result metadata (deck, policy, trials, seed and interval are shown).
+    rows : DataFrame
+        Tidy rows; statistics are shown with 4 decimals.
+    title : str
+        The first line.
+
+    Returns
+    -------
+    str
+    """
     lines = [title]
     for key in ("deck", "policy", "trials", "seed"):
         if key in meta:
-            value = meta[key]
-            if isinstance(value, Mapping):
-                value = f"{value.get('name')} ({value.get('size')} cards, {value.get('lands')} lands)"
-            lines.append(f"  {key}: {value}")
+            lines.append(f"  {key}: {meta_text(meta[key])}")
     shown = rows.copy()
     for column in ("mean", "se", "ci_low", "ci_high", "probability"):
         if column in shown:
@@ -94,7 +287,16 @@ def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
 
 
 def text_table(frame: pd.DataFrame) -> str:
-    """A plain-text table: text columns left-aligned, numbers right-aligned."""
+    """A plain-text table: text columns left-aligned, numbers right-aligned.
+
+    Parameters
+    ----------
+    frame : DataFrame
+
+    Returns
+    -------
+    str
+    """
     shown = frame.copy()
     for column in shown.columns:
         values = shown[column]
@@ -114,7 +316,22 @@ def _looks_numeric(value: Any) -> bool:
 
 
 def render(fmt: str, meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
-    """Render in one of :data:`FORMATS`."""
+    """Render tidy rows in one of :data:`FORMATS`.
+
+    Parameters
+    ----------
+    fmt : {"table", "csv", "json"}
+    meta : mapping
+        Result metadata.
+    rows : DataFrame
+        Tidy rows.
+    title : str
+        The table's first line.
+
+    Returns
+    -------
+    str
+    """
     if fmt == "json":
         return to_json(meta, rows)
     if fmt == "csv":

@@ -46,9 +46,18 @@ NOTEBOOK_TRIALS_ENV = "EXPLORE_SIM_NOTEBOOK_TRIALS"
 
 
 def notebook_trials(default: int) -> int:
-    """``default``, or the smaller count in ``$EXPLORE_SIM_NOTEBOOK_TRIALS`` if it is set.
+    """A notebook's trial count: ``default``, or ``$EXPLORE_SIM_NOTEBOOK_TRIALS`` if smaller.
 
     Notebooks use this so that the test suite can re-run them quickly.
+
+    Parameters
+    ----------
+    default : int
+        The count of a full run.
+
+    Returns
+    -------
+    int
     """
     value = os.environ.get(NOTEBOOK_TRIALS_ENV, "").strip()
     if not value:
@@ -59,7 +68,22 @@ def notebook_trials(default: int) -> int:
 
 
 def check_trials(trials: object) -> int:
-    """Validate a trial count (a whole number from 2 to :data:`MAX_TRIALS`)."""
+    """Validate a trial count.
+
+    Parameters
+    ----------
+    trials : object
+        A whole number from 2 to :data:`MAX_TRIALS`.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    OptionError
+        For anything else.
+    """
     if isinstance(trials, bool) or not isinstance(trials, numbers.Integral):
         raise OptionError(f"trials must be a whole number, got {trials!r}")
     if not 2 <= int(trials) <= MAX_TRIALS:
@@ -76,6 +100,10 @@ def seed_sequence(seed: object) -> np.random.SeedSequence:
         None draws fresh entropy (recorded in the result's metadata so the run can be
         repeated); an int >= 0 is used as the entropy; a Generator gives 128 bits of its
         stream.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
     """
     if seed is None or isinstance(seed, np.random.SeedSequence):
         return np.random.SeedSequence(seed) if seed is None else seed
@@ -90,7 +118,17 @@ def seed_sequence(seed: object) -> np.random.SeedSequence:
 
 def child_seed(seed: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
     """The ``index``-th child of ``seed``, as ``SeedSequence.spawn`` makes it, without
-    mutating ``seed`` (so the same seed object can be passed to several runs)."""
+    mutating ``seed`` (so the same seed object can be passed to several runs).
+
+    Parameters
+    ----------
+    seed : numpy.random.SeedSequence
+    index : int
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+    """
     return np.random.SeedSequence(
         seed.entropy, spawn_key=(*seed.spawn_key, index), pool_size=seed.pool_size
     )
@@ -99,7 +137,20 @@ def child_seed(seed: np.random.SeedSequence, index: int) -> np.random.SeedSequen
 def chunk_seeds(
     trials: int, seed: np.random.SeedSequence, chunk_trials: int = CHUNK_TRIALS
 ) -> Iterator[tuple[int, np.random.SeedSequence]]:
-    """Yield ``(trials in chunk, the chunk's SeedSequence)`` for each chunk, in order."""
+    """Cut ``trials`` into chunks, each with its own seed.
+
+    Parameters
+    ----------
+    trials : int
+    seed : numpy.random.SeedSequence
+    chunk_trials : int
+        Trials per chunk (the last one holds the rest).
+
+    Yields
+    ------
+    (int, numpy.random.SeedSequence)
+        Trials in the chunk and its seed, in chunk order.
+    """
     n_chunks = -(-trials // chunk_trials)
     for index in range(n_chunks):
         yield min(chunk_trials, trials - index * chunk_trials), child_seed(seed, index)
@@ -108,13 +159,42 @@ def chunk_seeds(
 def chunk_streams(
     trials: int, seed: np.random.SeedSequence, chunk_trials: int = CHUNK_TRIALS
 ) -> Iterator[tuple[int, np.random.Generator]]:
-    """Yield ``(trials in chunk, generator)`` for each chunk, in order."""
+    """Cut ``trials`` into chunks, each with its own generator.
+
+    Parameters
+    ----------
+    trials : int
+    seed : numpy.random.SeedSequence
+    chunk_trials : int
+        Trials per chunk (the last one holds the rest).
+
+    Yields
+    ------
+    (int, numpy.random.Generator)
+        Trials in the chunk and its generator, in chunk order.
+    """
     for size, child in chunk_seeds(trials, seed, chunk_trials):
         yield size, np.random.default_rng(child)
 
 
 def check_workers(workers: object) -> int:
-    """Validate a worker count: a whole number >= 1, or 0 for every core."""
+    """Validate a worker count.
+
+    Parameters
+    ----------
+    workers : object
+        A whole number >= 1, or 0 for every core.
+
+    Returns
+    -------
+    int
+        Processes to use.
+
+    Raises
+    ------
+    OptionError
+        For anything else.
+    """
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
         raise OptionError(f"workers must be a whole number >= 0 (0: every core), got {workers!r}")
     return int(workers) or (os.cpu_count() or 1)
@@ -150,6 +230,21 @@ def run_chunks(
     (forked, so ``simulate_chunk`` may be any function, closures included); every chunk's
     numbers depend only on the seed and its index, so the result is identical to
     ``workers=1``. ``progress(done, total)`` is called after every chunk.
+
+    Parameters
+    ----------
+    simulate_chunk : callable
+        ``simulate_chunk(trials, chunk_seed)`` returns the chunk's statistics.
+    merge : callable
+        ``merge(statistics)`` folds one chunk's statistics into the totals.
+    trials : int
+    seed : numpy.random.SeedSequence
+    chunk_trials : int
+        Trials per chunk.
+    progress : callable, optional
+        ``progress(trials done, trials)``.
+    workers : int
+        Processes (0: every core).
     """
     chunks = list(chunk_seeds(trials, seed, chunk_trials))
     workers = min(check_workers(workers), len(chunks))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
@@ -27,11 +27,22 @@ from ..engine.goldfish import (
     Goldfish,
 )
 from ..engine.mulligan import MulliganRule, as_mulligan_rule, deal_opening_hands
-from ..engine.policies import Policy, as_policy, policy_name
-from ..errors import OptionError
-from .report import INTERVAL, deck_meta, render, versions
+from ..engine.policies import Policy, as_policies, one_policy, policy_name
+from ..errors import OptionError, close_matches
+from .report import (
+    INTERVAL,
+    deck_meta,
+    html_repr,
+    meta_text,
+    ordered_categorical,
+    render,
+    short_repr,
+    unique_labels,
+    versions,
+    with_meta,
+)
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
-from .stats import SUMMARY_COLUMNS, Accumulator
+from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
 __all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games", "DEFAULT_COMPARE_METRICS"]
 
@@ -75,6 +86,20 @@ def play_games(
 ) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
 
+    Parameters
+    ----------
+    deck : Deck
+    config : GameConfig
+    policy : callable
+        Keep-or-mill policy.
+    mulligan : MulliganRule
+    trials : int
+    chunk_seed : numpy.random.SeedSequence
+        The chunk's seed; shuffles, policy, removal and parley draw from separate streams of
+        it, so every variant played from the same seed sees the same shuffles.
+    scry_policy : callable, optional
+        Twists and Turns' scry (default: ``policy``).
+
     Returns
     -------
     dict of int to dict of str to ndarray of shape (trials,)
@@ -106,15 +131,10 @@ def play_games(
 class _TurnStats:
     """One :class:`Accumulator` per turn (turn 0: the opening hand)."""
 
-    def __init__(self, turns: int, paired_differences: bool = False) -> None:
-        def accumulator(metrics: dict[str, bool]) -> Accumulator:
-            if paired_differences:  # signed values: normal intervals, no histograms
-                return Accumulator(dict.fromkeys(metrics, False), histograms=False)
-            return Accumulator(metrics)
-
-        self.by_turn = {0: accumulator(OPENING_METRICS)}
+    def __init__(self, turns: int) -> None:
+        self.by_turn = {0: Accumulator(OPENING_METRICS)}
         for turn in range(1, turns + 1):
-            self.by_turn[turn] = accumulator(TURN_METRICS)
+            self.by_turn[turn] = Accumulator(TURN_METRICS)
 
     def add(self, values: dict[int, dict[str, np.ndarray]]) -> None:
         for turn, metrics in values.items():
@@ -125,9 +145,8 @@ class _TurnStats:
             self.by_turn[turn].merge(acc)
 
     @classmethod
-    def of(cls, values: dict[int, dict[str, np.ndarray]], turns: int,
-           paired_differences: bool = False) -> _TurnStats:
-        stats = cls(turns, paired_differences)
+    def of(cls, values: dict[int, dict[str, np.ndarray]], turns: int) -> _TurnStats:
+        stats = cls(turns)
         stats.add(values)
         return stats
 
@@ -144,38 +163,149 @@ class _TurnStats:
         return self.by_turn[0].n
 
 
+class _TurnPairs:
+    """One :class:`PairedSums` per turn: products of every two variants' per-game metrics."""
+
+    def __init__(self, turns: int, variants: int) -> None:
+        self.by_turn = {0: PairedSums(list(OPENING_METRICS), variants)}
+        for turn in range(1, turns + 1):
+            self.by_turn[turn] = PairedSums(list(TURN_METRICS), variants)
+
+    def add(self, results: list[dict[int, dict[str, np.ndarray]]]) -> None:
+        for turn, sums in self.by_turn.items():
+            sums.add([result[turn] for result in results])
+
+    def merge(self, other: _TurnPairs) -> None:
+        for turn, sums in other.by_turn.items():
+            self.by_turn[turn].merge(sums)
+
+    def difference(self, base: _TurnStats, other: _TurnStats, base_index: int,
+                   other_index: int, level: float) -> pd.DataFrame:
+        frames = []
+        for turn, sums in self.by_turn.items():
+            frame = sums.difference(base.by_turn[turn], other.by_turn[turn], base_index,
+                                    other_index, level)
+            frame.insert(0, "turn", turn)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+
 def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
                   label: str = "metrics") -> list[str]:
-    """The metric names to show (``default`` when None); unknown names are an OptionError
-    whose message starts with ``label``."""
+    """The metric names to show.
+
+    Parameters
+    ----------
+    metrics : iterable of str or None
+        Metric names, or None for ``default``.
+    default : sequence of str
+    label : str
+        Starts the error message (``"--metrics"`` on the command line).
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    OptionError
+        Naming every unknown metric, with the closest known names.
+    """
+    if isinstance(metrics, str):
+        metrics = [metrics]
     chosen = list(default if metrics is None else metrics)
-    known = set(TURN_METRICS) | set(OPENING_METRICS)
+    known = [*TURN_METRICS, *(m for m in OPENING_METRICS if m not in TURN_METRICS)]
     unknown = [m for m in chosen if m not in known]
     if unknown:
+        described = []
+        for name in unknown:
+            close = close_matches(str(name), known)
+            described.append(f"{name} (did you mean {close}?)" if close else str(name))
         raise OptionError(
-            f"{label}: unknown {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            f"{label}: unknown {', '.join(described)}; known: {', '.join(sorted(known))}"
         )
     return chosen
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
+def _cell_table(rows: pd.DataFrame, index: str, columns: str, order: Sequence[Any],
+                metrics: Sequence[str], cell: str = "{:.3f} ({:.3f})") -> pd.DataFrame:
+    """Metrics down, ``columns`` across: ``mean (se)`` cells, in ``metrics`` and ``order``."""
+    shown = rows[rows["metric"].isin(metrics)]
+    shown = shown.assign(cell=[cell.format(m, s) for m, s in zip(shown["mean"], shown["se"])])
+    table = shown.pivot(index=index, columns=columns, values="cell")
+    table = table.reindex(index=[m for m in metrics if m in table.index],
+                          columns=[c for c in order if c in table.columns])
+    return table.rename_axis(None).rename_axis(None, axis=1)
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class SimulationResult:
-    """The outcome of :func:`simulate`: per-turn tidy statistics and full distributions."""
+    """The outcome of :func:`simulate`: per-turn tidy statistics and full distributions.
+
+    Attributes
+    ----------
+    meta : dict
+        What was run and assumed (JSON-safe): ``command``, ``deck`` (a list of one deck
+        record), ``policy`` (a list of one name), the game options, ``trials``, ``seed``,
+        ``assumptions`` and ``versions``.
+    stats : _TurnStats
+        Exact sums and histograms of every metric, by turn.
+    """
 
     meta: dict[str, Any]
     stats: _TurnStats
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Tidy frame: ``turn, metric, mean, se, ci_low, ci_high`` (turn 0: opening hand)."""
-        return self.stats.summary(level)
+        """Tidy statistics of every metric by turn.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``turn, metric, mean, se, ci_low, ci_high`` (turn 0: the opening hand), with
+            :attr:`meta` in ``attrs["explore_sim"]``.
+        """
+        return with_meta(self.stats.summary(level), self.meta)
 
     def distribution(self, metric: str, turn: int, level: float = 0.95) -> pd.DataFrame:
-        """Full distribution of a metric at the end of a turn."""
+        """Full distribution of a metric at the end of a turn.
+
+        Parameters
+        ----------
+        metric : str
+        turn : int
+            0 (the opening hand) to the last turn played.
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``value, count, probability, se, ci_low, ci_high``, with :attr:`meta` in
+            ``attrs["explore_sim"]``.
+        """
         if turn not in self.stats.by_turn:
             raise OptionError(f"turn must be between 0 and {len(self.stats.by_turn) - 1}")
-        return self.stats.by_turn[turn].distribution(metric, level)
+        return with_meta(self.stats.by_turn[turn].distribution(metric, level), self.meta)
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None) -> str:
+        """The result as text, as the command line prints it.
+
+        Parameters
+        ----------
+        fmt : {"table", "csv", "json"}
+            A table of ``mean (se)`` by metric and turn, or the tidy rows.
+        metrics : iterable of str, optional
+            Metrics to show (the table's default is a selection; csv and json give all).
+
+        Returns
+        -------
+        str
+        """
         rows = self.summary()
         if fmt != "table":
             if metrics is not None:
@@ -185,27 +315,36 @@ class SimulationResult:
         return _turn_table(self.meta, rows, chosen, f"simulate: {self.meta['turns']} turns, "
                            f"{'on the play' if self.meta['on_play'] else 'on the draw'}")
 
+    def _facts(self) -> dict[str, Any]:
+        return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),
+                "policy": meta_text(self.meta["policy"]), "turns": self.meta["turns"],
+                "on_play": self.meta["on_play"], "trials": self.meta["trials"],
+                "seed": self.meta["seed"]}
+
     def __repr__(self) -> str:
-        return f"SimulationResult(trials={self.stats.n}, turns={self.meta['turns']})"
+        return short_repr("SimulationResult", self._facts())
+
+    def _repr_html_(self) -> str:
+        table = _cell_table(self.summary().query("turn > 0"), "metric", "turn",
+                            range(1, self.meta["turns"] + 1), DEFAULT_TABLE_METRICS)
+        table.columns = [f"turn {t}" for t in table.columns]
+        facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()),
+                 "cells: mean (standard error); summary() gives the tidy rows"]
+        return html_repr("SimulationResult", facts, table, index=True)
 
 
 def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) -> str:
     """Metrics down, turns across: ``mean (se)``."""
-    shown = rows[rows["metric"].isin(metrics) & (rows["turn"] > 0)].copy()
-    shown["cell"] = [f"{m:.3f} ({s:.3f})" for m, s in zip(shown["mean"], shown["se"])]
-    table = shown.pivot(index="metric", columns="turn", values="cell")
-    table = table.reindex([m for m in metrics if m in table.index])
+    turns = sorted(t for t in rows["turn"].unique() if t > 0)
+    table = _cell_table(rows[rows["turn"] > 0], "metric", "turn", turns, metrics)
     table.columns = [f"turn {t}" for t in table.columns]
     opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
     lines = [title]
     for key in ("deck", "policy", "mulligan", "removal", "trials", "seed"):
-        value = meta.get(key)
-        if isinstance(value, dict):
-            value = f"{value.get('name')} ({value.get('size')} cards, {value.get('lands')} lands)"
-        lines.append(f"  {key}: {value}")
+        lines.append(f"  {key}: {meta_text(meta.get(key))}")
     lines.append(f"  mulligans per game: {opening.get('mulligans', float('nan')):.3f}")
     lines.append("")
-    lines.append(table.rename_axis(None).to_string())
+    lines.append(table.to_string())
     lines.append("")
     lines.append("  cells: mean (standard error); see --format csv/json for intervals")
     return "\n".join(lines) + "\n"
@@ -229,7 +368,7 @@ def _options(
         cast_order=tuple(cast_order),
     )
     rule = as_mulligan_rule(mulligan, free_first=free_mulligan, keep=keep)
-    scry = as_policy(scry_policy) if scry_policy is not None else None
+    scry = one_policy(scry_policy, "scry_policy") if scry_policy is not None else None
     return config, rule, scry, check_trials(trials)
 
 
@@ -238,7 +377,7 @@ def simulate(
     turns: int = 6,
     on_play: bool = True,
     mulligan: str | MulliganRule | None = "london",
-    policy: str | Policy = "forge",
+    policy: str | Policy | Mapping[str, str | Policy] = "forge",
     trials: int = 100_000,
     seed: Any = None,
     removal: float = 0.0,
@@ -263,12 +402,15 @@ def simulate(
     on_play : bool
         On the play (no draw on turn 1) or on the draw.
     mulligan : {"london", "london-free", "none"} or MulliganRule
-        Mulligan rule (:mod:`explore_sim.mulligan`); ``free_mulligan`` and ``keep`` refine it.
-    policy : str or callable
-        Keep-or-mill policy for explore.
+        Mulligan rule (:mod:`explore_sim.engine.mulligan`); ``free_mulligan`` and ``keep``
+        refine it.
+    policy : str, callable or dict
+        Keep-or-mill policy for explore: a preset, an expression, a callable, or a one-entry
+        ``{name: policy}`` dict that names it.
     trials : int
         Games to play.
     seed : int, SeedSequence, Generator or None
+        None draws fresh entropy, recorded in ``meta["seed"]``.
     removal : float
         Probability that an explorer leaves the battlefield in response to its explore.
     scry_policy : str or callable, optional
@@ -277,11 +419,15 @@ def simulate(
     use_maps : bool
         Use Map tokens with spare mana (True) or never.
     replacement_order : {"tracker-first", "twists-first"}
-        RULES.md R3.
+        Topography Tracker and Twists and Turns: which replacement applies first.
     opponent_land_fraction : float
         Land share of the opponent's library for parley (Storm Fleet Negotiator).
     cast_order : sequence of str
         Cards to cast first, in this order.
+    free_mulligan : bool
+        The first mulligan is free.
+    keep : callable, optional
+        Replaces the mulligan rule's keep test.
     progress : callable, optional
         ``progress(games done, games)`` after every chunk.
     workers : int
@@ -290,15 +436,16 @@ def simulate(
     Returns
     -------
     SimulationResult
-        ``summary()`` has one row per turn and metric (:data:`explore_sim.goldfish.TURN_METRICS`
-        plus the opening hand's ``mulligans``, ``hand_size`` and ``opening_lands`` at turn 0).
+        ``summary()`` has one row per turn and metric
+        (:data:`explore_sim.engine.goldfish.TURN_METRICS` plus the opening hand's
+        ``mulligans``, ``hand_size`` and ``opening_lands`` at turn 0).
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
         opponent_land_fraction, cast_order, free_mulligan, keep,
     )
-    policy = as_policy(policy)
+    policy = one_policy(policy, "simulate")
     Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)
     stats = _TurnStats(config.turns)
@@ -307,17 +454,17 @@ def simulate(
             play_games(deck, config, policy, rule, size, child, scry), config.turns),
         stats.merge, trials, seed_seq, progress=progress, workers=workers,
     )
-    meta = _meta("simulate", deck, config, rule, policy, scry, trials, seed_seq)
+    meta = _meta("simulate", [deck], config, rule, [policy], scry, trials, seed_seq)
     return SimulationResult(meta=meta, stats=stats)
 
 
-def _meta(command: str, deck: Deck | list, config: GameConfig, rule: MulliganRule,
-          policy: Policy | list, scry: Policy | None, trials: int,
+def _meta(command: str, decks: list[Deck], config: GameConfig, rule: MulliganRule,
+          policies: list[Policy], scry: Policy | None, trials: int,
           seed_seq: np.random.SeedSequence) -> dict[str, Any]:
     return {
         "command": command,
-        "deck": [deck_meta(d) for d in deck] if isinstance(deck, list) else deck_meta(deck),
-        "policy": [policy_name(p) for p in policy] if isinstance(policy, list) else policy_name(policy),
+        "deck": [deck_meta(d) for d in decks],
+        "policy": [policy_name(p) for p in policies],
         "scry_policy": policy_name(scry) if scry is not None else "same as policy",
         "mulligan": rule.name,
         **_config_meta(config),
@@ -330,56 +477,230 @@ def _meta(command: str, deck: Deck | list, config: GameConfig, rule: MulliganRul
     }
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
+def _first(items: list[str], first: str) -> list[str]:
+    return [first, *(x for x in items if x != first)]
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class CompareResult:
-    """The outcome of :func:`compare`: each variant, and paired differences to the first.
+    """The outcome of :func:`compare`: every deck x policy variant, and paired differences.
 
     Attributes
     ----------
+    meta : dict
+        What was run (JSON-safe): ``deck`` (a list of deck records), ``policy`` (a list of
+        names), ``variants`` (their labels), the game options, ``trials``, ``seed``, ...
+    decks : list of str
+        Deck labels, in the order given (numbered if two decks share a name).
+    policies : list of str
+        Policy labels, in the order given (numbered if two share a name).
     labels : list of str
-        Variant names (the policy, the deck, or ``deck / policy`` when both vary); the first
-        is the baseline.
+        Variant labels, deck-major: the policy when one deck is compared, the deck when one
+        policy is, else ``"deck / policy"``. The first variant is the default baseline.
     """
 
     meta: dict[str, Any]
+    decks: list[str]
+    policies: list[str]
     labels: list[str]
     variants: list[_TurnStats]
-    differences: list[_TurnStats]
+    pairs: _TurnPairs
+
+    def _index(self, deck: int, policy: int) -> int:
+        return deck * len(self.policies) + policy
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Tidy frame: ``variant, turn, metric, mean, se, ci_low, ci_high``."""
+        """Tidy statistics of every variant by turn.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``variant, deck, policy, turn, metric, mean, se, ci_low, ci_high``; ``variant``,
+            ``deck`` and ``policy`` are ordered categoricals in the order given (the baseline
+            first), and ``attrs["explore_sim"]`` holds :attr:`meta`.
+        """
         frames = []
         for label, stats in zip(self.labels, self.variants):
             frame = stats.summary(level)
             frame.insert(0, "variant", label)
             frames.append(frame)
-        return pd.concat(frames, ignore_index=True)
+        frame = pd.concat(frames, ignore_index=True)
+        self._insert_variables(frame, self.decks, self.policies)
+        return with_meta(frame, self.meta)
 
-    def paired_differences(self, level: float = 0.95) -> pd.DataFrame:
-        """Variant minus baseline on the same shuffles: ``variant, baseline, turn, metric,
-        mean, se, ci_low, ci_high, se_unpaired``.
+    def _insert_variables(self, frame: pd.DataFrame, decks: list[str], policies: list[str]) -> None:
+        """Make ``variant`` and new ``deck`` and ``policy`` columns ordered categoricals, in
+        the order of ``decks`` and ``policies``."""
+        variables = {self.labels[self._index(d, p)]: (deck, policy)
+                     for d, deck in enumerate(self.decks)
+                     for p, policy in enumerate(self.policies)}
+        order = [self.labels[self._index(self.decks.index(deck), self.policies.index(policy))]
+                 for deck in decks for policy in policies]
+        variant = frame["variant"].tolist()
+        frame["variant"] = ordered_categorical(variant, order)
+        frame.insert(1, "deck", ordered_categorical([variables[v][0] for v in variant], decks))
+        frame.insert(2, "policy", ordered_categorical([variables[v][1] for v in variant], policies))
 
-        ``se`` is the paired standard error (from per-game differences); ``se_unpaired`` is
-        what two independent runs of the same size would give, sqrt(se_a^2 + se_b^2).
+    def paired_differences(
+        self,
+        level: float = 0.95,
+        baseline: str | int | tuple[str | int, str] | None = None,
+        by: str | None = None,
+    ) -> pd.DataFrame:
+        """Variant minus baseline, game by game on the same shuffles.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals.
+        baseline : str, int or (deck, policy), optional
+            What to difference against. A deck (its label or its index in the order given):
+            each variant minus the same policy with that deck. A policy (its label): each
+            variant minus the same deck with that policy. A ``(deck, policy)`` pair or a
+            variant label: every variant minus that one. Default: the first deck with the
+            first policy, or what ``by`` implies.
+        by : {"deck", "policy"}, optional
+            ``"deck"``: differences between policies within each deck, against each deck's
+            first policy (or the policy ``baseline`` names). ``"policy"``: differences between
+            decks within each policy, against the first deck (or the deck ``baseline`` names).
+
+        Returns
+        -------
+        DataFrame
+            ``variant, deck, policy, baseline, turn, metric, mean, se, ci_low, ci_high,
+            se_unpaired``, one row per variant other than its baseline, turn and metric.
+            ``se`` is the paired standard error (from per-game differences);
+            ``se_unpaired`` is what two independent runs of the same size would give,
+            sqrt(se_a^2 + se_b^2). ``variant``, ``deck``, ``policy`` and ``baseline`` are
+            ordered categoricals with the baseline first; ``attrs["explore_sim"]`` holds
+            :attr:`meta` and ``attrs["explore_sim"]["baseline"]`` the baselines used.
+
+        Raises
+        ------
+        OptionError
+            For an unknown baseline (with suggestions) or one that contradicts ``by``.
         """
-        base = self.variants[0].summary(level).set_index(["turn", "metric"])
+        deck0, policy0 = self._baseline(baseline, by)
+        decks = self.decks if deck0 is None else _first(self.decks, self.decks[deck0])
+        policies = self.policies if policy0 is None else _first(self.policies,
+                                                                self.policies[policy0])
         frames = []
-        for label, stats, diff in zip(self.labels[1:], self.variants[1:], self.differences):
-            frame = diff.summary(level)
-            other = stats.summary(level).set_index(["turn", "metric"])
-            keys = list(zip(frame["turn"], frame["metric"]))
-            frame["se_unpaired"] = [
-                math.hypot(other.loc[key, "se"], base.loc[key, "se"]) for key in keys
-            ]
-            frame.insert(0, "baseline", self.labels[0])
-            frame.insert(0, "variant", label)
-            frames.append(frame)
+        for deck in decks:
+            for policy in policies:
+                d, p = self.decks.index(deck), self.policies.index(policy)
+                base = self._index(d if deck0 is None else deck0, p if policy0 is None else policy0)
+                index = self._index(d, p)
+                if index != base:
+                    frames.append(self._difference(index, base, level))
         if not frames:
-            return pd.DataFrame(columns=["variant", "baseline", "turn", *SUMMARY_COLUMNS, "se_unpaired"])
-        return pd.concat(frames, ignore_index=True)
+            raise OptionError(f"baseline {baseline!r} (by={by!r}) leaves no variant to "
+                              f"difference: decks {self.decks}, policies {self.policies}")
+        frame = pd.concat(frames, ignore_index=True)
+        baselines = list(dict.fromkeys(frame["baseline"]))
+        frame["baseline"] = ordered_categorical(frame["baseline"].tolist(), baselines)
+        self._insert_variables(frame, decks, policies)
+        return with_meta(frame, {**self.meta, "baseline": [str(b) for b in baselines]})
+
+    def _difference(self, index: int, base: int, level: float) -> pd.DataFrame:
+        frame = self.pairs.difference(self.variants[base], self.variants[index], base, index,
+                                      level)
+        base_se = self.variants[base].summary(level).set_index(["turn", "metric"])["se"]
+        other_se = self.variants[index].summary(level).set_index(["turn", "metric"])["se"]
+        keys = list(zip(frame["turn"], frame["metric"]))
+        frame["se_unpaired"] = [math.hypot(other_se[key], base_se[key]) for key in keys]
+        frame.insert(0, "baseline", self.labels[base])
+        frame.insert(0, "variant", self.labels[index])
+        return frame
+
+    def _baseline(self, baseline: Any, by: str | None) -> tuple[int | None, int | None]:
+        """``(deck index or None, policy index or None)``: None varies with the variant."""
+        if by not in (None, "deck", "policy"):
+            raise OptionError(f"by must be 'deck', 'policy' or None, got {by!r}")
+        if baseline is None:
+            return {None: (0, 0), "deck": (None, 0), "policy": (0, None)}[by]
+        if isinstance(baseline, tuple):
+            if len(baseline) != 2:
+                raise OptionError(f"baseline pair must be (deck, policy), got {baseline!r}")
+            chosen = (self._deck_index(baseline[0]), self._policy_index(baseline[1]))
+        elif isinstance(baseline, (int, np.integer)) and not isinstance(baseline, bool):
+            chosen = (self._deck_index(baseline), None)
+        elif isinstance(baseline, str):
+            chosen = self._named_baseline(baseline)
+        else:
+            raise OptionError(f"baseline must be a deck, a policy or a (deck, policy) pair, "
+                              f"got {baseline!r}")
+        if by == "deck" and chosen[0] is not None:
+            raise OptionError(f"by='deck' differences policies within each deck; baseline "
+                              f"{baseline!r} must be a policy")
+        if by == "policy" and chosen[1] is not None:
+            raise OptionError(f"by='policy' differences decks within each policy; baseline "
+                              f"{baseline!r} must be a deck")
+        return chosen
+
+    def _named_baseline(self, name: str) -> tuple[int | None, int | None]:
+        in_decks, in_policies = name in self.decks, name in self.policies
+        if in_decks and in_policies:
+            raise OptionError(f"baseline {name!r} names a deck and a policy; "
+                              "pass a (deck, policy) pair")
+        if in_decks:
+            return self.decks.index(name), None
+        if in_policies:
+            return None, self.policies.index(name)
+        if name in self.labels:
+            index = self.labels.index(name)
+            return divmod(index, len(self.policies))
+        close = close_matches(name, [*self.decks, *self.policies, *self.labels])
+        hint = f" (did you mean {close}?)" if close else ""
+        raise OptionError(f"baseline {name!r} is not a deck, policy or variant of this "
+                          f"comparison{hint}; decks: {', '.join(map(repr, self.decks))}; "
+                          f"policies: {', '.join(map(repr, self.policies))}")
+
+    def _deck_index(self, deck: str | int) -> int:
+        if isinstance(deck, (int, np.integer)) and not isinstance(deck, bool):
+            if not 0 <= deck < len(self.decks):
+                raise OptionError(f"baseline deck index must be 0 to {len(self.decks) - 1}, "
+                                  f"got {deck}")
+            return int(deck)
+        if deck not in self.decks:
+            close = close_matches(str(deck), self.decks)
+            hint = f" (did you mean {close}?)" if close else ""
+            raise OptionError(f"baseline deck {deck!r} is not compared{hint}; "
+                              f"decks: {', '.join(map(repr, self.decks))}")
+        return self.decks.index(deck)
+
+    def _policy_index(self, policy: str) -> int:
+        if policy not in self.policies:
+            close = close_matches(str(policy), self.policies)
+            hint = f" (did you mean {close}?)" if close else ""
+            raise OptionError(f"baseline policy {policy!r} is not compared{hint}; "
+                              f"policies: {', '.join(map(repr, self.policies))}")
+        return self.policies.index(policy)
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None,
                turn: int | None = None) -> str:
+        """The comparison as text, as the command line prints it.
+
+        Parameters
+        ----------
+        fmt : {"table", "csv", "json"}
+            ``table``: ``mean (se)`` of each variant at the last turn, then the paired
+            differences to the first variant. ``csv``: the variants' rows then the
+            differences' rows in one tidy table. ``json``: ``{"meta", "rows",
+            "differences"}``.
+        metrics : iterable of str, optional
+            Metrics to show (default: a selection).
+        turn : int, optional
+            Keep only this turn's rows.
+
+        Returns
+        -------
+        str
+        """
         chosen = check_metrics(metrics, DEFAULT_COMPARE_METRICS)
         variants = self.summary()
         diffs = self.paired_differences()
@@ -397,7 +718,8 @@ class CompareResult:
             return json.dumps(payload, indent=2) + "\n"
         if fmt == "csv":
             both = pd.concat([variants.assign(baseline=""), diffs], ignore_index=True)
-            columns = ["variant", "baseline", "turn", *SUMMARY_COLUMNS, "se_unpaired"]
+            columns = ["variant", "deck", "policy", "baseline", "turn", *SUMMARY_COLUMNS,
+                       "se_unpaired"]
             return render("csv", self.meta, both.reindex(columns=columns), "")
         return self._table(variants, diffs, chosen)
 
@@ -407,10 +729,7 @@ class CompareResult:
                  f"  trials: {self.meta['trials']}  seed: {self.meta['seed']}  "
                  f"mulligan: {self.meta['mulligan']}", ""]
         at_last = variants[variants["turn"] == last]
-        table = at_last.assign(cell=[f"{m:.3f} ({s:.3f})" for m, s in zip(at_last["mean"], at_last["se"])])
-        wide = table.pivot(index="metric", columns="variant", values="cell")
-        wide = wide.reindex(index=[m for m in metrics if m in wide.index], columns=self.labels)
-        lines.append(wide.rename_axis(None).rename_axis(None, axis=1).to_string())
+        lines.append(_cell_table(at_last, "metric", "variant", self.labels, metrics).to_string())
         d = diffs[diffs["turn"] == last]
         if len(d):
             lines.append("")
@@ -425,10 +744,28 @@ class CompareResult:
         lines.append("  cells: mean (standard error); all variants play the same shuffles")
         return "\n".join(lines) + "\n"
 
+    def _facts(self) -> dict[str, Any]:
+        return {"decks": self.decks, "policies": self.policies, "turns": self.meta["turns"],
+                "trials": self.meta["trials"], "seed": self.meta["seed"]}
+
+    def __repr__(self) -> str:
+        return short_repr("CompareResult", self._facts())
+
+    def _repr_html_(self) -> str:
+        rows = self.summary()
+        last = self.meta["turns"]
+        table = _cell_table(rows[rows["turn"] == last], "metric", "variant", self.labels,
+                            DEFAULT_COMPARE_METRICS)
+        facts = [f"decks: {'; '.join(self.decks)}", f"policies: {'; '.join(self.policies)}",
+                 f"turns: {last}, trials: {self.meta['trials']}, seed: {self.meta['seed']}",
+                 f"cells: mean (standard error) at turn {last}; summary() and "
+                 "paired_differences() give the tidy rows"]
+        return html_repr("CompareResult", facts, table, index=True)
+
 
 def compare(
     decks: Deck | str | PathLike[str] | Sequence[Deck | str | PathLike[str]],
-    policies: str | Policy | Sequence[str | Policy] = "forge",
+    policies: str | Policy | Sequence[str | Policy] | Mapping[str, str | Policy] = "forge",
     turns: int = 6,
     on_play: bool = True,
     mulligan: str | MulliganRule | None = "london",
@@ -448,19 +785,42 @@ def compare(
 ) -> CompareResult:
     """Play every deck x policy variant on the same shuffles and difference them.
 
-    The first deck with the first policy is the baseline. Each chunk of games is played by
-    every variant from the same random streams (common random numbers), and per-game
-    differences to the baseline are accumulated, so their standard error reflects only the
-    real difference between variants, not the luck of the shuffle. Options are those of
-    :func:`simulate` (``progress`` and ``workers`` included).
+    Each chunk of games is played by every variant from the same random streams (common
+    random numbers), and the sums of per-game products of every two variants are kept, so
+    a paired difference between any two variants has a standard error that reflects only
+    the real difference between them, not the luck of the shuffle.
+
+    Parameters
+    ----------
+    decks : Deck, path or decklist text, or a sequence of them
+        The decks, in order; the first is the default baseline.
+    policies : str, callable, sequence or dict
+        Keep-or-mill policies, in order; the first is the default baseline. A dict
+        ``{name: policy}`` names them (``{"greedy": my_function}``).
+    turns, on_play, mulligan, trials, seed, removal
+        As for :func:`simulate`.
+    scry_policy, use_maps, replacement_order, opponent_land_fraction, cast_order
+        As for :func:`simulate`.
+    free_mulligan, keep, progress, workers
+        As for :func:`simulate`.
+
+    Returns
+    -------
+    CompareResult
+        ``summary()`` per variant, ``paired_differences()`` against a baseline of choice.
+
+    Raises
+    ------
+    OptionError
+        Fewer than two variants, or a bad option.
+    PolicyError
+        A policy that cannot be built.
     """
     if isinstance(decks, (Deck, str, PathLike)):
         decks = [decks]
-    if isinstance(policies, str) or callable(policies):
-        policies = [policies]
     decks = [d if isinstance(d, Deck) else load_deck(d) for d in decks]
-    policies = [as_policy(p) for p in policies]
-    if not decks or not policies:
+    policies = as_policies(policies)
+    if not decks:
         raise OptionError("compare needs at least one deck and one policy")
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
@@ -469,36 +829,34 @@ def compare(
     variants = list(itertools.product(decks, policies))
     if len(variants) < 2:
         raise OptionError("compare needs at least two variants (decks x policies)")
+    deck_labels = unique_labels([deck.name for deck in decks])
+    policy_labels = unique_labels([policy_name(policy) for policy in policies])
     if len(decks) == 1:
-        labels = [policy_name(policy) for _, policy in variants]
+        labels = list(policy_labels)
     elif len(policies) == 1:
-        labels = [deck.name for deck, _ in variants]
+        labels = list(deck_labels)
     else:
-        labels = [f"{deck.name} / {policy_name(policy)}" for deck, policy in variants]
-    if len(set(labels)) != len(labels):
-        labels = [f"{i + 1}: {label}" for i, label in enumerate(labels)]
+        labels = unique_labels([f"{d} / {p}" for d in deck_labels for p in policy_labels])
     for deck, policy in variants:
         Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)
     stats = [_TurnStats(config.turns) for _ in variants]
-    diffs = [_TurnStats(config.turns, paired_differences=True) for _ in variants[1:]]
+    pairs = _TurnPairs(config.turns, len(variants))
 
-    def chunk(size: int, child: np.random.SeedSequence) -> list[_TurnStats]:
+    def chunk(size: int, child: np.random.SeedSequence) -> tuple[list[_TurnStats], _TurnPairs]:
         results = [play_games(deck, config, policy, rule, size, child, scry)
                    for deck, policy in variants]
-        base = results[0]
-        differences = [
-            _TurnStats.of({turn: {name: result[turn][name] - base[turn][name] for name in metrics}
-                           for turn, metrics in result.items()}, config.turns, True)
-            for result in results[1:]
-        ]
-        return [_TurnStats.of(result, config.turns) for result in results] + differences
+        chunk_pairs = _TurnPairs(config.turns, len(variants))
+        chunk_pairs.add(results)
+        return [_TurnStats.of(result, config.turns) for result in results], chunk_pairs
 
-    def merge(chunk_stats: list[_TurnStats]) -> None:
-        for total, part in zip(stats + diffs, chunk_stats):
-            total.merge(part)
+    def merge(part: tuple[list[_TurnStats], _TurnPairs]) -> None:
+        for total, chunk_stats in zip(stats, part[0]):
+            total.merge(chunk_stats)
+        pairs.merge(part[1])
 
     run_chunks(chunk, merge, trials, seed_seq, progress=progress, workers=workers)
-    meta = _meta("compare", [d for d in decks], config, rule, list(policies), scry, trials, seed_seq)
+    meta = _meta("compare", decks, config, rule, policies, scry, trials, seed_seq)
     meta["variants"] = labels
-    return CompareResult(meta=meta, labels=labels, variants=stats, differences=diffs)
+    return CompareResult(meta=meta, decks=deck_labels, policies=policy_labels, labels=labels,
+                         variants=stats, pairs=pairs)

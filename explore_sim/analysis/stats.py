@@ -11,14 +11,22 @@ metrics and distribution rows), which stays inside [0, 1].
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Accumulator", "wilson_interval", "SUMMARY_COLUMNS", "DISTRIBUTION_COLUMNS"]
+__all__ = [
+    "Accumulator",
+    "PairedSums",
+    "summary_frame",
+    "wilson_interval",
+    "SUMMARY_COLUMNS",
+    "DISTRIBUTION_COLUMNS",
+]
 
 #: Columns of a summary frame (after any grouping columns such as ``turn``).
 SUMMARY_COLUMNS = ("metric", "mean", "se", "ci_low", "ci_high")
@@ -33,13 +41,65 @@ def _z(level: float) -> float:
 
 
 def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``successes / n``."""
+    """Wilson score interval for a proportion ``successes / n``.
+
+    Parameters
+    ----------
+    successes : int
+    n : int
+        Trials (>= 1).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    (float, float)
+        Low and high ends, inside [0, 1].
+    """
     z = _z(level)
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summary_frame(n: int, sums: Mapping[str, tuple[int, int]], binary: Mapping[str, bool],
+                  level: float = 0.95) -> pd.DataFrame:
+    """Summary rows from exact sums.
+
+    Parameters
+    ----------
+    n : int
+        Trials (at least 2).
+    sums : mapping of str to (int, int)
+        For each metric, in report order, the sum of its per-trial values and the sum of
+        their squares.
+    binary : mapping of str to bool
+        True for 0/1 indicators, whose mean is a probability with a Wilson interval.
+    level : float
+        Confidence level of the intervals.
+
+    Returns
+    -------
+    DataFrame
+        ``metric, mean, se, ci_low, ci_high``, one row per metric.
+    """
+    if n < 2:
+        raise ValueError("at least two trials are needed for a standard error")
+    z = _z(level)
+    rows = []
+    for name, (total, total_sq) in sums.items():
+        mean = total / n
+        # Exact integer numerator of the sample variance, then one rounding.
+        variance = (n * total_sq - total * total) / (n * (n - 1))
+        se = math.sqrt(max(variance, 0.0) / n)
+        if binary[name]:
+            low, high = wilson_interval(total, n, level)
+        else:
+            low, high = mean - z * se, mean + z * se
+        rows.append((name, mean, se, low, high))
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 
 
 class Accumulator:
@@ -65,7 +125,13 @@ class Accumulator:
         )
 
     def add(self, values: Mapping[str, np.ndarray]) -> None:
-        """Add one chunk of per-trial values, each an integer array of shape ``(trials,)``."""
+        """Add one chunk of per-trial values.
+
+        Parameters
+        ----------
+        values : mapping of str to ndarray of shape (trials,)
+            One integer array per metric.
+        """
         sizes = {np.shape(values[name]) for name in self.binary}
         if len(sizes) != 1:
             raise ValueError(f"metric arrays differ in shape: {sizes}")
@@ -83,7 +149,13 @@ class Accumulator:
         self.n += shape[0]
 
     def merge(self, other: Accumulator) -> None:
-        """Add another accumulator's trials to this one (exact, any order)."""
+        """Add another accumulator's trials to this one (exact, any order).
+
+        Parameters
+        ----------
+        other : Accumulator
+            Sums of the same metrics.
+        """
         if list(other.binary) != list(self.binary):
             raise ValueError("cannot merge accumulators of different metrics")
         self.n += other.n
@@ -100,29 +172,38 @@ class Accumulator:
             self.histogram[name] = merged
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """One row per metric: ``metric, mean, se, ci_low, ci_high``."""
-        if self.n < 2:
-            raise ValueError("at least two trials are needed for a standard error")
-        z = _z(level)
-        rows = []
-        n = self.n
-        for name, is_binary in self.binary.items():
-            total, total_sq = self.total[name], self.total_sq[name]
-            mean = total / n
-            # Exact integer numerator of the sample variance, then one rounding.
-            variance = (n * total_sq - total * total) / (n * (n - 1))
-            se = math.sqrt(max(variance, 0.0) / n)
-            if is_binary:
-                low, high = wilson_interval(total, n, level)
-            else:
-                low, high = mean - z * se, mean + z * se
-            rows.append((name, mean, se, low, high))
-        return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+        """One row per metric.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals, between 0 and 1.
+
+        Returns
+        -------
+        DataFrame
+            ``metric, mean, se, ci_low, ci_high``, one row per metric in report order.
+        """
+        sums = {name: (self.total[name], self.total_sq[name]) for name in self.binary}
+        return summary_frame(self.n, sums, self.binary, level)
 
     def distribution(self, metric: str, level: float = 0.95) -> pd.DataFrame:
-        """The full distribution of one metric: ``value, count, probability, se, ci_low, ci_high``.
+        """The full distribution of one metric.
 
         Probabilities have binomial standard errors and Wilson intervals.
+
+        Parameters
+        ----------
+        metric : str
+            A metric kept with its histogram.
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``value, count, probability, se, ci_low, ci_high``, one row per value from 0 to
+            the largest value seen.
         """
         if metric not in self.histogram:
             raise KeyError(f"unknown metric {metric!r}; known: {', '.join(self.histogram)}")
@@ -134,3 +215,89 @@ class Accumulator:
             low, high = wilson_interval(count, n, level)
             rows.append((value, count, p, math.sqrt(p * (1 - p) / n), low, high))
         return pd.DataFrame(rows, columns=list(DISTRIBUTION_COLUMNS))
+
+
+class PairedSums:
+    """Exact sums of products of paired per-trial metrics, for differences of any two variants.
+
+    Variants played on the same shuffles give one value per trial each. With each variant's
+    own :class:`Accumulator` (sums and sums of squares), the sums of products
+    ``sum(a * b)`` over trials give every paired difference ``b - a`` exactly:
+    ``sum((b - a)^2) = sum(a^2) + sum(b^2) - 2 sum(a * b)``.
+
+    Parameters
+    ----------
+    metrics : sequence of str
+        Metric names.
+    variants : int
+        Number of paired variants.
+    """
+
+    def __init__(self, metrics: Sequence[str], variants: int) -> None:
+        self.metrics = list(metrics)
+        self.variants = variants
+        self.n = 0
+        self.products = {
+            pair: dict.fromkeys(self.metrics, 0)
+            for pair in itertools.combinations(range(variants), 2)
+        }
+
+    def add(self, values: Sequence[Mapping[str, np.ndarray]]) -> None:
+        """Add one chunk of paired games.
+
+        Parameters
+        ----------
+        values : sequence of mapping of str to ndarray of shape (trials,)
+            For each variant, in order, one integer array per metric, trial ``i`` of every
+            variant being played on the same shuffle.
+        """
+        if len(values) != self.variants:
+            raise ValueError(f"expected {self.variants} variants, got {len(values)}")
+        for name in self.metrics:
+            arrays = [np.asarray(v[name]).astype(np.int64, copy=False) for v in values]
+            for i, j in self.products:
+                self.products[(i, j)][name] += int(np.dot(arrays[i], arrays[j]))
+        self.n += len(np.asarray(values[0][self.metrics[0]])) if self.metrics else 0
+
+    def merge(self, other: PairedSums) -> None:
+        """Add another chunk's sums (exact, any order).
+
+        Parameters
+        ----------
+        other : PairedSums
+            Sums of the same metrics and variants.
+        """
+        if other.metrics != self.metrics or other.variants != self.variants:
+            raise ValueError("cannot merge paired sums of different metrics or variants")
+        self.n += other.n
+        for pair, sums in other.products.items():
+            for name, value in sums.items():
+                self.products[pair][name] += value
+
+    def difference(self, base: Accumulator, other: Accumulator, base_index: int,
+                   other_index: int, level: float = 0.95) -> pd.DataFrame:
+        """Summary of ``other - base`` trial by trial, with normal intervals.
+
+        Parameters
+        ----------
+        base, other : Accumulator
+            The two variants' own sums over the same trials.
+        base_index, other_index : int
+            Their positions among the paired variants.
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``metric, mean, se, ci_low, ci_high`` of the per-trial differences.
+        """
+        if not base.n == other.n == self.n:
+            raise ValueError("paired sums and accumulators cover different trials")
+        pair = (min(base_index, other_index), max(base_index, other_index))
+        sums = {
+            name: (other.total[name] - base.total[name],
+                   base.total_sq[name] + other.total_sq[name] - 2 * self.products[pair][name])
+            for name in self.metrics
+        }
+        return summary_frame(self.n, sums, dict.fromkeys(self.metrics, False), level)

@@ -260,7 +260,17 @@ class Card:
         return frozenset(word.casefold() for word in tail.split())
 
     def has_keyword(self, keyword: str) -> bool:
-        """True if ``keyword`` (such as ``haste`` or ``enters_tapped``) is among the card's."""
+        """Whether the card has a keyword.
+
+        Parameters
+        ----------
+        keyword : str
+            Such as ``haste`` or ``enters_tapped``.
+
+        Returns
+        -------
+        bool
+        """
         return keyword in self.keywords
 
     @property
@@ -270,7 +280,13 @@ class Card:
         return not ({"instant", "sorcery"} & types)
 
     def abilities(self) -> str:
-        """The modelled explore / Map abilities in words, ``-`` if none."""
+        """The modelled explore / Map abilities in words.
+
+        Returns
+        -------
+        str
+            Such as ``explores 2 (enter)``; ``-`` if none.
+        """
         parts = []
         if self.explores or self.explores_x:
             count = "X" if self.explores_x else self.explores
@@ -286,7 +302,13 @@ class Card:
         return "; ".join(parts) or "-"
 
     def describe(self) -> dict[str, object]:
-        """The card's facts as an ordered mapping, for display."""
+        """The card's facts, for display.
+
+        Returns
+        -------
+        dict of str to object
+            Name, cost, types, abilities and source, in display order.
+        """
         explores = "X" if self.explores_x else (self.explores or "")
         return {
             "name": self.name,

@@ -43,33 +43,89 @@ class Catalog:
     @classmethod
     @functools.cache
     def builtin(cls) -> Catalog:
-        """The built-in catalog (``explore_sim/cards/data/cards.csv``)."""
+        """The built-in catalog (``explore_sim/cards/data/cards.csv``).
+
+        Returns
+        -------
+        Catalog
+        """
         source = resources.files("explore_sim.cards") / "data" / "cards.csv"
         with source.open(encoding="utf-8", newline="") as handle:
             return cls(read_card_rows(handle, "cards.csv"))
 
     def find(self, name: str) -> Card | None:
-        """The card called ``name``, or None."""
+        """Look a card up by name (ignoring case, accents and ’ vs ', front faces too).
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        Card or None
+            None if the catalog has no such card.
+        """
         key = normalize_name(name)
         return self._cards.get(key) or self._front.get(key)
 
     def get(self, name: str) -> Card:
-        """The card called ``name``; :class:`CardError` with suggestions if unknown."""
+        """The card called ``name``.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        Card
+
+        Raises
+        ------
+        CardError
+            If unknown, with the closest names.
+        """
         card = self.find(name)
         if card is None:
             raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
         return card
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
-        """Up to ``n`` catalog names close to ``name``, best first."""
+        """Catalog names close to a mistyped name.
+
+        Parameters
+        ----------
+        name : str
+        n : int
+            At most this many.
+
+        Returns
+        -------
+        list of str
+            Best first.
+        """
         return close_names(name, self.names(), n)
 
     def suggestion_text(self, name: str) -> str:
-        """`` (did you mean 'X'?)`` or an empty string."""
+        """A hint for an error message.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        str
+            `` (did you mean 'X'?)``, or an empty string.
+        """
         return suggestion_text(self.suggest(name))
 
     def names(self) -> list[str]:
-        """Every card name of the catalog."""
+        """Every card name of the catalog.
+
+        Returns
+        -------
+        list of str
+        """
         return [card.name for card in self._cards.values()]
 
     def __contains__(self, name: object) -> bool:

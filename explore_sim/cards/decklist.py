@@ -23,7 +23,9 @@ Header-less Arena / MTGO exports put the sideboard after a blank line. Auto-dete
 a second block as the sideboard only when the cards form exactly two blocks and the second
 has at most 15 cards (a :class:`~explore_sim.errors.DeckWarning` says so); forcing ``arena``
 or ``mtgo`` always does. Whole-line ``#`` and ``//`` comments and type headers such as
-``Creatures (24)`` are skipped.
+``Creatures (24)`` are skipped, except ``// filler: Card Name`` (or ``# filler: ...``), which
+names the deck's filler card: the card :meth:`Deck.with_counts` (and so
+:func:`explore_sim.sweep`) adds or removes to keep the deck's size when other counts change.
 
 Only the main deck goes into the library; commander, companion and sideboard are kept for
 reference. Construction rules (copy limits, minimum sizes) are not enforced, so what-if decks
@@ -38,7 +40,7 @@ import dataclasses
 import hashlib
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Protocol
@@ -53,6 +55,7 @@ from .features import FeatureTable
 
 __all__ = [
     "Deck",
+    "DEFAULT_FILLER",
     "load_deck",
     "parse_deck",
     "deck_from_counts",
@@ -61,6 +64,8 @@ __all__ = [
     "MAX_DECK_SIZE",
 ]
 
+#: The filler card of a deck that names none (``// filler: ...``) when none is given.
+DEFAULT_FILLER = "Grizzly Bears"
 #: Formats accepted by ``format=`` (``auto`` detects).
 DECK_FORMATS = ("auto", "arena", "mtgo", "moxfield", "archidekt", "dek", "text")
 #: The most copies one line may ask for; more is treated as a typo.
@@ -106,6 +111,7 @@ _CARD_LINE = re.compile(
 _MARKERS = re.compile(r"(?:\s+(?:\*[A-Z]\*|#\S+|\^[^^]*\^|\[[^\]]*\]))+\s*$")
 _CATEGORY = re.compile(r"\[(?P<categories>[^\]]*)\]")
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f{}\[\]<>|\\]")
+_FILLER_LINE = re.compile(r"^(?:#|//)\s*filler\s*:\s*(?P<name>.*?)\s*$", flags=re.IGNORECASE)
 
 Entry = tuple[int, str, int]  # (line number, card name, copies)
 
@@ -116,7 +122,7 @@ class _Names(Protocol):
     def suggestion_text(self, name: str) -> str: ...
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Deck:
     """A decklist resolved against a catalog.
 
@@ -130,6 +136,9 @@ class Deck:
         Where the list came from (a path or ``"<text>"``).
     format : str
         The decklist format it was read as (:data:`DECK_FORMATS`).
+    filler : str or None
+        The card that :meth:`with_counts` trades against to keep the size, as declared by a
+        ``// filler: Card Name`` line (None: :data:`DEFAULT_FILLER`).
     """
 
     name: str
@@ -139,6 +148,7 @@ class Deck:
     companion: tuple[tuple[Card, int], ...] = ()
     source: str = "<text>"
     format: str = "text"
+    filler: str | None = None
 
     @property
     def size(self) -> int:
@@ -161,20 +171,40 @@ class Deck:
         return tuple(card for card, _ in self.main)
 
     def count(self, name: str) -> int:
-        """Copies of the card called ``name`` in the main deck."""
+        """Copies of a card in the main deck.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        int
+            0 if the deck has none.
+        """
         card = Catalog(self.cards).find(name)
         return 0 if card is None else dict(self.main)[card]
 
     def features(self) -> FeatureTable:
-        """Feature arrays for the main deck's cards: card ``i`` of :attr:`cards` has id i+1."""
+        """Feature arrays for the main deck's cards.
+
+        Returns
+        -------
+        FeatureTable
+            Card ``i`` of :attr:`cards` has id ``i + 1``.
+        """
         return FeatureTable.from_cards(self.cards)
 
     def card_ids(self) -> np.ndarray:
-        """The main deck as deck-local card ids, shape ``(size,)``, dtype int16.
+        """The main deck as deck-local card ids.
 
         Nonland cards come first and lands last, each in deck order, so two decks with the
         same size and land count put their lands in the same shuffled positions when they
         are shuffled with the same random numbers (common random numbers in comparisons).
+
+        Returns
+        -------
+        ndarray of shape (size,), int16
         """
         ids = np.arange(1, len(self.main) + 1, dtype=np.int16)
         counts = np.array([count for _, count in self.main])
@@ -184,7 +214,13 @@ class Deck:
         )
 
     def digest(self) -> str:
-        """A short hash of the main deck's contents, for result metadata."""
+        """A short hash of the main deck's contents, for result metadata.
+
+        Returns
+        -------
+        str
+            12 hexadecimal digits.
+        """
         lines = sorted(f"{count} {card.name}" for card, count in self.main)
         text = "\n".join(lines)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -192,9 +228,12 @@ class Deck:
     def table(self) -> pd.DataFrame:
         """How every card is classified: one row per card and section.
 
-        Columns: ``section, count, name, class`` (land, land-like or nonland, by E10),
-        ``mv, type_line, layout, abilities`` (the modelled explore / Map abilities) and
-        ``source`` (built-in, a card file, or the imported index).
+        Returns
+        -------
+        DataFrame
+            ``section, count, name, class`` (land, land-like or nonland, by E10), ``mv,
+            type_line, layout, abilities`` (the modelled explore / Map abilities) and
+            ``source`` (built-in, a card file, or the imported index).
         """
         rows = []
         for section, entries in (("main", self.main), ("sideboard", self.sideboard),
@@ -211,7 +250,7 @@ class Deck:
     def with_counts(
         self,
         counts: dict[str, int],
-        filler: str = "Grizzly Bears",
+        filler: str | None = None,
         catalog: _Names | None = None,
     ) -> Deck:
         """A what-if variant: set copies of some cards, keeping the deck size with ``filler``.
@@ -221,13 +260,24 @@ class Deck:
         counts : dict of str to int
             Card name -> copies wanted. The key ``"lands"`` sets the total number of land
             cards, by changing the copies of the deck's most numerous land.
-        filler : str
+        filler : str, optional
             The card whose copies absorb the difference, so the size stays the same.
+            Default: the deck's declared filler (``// filler: ...``), else
+            :data:`DEFAULT_FILLER`.
+        catalog : Catalog or CardSources, optional
+            Where new card names are looked up (default: the built-in catalog and the
+            imported index).
+
+        Returns
+        -------
+        Deck
+            A deck named ``"name [key=value, ...]"`` with the same size.
 
         Raises
         ------
         DeckError
-            A count that cannot be met (negative copies of a card or of the filler).
+            A count that cannot be met (negative copies of a card or of the filler), an
+            unknown card, or a count that is not a whole number >= 0.
         """
         if catalog is None:
             from .index import card_sources
@@ -241,7 +291,7 @@ class Deck:
                 raise DeckError(f"unknown card {name!r}{catalog.suggestion_text(name)}")
             return card
 
-        filler_card = card_named(filler)
+        filler_card = card_named(filler or self.filler or DEFAULT_FILLER)
         for name, wanted in counts.items():
             if isinstance(wanted, bool) or not isinstance(wanted, (int, np.integer)) or wanted < 0:
                 raise DeckError(f"{name}: copies must be a whole number >= 0, got {wanted!r}")
@@ -255,21 +305,52 @@ class Deck:
                 card = card_named(name)
                 delta = int(wanted) - main.get(card, 0)
             if card == filler_card:
-                raise DeckError(f"{name}: cannot be the filler card too")
+                raise DeckError(
+                    f"{name}: {card.name} is the filler card too; choose another filler"
+                )
             main[card] = main.get(card, 0) + delta
             main[filler_card] = main.get(filler_card, 0) - delta
             for changed in (card, filler_card):
                 if main[changed] < 0:
+                    fix = (" (the filler: choose one with more copies, or other counts)"
+                           if changed == filler_card else "")
                     raise DeckError(
                         f"{self.name}: {changed.name} would have {main[changed]} copies "
-                        f"with {name} = {wanted}"
+                        f"with {name} = {wanted}{fix}"
                     )
         label = ", ".join(f"{k}={v}" for k, v in counts.items())
         return dataclasses.replace(
             self,
             name=f"{self.name} [{label}]",
             main=tuple((card, n) for card, n in main.items() if n > 0),
+            filler=filler_card.name,
         )
+
+    def summary_line(self) -> str:
+        """``name: N cards (L lands, K land-like, M nonland), D distinct``, for headers.
+
+        Returns
+        -------
+        str
+        """
+        nonland = self.size - self.land_count - self.land_like_count
+        like = f", {self.land_like_count} land-like" if self.land_like_count else ""
+        return (f"{self.name}: {self.size} cards ({self.land_count} lands{like}, "
+                f"{nonland} nonland), {len(self.main)} distinct")
+
+    def __repr__(self) -> str:
+        name = self.name if len(self.name) <= 60 else self.name[:57] + "..."
+        extra = f", sideboard={sum(c for _, c in self.sideboard)}" if self.sideboard else ""
+        filler = f", filler={self.filler!r}" if self.filler else ""
+        return (f"Deck({name!r}, size={self.size}, lands={self.land_count}, "
+                f"distinct={len(self.main)}{extra}{filler}, source={self.source!r})")
+
+    def _repr_html_(self) -> str:
+        import html
+
+        table = self.table()[["section", "count", "name", "class", "mv", "abilities"]]
+        return (f"<div><strong>{html.escape(self.summary_line())}</strong>"
+                f"{table.to_html(index=False, border=0)}</div>")
 
     def __str__(self) -> str:
         lines = [f"{count} {card.name}" for card, count in self.main]
@@ -295,6 +376,10 @@ def load_deck(
         card index if there is one (:func:`explore_sim.carddb.card_sources`).
     format : str
         One of :data:`DECK_FORMATS`; ``auto`` detects it.
+
+    Returns
+    -------
+    Deck
 
     Raises
     ------
@@ -334,7 +419,31 @@ def parse_deck(
     name: str | None = None,
     format: str = "auto",
 ) -> Deck:
-    """Parse decklist text; see the module docstring for the accepted formats."""
+    """Parse decklist text; see the module docstring for the accepted formats.
+
+    Parameters
+    ----------
+    text : str
+        The decklist.
+    catalog : Catalog or CardSources, optional
+        Where card names are looked up (default: the built-in catalog, then the imported
+        card index).
+    source : str
+        Names the list in error messages and metadata.
+    name : str, optional
+        The deck's name when the list gives none.
+    format : str
+        One of :data:`DECK_FORMATS`; ``auto`` detects it.
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckError
+        Naming the line of a malformed entry, every unknown card, or an empty main deck.
+    """
     if format not in DECK_FORMATS:
         raise DeckError(f"unknown deck format {format!r}; use one of {', '.join(DECK_FORMATS)}")
     if catalog is None:
@@ -346,12 +455,14 @@ def parse_deck(
     forced = format != "auto"
     if not forced:
         format = detect_format(text)
+    filler = None
     if format == "dek":
         entries, deck_name = _parse_dek(text, source), name
     else:
-        entries, deck_name = _parse_text(text, source, format, forced)
+        entries, deck_name, filler = _parse_text(text, source, format, forced)
         deck_name = deck_name or name
     resolved = _resolve(entries, catalog, source)
+    filler_name = _resolve_filler(filler, catalog, source)
     main = resolved.get("main", ())
     size = sum(count for _, count in main)
     if size == 0:
@@ -366,7 +477,20 @@ def parse_deck(
         companion=resolved.get("companion", ()),
         source=source,
         format=format,
+        filler=filler_name,
     )
+
+
+def _resolve_filler(filler: tuple[int, str] | None, catalog: _Names, source: str) -> str | None:
+    """The declared filler card's catalog name, or None if the list declares none."""
+    if filler is None:
+        return None
+    number, name = filler
+    card = catalog.find(name)
+    if card is None:
+        raise DeckError(f"{source}:{number}: unknown filler card {name!r}"
+                        f"{catalog.suggestion_text(name)}")
+    return card.name
 
 
 def detect_format(text: str) -> str:
@@ -393,8 +517,9 @@ def detect_format(text: str) -> str:
 
 def _parse_text(
     text: str, source: str, fmt: str, forced: bool
-) -> tuple[dict[str, list[Entry]], str | None]:
-    """Card lines per section, and the deck's name if the list gives one.
+) -> tuple[dict[str, list[Entry]], str | None, tuple[int, str] | None]:
+    """Card lines per section, the deck's name if the list gives one, and its declared
+    filler card as ``(line number, name)`` if a ``// filler: ...`` line names one.
 
     Header-less blocks separated by blank lines: a forced ``arena`` / ``mtgo`` format reads
     the last block as the sideboard, a forced ``text`` / ``moxfield`` / ``archidekt`` never
@@ -406,6 +531,7 @@ def _parse_text(
     has_headers = any(_section_of(line) is not None for line in lines)
     section = "main"
     deck_name = None
+    filler: tuple[int, str] | None = None
     blocks: list[list[Entry]] = [[]]  # header-less: blocks between blank lines
     entries: dict[str, list[Entry]] = collections.defaultdict(list)
     for number, raw_line in enumerate(lines, start=1):
@@ -416,6 +542,11 @@ def _parse_text(
                 blocks.append([])
             continue
         if line.startswith("#") or line.startswith("//"):
+            declared = _FILLER_LINE.match(line)
+            if declared:
+                if not declared.group("name"):
+                    raise DeckError(f"{where}: 'filler:' needs a card name")
+                filler = (number, declared.group("name"))
             continue
         header = _section_of(line)
         if header == "type":
@@ -471,7 +602,7 @@ def _parse_text(
         for block in blocks:
             entries["main"].extend(block)
     entries.pop("maybeboard", None)
-    return entries, deck_name
+    return entries, deck_name, filler
 
 
 def _archidekt_section(categories: str, default: str) -> str:
@@ -557,22 +688,70 @@ def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def deck_from_counts(counts: Iterable[tuple[str, int]], name: str = "deck",
-                     catalog: _Names | None = None) -> Deck:
-    """Build a deck from ``(card name, copies)`` pairs, as a quick what-if helper."""
+def deck_from_counts(
+    counts: Mapping[str, int] | Iterable[tuple[str, int]],
+    name: str = "deck",
+    catalog: _Names | None = None,
+    filler: str | None = None,
+) -> Deck:
+    """Build a deck from card counts, as a quick what-if helper.
+
+    Parameters
+    ----------
+    counts : dict of str to int, or iterable of (str, int)
+        ``{"Forest": 24, "Grizzly Bears": 36}`` or ``[("Forest", 24), ("Grizzly Bears", 36)]``;
+        a name given twice adds up.
+    name : str
+        The deck's name.
+    catalog : Catalog or CardSources, optional
+        Where names are looked up (default: the built-in catalog and the imported index).
+    filler : str, optional
+        The deck's filler card for :meth:`Deck.with_counts` (default: :data:`DEFAULT_FILLER`).
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckError
+        Counts that are not such pairs or such a dict, an unknown card, or a count that is not
+        a whole number >= 1.
+    """
     if catalog is None:
         from .index import card_sources
 
         catalog = card_sources()
+    if isinstance(counts, Mapping):
+        pairs = list(counts.items())
+    elif isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+        raise DeckError(_PAIRS_EXPECTED + f", got {type(counts).__name__}")
+    else:
+        pairs = list(counts)
     main: dict[Card, int] = {}
-    for card_name, count in counts:
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise DeckError(_PAIRS_EXPECTED + f", got {_clip(repr(pair))}")
+        card_name, count = pair
+        if not isinstance(card_name, str):
+            raise DeckError(f"card names must be text, got {card_name!r}")
         try:
             card = catalog.get(card_name)
         except CardError as error:
             raise DeckError(str(error)) from None
-        if int(count) <= 0:
-            raise DeckError(f"{card_name}: count must be positive, got {count}")
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count <= 0:
+            raise DeckError(f"{card_name}: count must be a whole number >= 1, got {count!r}")
         main[card] = main.get(card, 0) + int(count)
     if not main:
         raise DeckError("the main deck is empty")
-    return Deck(name=name, main=tuple(main.items()))
+    filler_name = None
+    if filler is not None:
+        try:
+            filler_name = catalog.get(filler).name
+        except CardError as error:
+            raise DeckError(f"filler: {error}") from None
+    return Deck(name=name, main=tuple(main.items()), filler=filler_name)
+
+
+_PAIRS_EXPECTED = ("deck_from_counts expects (card name, copies) pairs or a "
+                   "{card name: copies} dict")

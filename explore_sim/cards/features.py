@@ -54,7 +54,17 @@ class FeatureTable:
 
     @classmethod
     def from_cards(cls, cards: Iterable[Card]) -> FeatureTable:
-        """Build the table; the i-th card gets id ``i + 1``."""
+        """Build the table.
+
+        Parameters
+        ----------
+        cards : iterable of Card
+            The deck's distinct cards; the i-th gets id ``i + 1`` (id 0 is ``EMPTY``).
+
+        Returns
+        -------
+        FeatureTable
+        """
         cards = tuple(cards)
 
         def column(values: list, dtype: type) -> np.ndarray:
@@ -82,7 +92,16 @@ class FeatureTable:
         )
 
     def id_of(self, card: Card) -> int:
-        """The deck-local id of ``card``."""
+        """The deck-local id of a card.
+
+        Parameters
+        ----------
+        card : Card
+
+        Returns
+        -------
+        int
+        """
         return self.cards.index(card) + 1
 
     def __len__(self) -> int:

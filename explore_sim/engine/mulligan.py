@@ -83,7 +83,16 @@ class MulliganRule:
         return "+".join(parts)
 
     def bottoms(self, mulligans: int) -> int:
-        """Cards put on the bottom after ``mulligans`` mulligans."""
+        """Cards put on the bottom after some mulligans.
+
+        Parameters
+        ----------
+        mulligans : int
+
+        Returns
+        -------
+        int
+        """
         return max(0, mulligans - (1 if self.free_first and mulligans > 0 else 0))
 
     @property

@@ -15,6 +15,11 @@ names in :data:`OBSERVATION_NAMES`, for example
 ``lands_in_hand == 0 and lands_in_play <= 2 or mana_value >= mana_sources + 2``. Expressions
 are parsed with :mod:`ast` and checked against a whitelist of names and operators; nothing
 is evaluated by Python's ``eval``.
+
+Results label a policy by its ``name`` attribute (presets and expressions have one), else by
+the function's ``__name__``. Name a lambda or any callable with ``as_policy(fn, name="greedy")``,
+with a dict ``{"greedy": fn}`` wherever policies are passed, or with ``fn.name = "greedy"``;
+an unnamed lambda is labelled ``<lambda>`` with a :class:`~explore_sim.errors.PolicyWarning`.
 """
 
 from __future__ import annotations
@@ -22,13 +27,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..cards import FeatureTable
-from ..errors import PolicyError
+from ..errors import PolicyError, PolicyWarning, close_matches
 
 __all__ = [
     "Observation",
@@ -37,9 +43,12 @@ __all__ = [
     "MillPolicy",
     "ForgePolicy",
     "ExpressionPolicy",
+    "NamedPolicy",
     "PRESETS",
     "OBSERVATION_NAMES",
     "as_policy",
+    "as_policies",
+    "one_policy",
     "policy_name",
     "decide",
 ]
@@ -127,7 +136,9 @@ class Observation:
             array.flags.writeable = False
             values[name] = array
             return array
-        raise AttributeError(f"Observation has no field {name!r}")
+        close = _close_names(name)
+        hint = f"; did you mean {close}?" if close else "; see explore_sim.OBSERVATION_NAMES"
+        raise AttributeError(f"Observation has no field {name!r}{hint}")
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("observations are read-only")
@@ -144,11 +155,22 @@ class Observation:
     def build(cls, features: FeatureTable, card: np.ndarray, **counts: Any) -> Observation:
         """An observation of revealed ``card`` ids.
 
-        ``counts`` gives every field that does not describe the card (``cards_in_hand``,
-        ``lands_in_hand``, ...): arrays, scalars (broadcast to ``(trials,)``) or functions
-        of no argument that compute the array when a policy first asks for it.
-        ``mana_sources`` defaults to ``lands_in_play`` and ``predicted_mana`` to
-        ``mana_sources + lands_in_hand``.
+        Parameters
+        ----------
+        features : FeatureTable
+            Per-card arrays of the deck.
+        card : ndarray of shape (trials,)
+            Revealed card ids (0: nothing revealed).
+        **counts
+            Every field that does not describe the card (``cards_in_hand``,
+            ``lands_in_hand``, ...): arrays of shape ``(trials,)``, scalars (broadcast) or
+            functions of no argument that compute the array when a policy first asks for
+            it. ``mana_sources`` defaults to ``lands_in_play`` and ``predicted_mana`` to
+            ``mana_sources + lands_in_hand``.
+
+        Returns
+        -------
+        Observation
         """
         card = np.asarray(card).view()
         card.flags.writeable = False
@@ -442,10 +464,7 @@ def _evaluate(node: _Node, obs: Observation) -> Any:
 
 
 def _close_names(name: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, list(OBSERVATION_NAMES), n=2, cutoff=0.6)
-    return " or ".join(repr(c) for c in close)
+    return close_matches(name, OBSERVATION_NAMES)
 
 
 # ---------------------------------------------------------------------------------------
@@ -454,14 +473,63 @@ def _close_names(name: str) -> str:
 _FORGE_ARGS = re.compile(r"^forge\s*:\s*(?P<args>.*)$", flags=re.IGNORECASE)
 
 
-def as_policy(spec: str | Policy) -> Policy:
+@dataclasses.dataclass(frozen=True, repr=False)
+class NamedPolicy:
+    """A policy under a name of the caller's choosing.
+
+    Made by ``as_policy(fn, name="greedy")`` or by a ``{"greedy": fn}`` dict of policies;
+    results label the policy by :attr:`name`.
+
+    Attributes
+    ----------
+    policy : callable
+        The policy called.
+    name : str
+        Its label in results.
+    """
+
+    policy: Policy
+    name: str
+
+    def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        return self.policy(obs, rng)
+
+    def __repr__(self) -> str:
+        return f"NamedPolicy({self.name!r})"
+
+
+def as_policy(spec: str | Policy, name: str | None = None) -> Policy:
     """Turn a preset name, ``forge:key=value,...``, an expression or a callable into a policy.
+
+    Parameters
+    ----------
+    spec : str or callable
+        A preset name (:data:`PRESETS`), ``forge:need_lands=N,max_mv_diff=M``, an expression
+        over :data:`OBSERVATION_NAMES`, or a callable ``policy(obs, rng)`` returning a bool
+        array of shape ``(trials,)``.
+    name : str, optional
+        The label results give the policy (default: its ``name`` attribute, else the
+        function's name).
+
+    Returns
+    -------
+    callable
+        The policy; a :class:`NamedPolicy` when ``name`` is given.
 
     Raises
     ------
     PolicyError
-        For text that is none of these, or an object that is not callable.
+        For text that is none of these, an object that is not callable, or an empty name.
     """
+    policy = _as_policy(spec)
+    if name is None:
+        return policy
+    if not isinstance(name, str) or not name.strip():
+        raise PolicyError(f"a policy name must be non-empty text, got {name!r}")
+    return NamedPolicy(policy.policy if isinstance(policy, NamedPolicy) else policy, name.strip())
+
+
+def _as_policy(spec: str | Policy) -> Policy:
     if isinstance(spec, str):
         key = spec.strip().casefold()
         if key in PRESETS:
@@ -475,6 +543,85 @@ def as_policy(spec: str | Policy) -> Policy:
     raise PolicyError(
         f"a policy must be a preset name, an expression or a callable, got {type(spec).__name__}"
     )
+
+
+def as_policies(
+    spec: str | Policy | Mapping[str, str | Policy] | Iterable[str | Policy],
+) -> list[Policy]:
+    """One or several policies, as given to :func:`explore_sim.compare` and friends.
+
+    Parameters
+    ----------
+    spec : str, callable, dict or sequence
+        One policy (see :func:`as_policy`); a dict ``{name: policy}``, whose keys name the
+        policies; or a sequence of policies.
+
+    Returns
+    -------
+    list of callable
+        The policies in the order given. An unnamed lambda gives a :class:`PolicyWarning`
+        (its label would be ``<lambda>``).
+
+    Raises
+    ------
+    PolicyError
+        For an empty collection, a non-text dict key, or a policy :func:`as_policy` refuses.
+    """
+    if isinstance(spec, str) or callable(spec):
+        policies = [as_policy(spec)]
+    elif isinstance(spec, Mapping):
+        for key in spec:
+            if not isinstance(key, str):
+                raise PolicyError(f"policy names (the dict keys) must be text, got {key!r}")
+        policies = [as_policy(policy, name=key) for key, policy in spec.items()]
+    elif isinstance(spec, Iterable):
+        policies = [as_policy(policy) for policy in spec]
+    else:
+        raise PolicyError(
+            "policies must be a policy, a list of policies or a {name: policy} dict, "
+            f"got {type(spec).__name__}"
+        )
+    if not policies:
+        raise PolicyError("no policy given")
+    _warn_unnamed(policies)
+    return policies
+
+
+def one_policy(spec: str | Policy | Mapping[str, str | Policy], command: str) -> Policy:
+    """The single policy of ``spec`` (a policy, or a one-entry ``{name: policy}`` dict).
+
+    Parameters
+    ----------
+    spec : str, callable or dict
+    command : str
+        Names the function in the error message.
+
+    Returns
+    -------
+    callable
+
+    Raises
+    ------
+    PolicyError
+        If ``spec`` holds several policies.
+    """
+    policies = as_policies(spec)
+    if len(policies) != 1:
+        raise PolicyError(
+            f"{command} plays one policy, got {len(policies)}; "
+            "compare several with explore_sim.compare"
+        )
+    return policies[0]
+
+
+def _warn_unnamed(policies: list[Policy]) -> None:
+    for policy in policies:
+        if policy_name(policy) == "<lambda>":
+            warnings.warn(
+                "a lambda policy is labelled '<lambda>'; name it with a dict "
+                "{'name': policy}, as_policy(policy, name='name') or policy.name = 'name'",
+                PolicyWarning, stacklevel=4,
+            )
 
 
 def _forge_with_arguments(args: str, spec: str) -> ForgePolicy:
@@ -493,23 +640,51 @@ def _forge_with_arguments(args: str, spec: str) -> ForgePolicy:
 
 
 def policy_name(policy: Policy) -> str:
-    """A short name for a policy, for result metadata."""
+    """A short name for a policy, for results and their metadata.
+
+    Parameters
+    ----------
+    policy : callable
+
+    Returns
+    -------
+    str
+        Its ``name`` attribute if that is text, else the function's ``__name__``, else the
+        class name.
+    """
     name = getattr(policy, "name", None)
     if isinstance(name, str):
         return name
-    return getattr(policy, "__qualname__", None) or type(policy).__name__
+    return getattr(policy, "__name__", None) or type(policy).__name__
 
 
 def decide(policy: Policy, obs: Observation, rng: np.random.Generator) -> np.ndarray:
-    """Call ``policy`` and check its answer: a bool array of shape ``(trials,)``.
+    """Call ``policy`` and check its answer: a NumPy bool array of shape ``(trials,)``.
+
+    Parameters
+    ----------
+    policy : callable
+    obs : Observation
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (trials,), bool
+        True: mill the revealed card.
 
     Raises
     ------
     PolicyError
-        If the policy raised an error of ours or answered with the wrong shape or dtype.
+        If the policy answered with something other than a NumPy array (a list, a pandas
+        Series), or with the wrong shape or dtype.
     """
-    mill = np.asarray(policy(obs, rng))
+    mill = policy(obs, rng)
     name = policy_name(policy)
+    if not isinstance(mill, np.ndarray):
+        raise PolicyError(
+            f"policy {name!r} returned a {type(mill).__name__}, expected a numpy bool array "
+            f"of shape ({obs.trials},) (use np.asarray)"
+        )
     if mill.shape != (obs.trials,):
         raise PolicyError(
             f"policy {name!r} returned shape {mill.shape}, expected ({obs.trials},)"
