@@ -35,7 +35,7 @@ def test_sweep_points_without_explorers_are_hypergeometric():
     6 + T cards), for every land count of the grid."""
     deck = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)])
     frame = explore_sim.sweep(deck, {"lands": [17, 22, 26]}, "keep", turns=4, mulligan="none",
-                              trials=50_000, seed=3, metrics=["on_curve"])
+                              trials=50_000, seed=3, metrics=["on_curve"]).summary()
     assert len(frame) == 3 * 4
     for row in frame.itertuples():
         exact = sum(comb(row.lands, k) * comb(60 - row.lands, 6 + row.turn - k)
