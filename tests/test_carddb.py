@@ -20,7 +20,7 @@ FIXTURES = TESTS / "fixtures" / "cards"
 SCRYFALL = FIXTURES / "scryfall_oracle.json"
 MTGJSON = FIXTURES / "mtgjson_atomic.json"
 
-# name -> (is_land, is_land_like, is_creature, mana value), by RULES.md E10
+# name -> (is_land, is_land_like, is_creature, mana value), by explore rule E10
 LAYOUTS = {
     "normal": ("Llanowar Elves", False, False, True, 1),
     "normal land creature": ("Dryad Arbor", True, False, True, 0),

@@ -34,7 +34,7 @@ def test_done_when_command_prints_the_documented_json():
     assert meta["deck"][0]["name"] == "Lost Caverns Merfolk Explore"
     assert {"explore_sim", "numpy"} <= set(meta["versions"])
     rows = {row["metric"]: row for row in data["rows"]}
-    # REFERENCE.md: 60 cards / 24 lands, explore twice, keep: E[counters] = 1.44407.
+    # 60 cards / 24 lands, explore twice, keep: E[counters] = 2(36/60) + (24/60)(36/59) = 1.44407.
     assert abs(rows["counters"]["mean"] - 1.444068) < 4 * rows["counters"]["se"]
     assert rows["counters"]["ci_low"] < rows["counters"]["mean"] < rows["counters"]["ci_high"]
 
@@ -76,6 +76,9 @@ def test_explorer_known_and_turn_options(capsys):
     assert meta["explorer"] == "Jadelight Spelunker"
     assert meta["known"] == ["Forest", "Cenote Scout"]
     assert meta["library_size"] == 57 and meta["turn"] == 3
+    assert main(["explore", DECK, "--drawn", "10", "--trials", "1000", "--seed", "2",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["meta"]["turn"] == 4  # 7-card hand, 3 draws
 
 
 def test_cards_command(capsys):

@@ -1,19 +1,23 @@
-"""REFERENCE.md's closed forms, reproduced by seeded runs within 4 standard errors."""
+"""Closed forms of one or two explores: exact over every library pattern, and reproduced by
+seeded runs within 4 standard errors."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 import explore_sim
+from explore_sim.analysis.explore import explore_trials
 
 TRIALS = 200_000
 DECKS = {60: (24, "Grizzly Bears"), 40: (17, "Queen's Agent")}
 
 
 def closed_forms(n: int, lands: int, explores: int, policy: str) -> dict[str, F]:
-    """Exact expectations for a library of n cards with `lands` lands (REFERENCE.md)."""
+    """Exact expectations for a library of n cards with `lands` lands."""
     N, L = F(n), F(lands)
     if explores == 1:
         return {"counters": (N - L) / N, "lands_to_hand": L / N, "land_hit": L / N,
@@ -33,11 +37,51 @@ def closed_forms(n: int, lands: int, explores: int, policy: str) -> dict[str, F]
     }
 
 
-def test_reference_examples_are_the_documented_numbers():
-    keep = closed_forms(60, 24, 2, "keep")
+def exhaustive(n: int, lands: int, explores: int, policy: str) -> dict[str, F]:
+    """The engine's expectations, exactly: explore_trials on one library per land / nonland
+    pattern of the top `explores` cards (all the explores can reach), each weighted by the
+    probability of its pattern in a shuffled library."""
+    features = explore_sim.deck_from_counts([("Forest", 1), ("Grizzly Bears", 1)]).features()
+    forest, bears = (features.id_of(explore_sim.Catalog.builtin().get(name))
+                     for name in ("Forest", "Grizzly Bears"))
+    patterns = list(itertools.product([True, False], repeat=explores))
+    libraries = np.zeros((len(patterns), n + 1), dtype=np.int16)
+    weights = []
+    for row, pattern in enumerate(patterns):
+        weight, lands_left, left = F(1), lands, n
+        for is_land in pattern:
+            weight *= F(lands_left if is_land else left - lands_left, left)
+            lands_left, left = lands_left - is_land, left - 1
+        top = [forest if is_land else bears for is_land in pattern]
+        rest = [forest] * lands_left + [bears] * (left - lands_left)
+        libraries[row, :n] = top + rest
+        weights.append(weight)
+    assert sum(weights) == 1
+    out = explore_trials(libraries, features, drawn=0, explores=explores,
+                         policy=explore_sim.as_policy(policy), rng=np.random.default_rng(0))
+    exact = {name: sum((w * int(v) for w, v in zip(weights, values)), F(0))
+             for name, values in out.items()}
+    exact[f"p_counters_{explores}"] = sum(
+        (w for w, c in zip(weights, out["counters"]) if c == explores), F(0))
+    return exact
+
+
+@pytest.mark.parametrize("size", [60, 40])
+@pytest.mark.parametrize("explores", [1, 2])
+@pytest.mark.parametrize("policy", ["keep", "mill"])
+def test_the_engine_gives_the_closed_forms_exactly(size, explores, policy):
+    lands = DECKS[size][0]
+    engine = exhaustive(size, lands, explores, policy)
+    for metric, value in closed_forms(size, lands, explores, policy).items():
+        assert engine[metric] == value, (metric, engine[metric], value)
+    assert engine["explores"] == explores
+
+
+def test_the_documented_numbers_come_from_the_engine():
+    keep = exhaustive(60, 24, 2, "keep")
     assert float(keep["counters"]) == pytest.approx(1.44407, abs=5e-6)
     assert float(keep["lands_to_hand"]) == pytest.approx(0.55593, abs=5e-6)
-    mill = closed_forms(60, 24, 2, "mill")
+    mill = exhaustive(60, 24, 2, "mill")
     assert (mill["counters"], mill["lands_to_hand"]) == (F(6, 5), F(4, 5))
 
 

@@ -1,7 +1,7 @@
 """Scripted goldfish games on hand-built libraries: each turn step and each card behaviour.
 
 Libraries are listed top card first; permanents given on the battlefield are not summoning
-sick. Test names cite the RULES.md items they check.
+sick. Test names cite the explore rule items (E1-E10, M1-M6, R1-R3) they check.
 """
 
 from __future__ import annotations

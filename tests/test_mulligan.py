@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
+from collections import defaultdict
+from fractions import Fraction
 from math import comb
 
 import numpy as np
 import pytest
+import reference
 
 import explore_sim
 from explore_sim.cards import Catalog, FeatureTable
+from explore_sim.cards.catalog import read_card_rows
 from explore_sim.engine.mulligan import MulliganRule, _bottom, as_mulligan_rule, deal_opening_hands
+from explore_sim.engine.state import shuffled_libraries
 
 NAMES = ["Forest", "Cenote Scout", "Grizzly Bears", "Merfolk Cave-Diver", "Dire Fleet Interloper",
          "Sunrise Seeker", "Queen's Agent"]  # mana values 0, 1, 2, 3, 4, 5, 6
@@ -32,6 +38,8 @@ def bottomed(lands, spells, bottoms):
 
 @pytest.mark.parametrize("lands, spells, bottoms, expected", [
     (2, [1, 2, 3, 5, 6], 1, [6]),  # to 6 with 3+ spells: the most expensive spell
+    (4, [1, 2, 5], 1, [5]),  # exactly 3 spells: still a spell
+    (3, [2, 3, 4, 6], 1, [6]),
     (5, [2, 4], 1, [0]),  # fewer than 3 spells: a land
     (3, [1, 2, 4, 6], 2, [4, 6]),  # to 5 with 4+ spells: two spells
     (4, [1, 2, 6], 2, [0, 6]),  # 3 spells: a spell and a land
@@ -70,8 +78,8 @@ def test_probability_of_keeping_seven_is_hypergeometric():
     assert abs(dist.loc[0, "probability"] - exact) < 4 * dist.loc[0, "se"]
 
 
-def test_opening_hands_match_the_reference_40_card_distribution():
-    """REFERENCE.md: 7 cards from 40 with 17 lands."""
+def test_opening_hands_match_the_40_card_hypergeometric_distribution():
+    """7 cards from 40 with 17 lands."""
     deck = explore_sim.deck_from_counts([("Forest", 17), ("Grizzly Bears", 23)])
     result = explore_sim.simulate(deck, turns=1, mulligan="none", trials=200_000, seed=5)
     dist = result.distribution("opening_lands", turn=0).set_index("value")
@@ -82,14 +90,102 @@ def test_opening_hands_match_the_reference_40_card_distribution():
         assert abs(dist.loc[lands, "probability"] - exact) < 4 * dist.loc[lands, "se"]
 
 
+def exact_opening(lands: int, size: int, free_first: bool) -> dict[tuple[int, int, int], Fraction]:
+    """P(mulligans, lands kept, hand size) for a deck of lands and 2-mana spells.
+
+    Every deal is a fresh seven from the whole deck (hypergeometric); the scalar Karsten
+    rule of tests/reference.py bottoms and keeps."""
+    cards = reference.Cards(is_land=[False, True, False], mana_value=[0, 0, 2],
+                            is_land_like=[False] * 3)
+    seven = {k: Fraction(comb(lands, k) * comb(size - lands, 7 - k), comb(size, 7))
+             for k in range(8)}
+    last = 3 + int(free_first)
+    out: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
+    still_dealing = Fraction(1)
+    for attempt in range(last + 1):
+        bottoms = max(0, attempt - int(free_first and attempt > 0))
+        kept_here = Fraction(0)
+        for k, p in seven.items():
+            kept, _ = reference.karsten_bottom([1] * k + [2] * (7 - k), bottoms, cards)
+            if attempt == last or reference.karsten_keeps(kept, cards):
+                out[(attempt, kept.count(1), len(kept))] += still_dealing * p
+                kept_here += p
+        still_dealing *= 1 - kept_here
+    assert sum(out.values()) == 1
+    return out
+
+
+@pytest.mark.parametrize("mulligan, free_first, lands, seed", [
+    ("london", False, 24, 21), ("london", False, 17, 22), ("london-free", True, 20, 23),
+])
+def test_mulligans_opening_lands_and_hand_sizes_are_exact(mulligan, free_first, lands, seed):
+    """The whole turn-0 distribution under London + Karsten, from combinatorics; going to six
+    with exactly three spells (a spell is bottomed, four lands kept) included."""
+    deck = explore_sim.deck_from_counts([("Forest", lands), ("Grizzly Bears", 60 - lands)])
+    result = explore_sim.simulate(deck, turns=1, mulligan=mulligan, trials=200_000, seed=seed)
+    exact = exact_opening(lands, 60, free_first)
+    for metric, index in (("mulligans", 0), ("opening_lands", 1), ("hand_size", 2)):
+        marginal: dict[int, Fraction] = defaultdict(Fraction)
+        for key, p in exact.items():
+            marginal[key[index]] += p
+        dist = result.distribution(metric, turn=0).set_index("value")
+        for value in range(8):
+            p = marginal.get(value, Fraction(0))
+            got = dist["probability"].get(value, 0.0)
+            se = float(p * (1 - p) / 200_000) ** 0.5
+            assert abs(got - float(p)) <= 4 * se, (metric, value, got, float(p), se)
+
+
 def test_free_first_mulligan_keeps_seven():
     rule = as_mulligan_rule("london-free")
     assert rule.bottoms(1) == 0 and rule.bottoms(2) == 1 and rule.max_mulligans == 4
-    deck = explore_sim.deck_from_counts([("Forest", 10), ("Grizzly Bears", 50)])
-    result = explore_sim.simulate(deck, turns=1, mulligan=rule, trials=5000, seed=1)
-    summary = result.summary().set_index(["turn", "metric"])["mean"]
-    free = explore_sim.simulate(deck, turns=1, mulligan="london", trials=5000, seed=1)
-    assert summary[(0, "hand_size")] > free.summary().set_index(["turn", "metric"])["mean"][(0, "hand_size")]
+    assert (rule.bottoms(3), rule.bottoms(4)) == (2, 3)
+    assert (rule.bottoms(0), MulliganRule("london").bottoms(2)) == (0, 2)
+
+
+EMERIAS_CALL = read_card_rows(io.StringIO(
+    "name,mana_cost,type_line,layout\n"
+    "Emeria's Call // Emeria Shattered Skyclave,{4}{W}{W}{W},Sorcery // Land,modal_dfc\n"),
+    "test.csv")[0]
+
+
+@pytest.mark.parametrize("counts", [
+    # Few lands: many mulligans down to five and four; two land kinds and two 3-mana spells
+    # (ties for the land held most and the most expensive spell).
+    [("Forest", 8), ("Island", 4), ("Cenote Scout", 12), ("Grizzly Bears", 12),
+     ("Merfolk Cave-Diver", 8), ("Queen's Agent", 6), ("Jadelight Ranger", 10)],
+    # Flooded, with spell // land cards (lands for the mulligan, 7-mana spells otherwise).
+    [("Forest", 20), ("Island", 10), ("Dryad Arbor", 4), ("Grizzly Bears", 10),
+     ("Queen's Agent", 6), ("Jadelight Ranger", 6), (EMERIAS_CALL, 4)],
+], ids=["few-lands", "flooded"])
+@pytest.mark.parametrize("rule", [MulliganRule("london"), MulliganRule("london", free_first=True),
+                                  MulliganRule("none")], ids=lambda r: r.name)
+def test_opening_hands_agree_with_the_scalar_mulligan(counts, rule):
+    """Kept hands, libraries (bottomed cards under them, in order) and mulligans agree game by
+    game with tests/reference.py, which deals from the same shuffles."""
+    cards = [(card if isinstance(card, str) else card.name, n) for card, n in counts]
+    catalog = explore_sim.Catalog([*explore_sim.Catalog.builtin(), EMERIAS_CALL])
+    deck = explore_sim.deck_from_counts(cards, catalog=catalog)
+    features = deck.features()
+    ids = deck.card_ids()
+    seed = len(deck.cards) + rule.max_mulligans
+    opening = deal_opening_hands(ids, features, 3000, rule,
+                                 lambda a: np.random.default_rng([seed, a]))
+
+    def shuffles(attempt, games):
+        rows = shuffled_libraries(ids, games, np.random.default_rng([seed, attempt]))
+        return [row[:len(ids)].tolist() for row in rows]
+
+    dealt = reference.deal_hands(3000, shuffles, reference.Cards.from_features(features),
+                                 mulligan=rule.kind, free_first=rule.free_first)
+    width = opening.library.shape[1]
+    for row, (hand, library, mulligans) in enumerate(dealt):
+        got_hand = {i: int(n) for i, n in enumerate(opening.hand[row]) if n}
+        got_library = [int(opening.library[row, p % width])
+                       for p in range(opening.top[row], opening.end[row])]
+        assert (got_hand, got_library, int(opening.mulligans[row])) == (hand, library, mulligans), row
+    if rule.kind == "london":  # every path of the rule was taken
+        assert {m for _, _, m in dealt} == set(range(rule.max_mulligans + 1))
 
 
 def test_custom_keep_rule_and_mulligan_none():

@@ -1,4 +1,5 @@
-"""Plotting helpers: each returns the axes it was given and draws the expected artists."""
+"""Plotting helpers: each returns the axes it was given and draws the values of the frame it
+was given (read back from the artists)."""
 
 from __future__ import annotations
 
@@ -31,12 +32,37 @@ def compared():
     return explore_sim.compare(DECK, ["keep", "mill"], turns=4, trials=3000, seed=1)
 
 
+def band_edges(collection):
+    """{x: (lowest y, highest y)} of a fill_between polygon."""
+    edges = {}
+    for x, y in collection.get_paths()[0].vertices:
+        low, high = edges.get(x, (y, y))
+        edges[x] = (min(low, y), max(high, y))
+    return edges
+
+
+def check_error_bars(container, x, low, high):
+    """The error bar segments of an ErrorbarContainer run from (x, low) to (x, high)."""
+    (bars,) = container.lines[2]
+    got = np.array([(a[0], min(a[1], b[1]), max(a[1], b[1])) for a, b in bars.get_segments()])
+    np.testing.assert_allclose(got, np.column_stack([x, low, high]), rtol=1e-12)
+
+
 def test_plot_turns_draws_a_line_and_band_per_variant(compared):
     fig, ax = plt.subplots()
-    out = plotting.plot_turns(compared.summary(), "on_curve", ax=ax)
+    summary = compared.summary()
+    out = plotting.plot_turns(summary, "on_curve", ax=ax)
     assert out is ax
     assert len(ax.lines) == 2 and [l.get_label() for l in ax.lines] == ["keep", "mill"]
-    assert len([c for c in ax.collections if isinstance(c, PolyCollection)]) == 2
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bands) == 2
+    for line, band, variant in zip(ax.lines, bands, ["keep", "mill"]):
+        rows = summary[(summary["variant"] == variant) & (summary["metric"] == "on_curve")
+                       & (summary["turn"] > 0)].sort_values("turn")
+        assert line.get_xdata().tolist() == rows["turn"].tolist()
+        assert line.get_ydata().tolist() == rows["mean"].tolist()
+        assert band_edges(band) == {t: (lo, hi) for t, lo, hi in
+                                    zip(rows["turn"], rows["ci_low"], rows["ci_high"])}
     assert ax.get_xlabel() == "turn" and "on curve" in ax.get_ylabel()
     assert ax.lines[0].get_linestyle() != ax.lines[1].get_linestyle()  # black and white
     assert ax.get_legend() is not None
@@ -45,18 +71,25 @@ def test_plot_turns_draws_a_line_and_band_per_variant(compared):
 def test_plot_turns_on_a_single_simulation_uses_the_current_axes():
     result = explore_sim.simulate(DECK, turns=3, trials=2000, seed=1)
     fig, ax = plt.subplots()
-    out = plotting.plot_turns(result.summary(), "counters", band=False)
+    summary = result.summary()
+    out = plotting.plot_turns(summary, "counters", band=False)
     assert out is ax and len(ax.lines) == 1 and not ax.collections
+    rows = summary[(summary["metric"] == "counters") & (summary["turn"] > 0)]
+    assert ax.lines[0].get_xydata().tolist() == rows[["turn", "mean"]].to_numpy().tolist()
 
 
 def test_plot_distribution_draws_bars_with_error_bars():
     result = explore_sim.explore(DECK, explores=2, trials=3000, seed=1)
+    dist = result.distribution("counters")
     fig, ax = plt.subplots()
-    out = plotting.plot_distribution(result.distribution("counters"), ax=ax)
+    out = plotting.plot_distribution(dist, ax=ax)
     assert out is ax
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     assert len(bars) == 1 and len(bars[0]) == 3  # 0, 1, 2 counters
-    assert [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert [bar.get_height() for bar in bars[0]] == dist["probability"].tolist()
+    assert [bar.get_x() + bar.get_width() / 2 for bar in bars[0]] == pytest.approx(dist["value"].tolist())
+    (errors,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    check_error_bars(errors, dist["value"], dist["ci_low"], dist["ci_high"])
     assert ax.get_ylabel() == "probability"
 
 
@@ -71,13 +104,23 @@ def test_plot_distribution_side_by_side_with_hatches():
     plotting.plot_distribution(pd.concat(frames), hue="policy", ax=ax)
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     assert len(bars) == 2 and bars[0][0].get_hatch() != bars[1][0].get_hatch()
+    for container, frame, shift in zip(bars, frames, (-0.2, 0.2)):
+        assert [bar.get_height() for bar in container] == frame["probability"].tolist()
+        centres = [bar.get_x() + bar.get_width() / 2 for bar in container]
+        assert centres == pytest.approx((frame["value"] + shift).tolist())
 
 
 def test_plot_differences_draws_error_bars_around_zero(compared):
     fig, ax = plt.subplots()
-    out = plotting.plot_differences(compared.paired_differences(), "counters", ax=ax)
+    diffs = compared.paired_differences()
+    out = plotting.plot_differences(diffs, "counters", ax=ax)
     assert out is ax
-    assert len([c for c in ax.containers if isinstance(c, ErrorbarContainer)]) == 1
+    (errors,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    rows = diffs[(diffs["metric"] == "counters") & (diffs["turn"] > 0)].sort_values("turn")
+    data_line = errors.lines[0]
+    assert data_line.get_xdata().tolist() == rows["turn"].tolist()  # one variant: no offset
+    assert data_line.get_ydata().tolist() == rows["mean"].tolist()
+    check_error_bars(errors, rows["turn"], rows["ci_low"], rows["ci_high"])
     assert any(line.get_ydata()[0] == 0 for line in ax.lines)  # the zero line
     assert "keep" in ax.get_title()
 
@@ -91,7 +134,16 @@ def test_plot_heatmap_draws_an_image_with_annotations():
     assert out is ax
     images = [i for i in ax.get_images() if isinstance(i, AxesImage)]
     assert len(images) == 1 and images[0].get_array().shape == (3, 2)
-    assert len(ax.texts) == 6
+    assert images[0].origin == "lower"  # row 0 (no Cenote Scout) at the bottom
+    last = frame[frame["turn"] == 3]
+    for row, scouts in enumerate([0, 4, 8]):
+        for col, lands in enumerate([22, 24]):
+            (mean,) = last[(last["lands"] == lands) & (last["Cenote Scout"] == scouts)]["mean"]
+            assert images[0].get_array()[row, col] == mean
+            (text,) = [t for t in ax.texts if t.get_position() == (col, row)]
+            assert text.get_text() == f"{mean:.2f}"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["22", "24"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["0", "4", "8"]
     assert ax.get_xlabel() == "lands" and ax.get_ylabel() == "Cenote Scout"
 
 

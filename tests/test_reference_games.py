@@ -1,5 +1,5 @@
 """The vectorised goldfish agrees exactly, game by game and turn by turn, with the scalar
-reference on the same opening hands and libraries."""
+reference, which deals and mulligans its own opening hands from the same shuffles."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import explore_sim
 from explore_sim.engine.goldfish import TURN_METRICS, GameConfig, GameState, Goldfish
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
+from explore_sim.engine.state import shuffled_libraries
 
 POLICIES = {"keep": (KeepPolicy(), reference.keep), "mill": (MillPolicy(), reference.mill),
             "forge": (ForgePolicy(), reference.forge())}
@@ -39,17 +40,45 @@ class ReversingShuffle:
         return np.broadcast_to(-np.arange(shape[1], dtype=float), shape)
 
 
+def engine_hands(opening):
+    """The engine's opening hands as ``(hand counts, library top first, mulligans)``."""
+    width = opening.library.shape[1]
+    return [({i: int(n) for i, n in enumerate(opening.hand[row]) if i and n},
+             [int(opening.library[row, p % width])
+              for p in range(opening.top[row], opening.end[row])],
+             int(opening.mulligans[row]))
+            for row in range(len(opening.hand))]
+
+
+def deal_both(deck, trials, seed, rule=MulliganRule("london")):
+    """Deal with the engine and with the reference, from the same shuffles; both checked equal.
+
+    Each attempt's shuffles come from its own generator, one library per game still to deal
+    in game order, as ``deal_opening_hands`` documents for ``shuffle_rng``; the reference
+    draws them the same way but decides who keeps by itself, so a different decision
+    anywhere changes every later hand."""
+    features = deck.features()
+    ids = deck.card_ids()
+    opening = deal_opening_hands(ids, features, trials, rule,
+                                 lambda a: np.random.default_rng([seed, a]))
+
+    def shuffles(attempt, games):
+        libraries = shuffled_libraries(ids, games, np.random.default_rng([seed, attempt]))
+        return [row[:len(ids)].tolist() for row in libraries]
+
+    dealt = reference.deal_hands(trials, shuffles, reference.Cards.from_features(features),
+                                 mulligan=rule.kind, free_first=rule.free_first)
+    for row, (got, expected) in enumerate(zip(engine_hands(opening), dealt)):
+        assert got == expected, (row, got, expected)
+    return opening, dealt
+
+
 def play_both(deck, policy_name, config, trials=300, seed=0):
     policy, scalar = POLICIES[policy_name]
     features = deck.features()
-    opening = deal_opening_hands(deck.card_ids(), features, trials, MulliganRule("london"),
-                                 lambda a: np.random.default_rng([seed, a]))
-    width = opening.library.shape[1]
+    opening, dealt = deal_both(deck, trials, seed)
     games = []
-    for row in range(trials):
-        library = [int(opening.library[row, p % width])
-                   for p in range(opening.top[row], opening.end[row])]
-        hand = {i: int(n) for i, n in enumerate(opening.hand[row]) if i and n}
+    for hand, library, _ in dealt:
         games.append(reference.Game(
             features.cards[: features.n_deck], library, hand, on_play=config.on_play,
             decide=scalar, use_maps=config.use_maps, replacement_order=config.replacement_order,

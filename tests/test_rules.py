@@ -1,4 +1,4 @@
-"""Scripted scenarios for RULES.md E1-E10 on hand-built library orders."""
+"""Scripted scenarios for the explore rules E1-E10 on hand-built library orders."""
 
 from __future__ import annotations
 

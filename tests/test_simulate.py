@@ -10,9 +10,34 @@ import pytest
 from conftest import DECKS
 
 import explore_sim
+from explore_sim.analysis.simulate import play_games
 from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import as_policy
+
+Z95 = 1.959963984540054
+
+
+def first_chunk(seed):
+    """The seed of the first chunk of trials: the first child of SeedSequence(seed)."""
+    return np.random.SeedSequence(seed).spawn(1)[0]
+
+
+#: The metrics that are probabilities (0/1 per game): Wilson score intervals.
+PROBABILITIES = {"on_curve", "land_drop", "decked", "colour_screwed"}  # 0/1 per game
+
+
+def statistics(values, probability=False):
+    """mean, standard error and 95% interval of per-game values, computed here with NumPy."""
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size
+    mean = values.mean()
+    se = values.std(ddof=1) / np.sqrt(n)
+    if probability:
+        centre = (mean + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+        half = Z95 * np.sqrt(mean * (1 - mean) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+        return mean, se, max(0.0, centre - half), min(1.0, centre + half)
+    return mean, se, mean - Z95 * se, mean + Z95 * se
 
 SHIPPED = sorted(DECKS.glob("*.txt"))
 
@@ -25,8 +50,8 @@ def hypergeometric_tail(deck, lands, drawn, at_least):
 @pytest.mark.parametrize("on_play", [True, False])
 @pytest.mark.parametrize("size, lands", [(60, 24), (40, 17)])
 def test_on_curve_is_the_hypergeometric_tail(on_play, size, lands):
-    """REFERENCE.md: a land drop every turn 1..T <=> at least T lands in the first 6+T
-    cards on the play (7+T on the draw)."""
+    """A land drop every turn 1..T <=> at least T lands in the first 6+T cards on the play
+    (7+T on the draw)."""
     deck = explore_sim.deck_from_counts([("Forest", lands), ("Grizzly Bears", size - lands)])
     result = explore_sim.simulate(deck, turns=6, on_play=on_play, mulligan="none",
                                   trials=200_000, seed=10 + size + on_play)
@@ -105,29 +130,58 @@ def test_simulate_is_reproducible_and_seed_sensitive():
     assert not a["mean"].equals(c["mean"])
 
 
-def test_summary_shape_and_metrics():
-    result = explore_sim.simulate(DECKS / "xln_sultai_explore.txt", turns=3, trials=2000, seed=1)
+def test_summary_is_the_statistics_of_the_games_played():
+    """Every cell of the summary and of a distribution is computed here from the games
+    themselves (the first chunk's games, replayed from its documented seed)."""
+    deck = explore_sim.load_deck(DECKS / "xln_sultai_explore.txt")
+    result = explore_sim.simulate(deck, turns=3, trials=2000, seed=1)
     summary = result.summary()
     assert list(summary.columns) == ["turn", "metric", "mean", "se", "ci_low", "ci_high"]
-    assert set(summary["turn"]) == {0, 1, 2, 3}
-    per_turn = set(summary[summary["turn"] == 3]["metric"])
-    for metric in ("lands_played", "on_curve", "land_drop", "counters", "explores",
-                   "explore_lands", "milled", "maps_created", "maps_used", "mana_spent",
-                   "hand_size", "life_gained"):
-        assert metric in per_turn
-    assert set(summary[summary["turn"] == 0]["metric"]) == {"mulligans", "hand_size", "opening_lands"}
-    assert result.distribution("counters", turn=3)["probability"].sum() == pytest.approx(1)
-    assert "turn 3" in result.render("table")
+    games = play_games(deck, GameConfig(turns=3), as_policy("forge"), MulliganRule("london"),
+                       2000, first_chunk(1))
+    rows = summary.set_index(["turn", "metric"])
+    assert sorted(rows.index) == sorted((t, m) for t, values in games.items() for m in values)
+    for turn, values in games.items():
+        for metric, per_game in values.items():
+            got = rows.loc[(turn, metric), ["mean", "se", "ci_low", "ci_high"]].to_numpy()
+            expected = statistics(per_game, metric in PROBABILITIES)
+            assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (turn, metric)
+    counts = np.bincount(games[3]["counters"])
+    dist = result.distribution("counters", turn=3)
+    assert dist["count"].tolist() == counts.tolist()
+    assert dist["probability"].tolist() == pytest.approx((counts / 2000).tolist())
+    table = result.render("table")
+    assert f"{rows.loc[(3, 'counters'), 'mean']:.3f} ({rows.loc[(3, 'counters'), 'se']:.3f})" in table
 
 
-def test_compare_pairs_reduce_the_standard_error():
-    result = explore_sim.compare(DECKS / "lci_merfolk_explore.txt", ["keep", "mill"], turns=6,
-                                 trials=20_000, seed=7)
+def test_compare_is_paired_differences_of_the_same_games():
+    deck = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
+    result = explore_sim.compare(deck, ["keep", "mill"], turns=6, trials=20_000, seed=7)
+    keep, mill = (play_games(deck, GameConfig(turns=6), as_policy(p), MulliganRule("london"),
+                             20_000, first_chunk(7)) for p in ("keep", "mill"))
+    # Each variant is the simulation of its policy on the same seed (the same shuffles).
+    variants = result.summary()
+    for label in ("keep", "mill"):
+        alone = explore_sim.simulate(deck, turns=6, policy=label, trials=20_000, seed=7).summary()
+        mine = variants[variants["variant"] == label].drop(columns=["variant", "deck", "policy"])
+        pd.testing.assert_frame_equal(mine.reset_index(drop=True), alone, check_exact=True)
     diffs = result.paired_differences().set_index(["turn", "metric"])
+    for turn in keep:
+        for metric in keep[turn]:
+            row = diffs.loc[(turn, metric)]
+            got = row[["mean", "se", "ci_low", "ci_high"]].to_numpy()
+            paired = mill[turn][metric] - keep[turn][metric]
+            assert got == pytest.approx(statistics(paired), rel=1e-9, abs=1e-12), (turn, metric)
+            unpaired = np.hypot(statistics(mill[turn][metric])[1], statistics(keep[turn][metric])[1])
+            assert row["se_unpaired"] == pytest.approx(unpaired, rel=1e-9, abs=1e-12)
     for metric in ("counters", "lands_played", "explores", "mana_spent"):
         row = diffs.loc[(6, metric)]
         assert row["se"] < row["se_unpaired"], metric
-    assert diffs.loc[(6, "milled"), "mean"] > 0  # mill mills more
+    # keep mills nothing: the difference in milled is mill's own milled, game by game.
+    assert (keep[6]["milled"] == 0).all()
+    mill_rows = variants[variants["variant"] == "mill"].set_index(["turn", "metric"])
+    assert diffs.loc[(6, "milled"), ["mean", "se"]].tolist() == pytest.approx(
+        mill_rows.loc[(6, "milled"), ["mean", "se"]].tolist(), rel=1e-12)
     keep_vs_keep = explore_sim.compare(DECKS / "lci_merfolk_explore.txt", ["keep", "keep"],
                                        turns=3, trials=3000, seed=1)
     same = keep_vs_keep.paired_differences()
@@ -139,8 +193,14 @@ def test_compare_decks_against_the_vanilla_control():
                                   DECKS / "lci_merfolk_vanilla.txt"], "forge", turns=4,
                                  trials=5000, seed=3)
     diffs = result.paired_differences().set_index(["turn", "metric"])
-    assert diffs.loc[(4, "explores"), "mean"] < 0  # the control does not explore
+    explorer = result.summary()
+    explorer = explorer[explorer["variant"] == "Lost Caverns Merfolk Explore"].set_index(
+        ["turn", "metric"])
+    # The control never explores: its difference is minus the explore deck's explores.
+    assert diffs.loc[(4, "explores"), "mean"] == pytest.approx(-explorer.loc[(4, "explores"), "mean"])
+    assert diffs.loc[(4, "explores"), "se"] == pytest.approx(explorer.loc[(4, "explores"), "se"])
     assert diffs.loc[(0, "opening_lands"), "mean"] == 0  # same lands in the same places
+    assert diffs.loc[(0, "opening_lands"), "se"] == 0
     assert "paired differences" in result.render("table")
 
 

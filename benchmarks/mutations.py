@@ -1,0 +1,266 @@
+"""Deliberate one-line bugs, one at a time, in a copy of the package: do the tests notice?
+
+    python benchmarks/mutations.py                  # every mutation, a few minutes on 2 cores
+    python benchmarks/mutations.py --only NAME      # one of them (repeatable)
+    python benchmarks/mutations.py --list           # names, files and tests, nothing run
+
+The repository is copied to a temporary directory once. Each mutation replaces one exact
+piece of text, which must occur exactly once in its file, runs the test files that should
+catch it with ``python -m pytest -x -q`` from the copy's root (the copy first on
+PYTHONPATH, so the copy is what gets imported, which is checked before anything runs), and
+puts the file back. A mutation is caught when those tests fail. A mutation whose text no
+longer occurs, or occurs more than once, is reported as stale and not run: update its text
+to the code as it is now. The same test files are first run on the unmodified copy, since a
+failure there would make every mutation look caught.
+
+A rule, option or metric should come with a test that fails when it is broken; add a
+mutation here to show it. The script exits with status 1 unless every mutation is caught.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 600  # seconds for one pytest run
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    file: str  # relative to the repository root
+    old: str  # exact text, present exactly once in the file
+    new: str
+    tests: tuple[str, ...]  # test files to run, relative to tests/
+
+
+MUTATIONS = [
+    # The explore command
+    Mutation("explore-default-turn-minus-7", "explore_sim/analysis/explore.py",
+             "turn = max(1, drawn - 6) if turn is None",
+             "turn = max(1, drawn - 7) if turn is None",
+             ("test_reference_agreement.py", "test_cli.py")),
+    Mutation("known-lands-ignored", "explore_sim/analysis/explore.py",
+             "known_lands = int(features.is_land[known_ids].sum()) if known_ids.size else 0",
+             "known_lands = 0",
+             ("test_reference_agreement.py",)),
+    Mutation("targeted-explore-of-gone-explorer-happens", "explore_sim/analysis/explore.py",
+             "active = ~gone if targeted else np.ones(trials, dtype=bool)",
+             "active = np.ones(trials, dtype=bool)",
+             ("test_rules.py", "test_reference_agreement.py")),
+    # The explore rule and the shuffle
+    Mutation("no-counter-for-an-empty-library", "explore_sim/engine/rules.py",
+             "counter = (is_nonland | is_empty) & explorer_present",
+             "counter = is_nonland & explorer_present",
+             ("test_rules.py",)),
+    Mutation("milled-card-stays-on-top", "explore_sim/engine/rules.py",
+             "leaves_library = events.land_to_hand | events.milled",
+             "leaves_library = events.land_to_hand",
+             ("test_closed_forms.py",)),
+    Mutation("partial-shuffle-one-position-short", "explore_sim/engine/state.py",
+             "for position in range(min(depth, size - 1)):",
+             "for position in range(min(depth, size - 1) - 1):",
+             ("test_reference_agreement.py",)),
+    # Mulligans
+    Mutation("karsten-six-needs-four-spells", "explore_sim/engine/mulligan.py",
+             "spell_bottoms = (spells >= 3).astype(int)",
+             "spell_bottoms = (spells >= 4).astype(int)",
+             ("test_mulligan.py", "test_reference_games.py")),
+    Mutation("karsten-keeps-seven-with-six-lands", "explore_sim/engine/mulligan.py",
+             "most = 5 if hand_size >= HAND_SIZE else 4",
+             "most = 6 if hand_size >= HAND_SIZE else 4",
+             ("test_mulligan.py",)),
+    Mutation("spell-land-cards-not-lands-for-mulligans", "explore_sim/engine/mulligan.py",
+             "counts_as_land = features.is_land | features.is_land_like",
+             "counts_as_land = features.is_land",
+             ("test_mulligan.py",)),
+    Mutation("free-mulligan-bottoms-a-card", "explore_sim/engine/mulligan.py",
+             "return max(0, mulligans - (1 if self.free_first and mulligans > 0 else 0))",
+             "return max(0, mulligans)",
+             ("test_mulligan.py",)),
+    Mutation("bottom-the-land-kind-held-least", "explore_sim/engine/mulligan.py",
+             "np.where(counts_as_land & (hand > 0), hand, -1)",
+             "np.where(counts_as_land & (hand > 0), -hand, -99)",
+             ("test_mulligan.py", "test_reference_games.py")),
+    # Policies
+    Mutation("forge-digs-below-need-lands-only", "explore_sim/engine/policies.py",
+             "(obs.lands_in_play <= self.need_lands)",
+             "(obs.lands_in_play < self.need_lands)",
+             ("test_policies.py",)),
+    Mutation("forge-mills-strictly-too-expensive", "explore_sim/engine/policies.py",
+             "obs.mana_value >= obs.predicted_mana + self.max_mv_diff",
+             "obs.mana_value > obs.predicted_mana + self.max_mv_diff",
+             ("test_policies.py",)),
+    Mutation("predicted-mana-without-lands-in-hand", "explore_sim/engine/policies.py",
+             "lambda: observation.mana_sources + observation.lands_in_hand",
+             "lambda: observation.mana_sources",
+             ("test_policies.py", "test_reference_agreement.py")),
+    # Goldfish games
+    Mutation("draw-on-turn-one-on-the-play", "explore_sim/engine/goldfish.py",
+             "if state.turn > 1 or not self.config.on_play:",
+             "if state.turn > 0 or not self.config.on_play:",
+             ("test_goldfish.py",)),
+    Mutation("on-curve-needs-a-land-more", "explore_sim/engine/goldfish.py",
+             'out["on_curve"] = (lands >= state.turn)',
+             'out["on_curve"] = (lands > state.turn)',
+             ("test_simulate.py",)),
+    Mutation("paired-differences-reversed", "explore_sim/analysis/simulate.py",
+             "{name: result[turn][name] - base[turn][name] for name in metrics}",
+             "{name: base[turn][name] - result[turn][name] for name in metrics}",
+             ("test_simulate.py",)),
+    # Statistics and plots
+    Mutation("standard-error-divides-by-n", "explore_sim/analysis/stats.py",
+             "variance = (n * total_sq - total * total) / (n * (n - 1))",
+             "variance = (n * total_sq - total * total) / (n * n)",
+             ("test_runner.py", "test_simulate.py")),
+    Mutation("wilson-interval-centred-on-p", "explore_sim/analysis/stats.py",
+             "centre = (p + z * z / (2 * n)) / denominator",
+             "centre = p",
+             ("test_runner.py", "test_simulate.py")),
+    Mutation("confidence-band-drawn-to-the-mean", "explore_sim/plotting.py",
+             'ax.fill_between(group["turn"], group["ci_low"], group["ci_high"],',
+             'ax.fill_between(group["turn"], group["ci_low"], group["mean"],',
+             ("test_plotting.py",)),
+]
+
+
+def copy_repository(target: Path) -> Path:
+    """Copy the working tree (not .git, virtual environments or caches) to ``target/repo``."""
+    ignore = shutil.ignore_patterns(".git", ".venv", "venv", "*.egg-info", "__pycache__",
+                                    ".pytest_cache", ".ipynb_checkpoints", "*.pyc")
+    repo = target / "repo"
+    shutil.copytree(ROOT, repo, ignore=ignore)
+    return repo
+
+
+def environment(repo: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(repo), *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.setdefault("MPLBACKEND", "Agg")
+    return env
+
+
+def check_the_copy_is_imported(repo: Path) -> None:
+    out = subprocess.run([sys.executable, "-c", "import explore_sim; print(explore_sim.__file__)"],
+                         cwd=repo, env=environment(repo), capture_output=True, text=True,
+                         timeout=120)
+    where = Path(out.stdout.strip() or ".").resolve()
+    if out.returncode != 0 or repo.resolve() not in where.parents:
+        sys.exit(f"mutations: the copy is not what Python imports ({where}); {out.stderr.strip()}")
+
+
+def run_tests(repo: Path, tests: tuple[str, ...]) -> tuple[int, str]:
+    """(pytest's exit status, or -1 on a timeout; the last line of its output)."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+               *(f"tests/{name}" for name in tests)]
+    try:
+        out = subprocess.run(command, cwd=repo, env=environment(repo), capture_output=True,
+                             text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return -1, f"timed out after {TIMEOUT} s"
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    return out.returncode, lines[-1] if lines else out.stderr.strip()[-200:]
+
+
+def verdict(status: int) -> str:
+    if status == 1:
+        return "caught"
+    if status == 0:
+        return "SURVIVED"
+    if status == -1:
+        return "timeout"
+    return f"error (pytest status {status})"
+
+
+def apply(repo: Path, mutation: Mutation) -> tuple[str, str | None]:
+    """Mutate the copy: ``(verdict, the original text to restore or None)``."""
+    path = repo / mutation.file
+    if not path.exists():
+        return "stale (no such file)", None
+    text = path.read_text()
+    count = text.count(mutation.old)
+    if count != 1:
+        return f"stale (text found {count} times)", None
+    path.write_text(text.replace(mutation.old, mutation.new))
+    return "", text
+
+
+def table(rows: list[tuple[str, str, str, str]]) -> str:
+    header = ("mutation", "file", "tests run", "caught?")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    line = lambda r: " | ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(header), "-+-".join("-" * w for w in widths), *map(line, rows)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", metavar="NAME",
+                        help="run only this mutation (repeatable)")
+    parser.add_argument("--list", action="store_true", help="list the mutations and exit")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the run of the test files on the unmodified copy")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="print pytest's last line for every mutation")
+    args = parser.parse_args(argv)
+    names = [m.name for m in MUTATIONS]
+    if len(set(names)) != len(names):
+        sys.exit("mutations: duplicate names")
+    chosen = MUTATIONS
+    if args.only:
+        unknown = [name for name in args.only if name not in names]
+        if unknown:
+            sys.exit(f"mutations: unknown {', '.join(unknown)}; known: {', '.join(names)}")
+        chosen = [m for m in MUTATIONS if m.name in args.only]
+    if args.list:
+        print(table([(m.name, m.file, " ".join(m.tests), "") for m in chosen]))
+        return 0
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="explore-sim-mutations-") as tmp:
+        repo = copy_repository(Path(tmp))
+        check_the_copy_is_imported(repo)
+        if not args.no_baseline:
+            files = tuple(dict.fromkeys(name for m in chosen for name in m.tests))
+            status, last = run_tests(repo, files)
+            if status != 0:
+                print(f"the unmodified copy fails its tests ({last}); fix that first",
+                      file=sys.stderr)
+                return 2
+            print(f"unmodified: {len(files)} test files pass ({last})", file=sys.stderr)
+        rows, outcomes = [], []
+        for mutation in chosen:
+            outcome, original = apply(repo, mutation)
+            if original is not None:
+                try:
+                    status, last = run_tests(repo, mutation.tests)
+                finally:
+                    (repo / mutation.file).write_text(original)
+                outcome = verdict(status)
+                if args.verbose or outcome != "caught":
+                    print(f"{mutation.name}: {last}", file=sys.stderr)
+            outcomes.append(outcome)
+            rows.append((mutation.name, mutation.file.removeprefix("explore_sim/"),
+                         " ".join(t.removeprefix("test_").removesuffix(".py")
+                                  for t in mutation.tests), outcome))
+            print(f"  {mutation.name}: {outcome}", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - start
+    print(table(rows))
+    caught = outcomes.count("caught")
+    stale = sum(o.startswith("stale") for o in outcomes)
+    print(f"\n{len(outcomes)} mutations: {caught} caught, {outcomes.count('SURVIVED')} survived, "
+          f"{stale} stale, {len(outcomes) - caught - outcomes.count('SURVIVED') - stale} "
+          f"errors or timeouts; {elapsed:.0f} s")
+    return 0 if caught == len(outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
