@@ -303,6 +303,9 @@ def _list_cards(catalog: Catalog, fmt: str) -> str:
 def _check_deck(deck: Deck, fmt: str) -> str:
     """How every card of a deck was classified, and where its data came from."""
     frame = deck.table()
+    for name, text in zip(frame["name"], frame["unmodelled"]):
+        if text:  # an imported card whose text no template matched: say so, never guess silently
+            warnings.warn(f"{name}: not modelled: {text}", stacklevel=2)
     if fmt == "json":
         rows = frame.to_dict(orient="records")
         return json.dumps({"deck": deck.name, "format": deck.format, "cards": rows}, indent=2) + "\n"
@@ -311,7 +314,7 @@ def _check_deck(deck: Deck, fmt: str) -> str:
     head = (f"{deck.name} ({deck.format} format): {deck.size} cards in the main deck: "
             f"{deck.land_count} lands, {deck.land_like_count} land-like, "
             f"{deck.size - deck.land_count - deck.land_like_count} nonland")
-    return head + "\n\n" + text_table(frame) + "\n"
+    return head + "\n\n" + text_table(frame.drop(columns="unmodelled")) + "\n"
 
 
 def _policies() -> str:

@@ -14,6 +14,7 @@ from conftest import ROOT, TESTS
 
 import explore_sim
 from explore_sim.cards.index import CardIndex, card_sources, import_cards, index_path
+from explore_sim.cli import main
 from explore_sim.errors import CardError
 
 FIXTURES = TESTS / "fixtures" / "cards"
@@ -106,7 +107,7 @@ def test_lookup_order_built_in_then_card_files_then_index(tmp_path):
                          'type_line = "Creature — Elf Druid"\nexplores = 1\nexplores_when = "enter"\n')
     sources = card_sources([overrides], tmp_path / "cards")
     assert sources.find("Jadelight Ranger").source == "built-in"  # not the index's copy
-    assert sources.find("Llanowar Elves").source == "overrides mine.toml"
+    assert sources.find("Llanowar Elves").source == "card file mine.toml"
     assert sources.find("Llanowar Elves").explores == 1
     assert sources.find("Fixture Wayfinder").source == "scryfall"
 
@@ -221,3 +222,51 @@ def test_card_file_csv_and_homebrew_in_a_deck(tmp_path):
               "--trials", "1000", "--seed", "1", "--format", "json", "--drawn", "0")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["meta"]["library_size"] == 23
+
+
+def test_mana_read_from_scryfall_oracle_text(tmp_path):
+    import_cards(FIXTURES / "scryfall_oracle.json", tmp_path)
+    index = CardIndex.open_default(tmp_path)
+    expected = {
+        "Overgrown Tomb": ("", "shock", "BG"),
+        "Woodland Cemetery": ("BG", "unless:swamp|forest", "BG"),
+        "Golgari Guildgate": ("BG", "yes", "BG"),
+        "Llanowar Wastes": ("BGC", "", "BGC (1 life per coloured mana)"),
+        "Simic Signet": ("G+U", "", "{1}: G+U"),
+        "Sol Ring": ("CC", "", "C+C"),
+        "Birds of Paradise": ("any", "", "any"),
+        "Llanowar Elves": ("G", "", "G"),
+        "Temple of Malady": ("BG", "yes", "BG; enters tapped: yes; on entering: scry"),
+    }
+    for name, (produces, tapped, shown) in expected.items():
+        card = index.find(name)
+        assert (card.produces, card.enters_tapped) == (produces, tapped), name
+        assert card.mana().startswith(shown), (name, card.mana())
+        assert not card.unmodelled, name
+    wilds = index.find("Evolving Wilds")
+    assert (wilds.fetch, wilds.fetch_when) == ("basic_tapped", "sacrifice")
+    agadeem = index.find("Agadeem's Awakening")
+    assert (agadeem.back_produces, agadeem.back_enters_tapped) == ("B", "life:3")
+    assert agadeem.land_face.mana_units() == (4,)
+    odd = index.find("Fixture Oddland")
+    assert odd.enters_tapped == "yes" and odd.produces == "G"
+    assert "legendary creature" in odd.unmodelled and "spend this mana" in odd.unmodelled
+
+
+def test_mana_read_from_mtgjson_text(tmp_path):
+    import_cards(FIXTURES / "mtgjson_atomic.json", tmp_path)
+    index = CardIndex.open_default(tmp_path)
+    tomb = index.find("Overgrown Tomb")
+    assert tomb.enters_tapped == "shock" and tomb.mana_units() == (4 | 16,)
+    agadeem = index.find("Agadeem's Awakening")
+    assert (agadeem.back_produces, agadeem.back_enters_tapped) == ("B", "life:3")
+
+
+def test_cards_check_warns_about_unmodelled_mana_text(tmp_path, capsys):
+    import_cards(FIXTURES / "scryfall_oracle.json", tmp_path)
+    deck = tmp_path / "deck.txt"
+    deck.write_text("20 Fixture Oddland\n20 Overgrown Tomb\n20 Llanowar Elves\n")
+    assert main(["cards", "check", str(deck), "--cards-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "shock" in out and "unless" not in out.split("Fixture Oddland")[0][-10:]
+    assert "warning: Fixture Oddland: not modelled:" in err and "legendary creature" in err

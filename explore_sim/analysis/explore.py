@@ -256,7 +256,8 @@ def explore(
             "goldfish: no opponent",
             "seen cards = known + drawn; one land played per turn while possible, "
             "the rest in hand",
-            "every land taps for one mana; colours are not modelled",
+            "the player model counts lands, not colours: a policy's mana_sources is the lands "
+            "in play and castable_now compares mana value with it (simulate plays colours)",
         ],
         "versions": versions(),
     }

@@ -60,7 +60,7 @@ def load_card_file(path: str | PathLike[str]) -> Catalog:
         raise CardError(f"{path}: not a UTF-8 text file") from None
     except OSError as error:
         raise CardError(f"{path}: cannot read: {error.strerror or error}") from None
-    source = f"overrides {path.name}"
+    source = f"card file {path.name}"
     if path.suffix.casefold() == ".csv":
         import io
 

@@ -233,8 +233,10 @@ class Deck:
         -------
         DataFrame
             ``section, count, name, class`` (land, land-like or nonland, by E10), ``mv,
-            type_line, layout, abilities`` (the modelled explore / Map abilities) and
-            ``source`` (built-in, a card file, or the imported index).
+            type_line, layout, abilities`` (the modelled explore / Map abilities), ``mana``
+            (what the card makes, how it enters, its land face), ``source`` (built-in, a
+            card file, or the imported index) and ``unmodelled`` (card text an importer
+            could not model).
         """
         rows = []
         for section, entries in (("main", self.main), ("sideboard", self.sideboard),
@@ -244,7 +246,8 @@ class Deck:
                 rows.append({
                     "section": section, "count": count, "name": card.name, "class": kind,
                     "mv": card.mana_value, "type_line": card.type_line, "layout": card.layout,
-                    "abilities": card.abilities(), "source": card.source,
+                    "abilities": card.abilities(), "mana": card.mana(), "source": card.source,
+                    "unmodelled": card.unmodelled,
                 })
         return pd.DataFrame(rows)
 

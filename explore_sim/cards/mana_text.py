@@ -174,7 +174,8 @@ def mana_from_text(name: str, text: str, produced: list[str] | None = None) -> t
         letters = "".join(p.upper() for p in produced if p.upper() in COLOURS)
         if letters:
             fields["produces"] = _ordered(letters)
-            unmatched = [f"{line} (read as making one of {_ordered(letters)})" for line in unmatched]
+            unmatched = [f"{line} (read as making one of {_ordered(letters)})"
+                         if _ADD_LINE.search(line) else line for line in unmatched]
     return fields, unmatched
 
 
