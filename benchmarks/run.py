@@ -1,8 +1,9 @@
 """Throughput and memory benchmarks: one command, one table.
 
-    python benchmarks/run.py            # about two minutes on 2 cores
-    python benchmarks/run.py --quick    # a smaller run for a first look
-    python benchmarks/run.py --huge 1e8 # peak memory of 10^8 games (about 20 minutes)
+    python benchmarks/run.py                  # about three minutes on 2 cores
+    python benchmarks/run.py --quick          # a smaller run for a first look
+    python benchmarks/run.py --baseline REV   # also the 8-turn goldfish of git revision REV
+    python benchmarks/run.py --huge 1e8       # peak memory of 10^8 games (about 20 minutes)
 
 Each row runs in a fresh process (so its peak resident memory is its own) and reports
 games (or explore sequences) per second, the ratio to the NumPy shuffle floor measured in
@@ -10,24 +11,35 @@ the same process, and peak memory. The floor is the time NumPy alone takes to sh
 same number of 60-card decks with the cheapest full shuffle found (``Generator.permuted``,
 an argsort of random keys, or explore_sim's own vectorised Fisher-Yates), so the ratios
 hold on a noisy machine.
+
+Decks: ``decks/lci_merfolk_explore.txt`` (two colours, a pain land), ``decks/sultai_explore.txt``
+(three colours: duals, check, shock and tapped lands, a Pathway, a spell // land card, mana
+creatures) and ``benchmarks/lci_merfolk_basic_lands.txt`` (the merfolk list with basic lands
+only, which every version of the engine reads: ``--baseline`` runs it with an older revision,
+checked out into a temporary git worktree, beside the current one in the same table).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import tempfile
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "decks" / "lci_merfolk_explore.txt"
+THREE_COLOURS = ROOT / "decks" / "sultai_explore.txt"
+BASIC_LANDS = ROOT / "benchmarks" / "lci_merfolk_basic_lands.txt"
 
 RUNNER = r"""
 import json, resource, sys, time
 import numpy as np
 kind, n, workers, deck = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-sys.path.insert(0, sys.argv[5])
+sys.path.insert(0, sys.argv[5])  # the tests folder: the reference loop
+sys.path.insert(0, sys.argv[6])  # the tree whose explore_sim is measured
 
 def floor(n):
     # The cheapest full shuffle of n decks of 60 cards, in this process.
@@ -73,7 +85,8 @@ elif kind == "reference":
     for row in range(n):
         library = [int(opening.library[row, p % width]) for p in range(opening.top[row], opening.end[row])]
         hand = {i: int(c) for i, c in enumerate(opening.hand[row]) if i and c}
-        game = reference.Game(features.cards, library, hand, decide=reference.forge())
+        game = reference.Game(features.cards[: features.n_deck], library, hand,
+                              decide=reference.forge())
         for _ in range(8):
             game.play_turn()
 elapsed = time.perf_counter() - start
@@ -82,20 +95,42 @@ floor_rate, floor_name = floor(min(n, 2_000_000) if kind != "reference" else 200
 peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
 print(json.dumps({"rate": rate, "seconds": elapsed, "floor": floor_rate, "floor_name": floor_name,
-                  "peak_mb": peak}))
+                  "peak_mb": peak, "package": explore_sim.__file__}))
 """
 
 
-def measure(kind: str, n: int, workers: int = 1) -> dict:
+def measure(kind: str, n: int, workers: int = 1, deck: Path = DECK, tree: Path = ROOT) -> dict:
+    """Run one row in a fresh process, importing explore_sim from ``tree``."""
     out = subprocess.run(
-        [sys.executable, "-c", RUNNER, kind, str(n), str(workers), str(DECK), str(ROOT / "tests")],
-        capture_output=True, text=True, check=True, cwd=ROOT)
-    return json.loads(out.stdout)
+        [sys.executable, "-c", RUNNER, kind, str(n), str(workers), str(deck),
+         str(ROOT / "tests"), str(tree)],
+        capture_output=True, text=True, check=True, cwd=tree)
+    result = json.loads(out.stdout)
+    if not Path(result["package"]).resolve().is_relative_to(tree.resolve()):
+        raise RuntimeError(f"measured {result['package']}, not the package in {tree}")
+    return result
+
+
+@contextlib.contextmanager
+def checkout(revision: str):
+    """A temporary git worktree of ``revision`` (removed afterwards)."""
+    with tempfile.TemporaryDirectory() as parent:
+        tree = Path(parent) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(tree), revision],
+                       cwd=ROOT, check=True)
+        try:
+            yield tree
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
+                           check=False)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="explore_sim throughput benchmarks")
     parser.add_argument("--quick", action="store_true", help="fewer games")
+    parser.add_argument("--baseline", default=None, metavar="REV",
+                        help="also time the 8-turn goldfish of this git revision on the "
+                             "basic-land list (same table)")
     parser.add_argument("--huge", type=float, default=0,
                         help="only measure peak memory and time of this many 8-turn games on "
                              "2 workers (e.g. 1e8)")
@@ -107,23 +142,39 @@ def main() -> None:
               "(the largest process: the parent or one worker)")
         return
     scale = 0.1 if args.quick else 1.0
+    games = int(1_000_000 * scale)
     rows = [
-        ("explore: 2 explores, forge", "explore", int(20_000_000 * scale), 1, "sequences"),
-        ("simulate: 8 turns, London", "simulate", int(1_000_000 * scale), 1, "games"),
-        ("simulate: 8 turns, 2 workers", "simulate", int(1_000_000 * scale), 2, "games"),
-        ("reference loop: 8 turns", "reference", int(2_000 * scale), 1, "games"),
+        ("explore: 2 explores, forge", "explore", int(20_000_000 * scale), 1, "sequences", DECK),
+        ("simulate: 8 turns, London", "simulate", games, 1, "games", DECK),
+        ("simulate: 8 turns, 3 colours", "simulate", games // 2, 1, "games", THREE_COLOURS),
+        ("simulate: 8 turns, basic lands", "simulate", games, 1, "games", BASIC_LANDS),
+        ("simulate: 8 turns, 2 workers", "simulate", games, 2, "games", DECK),
+        ("reference loop: 8 turns", "reference", int(2_000 * scale), 1, "games", DECK),
     ]
-    print(f"deck: {DECK.name}; one row = one fresh process\n")
-    header = f"{'benchmark':<34}{'count':>12}{'per second':>14}{'x floor':>9}{'peak MB':>9}"
+    print("one row = one fresh process; decks: merfolk = decks/lci_merfolk_explore.txt, "
+          "sultai = decks/sultai_explore.txt,\nbasic = benchmarks/lci_merfolk_basic_lands.txt\n")
+    header = (f"{'benchmark':<34}{'deck':<8}{'count':>12}{'per second':>14}{'x floor':>9}"
+              f"{'peak MB':>9}")
     print(header)
     print("-" * len(header))
-    results = {}
-    for label, kind, n, workers, unit in rows:
-        result = measure(kind, n, workers)
-        results[label] = result
+    short = {DECK: "merfolk", THREE_COLOURS: "sultai", BASIC_LANDS: "basic"}
+
+    def show(label: str, n: int, unit: str, deck: Path, result: dict) -> None:
         ratio = result["floor"] / result["rate"]
-        print(f"{label:<34}{n:>12,}{result['rate']:>14,.0f}{ratio:>9.1f}{result['peak_mb']:>9.0f}"
-              f"  {unit}")
+        print(f"{label:<34}{short[deck]:<8}{n:>12,}{result['rate']:>14,.0f}{ratio:>9.1f}"
+              f"{result['peak_mb']:>9.0f}  {unit}", flush=True)
+
+    results = {}
+    for label, kind, n, workers, unit, deck in rows:
+        result = measure(kind, n, workers, deck)
+        results[label] = result
+        show(label, n, unit, deck, result)
+    if args.baseline:
+        with checkout(args.baseline) as tree:
+            label = f"simulate: 8 turns, {args.baseline[:10]}"
+            result = measure("simulate", games, 1, BASIC_LANDS, tree)
+            results["baseline"] = result
+            show(label, games, "games", BASIC_LANDS, result)
     floor = results["explore: 2 explores, forge"]
     print(f"{'shuffle floor (' + floor['floor_name'] + ')':<34}{'':>12}{floor['floor']:>14,.0f}"
           f"{1.0:>9.1f}{'':>9}  decks")
@@ -133,6 +184,10 @@ def main() -> None:
     print()
     print(f"8-turn goldfish vs the reference loop: {simulate_rate / reference_rate:,.0f}x")
     print(f"2 workers vs 1: {two / simulate_rate:.2f}x")
+    if args.baseline:
+        now = results["simulate: 8 turns, basic lands"]["rate"]
+        print(f"basic-land list, this version vs {args.baseline}: "
+              f"{now / results['baseline']['rate']:.2f}x")
     print("'x floor': how many times slower than shuffling the same number of decks")
 
 

@@ -74,11 +74,18 @@ def create_maps(game: Goldfish, state: GameState, rows: np.ndarray, count: np.nd
 
 
 def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray | int,
-           x: np.ndarray | None = None) -> None:
-    """Permanent ``card`` (aligned with rows) enters the battlefield; its enter triggers."""
+           x: np.ndarray | None = None, tapped: np.ndarray | None = None) -> None:
+    """Permanent ``card`` (aligned with rows) enters the battlefield, tapped where ``tapped``
+    (aligned with rows) says; then its enter triggers."""
     card = np.broadcast_to(np.asarray(card, dtype=np.intp), rows.shape)
-    state.battlefield[rows, card] += 1
-    state.sick[rows, card] += 1
+    for kind in np.unique(card).tolist():
+        is_kind = card == kind
+        here = rows[is_kind]
+        with game.mana.track(state, here, kind):
+            state.battlefield[here, kind] += 1
+            state.sick[here, kind] += 1
+            if tapped is not None:
+                state.tapped[here[tapped[is_kind]], kind] += 1
     for kind in np.unique(card).tolist():
         here = card == kind
         entering = rows[here]
@@ -140,8 +147,7 @@ def can_pay(game: Goldfish, state: GameState, rows: np.ndarray, cost: str,
     if not rows.size:
         return np.zeros(0, dtype=bool)
     mana = game.mana
-    untapped = mana.untapped(state, rows, unavailable)
-    return mana.payable_any(mana.unit_sets(state, rows, untapped), mana.cost_mode[cost])
+    return mana.payable_any(mana.unit_sets(state, rows, unavailable), mana.cost_mode[cost])
 
 
 def equip(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
@@ -207,7 +213,7 @@ def activate_search(game: Goldfish, state: GameState, rows: np.ndarray) -> np.nd
         if users.size:
             game.pay(state, users, [game.mana.cost_mode[info.ability_cost]],
                      unavailable=(kind, 1))
-            game.sacrifice(state, users, kind)
+            game.sacrifice(state, users, kind)  # an untapped one: {T} is part of the cost
             search_basics(game, state, users, info.fetch)
             progressed |= using
     return progressed
@@ -246,7 +252,8 @@ def animate_lands(game: Goldfish, state: GameState) -> np.ndarray:
         animating = everyone[ready]
         if animating.size:
             game.pay(state, animating, [game.mana.cost_mode[cost]], unavailable=(kind, 1))
-            state.tapped[animating, kind] += 1  # it attacks
+            with game.mana.track(state, animating, kind):
+                state.tapped[animating, kind] += 1  # it attacks
             animated[animating] += 1
     return animated
 

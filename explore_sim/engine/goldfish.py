@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GameState
+from .state import GameState, leave
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS"]
 
@@ -199,7 +199,7 @@ class Goldfish:
             *self.lantern_ids, *self.seeker_ids, *self.anchorage_ids, *self.activated_search_ids)]
         self.castable_cards = config.castable
         self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards)
-        self.castable_modes = self.mana.extra_card_modes
+        self.castable_card_modes = self.mana.extra_card_modes
         self.wanted_pips = np.array([pip_demand(card) for card in self.castable_cards],
                                     dtype=np.int32).reshape(-1, 5).sum(axis=0)
         self.land_options = lands.LandOptions(self)
@@ -298,16 +298,17 @@ class Goldfish:
     def sacrifice(self, state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:
         """One permanent ``card`` (aligned with rows) goes from the battlefield to the
         graveyard; its summoning-sick and tapped counts stay within what is left."""
-        state.battlefield[rows, card] -= 1
-        state.sick[rows, card] = np.minimum(state.sick[rows, card], state.battlefield[rows, card])
-        state.tapped[rows, card] = np.minimum(state.tapped[rows, card],
-                                              state.battlefield[rows, card])
+        card = np.broadcast_to(np.asarray(card, dtype=np.intp), rows.shape)
+        for kind in np.unique(card).tolist():
+            here = rows[card == kind]
+            with self.mana.track(state, here, kind):
+                leave(state, here, kind)
         state.graveyard[rows] += 1
 
     def enters(self, state: GameState, rows: np.ndarray, card: np.ndarray | int,
-               x: np.ndarray | None = None) -> None:
+               x: np.ndarray | None = None, tapped: np.ndarray | None = None) -> None:
         """A permanent enters the battlefield (:func:`explore_sim.engine.abilities.enters`)."""
-        abilities.enters(self, state, rows, card, x)
+        abilities.enters(self, state, rows, card, x, tapped)
 
     def scry(self, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
              counters: np.ndarray, present: np.ndarray) -> None:
@@ -351,21 +352,24 @@ class Goldfish:
         rows = np.arange(state.trials) if rows is None else rows
         return self.mana.units(state, rows, filters=True).sum(axis=1).astype(np.int32)
 
-    def castable_kinds(self, state: GameState, rows: np.ndarray, unit_sets: list[np.ndarray],
-                       kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
-        """Whether the mana in ``unit_sets`` (:meth:`ManaTables.unit_sets`) can pay each of
-        ``kinds`` (spell ids) in any of its ways, shape (rows, len(kinds)); with ``x_rule``,
-        Jadelight Spelunker needs X >= 1."""
-        ok = np.zeros((len(rows), len(kinds)), dtype=bool)
+    def castable_pairs(self, unit_sets: list[np.ndarray], r: np.ndarray, k: np.ndarray,
+                       x_rule: bool = True) -> np.ndarray:
+        """Whether row ``r`` of the mana in ``unit_sets`` (:meth:`ManaTables.unit_sets`) can
+        pay card ``k`` in any of its ways, for each pair; with ``x_rule`` Jadelight
+        Spelunker needs X >= 1. ``r`` and ``k`` have shape (pairs,)."""
+        ok = np.zeros(len(r), dtype=bool)
+        mode = self.first_mode[k]
         for units in unit_sets:
-            ok |= self.mana.castable_modes(units, self.first_mode[kinds])
-            for j, kind in enumerate(kinds.tolist()):
-                for mode in self.kind_modes[kind][1:]:
-                    ok[:, j] |= self.mana.payable(units, mode)
+            pair_units = units[r]
+            ok |= ((pair_units @ self.mana.intersects >= self.mana.req[mode]).all(axis=1)
+                   & (pair_units.sum(axis=1) >= self.mana.total[mode]))
+            for kind in self.multi_mode_ids.tolist():
+                here = np.flatnonzero((k == kind) & ~ok)
+                for other in self.kind_modes[kind][1:]:
+                    ok[here] |= self.mana.payable(pair_units[here], other)
         if x_rule and self.x_ids.size:
-            total = unit_sets[-1].sum(axis=1)
-            for j in np.flatnonzero(np.isin(kinds, self.x_ids)):
-                ok[:, j] &= total >= self.cost[kinds[j]] + 1
+            spelunker = np.isin(k, self.x_ids)
+            ok[spelunker] &= unit_sets[-1][r[spelunker]].sum(axis=1) >= self.cost[k[spelunker]] + 1
         return ok
 
     def castable_card(self, card: np.ndarray, unit_sets: list[np.ndarray]) -> np.ndarray:
@@ -410,12 +414,9 @@ class Goldfish:
             return np.zeros(len(rows), dtype=bool)
         held = state.hand[np.ix_(rows, kinds)] > 0
         cheap = self.cheapest[kinds][None, :] <= unit_sets[-1].sum(axis=1)[:, None]
-        candidates = held & cheap
+        r, j = np.nonzero(held & cheap)
         result = np.zeros(len(rows), dtype=bool)
-        some = candidates.any(axis=1)
-        if some.any():
-            ok = self.castable_kinds(state, rows[some], [u[some] for u in unit_sets], kinds)
-            result[some] = (ok & candidates[some]).any(axis=1)
+        result[r[self.castable_pairs(unit_sets, r, kinds[j])]] = True
         return result
 
     def record_main_phase(self, state: GameState) -> None:
@@ -425,16 +426,12 @@ class Goldfish:
         total = unit_sets[-1].sum(axis=1)
         kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
         held = state.hand[:, kinds] > 0
-        affordable = held & (self.cheapest[kinds][None, :] <= total[:, None])
+        r, j = np.nonzero(held & (self.cheapest[kinds][None, :] <= total[:, None]))
         screwed = np.zeros(state.trials, dtype=bool)
-        some = affordable.any(axis=1)
-        if some.any():
-            ok = self.castable_kinds(state, everyone[some], [u[some] for u in unit_sets],
-                                     kinds, x_rule=False)
-            screwed[some] = (affordable[some] & ~ok).any(axis=1)
+        screwed[r[~self.castable_pairs(unit_sets, r, kinds[j], x_rule=False)]] = True
         state.main_phase["mana_available"] = total.astype(np.int32)
         state.main_phase["colour_screwed"] = screwed.astype(np.int32)
-        for card, modes in zip(self.castable_cards, self.castable_modes):
+        for card, modes in zip(self.castable_cards, self.castable_card_modes):
             ok = np.zeros(state.trials, dtype=bool)
             for mode in modes:
                 ok |= self.mana.payable_any(unit_sets, mode)
@@ -460,18 +457,8 @@ class Goldfish:
             castable &= ~self.needs_creature_target | has_creature
         # Colours: check the candidate (row, card) pairs exactly.
         r, k = np.nonzero(castable)
-        if r.size:
-            ok = np.zeros(len(r), dtype=bool)
-            for units in unit_sets:
-                covered = units[r] @ self.mana.intersects
-                mode = self.first_mode[k]
-                ok |= ((covered >= self.mana.req[mode]).all(axis=1)
-                       & (units[r].sum(axis=1) >= self.mana.total[mode]))
-                for kind in self.multi_mode_ids.tolist():
-                    here = np.flatnonzero((k == kind) & ~ok)
-                    for mode in self.kind_modes[kind][1:]:
-                        ok[here] |= self.mana.payable(units[r[here]], mode)
-            castable[r[~ok], k[~ok]] = False
+        ok = self.castable_pairs(unit_sets, r, k, x_rule=False)
+        castable[r[~ok], k[~ok]] = False
         score = castable * self.rank  # 0 where not castable
         best = np.argmax(score, axis=1)
         casting = score[np.arange(len(rows)), best] > 0
@@ -571,6 +558,7 @@ class Goldfish:
         state.sick[:] = 0
         state.tapped[:] = 0
         state.pool[:] = 0
+        self.mana.recount(state)
         everyone = np.arange(state.trials)
         extra = self.on_battlefield(state, self.each_turn_land_ids, everyone)
         state.land_drops = 1 + extra

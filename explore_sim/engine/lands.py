@@ -42,7 +42,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .state import GameState
+from .state import GameState, leave
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -281,10 +281,9 @@ def land_enters(game: Goldfish, state: GameState, rows: np.ndarray, kind: int, t
         enters_tapped = ~untapped
         if rule == _LIFE:  # paid the life to have it untapped
             state.totals["life_paid"][rows[untapped]] += arg
-    state.tapped[rows[enters_tapped], kind] += 1
+    game.enters(state, rows, kind, tapped=enters_tapped)
     if land_drop:
         state.totals["tapped_lands_played"][rows[enters_tapped]] += 1
-    game.enters(state, rows, kind)
     effect = int(f.land_enters[kind])
     if effect == _SCRY:
         _scry(game, state, rows)
@@ -315,20 +314,18 @@ def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int
     chosen = np.where(has_other, lands[pick], bounce_land)
     for kind in np.unique(chosen).tolist():
         here = rows[chosen == kind]
-        untapped = game.mana.untapped(state, here)
-        s = np.flatnonzero(game.mana.source_ids == kind)
-        if s.size:  # tap it for mana first; the mana stays in the pool this phase
-            using = untapped[:, s[0]] > 0
-            state.pool[here[using]] += game.mana.source_units[s[0]].astype(state.pool.dtype)
-            state.tapped[here[using], kind] += 1
+        if game.mana.is_plain(kind):  # tap it for mana first; the mana stays in the pool
+            using = here[game.mana.usable(state, here, kind) > 0]
+            with game.mana.track(state, using, kind):
+                state.tapped[using, kind] += 1
+            state.pool[using] += game.f.source_units[kind].astype(state.pool.dtype)
         return_to_hand(game, state, here, kind)
 
 
 def return_to_hand(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
     """Permanent ``kind`` returns to its owner's hand (a land face returns as its card)."""
-    state.battlefield[rows, kind] -= 1
-    state.tapped[rows, kind] = np.minimum(state.tapped[rows, kind], state.battlefield[rows, kind])
-    state.sick[rows, kind] = np.minimum(state.sick[rows, kind], state.battlefield[rows, kind])
+    with game.mana.track(state, rows, kind):
+        leave(state, rows, kind)
     card = int(game.f.face_of[kind]) or kind
     state.hand[rows, card] += 1
 
@@ -383,7 +380,8 @@ def _enter_found(game: Goldfish, state: GameState, rows: np.ndarray, found: np.n
         land_enters(game, state, rows[here], kind, tapped=True)
         if untap is not None:
             freed = rows[here & untap]
-            state.tapped[freed, kind] -= 1
+            with game.mana.track(state, freed, kind):
+                state.tapped[freed, kind] -= 1
 
 
 def _take_basic(game: Goldfish, state: GameState, rows: np.ndarray,

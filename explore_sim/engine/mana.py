@@ -32,6 +32,7 @@ and with none activated.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Iterable
 
@@ -189,52 +190,80 @@ class ManaTables:
         self.mode_card_array = np.array(self.mode_card, dtype=np.intp)
 
     # ----------------------------------------------------------------------------------
-    # Availability
+    # Availability. ``state.units`` (trials, n_classes) holds the units of every untapped,
+    # usable plain source (not a filter, not a summoning-sick creature), kept up to date as
+    # permanents enter, tap and leave (:meth:`track`) and recomputed at each untap step.
 
-    def untapped(self, state, rows: np.ndarray,
-                 unavailable: tuple[int, int] | None = None) -> np.ndarray:
-        """Untapped, usable copies of each source, shape (rows, n_sources), int32; without
-        ``unavailable`` = (card id, copies), a source paying part of a cost by tapping."""
-        ids = self.source_ids
-        count = (state.battlefield[np.ix_(rows, ids)].astype(np.int32)
-                 - state.tapped[np.ix_(rows, ids)])
-        if self.sick_source.any():
-            count -= np.where(self.sick_source, state.sick[np.ix_(rows, ids)], 0)
-        if unavailable is not None:
-            count[:, ids == unavailable[0]] -= unavailable[1]
+    def usable(self, state, rows: np.ndarray, kind: int) -> np.ndarray:
+        """Untapped, usable copies of source ``kind`` in each row, shape (rows,), int32."""
+        count = state.battlefield[rows, kind].astype(np.int32) - state.tapped[rows, kind]
+        if self.f.is_creature[kind] and not self.f.has_haste[kind]:
+            count -= state.sick[rows, kind]
         return np.maximum(count, 0)
 
-    def units(self, state, rows: np.ndarray, untapped: np.ndarray | None = None,
+    def is_plain(self, kind: int) -> bool:
+        """``kind`` is a source whose units count in ``state.units`` (not a filter)."""
+        return bool(self.f.is_source[kind]) and self.f.source_cost[kind] == 0
+
+    @contextlib.contextmanager
+    def track(self, state, rows: np.ndarray, kind: int):
+        """Keep ``state.units`` right while the block changes ``kind``'s battlefield, tapped
+        or summoning-sick counts in ``rows``."""
+        if not self.is_plain(kind) or not len(rows):
+            yield
+            return
+        before = self.usable(state, rows, kind)
+        yield
+        change = self.usable(state, rows, kind) - before
+        state.units[rows] += (change[:, None] * self.f.source_units[kind]).astype(state.units.dtype)
+
+    def recount(self, state) -> None:
+        """``state.units`` from scratch (the untap step: nothing tapped, nothing sick)."""
+        plain = self.source_ids[self.source_cost == 0]
+        counts = state.battlefield[:, plain].astype(np.int32)
+        state.units[:] = counts @ self.f.source_units[plain].astype(np.int32)
+
+    def expected_units(self, state) -> np.ndarray:
+        """``state.units`` recomputed from the permanents (for checks)."""
+        rows = np.arange(state.trials)
+        total = np.zeros((state.trials, self.n_classes), dtype=np.int32)
+        for kind in self.source_ids[self.source_cost == 0].tolist():
+            total += self.usable(state, rows, kind)[:, None] * self.f.source_units[kind]
+        return total
+
+    def units(self, state, rows: np.ndarray, unavailable: tuple[int, int] | None = None,
               filters: bool = False) -> np.ndarray:
         """Mana units available now by class: pool plus untapped sources, (rows, n_classes).
 
-        ``filters``: count Signet-style filters as activated (each converting one unit of the
-        least flexible other mana into its own units); otherwise they count for nothing.
+        ``unavailable``: (card id, copies) of a source that may not pay (it taps as part of
+        the cost). ``filters``: count Signet-style filters as activated (each converting one
+        unit of the least flexible other mana into its own units); otherwise they count for
+        nothing.
         """
-        if untapped is None:
-            untapped = self.untapped(state, rows)
-        plain = np.where(self.source_cost > 0, 0, untapped)
-        units = plain @ self.source_units + state.pool[rows].astype(np.int32)
+        units = state.units[rows].astype(np.int32) + state.pool[rows]
+        if unavailable is not None and self.is_plain(unavailable[0]):
+            kind, copies = unavailable
+            held = np.minimum(self.usable(state, rows, kind), copies)
+            units -= held[:, None] * self.f.source_units[kind].astype(np.int32)
         if filters and self.has_filters:
             for s in np.flatnonzero(self.source_cost > 0).tolist():
-                for k in range(int(untapped[:, s].max(initial=0))):
-                    active = (k < untapped[:, s]) & (units.sum(axis=1) >= self.source_cost[s])
+                copies = self.usable(state, rows, int(self.source_ids[s]))
+                for k in range(int(copies.max(initial=0))):
+                    active = (k < copies) & (units.sum(axis=1) >= self.source_cost[s])
                     for _ in range(int(self.source_cost[s])):
                         self._take_least_flexible(units, active)
                     units[active] += self.source_units[s]
         return units
 
     def unit_sets(self, state, rows: np.ndarray,
-                  untapped: np.ndarray | None = None) -> list[np.ndarray]:
+                  unavailable: tuple[int, int] | None = None) -> list[np.ndarray]:
         """The mana available now in the ways it can be made: one (rows, n_classes) array
         with no filter activated and, when the deck has filters, one with every filter
         activated (:meth:`units`). A cost is payable if it is payable in one of them."""
-        if untapped is None:
-            untapped = self.untapped(state, rows)
-        plain = self.units(state, rows, untapped)
+        plain = self.units(state, rows, unavailable)
         if not self.has_filters:
             return [plain]
-        return [plain, self.units(state, rows, untapped, filters=True)]
+        return [plain, self.units(state, rows, unavailable, filters=True)]
 
     def payable_any(self, unit_sets: list[np.ndarray], mode: int | np.ndarray) -> np.ndarray:
         """:meth:`payable` in any of ``unit_sets``."""
@@ -254,15 +283,11 @@ class ManaTables:
     def payable(self, units: np.ndarray, mode: int | np.ndarray) -> np.ndarray:
         """Whether each row's ``units`` (rows, n_classes) can pay ``mode`` (an index, or one
         index per row): Hall's condition over :attr:`masks` and the total."""
+        enough = units.sum(axis=1) >= self.total[mode]
+        if np.ndim(mode) == 0 and not self.modes[mode].pips:
+            return enough  # generic mana only: any units will do
         covered = units @ self.intersects  # (rows, masks)
-        return (covered >= self.req[mode]).all(axis=1) & (units.sum(axis=1) >= self.total[mode])
-
-    def castable_modes(self, units: np.ndarray, modes: Iterable[int]) -> np.ndarray:
-        """Payability of several modes, shape (rows, len(modes)), bool."""
-        modes = np.asarray(list(modes), dtype=np.intp)
-        covered = units @ self.intersects
-        ok = (covered[:, None, :] >= self.req[modes][None, :, :]).all(axis=2)
-        return ok & (units.sum(axis=1)[:, None] >= self.total[modes][None, :])
+        return (covered >= self.req[mode]).all(axis=1) & enough
 
     # ----------------------------------------------------------------------------------
     # Paying
@@ -307,7 +332,7 @@ class ManaTables:
         return Payment(used=used, life=life, x=x)
 
     def tap(self, state, rows: np.ndarray, used: np.ndarray,
-            untapped: np.ndarray | None = None) -> None:
+            unavailable: tuple[int, int] | None = None) -> None:
         """Take ``used`` (rows, n_classes) from the pool, then tap plain sources in tapping
         order; what a tapped source makes beyond the need goes to the pool."""
         pool = state.pool[rows].astype(np.int32)
@@ -315,47 +340,45 @@ class ManaTables:
         pool -= from_pool
         need = used - from_pool
         if (need > 0).any():
-            if untapped is None:
-                untapped = self.untapped(state, rows)
             for s, kind in enumerate(self.source_ids.tolist()):
                 made = self.source_units[s]
                 if self.source_cost[s] > 0 or not (need[:, made > 0] > 0).any():
                     continue
+                usable = self.usable(state, rows, kind)
+                if unavailable is not None and unavailable[0] == kind:
+                    usable = np.maximum(usable - unavailable[1], 0)
                 per_copy = made[made > 0]
-                copies = np.minimum(untapped[:, s],
-                                    (-(-need[:, made > 0] // per_copy)).max(axis=1))
+                copies = np.minimum(usable, (-(-need[:, made > 0] // per_copy)).max(axis=1))
                 produced = copies[:, None] * made[None, :]
                 spent = np.minimum(produced, need)
                 need -= spent
                 pool += produced - spent
                 state.tapped[rows, kind] += copies.astype(state.tapped.dtype)
-                untapped[:, s] -= copies
+                state.units[rows] -= produced.astype(state.units.dtype)
         state.pool[rows] = pool
 
-    def activate_filters(self, state, rows: np.ndarray, untapped: np.ndarray) -> None:
+    def activate_filters(self, state, rows: np.ndarray,
+                         unavailable: tuple[int, int] | None = None) -> None:
         """Activate every untapped Signet-style filter in ``rows``, each paid with the least
         flexible other mana; their mana goes to the pool (as :meth:`units` with
-        ``filters=True`` assumes). ``untapped`` (rows, n_sources) is updated in place."""
+        ``filters=True`` assumes)."""
         for s in np.flatnonzero(self.source_cost > 0).tolist():
             kind = int(self.source_ids[s])
-            copies = untapped[:, s].copy()
+            copies = self.usable(state, rows, kind)
             for k in range(int(copies.max(initial=0))):
-                units = self.units(state, rows, untapped)
+                units = self.units(state, rows, unavailable)
                 active = np.flatnonzero((k < copies) & (units.sum(axis=1) >= self.source_cost[s]))
                 if not active.size:
                     break
                 for _ in range(int(self.source_cost[s])):
-                    units = self.units(state, rows[active], untapped[active])
+                    units = self.units(state, rows[active], unavailable)
                     taking = np.zeros_like(units)
                     left = np.ones(len(active), dtype=bool)
                     for c in self.generic_order:
                         chosen = left & (units[:, c] > 0)
                         taking[chosen, c] = 1
                         left &= ~chosen
-                    sub = untapped[active]
-                    self.tap(state, rows[active], taking, sub)
-                    untapped[active] = sub
-                untapped[active, s] -= 1
+                    self.tap(state, rows[active], taking, unavailable)
                 state.tapped[rows[active], kind] += 1
                 state.pool[rows[active]] += self.source_units[s].astype(state.pool.dtype)
 
@@ -366,15 +389,12 @@ class ManaTables:
         ``unavailable``: (card id, copies) of a source that may not pay (Restless Anchorage
         cannot tap for its own animation).
         """
-        untapped = self.untapped(state, rows, unavailable)
-        units = self.units(state, rows, untapped)
+        units = self.units(state, rows, unavailable)
         if self.has_filters:
             needs_filters = ~self.payable(units, mode)
             if needs_filters.any():
-                sub = untapped[needs_filters]
-                self.activate_filters(state, rows[needs_filters], sub)
-                untapped[needs_filters] = sub
-                units = self.units(state, rows, untapped)
+                self.activate_filters(state, rows[needs_filters], unavailable)
+                units = self.units(state, rows, unavailable)
         payment = self.allocate(units, mode, take_all)
-        self.tap(state, rows, payment.used, untapped)
+        self.tap(state, rows, payment.used, unavailable)
         return payment

@@ -24,6 +24,7 @@ __all__ = [
     "ExploreState",
     "OpeningHands",
     "GameState",
+    "leave",
     "shuffled_libraries",
     "card_dtype",
     "CARD_DTYPE",
@@ -223,6 +224,9 @@ class GameState:
     hand, battlefield, sick, tapped : ndarray, shape (trials, n_cards + 1), int16
         Cards per id in hand; permanents per id on the battlefield; of those, the ones that
         came under your control this turn (summoning sick) and the tapped ones.
+    units : ndarray, shape (trials, n_classes), int16
+        Mana units the untapped, usable sources could make now, by unit class (kept up to
+        date by :class:`~explore_sim.engine.mana.ManaTables`).
     pool : ndarray, shape (trials, n_classes), int16
         Mana made this phase and not yet spent, by unit class (it empties between phases).
     land_drops : ndarray, shape (trials,), int32
@@ -249,6 +253,7 @@ class GameState:
     battlefield: np.ndarray
     sick: np.ndarray
     tapped: np.ndarray
+    units: np.ndarray
     pool: np.ndarray
     land_drops: np.ndarray
     played_land: np.ndarray
@@ -286,6 +291,7 @@ class GameState:
             battlefield=np.zeros((trials, n_kinds), dtype=np.int16),
             sick=np.zeros((trials, n_kinds), dtype=np.int16),
             tapped=np.zeros((trials, n_kinds), dtype=np.int16),
+            units=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
             pool=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
             land_drops=zeros.copy(),
             played_land=np.zeros(trials, dtype=bool),
@@ -295,6 +301,14 @@ class GameState:
             turn=0,
             totals=totals,
         )
+
+
+def leave(state: GameState, rows: np.ndarray, kind: int) -> None:
+    """One permanent ``kind`` leaves the battlefield in each of ``rows``; its summoning-sick
+    and tapped counts stay within what is left."""
+    state.battlefield[rows, kind] -= 1
+    state.sick[rows, kind] = np.minimum(state.sick[rows, kind], state.battlefield[rows, kind])
+    state.tapped[rows, kind] = np.minimum(state.tapped[rows, kind], state.battlefield[rows, kind])
 
 
 def _library_cards(opening: OpeningHands, row: int) -> np.ndarray:
