@@ -96,7 +96,7 @@ class Catalog:
         """
         card = self.find(name)
         if card is None:
-            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
+            raise CardError(f"unknown card {clip(name)!r}{self.suggestion_text(name)}")
         return card
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
@@ -235,7 +235,7 @@ class CardSources:
     def get(self, name: str) -> Card:
         card = self.find(name)
         if card is None:
-            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
+            raise CardError(f"unknown card {clip(name)!r}{self.suggestion_text(name)}")
         return card
 
     def names(self) -> list[str]:

@@ -420,9 +420,12 @@ def _mtgjson_cards(stream, reader, label: str) -> Iterator[CardRecord]:
 
 
 def _refusal(name: Any, number: int, error: Exception) -> str:
+    """Why a record was refused, naming the card (or its place in the file)."""
     what = f"card {clip(name)!r}" if isinstance(name, str) else f"element {number}"
     reason = str(error) if isinstance(error, CardError) else f"malformed ({type(error).__name__})"
-    return f"{what}: {clip(reason, 200)}"
+    if not reason.startswith(f"{what}:"):
+        reason = f"{what}: {reason}"
+    return clip(reason, 300)
 
 
 def import_cards(
@@ -566,7 +569,10 @@ class CardIndex:
     @classmethod
     def open_default(cls, directory: str | os.PathLike[str] | None = None) -> CardIndex | None:
         """The index in the card directory, or None if nothing was imported yet."""
-        path = index_path(directory)
+        folder = cards_dir(directory)
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise CardError(f"{folder}: not a directory (the card directory)")
+        path = folder / INDEX_NAME
         return cls(path) if os.path.lexists(path) else None
 
     def _query(self, sql: str, parameters: tuple = ()) -> list[Any]:
