@@ -210,6 +210,13 @@ class Card:
     database's value); otherwise it is computed from ``mana_cost`` (E10: X counts 0).
     ``is_land``, ``is_creature`` and ``is_land_like`` are derived from the type line and
     layout by :func:`classify_types` (E10).
+
+    Every field is checked when the card is made, so the engine's 16-bit feature arrays can
+    hold it: a name of at most :data:`MAX_NAME_LENGTH` characters without control characters,
+    other text of at most :data:`MAX_TEXT_LENGTH`, power and toughness within
+    :data:`POWER_RANGE`, a mana value from 0 to :data:`MAX_MANA_VALUE`, ``explores`` and
+    ``maps`` from 0 to :data:`MAX_EXPLORES` / :data:`MAX_MAPS`, keywords a tuple of words.
+    Anything else raises :class:`~explore_sim.errors.CardError`.
     """
 
     name: str

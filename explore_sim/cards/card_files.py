@@ -1,7 +1,7 @@
 """User card files: homebrew, unreleased or house-ruled cards, and classification fixes.
 
 A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the
-built-in catalog (``explore_sim/cards/data/cards.csv``). Fields: ``name``, ``mana_cost``,
+built-in catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``name``, ``mana_cost``,
 ``type_line`` (required), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
 the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
 ``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
