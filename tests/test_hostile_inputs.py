@@ -679,10 +679,13 @@ def test_malformed_records_are_one_line_errors(tmp_path, capsys, card, message):
 
 @pytest.mark.timeout(20)
 def test_corrupt_gzip_and_deep_nesting(tmp_path):
-    packed = bytearray(gzip.compress(ORACLE))
-    packed[len(packed) // 2: len(packed) // 2 + 40] = bytes(40)
-    with pytest.raises(CardError, match="corrupt compressed data"):
-        import_cards(write(tmp_path / "bad.json.gz", bytes(packed)), tmp_path / "cards")
+    bad_block = bytearray(gzip.compress(ORACLE))
+    bad_block[10] = 0xFF  # the first deflate block: zlib.error "invalid block type"
+    bad_crc = bytearray(gzip.compress(ORACLE))
+    bad_crc[len(bad_crc) // 2: len(bad_crc) // 2 + 40] = bytes(40)
+    for packed, message in ((bad_block, "invalid block type"), (bad_crc, "CRC check failed")):
+        with pytest.raises(CardError, match=f"corrupt compressed data .*{message}"):
+            import_cards(write(tmp_path / "bad.json.gz", bytes(packed)), tmp_path / "cards")
     with pytest.raises(CardError, match="nested too deeply"):
         import_cards(write(tmp_path / "deep.json", "[" * 100_000), tmp_path / "cards")
     toml = write(tmp_path / "deep.toml", "a = " + "[" * 4000 + "]" * 4000 + "\n")
