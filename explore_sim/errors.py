@@ -38,13 +38,37 @@ _CONTROLS = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 
 
 
 def printable(text: str) -> str:
-    """``text`` without terminal control characters (tabs and line breaks are kept)."""
+    """``text`` without terminal control characters (tabs and line breaks are kept).
+
+    Parameters
+    ----------
+    text : str
+        Anything about to be printed.
+
+    Returns
+    -------
+    str
+        The text without C0 controls (but tab and newline), DEL and C1 controls.
+    """
     return str(text).translate(_CONTROLS)
 
 
 def clip(text: object, width: int = MAX_ECHO) -> str:
     """``text`` cut to ``width`` characters, the cut marked with ``...``.
 
+    Parameters
+    ----------
+    text : object
+        User text to echo in a message (converted with ``str``).
+    width : int
+        The most characters kept, ``...`` included.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> clip("Cenote Scout")
     'Cenote Scout'
     >>> clip("x" * 100, 10)

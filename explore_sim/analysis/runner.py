@@ -179,7 +179,13 @@ def chunk_streams(
 
 
 def available_cores() -> int:
-    """The number of cores this process may run on."""
+    """The number of cores this process may run on.
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1

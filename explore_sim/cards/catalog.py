@@ -181,7 +181,20 @@ class NameSuggester:
                     self._grams.setdefault(gram, []).append(number)
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
-        """Up to ``n`` names close to ``name``, best first."""
+        """Names close to a mistyped name.
+
+        Parameters
+        ----------
+        name : str
+            What the user typed.
+        n : int
+            At most this many.
+
+        Returns
+        -------
+        list of str
+            Full card names, best first (none for a name longer than any card's).
+        """
         key = normalize_name(name)
         if not key or len(key) > MAX_NAME_LENGTH:
             return []
@@ -203,7 +216,22 @@ def _trigrams(key: str) -> set[str]:
 
 
 def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """Up to ``n`` of ``names`` close to ``name`` (full or front-face names), best first."""
+    """Names close to a mistyped name (full or front-face names).
+
+    Parameters
+    ----------
+    name : str
+        What the user typed.
+    names : iterable of str
+        The card names to choose from.
+    n : int
+        At most this many.
+
+    Returns
+    -------
+    list of str
+        Best first.
+    """
     return NameSuggester(names).suggest(name, n)
 
 

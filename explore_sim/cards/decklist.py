@@ -822,7 +822,7 @@ def deck_from_counts(
     main: dict[Card, int] = {}
     for pair in pairs:
         if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
-            raise DeckError(_PAIRS_EXPECTED + f", got {_clip(repr(pair))}")
+            raise DeckError(_PAIRS_EXPECTED + f", got {clip(repr(pair))}")
         card_name, count = pair
         if not isinstance(card_name, str):
             raise DeckError(f"card names must be text, got {card_name!r}")

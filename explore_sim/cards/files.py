@@ -48,6 +48,11 @@ def open_regular_file(
         The largest size accepted (checked on the open file, so a file swapped after a
         check is caught too). Callers that stream must still stop reading at their cap.
 
+    Returns
+    -------
+    binary file
+        Open for reading; the caller closes it.
+
     Raises
     ------
     ExploreSimError
@@ -82,7 +87,22 @@ def open_regular_file(
 def check_regular_file(
     path: str | PathLike[str], what: str, error: type[ExploreSimError] = CardError
 ) -> Path:
-    """Refuse ``path`` unless it is a regular file that can be read; return it as a Path."""
+    """Refuse ``path`` unless it is a regular file that can be read.
+
+    Parameters
+    ----------
+    path : path-like
+        The file.
+    what : str
+        What the file should be, for messages.
+    error : ExploreSimError subclass
+        The error raised.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
     open_regular_file(path, what, error).close()
     return Path(path)
 
@@ -95,8 +115,21 @@ def read_file_bytes(
 ) -> bytes:
     """The bytes of a regular file of at most ``max_bytes`` bytes.
 
-    Raises ``error`` naming the path for every problem of :func:`open_regular_file` and for
-    a file that grew past the cap while it was read.
+    Parameters
+    ----------
+    path : path-like
+        The file.
+    what : str
+        What the file should be, for messages ("decklist file").
+    error : ExploreSimError subclass
+        The error raised, naming the path, for every problem of :func:`open_regular_file`
+        and for a file that grew past the cap while it was read.
+    max_bytes : int
+        The largest size accepted.
+
+    Returns
+    -------
+    bytes
     """
     with open_regular_file(path, what, error, max_bytes) as handle:
         try:
@@ -114,7 +147,17 @@ def read_text_file(
     error: type[ExploreSimError],
     max_bytes: int,
 ) -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes`` bytes (a BOM is dropped)."""
+    """The UTF-8 text of a regular file of at most ``max_bytes`` bytes (a BOM is dropped).
+
+    Parameters
+    ----------
+    path, what, error, max_bytes
+        As for :func:`read_file_bytes`; ``error`` is also raised for bytes that are not UTF-8.
+
+    Returns
+    -------
+    str
+    """
     raw = read_file_bytes(path, what, error, max_bytes)
     try:
         return raw.decode("utf-8-sig")
@@ -127,6 +170,17 @@ def check_lines(text: str, source: str, max_length: int, error: type[ExploreSimE
 
     Every line pattern of the parsers runs in linear time; this cap also bounds the work
     and the size of anything echoed from a line.
+
+    Parameters
+    ----------
+    text : str
+        The whole text.
+    source : str
+        The file's name, for messages (``deck.txt:2: line too long ...``).
+    max_length : int
+        The longest line accepted.
+    error : ExploreSimError subclass
+        The error raised.
     """
     if len(text) <= max_length:
         return

@@ -96,7 +96,23 @@ _STALE_SECONDS = 3600
 
 def prepare_cards_dir(directory: Path) -> Path:
     """Create the card directory if needed, refuse a path that is not a directory, and
-    remove temporary files that interrupted imports or updates left behind."""
+    remove temporary files that interrupted imports or updates left behind.
+
+    Parameters
+    ----------
+    directory : Path
+        The card directory.
+
+    Returns
+    -------
+    Path
+        ``directory``.
+
+    Raises
+    ------
+    CardError
+        A path that is not a directory or cannot be created.
+    """
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -113,8 +129,26 @@ def prepare_cards_dir(directory: Path) -> Path:
 def temporary_file(directory: Path, kind: str, suffix: str) -> Path:
     """A new empty temporary file in the card directory, named after this process.
 
-    ``kind`` is ``"cards"`` or ``"download"``. Interrupted runs leave such files; the next
-    import or update removes those whose process is gone (:func:`prepare_cards_dir`).
+    Interrupted runs leave such files; the next import or update removes those whose process
+    is gone (:func:`prepare_cards_dir`).
+
+    Parameters
+    ----------
+    directory : Path
+        The card directory.
+    kind : str
+        ``"cards"`` (an index being written) or ``"download"``.
+    suffix : str
+        The file name's ending.
+
+    Returns
+    -------
+    Path
+
+    Raises
+    ------
+    CardError
+        A directory that cannot be written to.
     """
     try:
         handle, name = tempfile.mkstemp(prefix=f".{kind}-{os.getpid()}-", suffix=suffix,

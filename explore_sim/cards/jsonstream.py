@@ -200,7 +200,18 @@ def first_char(stream: IO[str], label: str) -> tuple[str, _Reader]:
 
 
 def expect_end(reader: _Reader) -> None:
-    """Refuse anything but whitespace after the JSON document."""
+    """Refuse anything but whitespace after the JSON document.
+
+    Parameters
+    ----------
+    reader : _Reader
+        The reader, positioned after the document.
+
+    Raises
+    ------
+    CardError
+        Naming the first character found.
+    """
     char = reader.peek()
     if char:
         raise reader.fail(f"unexpected {char!r} after the end of the JSON document")
