@@ -43,6 +43,9 @@ from explore_sim.errors import (CardError, DeckError, ExploreSimError, OptionErr
                                 OptionWarning, printable)
 from explore_sim.plotting import plot_distribution
 
+#: Every case here is bounded in time; the slow ones set a limit of their own.
+pytestmark = pytest.mark.timeout(30)
+
 FIXTURES = TESTS / "fixtures" / "cards"
 SCRYFALL = FIXTURES / "scryfall_oracle.json"
 ORACLE = SCRYFALL.read_bytes()
