@@ -1,15 +1,22 @@
 """The ``explore-sim`` command line.
 
 Every input error is printed as one line, ``explore-sim: error: ...``, with exit status 2;
-warnings about decklists go to standard error as ``explore-sim: warning: ...``. Only
-``explore-sim cards update`` uses the network.
+warnings go to standard error as ``explore-sim: warning: ...``. Nothing printed carries
+terminal control characters. Results are printed before a figure is drawn, so a figure that
+cannot be written (exit status 2) never costs the results. Output into a closed pipe ends
+quietly with status 141 (128 + SIGPIPE); a full disk or a closed standard output is an
+error. Only ``explore-sim cards update`` uses the network.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
+import os
 import re
+import stat
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -25,8 +32,9 @@ from .analysis.simulate import check_metrics, compare, simulate
 from .cards import Card, CardSources, Catalog
 from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
+from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
-from .errors import ExploreSimError, OptionError
+from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, printable
 from .plotting import plot_differences, plot_distribution, plot_turns
 from .progress import ProgressBar
 
@@ -34,25 +42,57 @@ __all__ = ["main"]
 
 PROG = "explore-sim"
 _CARD_COMMANDS = ("list", "show", "import", "update", "check")
+#: Exit status of a command whose output went into a closed pipe (128 + SIGPIPE).
+BROKEN_PIPE_STATUS = 141
+_QUOTED = re.compile(r"'([^'\n]{%d})[^'\n]+'" % (MAX_ECHO - 3))
 
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit with status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise OptionError(message)
+        if message.startswith("unrecognized arguments: "):
+            message = clip(message, 2 * MAX_ECHO)
+        raise OptionError(_QUOTED.sub(r"'\1...'", message))
 
 
 def _count(text: str) -> int:
     """A whole number, allowing ``200_000``, ``200,000`` and ``2e5``."""
     cleaned = text.strip().replace("_", "").replace(",", "")
-    if re.fullmatch(r"\d+", cleaned):
+    if re.fullmatch(r"\d{1,40}", cleaned):
         return int(cleaned)
-    if re.fullmatch(r"\d+(\.\d+)?[eE]\d{1,2}", cleaned):
+    if re.fullmatch(r"\d{1,20}(\.\d{1,20})?[eE]\d{1,2}", cleaned):
         value = float(cleaned)
         if value.is_integer():
             return int(value)
-    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}")
+
+
+def _number(text: str) -> float:
+    """A finite decimal number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a number, got {clip(text)!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds > 0."""
+    value = _number(text) if text.strip() else 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {clip(text)!r}")
+    return value
+
+
+def _megabytes(text: str) -> int:
+    """A whole number of megabytes >= 1, as bytes."""
+    value = _count(text)
+    if not 1 <= value <= 10**7:
+        raise argparse.ArgumentTypeError(f"expected megabytes from 1 to 10000000, got {clip(text)!r}")
+    return value * 1_000_000
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -96,7 +136,16 @@ def _build_parser() -> argparse.ArgumentParser:
     updating.add_argument("--cards-dir", default=None, metavar="DIR")
     updating.add_argument("--base-url", default=None,
                           help="API base URL (default $EXPLORE_SIM_SCRYFALL_URL or Scryfall's)")
-    updating.add_argument("--timeout", type=float, default=60.0, help="seconds (default 60)")
+    updating.add_argument("--timeout", type=_seconds, default=60.0,
+                          help="seconds to wait at each step (default 60)")
+    updating.add_argument("--deadline", type=_seconds, default=DEFAULT_DEADLINE,
+                          help=f"seconds the whole download may take (default {DEFAULT_DEADLINE:g})")
+    updating.add_argument("--max-download", type=_megabytes, default=DEFAULT_MAX_BYTES,
+                          metavar="MB", help="the largest download accepted, in megabytes "
+                          f"(default {DEFAULT_MAX_BYTES // 1_000_000})")
+    updating.add_argument("--download-host", action="append", default=[], metavar="HOST",
+                          help="a host the download may come from besides the base URL's "
+                          f"and {', '.join(DEFAULT_DOWNLOAD_HOSTS)}; repeatable")
     updating.add_argument("--quiet", action="store_true", help="no progress bar")
     check = card_commands.add_parser("check", parents=[sources, decks],
                                      help="show how every card of a deck is classified")
@@ -152,14 +201,14 @@ def _build_parser() -> argparse.ArgumentParser:
         game.add_argument("--on-draw", action="store_true", help="play on the draw")
         game.add_argument("--mulligan", default="london",
                           help="none, london or london-free (default london)")
-        game.add_argument("--removal", type=float, default=0.0,
+        game.add_argument("--removal", type=_number, default=0.0,
                           help="probability an explorer is removed in response to its explore")
         game.add_argument("--scry-policy", default=None,
                           help="Twists and Turns scry: bottom where true (default: the policy)")
         game.add_argument("--no-maps", action="store_true", help="never use Map tokens")
         game.add_argument("--replacement-order", choices=["tracker-first", "twists-first"],
                           default="tracker-first", help="R3: Topography Tracker / Twists and Turns")
-        game.add_argument("--opponent-land-fraction", type=float, default=0.4,
+        game.add_argument("--opponent-land-fraction", type=_number, default=0.4,
                           help="land share of the opponent's library for parley (default 0.4)")
         game.add_argument("--cast-first", action="append", default=[], metavar="CARD",
                           help="cast this card before others (repeat for an order)")
@@ -191,6 +240,14 @@ def _normalise_argv(argv: list[str]) -> list[str]:
     return argv
 
 
+@dataclasses.dataclass
+class _Output:
+    """What a command prints, and the figure it draws once that is printed."""
+
+    text: str
+    plot: Callable[[], None] | None = None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
@@ -206,30 +263,76 @@ def main(argv: Sequence[str] | None = None) -> int:
             output = _dispatch(args)
         except ExploreSimError as error:
             _print_warnings(caught)
-            print(f"{PROG}: error: {error}", file=sys.stderr)
+            _print_error(error)
             return 2
         except KeyboardInterrupt:
-            print(f"{PROG}: interrupted", file=sys.stderr)
+            _print_line(f"{PROG}: interrupted")
             return 130
     _print_warnings(caught)
+    status = _write_output(output.text)
+    if status == 0 and output.plot is not None:
+        try:
+            output.plot()
+        except ExploreSimError as error:
+            _print_error(error)
+            return 2
+    return status
+
+
+def _print_line(line: str) -> None:
+    """One line on standard error (nothing if it is closed)."""
+    if sys.stderr is None:
+        return
     try:
-        sys.stdout.write(output)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return 0
-    return 0
+        sys.stderr.write(printable(line) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _print_error(error: ExploreSimError) -> None:
+    _print_line(f"{PROG}: error: {error}")
 
 
 def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
     for item in caught:
-        print(f"{PROG}: warning: {item.message}", file=sys.stderr)
+        _print_line(f"{PROG}: warning: {' '.join(str(item.message).split())}")
 
 
-def _dispatch(args: argparse.Namespace) -> str:
+def _write_output(text: str) -> int:
+    """Print the results; the exit status (a closed pipe, a full disk or no output)."""
+    if sys.stdout is None:
+        _print_error(OptionError("cannot write the results: standard output is closed"))
+        return 2
+    try:
+        sys.stdout.write(printable(text))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+        return BROKEN_PIPE_STATUS
+    except (OSError, ValueError) as error:
+        _discard_stdout()
+        reason = getattr(error, "strerror", None) or error
+        _print_error(OptionError(f"cannot write the results to standard output: {reason}"))
+        return 2
+    return 0
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device, so nothing fails again at exit."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing is flushed at exit
+
+
+def _dispatch(args: argparse.Namespace) -> _Output:
     if args.command == "cards":
-        return _cards(args)
+        return _Output(_cards(args))
     if args.command == "policies":
-        return _policies()
+        return _Output(_policies())
     if args.command == "explore":
         return _explore(args)
     if args.command in {"simulate", "compare"}:
@@ -256,8 +359,13 @@ def _cards(args: argparse.Namespace) -> str:
     if command == "update":
         from .cards.update import update_cards
 
-        progress = None if args.quiet or not sys.stderr.isatty() else sys.stderr
-        return update_cards(args.cards_dir, args.base_url, args.timeout, progress).summary()
+        progress = None if args.quiet or sys.stderr is None or not sys.stderr.isatty() \
+            else sys.stderr
+        return update_cards(
+            args.cards_dir, args.base_url, args.timeout, progress,
+            max_bytes=args.max_download, deadline=args.deadline,
+            download_hosts=args.download_host,
+        ).summary()
     sources = _sources(args)
     if command == "show":
         return _show_card(sources.get(" ".join(args.name)), args.format)
@@ -332,25 +440,54 @@ def _policies() -> str:
 
 def _progress(args: argparse.Namespace, label: str) -> ProgressBar:
     """A progress bar on standard error for runs over a second (not with --quiet or no tty)."""
-    stream = None if args.quiet or not sys.stderr.isatty() else sys.stderr
+    stream = None if args.quiet or sys.stderr is None or not sys.stderr.isatty() else sys.stderr
     return ProgressBar(stream, label, unit="trials")
 
 
 def _check_plot_path(args: argparse.Namespace) -> None:
-    if args.plot and Path(args.plot).suffix.casefold() not in {".png", ".svg", ".pdf"}:
-        raise OptionError(f"--plot: {args.plot!r} must end in .png, .svg or .pdf")
-
-
-def _save_plot(path: str, draw: Callable[[Figure], None], width: float = 7) -> None:
-    figure = Figure(figsize=(width, 4.5), layout="constrained")
-    draw(figure)
+    """Refuse a ``--plot`` file that could not be written, before anything is run."""
+    if not args.plot:
+        return
+    path = Path(args.plot)
+    if path.suffix.casefold() not in {".png", ".svg", ".pdf"}:
+        raise OptionError(f"--plot: {clip(args.plot)!r} must end in .png, .svg or .pdf")
     try:
-        figure.savefig(path, dpi=150)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
     except OSError as error:
-        raise OptionError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+        raise OptionError(f"--plot: cannot write {args.plot}: {error.strerror or error}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise OptionError(f"--plot: {args.plot} is {kind}")
+    if mode is None and not path.parent.is_dir():
+        raise OptionError(f"--plot: cannot write {args.plot}: no such directory {path.parent}")
+    try:  # opened for appending, so an existing figure is not changed yet
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        raise OptionError(f"--plot: cannot write {args.plot}: {error.strerror or error}") from None
+    finally:
+        if mode is None:
+            path.unlink(missing_ok=True)
 
 
-def _explore(args: argparse.Namespace) -> str:
+def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> Callable[[], None]:
+    """A function that draws the figure and writes it to ``path`` (run after the results are
+    printed); a failure is one :class:`OptionError`."""
+
+    def save() -> None:
+        figure = Figure(figsize=(width, 4.5), layout="constrained")
+        draw(figure)
+        try:
+            figure.savefig(path, dpi=150)
+        except OSError as error:
+            raise OptionError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+
+    return save
+
+
+def _explore(args: argparse.Namespace) -> _Output:
     _check_plot_path(args)
     sources = _sources(args)
     bar = _progress(args, "explore")
@@ -370,24 +507,26 @@ def _explore(args: argparse.Namespace) -> str:
         workers=args.workers,
     )
     bar.close()
+    plot = None
     if args.plot:
         metric = args.distribution or "counters"
-        _save_plot(args.plot, lambda fig: plot_distribution(
+        plot = _plot_later(args.plot, lambda fig: plot_distribution(
             result.distribution(metric), metric=metric, ax=fig.subplots()))
     if args.distribution:
         rows = result.distribution(args.distribution)
         title = f"distribution of {args.distribution}"
-        return render(args.format, result.meta, rows, title)
-    return result.render(args.format)
+        return _Output(render(args.format, result.meta, rows, title), plot)
+    return _Output(result.render(args.format), plot)
 
 
-def _games(args: argparse.Namespace) -> str:
+def _games(args: argparse.Namespace) -> _Output:
     sources = _sources(args)
     castable = []
     for name in args.castable:
         card = sources.find(name)
         if card is None:
-            raise OptionError(f"--castable: unknown card {name!r}{sources.suggestion_text(name)}")
+            raise OptionError(f"--castable: unknown card {clip(name)!r}"
+                              f"{sources.suggestion_text(name)}")
         castable.append(card)
     metrics = None
     if args.metrics:  # checked before the games are played
@@ -419,15 +558,17 @@ def _games(args: argparse.Namespace) -> str:
         decks = [_deck(args, path, sources) for path in args.decks]
         result = compare(decks, args.policies or ["forge"], progress=bar, **options)
     bar.close()
+    plot = None
     if args.plot:
         metric = (metrics or ["on_curve"])[0]
         if args.command == "simulate":
-            _save_plot(args.plot, lambda fig: plot_turns(result.summary(), metric, ax=fig.subplots()))
+            plot = _plot_later(args.plot, lambda fig: plot_turns(result.summary(), metric,
+                                                                 ax=fig.subplots()))
         else:
             def draw(fig: Figure) -> None:
                 left, right = fig.subplots(1, 2)
                 plot_turns(result.summary(), metric, ax=left)
                 plot_differences(result.paired_differences(), metric, ax=right)
 
-            _save_plot(args.plot, draw, width=12)
-    return result.render(args.format, metrics=metrics)
+            plot = _plot_later(args.plot, draw, width=12)
+    return _Output(result.render(args.format, metrics=metrics), plot)

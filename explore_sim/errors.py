@@ -1,8 +1,10 @@
-"""The package's exception and warning types.
+"""The package's exception and warning types, and the helpers that keep messages safe.
 
 Every error caused by user input (a decklist, a card file, a policy, an option) is an
 :class:`ExploreSimError`. Its message is a single line that names what is wrong and where,
-so the command line can print it as it is and exit with status 2.
+so the command line can print it as it is and exit with status 2. Messages never carry
+terminal control characters and never grow past :data:`MAX_MESSAGE` characters; user text
+echoed inside them is clipped with :func:`clip`.
 """
 
 from __future__ import annotations
@@ -19,15 +21,69 @@ __all__ = [
     "DeckWarning",
     "PolicyWarning",
     "close_matches",
+    "OptionWarning",
+    "MAX_ECHO",
+    "MAX_MESSAGE",
+    "clip",
+    "printable",
 ]
+
+#: User text (a name, a value, a line) is echoed in a message up to this many characters.
+MAX_ECHO = 80
+#: The longest error message.
+MAX_MESSAGE = 4000
+
+# C0 controls but tab and newline, DEL, and C1 controls: what could drive a terminal.
+_CONTROLS = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal control characters (tabs and line breaks are kept).
+
+    Parameters
+    ----------
+    text : str
+        Anything about to be printed.
+
+    Returns
+    -------
+    str
+        The text without C0 controls (but tab and newline), DEL and C1 controls.
+    """
+    return str(text).translate(_CONTROLS)
+
+
+def clip(text: object, width: int = MAX_ECHO) -> str:
+    """``text`` cut to ``width`` characters, the cut marked with ``...``.
+
+    Parameters
+    ----------
+    text : object
+        User text to echo in a message (converted with ``str``).
+    width : int
+        The most characters kept, ``...`` included.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> clip("Cenote Scout")
+    'Cenote Scout'
+    >>> clip("x" * 100, 10)
+    'xxxxxxx...'
+    """
+    text = str(text)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class ExploreSimError(ValueError):
     """Base class of every input error raised by explore_sim."""
 
     def __init__(self, message: str) -> None:
-        # Keep messages on one line whatever the caller passed in.
-        super().__init__(" ".join(str(message).split()))
+        # One line, no control characters, bounded length, whatever the caller passed in.
+        super().__init__(clip(" ".join(printable(message).split()), MAX_MESSAGE))
 
 
 class CardError(ExploreSimError):
@@ -72,3 +128,7 @@ def close_matches(name: str, candidates: Iterable[str], n: int = 2) -> str:
     """
     close = difflib.get_close_matches(name, [str(c) for c in candidates], n=n, cutoff=0.6)
     return " or ".join(repr(c) for c in close)
+
+
+class OptionWarning(UserWarning):
+    """An option that was adjusted, such as more workers than there are cores."""

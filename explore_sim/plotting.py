@@ -157,6 +157,15 @@ def _legend_title(hue: str | None, style: str | None) -> str | None:
     return ", ".join(c for c in (hue, style) if c is not None) or None
 
 
+def _error_bars(center: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Error bar lengths below and above ``center``, shape (2, n).
+
+    An interval that rounding puts a hair inside its centre (a probability of exactly 1, a
+    constant metric) gives a zero-length bar, never a negative one.
+    """
+    return np.clip(np.vstack([center - low, high - center]), 0, None)
+
+
 def plot_turns(
     data: pd.DataFrame,
     metric: str = "on_curve",
@@ -273,7 +282,7 @@ def plot_distribution(
     for i, (label, group, look) in enumerate(series):
         x = group["value"].to_numpy() + (i - (len(series) - 1) / 2) * width
         p = group["probability"].to_numpy()
-        error = np.vstack([p - group["ci_low"].to_numpy(), group["ci_high"].to_numpy() - p])
+        error = _error_bars(p, group["ci_low"].to_numpy(), group["ci_high"].to_numpy())
         ax.bar(x, p, width=width, label=label, color=look["color"], hatch=look["hatch"],
                edgecolor="black", linewidth=0.6, yerr=error, capsize=2,
                error_kw={"linewidth": 0.8})
@@ -338,7 +347,7 @@ def plot_differences(
         group = group.sort_values("turn")
         x = group["turn"].to_numpy() + (i - (len(series) - 1) / 2) * step
         mean = group["mean"].to_numpy()
-        error = np.vstack([mean - group["ci_low"].to_numpy(), group["ci_high"].to_numpy() - mean])
+        error = _error_bars(mean, group["ci_low"].to_numpy(), group["ci_high"].to_numpy())
         ax.errorbar(x, mean, yerr=error, fmt=look["marker"], capsize=3,
                     linestyle=look["linestyle"], linewidth=1, color=look["color"], label=label)
     ax.axhline(0, color="black", linewidth=0.8)

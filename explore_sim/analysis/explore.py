@@ -26,7 +26,7 @@ from ..engine.policies import Observation, Policy, decide, one_policy, policy_na
 from ..engine.rules import explore as explore_rule
 from ..engine.rules import reveal
 from ..engine.state import ExploreState, shuffled_libraries
-from ..errors import DeckError, OptionError
+from ..errors import DeckError, OptionError, clip
 from .report import (
     INTERVAL,
     deck_meta,
@@ -357,7 +357,7 @@ def explore_trials(
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise OptionError(f"{name} must be a whole number, got {value!r}")
+        raise OptionError(f"{name} must be a whole number, got {clip(repr(value))}")
     if not low <= int(value) <= high:
         raise OptionError(f"{name} must be between {low} and {high}, got {value}")
     return int(value)
@@ -380,7 +380,7 @@ def _explorer_card(deck: Deck, explorer: str | None) -> Card | None:
     sources = card_sources()
     card = Catalog(deck.cards).find(explorer) or sources.find(explorer)
     if card is None:
-        raise DeckError(f"unknown explorer {explorer!r}{sources.suggestion_text(explorer)}")
+        raise DeckError(f"unknown explorer {clip(explorer)!r}{sources.suggestion_text(explorer)}")
     if not card.is_permanent:
         raise OptionError(
             f"explorer {card.name!r} is not a permanent; only permanents explore (E5)"
@@ -404,7 +404,7 @@ def _known_names(known: Iterable[str] | str) -> list[str]:
     names = []
     for name in known:
         if not isinstance(name, str):
-            raise OptionError(f"known cards must be names, got {name!r}")
+            raise OptionError(f"known cards must be names, got {clip(repr(name))}")
         if name.strip():
             names.append(name.strip())
     return names
@@ -417,7 +417,7 @@ def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
         card = catalog.find(name)
         if card is None:
             hint = catalog.suggestion_text(name) or Catalog.builtin().suggestion_text(name)
-            raise DeckError(f"known card {name!r} is not in the deck {deck.name!r}{hint}")
+            raise DeckError(f"known card {clip(name)!r} is not in the deck {clip(deck.name)!r}{hint}")
         ids.append(features.id_of(card))
     return np.array(ids, dtype=np.int16)
 

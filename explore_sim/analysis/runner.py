@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError
+from ..errors import OptionError, OptionWarning, clip
 
 __all__ = [
     "notebook_trials",
@@ -33,6 +33,7 @@ __all__ = [
     "chunk_streams",
     "run_chunks",
     "check_workers",
+    "available_cores",
 ]
 
 #: Trials per chunk: the unit of randomness and of work.
@@ -177,8 +178,24 @@ def chunk_streams(
         yield size, np.random.default_rng(child)
 
 
+def available_cores() -> int:
+    """The number of cores this process may run on.
+
+    Returns
+    -------
+    int
+        At least 1.
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def check_workers(workers: object) -> int:
     """Validate a worker count.
+
+    More workers than cores only cost memory (each is a process holding a chunk), so a
+    larger count is lowered to the number of cores with an :class:`OptionWarning`.
 
     Parameters
     ----------
@@ -188,7 +205,7 @@ def check_workers(workers: object) -> int:
     Returns
     -------
     int
-        Processes to use.
+        Processes to use (at most the number of cores).
 
     Raises
     ------
@@ -196,8 +213,14 @@ def check_workers(workers: object) -> int:
         For anything else.
     """
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
-        raise OptionError(f"workers must be a whole number >= 0 (0: every core), got {workers!r}")
-    return int(workers) or (os.cpu_count() or 1)
+        raise OptionError(f"workers must be a whole number >= 0 (0: every core), got "
+                          f"{clip(repr(workers))}")
+    cores = available_cores()
+    if workers > cores:
+        warnings.warn(f"workers: {workers} is more than the {cores} cores available; "
+                      f"running on {cores}", OptionWarning, stacklevel=2)
+        return cores
+    return int(workers) or cores
 
 
 _TASK: Callable[[int, np.random.SeedSequence], Any] | None = None

@@ -5,6 +5,7 @@
   the catalog's CSV format;
 - :mod:`.features`: per-card NumPy feature arrays (:class:`FeatureTable`), what the engine
   reads;
+- :mod:`.files`: opening user files safely (regular files only, bounded bytes and lines);
 - :mod:`.card_files`: user card files (TOML / CSV);
 - :mod:`.index`, :mod:`.jsonstream`, :mod:`.oracle`, :mod:`.update`: the Scryfall / MTGJSON
   card index, its streaming reader, oracle-text templates and the one network command;

@@ -11,7 +11,7 @@ import dataclasses
 import re
 import unicodedata
 
-from ..errors import CardError
+from ..errors import CardError, clip
 from .mana import (
     ANY_COLOUR,
     CostMode,
@@ -23,6 +23,12 @@ from .mana import (
 
 __all__ = [
     "KNOWN_LAYOUTS",
+    "POWER_RANGE",
+    "MAX_MANA_VALUE",
+    "MAX_EXPLORES",
+    "MAX_MAPS",
+    "MAX_NAME_LENGTH",
+    "MAX_TEXT_LENGTH",
     "EXPLORES_WHEN",
     "MAPS_WHEN",
     "EXPLORE_TRIGGERS",
@@ -109,7 +115,23 @@ KNOWN_LAYOUTS = frozenset(
      "augment"}
 ) | (_FRONT_FACE_LAYOUTS | _COMBINED_LAYOUTS)
 
+#: Power and toughness accepted (a few printed cards have negative power, B.F.M. is 99/99).
+POWER_RANGE = (-99, 999)
+#: The largest mana value accepted (the engine holds card numbers in 16-bit arrays).
+MAX_MANA_VALUE = 1000
+#: The most explores one ability may make, and the most Maps one ability may create.
+MAX_EXPLORES = 20
+MAX_MAPS = 20
+#: The longest card name, and the longest of any other text field (cost, type line, note).
+MAX_NAME_LENGTH = 200
+MAX_TEXT_LENGTH = 1000
+_MAX_KEYWORDS = 50
+
 _MANA_SYMBOL = re.compile(r"\{([^{}]*)\}")
+_SPACES = re.compile(r"\s+")
+_FACE_SEPARATOR = re.compile(r" ?/{1,2} ?")
+_TYPE_DASH = re.compile(r" [—-] | [—-]$|—")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'"})
 
 
@@ -121,7 +143,7 @@ def normalize_name(name: str) -> str:
     """
     text = unicodedata.normalize("NFKD", str(name).translate(_QUOTES))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"\s*/{1,2}\s*", " // ", text)
+    text = _FACE_SEPARATOR.sub(" // ", _SPACES.sub(" ", text))
     return " ".join(text.casefold().split())
 
 
@@ -152,21 +174,25 @@ def mana_value_of(mana_cost: str, layout: str = "normal") -> int:
 
 def _symbol_value(symbol: str, mana_cost: str) -> int:
     symbol = symbol.strip().upper()
-    if symbol.isdigit():
+    if _is_number(symbol):
         return int(symbol)
     if symbol in {"X", "Y", "Z"}:
         return 0
     parts = symbol.split("/")
-    if parts and parts[0].isdigit():  # {2/W}: the larger half counts (CR 202.3f)
+    if parts and _is_number(parts[0]):  # {2/W}: the larger half counts (CR 202.3f)
         return int(parts[0])
     if all(re.fullmatch(r"[WUBRGCSP]|H[WUBRG]", part) for part in parts):
         return 1
     raise CardError(f"malformed mana cost {mana_cost!r}: unknown symbol {{{symbol}}}")
 
 
+def _is_number(symbol: str) -> bool:
+    return symbol.isascii() and symbol.isdigit() and len(symbol) <= 9
+
+
 def _card_types(face_type_line: str) -> set[str]:
     """The card types and supertypes of one face (the words before the dash)."""
-    head = re.split(r"\s+[—-]\s+|\s+[—-]$|[—]", face_type_line, maxsplit=1)[0]
+    head = _TYPE_DASH.split(_SPACES.sub(" ", face_type_line), maxsplit=1)[0]
     return {word.casefold() for word in head.split()}
 
 
@@ -229,6 +255,13 @@ class Card:
     (spell // land, or a land // land Pathway), which may be played instead of the front.
     ``unmodelled`` keeps the oracle text an importer could not model (shown by ``cards
     check``).
+
+    Every field is checked when the card is made, so the engine's 16-bit feature arrays can
+    hold it: a name of at most :data:`MAX_NAME_LENGTH` characters without control characters,
+    other text of at most :data:`MAX_TEXT_LENGTH`, power and toughness within
+    :data:`POWER_RANGE`, a mana value from 0 to :data:`MAX_MANA_VALUE`, ``explores`` and
+    ``maps`` from 0 to :data:`MAX_EXPLORES` / :data:`MAX_MAPS`, keywords a tuple of words.
+    Anything else raises :class:`~explore_sim.errors.CardError`.
     """
 
     name: str
@@ -267,9 +300,9 @@ class Card:
     is_land_like: bool = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
-        where = f"card {self.name!r}"
-        if not self.name.strip():
-            raise CardError("a card has an empty name")
+        _check_name(self.name)
+        where = f"card {clip(self.name)!r}"
+        _check_fields(self, where)
         _check_choice(self.explores_when, EXPLORES_WHEN, "explores_when", where)
         _check_choice(self.maps_when, MAPS_WHEN, "maps_when", where)
         _check_choice(self.explore_trigger, EXPLORE_TRIGGERS, "explore_trigger", where)
@@ -290,8 +323,6 @@ class Card:
             object.__setattr__(self, "enters_tapped", "yes")  # the older keyword spelling
         for field in ("enters_tapped", "back_enters_tapped"):
             _check_enters_tapped(getattr(self, field), field, where)
-        if not 0 <= self.mana_life <= 20:
-            raise CardError(f"{where}: mana_life must be between 0 and 20, got {self.mana_life}")
         try:
             is_land, is_creature, is_land_like = classify_types(self.type_line, self.layout)
             # A card database's own mana value wins (it knows every symbol); else the cost's.
@@ -305,6 +336,7 @@ class Card:
             parse_produces(self.produces, ANY_COLOUR)
             parse_produces(self.back_produces, ANY_COLOUR)
             cost_modes(self.mana_cost, self.layout)
+            _check_number(mana_value, "mana value", 0, MAX_MANA_VALUE)
         except CardError as error:
             raise CardError(f"{where}: {error}") from None
         object.__setattr__(self, "mana_value", mana_value)
@@ -501,8 +533,10 @@ class Card:
 
 
 def _whole_mana_value(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e6:
-        raise CardError(f"mana value must be a number >= 0, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not 0 <= value <= MAX_MANA_VALUE):  # also false for NaN
+        raise CardError(f"mana value must be a number from 0 to {MAX_MANA_VALUE}, "
+                        f"got {clip(repr(value))}")
     return int(value)  # half mana (Un-cards) rounds down
 
 
@@ -519,6 +553,60 @@ def _check_enters_tapped(value: str, field: str, where: str) -> None:
         f"{where}: {field} {value[:40]!r} is not one of yes, fast, slow, shock, "
         "unless:<types> (e.g. unless:forest|swamp), life:<N>"
     )
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise CardError("a card has an empty name" if isinstance(name, str)
+                        else f"a card name must be text, got {type(name).__name__}")
+    if len(name) > MAX_NAME_LENGTH:
+        raise CardError(f"card name {clip(name)!r} is too long ({len(name):,} characters, "
+                        f"at most {MAX_NAME_LENGTH})")
+    if _CONTROL.search(name):
+        raise CardError(f"card name {clip(name)!r} contains control characters")
+
+
+_TEXT_FIELDS = ("mana_cost", "type_line", "layout", "explores_when", "maps_when",
+                "explore_trigger", "explore_replacement", "extra_land", "ability_cost",
+                "set_number", "note", "source", "produces", "mana_ability_cost",
+                "enters_tapped", "land_enters", "fetch", "fetch_when", "back_produces",
+                "back_enters_tapped", "unmodelled")
+_NUMBER_FIELDS = {
+    "power": POWER_RANGE,
+    "toughness": POWER_RANGE,
+    "explores": (0, MAX_EXPLORES),
+    "maps": (0, MAX_MAPS),
+    "mana_life": (0, 20),
+}
+
+
+def _check_fields(card: Card, where: str) -> None:
+    """Types, lengths and ranges of a card's fields: what the engine's arrays can hold."""
+    for field in _TEXT_FIELDS:
+        value = getattr(card, field)
+        if not isinstance(value, str):
+            raise CardError(f"{where}: {field} must be text, got {type(value).__name__}")
+        if len(value) > MAX_TEXT_LENGTH:
+            raise CardError(f"{where}: {field} is too long ({len(value):,} characters, at "
+                            f"most {MAX_TEXT_LENGTH})")
+    for field, (low, high) in _NUMBER_FIELDS.items():
+        value = getattr(card, field)
+        if value is not None or field in {"explores", "maps", "mana_life"}:
+            try:
+                _check_number(value, field, low, high)
+            except CardError as error:
+                raise CardError(f"{where}: {error}") from None
+    keywords = card.keywords
+    if (not isinstance(keywords, tuple) or len(keywords) > _MAX_KEYWORDS
+            or not all(isinstance(k, str) and 0 < len(k) <= 50 for k in keywords)):
+        raise CardError(f"{where}: keywords must be a list of at most {_MAX_KEYWORDS} words, "
+                        f"got {clip(repr(keywords))}")
+
+
+def _check_number(value: object, field: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise CardError(f"{field} must be a whole number from {low} to {high}, "
+                        f"got {clip(repr(value))}")
 
 
 def _check_choice(value: str, choices: tuple[str, ...], field: str, where: str) -> None:

@@ -1,7 +1,7 @@
 """User card files: homebrew, unreleased or house-ruled cards, and classification fixes.
 
 A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the
-built-in catalog (``explore_sim/cards/data/cards.csv``). Fields: ``name``, ``mana_cost``,
+built-in catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``name``, ``mana_cost``,
 ``type_line`` (required), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
 the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
 ``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
@@ -21,22 +21,31 @@ the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a numb
     explores = 1
     explores_when = "enter"
 
-Errors name the file and the line of the offending card.
+Errors name the file and the line of the offending card. A card file is a regular file of
+at most :data:`MAX_CARD_FILE_BYTES` bytes with lines of at most :data:`MAX_CARD_FILE_LINE`
+characters; the numbers must fit the ranges of :mod:`explore_sim.cards.card`.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import tomllib
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardError
+from ..errors import CardError, clip
 from .card import Card
 from .catalog import Catalog, read_card_rows
+from .files import check_lines, read_text_file
 
-__all__ = ["load_card_file"]
+__all__ = ["load_card_file", "MAX_CARD_FILE_BYTES", "MAX_CARD_FILE_LINE"]
+
+#: Largest card file read.
+MAX_CARD_FILE_BYTES = 5 << 20
+#: Longest line of a card file.
+MAX_CARD_FILE_LINE = 10_000
 
 _FIELDS = {
     "name": str, "mana_cost": str, "type_line": str, "layout": str, "power": int,
@@ -52,31 +61,29 @@ _FIELDS = {
 def load_card_file(path: str | PathLike[str]) -> Catalog:
     """Read a TOML or CSV card file into a :class:`Catalog` (cards marked with their file)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise CardError(f"{path}: no such card file") from None
-    except UnicodeDecodeError:
-        raise CardError(f"{path}: not a UTF-8 text file") from None
-    except OSError as error:
-        raise CardError(f"{path}: cannot read: {error.strerror or error}") from None
+    if path.suffix.casefold() not in {".csv", ".toml"}:
+        raise CardError(f"{path}: card files must end in .toml or .csv")
+    text = read_text_file(path, "card file", CardError, MAX_CARD_FILE_BYTES)
+    check_lines(text, str(path), MAX_CARD_FILE_LINE, CardError)
     source = f"card file {path.name}"
     if path.suffix.casefold() == ".csv":
-        import io
-
-        return Catalog(read_card_rows(io.StringIO(text), str(path), source=source))
-    if path.suffix.casefold() != ".toml":
-        raise CardError(f"{path}: card files must end in .toml or .csv")
+        catalog = read_card_rows(io.StringIO(text, newline=""), str(path), source=source)
+        try:
+            return Catalog(catalog)
+        except CardError as error:
+            raise CardError(f"{path}: {error}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise CardError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:
+        raise CardError(f"{path}: invalid TOML: nested too deeply") from None
     tables = data.get("card")
     if not isinstance(tables, list) or not tables:
         raise CardError(f"{path}: expected one or more [[card]] tables")
-    unexpected = [key for key in data if key != "card"]
+    unexpected = [clip(key, 40) for key in data if key != "card"]
     if unexpected:
-        raise CardError(f"{path}: unexpected top-level key(s) {', '.join(unexpected)}; "
+        raise CardError(f"{path}: unexpected top-level key(s) {', '.join(unexpected[:5])}; "
                         "put cards in [[card]] tables")
     lines = [i + 1 for i, line in enumerate(text.splitlines())
              if re.match(r"^\s*\[\[\s*card\s*\]\]", line)]
@@ -84,6 +91,8 @@ def load_card_file(path: str | PathLike[str]) -> Catalog:
     for index, table in enumerate(tables):
         line = lines[index] if index < len(lines) else "?"
         try:
+            if not isinstance(table, dict):
+                raise CardError("each card must be a [[card]] table")
             cards.append(_card(table, source))
         except CardError as error:
             raise CardError(f"{path}:{line}: {error}") from None
@@ -94,29 +103,33 @@ def load_card_file(path: str | PathLike[str]) -> Catalog:
 
 
 def _card(table: dict[str, Any], source: str) -> Card:
-    unknown = [key for key in table if key not in _FIELDS]
+    unknown = [clip(key, 40) for key in table if key not in _FIELDS]
     if unknown:
-        raise CardError(f"unknown field(s) {', '.join(unknown)}; known: {', '.join(_FIELDS)}")
+        raise CardError(f"unknown field(s) {', '.join(unknown[:5])}; known: {', '.join(_FIELDS)}")
     for required in ("name", "type_line"):
         if not isinstance(table.get(required), str) or not table[required].strip():
             raise CardError(f"a card needs a {required}")
+    where = f"card {clip(table['name'])!r}"
     for key, value in table.items():
         expected = _FIELDS[key]
         allowed = expected if isinstance(expected, tuple) else (expected,)
         if isinstance(value, bool) and bool not in allowed:
-            raise CardError(f"card {table['name']!r}: {key} must be {_type_name(expected)}")
+            raise CardError(f"{where}: {key} must be {_type_name(expected)}")
         if not isinstance(value, expected):
-            raise CardError(f"card {table['name']!r}: {key} must be {_type_name(expected)}, "
-                            f"got {value!r}")
+            raise CardError(f"{where}: {key} must be {_type_name(expected)}, "
+                            f"got {clip(repr(value))}")
     values = dict(table)
     explores = values.pop("explores", 0)
     if isinstance(explores, str):
         if explores.strip().upper() != "X":
-            raise CardError(f"card {table['name']!r}: explores must be a number or \"X\"")
+            raise CardError(f"{where}: explores must be a number or \"X\"")
         values["explores_x"] = True
         explores = 0
     values["explores"] = explores
-    values["keywords"] = tuple(str(k).casefold() for k in values.get("keywords", ()))
+    keywords = values.get("keywords", [])
+    if not all(isinstance(k, str) for k in keywords):
+        raise CardError(f"{where}: keywords must be a list of text, got {clip(repr(keywords))}")
+    values["keywords"] = tuple(k.casefold() for k in keywords)
     for field in ("enters_tapped", "back_enters_tapped"):  # true / false as well as a rule
         if isinstance(values.get(field), bool):
             values[field] = "yes" if values[field] else ""

@@ -7,6 +7,7 @@ unknown names get close-match suggestions.
 
 from __future__ import annotations
 
+import collections
 import csv
 import difflib
 import functools
@@ -14,10 +15,18 @@ import re
 from collections.abc import Iterable, Iterator
 from importlib import resources
 
-from ..errors import CardError
-from .card import Card, normalize_name
+from ..errors import CardError, clip
+from .card import MAX_NAME_LENGTH, Card, normalize_name
 
-__all__ = ["Catalog", "CardSources", "close_names", "suggestion_text", "read_card_rows", "CATALOG_COLUMNS"]
+__all__ = [
+    "Catalog",
+    "CardSources",
+    "NameSuggester",
+    "close_names",
+    "suggestion_text",
+    "read_card_rows",
+    "CATALOG_COLUMNS",
+]
 
 
 class Catalog:
@@ -39,6 +48,7 @@ class Catalog:
             front = normalize_name(card.front_name)
             if front not in self._cards:
                 self._front.setdefault(front, card)
+        self._suggester: NameSuggester | None = None
 
     @classmethod
     @functools.cache
@@ -86,7 +96,7 @@ class Catalog:
         """
         card = self.find(name)
         if card is None:
-            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
+            raise CardError(f"unknown card {clip(name)!r}{self.suggestion_text(name)}")
         return card
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
@@ -103,7 +113,9 @@ class Catalog:
         list of str
             Best first.
         """
-        return close_names(name, self.names(), n)
+        if self._suggester is None:
+            self._suggester = NameSuggester(self.names())
+        return self._suggester.suggest(name, n)
 
     def suggestion_text(self, name: str) -> str:
         """A hint for an error message.
@@ -141,14 +153,86 @@ class Catalog:
         return f"Catalog({len(self)} cards)"
 
 
+class NameSuggester:
+    """Close-name suggestions ("did you mean ...?") over a fixed list of card names.
+
+    Names are compared by :func:`difflib.get_close_matches` on their lookup keys (full and
+    front-face names). Over a large list (an imported index of 35,000 cards) only the names
+    sharing the most three-letter groups with the query are compared, so one suggestion
+    takes milliseconds instead of a second.
+    """
+
+    #: Lists up to this many keys are compared in full.
+    SMALL = 2000
+    #: Names compared per query on a large list.
+    CANDIDATES = 200
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._by_key: dict[str, str] = {}
+        for full in names:
+            self._by_key.setdefault(normalize_name(full), full)
+            self._by_key.setdefault(normalize_name(full.split(" // ")[0]), full)
+        self._keys = list(self._by_key)
+        self._grams: dict[str, list[int]] | None = None
+        if len(self._keys) > self.SMALL:
+            self._grams = {}
+            for number, key in enumerate(self._keys):
+                for gram in _trigrams(key):
+                    self._grams.setdefault(gram, []).append(number)
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        """Names close to a mistyped name.
+
+        Parameters
+        ----------
+        name : str
+            What the user typed.
+        n : int
+            At most this many.
+
+        Returns
+        -------
+        list of str
+            Full card names, best first (none for a name longer than any card's).
+        """
+        key = normalize_name(name)
+        if not key or len(key) > MAX_NAME_LENGTH:
+            return []
+        candidates = self._keys if self._grams is None else self._candidates(key)
+        close = difflib.get_close_matches(key, candidates, n=n * 2, cutoff=0.6)
+        return list(dict.fromkeys(self._by_key[k] for k in close))[:n]
+
+    def _candidates(self, key: str) -> list[str]:
+        assert self._grams is not None
+        shared: collections.Counter[int] = collections.Counter()
+        for gram in _trigrams(key):
+            shared.update(self._grams.get(gram, ()))
+        return [self._keys[number] for number, _ in shared.most_common(self.CANDIDATES)]
+
+
+def _trigrams(key: str) -> set[str]:
+    padded = f"  {key} "
+    return {padded[i: i + 3] for i in range(len(padded) - 2)}
+
+
 def close_names(name: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """Up to ``n`` of ``names`` close to ``name`` (full or front-face names), best first."""
-    by_key: dict[str, str] = {}
-    for full in names:
-        by_key.setdefault(normalize_name(full), full)
-        by_key.setdefault(normalize_name(full.split(" // ")[0]), full)
-    close = difflib.get_close_matches(normalize_name(name), list(by_key), n=n * 2, cutoff=0.6)
-    return list(dict.fromkeys(by_key[key] for key in close))[:n]
+    """Names close to a mistyped name (full or front-face names).
+
+    Parameters
+    ----------
+    name : str
+        What the user typed.
+    names : iterable of str
+        The card names to choose from.
+    n : int
+        At most this many.
+
+    Returns
+    -------
+    list of str
+        Best first.
+    """
+    return NameSuggester(names).suggest(name, n)
 
 
 def suggestion_text(close: list[str]) -> str:
@@ -167,6 +251,7 @@ class CardSources:
 
     def __init__(self, sources: Iterable[object]) -> None:
         self.sources = list(sources)
+        self._suggester: NameSuggester | None = None
 
     def find(self, name: str) -> Card | None:
         for source in self.sources:
@@ -178,14 +263,17 @@ class CardSources:
     def get(self, name: str) -> Card:
         card = self.find(name)
         if card is None:
-            raise CardError(f"unknown card {name!r}{self.suggestion_text(name)}")
+            raise CardError(f"unknown card {clip(name)!r}{self.suggestion_text(name)}")
         return card
 
     def names(self) -> list[str]:
         return [name for source in self.sources for name in source.names()]
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
-        return close_names(name, self.names(), n)
+        """Up to ``n`` names of any source close to ``name`` (the index is built once)."""
+        if self._suggester is None:
+            self._suggester = NameSuggester(self.names())
+        return self._suggester.suggest(name, n)
 
     def suggestion_text(self, name: str) -> str:
         return suggestion_text(self.suggest(name))
@@ -223,20 +311,52 @@ CATALOG_COLUMNS = (
 )
 
 
+#: Columns a card CSV file may have: the catalog's, and a mana value overriding the cost's.
+CARD_FILE_COLUMNS = (*CATALOG_COLUMNS, "mana_value")
+
+
 def read_card_rows(handle: Iterable[str], filename: str, source: str = "built-in") -> list[Card]:
-    """Read catalog-format CSV rows into cards; errors name the file and line."""
-    reader = csv.DictReader(handle)
-    missing = [c for c in ("name", "mana_cost", "type_line") if c not in (reader.fieldnames or [])]
+    """Read catalog-format CSV rows into cards; errors name the file and line.
+
+    Refused: a column outside :data:`CARD_FILE_COLUMNS` (or twice), a row with more fields
+    than the header, a field spanning lines (an unclosed quote swallowing the rows after
+    it), and malformed CSV.
+    """
+    reader = csv.reader(handle, strict=True)
+    start = 1
+    try:
+        header = [column.strip() for column in next(reader, [])]
+        _check_columns(header, filename)
+        cards = []
+        start = reader.line_num + 1
+        for row in reader:
+            where = f"{filename}:{start}"
+            if any("\n" in field or "\r" in field for field in row):
+                raise CardError(f"{where}: a field spans several lines (an unclosed quote?)")
+            if len(row) > len(header):
+                raise CardError(f"{where}: {len(row)} fields, but the header has {len(header)}")
+            if row:
+                try:
+                    cards.append(_card_from_row(dict(zip(header, row)), source))
+                except CardError as error:
+                    raise CardError(f"{where}: {error}") from None
+            start = reader.line_num + 1
+    except csv.Error as error:
+        raise CardError(f"{filename}:{start}: malformed CSV: {error}") from None
+    return cards
+
+
+def _check_columns(header: list[str], filename: str) -> None:
+    missing = [c for c in ("name", "mana_cost", "type_line") if c not in header]
     if missing:
         raise CardError(f"{filename}: missing column(s) {', '.join(missing)}")
-    cards = []
-    for row in reader:
-        where = f"{filename}:{reader.line_num}"
-        try:
-            cards.append(_card_from_row(row, source))
-        except CardError as error:
-            raise CardError(f"{where}: {error}") from None
-    return cards
+    unknown = [clip(c, 40) for c in header if c not in CARD_FILE_COLUMNS]
+    if unknown:
+        raise CardError(f"{filename}:1: unknown column(s) {', '.join(map(repr, unknown[:5]))}; "
+                        f"known: {', '.join(CARD_FILE_COLUMNS)}")
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if twice:
+        raise CardError(f"{filename}:1: column(s) {', '.join(twice)} appear twice")
 
 
 def _card_from_row(row: dict[str, str | None], source: str) -> Card:
@@ -247,15 +367,15 @@ def _card_from_row(row: dict[str, str | None], source: str) -> Card:
         value = text(column)
         if not value:
             return None
-        if not re.fullmatch(r"-?\d{1,3}", value):
-            raise CardError(f"{column} must be a whole number, got {value!r}")
+        if not re.fullmatch(r"[+-]?[0-9]{1,9}", value):
+            raise CardError(f"{column} must be a whole number, got {clip(value)!r}")
         return int(value)
 
     explores_text = text("explores")
     explores_x = explores_text.upper() == "X"
     targets = text("explore_targets").casefold()
     if targets not in {"", "yes", "no", "true", "false"}:
-        raise CardError(f"explore_targets must be yes or no, got {targets!r}")
+        raise CardError(f"explore_targets must be yes or no, got {clip(targets)!r}")
     return Card(
         name=text("name"),
         mana_cost=text("mana_cost"),
@@ -286,4 +406,5 @@ def _card_from_row(row: dict[str, str | None], source: str) -> Card:
         fetch_when=text("fetch_when"),
         back_produces=text("back_produces"),
         back_enters_tapped=text("back_enters_tapped"),
+        mana_value=integer("mana_value"),
     )

@@ -30,7 +30,12 @@ names the deck's filler card: the card :meth:`Deck.with_counts` (and so
 Only the main deck goes into the library; commander, companion and sideboard are kept for
 reference. Construction rules (copy limits, minimum sizes) are not enforced, so what-if decks
 are fine; an empty main deck, counts of 0 or over 250 on a line, and unknown cards are refused
-with the file and line named, every unknown card listed at once.
+with the file and line named, every unknown card listed at once (the first
+:data:`MAX_LISTED_UNKNOWN` with suggestions, then how many more).
+
+Limits: a decklist is a regular file of at most :data:`MAX_DECK_BYTES` bytes, a text line is
+at most :data:`MAX_LINE_LENGTH` characters, and a list has at most :data:`MAX_CARD_LINES`
+card lines. Every line is read in time linear in its length.
 """
 
 from __future__ import annotations
@@ -48,10 +53,11 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from ..errors import CardError, DeckError, DeckWarning
+from ..errors import CardError, DeckError, DeckWarning, clip
 from .card import Card
 from .catalog import Catalog
 from .features import FeatureTable
+from .files import check_lines, read_file_bytes
 
 __all__ = [
     "Deck",
@@ -63,6 +69,10 @@ __all__ = [
     "DECK_FORMATS",
     "MAX_COPIES_PER_LINE",
     "MAX_DECK_SIZE",
+    "MAX_DECK_BYTES",
+    "MAX_LINE_LENGTH",
+    "MAX_CARD_LINES",
+    "MAX_LISTED_UNKNOWN",
 ]
 
 #: The filler card of a deck that names none (``// filler: ...``) when none is given.
@@ -75,8 +85,16 @@ MAX_COPIES_PER_LINE = 250
 MAX_DECK_SIZE = 1000
 #: A header-less second block of at most this many cards is read as the sideboard.
 _SIDEBOARD_BLOCK_MAX = 15
-#: Largest decklist file read.
-_MAX_FILE_BYTES = 5 << 20
+#: Largest decklist read (a file, in bytes; text, in characters).
+MAX_DECK_BYTES = 1 << 20
+#: Longest line of a text decklist.
+MAX_LINE_LENGTH = 1000
+#: The most card lines a decklist may have (all sections together).
+MAX_CARD_LINES = 5000
+#: Unknown cards named in an error, with suggestions; the rest are counted.
+MAX_LISTED_UNKNOWN = 20
+#: A section header is short ("Sideboard (15)"); longer lines are never headers.
+_MAX_HEADER_LENGTH = 40
 
 _SECTIONS = {
     "about": "about",
@@ -101,18 +119,17 @@ _TYPE_HEADERS = frozenset({
     "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
     "battle", "battles", "spell", "spells", "other spells", "other", "nonland", "nonlands",
 })
-_HEADER = re.compile(
-    r"^(?P<name>[A-Za-z][A-Za-z ]*?)\s*:?\s*(?:\(\s*\d+\s*\)|\d+)?\s*:?\s*$"
-)
-_CARD_LINE = re.compile(
-    r"^(?P<sb>SB:\s*)?(?P<count>[+-]?\d+)\s*[xX]?\s+(?P<name>.+?)"
-    r"(?:\s+\((?P<set>[A-Za-z0-9_]{2,6})\)(?:\s+(?P<number>[A-Za-z0-9\-★*]+))?)?\s*$"
-)
-#: Moxfield finish markers and #tags, Archidekt ^tags^ and [Categories], at the end of a line.
-_MARKERS = re.compile(r"(?:\s+(?:\*[A-Z]\*|#\S+|\^[^^]*\^|\[[^\]]*\]))+\s*$")
-_CATEGORY = re.compile(r"\[(?P<categories>[^\]]*)\]")
+# Line patterns run on a line whose whitespace runs are collapsed to single spaces
+# (:func:`_words`), so no two quantifiers compete for the same characters: each match is
+# linear in the line's length.
+_HEADER = re.compile(r"(?P<name>[A-Za-z]+(?: [A-Za-z]+)*) ?:? ?(?:\( ?\d+ ?\)|\d+)? ?:?")
+_COUNT_AND_NAME = re.compile(r"(?P<sb>SB: ?)?(?P<count>[+-]?\d+) ?[xX]? (?P<name>.+)")
+_SET_CODE = re.compile(r"\((?P<set>[A-Za-z0-9_]{2,6})\)")
+_COLLECTOR_NUMBER = re.compile(r"[A-Za-z0-9\-★*]+")
+#: Moxfield finish markers and #tags (one word each, at the end of a line).
+_MARKER_WORD = re.compile(r"\*[A-Z]\*|#\S+")
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f{}\[\]<>|\\]")
-_FILLER_LINE = re.compile(r"^(?:#|//)\s*filler\s*:\s*(?P<name>.*?)\s*$", flags=re.IGNORECASE)
+_FILLER_LINE = re.compile(r"(?:#|//) ?filler ?: ?(?P<name>.*)", flags=re.IGNORECASE)
 
 Entry = tuple[int, str, int]  # (line number, card name, copies)
 
@@ -292,7 +309,7 @@ class Deck:
         def card_named(name: str) -> Card:
             card = Catalog(self.cards).find(name) or catalog.find(name)
             if card is None:
-                raise DeckError(f"unknown card {name!r}{catalog.suggestion_text(name)}")
+                raise DeckError(f"unknown card {clip(name)!r}{catalog.suggestion_text(name)}")
             return card
 
         filler_card = card_named(filler or self.filler or DEFAULT_FILLER)
@@ -395,16 +412,7 @@ def load_deck(
     if isinstance(path_or_text, str) and "\n" in path_or_text:
         return parse_deck(path_or_text, catalog=catalog, format=format)
     path = Path(path_or_text)
-    try:
-        if path.stat().st_size > _MAX_FILE_BYTES:
-            raise DeckError(f"{path}: too large for a decklist ({path.stat().st_size} bytes)")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise DeckError(f"{path}: no such decklist file") from None
-    except IsADirectoryError:
-        raise DeckError(f"{path}: is a directory, not a decklist file") from None
-    except OSError as error:
-        raise DeckError(f"{path}: cannot read: {error.strerror or error}") from None
+    raw = read_file_bytes(path, "decklist file", DeckError, MAX_DECK_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -480,10 +488,15 @@ def parse_deck(
         catalog = card_sources()
     if "\x00" in text:
         raise DeckError(f"{source}: not a text decklist (it contains NUL bytes)")
+    if len(text) > MAX_DECK_BYTES:
+        raise DeckError(f"{source}: too large for a decklist ({len(text):,} characters, at "
+                        f"most {MAX_DECK_BYTES:,})")
     forced = format != "auto"
     if not forced:
         format = detect_format(text)
     filler = None
+    if format != "dek":
+        check_lines(text, source, MAX_LINE_LENGTH, DeckError)
     if format == "dek":
         entries, deck_name = _parse_dek(text, source), name
     else:
@@ -516,7 +529,7 @@ def _resolve_filler(filler: tuple[int, str] | None, catalog: _Names, source: str
     number, name = filler
     card = catalog.find(name)
     if card is None:
-        raise DeckError(f"{source}:{number}: unknown filler card {name!r}"
+        raise DeckError(f"{source}:{number}: unknown filler card {clip(name)!r}"
                         f"{catalog.suggestion_text(name)}")
     return card.name
 
@@ -526,21 +539,83 @@ def detect_format(text: str) -> str:
     head = text.lstrip()[:200].casefold()
     if head.startswith("<?xml") or head.startswith("<deck"):
         return "dek"
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    cards = [line for line in lines if _CARD_LINE.match(_MARKERS.sub("", line))]
-    if any(_CATEGORY.search(line) and line.rstrip().endswith("]") for line in cards):
+    lines = [_words(line) for line in text.splitlines()[:MAX_CARD_LINES * 2]]
+    lines = [line for line in lines if line and len(line) <= MAX_LINE_LENGTH]
+    parsed = [(line, _card_line(line)) for line in lines]
+    cards = [(line, card) for line, card in parsed if card is not None]
+    if any(_categories(line) is not None and line.endswith("]") for line, _ in cards):
         return "archidekt"
-    if any(re.search(r"\s\*[A-Z]\*(\s|$)|\s#\S", line) for line in cards):
+    if any(re.search(r" \*[A-Z]\*( |$)| #\S", line) for line, _ in cards):
         return "moxfield"
     if any(line.upper().startswith("SB:") for line in lines) or any(
-        re.match(r"^\d+x\s", line) for line in cards
+        re.match(r"\d+x ", line) for line, _ in cards
     ):
         return "mtgo"
-    if any(_section_of(line) for line in lines) or any(
-        re.search(r"\([A-Za-z0-9_]{2,6}\)(\s+\S+)?$", line) for line in cards
-    ):
+    if any(_section_of(line) for line in lines) or any(card.set_code for _, card in cards):
         return "arena"
     return "text"
+
+
+@dataclasses.dataclass(frozen=True)
+class _CardLine:
+    """The parts of a card line: ``SB: 4x Cenote Scout (LCI) 178``."""
+
+    sideboard: bool
+    count: str
+    name: str
+    set_code: str | None = None
+    number: str | None = None
+
+
+def _words(line: str) -> str:
+    """``line`` with surrounding whitespace removed and inner runs made single spaces."""
+    return " ".join(line.split())
+
+
+def _card_line(line: str) -> _CardLine | None:
+    """Parse a card line (whitespace already collapsed by :func:`_words`), or None."""
+    match = _COUNT_AND_NAME.fullmatch(_strip_markers(line))
+    if match is None:
+        return None
+    name, set_code, number = match.group("name"), None, None
+    words = name.rsplit(" ", 2)
+    if len(words) == 3 and _SET_CODE.fullmatch(words[1]) and _COLLECTOR_NUMBER.fullmatch(words[2]):
+        name, set_code, number = words[0], words[1][1:-1], words[2]
+    elif len(words) >= 2 and _SET_CODE.fullmatch(words[-1]):
+        name, set_code = name.rsplit(" ", 1)[0], words[-1][1:-1]
+    return _CardLine(bool(match.group("sb")), match.group("count"), name, set_code, number)
+
+
+def _strip_markers(line: str) -> str:
+    """``line`` without the Moxfield finish markers (``*F*``) and ``#tags``, Archidekt
+    ``^tags^`` and ``[Categories]`` at its end (each after a space)."""
+    end = len(line)
+    while (start := _last_marker(line, end)) is not None:
+        end = start
+    return line[:end]
+
+
+def _last_marker(line: str, end: int) -> int | None:
+    """Where the space before the last marker of ``line[:end]`` is, or None."""
+    starts = []
+    if line.endswith("]", 0, end):  # the first " [" after the previous "]"
+        space = line.find(" [", max(line.rfind("]", 0, end - 1), 0), end - 1)
+        if space >= 0:
+            starts.append(space + 1)
+    if end > 1 and line[end - 1] == "^":
+        starts.append(line.rfind("^", 0, end - 1))
+    word = line.rfind(" ", 0, end) + 1
+    if _MARKER_WORD.fullmatch(line, word, end):
+        starts.append(word)
+    starts = [start for start in starts if start > 0 and line[start - 1] == " "]
+    return min(starts) - 1 if starts else None
+
+
+def _categories(line: str) -> str | None:
+    """The text inside the first ``[...]`` of a line (Archidekt categories), or None."""
+    opening = line.find("[")
+    closing = line.find("]", opening + 1) if opening >= 0 else -1
+    return line[opening + 1: closing] if closing >= 0 else None
 
 
 def _parse_text(
@@ -562,15 +637,16 @@ def _parse_text(
     filler: tuple[int, str] | None = None
     blocks: list[list[Entry]] = [[]]  # header-less: blocks between blank lines
     entries: dict[str, list[Entry]] = collections.defaultdict(list)
+    card_lines = 0
     for number, raw_line in enumerate(lines, start=1):
-        line = raw_line.strip()
+        line = _words(raw_line)
         where = f"{source}:{number}"
         if not line:
             if not has_headers and blocks[-1]:
                 blocks.append([])
             continue
         if line.startswith("#") or line.startswith("//"):
-            declared = _FILLER_LINE.match(line)
+            declared = _FILLER_LINE.fullmatch(line)
             if declared:
                 if not declared.group("name"):
                     raise DeckError(f"{where}: 'filler:' needs a card name")
@@ -583,30 +659,35 @@ def _parse_text(
             section = header
             continue
         if section == "about":
-            match = re.match(r"^name\s+(.+)$", line, flags=re.IGNORECASE)
-            if match:
-                deck_name = match.group(1).strip()
+            if line[:5].casefold() == "name ":
+                deck_name = line[5:]
                 continue
-            raise DeckError(f"{where}: expected 'Name <deck name>' in the About section, got {line!r}")
-        categories = _CATEGORY.search(line) if fmt == "archidekt" else None
-        match = _CARD_LINE.match(_MARKERS.sub("", line))
-        if match is None:
+            raise DeckError(f"{where}: expected 'Name <deck name>' in the About section, "
+                            f"got {clip(line)!r}")
+        categories = _categories(line) if fmt == "archidekt" else None
+        parsed = _card_line(line)
+        if parsed is None:
             raise DeckError(
-                f"{where}: malformed line {_clip(line)!r} (expected a count and a card name, "
+                f"{where}: malformed line {clip(line)!r} (expected a count and a card name, "
                 "such as '4 Cenote Scout')"
             )
-        count = int(match.group("count"))
-        if count <= 0 or count > MAX_COPIES_PER_LINE or match.group("count")[0] in "+-":
+        card_lines += 1
+        if card_lines > MAX_CARD_LINES:
+            raise DeckError(f"{where}: more than {MAX_CARD_LINES:,} card lines")
+        digits = parsed.count.lstrip("+-")
+        if (len(digits) > 4 or parsed.count[0] in "+-"
+                or not 1 <= int(digits) <= MAX_COPIES_PER_LINE):
             raise DeckError(
-                f"{where}: count {match.group('count')} is out of range "
+                f"{where}: count {clip(parsed.count, 12)} is out of range "
                 f"(1 to {MAX_COPIES_PER_LINE} copies per line)"
             )
-        card_name = match.group("name").strip()
+        count = int(digits)
+        card_name = parsed.name
         if _BAD_NAME.search(card_name):
-            raise DeckError(f"{where}: malformed card name {_clip(card_name)!r}")
-        target = "sideboard" if match.group("sb") else section
+            raise DeckError(f"{where}: malformed card name {clip(card_name)!r}")
+        target = "sideboard" if parsed.sideboard else section
         if categories is not None:
-            target = _archidekt_section(categories.group("categories"), target)
+            target = _archidekt_section(categories, target)
         entry = (number, card_name, count)
         if has_headers or target != "main" or never_split:
             entries[target].append(entry)
@@ -635,7 +716,7 @@ def _parse_text(
 
 def _archidekt_section(categories: str, default: str) -> str:
     """The section an Archidekt category list puts a card in."""
-    names = {re.sub(r"\{[^}]*\}", "", c).strip().casefold() for c in categories.split(",")}
+    names = {re.sub(r"\{[^{}]*\}", "", c).strip().casefold() for c in categories.split(",")}
     for category, section in (("commander", "commander"), ("sideboard", "sideboard"),
                               ("maybeboard", "maybeboard"), ("companion", "companion")):
         if category in names:
@@ -651,7 +732,7 @@ def _parse_dek(text: str, source: str) -> dict[str, list[Entry]]:
     from defusedxml.ElementTree import fromstring
 
     try:
-        root = fromstring(text)
+        root = fromstring(text, forbid_dtd=True)
     except DefusedXmlException as error:
         raise DeckError(f"{source}: refused: the XML uses {type(error).__name__} "
                         "(DTDs and entities are not allowed in a .dek file)") from None
@@ -659,7 +740,7 @@ def _parse_dek(text: str, source: str) -> dict[str, list[Entry]]:
         line, column = error.position
         raise DeckError(f"{source}:{line}: malformed XML at column {column + 1}") from None
     if root.tag != "Deck":
-        raise DeckError(f"{source}: not an MTGO .dek file (root element <{root.tag}>)")
+        raise DeckError(f"{source}: not an MTGO .dek file (root element <{clip(root.tag, 40)}>)")
     card_lines = [i + 1 for i, line in enumerate(text.splitlines()) if "<Cards" in line]
     entries: dict[str, list[Entry]] = collections.defaultdict(list)
     for index, element in enumerate(root.iter("Cards")):
@@ -669,23 +750,29 @@ def _parse_dek(text: str, source: str) -> dict[str, list[Entry]]:
         quantity = (element.get("Quantity") or "").strip()
         if not name:
             raise DeckError(f"{where}: <Cards> element without a Name")
+        if len(name) > MAX_LINE_LENGTH or _BAD_NAME.search(name):
+            raise DeckError(f"{where}: malformed card name {clip(name)!r}")
+        if index >= MAX_CARD_LINES:
+            raise DeckError(f"{where}: more than {MAX_CARD_LINES:,} <Cards> elements")
         if not re.fullmatch(r"\d{1,4}", quantity) or not 1 <= int(quantity) <= MAX_COPIES_PER_LINE:
             raise DeckError(
-                f"{where}: Quantity {quantity!r} is out of range (1 to {MAX_COPIES_PER_LINE})"
+                f"{where}: Quantity {clip(quantity, 12)!r} is out of range "
+                f"(1 to {MAX_COPIES_PER_LINE})"
             )
         side = (element.get("Sideboard") or "false").strip().casefold()
         if side not in {"true", "false"}:
-            raise DeckError(f"{where}: Sideboard must be true or false, got {side!r}")
+            raise DeckError(f"{where}: Sideboard must be true or false, got {clip(side, 12)!r}")
         entries["sideboard" if side == "true" else "main"].append((line, name, int(quantity)))
     return entries
 
 
 def _section_of(line: str) -> str | None:
     """The section a header line opens, "type" for a type header, or None for other lines."""
-    match = _HEADER.match(line.strip())
+    line = _words(line)
+    match = _HEADER.fullmatch(line) if len(line) <= _MAX_HEADER_LENGTH else None
     if match is None:
         return None
-    key = " ".join(match.group("name").casefold().split())
+    key = match.group("name").casefold()
     if key in _TYPE_HEADERS:
         return "type"
     return _SECTIONS.get(key)
@@ -694,26 +781,30 @@ def _section_of(line: str) -> str | None:
 def _resolve(
     entries: dict[str, list[Entry]], catalog: _Names, source: str
 ) -> dict[str, tuple[tuple[Card, int], ...]]:
-    """Look every name up at once, so all unknown cards are reported together."""
-    unknown: list[str] = []
+    """Look every name up at once, so all unknown cards are reported together.
+
+    The first :data:`MAX_LISTED_UNKNOWN` unknown cards are named with suggestions; the
+    message then says how many more there are.
+    """
+    unknown: list[tuple[int, str]] = []
     resolved: dict[str, tuple[tuple[Card, int], ...]] = {}
     for section, lines in entries.items():
         counts: dict[Card, int] = {}
         for number, name, count in lines:
             card = catalog.find(name)
             if card is None:
-                unknown.append(f"line {number} {name!r}{catalog.suggestion_text(name)}")
+                unknown.append((number, name))
                 continue
             counts[card] = counts.get(card, 0) + count
         resolved[section] = tuple(counts.items())
     if unknown:
         noun = "card" if len(unknown) == 1 else "cards"
-        raise DeckError(f"{source}: unknown {noun}: " + "; ".join(unknown))
+        listed = [f"line {number} {clip(name)!r}{catalog.suggestion_text(name)}"
+                  for number, name in unknown[:MAX_LISTED_UNKNOWN]]
+        if len(unknown) > MAX_LISTED_UNKNOWN:
+            listed.append(f"and {len(unknown) - MAX_LISTED_UNKNOWN} more")
+        raise DeckError(f"{source}: unknown {noun}: " + "; ".join(listed))
     return resolved
-
-
-def _clip(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def deck_from_counts(
@@ -759,7 +850,7 @@ def deck_from_counts(
     main: dict[Card, int] = {}
     for pair in pairs:
         if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
-            raise DeckError(_PAIRS_EXPECTED + f", got {_clip(repr(pair))}")
+            raise DeckError(_PAIRS_EXPECTED + f", got {clip(repr(pair))}")
         card_name, count = pair
         if not isinstance(card_name, str):
             raise DeckError(f"card names must be text, got {card_name!r}")

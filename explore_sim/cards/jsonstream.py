@@ -2,7 +2,8 @@
 arrays / objects decoded one element at a time.
 
 A 150 MB Scryfall file decoded with ``json.load`` takes well over a gigabyte; here only one
-card object (a few kilobytes) plus a read buffer is in memory at a time.
+card object (a few kilobytes) plus a read buffer is in memory at a time. Only regular files
+are read, at most :data:`MAX_IMPORT_BYTES` bytes of them, decompressed or not.
 """
 
 from __future__ import annotations
@@ -12,16 +13,22 @@ import gzip
 import io
 import json
 import lzma
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import CardError
+from .files import open_regular_file
 
-__all__ = ["open_text", "iter_array", "iter_object", "first_char", "MAX_RATIO"]
+__all__ = ["open_text", "iter_array", "iter_object", "first_char", "expect_end", "MAX_RATIO",
+           "MAX_IMPORT_BYTES"]
 
 #: Largest decompressed / compressed size ratio accepted (card JSON compresses ~5-10x).
 MAX_RATIO = 200
+#: The most bytes read from a card database file, before or after decompression (4 GiB;
+#: Scryfall's largest bulk file, all_cards, is about 2.5 GB).
+MAX_IMPORT_BYTES = 4 << 30
 #: Decompressed bytes read before the ratio is checked.
 _RATIO_GRACE = 16 << 20
 #: Largest single JSON value (one card) accepted.
@@ -39,22 +46,41 @@ _MAGIC = {
 
 
 class _GuardedReader(io.RawIOBase):
-    """Decompressed bytes, refusing a decompression bomb (ratio above MAX_RATIO)."""
+    """Bytes of a card file, decompressed if ``decompressed`` is given, refusing more than
+    :data:`MAX_IMPORT_BYTES` and a decompression bomb (ratio above MAX_RATIO).
 
-    def __init__(self, raw: IO[bytes], decompressed: IO[bytes], label: str) -> None:
+    Closing it closes the decompressor and the file under it.
+    """
+
+    def __init__(self, raw: IO[bytes], decompressed: IO[bytes] | None, label: str) -> None:
         self.raw, self.decompressed, self.label = raw, decompressed, label
         self.out = 0
 
     def readable(self) -> bool:
         return True
 
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                if self.decompressed is not None:
+                    self.decompressed.close()
+            finally:
+                self.raw.close()
+        super().close()
+
     def readinto(self, buffer: Any) -> int:
+        source = self.raw if self.decompressed is None else self.decompressed
         try:
-            data = self.decompressed.read(len(buffer))
-        except (OSError, EOFError, lzma.LZMAError, ValueError) as error:
+            data = source.read(len(buffer))
+        except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError) as error:
+            if self.decompressed is None and isinstance(error, OSError):
+                raise CardError(f"{self.label}: cannot read: {error.strerror or error}") from None
             raise CardError(f"{self.label}: corrupt compressed data ({error})") from None
         self.out += len(data)
-        if self.out > _RATIO_GRACE:
+        if self.out > MAX_IMPORT_BYTES:
+            raise CardError(f"{self.label}: refused: more than {MAX_IMPORT_BYTES:,} bytes of "
+                            "card data")
+        if self.decompressed is not None and self.out > _RATIO_GRACE:
             consumed = max(self.raw.tell(), 1)
             if self.out / consumed > MAX_RATIO:
                 raise CardError(
@@ -65,29 +91,29 @@ class _GuardedReader(io.RawIOBase):
         return len(data)
 
 
-def open_text(path: Path) -> IO[str]:
-    """Open a card file as UTF-8 text, decompressing gzip, xz or bzip2 by their magic bytes."""
-    label = str(path)
+def open_text(path: Path, label: str | None = None) -> IO[str]:
+    """Open a card file as UTF-8 text, decompressing gzip, xz or bzip2 by their magic bytes.
+
+    ``path`` must be a regular file (:func:`~explore_sim.cards.files.open_regular_file`);
+    ``label`` names it in messages (default: the path).
+    """
+    label = str(path) if label is None else label
+    raw = open_regular_file(path, "card database file", CardError, MAX_IMPORT_BYTES)
     try:
-        raw = open(path, "rb")  # noqa: SIM115 - handed to the caller inside the reader
-    except FileNotFoundError:
-        raise CardError(f"{label}: no such file") from None
-    except IsADirectoryError:
-        raise CardError(f"{label}: is a directory, not a card file") from None
+        head = raw.read(8)
+        raw.seek(0)
     except OSError as error:
+        raw.close()
         raise CardError(f"{label}: cannot read: {error.strerror or error}") from None
-    head = raw.read(8)
-    raw.seek(0)
     kind = next((name for magic, name in _MAGIC.items() if head.startswith(magic)), "plain")
     if kind in {"zip", "png", "pdf"}:
         raw.close()
         raise CardError(f"{label}: a {kind} file, not a Scryfall or MTGJSON card file")
-    if kind == "plain":
-        binary: IO[bytes] = raw
-    else:
+    decompressed: IO[bytes] | None = None
+    if kind != "plain":
         opener = {"gzip": gzip.GzipFile, "xz": lzma.LZMAFile, "bzip2": bz2.BZ2File}[kind]
         decompressed = opener(fileobj=raw) if kind == "gzip" else opener(raw)
-        binary = io.BufferedReader(_GuardedReader(raw, decompressed, label), _CHUNK)
+    binary = io.BufferedReader(_GuardedReader(raw, decompressed, label), _CHUNK)
     return io.TextIOWrapper(binary, encoding="utf-8", errors="strict")
 
 
@@ -102,11 +128,11 @@ class _Reader:
         self.eof = False
         self.decoder = json.JSONDecoder()
 
-    def _fill(self) -> bool:
+    def _fill(self, size: int = _CHUNK) -> bool:
         if self.eof:
             return False
         try:
-            chunk = self.stream.read(_CHUNK)
+            chunk = self.stream.read(size)
         except UnicodeDecodeError:
             raise CardError(f"{self.label}: not a UTF-8 JSON file") from None
         if not chunk:
@@ -143,13 +169,18 @@ class _Reader:
             try:
                 value, end = self.decoder.raw_decode(self.buffer, self.pos)
             except json.JSONDecodeError as error:
-                # Incomplete at the end of the buffer, or malformed: read more and retry,
-                # up to the size of the largest value we accept.
-                if len(self.buffer) - self.pos > _MAX_VALUE or not self._fill():
+                # Incomplete at the end of the buffer, or malformed: read more (as much
+                # again, so a large value is decoded a few times only) and retry, up to the
+                # size of the largest value we accept.
+                pending = len(self.buffer) - self.pos
+                if (pending > _MAX_VALUE or not _may_continue(error, len(self.buffer))
+                        or not self._fill(max(_CHUNK, pending))):
                     raise self.fail(error.msg) from None
                 continue
             except RecursionError:
                 raise self.fail("nested too deeply") from None
+            except ValueError as error:  # a number of more than 4300 digits
+                raise self.fail(str(error).split(";")[0]) from None
             if end == len(self.buffer) and not self.eof and isinstance(value, (int, float)):
                 self._fill()  # a number may continue in the next chunk
                 continue
@@ -157,10 +188,33 @@ class _Reader:
             return value
 
 
+def _may_continue(error: json.JSONDecodeError, length: int) -> bool:
+    """Whether more text could complete a value that failed to decode at ``error``."""
+    return error.pos >= length - 16 or error.msg.startswith("Unterminated string")
+
+
 def first_char(stream: IO[str], label: str) -> tuple[str, _Reader]:
     """The first non-space character of the stream, and a reader positioned before it."""
     reader = _Reader(stream, label)
     return reader.peek(), reader
+
+
+def expect_end(reader: _Reader) -> None:
+    """Refuse anything but whitespace after the JSON document.
+
+    Parameters
+    ----------
+    reader : _Reader
+        The reader, positioned after the document.
+
+    Raises
+    ------
+    CardError
+        Naming the first character found.
+    """
+    char = reader.peek()
+    if char:
+        raise reader.fail(f"unexpected {char!r} after the end of the JSON document")
 
 
 def iter_array(reader: _Reader) -> Iterator[Any]:

@@ -1,7 +1,9 @@
 """Explore and Map abilities read from oracle text, for cards outside the built-in catalog.
 
 Only common, unambiguous templates are recognised; any other text that mentions exploring
-or Map tokens is reported so the user knows the card is modelled as a vanilla card.
+or Map tokens is reported so the user knows the card is modelled as a vanilla card. Every
+pattern is a fixed phrase with bounded alternatives, and text longer than
+:data:`MAX_ORACLE_TEXT` characters is refused, so reading a card takes bounded time.
 """
 
 from __future__ import annotations
@@ -9,7 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["abilities_from_text"]
+from ..errors import CardError
+
+__all__ = ["abilities_from_text", "MAX_ORACLE_TEXT"]
+
+#: The longest oracle text read (the longest printed card has about 1,500 characters).
+MAX_ORACLE_TEXT = 10_000
 
 _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 _SELF = r"(?:~|this creature|this permanent|this artifact|this enchantment|it)"
@@ -67,8 +74,13 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
         ``maps``, ``explore_trigger``, ...) and the lines
         that mention exploring or Maps but match no known template.
     """
+    if not isinstance(text, str):
+        raise CardError(f"oracle text must be text, got {type(text).__name__}")
+    if len(text) > MAX_ORACLE_TEXT:
+        raise CardError(f"oracle text is too long ({len(text):,} characters, at most "
+                        f"{MAX_ORACLE_TEXT:,})")
     normalized = _normalize(name, text)
-    originals = re.sub(r"\([^)]*\)", "", text).splitlines()
+    originals = _without_reminders(text).splitlines()
     fields: dict[str, Any] = {}
     unmatched: list[str] = []
     for number, line in enumerate(normalized.splitlines()):
@@ -102,4 +114,17 @@ def _normalize(name: str, text: str) -> str:
         if card_name:
             text = text.replace(card_name, "~")
     # Reminder text never defines an ability.
-    return re.sub(r"\([^)]*\)", "", text)
+    return _without_reminders(text)
+
+
+def _without_reminders(text: str) -> str:
+    """``text`` without parenthesised reminder text: each "(" up to the next ")"."""
+    parts, position = [], 0
+    while (opening := text.find("(", position)) >= 0:
+        closing = text.find(")", opening)
+        if closing < 0:
+            break
+        parts.append(text[position:opening])
+        position = closing + 1
+    parts.append(text[position:])
+    return "".join(parts)

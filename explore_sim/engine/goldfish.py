@@ -27,7 +27,7 @@ import numpy as np
 from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.features import pip_demand
 from ..cards.mana import ANY_COLOUR
-from ..errors import OptionError
+from ..errors import OptionError, clip
 from . import abilities, explore_effects, lands
 from .mana import ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
@@ -92,7 +92,7 @@ class GameConfig:
         for name in ("removal", "opponent_land_fraction"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise OptionError(f"{name} must be a probability between 0 and 1, got {value!r}")
+                raise OptionError(f"{name} must be a probability between 0 and 1, got {clip(repr(value))}")
         if self.replacement_order not in {"tracker-first", "twists-first"}:
             raise OptionError(
                 "replacement_order must be 'tracker-first' or 'twists-first', "
@@ -239,7 +239,7 @@ class Goldfish:
         for rank, name in enumerate(cast_order):
             card = catalog.find(name)
             if card is None:
-                raise OptionError(f"cast_order: {name!r} is not in the deck")
+                raise OptionError(f"cast_order: {clip(name)!r} is not in the deck")
             if card.is_land:
                 raise OptionError(f"cast_order: {card.name!r} is a land, not a spell")
             score[self.f.id_of(card)] = 10_000 - rank

@@ -33,11 +33,14 @@ from collections.abc import Callable
 import numpy as np
 
 from ..cards import FeatureTable
-from ..errors import OptionError
+from ..errors import OptionError, clip
 from .state import OpeningHands, card_dtype, shuffled_libraries
 
-__all__ = ["MulliganRule", "OpeningHands", "deal_opening_hands", "as_mulligan_rule", "HAND_SIZE"]
+__all__ = ["MulliganRule", "OpeningHands", "deal_opening_hands", "as_mulligan_rule", "HAND_SIZE",
+           "MULLIGAN_RULES"]
 
+#: The mulligan rules by name (``mulligan=`` and ``--mulligan``).
+MULLIGAN_RULES = ("none", "london", "london-free")
 #: Cards in an opening hand.
 HAND_SIZE = 7
 #: Mulligans stop at a hand of this many cards (always kept).
@@ -66,7 +69,8 @@ class MulliganRule:
 
     def __post_init__(self) -> None:
         if self.kind not in {"none", "london"}:
-            raise OptionError(f"mulligan must be 'none' or 'london', got {self.kind!r}")
+            raise OptionError(f"mulligan kind must be 'none' or 'london' ('london-free' is "
+                              f"'london' with free_first=True), got {clip(self.kind)!r}")
         if self.keep is not None and not callable(self.keep):
             raise OptionError("mulligan keep rule must be callable")
 
@@ -113,6 +117,9 @@ def as_mulligan_rule(spec: str | MulliganRule | None, *, free_first: bool = Fals
     if not isinstance(spec, str):
         raise OptionError(f"mulligan must be a rule name, got {type(spec).__name__}")
     key = spec.strip().casefold()
+    if key not in MULLIGAN_RULES:
+        raise OptionError(f"mulligan must be one of {', '.join(MULLIGAN_RULES)}, got "
+                          f"{clip(spec)!r}")
     if key == "london-free":
         return MulliganRule("london", free_first=True, keep=keep)
     return MulliganRule(key, free_first=free_first, keep=keep)

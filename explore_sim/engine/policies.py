@@ -34,7 +34,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..cards import FeatureTable
-from ..errors import PolicyError, PolicyWarning, close_matches
+from ..errors import PolicyError, PolicyWarning, clip, close_matches
 
 __all__ = [
     "Observation",
@@ -246,7 +246,7 @@ class ForgePolicy:
         for field in ("need_lands", "max_mv_diff"):
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise PolicyError(f"forge: {field} must be a whole number, got {value!r}")
+                raise PolicyError(f"forge: {field} must be a whole number, got {clip(repr(value))}")
             if not -100 <= value <= 100:
                 raise PolicyError(f"forge: {field} must be between -100 and 100, got {value}")
 
@@ -360,16 +360,16 @@ def _compile(text: str) -> _Node:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         column = f" at column {error.offset}" if error.offset else ""
-        raise PolicyError(f"policy expression {text!r} is not valid{column}: {error.msg}") from None
+        raise PolicyError(f"policy expression {clip(text)!r} is not valid{column}: {error.msg}") from None
     except (ValueError, RecursionError, MemoryError):
-        raise PolicyError(f"policy expression {text[:60]!r} cannot be parsed") from None
+        raise PolicyError(f"policy expression {clip(text)!r} cannot be parsed") from None
     try:
         node, kind = _check(tree.body, text, depth=0)
     except RecursionError:
         raise PolicyError("policy expression is nested too deeply") from None
     if kind != "bool":
         raise PolicyError(
-            f"policy expression {text!r} is a number, not a condition "
+            f"policy expression {clip(text)!r} is a number, not a condition "
             "(compare it, for example 'mana_value >= 4')"
         )
     return node
@@ -382,13 +382,13 @@ def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
     where = f" at column {node.col_offset + 1}" if hasattr(node, "col_offset") else ""
 
     def fail(message: str) -> PolicyError:
-        return PolicyError(f"policy expression {text!r}: {message}{where}")
+        return PolicyError(f"policy expression {clip(text)!r}: {message}{where}")
 
     if isinstance(node, ast.Name):
         if node.id not in OBSERVATION_NAMES:
             close = _close_names(node.id)
             hint = f" (did you mean {close}?)" if close else ""
-            raise fail(f"unknown name {node.id!r}{hint}; see 'explore-sim policies'")
+            raise fail(f"unknown name {clip(node.id)!r}{hint}; see 'explore-sim policies'")
         return ("name", node.id), "bool" if node.id in _BOOL_NAMES else "number"
     if isinstance(node, ast.Constant):
         value = node.value
@@ -396,7 +396,7 @@ def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
             return ("const", value), "bool"
         if isinstance(value, (int, float)) and not isinstance(value, complex):
             if not abs(value) <= _MAX_CONSTANT:  # also false for inf and nan
-                raise fail(f"number {value!r} is out of range (at most {_MAX_CONSTANT})")
+                raise fail(f"number {clip(repr(value))} is out of range (at most {_MAX_CONSTANT})")
             return ("const", value), "number"
         raise fail(f"{type(value).__name__} values are not allowed")
     if isinstance(node, ast.BoolOp):
@@ -642,10 +642,10 @@ def _forge_with_arguments(args: str, spec: str) -> ForgePolicy:
         key = key.strip()
         if not sep or key not in {"need_lands", "max_mv_diff"}:
             raise PolicyError(
-                f"policy {spec!r}: expected need_lands=N and/or max_mv_diff=N, got {part!r}"
+                f"policy {clip(spec)!r}: expected need_lands=N and/or max_mv_diff=N, got {clip(part)!r}"
             )
         if not re.fullmatch(r"-?\d{1,3}", value.strip()):
-            raise PolicyError(f"policy {spec!r}: {key} must be a whole number, got {value!r}")
+            raise PolicyError(f"policy {clip(spec)!r}: {clip(key)} must be a whole number, got {clip(value)!r}")
         values[key] = int(value)
     return ForgePolicy(**values, name=f"forge:{','.join(f'{k}={v}' for k, v in values.items())}")
 
