@@ -34,7 +34,7 @@ __all__ = [
 
 #: Output formats of the command line.
 FORMATS = ("table", "csv", "json")
-#: The rules the engine follows: the Comprehensive Rules edition (shared RULES.md).
+#: The rules the engine follows: the Comprehensive Rules edition (docs/rules.md).
 RULES_VERSION = "CR 2026-04-17"
 #: How intervals are computed, for result metadata.
 INTERVAL = "95%: mean +/- 1.96 se; Wilson score interval for probabilities"

@@ -1,6 +1,6 @@
 """Card facts: the :class:`Card` record and the rules that classify a card.
 
-A card's land / creature flags are decided by RULES.md E10: the type of the card *as it is in
+A card's land / creature flags are decided by docs/rules.md E10: the type of the card *as it is in
 the library* counts. Double-faced cards show only their front face there, split cards combine
 both halves, adventurers have only their main characteristics, and {X} counts as zero.
 """
@@ -74,10 +74,10 @@ MAPS_WHEN = (
     "token_extra",  # Worldwalker Helm: an extra Map whenever you make artifact tokens
 )
 
-#: "Whenever a creature you control explores" triggers (RULES.md, explore-related triggers).
+#: "Whenever a creature you control explores" triggers (docs/rules.md, explore-related triggers).
 EXPLORE_TRIGGERS = ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")
 
-#: Replacement effects on explore (RULES.md R1, R2).
+#: Replacement effects on explore (docs/rules.md R1, R2).
 EXPLORE_REPLACEMENTS = ("tracker", "twists")
 
 #: Extra land drops: for the turn the card resolves, or every turn while it is in play.

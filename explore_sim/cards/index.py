@@ -3,7 +3,7 @@
 ``explore-sim cards import FILE`` streams a Scryfall bulk file (``oracle_cards`` or
 ``default_cards``, JSON array, optionally gzip / xz / bzip2 compressed) or an MTGJSON
 ``AtomicCards.json`` and writes a compact SQLite index, ``cards.sqlite``, into the card
-directory (:func:`cards_dir`). Cards are classified by the rules (RULES.md E10):
+directory (:func:`cards_dir`). Cards are classified by the rules (docs/rules.md E10):
 
 * the front face decides for transforming, modal double-faced, flip, meld and adventurer
   cards; a spell // land modal double-faced card is a nonland with ``is_land_like``;

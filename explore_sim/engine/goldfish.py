@@ -14,7 +14,7 @@ land drops and casting; what each card does is in :mod:`explore_sim.engine.abili
 function per ability, listed in its ``MODELLED``) and explore instructions with their
 replacements and triggers are in :mod:`explore_sim.engine.explore_effects`. Python loops run
 over turns, casting passes, card kinds and explores in a sequence, never over trials.
-Comments cite RULES.md.
+Comments cite docs/rules.md and docs/mana.md.
 """
 
 from __future__ import annotations

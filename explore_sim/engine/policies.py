@@ -1,4 +1,4 @@
-"""Keep-or-mill policies: what to do with a revealed nonland card (RULES.md E2).
+"""Keep-or-mill policies: what to do with a revealed nonland card (docs/rules.md E2).
 
 A policy is any callable ``policy(obs, rng) -> mill`` where ``obs`` is an
 :class:`Observation` (what the player may know; never the library order), ``rng`` is a
@@ -230,7 +230,7 @@ class MillPolicy:
 
 @dataclasses.dataclass(frozen=True)
 class ForgePolicy:
-    """Forge's explore AI (RULES.md, policy presets).
+    """Forge's explore AI (docs/rules.md, policy presets).
 
     Mill when there is no land card in hand and at most ``need_lands`` lands on the
     battlefield (dig for lands), or when the card's mana value is at least the predicted

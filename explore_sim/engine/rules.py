@@ -2,8 +2,8 @@
 
 Each function takes an :class:`~explore_sim.state.ExploreState` and returns a new one; no
 function loops over trials, modifies its inputs or calls a policy. The runner reveals, asks
-the policy for its keep-or-mill decision, and passes that decision in (DESIGN.md: rules never
-call policies). Comments cite the items of RULES.md.
+the policy for its keep-or-mill decision, and passes that decision in (rules never
+call policies). Comments cite the items of docs/rules.md.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def explore_outcome(
     explorer_present: np.ndarray,
     active: np.ndarray,
 ) -> ExploreEvents:
-    """What one explore does with the revealed cards (RULES.md E1-E5, E9); no state change.
+    """What one explore does with the revealed cards (docs/rules.md E1-E5, E9); no state change.
 
     Parameters
     ----------
@@ -112,7 +112,7 @@ def explore(
     mill: np.ndarray,
     active: np.ndarray | None = None,
 ) -> tuple[ExploreState, ExploreEvents]:
-    """One complete explore in every active trial (RULES.md E1-E6, E9).
+    """One complete explore in every active trial (docs/rules.md E1-E6, E9).
 
     Parameters
     ----------

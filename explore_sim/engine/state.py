@@ -8,7 +8,7 @@ The library of every trial is one row of a ``(trials, size + 1)`` array of deck-
 ids. The last column is always ``EMPTY`` (id 0), so reading position ``top == size`` of an
 exhausted library safely finds "no card" (never -1 as a sentinel: NumPy would read the last
 element). Drawing reads ``library[row, top]`` and advances ``top``; leaving a revealed card on
-top is simply not advancing it (RULES.md E2, E6, E7).
+top is simply not advancing it (docs/rules.md E2, E6, E7).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class ExploreState:
     counters : ndarray, shape (trials,), int32
         +1/+1 counters put on the explorer by explore.
     explorer_present : ndarray, shape (trials,), bool
-        False where the explorer has left the battlefield (RULES.md E3).
+        False where the explorer has left the battlefield (docs/rules.md E3).
     graveyard : ndarray, shape (trials,), int32
         Cards put into the graveyard from the library (milled by explore).
     """
