@@ -237,12 +237,16 @@ def _run_installed(task: int, trials: int, seed: np.random.SeedSequence) -> Any:
 
 
 def _unpicklable(value: Any, where: str = "") -> str | None:
-    """Where in ``value`` (a task) the part that cannot be pickled sits, as a short phrase."""
+    """Where in ``value`` (a task) the part that cannot be pickled sits, as a short phrase
+    (``"policy 'greedy'"``), or None if it pickles."""
     try:
         pickle.dumps(value)
         return None
     except Exception:  # noqa: BLE001 - any pickling failure is reported the same way
         pass
+    name = getattr(value, "name", None)
+    if callable(value) and isinstance(name, str):  # a named policy: its label says it best
+        return f"{where or 'the task'} {clip(name)!r}"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
             found = _unpicklable(getattr(value, field.name), field.name)
@@ -253,8 +257,7 @@ def _unpicklable(value: Any, where: str = "") -> str | None:
             found = _unpicklable(item, where)
             if found:
                 return found
-    name = getattr(value, "__qualname__", None) or getattr(value, "name", None) or \
-        type(value).__name__
+    name = getattr(value, "__name__", None) or type(value).__name__
     return f"{where or 'the task'} {clip(name)!r}"
 
 

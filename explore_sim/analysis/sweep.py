@@ -263,7 +263,7 @@ def _policy_spec(policy: Policy) -> str:
 def sweep(
     deck: Deck | str | PathLike[str] | Sequence[Deck | str | PathLike[str]],
     grid: Mapping[str, Sequence[Any]],
-    policies: str | Policy | Sequence[str | Policy] | Mapping[str, str | Policy] | None = None,
+    policies: str | Policy | Sequence[str | Policy] | Mapping[str, str | Policy] = "forge",
     *,
     filler: str | None = None,
     metrics: Iterable[str] | None = None,
@@ -287,8 +287,9 @@ def sweep(
         land cards, changing the deck's most numerous land), a card name (its copies), or
         ``"policy"`` (keep-or-mill policies, instead of ``policies``). The deck size is kept
         by adding or removing copies of the filler card.
-    policies : str, callable, sequence or dict, optional
-        Keep-or-mill policies; a dict ``{name: policy}`` names them. Default ``"forge"``.
+    policies : str, callable, sequence or dict
+        Keep-or-mill policies; a dict ``{name: policy}`` names them. Left at its default
+        when the grid has a ``"policy"`` key.
     filler : str, optional
         The card traded against to keep the deck size. Default: each deck's declared filler
         (a ``// filler: Card Name`` line), else :data:`~explore_sim.cards.decklist.DEFAULT_FILLER`
@@ -337,11 +338,10 @@ def sweep(
         raise OptionError("sweep needs at least one deck")
     bases = [d if isinstance(d, Deck) else load_deck(d) for d in bases]
     grid, grid_policies = _check_grid(grid)
-    if grid_policies is not None and policies is not None:
+    if grid_policies is not None and not (isinstance(policies, str) and policies == "forge"):
         raise OptionError("give the policies either in the grid ('policy') or as policies, "
                           "not both")
-    resolved = as_policies(grid_policies if grid_policies is not None else
-                           "forge" if policies is None else policies)
+    resolved = as_policies(policies if grid_policies is None else grid_policies)
     labels = unique_labels([policy_name(policy) for policy in resolved])
     config, rule, scry, trials = _game_setup(bases, trials, options)
     chosen = None if metrics is None else check_metrics(
