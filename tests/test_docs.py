@@ -11,14 +11,23 @@ from conftest import ROOT
 
 import explore_sim
 from explore_sim import plotting, testing
-from explore_sim.analysis import explore, report, runner, simulate, stats, sweep
+from explore_sim.analysis import (
+    executors,
+    explore,
+    report,
+    runner,
+    simulate,
+    stats,
+    store,
+    sweep,
+)
 from explore_sim.cards import decklist
 from explore_sim.engine import policies
 
 
 def public_callables():
     modules = [explore_sim, plotting, testing, explore, simulate, sweep, report, stats, runner,
-               decklist, policies]
+               executors, store, decklist, policies]
     seen = {}
     for module in modules:
         for name in module.__all__:

@@ -88,7 +88,7 @@ def test_a_partial_file_is_completed_to_the_file_of_an_uninterrupted_run(tmp_pat
 def test_killed_midway_and_rerun_it_ends_with_the_uninterrupted_file(tmp_path):
     """The command of the documentation, killed with SIGKILL once some points are written."""
     args = [sys.executable, "-m", "explore_sim", "sweep", str(DECK), "--vary", "lands=22..25",
-            "--vary", "policy=keep,forge", "--turns", "5", "--trials", "20000", "--seed", "1",
+            "--vary", "policy=keep,forge", "--turns", "5", "--trials", "10000", "--seed", "1",
             "--quiet", "--format", "csv"]
     killed = tmp_path / "killed.parquet"
     process = subprocess.Popen([*args, "--out", str(killed)], cwd=ROOT,
