@@ -42,6 +42,7 @@ from .errors import (
     CardError,
     DeckError,
     DeckWarning,
+    ExecutorError,
     ExploreSimError,
     OptionError,
     PolicyError,
@@ -95,6 +96,7 @@ __all__ = [
     "DeckError",
     "PolicyError",
     "OptionError",
+    "ExecutorError",
     "DeckWarning",
     "PolicyWarning",
 ]

@@ -22,9 +22,14 @@ DECK = DECKS / "lci_merfolk_explore.txt"
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=":0") as local:
-        yield local
+    # The workers' nanny takes the allocator settings from this environment.
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in executors.WORKER_MALLOC.items():
+            patch.setenv(name, value)
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      host="127.0.0.1", dashboard_address=":0") as local:
+            patch.undo()
+            yield local
 
 
 def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -92,3 +97,21 @@ def test_a_scheduler_without_workers_is_one_line():
         with pytest.raises(ExecutorError, match="has no worker"):
             explore_sim.simulate(DECK, turns=1, trials=100, seed=1, scheduler=executor)
         executor.close()
+
+
+def test_workers_with_the_allocator_dask_chooses_are_pointed_out():
+    assert executors._slow_allocator({"MALLOC_TRIM_THRESHOLD_": "65536",
+                                      "MALLOC_MMAP_THRESHOLD_": None})
+    assert executors._slow_allocator({"MALLOC_TRIM_THRESHOLD_": "1073741824",
+                                      "MALLOC_MMAP_THRESHOLD_": None})
+    assert not executors._slow_allocator({"MALLOC_TRIM_THRESHOLD_": None,
+                                          "MALLOC_MMAP_THRESHOLD_": None})
+    assert not executors._slow_allocator(executors.WORKER_MALLOC)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=":0") as plain:
+        with pytest.warns(explore_sim.errors.OptionWarning,
+                          match=r"1 Dask worker\(s\) run with MALLOC_TRIM_THRESHOLD_=65536 .* "
+                                r"half as fast; start them with MALLOC_TRIM_THRESHOLD_=67108864 "
+                                r"MALLOC_MMAP_THRESHOLD_=33554432"):
+            explore_sim.simulate(DECK, turns=1, trials=100, seed=1,
+                                 scheduler=plain.scheduler_address)

@@ -52,6 +52,7 @@ __all__ = [
     "available_cores",
     "SCHEDULER_ENV",
     "DEFAULT_CONNECT_TIMEOUT",
+    "WORKER_MALLOC",
 ]
 
 #: The environment variable naming a Dask scheduler (Dask's own name for it).
@@ -346,9 +347,32 @@ class ProcessExecutor(Executor):
         return f"{self.capacity} local processes ({method})"
 
 
+#: The allocator settings that keep NumPy's chunk-sized arrays on the heap (glibc's largest
+#: automatic thresholds, fixed), for Dask workers: their nanny sets MALLOC_TRIM_THRESHOLD_,
+#: which turns glibc's automatic mmap threshold off.
+WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": "67108864", "MALLOC_MMAP_THRESHOLD_": "33554432"}
+
+
 def _worker_versions() -> tuple[str, str]:
     """explore_sim and NumPy versions where this runs (on every Dask worker)."""
     return __version__, np.__version__
+
+
+def _worker_facts() -> tuple[tuple[str, str], dict[str, str | None]]:
+    """Versions and allocator settings where this runs (on every Dask worker)."""
+    return _worker_versions(), {name: os.environ.get(name) for name in WORKER_MALLOC}
+
+
+def _slow_allocator(settings: dict[str, str | None]) -> bool:
+    """A fixed trim threshold without a large fixed mmap threshold: every array of a chunk
+    (over 128 kB) is mapped and unmapped again, which halves the speed of a game."""
+    def size(name: str) -> int:
+        value = (settings.get(name) or "").strip()
+        return int(value) if value.isdigit() else 0
+
+    trim = settings.get("MALLOC_TRIM_THRESHOLD_")
+    return trim is not None and not (size("MALLOC_TRIM_THRESHOLD_") >= 1 << 24
+                                     and size("MALLOC_MMAP_THRESHOLD_") >= 1 << 24)
 
 
 def _call(task: Task, trials: int, seed: np.random.SeedSequence) -> Any:
@@ -466,18 +490,27 @@ class DaskExecutor(Executor):
             raise ExecutorError(f"the Dask scheduler at {self.address} has no worker "
                                 f"(waited {self.timeout:g} s)") from None
         here = _worker_versions()
-        for worker, theirs in sorted(self.client.run(_worker_versions,
-                                                     on_error="return").items()):
-            if isinstance(theirs, BaseException):
+        slow = []
+        for worker, facts in sorted(self.client.run(_worker_facts, on_error="return").items()):
+            if isinstance(facts, BaseException):
                 raise ExecutorError(f"Dask worker {worker} cannot run explore_sim "
-                                    f"({type(theirs).__name__}: {clip(theirs)}); install "
+                                    f"({type(facts).__name__}: {clip(facts)}); install "
                                     f"explore_sim {here[0]} on every worker")
+            theirs, malloc = facts
             if tuple(theirs) != here:
                 raise ExecutorError(
                     f"Dask worker {worker} runs explore_sim {theirs[0]} with NumPy "
                     f"{theirs[1]}, this machine explore_sim {here[0]} with NumPy {here[1]}; "
                     "other versions could give other numbers: install the same on every "
                     "worker")
+            if _slow_allocator(malloc):
+                slow.append(f"MALLOC_TRIM_THRESHOLD_={malloc['MALLOC_TRIM_THRESHOLD_']}")
+        if slow:
+            warnings.warn(
+                f"{len(slow)} Dask worker(s) run with {slow[0]} (the Dask nanny's default), "
+                "which makes games about half as fast; start them with "
+                + " ".join(f"{k}={v}" for k, v in WORKER_MALLOC.items())
+                + " in their environment", OptionWarning, stacklevel=2)
 
     def map(self, tasks: Sequence[Task], jobs: Iterable[Job]) -> Iterator[Any]:
         """Run the jobs on the cluster.
