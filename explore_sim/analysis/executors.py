@@ -237,6 +237,10 @@ def _run_installed(task: int, trials: int, seed: np.random.SeedSequence) -> Any:
     return _TASKS[task](trials, seed)
 
 
+def _call(task: Task, trials: int, seed: np.random.SeedSequence) -> Any:
+    return task(trials, seed)
+
+
 def _unpicklable(value: Any, where: str = "") -> str | None:
     """Where in ``value`` (a task) the part that cannot be pickled sits, as a short phrase
     (``"policy 'greedy'"``), or None if it pickles."""
@@ -265,11 +269,10 @@ def _unpicklable(value: Any, where: str = "") -> str | None:
 class ProcessExecutor(Executor):
     """Jobs in a pool of local worker processes.
 
-    The tasks are handed to every worker once, when it starts (its initializer); each job
-    then sends only its task index, trials and seed. Under the ``fork`` start method the
-    tasks are inherited, so they may hold anything (a lambda policy); under ``spawn`` and
-    ``forkserver`` they are pickled, so they must be picklable (preset and expression
-    policies, module-level functions). With the default start method (``start_method=None``),
+    Under the ``fork`` start method every worker inherits the tasks when it starts, so they
+    may hold anything (a lambda policy) and a job sends only its task index, trials and seed.
+    Under ``spawn`` and ``forkserver`` each job is sent with its task, pickled, so the tasks
+    must be picklable (preset and expression policies, module-level functions). With the default start method (``start_method=None``),
     tasks that cannot be pickled run under ``fork`` where the platform has it.
 
     Parameters
@@ -326,12 +329,20 @@ class ProcessExecutor(Executor):
         return self._run(tasks, jobs, method)
 
     def _run(self, tasks: tuple[Task, ...], jobs: Iterable[Job], method: str) -> Iterator[Any]:
-        pool = ProcessPoolExecutor(max_workers=self.capacity,
-                                   mp_context=multiprocessing.get_context(method),
-                                   initializer=_install_tasks, initargs=(tasks,))
+        context = multiprocessing.get_context(method)
+        if method == "fork":  # inherited by every worker: nothing is pickled
+            pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context,
+                                       initializer=_install_tasks, initargs=(tasks,))
+
+            def submit(job: Job) -> Future:
+                return pool.submit(_run_installed, *job)
+        else:  # each job carries its task (a few kB), however many tasks there are
+            pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context)
+
+            def submit(job: Job) -> Future:
+                return pool.submit(_call, tasks[job.task], job.trials, job.seed)
         try:
-            yield from _in_order(lambda job: pool.submit(_run_installed, *job), jobs,
-                                 2 * self.capacity, Future.result,
+            yield from _in_order(submit, jobs, 2 * self.capacity, Future.result,
                                  lambda futures: [f.cancel() for f in futures])
         finally:
             pool.shutdown(cancel_futures=True)
@@ -373,10 +384,6 @@ def _slow_allocator(settings: dict[str, str | None]) -> bool:
     trim = settings.get("MALLOC_TRIM_THRESHOLD_")
     return trim is not None and not (size("MALLOC_TRIM_THRESHOLD_") >= 1 << 24
                                      and size("MALLOC_MMAP_THRESHOLD_") >= 1 << 24)
-
-
-def _call(task: Task, trials: int, seed: np.random.SeedSequence) -> Any:
-    return task(trials, seed)
 
 
 def _probe(address: str, timeout: float) -> None:

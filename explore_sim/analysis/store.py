@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError, clip
-from .stats import Accumulator, summary_frame
+from .stats import Accumulator, summary_rows
 
 __all__ = ["SweepFile", "FORMAT_VERSION", "deck_fingerprint", "RESERVED_COLUMNS"]
 
@@ -267,37 +267,49 @@ class SweepFile:
         self._last_write_end = time.monotonic()
         self._last_write_cost = self._last_write_end - started
 
-    def _table(self) -> Any:
-        pa, _ = _pyarrow()
-        names = ["deck", *self.keys, "policy", "turn", "metric", "mean", "se", "ci_low",
-                 "ci_high", "trials", "seed", "chunk_trials", "deck_digest", "version", "sum",
-                 "sum_squares", "histogram"]
-        columns: dict[str, list] = {name: [] for name in names}
+    def _rows(self, key: tuple, record: dict[str, Any]) -> dict[str, list]:
+        """A point's rows, column by column (made once per point)."""
+        if "rows" in record:
+            return record["rows"]
+        columns: dict[str, list] = {name: [] for name in self._names()}
         seed = str(self.settings["seed"])
         chunk = self.settings["chunk_trials"]
         version = self.settings["versions"]["explore_sim"]
+        for turn, acc in enumerate(record["stats"]):
+            sums = {name: (acc.total[name], acc.total_sq[name]) for name in acc.binary}
+            rows = summary_rows(acc.n, sums, acc.binary)
+            count = len(acc.binary)
+            columns["deck"] += [key[0]] * count
+            for k, value in zip(self.keys, key[1:-1]):
+                columns[k] += [value] * count
+            columns["policy"] += [key[-1]] * count
+            columns["turn"] += [turn] * count
+            columns["metric"] += list(acc.binary)
+            for position, stat in enumerate(("mean", "se", "ci_low", "ci_high"), start=1):
+                columns[stat] += [float(row[position]) for row in rows]
+            columns["trials"] += [acc.n] * count
+            columns["seed"] += [seed] * count
+            columns["chunk_trials"] += [chunk] * count
+            columns["deck_digest"] += [record["digest"]] * count
+            columns["version"] += [version] * count
+            columns["sum"] += [acc.total[name] for name in acc.binary]
+            columns["sum_squares"] += [acc.total_sq[name] for name in acc.binary]
+            columns["histogram"] += [acc.histogram[name].tolist() for name in acc.binary]
+        record["rows"] = columns
+        return columns
+
+    def _names(self) -> list[str]:
+        return ["deck", *self.keys, "policy", "turn", "metric", "mean", "se", "ci_low",
+                "ci_high", "trials", "seed", "chunk_trials", "deck_digest", "version", "sum",
+                "sum_squares", "histogram"]
+
+    def _table(self) -> Any:
+        pa, _ = _pyarrow()
+        names = self._names()
+        columns: dict[str, list] = {name: [] for name in names}
         for key in sorted(self.points, key=self.order.__getitem__):
-            record = self.points[key]
-            for turn, acc in enumerate(record["stats"]):
-                sums = {name: (acc.total[name], acc.total_sq[name]) for name in acc.binary}
-                frame = summary_frame(acc.n, sums, acc.binary)
-                for row, name in enumerate(acc.binary):
-                    columns["deck"].append(key[0])
-                    for k, value in zip(self.keys, key[1:-1]):
-                        columns[k].append(value)
-                    columns["policy"].append(key[-1])
-                    columns["turn"].append(turn)
-                    columns["metric"].append(name)
-                    for stat in ("mean", "se", "ci_low", "ci_high"):
-                        columns[stat].append(float(frame[stat].iat[row]))
-                    columns["trials"].append(acc.n)
-                    columns["seed"].append(seed)
-                    columns["chunk_trials"].append(chunk)
-                    columns["deck_digest"].append(record["digest"])
-                    columns["version"].append(version)
-                    columns["sum"].append(acc.total[name])
-                    columns["sum_squares"].append(acc.total_sq[name])
-                    columns["histogram"].append(acc.histogram[name].tolist())
+            for name, values in self._rows(key, self.points[key]).items():
+                columns[name] += values
         types = {"deck": pa.string(), "policy": pa.string(), "turn": pa.int64(),
                  "metric": pa.string(), "mean": pa.float64(), "se": pa.float64(),
                  "ci_low": pa.float64(), "ci_high": pa.float64(), "trials": pa.int64(),
