@@ -5,7 +5,7 @@ warnings go to standard error as ``explore-sim: warning: ...``. Nothing printed 
 terminal control characters. Results are printed before a figure is drawn, so a figure that
 cannot be written (exit status 2) never costs the results. Output into a closed pipe ends
 quietly with status 141 (128 + SIGPIPE); a full disk or a closed standard output is an
-error. Only ``explore-sim cards update`` uses the network.
+error. Only ``explore-sim cards update`` and ``--scheduler`` (a Dask cluster) use the network.
 """
 
 from __future__ import annotations

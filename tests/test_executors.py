@@ -168,3 +168,10 @@ def test_an_unreachable_scheduler_is_one_line():
 def test_job_names_its_task_trials_and_seed():
     job = Job(3, 100, seed_sequence(1))
     assert job.task == 3 and job.trials == 100 and job.seed.entropy == 1
+
+
+def test_the_dev_extra_brings_dask_for_the_cluster_tests():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'distributed = [\n    "dask[distributed]' in text
+    assert '"explore_sim[distributed]",' in text.split("dev = [", 1)[1].split("]\n", 1)[0]
+    assert '"pyarrow>=' in text.split("dependencies = [", 1)[1].split("]", 1)[0]
