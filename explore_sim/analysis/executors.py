@@ -425,8 +425,11 @@ class DaskExecutor(Executor):
     Raises
     ------
     ExecutorError
-        Dask is not installed, the scheduler cannot be reached, it has no worker, or a worker
-        runs other versions.
+        Dask is not installed (the scheduler and its workers are checked by
+        :meth:`connect`).
+    OptionError
+        A timeout that is not a number of seconds > 0, or a scheduler that is neither an
+        address nor a client.
     """
 
     def __init__(self, scheduler: Any, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
@@ -611,7 +614,8 @@ def executor_for(workers: object = 1, scheduler: Any = None,
     OptionError
         A bad worker count, or both ``workers`` and ``scheduler``.
     ExecutorError
-        A scheduler that cannot be used.
+        A scheduler address without Dask installed (the scheduler itself is reached when
+        the first chunk is sent).
     """
     if scheduler is None or (isinstance(scheduler, str) and not scheduler.strip()):
         count = check_workers(workers)
