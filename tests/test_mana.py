@@ -157,6 +157,12 @@ def test_mana_creature_is_a_source_from_the_turn_after_it_enters():
     assert m["cards_cast"] == 1 and m["mana_available"] == 1
     m = play(game, state)  # turn 2: no land in hand; Forest + Elves cast Grizzly Bears
     assert m["mana_available"] == 2 and m["cards_cast"] == 2 and m["lands_played"] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Llanowar Elves", "Llanowar Elves", "Forest"])
+    m = play(game, state)  # the first Elves cannot pay for the second on turn 1
+    assert m["cards_cast"] == 1 and state.hand[0, ids["Llanowar Elves"]] == 1
+    m = play(game, state)
+    assert m["cards_cast"] == 2
 
 
 def test_a_creature_tapped_for_mana_does_not_attack():
