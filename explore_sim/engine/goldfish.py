@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GameState, leave
+from .state import GROUP, GameState, from_hand, leave, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
            "is_commander_game"]
@@ -270,6 +270,11 @@ class Goldfish:
     # Helpers. Every step takes ``rows``, the trials it acts on (sorted unique indices), so
     # work is proportional to the trials concerned; masks and values are aligned to rows.
 
+    def count(self, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:
+        """Permanents of one of :data:`~explore_sim.engine.state.PERMANENT_GROUPS` in each
+        of ``rows``, shape (len(rows),), int32."""
+        return state.permanents[rows, GROUP[group]].astype(np.int32)
+
     def on_battlefield(self, state: GameState, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
         if ids.size == 0:
@@ -279,7 +284,7 @@ class Goldfish:
         return state.battlefield[np.ix_(rows, ids)].sum(axis=1, dtype=np.int32)
 
     def creatures(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        return self.on_battlefield(state, self.creature_ids, rows)
+        return self.count(state, "creature", rows)
 
     def pick_creature(self, state: GameState, rows: np.ndarray, prefer_sick: bool = False) -> np.ndarray:
         """A creature you control in each of ``rows`` (its card id), ``EMPTY`` if none.
@@ -305,7 +310,7 @@ class Goldfish:
         card = self.peek(state, rows)
         ok = card != EMPTY
         drawn = rows[ok]
-        state.hand[drawn, card[ok]] += 1
+        to_hand(state, drawn, card[ok])
         state.top[drawn] += 1
         state.library_lands[drawn] -= self.is_land_row[card[ok]]
         state.library_pips[drawn] -= self.f.pips[card[ok]]
@@ -563,7 +568,7 @@ class Goldfish:
             state.command[rows, kind] -= 1
         else:
             x = self.pay(state, rows, self.kind_modes[kind], take_all=info.explores_x)
-            state.hand[rows, kind] -= 1
+            from_hand(state, rows, kind)
         state.totals["cards_cast"][rows] += 1
         abilities.resolve(self, state, rows, kind, x if info.explores_x else None)
 
@@ -623,12 +628,13 @@ class Goldfish:
 
     def untap_and_draw(self, state: GameState) -> None:
         state.turn += 1
+        state.recount()
         state.sick[:] = 0
         state.tapped[:] = 0
         state.pool[:] = 0
         self.mana.recount(state)
         everyone = np.arange(state.trials)
-        extra = self.on_battlefield(state, self.each_turn_land_ids, everyone)
+        extra = self.count(state, "each_turn_land", everyone)
         state.land_drops = 1 + extra
         state.totals["extra_land_drops"] += extra
         state.played_land[:] = False
@@ -645,9 +651,10 @@ class Goldfish:
             return
         order = sorted(range(1, self.n_kinds),
                        key=lambda i: (not self.is_land_row[i], self.cost[i]), reverse=True)
+        everyone = np.arange(state.trials)
         for kind in order:
             dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])
-            state.hand[:, kind] -= dropping.astype(np.int16)
+            from_hand(state, everyone, kind, dropping)
             state.graveyard += dropping
             excess -= dropping
 
@@ -661,7 +668,7 @@ class Goldfish:
     def turn_metrics(self, state: GameState) -> dict[str, np.ndarray]:
         """Per-trial values of :attr:`metric_names` at the end of the current turn."""
         everyone = np.arange(state.trials)
-        lands_in_play = self.on_battlefield(state, self.land_ids, everyone)
+        lands_in_play = self.count(state, "land", everyone)
         out = {name: value.copy() for name, value in state.totals.items()}
         out.update(state.main_phase)
         out["counters"] = out["explore_counters"] + out["trigger_counters"]

@@ -43,7 +43,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .state import GameState, leave
+from .state import GameState, from_hand, leave, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -161,7 +161,7 @@ def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
 def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: np.ndarray,
                      arg: np.ndarray, will_use: np.ndarray) -> np.ndarray:
     """Whether lands with these tapped rules (rows, options) would enter untapped now."""
-    lands = game.on_battlefield(state, game.land_ids, rows)[:, None]
+    lands = game.count(state, "land", rows)[:, None]
     types = game.land_types(state, rows)[:, None]
     untapped = np.broadcast_to(rule == 0, np.broadcast_shapes(rule.shape, lands.shape)).copy()
     untapped |= (rule == _UNLESS) & ((types & arg) != 0)
@@ -189,7 +189,7 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
     else:
         held &= options.is_land_card
     if options.is_bounce.any():  # step 0: a bounce land needs another land to return
-        no_land = game.on_battlefield(state, game.land_ids, rows) == 0
+        no_land = game.count(state, "land", rows) == 0
         held &= ~(options.is_bounce[None, :] & no_land[:, None])
     count = held.sum(axis=1)
     single = count == 1
@@ -273,7 +273,7 @@ def enter_options(game: Goldfish, state: GameState, rows: np.ndarray, option: np
     options = game.land_options
     for o in np.unique(option).tolist():
         here = rows[option == o]
-        state.hand[here, options.card[o]] -= 1
+        from_hand(state, here, options.card[o])
         land_enters(game, state, here, int(options.kind[o]), tapped=tapped,
                     land_drop=land_drop)
 
@@ -345,7 +345,7 @@ def return_to_hand(game: Goldfish, state: GameState, rows: np.ndarray, kind: int
     with game.mana.track(state, rows, kind):
         leave(state, rows, kind)
     card = int(game.f.face_of[kind]) or kind
-    state.hand[rows, card] += 1
+    to_hand(state, rows, card)
 
 
 def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
@@ -371,18 +371,18 @@ def search_basics(game: Goldfish, state: GameState, rows: np.ndarray, how: str) 
         found = _take_basic(game, state, rows)
         untap = None
         if how == "basic_passage":  # untapped if you control four or more lands
-            untap = game.on_battlefield(state, game.land_ids, rows) + 1 >= 4
+            untap = game.count(state, "land", rows) + 1 >= 4
         _enter_found(game, state, rows, found, untap)
     elif how == "basic_hand":
         found = _take_basic(game, state, rows)
         ok = found != EMPTY
-        state.hand[rows[ok], found[ok]] += 1
+        to_hand(state, rows[ok], found[ok])
     elif how == "basic_tapped_and_hand":
         first = _take_basic(game, state, rows)
         second = _take_basic(game, state, rows)
         _enter_found(game, state, rows, first, None)
         ok = second != EMPTY
-        state.hand[rows[ok], second[ok]] += 1
+        to_hand(state, rows[ok], second[ok])
     elif how == "two_basics_tapped":
         first = _take_basic(game, state, rows)
         second = _take_basic(game, state, rows, same_type_as=first)
