@@ -402,15 +402,20 @@ class Goldfish:
         pay card ``k`` in any of its ways, for each pair; with ``x_rule`` Jadelight
         Spelunker needs X >= 1. ``r`` and ``k`` have shape (pairs,)."""
         ok = np.zeros(len(r), dtype=bool)
+        if not len(r):
+            return ok
         mode = self.first_mode[k]
         for units in unit_sets:
-            pair_units = units[r]
-            ok |= ((pair_units @ self.mana.intersects >= self.mana.req[mode]).all(axis=1)
-                   & (pair_units.sum(axis=1) >= self.mana.total[mode]))
+            if len(r) >= len(units):  # many pairs: each row's coverage once, then gathered
+                covered, total = self.mana.covered(units)[r], units.sum(axis=1)[r]
+            else:
+                pair_units = units[r]
+                covered, total = self.mana.covered(pair_units), pair_units.sum(axis=1)
+            ok |= self.mana.payable_covered(covered, total, mode)
             for kind in self.multi_mode_ids.tolist():
                 here = np.flatnonzero((k == kind) & ~ok)
                 for other in self.kind_modes[kind][1:]:
-                    ok[here] |= self.mana.payable(pair_units[here], other)
+                    ok[here] |= self.mana.payable(units[r[here]], other)
         if x_rule and self.x_ids.size:
             spelunker = np.isin(k, self.x_ids)
             ok[spelunker] &= unit_sets[-1][r[spelunker]].sum(axis=1) >= self.cost[k[spelunker]] + 1
@@ -458,10 +463,23 @@ class Goldfish:
             return np.zeros(len(rows), dtype=bool)
         held = state.hand[np.ix_(rows, kinds)] > 0
         cheap = self.cheapest[kinds][None, :] <= unit_sets[-1].sum(axis=1)[:, None]
-        r, j = np.nonzero(held & cheap)
-        result = np.zeros(len(rows), dtype=bool)
-        result[r[self.castable_pairs(unit_sets, r, kinds[j])]] = True
-        return result
+        return self._first_castable(unit_sets, held & cheap, kinds) >= 0
+
+    def _first_castable(self, unit_sets: list[np.ndarray], candidate: np.ndarray,
+                        kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
+        """The first column of ``candidate`` (rows, len(kinds)) whose card each row can pay,
+        -1 if none; ``candidate`` is cleared where a card cannot be paid. Candidates are
+        checked one per row at a time, so a row usually costs one exact test."""
+        first = np.full(len(candidate), -1, dtype=np.intp)
+        pending = np.flatnonzero(candidate.any(axis=1))
+        while pending.size:
+            j = np.argmax(candidate[pending], axis=1)
+            ok = self.castable_pairs(unit_sets, pending, kinds[j], x_rule)
+            first[pending[ok]] = j[ok]
+            failed, j = pending[~ok], j[~ok]
+            candidate[failed, j] = False
+            pending = failed[candidate[failed].any(axis=1)]
+        return first
 
     def record_main_phase(self, state: GameState) -> None:
         """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
@@ -509,14 +527,22 @@ class Goldfish:
         if self.needs_creature_target.any():
             has_creature = (self.creatures(state, rows) > 0)[:, None]
             castable &= ~self.needs_creature_target | has_creature
-        # Colours: check the candidate (row, card) pairs exactly (commanders are checked).
-        r, k = np.nonzero(castable)
-        mine = ~np.isin(k, self.commander_ids)
-        ok = self.castable_pairs(unit_sets, r[mine], k[mine], x_rule=False)
-        castable[r[mine][~ok], k[mine][~ok]] = False
+        # Colours: the best candidate of each row is checked exactly (commanders already
+        # were); where it cannot be paid, the next best, and so on.
         score = castable * self.rank  # 0 where not castable
-        best = np.argmax(score, axis=1)
-        casting = score[np.arange(len(rows)), best] > 0
+        best = np.zeros(len(rows), dtype=np.intp)
+        casting = np.zeros(len(rows), dtype=bool)
+        pending = np.flatnonzero(score.any(axis=1))
+        while pending.size:
+            k = np.argmax(score[pending], axis=1)
+            ok = np.ones(len(pending), dtype=bool)
+            exact = ~np.isin(k, self.commander_ids)
+            ok[exact] = self.castable_pairs(unit_sets, pending[exact], k[exact], x_rule=False)
+            casting[pending[ok]] = True
+            best[pending[ok]] = k[ok]
+            failed = pending[~ok]
+            score[failed, k[~ok]] = 0
+            pending = failed[score[failed].any(axis=1)]
         if not casting.any():
             return casting
         for kind in np.unique(best[casting]).tolist():

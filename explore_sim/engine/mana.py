@@ -161,6 +161,7 @@ class ManaTables:
         for i, mode in enumerate(self.modes):
             for k, mask in enumerate(self.masks.tolist()):
                 self.req[i, k] = sum(1 for pip in mode.pips if pip & ~mask == 0)
+        self.has_pips = np.array([bool(mode.pips) for mode in self.modes])
         self.total = np.array([mode.mana for mode in self.modes], dtype=np.int32)
         self.life = np.array([mode.life for mode in self.modes], dtype=np.int32)
         # After paying pip i of a mode: what the rest still needs (for the exactness check).
@@ -296,13 +297,25 @@ class ManaTables:
             units[taking, c] -= 1
             left &= ~taking
 
-    def payable(self, units: np.ndarray, mode: int | np.ndarray) -> np.ndarray:
+    def covered(self, units: np.ndarray) -> np.ndarray:
+        """Units able to pay some pip inside each of :attr:`masks`, (rows, n_masks), int."""
+        return units @ self.intersects
+
+    def payable_covered(self, covered: np.ndarray, total: np.ndarray,
+                        mode: int | np.ndarray) -> np.ndarray:
+        """:meth:`payable` from the rows' :meth:`covered` and total units."""
+        return (covered >= self.req[mode]).all(axis=1) & (total >= self.total[mode])
+
+    def payable(self, units: np.ndarray, mode: int | np.ndarray,
+                covered: np.ndarray | None = None) -> np.ndarray:
         """Whether each row's ``units`` (rows, n_classes) can pay ``mode`` (an index, or one
-        index per row): Hall's condition over :attr:`masks` and the total."""
+        index per row): Hall's condition over :attr:`masks` and the total. ``covered``:
+        :meth:`covered` of ``units`` if already known."""
         enough = units.sum(axis=1) >= self.total[mode]
         if np.ndim(mode) == 0 and not self.modes[mode].pips:
             return enough  # generic mana only: any units will do
-        covered = units @ self.intersects  # (rows, masks)
+        if covered is None:
+            covered = self.covered(units)
         return (covered >= self.req[mode]).all(axis=1) & enough
 
     # ----------------------------------------------------------------------------------
