@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GROUP, GameState, from_hand, leave, to_hand
+from .state import GROUP, GameState, from_hand, leave, of_rows, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
            "is_commander_game"]
@@ -273,7 +273,7 @@ class Goldfish:
     def count(self, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:
         """Permanents of one of :data:`~explore_sim.engine.state.PERMANENT_GROUPS` in each
         of ``rows``, shape (len(rows),), int32."""
-        return state.permanents[rows, GROUP[group]].astype(np.int32)
+        return of_rows(state.permanents, rows, GROUP[group]).astype(np.int32)
 
     def on_battlefield(self, state: GameState, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
@@ -511,7 +511,7 @@ class Goldfish:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
         unit_sets = self.mana.unit_sets(state, rows)
         mana = unit_sets[-1].sum(axis=1)[:, None]
-        castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cheapest <= mana)
+        castable = (of_rows(state.hand, rows) > 0) & (self.priority >= 0) & (self.cheapest <= mana)
         for kind in self.commander_ids.tolist():  # from the command zone, with its tax
             tax = self.taxed_casts(state, rows, kind)
             here = np.flatnonzero((state.command[rows, kind] > 0) & (self.priority[kind] >= 0))

@@ -133,16 +133,16 @@ def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray
     """Pips of each colour (W U B R G) the player wants to pay: the spells in hand and in the
     command zone, and the cards named by ``castable`` as if they were in hand, shape
     (rows, 5)."""
-    pips = game.f.pips.astype(np.int32)
-    wanted = state.hand[rows] @ pips + game.wanted_pips
-    if game.commander_ids.size:
-        wanted += state.command[rows] @ pips
+    wanted = state.hand[rows] @ state.card_pips + game.wanted_pips
+    for kind in game.commander_ids.tolist():
+        wanted += state.command[rows, kind, None] * state.card_pips[kind]
     return wanted
 
 
-def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """Colours the spells in hand need that your mana sources do not make, (rows,) masks."""
-    hand_pips = _hand_pips(game, state, rows)
+def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray,
+                    hand_pips: np.ndarray) -> np.ndarray:
+    """Colours the spells in hand need (``hand_pips``, :func:`_hand_pips`) that your mana
+    sources do not make, (rows,) masks."""
     needed = np.zeros(len(rows), dtype=np.int64)
     for i, bit in enumerate(_COLOUR_BITS):
         needed |= np.where(hand_pips[:, i] > 0, bit, 0)
@@ -227,9 +227,9 @@ def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
 def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
                 colours: np.ndarray) -> np.ndarray:
     """Steps 3 and 4 as one integer key per (row, option)."""
-    needed = _needed_colours(game, state, rows)
-    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_pips = _hand_pips(game, state, rows)
+    needed = _needed_colours(game, state, rows, hand_pips)
+    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
     library_demand = np.minimum(_colour_demand(state.library_pips[rows], colours), 4095)
     return (fills << 48) + (hand_demand << 38) + (library_demand << 24)

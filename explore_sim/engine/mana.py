@@ -40,6 +40,7 @@ import numpy as np
 
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
+from .state import of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
 
@@ -213,9 +214,10 @@ class ManaTables:
 
     def usable(self, state, rows: np.ndarray, kind: int) -> np.ndarray:
         """Untapped, usable copies of source ``kind`` in each row, shape (rows,), int32."""
-        count = state.battlefield[rows, kind].astype(np.int32) - state.tapped[rows, kind]
+        count = (of_rows(state.battlefield, rows, kind).astype(np.int32)
+                 - of_rows(state.tapped, rows, kind))
         if self.f.is_creature[kind] and not self.f.has_haste[kind]:
-            count -= state.sick[rows, kind]
+            count -= of_rows(state.sick, rows, kind)
         return np.maximum(count, 0)
 
     def is_plain(self, kind: int) -> bool:
@@ -257,7 +259,7 @@ class ManaTables:
         unit of the least flexible other mana into its own units); otherwise they count for
         nothing.
         """
-        units = state.units[rows].astype(np.int32) + state.pool[rows]
+        units = of_rows(state.units, rows).astype(np.int32) + of_rows(state.pool, rows)
         if unavailable is not None and self.is_plain(unavailable[0]):
             kind, copies = unavailable
             held = np.minimum(self.usable(state, rows, kind), copies)

@@ -26,6 +26,7 @@ __all__ = [
     "GameState",
     "leave",
     "enter",
+    "of_rows",
     "to_hand",
     "from_hand",
     "PERMANENT_GROUPS",
@@ -269,6 +270,8 @@ class GameState:
         as permanents enter and :func:`leave`).
     members : ndarray, shape (n_cards + 1, n_groups), int16
         :func:`group_members` of the deck's cards.
+    card_pips : ndarray, shape (n_cards + 1, 5), int32
+        Pips of each colour of each card id (:attr:`FeatureTable.pips`).
     command, command_casts : ndarray, shape (trials, n_cards + 1), int16
         Cards in the command zone (a Commander game's commanders), and how many times each
         was cast from there (its commander tax).
@@ -304,6 +307,7 @@ class GameState:
     hand_lands: np.ndarray
     permanents: np.ndarray
     members: np.ndarray
+    card_pips: np.ndarray
     command: np.ndarray
     command_casts: np.ndarray
     units: np.ndarray
@@ -347,6 +351,7 @@ class GameState:
             hand_lands=hand_lands.copy(),
             permanents=np.zeros((trials, len(PERMANENT_GROUPS)), dtype=np.int16),
             members=group_members(features),
+            card_pips=pips,
             command=np.zeros((trials, n_kinds), dtype=np.int16),
             command_casts=np.zeros((trials, n_kinds), dtype=np.int16),
             units=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
@@ -369,6 +374,14 @@ class GameState:
         for g in range(self.members.shape[1]):
             ids = np.flatnonzero(self.members[:, g])
             self.permanents[:, g] = self.battlefield[:, ids].sum(axis=1)
+
+
+def of_rows(array: np.ndarray, rows: np.ndarray, column: int | None = None) -> np.ndarray:
+    """``array[rows]`` (or ``array[rows, column]``) for sorted unique ``rows``; a view, not a
+    copy, when ``rows`` is every trial. Read it, never write to it."""
+    if len(rows) == len(array):
+        return array if column is None else array[:, column]
+    return array[rows] if column is None else array[rows, column]
 
 
 def enter(state: GameState, rows: np.ndarray, kind: int) -> None:
