@@ -32,6 +32,7 @@ from .analysis.simulate import check_metrics, compare, simulate
 from .cards import Card, CardSources, Catalog
 from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
+from .cards.template import card_template
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, printable
@@ -41,7 +42,7 @@ from .progress import ProgressBar
 __all__ = ["main"]
 
 PROG = "explore-sim"
-_CARD_COMMANDS = ("list", "show", "import", "update", "check")
+_CARD_COMMANDS = ("list", "show", "import", "update", "check", "template")
 #: Exit status of a command whose output went into a closed pipe (128 + SIGPIPE).
 BROKEN_PIPE_STATUS = 141
 _QUOTED = re.compile(r"'([^'\n]{%d})[^'\n]+'" % (MAX_ECHO - 3))
@@ -119,7 +120,8 @@ def _build_parser() -> argparse.ArgumentParser:
     output.add_argument("--workers", type=_count, default=1,
                         help="processes to run on (0: every core; the numbers do not change)")
 
-    cards = commands.add_parser("cards", help="the card catalog: list, show, import, update, check")
+    cards = commands.add_parser(
+        "cards", help="the card catalog: list, show, import, update, check, template")
     card_commands = cards.add_subparsers(dest="card_command", metavar="CARD_COMMAND",
                                          parser_class=_Parser)
     listing = card_commands.add_parser("list", parents=[sources], help="list the built-in catalog")
@@ -151,6 +153,12 @@ def _build_parser() -> argparse.ArgumentParser:
                                      help="show how every card of a deck is classified")
     check.add_argument("deck")
     check.add_argument("--format", choices=FORMATS, default="table")
+    template = card_commands.add_parser(
+        "template", parents=[sources, decks],
+        help="write a card file skeleton for the cards of a deck that no source knows")
+    template.add_argument("deck")
+    template.add_argument("-o", "--output", default=None, metavar="FILE",
+                          help="write it to FILE (a new file; default: standard output)")
 
     commands.add_parser("policies", help="list policy presets and expression names")
 
@@ -167,7 +175,10 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy: a preset or an expression (default forge)")
     run.add_argument("--explorer", default=None,
-                     help="the exploring card; one copy leaves the library")
+                     help="the exploring card, in the deck: one copy leaves the library")
+    run.add_argument("--explorer-outside", action="store_true",
+                     help="the explorer comes from outside the deck (a token, the sideboard): "
+                          "no copy leaves the library")
     run.add_argument("--explorer-gone", action="store_true",
                      help="the explorer left the battlefield before exploring (E3)")
     run.add_argument("--targeted", action="store_true",
@@ -344,12 +355,9 @@ def _sources(args: argparse.Namespace) -> CardSources:
     return card_sources(args.cards, args.cards_dir)
 
 
-def _deck(args: argparse.Namespace, path: str, sources: CardSources) -> Deck:
+def _deck(args: argparse.Namespace, path: str) -> Deck:
     """The decklist at ``path``; its own card file (``NAME.cards.toml``) joins ``--cards``."""
-    companions = deck_card_files(path)
-    if companions:
-        sources = card_sources([*args.cards, *companions], args.cards_dir)
-    return load_deck(path, catalog=sources, format=args.deck_format)
+    return load_deck(path, format=args.deck_format, cards=args.cards, cards_dir=args.cards_dir)
 
 
 def _cards(args: argparse.Namespace) -> str:
@@ -366,12 +374,42 @@ def _cards(args: argparse.Namespace) -> str:
             max_bytes=args.max_download, deadline=args.deadline,
             download_hosts=args.download_host,
         ).summary()
+    if command == "template":
+        return _template(args)
     sources = _sources(args)
     if command == "show":
         return _show_card(sources.get(" ".join(args.name)), args.format)
     if command == "check":
-        return _check_deck(_deck(args, args.deck, sources), args.format)
+        return _check_deck(_deck(args, args.deck), args.format)
     return _list_cards(Catalog.builtin(), args.format)
+
+
+def _template(args: argparse.Namespace) -> str:
+    """A card file skeleton for the unknown cards of a deck: printed, or written to a new
+    file (``-o``) with one line on standard error saying so."""
+    text = card_template(args.deck, cards=args.cards, cards_dir=args.cards_dir,
+                         format=args.deck_format)
+    if args.output is None or not text.startswith("# Card file"):
+        return text
+    path = Path(args.output)
+    if path.suffix.casefold() != ".toml":
+        raise OptionError(f"--output: {clip(args.output)!r} must end in .toml (a card file)")
+    try:
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise OptionError(f"--output: {clip(args.output)} already exists; choose a new file "
+                          "(its cards can then be added to the old one)") from None
+    except OSError as error:
+        raise OptionError(f"--output: cannot write {clip(args.output)}: "
+                          f"{error.strerror or error}") from None
+    count = text.count("\n[[card]]\n")
+    companion = deck_card_files(args.deck)
+    use = ("it is read with the deck" if companion and companion[0].resolve() == path.resolve()
+           else f"then pass --cards {args.output}")
+    _print_line(f"{PROG}: wrote {args.output}: {count} card{'s' if count != 1 else ''} "
+                f"to fill in (type_line, mana_cost); {use}")
+    return ""
 
 
 def _show_card(card: Card, fmt: str) -> str:
@@ -492,7 +530,7 @@ def _explore(args: argparse.Namespace) -> _Output:
     sources = _sources(args)
     bar = _progress(args, "explore")
     result = explore(
-        _deck(args, args.deck, sources),
+        _deck(args, args.deck),
         explores=args.explores,
         drawn=args.drawn,
         policy=args.policy,
@@ -501,6 +539,7 @@ def _explore(args: argparse.Namespace) -> _Output:
         trials=args.trials,
         seed=args.seed,
         explorer=args.explorer,
+        explorer_outside=args.explorer_outside,
         targeted=args.targeted,
         turn=args.turn,
         progress=bar,
@@ -552,10 +591,10 @@ def _games(args: argparse.Namespace) -> _Output:
     _check_plot_path(args)
     bar = _progress(args, args.command)
     if args.command == "simulate":
-        result = simulate(_deck(args, args.deck, sources), policy=args.policy, progress=bar,
+        result = simulate(_deck(args, args.deck), policy=args.policy, progress=bar,
                           **options)
     else:
-        decks = [_deck(args, path, sources) for path in args.decks]
+        decks = [_deck(args, path) for path in args.decks]
         result = compare(decks, args.policies or ["forge"], progress=bar, **options)
     bar.close()
     plot = None

@@ -81,6 +81,30 @@ def test_explorer_known_and_turn_options(capsys):
     assert json.loads(capsys.readouterr().out)["meta"]["turn"] == 4  # 7-card hand, 3 draws
 
 
+def test_an_explorer_outside_the_deck_is_refused_unless_said_so(capsys):
+    out = run("explore", DECK, "--explorer", "Jadelight Ranger", "--trials", "100")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == (
+        "explore-sim: error: explorer 'Jadelight Ranger' is not in the main deck of 'Lost "
+        "Caverns Merfolk Explore' (did you mean 'Jadelight Spelunker'?); if it comes from "
+        "elsewhere (a token, the sideboard), say so with --explorer-outside "
+        "(explorer_outside=True)\n")
+    assert main(["explore", DECK, "--explorer", "Jadelight Ranger", "--explorer-outside",
+                 "--trials", "1000", "--seed", "1", "--format", "json"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["explorer"] == "Jadelight Ranger" and meta["explorer_outside"] is True
+    assert meta["library_size"] == 60 and meta["explores"] == 2  # no copy left the library
+    assert main(["explore", DECK, "--explorer", "Cenote Scout", "--explorer-outside",
+                 "--trials", "1000", "--seed", "1", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["meta"]["library_size"] == 60
+    import explore_sim
+
+    with pytest.raises(explore_sim.DeckError, match="not in the main deck"):
+        explore_sim.explore(DECK, explorer="Jadelight Ranger", trials=100)
+    with pytest.raises(explore_sim.OptionError, match="needs the explorer's name"):
+        explore_sim.explore(DECK, explorer_outside=True, trials=100)
+
+
 def test_cards_command(capsys):
     assert main(["cards"]) == 0
     assert "Jadelight Ranger" in capsys.readouterr().out
