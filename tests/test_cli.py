@@ -53,10 +53,36 @@ def test_csv_and_table_formats(capsys):
     assert main(["explore", DECK, "--trials", "1000", "--seed", "1", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "metric,mean,se,ci_low,ci_high"
-    assert lines[1].startswith("explores,1,0,")
+    assert lines[1] == "explores,1.0,0.0,1.0,1.0"
     assert main(["explore", DECK, "--trials", "1000", "--seed", "1"]) == 0
     table = capsys.readouterr().out
     assert "counters" in table and "Lost Caverns Merfolk Explore" in table
+
+
+def test_csv_numbers_are_the_shortest_text_that_reads_back_exactly(capsys):
+    import csv
+    import io
+
+    import explore_sim
+
+    args = dict(turns=3, trials=3000, seed=1)
+    expected = explore_sim.simulate(DECK, **args).summary()
+    assert main(["simulate", DECK, "--turns", "3", "--trials", "3000", "--seed", "1",
+                 "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == len(expected)
+    for row, (_, want) in zip(rows, expected.iterrows()):
+        assert row["metric"] == want["metric"] and int(row["turn"]) == want["turn"]
+        for column in ("mean", "se", "ci_low", "ci_high"):
+            value = float(want[column])
+            assert float(row[column]) == value  # reads back exactly
+            assert row[column] == repr(value)  # in the shortest form: no 0.64124000000000003
+    assert any(len(row["se"]) > 12 for row in rows)  # full precision where it is needed
+    assert main(["explore", DECK, "--trials", "1000", "--seed", "1", "--format", "csv",
+                 "--distribution", "counters"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    value, count, probability = lines[1].split(",")[:3]
+    assert value == "0" and count.isdigit() and probability == repr(int(count) / 1000)
 
 
 def test_distribution_output(capsys):
