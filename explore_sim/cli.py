@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,7 +29,7 @@ from matplotlib.figure import Figure
 from ._version import __version__
 from .analysis.explore import EXPLORE_METRICS, explore
 from .analysis.report import FORMATS, render, text_table
-from .analysis.simulate import check_metrics, compare, simulate
+from .analysis.simulate import check_distribution, check_metrics, compare, simulate
 from .cards import Card, CardSources, Catalog
 from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
@@ -36,7 +37,7 @@ from .cards.template import card_template
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, printable
-from .plotting import plot_differences, plot_distribution, plot_turns
+from .plotting import figure_title, metric_label, plot_distribution, plot_metrics
 from .progress import ProgressBar
 
 __all__ = ["main"]
@@ -235,6 +236,13 @@ def _build_parser() -> argparse.ArgumentParser:
         game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
         game.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
         game.add_argument("--format", choices=FORMATS, default="table")
+        if name == "simulate":
+            game.add_argument("--distribution", default=None, metavar="METRIC",
+                              help="print the full distribution of one metric at one turn "
+                                   "instead of the summary")
+            game.add_argument("--turn", type=_count, default=None,
+                              help="the turn of --distribution (0: the opening hand; "
+                                   "default: the last turn)")
     return parser
 
 
@@ -511,8 +519,8 @@ def _check_plot_path(args: argparse.Namespace) -> None:
 
 
 def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> Callable[[], None]:
-    """A function that draws the figure and writes it to ``path`` (run after the results are
-    printed); a failure is one :class:`OptionError`."""
+    """A function that draws the figure, writes it to ``path`` and says so on standard error
+    (run after the results are printed); a failure is one :class:`OptionError`."""
 
     def save() -> None:
         figure = Figure(figsize=(width, 4.5), layout="constrained")
@@ -521,8 +529,22 @@ def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> 
             figure.savefig(path, dpi=150)
         except OSError as error:
             raise OptionError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+        _print_line(f"{PROG}: wrote {path}")
 
     return save
+
+
+def _distribution_figure(meta: dict, rows: pd.DataFrame, metric: str,
+                         where: str) -> Callable[[Figure], None]:
+    """Draws one distribution, titled with what ran (deck, policy, trials)."""
+
+    def draw(figure: Figure) -> None:
+        ax = figure.subplots()
+        plot_distribution(rows, metric=metric, ax=ax)
+        ax.set_title(f"distribution of {metric_label(metric)}{where}", fontsize="medium")
+        figure.suptitle(textwrap.fill(figure_title(meta), 70), fontsize="medium")
+
+    return draw
 
 
 def _explore(args: argparse.Namespace) -> _Output:
@@ -549,8 +571,8 @@ def _explore(args: argparse.Namespace) -> _Output:
     plot = None
     if args.plot:
         metric = args.distribution or "counters"
-        plot = _plot_later(args.plot, lambda fig: plot_distribution(
-            result.distribution(metric), metric=metric, ax=fig.subplots()))
+        plot = _plot_later(args.plot, _distribution_figure(
+            result.meta, result.distribution(metric), metric, ""))
     if args.distribution:
         rows = result.distribution(args.distribution)
         title = f"distribution of {args.distribution}"
@@ -588,6 +610,7 @@ def _games(args: argparse.Namespace) -> _Output:
         land_faces=args.land_faces,
         workers=args.workers,
     )
+    distribution = _distribution_option(args, castable)
     _check_plot_path(args)
     bar = _progress(args, args.command)
     if args.command == "simulate":
@@ -597,17 +620,33 @@ def _games(args: argparse.Namespace) -> _Output:
         decks = [_deck(args, path) for path in args.decks]
         result = compare(decks, args.policies or ["forge"], progress=bar, **options)
     bar.close()
+    if distribution is not None:
+        metric, turn = distribution
+        rows = result.distribution(metric, turn)
+        where = " in the opening hand" if turn == 0 else f" at the end of turn {turn}"
+        plot = _plot_later(args.plot, _distribution_figure(result.meta, rows, metric, where)) \
+            if args.plot else None
+        return _Output(render(args.format, result.meta, rows,
+                              f"simulate: distribution of {metric}{where}"), plot)
     plot = None
     if args.plot:
-        metric = (metrics or ["on_curve"])[0]
-        if args.command == "simulate":
-            plot = _plot_later(args.plot, lambda fig: plot_turns(result.summary(), metric,
-                                                                 ax=fig.subplots()))
-        else:
-            def draw(fig: Figure) -> None:
-                left, right = fig.subplots(1, 2)
-                plot_turns(result.summary(), metric, ax=left)
-                plot_differences(result.paired_differences(), metric, ax=right)
-
-            plot = _plot_later(args.plot, draw, width=12)
+        plot = _plot_later(args.plot, lambda fig: plot_metrics(result, metrics, figure=fig))
     return _Output(result.render(args.format, metrics=metrics), plot)
+
+
+def _distribution_option(args: argparse.Namespace, castable: list[Card]) -> tuple[str, int] | None:
+    """``(metric, turn)`` of ``simulate --distribution METRIC [--turn T]``, checked before
+    any game is played (the turn defaults to the last)."""
+    metric = getattr(args, "distribution", None)
+    turn = getattr(args, "turn", None)
+    if metric is None:
+        if turn is not None:
+            raise OptionError("--turn goes with --distribution METRIC")
+        return None
+    turn = args.turns if turn is None else turn
+    if not 0 <= turn <= args.turns:
+        raise OptionError(f"--turn: must be between 0 (the opening hand) and {args.turns} "
+                          f"(--turns), got {turn}")
+    check_distribution(metric, turn, args.turns, [f"castable:{card.name}" for card in castable],
+                       label="--distribution")
+    return metric, turn
