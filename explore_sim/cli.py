@@ -549,10 +549,13 @@ def _distribution_figure(meta: dict, rows: pd.DataFrame, metric: str,
 
 def _explore(args: argparse.Namespace) -> _Output:
     _check_plot_path(args)
-    sources = _sources(args)
+    deck = _deck(args, args.deck)
+    explorer = args.explorer
+    if explorer:  # the deck's card if it has one, else any card of --cards or --cards-dir
+        explorer = _sources(args).find(explorer) or explorer
     bar = _progress(args, "explore")
     result = explore(
-        _deck(args, args.deck),
+        deck,
         explores=args.explores,
         drawn=args.drawn,
         policy=args.policy,
@@ -560,7 +563,7 @@ def _explore(args: argparse.Namespace) -> _Output:
         known=args.known,
         trials=args.trials,
         seed=args.seed,
-        explorer=args.explorer,
+        explorer=explorer,
         explorer_outside=args.explorer_outside,
         targeted=args.targeted,
         turn=args.turn,

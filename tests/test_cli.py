@@ -131,6 +131,21 @@ def test_an_explorer_outside_the_deck_is_refused_unless_said_so(capsys):
         explore_sim.explore(DECK, explorer_outside=True, trials=100)
 
 
+def test_an_explorer_from_outside_may_come_from_a_card_file(tmp_path, capsys):
+    token = tmp_path / "token.toml"
+    token.write_text('[[card]]\nname = "Gnome Scout Token"\ntype_line = "Token Creature — '
+                     'Gnome Scout"\npower = 1\ntoughness = 1\nexplores = 3\n'
+                     'explores_when = "enter"\n')
+    args = ["explore", DECK, "--cards", str(token), "--explorer", "Gnome Scout Token",
+            "--trials", "1000", "--seed", "1", "--format", "json"]
+    assert main(args) == 2
+    assert "is not in the main deck" in capsys.readouterr().err
+    assert main([*args, "--explorer-outside"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["explorer"] == "Gnome Scout Token" and meta["explores"] == 3
+    assert meta["library_size"] == 60
+
+
 def test_cards_command(capsys):
     assert main(["cards"]) == 0
     assert "Jadelight Ranger" in capsys.readouterr().out

@@ -6,7 +6,8 @@
 The player model behind the policy's observation: the ``drawn`` cards plus the ``known``
 cards are the cards seen so far; one land was played each turn while there was one
 (``lands_in_play = min(lands seen, turn)``), every other seen card is in hand. The explorer
-itself (``explorer=``) is on the battlefield, so one copy of it leaves the library.
+itself (``explorer=``, a card of the main deck) is on the battlefield, so one copy of it leaves
+the library; an explorer from outside the deck (``explorer_outside=True``) leaves it whole.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ def explore(
     trials: int = 100_000,
     seed: Any = None,
     *,
-    explorer: str | None = None,
+    explorer: str | Card | None = None,
     explorer_outside: bool = False,
     targeted: bool = False,
     turn: int | None = None,
@@ -184,8 +185,8 @@ def explore(
     seed : int, SeedSequence, Generator or None
         Randomness; the same seed gives the same numbers, however the trials are chunked.
         None draws fresh entropy, recorded in ``meta["seed"]``.
-    explorer : str, optional
-        The exploring card, a card of the main deck: one copy leaves the library (it is on
+    explorer : str or Card, optional
+        The exploring card (its name), a card of the main deck: one copy leaves the library (it is on
         the battlefield). Any permanent may explore, creature or not (E5); instants and
         sorceries are refused. A card the deck does not hold is refused unless
         ``explorer_outside`` is True.
@@ -384,15 +385,18 @@ def _check_drawn(drawn: object, library_size: int, deck: Deck) -> int:
     return drawn
 
 
-def _explorer_card(deck: Deck, explorer: str | None, outside: bool) -> Card | None:
+def _explorer_card(deck: Deck, explorer: str | Card | None, outside: bool) -> Card | None:
     if explorer is None:
         if outside:
             raise OptionError("explorer_outside needs the explorer's name (explorer=...)")
         return None
-    if not isinstance(explorer, str):
-        raise OptionError(f"explorer must be a card name, got {clip(repr(explorer))}")
     in_deck = Catalog(deck.cards)
-    card = in_deck.find(explorer)
+    if isinstance(explorer, Card):  # looked up by the caller (the command line's card sources)
+        explorer, card = explorer.name, in_deck.find(explorer.name) or explorer
+    elif isinstance(explorer, str):
+        card = in_deck.find(explorer)
+    else:
+        raise OptionError(f"explorer must be a card name, got {clip(repr(explorer))}")
     if card is None:
         from ..cards.index import card_sources
 
