@@ -227,6 +227,10 @@ def _build_parser() -> argparse.ArgumentParser:
         game.add_argument("--castable", action="append", default=[], metavar="CARD",
                           help="add the metric castable:CARD: could the sources in play after "
                                "the land drop pay CARD's cost (repeatable; any known card)")
+        game.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+                          help="commander: Commander games (the commander cast from the command "
+                               "zone, 40 life, the first mulligan free, no skipped first draw); "
+                               "auto (default): when the deck has a Commander section")
         game.add_argument("--land-faces", choices=["when-needed", "always", "never"],
                           default="when-needed",
                           help="play a spell // land card as its land face: when no land card "
@@ -611,6 +615,7 @@ def _games(args: argparse.Namespace) -> _Output:
         cast_order=args.cast_first,
         castable=castable,
         land_faces=args.land_faces,
+        game=args.game,
         workers=args.workers,
     )
     distribution = _distribution_option(args, castable)

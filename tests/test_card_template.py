@@ -16,6 +16,7 @@ from conftest import DECKS, ROOT, TESTS
 import explore_sim
 from explore_sim import CardError, DeckError, DeckWarning, load_deck, parse_deck
 from explore_sim.cards import card_template, unknown_cards
+from explore_sim.cards.card_files import _FIELDS
 from explore_sim.cards.index import import_cards
 
 #: An Arena export of a Golgari explore deck: seven cards outside the built-in catalog in the
@@ -130,8 +131,7 @@ def test_cards_template_writes_a_file_that_loads_once_filled_in(pasted, tmp_path
     assert [t["name"] for t in tables] == UNKNOWN_MAIN
     assert all(t["type_line"] == "" and t["mana_cost"] == "" for t in tables)
     assert "Duress" not in template and "Fixture Companion Beast" not in template
-    for field in ("power", "toughness", "produces", "enters_tapped", "explores",
-                  "explores_when", "maps", "maps_when", "layout", "explore_trigger", "fetch"):
+    for field in _FIELDS.keys() - {"name", "type_line", "mana_cost"}:  # every optional field
         assert re.search(rf"^# {field} = ", template, flags=re.M), field
 
     # Not filled in: one line naming the file, the line of the first card and the field.

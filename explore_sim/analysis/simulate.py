@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards import Card, normalize_name
+from ..cards import Card, FeatureTable, normalize_name
 from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import (
     OPENING_METRICS,
@@ -26,6 +26,7 @@ from ..engine.goldfish import (
     GameConfig,
     GameState,
     Goldfish,
+    is_commander_game,
 )
 from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.mulligan import MulliganRule, as_mulligan_rule, deal_opening_hands
@@ -113,6 +114,7 @@ def play_games(
     dict of int to dict of str to ndarray of shape (trials,)
     """
     features = deck.features()
+    mulligan = game_mulligan(mulligan, config, features)
     opening = deal_opening_hands(
         deck.card_ids(), features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
@@ -135,6 +137,56 @@ def play_games(
         game.play_turn(state)
         out[turn] = game.turn_metrics(state)
     return out
+
+
+def game_mulligan(rule: MulliganRule, config: GameConfig, features: FeatureTable) -> MulliganRule:
+    """The mulligan rule of a game: in a Commander game the London mulligan's first mulligan is
+    free (CR 103.5c).
+
+    Parameters
+    ----------
+    rule : MulliganRule
+    config : GameConfig
+    features : FeatureTable
+
+    Returns
+    -------
+    MulliganRule
+    """
+    if is_commander_game(config, features) and rule.kind == "london" and not rule.free_first:
+        return dataclasses.replace(rule, free_first=True)
+    return rule
+
+
+def game_formats(decks: Sequence[Deck], config: GameConfig,
+                 rule: MulliganRule) -> list[dict[str, Any]]:
+    """What kind of game each deck plays, for result metadata.
+
+    Parameters
+    ----------
+    decks : sequence of Deck
+    config : GameConfig
+    rule : MulliganRule
+
+    Returns
+    -------
+    list of dict
+        Per deck: ``game`` (normal or commander), ``commander``, ``library``,
+        ``starting_life``, ``mulligan`` (the rule as played), ``first_draw_skipped_on_the_play``.
+    """
+    formats = []
+    for deck in decks:
+        features = deck.features()
+        commander = is_commander_game(config, features)
+        formats.append({
+            "game": "commander" if commander else "normal",
+            "commander": [card.name for card, _ in deck.commander] if commander else [],
+            "library": deck.size,
+            "starting_life": 40 if commander else 20,
+            "mulligan": game_mulligan(rule, config, features).name,
+            "first_draw_skipped_on_the_play": not commander,
+        })
+    return formats
 
 
 class _TurnStats:
@@ -423,13 +475,13 @@ def _options(
     scry_policy: str | Policy | None, use_maps: bool, replacement_order: str,
     opponent_land_fraction: float, cast_order: Sequence[str], free_mulligan: bool,
     keep: Callable | None, castable: Sequence[str | Card] = (), land_faces: str = "when-needed",
-    decks: Sequence[Deck] = (),
+    decks: Sequence[Deck] = (), game: str = "auto",
 ) -> tuple[GameConfig, MulliganRule, Policy | None, int]:
     config = GameConfig(
         turns=turns, on_play=bool(on_play), removal=removal, replacement_order=replacement_order,
         opponent_land_fraction=opponent_land_fraction, use_maps=bool(use_maps),
         cast_order=tuple(cast_order), land_faces=land_faces,
-        castable=_castable_cards(castable, decks),
+        castable=_castable_cards(castable, decks), game=game,
     )
     rule = as_mulligan_rule(mulligan, free_first=free_mulligan, keep=keep)
     scry = one_policy(scry_policy, "scry_policy") if scry_policy is not None else None
@@ -482,6 +534,7 @@ def simulate(
     keep: Callable | None = None,
     castable: Sequence[str | Card] = (),
     land_faces: str = "when-needed",
+    game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
 ) -> SimulationResult:
@@ -524,6 +577,10 @@ def simulate(
     land_faces : {"when-needed", "always", "never"}
         When a spell // land card is played as its land face (default: only when no land
         card can be played).
+    game : {"auto", "normal", "commander"}
+        A Commander game (the commander cast from the command zone with tax, 40 life, the
+        first mulligan free, no skipped first draw); ``auto``: when the deck has a
+        commander.
     free_mulligan : bool
         The first mulligan is free.
     keep : callable, optional
@@ -544,6 +601,7 @@ def simulate(
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
         opponent_land_fraction, cast_order, free_mulligan, keep, castable, land_faces, [deck],
+        game,
     )
     policy = one_policy(policy, "simulate")
     Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
@@ -562,12 +620,15 @@ def simulate(
 def _meta(command: str, decks: list[Deck], config: GameConfig, rule: MulliganRule,
           policies: list[Policy], scry: Policy | None, trials: int,
           seed_seq: np.random.SeedSequence) -> dict[str, Any]:
+    formats = game_formats(decks, config, rule)
+    played = {f["mulligan"] for f in formats}  # a Commander game's first mulligan is free
     return {
         "command": command,
         "deck": [deck_meta(d) for d in decks],
         "policy": [policy_name(p) for p in policies],
         "scry_policy": policy_name(scry) if scry is not None else "same as policy",
-        "mulligan": rule.name,
+        "mulligan": played.pop() if len(played) == 1 else f"{rule.name} (per deck: see formats)",
+        "formats": formats,
         **_config_meta(config),
         "trials": trials,
         "seed": seed_seq.entropy,
@@ -884,6 +945,7 @@ def compare(
     keep: Callable | None = None,
     castable: Sequence[str | Card] = (),
     land_faces: str = "when-needed",
+    game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
 ) -> CompareResult:
@@ -905,7 +967,7 @@ def compare(
         As for :func:`simulate`.
     scry_policy, use_maps, replacement_order, opponent_land_fraction, cast_order
         As for :func:`simulate`.
-    free_mulligan, keep, castable, land_faces, progress, workers
+    free_mulligan, keep, castable, land_faces, game, progress, workers
         As for :func:`simulate`.
 
     Returns
@@ -929,6 +991,7 @@ def compare(
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
         opponent_land_fraction, cast_order, free_mulligan, keep, castable, land_faces, decks,
+        game,
     )
     variants = list(itertools.product(decks, policies))
     if len(variants) < 2:

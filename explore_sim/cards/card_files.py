@@ -58,6 +58,7 @@ _FIELDS = {
     "set_number": str, "note": str, "produces": str, "mana_ability_cost": str,
     "mana_life": int, "enters_tapped": (str, bool), "land_enters": str, "fetch": str,
     "fetch_when": str, "back_produces": str, "back_enters_tapped": (str, bool),
+    "colour_identity": str,
 }
 
 

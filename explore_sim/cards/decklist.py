@@ -221,9 +221,14 @@ class Deck:
         Returns
         -------
         FeatureTable
-            Card ``i`` of :attr:`cards` has id ``i + 1``.
+            Card ``i`` of :attr:`cards` has id ``i + 1``; the commanders come after them,
+            and "your commander's colours" are their colour identity.
         """
-        return FeatureTable.from_cards(self.cards)
+        commanders = [card for card, _ in self.commander]
+        identity = 0
+        for card in commanders:
+            identity |= card.identity
+        return FeatureTable.from_cards(self.cards, identity, commanders)
 
     def card_ids(self) -> np.ndarray:
         """The main deck as deck-local card ids.

@@ -206,5 +206,7 @@ _OTHER_FIELDS = [
     ('fetch_when = "sacrifice"', _choices(FETCH_WHEN)),
     ('back_produces = "B"', "the land face of a modal double-faced card: its mana"),
     ('back_enters_tapped = "yes"', "the land face: how it enters"),
+    ('colour_identity = "GU"', "a commander's colour identity (default: its cost's colours)"),
+    ('set_number = "LCI 209"', "set and collector number, for reference"),
     ('note = "..."', "free text"),
 ]

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..cards import EMPTY
 from .explore_effects import explore_instruction, explore_triggers
-from .lands import search_basics
+from .lands import put_land, search_basics
 from .state import GameState
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
@@ -104,14 +104,16 @@ def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray 
                 count = np.broadcast_to(count, entering.shape)[has]
                 explore_instruction(game, state, entering[has], target[has], count, True)
             else:
-                alive &= explore_instruction(game, state, entering, kind, count, False, alive)
+                alive &= explore_instruction(game, state, entering, kind, count, False, alive,
+                                             just_entered=True)
         if info.is_creature:
             # Path of Discovery, Janeway (itself included): that creature explores.
             triggers = game.on_battlefield(state, game.enters_explorer_ids, entering)
             for k in range(int(triggers.max(initial=0))):
                 again = k < triggers
                 alive[again] &= explore_instruction(
-                    game, state, entering[again], kind, 1, False, alive[again])
+                    game, state, entering[again], kind, 1, False, alive[again],
+                    just_entered=True)
         if info.fetch_when == "enter":  # District Guide: a basic land card into your hand
             search_basics(game, state, entering, info.fetch)
 
@@ -126,14 +128,19 @@ def resolve(game: Goldfish, state: GameState, rows: np.ndarray, kind: int,
     if info.is_permanent:
         enters(game, state, rows, kind, x)
         return
+    resolved = np.ones(len(rows), dtype=bool)
     if info.explores_when == "cast":  # Enter the Unknown, Over the Edge: targeted
         target = game.pick_creature(state, rows)
         has = target != EMPTY
-        explore_instruction(game, state, rows[has], target[has], info.explores, True)
+        # E9, CR 608.2b: if the only target is gone, the spell does nothing at all.
+        resolved[has] = explore_instruction(game, state, rows[has], target[has], info.explores,
+                                            True)
+        resolved[~has] = False
     state.graveyard[rows] += 1
     if info.extra_land == "this_turn":
-        state.land_drops[rows] += 1
-        state.totals["extra_land_drops"][rows] += 1
+        gets = rows[resolved]
+        state.land_drops[gets] += 1
+        state.totals["extra_land_drops"][gets] += 1
     if info.has_keyword("draw"):
         game.draw(state, rows)
     if info.fetch_when == "cast":  # Rampant Growth, Cultivate, Kodama's Reach
@@ -284,7 +291,8 @@ def attack_triggers(game: Goldfish, state: GameState, attackers: np.ndarray,
                     crewers: list[tuple[np.ndarray, np.ndarray]]) -> None:
     """"Whenever it attacks" triggers, in this order: Map makers (Sentinel of the Nameless
     City, an animated Restless Anchorage), attacking explorers, parley (Storm Fleet
-    Negotiator), the creatures that crewed Subterranean Schooner, Glowcap Lantern.
+    Negotiator), the creatures that crewed Subterranean Schooner, Hakbal's land or card,
+    Glowcap Lantern.
 
     Parameters
     ----------
@@ -308,6 +316,13 @@ def attack_triggers(game: Goldfish, state: GameState, attackers: np.ndarray,
             parley(game, state, np.flatnonzero(k < attackers[:, kind]))
     for crew_rows, crewer in crewers:
         explore_instruction(game, state, crew_rows, crewer, 1, targeted=True)
+    # Hakbal of the Surging Soul: put a land card from hand onto the battlefield; if you
+    # don't (you have none), draw a card.
+    for kind in game.attack_land_ids.tolist():
+        for k in range(int(attackers[:, kind].max(initial=0))):
+            attacking = np.flatnonzero(k < attackers[:, kind])
+            put = put_land(game, state, attacking, tapped=False)
+            game.draw(state, attacking[~put])
     # Glowcap Lantern: each equipped attacker explores (the first attacking creature carries
     # the equipment).
     lantern_explores = np.where(any_attacker, np.minimum(state.equipped, attackers.sum(axis=1)), 0)

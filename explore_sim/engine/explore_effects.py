@@ -66,6 +66,7 @@ def explore_instruction(
     targeted: bool,
     present: np.ndarray | None = None,
     pending: list[np.ndarray] | None = None,
+    just_entered: bool = False,
 ) -> np.ndarray:
     """One effect that makes ``explorer`` explore ``count`` times (E6), then its triggers.
 
@@ -87,6 +88,9 @@ def explore_instruction(
         For effects that make several permanents explore (Hakbal): the explores are
         added to ``pending`` (explored, lands, nonlands, by trial) and the caller resolves
         the triggers once, after the whole effect (E8). Default: resolve them here.
+    just_entered : bool
+        The explorer is the permanent that just entered (its enter trigger): the removal
+        model removes that copy, not an older one.
 
     Returns
     -------
@@ -104,7 +108,7 @@ def explore_instruction(
     if game.config.removal > 0:
         roll = game.rngs["removal"].random(len(rows))
         gone = active & present & (roll < game.config.removal)
-        game.remove(state, rows[gone], explorer[gone])
+        game.remove(state, rows[gone], explorer[gone], just_entered)
         state.totals["explorers_removed"][rows[gone]] += 1
         present = present & ~gone
     if targeted:

@@ -29,12 +29,16 @@ from ..cards.features import pip_demand
 from ..cards.mana import ANY_COLOUR
 from ..errors import OptionError, clip
 from . import abilities, explore_effects, lands
-from .mana import ManaTables
+from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
 from .state import GameState, leave
 
-__all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS"]
+__all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
+           "is_commander_game"]
+
+#: Kinds of game: ``auto`` is a Commander game when the deck has a commander.
+GAMES = ("auto", "normal", "commander")
 
 #: Safety bound on actions per main phase; every action uses a card, mana or a Map.
 _MAX_ACTIONS = 60
@@ -71,6 +75,10 @@ class GameConfig:
     castable : tuple of Card
         Cards (in the deck or not) whose ``castable:NAME`` metric is taken each turn: 1
         where the sources in play after the land drop, before any spell, could pay the cost.
+    game : {"auto", "normal", "commander"}
+        A Commander game (CR 903): the commanders start in the command zone and are cast from
+        there with {2} of tax per earlier cast, a removed commander returns there, and nobody
+        skips the first draw. ``auto``: Commander when the deck has a commander.
     """
 
     turns: int = 6
@@ -83,6 +91,7 @@ class GameConfig:
     hand_limit: int = 7
     land_faces: str = "when-needed"
     castable: tuple[Card, ...] = ()
+    game: str = "auto"
 
     def __post_init__(self) -> None:
         if isinstance(self.turns, bool) or not isinstance(self.turns, (int, np.integer)):
@@ -102,6 +111,8 @@ class GameConfig:
             raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
         if not all(isinstance(card, Card) for card in self.castable):
             raise OptionError("castable must be cards (resolve names with the card sources)")
+        if self.game not in GAMES:
+            raise OptionError(f"game must be one of {', '.join(GAMES)}, got {clip(self.game)!r}")
         if self.land_faces not in lands.LAND_FACES:
             raise OptionError(f"land_faces must be one of {', '.join(lands.LAND_FACES)}, "
                               f"got {self.land_faces!r}")
@@ -113,6 +124,11 @@ class GameConfig:
         names = dict(TURN_METRICS)
         names.update({CASTABLE_PREFIX + card.name: True for card in self.castable})
         return names
+
+
+def is_commander_game(config: GameConfig, features: FeatureTable) -> bool:
+    """Whether a game of these cards with this configuration is a Commander game."""
+    return config.game == "commander" or (config.game == "auto" and features.commander_ids.size > 0)
 
 
 class Goldfish:
@@ -198,7 +214,12 @@ class Goldfish:
         ability_costs = [cards[i - 1].ability_cost for i in (
             *self.lantern_ids, *self.seeker_ids, *self.anchorage_ids, *self.activated_search_ids)]
         self.castable_cards = config.castable
-        self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards)
+        self.is_commander = is_commander_game(config, features)
+        self.commander_ids = features.commander_ids if self.is_commander else \
+            np.zeros(0, dtype=np.intp)
+        self.attack_land_ids = kinds(lambda c: c.extra_land == "attack_or_draw")
+        self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards,
+                               taxed=self.commander_ids.tolist())
         self.castable_card_modes = self.mana.extra_card_modes
         self.wanted_pips = np.array([pip_demand(card) for card in self.castable_cards],
                                     dtype=np.int32).reshape(-1, 5).sum(axis=0)
@@ -290,10 +311,28 @@ class Goldfish:
         state.library_pips[drawn] -= self.f.pips[card[ok]]
         state.totals["decked"][rows[~ok]] = 1
 
-    def remove(self, state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
-        """Permanent ``card`` (aligned with rows) leaves the battlefield (the removal model)."""
+    def remove(self, state: GameState, rows: np.ndarray, card: np.ndarray,
+               just_entered: np.ndarray | bool = False) -> None:
+        """Permanent ``card`` (aligned with rows) leaves the battlefield (the removal model).
+
+        ``just_entered`` (aligned with rows): the removed copy is the one that entered this
+        turn (an enter trigger's explorer), so an older copy stays free of summoning sickness
+        (CR 302.6). A removed commander goes back to the command zone (CR 903.9).
+        """
         there = (card != EMPTY) & (state.battlefield[rows, card] > 0)
-        self.sacrifice(state, rows[there], card[there])
+        rows, card = rows[there], card[there]
+        just_entered = np.broadcast_to(just_entered, there.shape)[there]
+        for kind in np.unique(card).tolist():
+            is_kind = card == kind
+            here, new = rows[is_kind], just_entered[is_kind]
+            with self.mana.track(state, here, kind):
+                sick = here[new & (state.sick[here, kind] > 0)]
+                state.sick[sick, kind] -= 1
+                leave(state, here, kind)
+            if kind in self.commander_ids:
+                state.command[here, kind] += 1
+            else:
+                state.graveyard[here] += 1
 
     def sacrifice(self, state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:
         """One permanent ``card`` (aligned with rows) goes from the battlefield to the
@@ -450,15 +489,26 @@ class Goldfish:
         unit_sets = self.mana.unit_sets(state, rows)
         mana = unit_sets[-1].sum(axis=1)[:, None]
         castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cheapest <= mana)
+        for kind in self.commander_ids.tolist():  # from the command zone, with its tax
+            tax = self.taxed_casts(state, rows, kind)
+            here = np.flatnonzero((state.command[rows, kind] > 0) & (self.priority[kind] >= 0))
+            modes = self.mana.taxed_modes[kind]
+            ok = np.zeros(len(here), dtype=bool)
+            for option in range(len(modes[0])):
+                ok |= self.mana.payable_any([u[here] for u in unit_sets],
+                                            np.array([m[option] for m in modes])[tax[here]])
+            castable[:, kind] = False
+            castable[here[ok], kind] = True
         if self.x_ids.size:  # Jadelight Spelunker wants X >= 1
             castable[:, self.x_ids] &= mana >= self.cost[self.x_ids] + 1
         if self.needs_creature_target.any():
             has_creature = (self.creatures(state, rows) > 0)[:, None]
             castable &= ~self.needs_creature_target | has_creature
-        # Colours: check the candidate (row, card) pairs exactly.
+        # Colours: check the candidate (row, card) pairs exactly (commanders are checked).
         r, k = np.nonzero(castable)
-        ok = self.castable_pairs(unit_sets, r, k, x_rule=False)
-        castable[r[~ok], k[~ok]] = False
+        mine = ~np.isin(k, self.commander_ids)
+        ok = self.castable_pairs(unit_sets, r[mine], k[mine], x_rule=False)
+        castable[r[mine][~ok], k[mine][~ok]] = False
         score = castable * self.rank  # 0 where not castable
         best = np.argmax(score, axis=1)
         casting = score[np.arange(len(rows)), best] > 0
@@ -491,12 +541,30 @@ class Goldfish:
             left[here] = False
         return x
 
+    def taxed_casts(self, state: GameState, rows: np.ndarray, kind: int) -> np.ndarray:
+        """Earlier casts of commander ``kind`` from the command zone (capped at the tax levels
+        registered), shape (rows,), intp."""
+        return np.minimum(state.command_casts[rows, kind], MAX_TAXED_CASTS).astype(np.intp)
+
     def cast(self, state: GameState, rows: np.ndarray, kind: int) -> None:
-        """Cast card ``kind`` in each of ``rows`` and resolve it."""
+        """Cast card ``kind`` in each of ``rows`` (from the command zone for a commander, with
+        {2} of tax per earlier cast from there, CR 903.8) and resolve it."""
         info = self.f.cards[kind - 1]
-        x = self.pay(state, rows, self.kind_modes[kind], take_all=info.explores_x)
+        if kind in self.commander_ids:
+            casts = self.taxed_casts(state, rows, kind)
+            x = np.zeros(len(rows), dtype=np.int32)
+            for level in np.unique(casts).tolist():
+                here = casts == level
+                x[here] = self.pay(state, rows[here], self.mana.taxed_modes[kind][level],
+                                   take_all=info.explores_x)
+            state.totals["commander_tax_paid"][rows] += 2 * state.command_casts[rows, kind]
+            state.totals["commander_cast"][rows] += 1
+            state.command_casts[rows, kind] += 1
+            state.command[rows, kind] -= 1
+        else:
+            x = self.pay(state, rows, self.kind_modes[kind], take_all=info.explores_x)
+            state.hand[rows, kind] -= 1
         state.totals["cards_cast"][rows] += 1
-        state.hand[rows, kind] -= 1
         abilities.resolve(self, state, rows, kind, x if info.explores_x else None)
 
     def main_phase(self, state: GameState, second: bool) -> None:
@@ -564,7 +632,10 @@ class Goldfish:
         state.land_drops = 1 + extra
         state.totals["extra_land_drops"] += extra
         state.played_land[:] = False
-        if state.turn > 1 or not self.config.on_play:
+        if state.turn == 1 and self.commander_ids.size:  # commanders start in the command zone
+            state.command[:, self.commander_ids] = 1
+        # The player on the play skips the first draw, except in a multiplayer Commander game.
+        if state.turn > 1 or not self.config.on_play or self.is_commander:
             self.draw(state, everyone)
 
     def cleanup(self, state: GameState) -> None:

@@ -41,7 +41,10 @@ import numpy as np
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
 
-__all__ = ["ManaTables", "Payment", "popcount"]
+__all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
+
+#: Casts from the command zone with their own tax level; later casts pay this much tax too.
+MAX_TAXED_CASTS = 12
 
 
 def popcount(mask: int) -> int:
@@ -79,6 +82,9 @@ class ManaTables:
         their pips are part of the exact test.
     extra_cards : iterable of Card
         Cards outside the deck whose castability is asked (``castable``).
+    taxed : iterable of int
+        Card ids cast from the command zone: their modes with commander tax are registered
+        (:attr:`taxed_modes`).
 
     Attributes
     ----------
@@ -90,12 +96,15 @@ class ManaTables:
         The mode index of each extra cost text (its first mode).
     extra_card_modes : list of list of int
         Mode indices of each of ``extra_cards``.
+    taxed_modes : dict of int to list of list of int
+        For a commander's id, its mode indices with ``{2}`` of tax per earlier cast (index:
+        earlier casts, up to :data:`MAX_TAXED_CASTS`).
     source_ids : ndarray of intp
         Card ids with a mana ability, in tapping order.
     """
 
     def __init__(self, features: FeatureTable, extra_costs: Iterable[str] = (),
-                 extra_cards: Iterable = ()) -> None:
+                 extra_cards: Iterable = (), taxed: Iterable[int] = ()) -> None:
         self.f = features
         classes = features.unit_classes
         self.n_classes = len(classes)
@@ -115,6 +124,13 @@ class ManaTables:
                 self.cost_mode[cost] = self._register(cost_modes(cost)[0])
         self.extra_card_modes = [[self._register(mode) for mode in card.cost_modes]
                                  for card in extra_cards]
+        self.taxed_modes: dict[int, list[list[int]]] = {}
+        for card_id in taxed:
+            card = features.cards[card_id - 1]
+            self.taxed_modes[int(card_id)] = [
+                [self._register(dataclasses.replace(mode, generic=mode.generic + 2 * casts),
+                                int(card_id)) for mode in card.cost_modes]
+                for casts in range(MAX_TAXED_CASTS + 1)]
         self._build()
 
     # ----------------------------------------------------------------------------------

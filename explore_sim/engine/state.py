@@ -224,6 +224,9 @@ class GameState:
     hand, battlefield, sick, tapped : ndarray, shape (trials, n_cards + 1), int16
         Cards per id in hand; permanents per id on the battlefield; of those, the ones that
         came under your control this turn (summoning sick) and the tapped ones.
+    command, command_casts : ndarray, shape (trials, n_cards + 1), int16
+        Cards in the command zone (a Commander game's commanders), and how many times each
+        was cast from there (its commander tax).
     units : ndarray, shape (trials, n_classes), int16
         Mana units the untapped, usable sources could make now, by unit class (kept up to
         date by :class:`~explore_sim.engine.mana.ManaTables`).
@@ -253,6 +256,8 @@ class GameState:
     battlefield: np.ndarray
     sick: np.ndarray
     tapped: np.ndarray
+    command: np.ndarray
+    command_casts: np.ndarray
     units: np.ndarray
     pool: np.ndarray
     land_drops: np.ndarray
@@ -291,6 +296,8 @@ class GameState:
             battlefield=np.zeros((trials, n_kinds), dtype=np.int16),
             sick=np.zeros((trials, n_kinds), dtype=np.int16),
             tapped=np.zeros((trials, n_kinds), dtype=np.int16),
+            command=np.zeros((trials, n_kinds), dtype=np.int16),
+            command_casts=np.zeros((trials, n_kinds), dtype=np.int16),
             units=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
             pool=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
             land_drops=zeros.copy(),
