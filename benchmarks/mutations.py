@@ -195,6 +195,27 @@ MUTATIONS = [
              'ax.fill_between(group["turn"], group["ci_low"], group["ci_high"],',
              'ax.fill_between(group["turn"], group["ci_low"], group["mean"],',
              ("test_plotting.py",)),
+    Mutation("differences-reuse-the-baseline-colour", "explore_sim/plotting.py",
+             'hue_order = [baselines[0], *_levels(rows, "variant")]',
+             'hue_order = _levels(rows, "variant")',
+             ("test_plotting.py",)),
+    Mutation("csv-prints-seventeen-digits", "explore_sim/analysis/report.py",
+             "return repr(float(value))",
+             'return "%.17g" % value',
+             ("test_cli.py",)),
+    # Decks, card files and options
+    Mutation("unknown-sideboard-card-is-an-error", "explore_sim/cards/decklist.py",
+             '_REQUIRED_SECTIONS = ("main", "commander")',
+             '_REQUIRED_SECTIONS = ("main", "commander", "sideboard", "companion")',
+             ("test_card_template.py",)),
+    Mutation("unfilled-mana-cost-loads-as-a-free-spell", "explore_sim/cards/card_files.py",
+             'if "mana_cost" in table and not table["mana_cost"].strip() and not card.is_land:',
+             "if False:",
+             ("test_card_template.py",)),
+    Mutation("explorer-outside-the-deck-accepted", "explore_sim/analysis/explore.py",
+             "if not outside and in_deck.find(explorer) is None:",
+             "if False:",
+             ("test_cli.py",)),
 ]
 
 
