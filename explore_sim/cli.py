@@ -19,6 +19,7 @@ import os
 import re
 import stat
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -36,27 +37,29 @@ from .analysis.executors import (
 )
 from .analysis.explore import EXPLORE_METRICS, explore
 from .analysis.report import FORMATS, render, text_table
-from .analysis.simulate import check_metrics, compare, simulate
+from .analysis.simulate import check_distribution, check_metrics, compare, simulate
 from .analysis.sweep import sweep
 from .cards import Card, CardSources, Catalog
 from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
+from .cards.template import card_template
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, printable
 from .plotting import (
-    plot_differences,
+    figure_title,
+    metric_label,
     plot_distribution,
     plot_heatmap,
+    plot_metrics,
     plot_sweep,
-    plot_turns,
 )
 from .progress import ProgressBar
 
 __all__ = ["main"]
 
 PROG = "explore-sim"
-_CARD_COMMANDS = ("list", "show", "import", "update", "check")
+_CARD_COMMANDS = ("list", "show", "import", "update", "check", "template")
 #: Exit status of a command whose output went into a closed pipe (128 + SIGPIPE).
 BROKEN_PIPE_STATUS = 141
 _QUOTED = re.compile(r"'([^'\n]{%d})[^'\n]+'" % (MAX_ECHO - 3))
@@ -141,7 +144,8 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="seconds to wait for the scheduler and its first worker "
                              f"(default {DEFAULT_CONNECT_TIMEOUT:g})")
 
-    cards = commands.add_parser("cards", help="the card catalog: list, show, import, update, check")
+    cards = commands.add_parser(
+        "cards", help="the card catalog: list, show, import, update, check, template")
     card_commands = cards.add_subparsers(dest="card_command", metavar="CARD_COMMAND",
                                          parser_class=_Parser)
     listing = card_commands.add_parser("list", parents=[sources], help="list the built-in catalog")
@@ -173,6 +177,12 @@ def _build_parser() -> argparse.ArgumentParser:
                                      help="show how every card of a deck is classified")
     check.add_argument("deck")
     check.add_argument("--format", choices=FORMATS, default="table")
+    template = card_commands.add_parser(
+        "template", parents=[sources, decks],
+        help="write a card file skeleton for the cards of a deck that no source knows")
+    template.add_argument("deck")
+    template.add_argument("-o", "--output", default=None, metavar="FILE",
+                          help="write it to FILE (a new file; default: standard output)")
 
     commands.add_parser("policies", help="list policy presets and expression names")
 
@@ -189,7 +199,10 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy: a preset or an expression (default forge)")
     run.add_argument("--explorer", default=None,
-                     help="the exploring card; one copy leaves the library")
+                     help="the exploring card, in the deck: one copy leaves the library")
+    run.add_argument("--explorer-outside", action="store_true",
+                     help="the explorer comes from outside the deck (a token, the sideboard): "
+                          "no copy leaves the library")
     run.add_argument("--explorer-gone", action="store_true",
                      help="the explorer left the battlefield before exploring (E3)")
     run.add_argument("--targeted", action="store_true",
@@ -220,6 +233,13 @@ def _build_parser() -> argparse.ArgumentParser:
                               metavar="POLICY",
                               help="a policy to compare (repeat for several; default forge)")
         _add_game_options(game)
+        if name == "simulate":
+            game.add_argument("--distribution", default=None, metavar="METRIC",
+                              help="print the full distribution of one metric at one turn "
+                                   "instead of the summary")
+            game.add_argument("--turn", type=_count, default=None,
+                              help="the turn of --distribution (0: the opening hand; "
+                                   "default: the last turn)")
     sweeping = commands.add_parser(
         "sweep", parents=[sources, decks, output],
         help="simulate a grid of land counts, card counts, policies and decks",
@@ -262,6 +282,10 @@ def _add_game_options(game: argparse.ArgumentParser) -> None:
     game.add_argument("--castable", action="append", default=[], metavar="CARD",
                       help="add the metric castable:CARD: could the sources in play after "
                            "the land drop pay CARD's cost (repeatable; any known card)")
+    game.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+                      help="commander: Commander games (the commander cast from the command "
+                           "zone, 40 life, the first mulligan free, no skipped first draw); "
+                           "auto (default): when the deck has a Commander section")
     game.add_argument("--land-faces", choices=["when-needed", "always", "never"],
                       default="when-needed",
                       help="play a spell // land card as its land face: when no land card "
@@ -391,12 +415,9 @@ def _sources(args: argparse.Namespace) -> CardSources:
     return card_sources(args.cards, args.cards_dir)
 
 
-def _deck(args: argparse.Namespace, path: str, sources: CardSources) -> Deck:
+def _deck(args: argparse.Namespace, path: str) -> Deck:
     """The decklist at ``path``; its own card file (``NAME.cards.toml``) joins ``--cards``."""
-    companions = deck_card_files(path)
-    if companions:
-        sources = card_sources([*args.cards, *companions], args.cards_dir)
-    return load_deck(path, catalog=sources, format=args.deck_format)
+    return load_deck(path, format=args.deck_format, cards=args.cards, cards_dir=args.cards_dir)
 
 
 def _cards(args: argparse.Namespace) -> str:
@@ -413,12 +434,42 @@ def _cards(args: argparse.Namespace) -> str:
             max_bytes=args.max_download, deadline=args.deadline,
             download_hosts=args.download_host,
         ).summary()
+    if command == "template":
+        return _template(args)
     sources = _sources(args)
     if command == "show":
         return _show_card(sources.get(" ".join(args.name)), args.format)
     if command == "check":
-        return _check_deck(_deck(args, args.deck, sources), args.format)
+        return _check_deck(_deck(args, args.deck), args.format)
     return _list_cards(Catalog.builtin(), args.format)
+
+
+def _template(args: argparse.Namespace) -> str:
+    """A card file skeleton for the unknown cards of a deck: printed, or written to a new
+    file (``-o``) with one line on standard error saying so."""
+    text = card_template(args.deck, cards=args.cards, cards_dir=args.cards_dir,
+                         format=args.deck_format)
+    if args.output is None or not text.startswith("# Card file"):
+        return text
+    path = Path(args.output)
+    if path.suffix.casefold() != ".toml":
+        raise OptionError(f"--output: {clip(args.output)!r} must end in .toml (a card file)")
+    try:
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise OptionError(f"--output: {clip(args.output)} already exists; choose a new file "
+                          "(its cards can then be added to the old one)") from None
+    except OSError as error:
+        raise OptionError(f"--output: cannot write {clip(args.output)}: "
+                          f"{error.strerror or error}") from None
+    count = text.count("\n[[card]]\n")
+    companion = deck_card_files(args.deck)
+    use = ("it is read with the deck" if companion and companion[0].resolve() == path.resolve()
+           else f"then pass --cards {args.output}")
+    _print_line(f"{PROG}: wrote {args.output}: {count} card{'s' if count != 1 else ''} "
+                f"to fill in (type_line, mana_cost); {use}")
+    return ""
 
 
 def _show_card(card: Card, fmt: str) -> str:
@@ -520,8 +571,8 @@ def _check_plot_path(args: argparse.Namespace) -> None:
 
 
 def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> Callable[[], None]:
-    """A function that draws the figure and writes it to ``path`` (run after the results are
-    printed); a failure is one :class:`OptionError`."""
+    """A function that draws the figure, writes it to ``path`` and says so on standard error
+    (run after the results are printed); a failure is one :class:`OptionError`."""
 
     def save() -> None:
         figure = Figure(figsize=(width, 4.5), layout="constrained")
@@ -530,47 +581,60 @@ def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> 
             figure.savefig(path, dpi=150)
         except OSError as error:
             raise OptionError(f"--plot: cannot write {path}: {error.strerror or error}") from None
+        _print_line(f"{PROG}: wrote {path}")
 
     return save
 
 
+def _distribution_figure(meta: dict, rows: pd.DataFrame, metric: str,
+                         where: str) -> Callable[[Figure], None]:
+    """Draws one distribution, titled with what ran (deck, policy, trials)."""
+
+    def draw(figure: Figure) -> None:
+        ax = figure.subplots()
+        plot_distribution(rows, metric=metric, ax=ax)
+        ax.set_title(f"distribution of {metric_label(metric)}{where}", fontsize="medium")
+        figure.suptitle(textwrap.fill(figure_title(meta), 70), fontsize="medium")
+
+    return draw
+
+
 def _explore(args: argparse.Namespace) -> _Output:
     _check_plot_path(args)
-    sources = _sources(args)
+    deck = _deck(args, args.deck)
+    explorer = args.explorer
+    if explorer:  # the deck's card if it has one, else any card of --cards or --cards-dir
+        explorer = _sources(args).find(explorer) or explorer
     bar = _progress(args, "explore")
     with _scheduler(args) as scheduler:
-        result = _explore_run(args, sources, bar, scheduler)
+        result = explore(
+            deck,
+            explores=args.explores,
+            drawn=args.drawn,
+            policy=args.policy,
+            explorer_gone=args.explorer_gone,
+            known=args.known,
+            trials=args.trials,
+            seed=args.seed,
+            explorer=explorer,
+            explorer_outside=args.explorer_outside,
+            targeted=args.targeted,
+            turn=args.turn,
+            progress=bar,
+            workers=1 if scheduler else args.workers,
+            scheduler=scheduler,
+        )
     bar.close()
     plot = None
     if args.plot:
         metric = args.distribution or "counters"
-        plot = _plot_later(args.plot, lambda fig: plot_distribution(
-            result.distribution(metric), metric=metric, ax=fig.subplots()))
+        plot = _plot_later(args.plot, _distribution_figure(
+            result.meta, result.distribution(metric), metric, ""))
     if args.distribution:
         rows = result.distribution(args.distribution)
         title = f"distribution of {args.distribution}"
         return _Output(render(args.format, result.meta, rows, title), plot)
     return _Output(result.render(args.format), plot)
-
-
-def _explore_run(args: argparse.Namespace, sources: CardSources, bar: ProgressBar,
-                 scheduler: Executor | None) -> Any:
-    return explore(
-        _deck(args, args.deck, sources),
-        explores=args.explores,
-        drawn=args.drawn,
-        policy=args.policy,
-        explorer_gone=args.explorer_gone,
-        known=args.known,
-        trials=args.trials,
-        seed=args.seed,
-        explorer=args.explorer,
-        targeted=args.targeted,
-        turn=args.turn,
-        progress=bar,
-        workers=1 if scheduler else args.workers,
-        scheduler=scheduler,
-    )
 
 
 @contextlib.contextmanager
@@ -703,11 +767,13 @@ def _games(args: argparse.Namespace) -> _Output:
         cast_order=args.cast_first,
         castable=castable,
         land_faces=args.land_faces,
+        game=args.game,
     )
+    distribution = _distribution_option(args, castable)
     _check_plot_path(args)
     if args.plot and grid is not None:
         _sweep_dimensions(grid, len(paths))
-    decks = [_deck(args, path, sources) for path in paths]
+    decks = [_deck(args, path) for path in paths]
     bar = _progress(args, args.command)
     with _scheduler(args) as scheduler:
         options.update(workers=1 if scheduler else args.workers, scheduler=scheduler,
@@ -721,21 +787,20 @@ def _games(args: argparse.Namespace) -> _Output:
             result = sweep(decks, grid, filler=args.filler, metrics=metrics, out=args.out,
                            catalog=sources, **options)
     bar.close()
+    if distribution is not None:
+        metric, turn = distribution
+        rows = result.distribution(metric, turn)
+        where = " in the opening hand" if turn == 0 else f" at the end of turn {turn}"
+        plot = _plot_later(args.plot, _distribution_figure(result.meta, rows, metric, where)) \
+            if args.plot else None
+        return _Output(render(args.format, result.meta, rows,
+                              f"simulate: distribution of {metric}{where}"), plot)
     plot = None
     if args.plot:
-        metric = (metrics or ["on_curve"])[0]
-        if args.command == "simulate":
-            plot = _plot_later(args.plot, lambda fig: plot_turns(result.summary(), metric,
-                                                                 ax=fig.subplots()))
-        elif args.command == "compare":
-            def draw(fig: Figure) -> None:
-                left, right = fig.subplots(1, 2)
-                plot_turns(result.summary(), metric, ax=left)
-                plot_differences(result.paired_differences(), metric, ax=right)
-
-            plot = _plot_later(args.plot, draw, width=12)
+        if args.command == "sweep":
+            plot = _plot_later(args.plot, _sweep_figure(result, (metrics or ["on_curve"])[0]))
         else:
-            plot = _plot_later(args.plot, _sweep_figure(result, metric))
+            plot = _plot_later(args.plot, lambda fig: plot_metrics(result, metrics, figure=fig))
     return _Output(result.render(args.format, metrics=metrics), plot)
 
 
@@ -759,10 +824,34 @@ def _sweep_figure(result: Any, metric: str) -> Callable[[Figure], None]:
                                         len(result.decks))
     dims = varying + others
     rows = result.summary()
-    if len(varying) == 2 and not others:
-        return lambda fig: plot_heatmap(rows, varying[0], varying[1], metric,
-                                        ax=fig.subplots())
-    x = (dims or list(result.grid))[0]
-    hue = dims[1] if len(dims) > 1 else None
-    style = dims[2] if len(dims) > 2 else None
-    return lambda fig: plot_sweep(rows, metric, x, hue=hue, style=style, ax=fig.subplots())
+    title = textwrap.fill(figure_title(result.meta), 90)
+
+    def draw(fig: Figure) -> None:
+        if len(varying) == 2 and not others:
+            plot_heatmap(rows, varying[0], varying[1], metric, ax=fig.subplots())
+        else:
+            x = (dims or list(result.grid))[0]
+            hue = dims[1] if len(dims) > 1 else None
+            style = dims[2] if len(dims) > 2 else None
+            plot_sweep(rows, metric, x, hue=hue, style=style, ax=fig.subplots())
+        fig.suptitle(title, fontsize="medium")
+
+    return draw
+
+
+def _distribution_option(args: argparse.Namespace, castable: list[Card]) -> tuple[str, int] | None:
+    """``(metric, turn)`` of ``simulate --distribution METRIC [--turn T]``, checked before
+    any game is played (the turn defaults to the last)."""
+    metric = getattr(args, "distribution", None)
+    turn = getattr(args, "turn", None)
+    if metric is None:
+        if turn is not None:
+            raise OptionError("--turn goes with --distribution METRIC")
+        return None
+    turn = args.turns if turn is None else turn
+    if not 0 <= turn <= args.turns:
+        raise OptionError(f"--turn: must be between 0 (the opening hand) and {args.turns} "
+                          f"(--turns), got {turn}")
+    check_distribution(metric, turn, args.turns, [f"castable:{card.name}" for card in castable],
+                       label="--distribution")
+    return metric, turn

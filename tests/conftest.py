@@ -68,12 +68,14 @@ def fixture_cards():
     return card_sources([MANA_CARDS], use_index=False)
 
 
-def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
+def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), commanders=(), config=None,
                   policy="keep", scry_policy=None, seed=0):
     """One goldfish game (trials=1) from a hand-built library (top first), hand and battlefield.
 
     Permanents on the battlefield are not summoning sick. ``extra`` names more cards for the
-    feature table. Returns ``(game, state, ids)`` where ``ids[name]`` is a card's id.
+    feature table; ``commanders`` names the deck's commanders (a Commander game unless the
+    config says otherwise; their colour identity is the commander's colours). Returns
+    ``(game, state, ids)`` where ``ids[name]`` is a card's id.
     """
     from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish
     from explore_sim.engine.mulligan import OpeningHands
@@ -82,7 +84,11 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), config=None,
     catalog = fixture_cards()
     names = list(dict.fromkeys([*library, *hand, *battlefield, *extra]))
     cards = [catalog.get(name) for name in names]
-    features = FeatureTable.from_cards(cards)
+    identity = 0
+    for name in commanders:
+        identity |= catalog.get(name).identity
+    features = FeatureTable.from_cards(cards, identity, [catalog.get(n) for n in commanders])
+    names += [name for name in commanders if name not in names]  # ids after the deck's
     ids = {name: i + 1 for i, name in enumerate(names)}
     size = len(library)
     lib = np.full((1, size + 1), EMPTY, dtype=np.int16)

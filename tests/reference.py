@@ -283,8 +283,16 @@ class Game:
 
     def __init__(self, cards, library, hand, *, on_play=True, decide=keep, scry=None,
                  use_maps=True, replacement_order="tracker-first", opponent_land_fraction=0.4,
-                 hand_limit=7, land_faces="when-needed", castable=(), cast_order=()):
-        deck = list(cards)
+                 hand_limit=7, land_faces="when-needed", castable=(), cast_order=(),
+                 commanders=()):
+        # Commanders come after the deck's cards, land faces after both.
+        deck = list(cards) + [c for c in commanders if c not in cards]
+        self.commanders = [deck.index(c) + 1 for c in commanders]
+        self.identity = 0
+        for card in commanders:
+            self.identity |= card.identity
+        self.command = {i: 0 for i in range(1, len(deck) + 1)}
+        self.command_casts = dict(self.command)
         faces = [card.land_face for card in deck if card.land_face is not None]
         self.cards = deck + faces  # cards[i - 1] is card id i; land faces after the deck
         self.n_deck = len(deck)
@@ -319,7 +327,8 @@ class Game:
             ["explores", "explore_counters", "trigger_counters", "explore_lands", "milled",
              "scries", "maps_created", "maps_used", "mana_spent", "cards_cast", "life_gained",
              "cave_diver_pumps", "chupacabra_triggers", "nicanzil_lands", "explorers_removed",
-             "extra_land_drops", "decked", "life_paid", "tapped_lands_played"], 0)
+             "extra_land_drops", "decked", "life_paid", "tapped_lands_played",
+             "commander_cast", "commander_tax_paid", "lands_put"], 0)
         self._mana_facts()
 
     # facts
@@ -330,7 +339,8 @@ class Game:
         self.units = {}
         for i in self.ids:
             card = self.card(i)
-            self.units[i] = [(u, bool(card.mana_life) and bool(u & ANY)) for u in card.mana_units()]
+            self.units[i] = [(u, bool(card.mana_life) and bool(u & ANY))
+                             for u in card.mana_units(self.identity)]
         costs = ["{1}"] + [self.card(i).ability_cost for i in self.ids if (
             self.card(i).explores_when in ("equipped_attack", "activated")
             or self.card(i).maps_when == "land_attack" or self.card(i).fetch_when == "activated")
@@ -659,8 +669,8 @@ class Game:
         return mask
 
     def hand_pips(self):
-        return [sum(self.hand[i] * self.pips[i][k] for i in self.ids) + self.wanted[k]
-                for k in range(5)]
+        return [sum((self.hand[i] + self.command.get(i, 0)) * self.pips[i][k] for i in self.ids)
+                + self.wanted[k] for k in range(5)]
 
     def colour_key(self, colours):
         hand_pips = self.hand_pips()
@@ -710,6 +720,9 @@ class Game:
                 held = [(n, o) for n, o in held if not o[2]]
         else:
             held = [(n, o) for n, o in held if not o[2]]
+        if not any(self.battlefield[i] for i in self.ids if self.card(i).is_land):
+            # A bounce land with no other land to return would return itself.
+            held = [(n, o) for n, o in held if self.card(o[1]).land_enters != "bounce"]
         if len(held) <= 1:
             return held[0][1] if held else None
         if land_drop:
@@ -748,16 +761,18 @@ class Game:
         self.land_enters(option[1], tapped=False, land_drop=True)
         return True
 
-    def put_land(self):
+    def put_land(self, tapped=True):
         option = self.choose_land(False)
         if option is None:
             return False
         self.hand[option[0]] -= 1
-        self.land_enters(option[1], tapped=True)
+        self.land_enters(option[1], tapped=tapped)
         return True
 
     def land_enters(self, kind, tapped, land_drop=False):
         card = self.card(kind)
+        if not land_drop:
+            self.totals["lands_put"] += 1
         rule = card.enters_tapped
         if tapped or rule == "yes":
             enters_tapped = True
@@ -878,8 +893,17 @@ class Game:
             self.search(card.fetch)
 
     # ---- casting
+    def taxed_modes(self, i):
+        import dataclasses
+        casts = self.command_casts[i]
+        return [dataclasses.replace(m, generic=m.generic + 2 * casts)
+                for m in self.card(i).cost_modes]
+
     def castable(self, i):
         card = self.card(i)
+        if i in self.commanders:  # from the command zone, with its tax
+            return (self.command[i] > 0 and self.priority(i) >= 0
+                    and any(self.payable(m, self.unit_sets()) for m in self.taxed_modes(i)))
         if self.hand[i] == 0 or self.priority(i) < 0:
             return False
         sets = self.unit_sets()
@@ -900,9 +924,16 @@ class Game:
 
     def cast(self, kind):
         card = self.card(kind)
-        x = self.pay(list(card.cost_modes), take_all=card.explores_x)
+        if kind in self.commanders:
+            x = self.pay(self.taxed_modes(kind), take_all=card.explores_x)
+            self.totals["commander_tax_paid"] += 2 * self.command_casts[kind]
+            self.totals["commander_cast"] += 1
+            self.command_casts[kind] += 1
+            self.command[kind] -= 1
+        else:
+            x = self.pay(list(card.cost_modes), take_all=card.explores_x)
+            self.hand[kind] -= 1
         self.totals["cards_cast"] += 1
-        self.hand[kind] -= 1
         if card.is_permanent:
             self.enters(kind, x if card.explores_x else None)
             return
@@ -1049,6 +1080,11 @@ class Game:
                     self.draw()
         for crewer in crewers:
             self.explore_instruction(crewer, 1, True)
+        for i in self.ids:  # Hakbal: a land card from hand onto the battlefield, else a card
+            if self.card(i).extra_land == "attack_or_draw":
+                for _ in range(attackers[i]):
+                    if not self.put_land(tapped=False):
+                        self.draw()
         if any_attacker:
             first = next(i for i in self.ids if attackers[i] > 0)
             for _ in range(min(self.equipped, sum(attackers.values()))):
@@ -1069,7 +1105,10 @@ class Game:
         self.land_drops = 1 + extra
         self.totals["extra_land_drops"] += extra
         self.played_land = False
-        if self.turn > 1 or not self.on_play:
+        if self.turn == 1:
+            for i in self.commanders:
+                self.command[i] = 1
+        if self.turn > 1 or not self.on_play or self.commanders:
             self.draw()
         self.main_phase(second=False)
         self.combat()

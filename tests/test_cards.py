@@ -1,4 +1,4 @@
-"""The built-in catalog: every card of CARDS.md, correct facts, forgiving lookup."""
+"""The built-in catalog: every card of the built-in catalog, correct facts, forgiving lookup."""
 
 from __future__ import annotations
 

@@ -157,6 +157,12 @@ def test_mana_creature_is_a_source_from_the_turn_after_it_enters():
     assert m["cards_cast"] == 1 and m["mana_available"] == 1
     m = play(game, state)  # turn 2: no land in hand; Forest + Elves cast Grizzly Bears
     assert m["mana_available"] == 2 and m["cards_cast"] == 2 and m["lands_played"] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Llanowar Elves", "Llanowar Elves", "Forest"])
+    m = play(game, state)  # the first Elves cannot pay for the second on turn 1
+    assert m["cards_cast"] == 1 and state.hand[0, ids["Llanowar Elves"]] == 1
+    m = play(game, state)
+    assert m["cards_cast"] == 2
 
 
 def test_a_creature_tapped_for_mana_does_not_attack():
@@ -320,9 +326,19 @@ def test_bounce_land_returns_a_land_tapped_for_mana_first():
     # The Forest is tapped for G (kept in the pool), returned to hand; the G and ... one mana
     assert state.hand[0, ids["Forest"]] == 1 and m["lands_played"] == 1
     assert state.battlefield[0, ids["Golgari Rot Farm"]] == 1
+
+
+def test_bounce_land_is_not_played_without_another_land_to_return():
+    """It would return itself: a lost land drop. Another land in hand is played instead."""
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm"])
-    play(game, state)  # no other land: it returns itself
-    assert state.hand[0, ids["Golgari Rot Farm"]] == 1 and state.battlefield.sum() == 0
+    m = play(game, state)
+    assert m["land_drop"] == 0 and state.hand[0, ids["Golgari Rot Farm"]] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm", "Forest"])
+    m = play(game, state)  # the Rot Farm makes more colours, but there is nothing to return
+    assert m["lands_played"] == 1 and state.battlefield[0, ids["Forest"]] == 1
+    m = play(game, state)  # turn 2: now the Rot Farm, returning the Forest
+    assert state.battlefield[0, ids["Golgari Rot Farm"]] == 1
+    assert state.hand[0, ids["Forest"]] == 1
 
 
 # ------------------------------------------------------------------ land choice
@@ -501,3 +517,25 @@ def test_castable_reproduces_the_multivariate_hypergeometric(deck, card, turn, o
     text = "\n".join(f"{n} {name}" for name, n in deck.items())
     mean, se = castable_value(text, card, turn, on_play, SEVENS)
     assert abs(mean - value) < 4 * se, (mean, value, se)
+
+
+@pytest.mark.parametrize("game, seen", [("commander", 11), ("normal", 10)])
+def test_commander_castable_reproduces_the_hypergeometric_of_a_99_card_library(game, seen):
+    """A Commander game draws from the 99 (the commander is not in the library) and does not
+    skip the first draw: by turn 4 on the play 11 cards are seen, 10 in a normal game. The
+    land choice plays toward the commander's pips from the command zone, so Hakbal
+    ({2}{G}{U}) is castable exactly when 4+ lands with a Forest and an Island were seen."""
+    counts = {"Forest": 20, "Island": 16, "Platinum Angel": 63}
+    value = multivariate(counts, seen, lambda c: c["Forest"] >= 1 and c["Island"] >= 1
+                         and c["Forest"] + c["Island"] >= 4)
+    assert value == pytest.approx({11: 0.577905, 10: 0.486862}[seen], abs=5e-7)
+    text = "Commander\n1 Hakbal of the Surging Soul\n\nDeck\n" + "\n".join(
+        f"{n} {name}" for name, n in counts.items())
+    deck = explore_sim.parse_deck(text, catalog=explore_sim.cards.card_sources(
+        [SEVENS], use_index=False))
+    card = "Hakbal of the Surging Soul"
+    result = explore_sim.simulate(deck, turns=4, mulligan="none", trials=100_000, seed=7,
+                                  castable=[card], game=game)
+    row = result.summary().query(f"turn == 4 and metric == 'castable:{card}'").iloc[0]
+    assert abs(row["mean"] - value) < 4 * row["se"], (row["mean"], value, row["se"])
+

@@ -236,3 +236,80 @@ def test_plot_distribution_refuses_two_unlabelled_distributions():
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     assert bars[0][0].get_facecolor() == bars[1][0].get_facecolor()  # one colour ...
     assert bars[0][0].get_hatch() != bars[1][0].get_hatch()  # ... two hatches
+
+
+LONG = "lands_in_hand == 0 or mana_value >= lands_in_play + lands_in_hand + 3"
+
+
+@pytest.fixture(scope="module")
+def with_expression():
+    return explore_sim.compare(DECK, ["keep", "mill", LONG], turns=3, trials=1000, seed=1)
+
+
+def line_looks(ax):
+    return {line.get_label(): (line.get_color(), line.get_marker()) for line in ax.lines
+            if not line.get_label().startswith("_")}
+
+
+def test_plot_metrics_draws_one_panel_per_metric_of_a_simulation():
+    result = explore_sim.simulate(DECK, turns=3, trials=1000, seed=1)
+    figure = plotting.plot_metrics(result, ["on_curve", "counters", "mana_spent", "explores"])
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["on_curve", "counters", "mana_spent", "explores"]
+    summary = result.summary()
+    for ax in panels:
+        rows = summary[(summary["metric"] == ax.get_title()) & (summary["turn"] > 0)]
+        assert ax.lines[0].get_ydata().tolist() == rows["mean"].tolist()
+    title = figure._suptitle.get_text().replace("\n", " ")
+    assert title == ("Lost Caverns Merfolk Explore · policy: forge · 3 turns on the play · "
+                     "1,000 trials, seed 1")
+
+
+def test_plot_metrics_keeps_one_colour_per_variant_in_every_panel(with_expression):
+    figure = plotting.plot_metrics(with_expression, ["on_curve", "counters", "lands_played"])
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    assert len(panels) == 6  # each metric and its paired differences
+    labels, caption = plotting.short_labels(["keep", "mill", LONG])
+    short = labels[LONG]
+    assert short.endswith("[1]") and len(short) <= plotting.LABEL_WIDTH
+    looks = line_looks(panels[0])
+    assert list(looks) == ["keep", "mill", short]
+    for ax in panels[2::2]:
+        assert line_looks(ax) == looks
+    for ax in panels[1::2]:  # the differences: the baseline is not drawn, the others keep theirs
+        drawn = {c.get_label(): (c.lines[0].get_color(), c.lines[0].get_marker())
+                 for c in ax.containers}
+        assert drawn == {"mill": looks["mill"], short: looks[short]}
+    (legend,) = figure.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["keep", "mill", short]
+    assert not any(ax.get_legend() for ax in panels)  # one legend, beside the panels
+    assert LONG in figure._supxlabel.get_text().replace("\n", " ")  # the full text, in the caption
+    assert "[1] " + LONG == caption
+    title = figure._suptitle.get_text().replace("\n", " ")
+    assert title.startswith(f"Lost Caverns Merfolk Explore · policies: keep, mill, {short} · ")
+    assert title.endswith("1,000 trials, seed 1")
+
+
+def test_plot_differences_gives_each_variant_its_plot_turns_colour(compared):
+    fig, (left, right) = plt.subplots(1, 2)
+    plotting.plot_turns(compared.summary(), "counters", ax=left)
+    plotting.plot_differences(compared.paired_differences(), "counters", ax=right)
+    (errors,) = [c for c in right.containers if isinstance(c, ErrorbarContainer)]
+    assert errors.lines[0].get_color() == line_looks(left)["mill"][0] == plotting.PALETTE[1]
+
+
+def test_legends_sit_beside_the_data_by_default(with_expression):
+    fig, ax = plt.subplots(layout="constrained")
+    plotting.plot_turns(with_expression.summary(), "on_curve", ax=ax)
+    fig.canvas.draw()
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+    fig, ax = plt.subplots()
+    plotting.plot_turns(with_expression.summary(), "on_curve", ax=ax, legend=False)
+    assert ax.get_legend() is None
+    with pytest.raises(explore_sim.OptionError, match="legend must be"):
+        plotting.plot_turns(with_expression.summary(), "on_curve", ax=ax, legend="left")
+
+
+def test_plot_metrics_refuses_an_unknown_metric(with_expression):
+    with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean 'on_curve'"):
+        plotting.plot_metrics(with_expression, ["on_curv"])

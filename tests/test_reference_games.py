@@ -11,7 +11,8 @@ import reference
 from conftest import DECKS
 
 import explore_sim
-from explore_sim.engine.goldfish import TURN_METRICS, GameConfig, GameState, Goldfish
+from explore_sim.analysis.simulate import game_mulligan
+from explore_sim.engine.goldfish import TURN_METRICS, GameConfig, GameState, Goldfish, is_commander_game
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
 from explore_sim.engine.state import shuffled_libraries
@@ -76,14 +77,18 @@ def deal_both(deck, trials, seed, rule=MulliganRule("london")):
 def play_both(deck, policy_name, config, trials=300, seed=0):
     policy, scalar = POLICIES[policy_name]
     features = deck.features()
-    opening, dealt = deal_both(deck, trials, seed)
+    assert config.opponent_land_fraction in (0.0, 1.0), "the reference's parley coin is fixed"
+    opening, dealt = deal_both(deck, trials, seed,
+                               game_mulligan(MulliganRule("london"), config, features))
+    commanders = ([card for card, _ in deck.commander]
+                  if is_commander_game(config, features) else [])
     games = []
     for hand, library, _ in dealt:
         games.append(reference.Game(
             features.cards[: features.n_deck], library, hand, on_play=config.on_play,
             decide=scalar, use_maps=config.use_maps, replacement_order=config.replacement_order,
             opponent_land_fraction=config.opponent_land_fraction, land_faces=config.land_faces,
-            castable=config.castable, cast_order=config.cast_order))
+            castable=config.castable, cast_order=config.cast_order, commanders=commanders))
     state = GameState.from_opening_hands(opening, features)
     rngs = {n: np.random.default_rng([seed, 7, i]) for i, n in enumerate(("policy", "removal", "parley"))}
     rngs["search"] = ReversingShuffle()
@@ -102,7 +107,8 @@ def play_both(deck, policy_name, config, trials=300, seed=0):
 @pytest.mark.parametrize("deck_path", sorted(DECKS.glob("*.txt")), ids=lambda p: p.stem)
 @pytest.mark.parametrize("policy", ["keep", "mill", "forge"])
 def test_shipped_decks_agree_with_the_reference(deck_path, policy):
-    play_both(explore_sim.load_deck(deck_path), policy, GameConfig(turns=8))
+    play_both(explore_sim.load_deck(deck_path), policy,
+              GameConfig(turns=8, opponent_land_fraction=float(policy == "mill")))
 
 
 @pytest.mark.parametrize("policy", ["keep", "forge"])

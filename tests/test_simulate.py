@@ -68,29 +68,39 @@ def play_checked(deck, config, policy="forge", trials=4000, seed=0):
     opening = deal_opening_hands(deck.card_ids(), features, trials, MulliganRule("london"),
                                  lambda a: np.random.default_rng([seed, a]))
     state = GameState.from_opening_hands(opening, features)
-    rngs = {n: np.random.default_rng([seed, 9, i]) for i, n in enumerate(("policy", "removal", "parley"))}
+    rngs = {n: np.random.default_rng([seed, 9, i])
+            for i, n in enumerate(("policy", "removal", "parley", "search"))}
     game = Goldfish(features, config, as_policy(policy), None, rngs)
+    commanders = len(features.commander_ids) if game.is_commander else 0
     for turn in range(1, config.turns + 1):
         library_before = state.end - state.top
         game.play_turn(state)
         m = game.turn_metrics(state)
-        # Every card is somewhere: library, hand, battlefield or graveyard.
-        total = (state.end - state.top) + state.hand.sum(1) + state.battlefield.sum(1) + state.graveyard
-        assert np.all(total == deck.size)
+        # Every card is somewhere: library, hand, battlefield, graveyard or command zone.
+        total = (state.end - state.top) + state.hand.sum(1) + state.battlefield.sum(1) \
+            + state.graveyard + state.command.sum(1)
+        assert np.all(total == deck.size + commanders)
+        assert np.all(state.command_casts >= 0) and np.all(state.command <= 1)
         assert np.all(state.hand >= 0) and np.all(state.battlefield >= 0)
         assert np.all(state.sick <= state.battlefield)
         assert np.all(m["counters"] == m["explore_counters"] + m["trigger_counters"])
         assert np.all(m["explore_counters"] <= m["explores"])
         assert np.all(m["explore_lands"] + m["milled"] <= m["explores"])
         assert np.all(m["maps_used"] <= m["maps_created"])
-        assert np.all(m["lands_played"] <= turn + m["extra_land_drops"] + m["nicanzil_lands"])
+        assert np.all(m["lands_played"] <= turn + m["extra_land_drops"] + m["lands_put"])
+        assert np.all(m["nicanzil_lands"] <= m["lands_put"])
+        assert np.all(m["commander_tax_paid"] == m["commander_cast"] * (m["commander_cast"] - 1))
         assert np.all(m["on_curve"] == (m["lands_played"] >= turn))
         assert np.all(state.tapped <= state.battlefield) and np.all(state.tapped >= 0)
         np.testing.assert_array_equal(state.units, game.mana.expected_units(state))
+        counts = [state.permanents.copy(), state.hand_lands.copy()]
+        state.recount()  # the running counts agree with the per-card arrays
+        for kept, recounted in zip(counts, [state.permanents, state.hand_lands]):
+            np.testing.assert_array_equal(kept, recounted)
         assert np.all(state.pool == 0) and np.all(state.maps >= 0)  # mana empties between phases
         assert np.all(state.library_pips >= 0)
         # A draw from an empty library is always recorded.
-        should_draw = turn > 1 or not config.on_play
+        should_draw = turn > 1 or not config.on_play or game.is_commander
         if should_draw:
             assert np.all(m["decked"][library_before == 0] == 1)
     return state

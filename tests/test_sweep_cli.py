@@ -126,10 +126,11 @@ def test_plots_of_a_sweep(capsys, tmp_path):
     heat = tmp_path / "heat.png"
     status, _, err = run(capsys, "sweep", DECK, "--vary", "lands=23,24", "--vary",
                          "Cenote Scout=4,5", *SMALL, "--plot", str(heat))
-    assert status == 0 and err == "" and heat.stat().st_size > 0
+    assert status == 0 and err == f"explore-sim: wrote {heat}\n" and heat.stat().st_size > 0
     lines = tmp_path / "lines.svg"
     status, _, err = run(capsys, "sweep", DECK, "--vary", "lands=23,24", "--vary",
                          "policy=keep,mill", *SMALL, "--plot", str(lines), "--metrics",
                          "lands_played")
-    assert status == 0 and err == ""
-    assert "lands on the battlefield, turn 2" in lines.read_text()
+    assert status == 0 and err == f"explore-sim: wrote {lines}\n"
+    text = lines.read_text()
+    assert "lands on the battlefield, turn 2" in text and "Lost Caverns Merfolk Explore" in text

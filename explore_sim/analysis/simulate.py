@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards import Card, normalize_name
+from ..cards import Card, FeatureTable, normalize_name
 from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import (
     OPENING_METRICS,
@@ -26,6 +26,7 @@ from ..engine.goldfish import (
     GameConfig,
     GameState,
     Goldfish,
+    is_commander_game,
 )
 from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.mulligan import MulliganRule, as_mulligan_rule, deal_opening_hands
@@ -47,7 +48,8 @@ from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
 __all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games",
-           "DEFAULT_COMPARE_METRICS", "SimulateTask", "CompareTask"]
+           "check_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS", "SimulateTask",
+           "CompareTask"]
 
 #: Metrics shown by default in people-readable tables.
 DEFAULT_TABLE_METRICS = (
@@ -113,6 +115,7 @@ def play_games(
     dict of int to dict of str to ndarray of shape (trials,)
     """
     features = deck.features()
+    mulligan = game_mulligan(mulligan, config, features)
     opening = deal_opening_hands(
         deck.card_ids(), features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
@@ -135,6 +138,56 @@ def play_games(
         game.play_turn(state)
         out[turn] = game.turn_metrics(state)
     return out
+
+
+def game_mulligan(rule: MulliganRule, config: GameConfig, features: FeatureTable) -> MulliganRule:
+    """The mulligan rule of a game: in a Commander game the London mulligan's first mulligan is
+    free (CR 103.5c).
+
+    Parameters
+    ----------
+    rule : MulliganRule
+    config : GameConfig
+    features : FeatureTable
+
+    Returns
+    -------
+    MulliganRule
+    """
+    if is_commander_game(config, features) and rule.kind == "london" and not rule.free_first:
+        return dataclasses.replace(rule, free_first=True)
+    return rule
+
+
+def game_formats(decks: Sequence[Deck], config: GameConfig,
+                 rule: MulliganRule) -> list[dict[str, Any]]:
+    """What kind of game each deck plays, for result metadata.
+
+    Parameters
+    ----------
+    decks : sequence of Deck
+    config : GameConfig
+    rule : MulliganRule
+
+    Returns
+    -------
+    list of dict
+        Per deck: ``game`` (normal or commander), ``commander``, ``library``,
+        ``starting_life``, ``mulligan`` (the rule as played), ``first_draw_skipped_on_the_play``.
+    """
+    formats = []
+    for deck in decks:
+        features = deck.features()
+        commander = is_commander_game(config, features)
+        formats.append({
+            "game": "commander" if commander else "normal",
+            "commander": [card.name for card, _ in deck.commander] if commander else [],
+            "library": deck.size,
+            "starting_life": 40 if commander else 20,
+            "mulligan": game_mulligan(rule, config, features).name,
+            "first_draw_skipped_on_the_play": not commander,
+        })
+    return formats
 
 
 class _TurnStats:
@@ -326,6 +379,43 @@ def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
     return chosen
 
 
+def check_distribution(metric: str, turn: int, turns: int, extra: Iterable[str] = (),
+                       label: str = "distribution") -> None:
+    """Refuse a distribution that a run of ``turns`` turns does not record.
+
+    Parameters
+    ----------
+    metric : str
+        A per-turn metric (turns 1 to ``turns``) or an opening-hand metric (turn 0:
+        ``mulligans``, ``hand_size``, ``opening_lands``).
+    turn : int
+        0 (the opening hand) to ``turns``.
+    turns : int
+        Turns played.
+    extra : iterable of str
+        More per-turn metrics of the run (``castable:CARD``).
+    label : str
+        Starts the error message (``"--distribution"`` on the command line).
+
+    Raises
+    ------
+    OptionError
+        An unknown metric (with the closest names), a turn out of range, or a metric that
+        is not recorded at that turn.
+    """
+    extra = list(extra)
+    check_metrics([metric], label=label, extra=extra)
+    if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) \
+            or not 0 <= turn <= turns:
+        raise OptionError(f"{label}: turn must be between 0 (the opening hand) and {turns}, "
+                          f"got {turn!r}")
+    if turn == 0 and metric not in OPENING_METRICS:
+        raise OptionError(f"{label}: {metric} is counted on turns 1 to {turns}; turn 0 (the "
+                          f"opening hand) has {', '.join(OPENING_METRICS)}")
+    if turn > 0 and metric not in TURN_METRICS and metric not in extra:
+        raise OptionError(f"{label}: {metric} describes the opening hand: ask for turn 0")
+
+
 def _cell_table(rows: pd.DataFrame, index: str, columns: str, order: Sequence[Any],
                 metrics: Sequence[str], cell: str = "{:.3f} ({:.3f})") -> pd.DataFrame:
     """Metrics down, ``columns`` across: ``mean (se)`` cells, in ``metrics`` and ``order``."""
@@ -376,6 +466,8 @@ class SimulationResult:
         Parameters
         ----------
         metric : str
+            A per-turn metric, or at turn 0 an opening-hand metric (``mulligans``,
+            ``hand_size``, ``opening_lands``).
         turn : int
             0 (the opening hand) to the last turn played.
         level : float
@@ -386,9 +478,13 @@ class SimulationResult:
         DataFrame
             ``value, count, probability, se, ci_low, ci_high``, with :attr:`meta` in
             ``attrs["explore_sim"]``.
+
+        Raises
+        ------
+        OptionError
+            An unknown metric, a turn out of range or a metric not recorded at that turn.
         """
-        if turn not in self.stats.by_turn:
-            raise OptionError(f"turn must be between 0 and {len(self.stats.by_turn) - 1}")
+        check_distribution(metric, turn, self.meta["turns"], _extra(self.meta))
         return with_meta(self.stats.by_turn[turn].distribution(metric, level), self.meta)
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None) -> str:
@@ -467,13 +563,13 @@ def _options(
     scry_policy: str | Policy | None, use_maps: bool, replacement_order: str,
     opponent_land_fraction: float, cast_order: Sequence[str], free_mulligan: bool,
     keep: Callable | None, castable: Sequence[str | Card] = (), land_faces: str = "when-needed",
-    decks: Sequence[Deck] = (),
+    decks: Sequence[Deck] = (), game: str = "auto",
 ) -> tuple[GameConfig, MulliganRule, Policy | None, int]:
     config = GameConfig(
         turns=turns, on_play=bool(on_play), removal=removal, replacement_order=replacement_order,
         opponent_land_fraction=opponent_land_fraction, use_maps=bool(use_maps),
         cast_order=tuple(cast_order), land_faces=land_faces,
-        castable=_castable_cards(castable, decks),
+        castable=_castable_cards(castable, decks), game=game,
     )
     rule = as_mulligan_rule(mulligan, free_first=free_mulligan, keep=keep)
     scry = one_policy(scry_policy, "scry_policy") if scry_policy is not None else None
@@ -486,7 +582,7 @@ GAME_OPTIONS: dict[str, Any] = {
     "turns": 6, "on_play": True, "mulligan": "london", "removal": 0.0, "scry_policy": None,
     "use_maps": True, "replacement_order": "tracker-first", "opponent_land_fraction": 0.4,
     "cast_order": (), "free_mulligan": False, "keep": None, "castable": (),
-    "land_faces": "when-needed",
+    "land_faces": "when-needed", "game": "auto",
 }
 
 
@@ -503,7 +599,7 @@ def _game_setup(decks: Sequence[Deck], trials: int, options: Mapping[str, Any]
     return _options(o["turns"], o["on_play"], o["mulligan"], trials, o["removal"],
                     o["scry_policy"], o["use_maps"], o["replacement_order"],
                     o["opponent_land_fraction"], o["cast_order"], o["free_mulligan"], o["keep"],
-                    o["castable"], o["land_faces"], decks)
+                    o["castable"], o["land_faces"], decks, o["game"])
 
 
 def _castable_cards(names: Sequence[str | Card] | str, decks: Sequence[Deck]) -> tuple[Card, ...]:
@@ -552,6 +648,7 @@ def simulate(
     keep: Callable | None = None,
     castable: Sequence[str | Card] = (),
     land_faces: str = "when-needed",
+    game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
@@ -595,6 +692,10 @@ def simulate(
     land_faces : {"when-needed", "always", "never"}
         When a spell // land card is played as its land face (default: only when no land
         card can be played).
+    game : {"auto", "normal", "commander"}
+        A Commander game (the commander cast from the command zone with tax, 40 life, the
+        first mulligan free, no skipped first draw); ``auto``: when the deck has a
+        commander.
     free_mulligan : bool
         The first mulligan is free.
     keep : callable, optional
@@ -619,6 +720,7 @@ def simulate(
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
         opponent_land_fraction, cast_order, free_mulligan, keep, castable, land_faces, [deck],
+        game,
     )
     policy = one_policy(policy, "simulate")
     Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
@@ -633,12 +735,15 @@ def simulate(
 def _meta(command: str, decks: list[Deck], config: GameConfig, rule: MulliganRule,
           policies: list[Policy], scry: Policy | None, trials: int,
           seed_seq: np.random.SeedSequence) -> dict[str, Any]:
+    formats = game_formats(decks, config, rule)
+    played = {f["mulligan"] for f in formats}  # a Commander game's first mulligan is free
     return {
         "command": command,
         "deck": [deck_meta(d) for d in decks],
         "policy": [policy_name(p) for p in policies],
         "scry_policy": policy_name(scry) if scry is not None else "same as policy",
-        "mulligan": rule.name,
+        "mulligan": played.pop() if len(played) == 1 else f"{rule.name} (per deck: see formats)",
+        "formats": formats,
         **_config_meta(config),
         "trials": trials,
         "seed": seed_seq.entropy,
@@ -955,6 +1060,7 @@ def compare(
     keep: Callable | None = None,
     castable: Sequence[str | Card] = (),
     land_faces: str = "when-needed",
+    game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
@@ -977,7 +1083,7 @@ def compare(
         As for :func:`simulate`.
     scry_policy, use_maps, replacement_order, opponent_land_fraction, cast_order
         As for :func:`simulate`.
-    free_mulligan, keep, castable, land_faces, progress, workers, scheduler
+    free_mulligan, keep, castable, land_faces, game, progress, workers, scheduler
         As for :func:`simulate`.
 
     Returns
@@ -1001,6 +1107,7 @@ def compare(
     config, rule, scry, trials = _options(
         turns, on_play, mulligan, trials, removal, scry_policy, use_maps, replacement_order,
         opponent_land_fraction, cast_order, free_mulligan, keep, castable, land_faces, decks,
+        game,
     )
     variants = list(itertools.product(decks, policies))
     if len(variants) < 2:

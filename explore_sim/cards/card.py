@@ -18,6 +18,7 @@ from .mana import (
     S,
     basic_land_colours,
     cost_modes,
+    mask_of,
     parse_produces,
 )
 
@@ -80,8 +81,10 @@ EXPLORE_TRIGGERS = ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")
 #: Replacement effects on explore (docs/rules.md R1, R2).
 EXPLORE_REPLACEMENTS = ("tracker", "twists")
 
-#: Extra land drops: for the turn the card resolves, or every turn while it is in play.
-EXTRA_LAND = ("this_turn", "each_turn")
+#: Extra lands: a land drop for the turn the card resolves, one every turn while it is in
+#: play, or "whenever it attacks, you may put a land card from your hand onto the
+#: battlefield; if you don't, draw a card" (Hakbal of the Surging Soul).
+EXTRA_LAND = ("this_turn", "each_turn", "attack_or_draw")
 
 #: How a land (or a land face) enters: ``yes`` always tapped; ``unless:forest|swamp`` (a check
 #: land: untapped if you control a land of one of those types); ``fast`` (untapped with two
@@ -253,6 +256,8 @@ class Card:
     ``fetch`` / ``fetch_when`` (:data:`FETCHES`, :data:`FETCH_WHEN`) describe lands and ramp;
     ``back_produces`` and ``back_enters_tapped`` the land face of a modal double-faced card
     (spell // land, or a land // land Pathway), which may be played instead of the front.
+    ``colour_identity`` (letters, e.g. ``"GU"``) is a commander's colour identity; without it
+    the colours of the mana cost count.
     ``unmodelled`` keeps the oracle text an importer could not model (shown by ``cards
     check``).
 
@@ -294,6 +299,7 @@ class Card:
     fetch_when: str = ""
     back_produces: str = ""
     back_enters_tapped: str = ""
+    colour_identity: str = ""
     unmodelled: str = ""
     is_land: bool = dataclasses.field(init=False)
     is_creature: bool = dataclasses.field(init=False)
@@ -348,6 +354,19 @@ class Card:
     def cost_modes(self) -> tuple[CostMode, ...]:
         """The ways to cast the card from hand (:func:`explore_sim.cards.mana.cost_modes`)."""
         return cost_modes(self.mana_cost, self.layout)
+
+    @property
+    def identity(self) -> int:
+        """The card's colour identity as a colour mask: ``colour_identity`` if given, else
+        the colours of the pips of its mana cost (both halves and faces)."""
+        if self.colour_identity:
+            return mask_of(self.colour_identity) & ANY_COLOUR
+        mask = 0
+        for face in self.mana_cost.split("//"):
+            for mode in cost_modes(face.strip()):
+                for pip in mode.pips:
+                    mask |= pip & ANY_COLOUR
+        return mask
 
     @property
     def is_snow(self) -> bool:
@@ -570,7 +589,7 @@ _TEXT_FIELDS = ("mana_cost", "type_line", "layout", "explores_when", "maps_when"
                 "explore_trigger", "explore_replacement", "extra_land", "ability_cost",
                 "set_number", "note", "source", "produces", "mana_ability_cost",
                 "enters_tapped", "land_enters", "fetch", "fetch_when", "back_produces",
-                "back_enters_tapped", "unmodelled")
+                "back_enters_tapped", "colour_identity", "unmodelled")
 _NUMBER_FIELDS = {
     "power": POWER_RANGE,
     "toughness": POWER_RANGE,

@@ -308,6 +308,7 @@ CATALOG_COLUMNS = (
     "fetch_when",
     "back_produces",
     "back_enters_tapped",
+    "colour_identity",
 )
 
 
@@ -406,5 +407,6 @@ def _card_from_row(row: dict[str, str | None], source: str) -> Card:
         fetch_when=text("fetch_when"),
         back_produces=text("back_produces"),
         back_enters_tapped=text("back_enters_tapped"),
+        colour_identity=text("colour_identity"),
         mana_value=integer("mana_value"),
     )

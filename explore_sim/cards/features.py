@@ -45,9 +45,12 @@ class FeatureTable:
     Attributes
     ----------
     cards : tuple of Card
-        ``cards[i - 1]`` is the card with id ``i`` (land faces last).
+        ``cards[i - 1]`` is the card with id ``i`` (commanders after the deck's cards, land
+        faces last).
     n_deck : int
-        Ids ``1 .. n_deck`` are the deck's cards.
+        Ids ``1 .. n_deck`` are the deck's cards, commanders included.
+    commander_ids : ndarray of intp
+        The commanders' ids (they start in the command zone, not in the library).
     is_card, is_land, is_nonland, is_creature, is_land_like, is_permanent : ndarray of bool
     is_merfolk, has_haste, enters_tapped : ndarray of bool
     mana_value, power, toughness, explores, maps : ndarray of int16
@@ -76,6 +79,7 @@ class FeatureTable:
 
     cards: tuple[Card, ...]
     n_deck: int
+    commander_ids: np.ndarray
     is_card: np.ndarray
     is_land: np.ndarray
     is_nonland: np.ndarray
@@ -106,7 +110,8 @@ class FeatureTable:
     pips: np.ndarray
 
     @classmethod
-    def from_cards(cls, cards: Iterable[Card], commander_colours: int = 0) -> FeatureTable:
+    def from_cards(cls, cards: Iterable[Card], commander_colours: int = 0,
+                   commanders: Iterable[Card] = ()) -> FeatureTable:
         """Build the table.
 
         Parameters
@@ -117,12 +122,16 @@ class FeatureTable:
         commander_colours : int
             A colour mask: what "one mana of any color in your commander's color identity"
             makes; without a commander it makes nothing.
+        commanders : iterable of Card
+            Commanders: they get the ids after ``cards``.
 
         Returns
         -------
         FeatureTable
         """
         deck = tuple(cards)
+        commanders = tuple(c for c in commanders if c not in deck)
+        deck = deck + commanders
         faces = tuple(face for face in (card.land_face for card in deck) if face is not None)
         cards = deck + faces
 
@@ -159,6 +168,7 @@ class FeatureTable:
         return cls(
             cards=cards,
             n_deck=len(deck),
+            commander_ids=np.arange(len(deck) - len(commanders) + 1, len(deck) + 1, dtype=np.intp),
             is_card=column([True] * len(cards), bool),
             is_land=column(is_land, bool),
             is_nonland=column([not land for land in is_land], bool),

@@ -58,7 +58,7 @@ __all__ = [
 CARDS_DIR_ENV = "EXPLORE_SIM_CARDS_DIR"
 #: File name of the card index inside the card directory.
 INDEX_NAME = "cards.sqlite"
-_SCHEMA_VERSION = "2"
+_SCHEMA_VERSION = "3"
 
 #: Scryfall / MTGJSON layouts that are not cards of a deck.
 SKIPPED_LAYOUTS = frozenset({
@@ -291,6 +291,7 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
         set_number=number,
         source="scryfall",
         mana_value=_mana_value(obj, faces, layout, "cmc"),
+        colour_identity="".join(_words(obj.get("color_identity"))),
         unmodelled=_unmodelled(warnings),
         **fields,
     )
@@ -332,6 +333,7 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
         keywords=keywords,
         source="mtgjson",
         mana_value=_whole(mana_value),
+        colour_identity="".join(_words(first.get("colorIdentity"))),
         unmodelled=_unmodelled(warnings),
         **fields,
     )

@@ -31,6 +31,9 @@ _EXPLORE_PATTERNS: list[tuple[re.Pattern[str], dict[str, Any]]] = [
     (re.compile(rf"whenever {_SELF} attacks, (?:it|~) explores"), {"explores": 1, "explores_when": "attack"}),
     (re.compile(rf"whenever {_SELF} deals combat damage to a player, (?:it|~) explores"),
      {"explores": 1, "explores_when": "combat_damage"}),
+    (re.compile(r"at the beginning of combat on your turn, each merfolk (?:creature )?you "
+                r"control explores"),
+     {"explores": 1, "explores_when": "merfolk_at_combat"}),
     (re.compile(r"at the beginning of combat on your turn, (?:it|~) explores"),
      {"explores": 1, "explores_when": "beginning_of_combat"}),
     (re.compile(r"whenever (?:another )?(?:a )?(?:nontoken )?creature you control enters"
@@ -54,6 +57,8 @@ _TRIGGER_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on "
                 r"(?:~|it|this creature|this vehicle|this artifact)"), "caravel"),
 ]
+_LAND_OR_DRAW = re.compile(r"whenever ~ attacks, you may put a land card from your hand onto the "
+                           r"battlefield\. if you don't, draw a card")
 _MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
 
 
@@ -102,6 +107,9 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
                 fields["explore_trigger"] = kind
                 recognised = True
                 break
+        if _LAND_OR_DRAW.search(line):
+            fields["extra_land"] = "attack_or_draw"
+            recognised = True
         if not recognised and _MENTIONS.search(line):
             unmatched.append(originals[number].strip() if number < len(originals) else line)
     return fields, unmatched

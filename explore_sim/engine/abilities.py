@@ -17,8 +17,8 @@ import numpy as np
 
 from ..cards import EMPTY
 from .explore_effects import explore_instruction, explore_triggers
-from .lands import search_basics
-from .state import GameState
+from .lands import put_land, search_basics
+from .state import GameState, enter
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -68,7 +68,7 @@ def create_maps(game: Goldfish, state: GameState, rows: np.ndarray, count: np.nd
     count = np.broadcast_to(np.asarray(count, dtype=np.int32), rows.shape)
     making = count > 0
     rows, count = rows[making], count[making]
-    created = count + game.on_battlefield(state, game.helm_ids, rows)
+    created = count + game.count(state, "helm", rows)
     state.maps[rows] += created
     state.totals["maps_created"][rows] += created
 
@@ -82,8 +82,7 @@ def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray 
         is_kind = card == kind
         here = rows[is_kind]
         with game.mana.track(state, here, kind):
-            state.battlefield[here, kind] += 1
-            state.sick[here, kind] += 1
+            enter(state, here, kind)
             if tapped is not None:
                 state.tapped[here[tapped[is_kind]], kind] += 1
     for kind in np.unique(card).tolist():
@@ -104,14 +103,16 @@ def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray 
                 count = np.broadcast_to(count, entering.shape)[has]
                 explore_instruction(game, state, entering[has], target[has], count, True)
             else:
-                alive &= explore_instruction(game, state, entering, kind, count, False, alive)
+                alive &= explore_instruction(game, state, entering, kind, count, False, alive,
+                                             just_entered=True)
         if info.is_creature:
             # Path of Discovery, Janeway (itself included): that creature explores.
-            triggers = game.on_battlefield(state, game.enters_explorer_ids, entering)
+            triggers = game.count(state, "enters_explorer", entering)
             for k in range(int(triggers.max(initial=0))):
                 again = k < triggers
                 alive[again] &= explore_instruction(
-                    game, state, entering[again], kind, 1, False, alive[again])
+                    game, state, entering[again], kind, 1, False, alive[again],
+                    just_entered=True)
         if info.fetch_when == "enter":  # District Guide: a basic land card into your hand
             search_basics(game, state, entering, info.fetch)
 
@@ -126,14 +127,19 @@ def resolve(game: Goldfish, state: GameState, rows: np.ndarray, kind: int,
     if info.is_permanent:
         enters(game, state, rows, kind, x)
         return
+    resolved = np.ones(len(rows), dtype=bool)
     if info.explores_when == "cast":  # Enter the Unknown, Over the Edge: targeted
         target = game.pick_creature(state, rows)
         has = target != EMPTY
-        explore_instruction(game, state, rows[has], target[has], info.explores, True)
+        # E9, CR 608.2b: if the only target is gone, the spell does nothing at all.
+        resolved[has] = explore_instruction(game, state, rows[has], target[has], info.explores,
+                                            True)
+        resolved[~has] = False
     state.graveyard[rows] += 1
     if info.extra_land == "this_turn":
-        state.land_drops[rows] += 1
-        state.totals["extra_land_drops"][rows] += 1
+        gets = rows[resolved]
+        state.land_drops[gets] += 1
+        state.totals["extra_land_drops"][gets] += 1
     if info.has_keyword("draw"):
         game.draw(state, rows)
     if info.fetch_when == "cast":  # Rampant Growth, Cultivate, Kodama's Reach
@@ -155,7 +161,7 @@ def equip(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
     if game.lantern_ids.size == 0:
         return np.zeros(len(rows), dtype=bool)
     cost = game.f.cards[game.lantern_ids[0] - 1].ability_cost
-    free = game.on_battlefield(state, game.lantern_ids, rows) - state.equipped[rows]
+    free = game.count(state, "lantern", rows) - state.equipped[rows]
     equipping = (free > 0) & (game.creatures(state, rows) > 0)
     equipping[equipping] = can_pay(game, state, rows[equipping], cost)
     equipped = rows[equipping]
@@ -227,7 +233,7 @@ def beginning_of_combat(game: Goldfish, state: GameState) -> None:
         count = state.battlefield[:, kind].astype(np.int32)
         for k in range(int(count.max(initial=0))):
             explore_instruction(game, state, np.flatnonzero(k < count), kind, 1, False)
-    hakbals = game.on_battlefield(state, game.hakbal_ids, np.arange(trials))
+    hakbals = game.count(state, "hakbal", np.arange(trials))
     for h in range(int(hakbals.max(initial=0))):
         pending = [np.zeros(trials, dtype=np.int32) for _ in range(3)]
         for kind in game.merfolk_ids.tolist():
@@ -284,7 +290,8 @@ def attack_triggers(game: Goldfish, state: GameState, attackers: np.ndarray,
                     crewers: list[tuple[np.ndarray, np.ndarray]]) -> None:
     """"Whenever it attacks" triggers, in this order: Map makers (Sentinel of the Nameless
     City, an animated Restless Anchorage), attacking explorers, parley (Storm Fleet
-    Negotiator), the creatures that crewed Subterranean Schooner, Glowcap Lantern.
+    Negotiator), the creatures that crewed Subterranean Schooner, Hakbal's land or card,
+    Glowcap Lantern.
 
     Parameters
     ----------
@@ -308,6 +315,13 @@ def attack_triggers(game: Goldfish, state: GameState, attackers: np.ndarray,
             parley(game, state, np.flatnonzero(k < attackers[:, kind]))
     for crew_rows, crewer in crewers:
         explore_instruction(game, state, crew_rows, crewer, 1, targeted=True)
+    # Hakbal of the Surging Soul: put a land card from hand onto the battlefield; if you
+    # don't (you have none), draw a card.
+    for kind in game.attack_land_ids.tolist():
+        for k in range(int(attackers[:, kind].max(initial=0))):
+            attacking = np.flatnonzero(k < attackers[:, kind])
+            put = put_land(game, state, attacking, tapped=False)
+            game.draw(state, attacking[~put])
     # Glowcap Lantern: each equipped attacker explores (the first attacking creature carries
     # the equipment).
     lantern_explores = np.where(any_attacker, np.minimum(state.equipped, attackers.sum(axis=1)), 0)

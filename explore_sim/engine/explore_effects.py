@@ -19,7 +19,7 @@ from ..cards import EMPTY
 from .lands import put_land
 from .policies import Observation, decide
 from .rules import explore_outcome
-from .state import GameState
+from .state import GameState, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -43,9 +43,9 @@ def observe(
         game.f,
         revealed,
         cards_in_hand=lambda: state.hand[rows].sum(axis=1, dtype=np.int32),
-        lands_in_hand=lambda: state.hand[np.ix_(rows, game.land_ids)].sum(axis=1, dtype=np.int32),
-        lands_in_play=lambda: game.on_battlefield(state, game.land_ids, rows),
-        mana_sources=lambda: game.on_battlefield(state, game.mana.source_ids, rows),
+        lands_in_hand=lambda: state.hand_lands[rows],
+        lands_in_play=lambda: game.count(state, "land", rows),
+        mana_sources=lambda: game.count(state, "source", rows),
         castable_now=lambda: game.castable_card(revealed, game.mana.unit_sets(state, rows)),
         castable_next_turn=lambda: game.castable_next_turn(state, rows, revealed),
         turn=state.turn,
@@ -66,6 +66,7 @@ def explore_instruction(
     targeted: bool,
     present: np.ndarray | None = None,
     pending: list[np.ndarray] | None = None,
+    just_entered: bool = False,
 ) -> np.ndarray:
     """One effect that makes ``explorer`` explore ``count`` times (E6), then its triggers.
 
@@ -87,6 +88,9 @@ def explore_instruction(
         For effects that make several permanents explore (Hakbal): the explores are
         added to ``pending`` (explored, lands, nonlands, by trial) and the caller resolves
         the triggers once, after the whole effect (E8). Default: resolve them here.
+    just_entered : bool
+        The explorer is the permanent that just entered (its enter trigger): the removal
+        model removes that copy, not an older one.
 
     Returns
     -------
@@ -104,7 +108,7 @@ def explore_instruction(
     if game.config.removal > 0:
         roll = game.rngs["removal"].random(len(rows))
         gone = active & present & (roll < game.config.removal)
-        game.remove(state, rows[gone], explorer[gone])
+        game.remove(state, rows[gone], explorer[gone], just_entered)
         state.totals["explorers_removed"][rows[gone]] += 1
         present = present & ~gone
     if targeted:
@@ -112,9 +116,9 @@ def explore_instruction(
     # E3: an explorer that is gone still explores, without counters.
     # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
     # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
-    trackers = np.minimum(game.on_battlefield(state, game.tracker_ids, rows),
+    trackers = np.minimum(game.count(state, "tracker", rows),
                           MAX_TRACKER_DOUBLINGS)
-    twists = game.on_battlefield(state, game.twists_ids, rows)
+    twists = game.count(state, "twists", rows)
     explores_per = 2**trackers
     if game.config.replacement_order == "tracker-first":
         period = twists + 1
@@ -146,7 +150,7 @@ def explore_instruction(
         events = explore_outcome(revealed, game.f, mill, present[is_explore],
                                  np.ones(len(here), dtype=bool))
         found = here[events.land_to_hand]
-        state.hand[found, revealed[events.land_to_hand]] += 1  # E1
+        to_hand(state, found, revealed[events.land_to_hand])  # E1
         state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
         state.library_lands[here] -= events.land_to_hand
         state.graveyard[here] += events.milled
@@ -191,7 +195,7 @@ def explore_triggers(game: Goldfish, state: GameState, rows: np.ndarray, explore
     totals = state.totals
 
     def count(name: str) -> np.ndarray:
-        return game.on_battlefield(state, game.trigger_ids[name], rows)
+        return game.count(state, name, rows)
 
     walkers = count("walker")
     totals["trigger_counters"][rows] += walkers * explored + count("caravel") * explored

@@ -29,12 +29,16 @@ from ..cards.features import pip_demand
 from ..cards.mana import ANY_COLOUR
 from ..errors import OptionError, clip
 from . import abilities, explore_effects, lands
-from .mana import ManaTables
+from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GameState, leave
+from .state import GROUP, GameState, from_hand, leave, of_rows, to_hand
 
-__all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS"]
+__all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
+           "is_commander_game"]
+
+#: Kinds of game: ``auto`` is a Commander game when the deck has a commander.
+GAMES = ("auto", "normal", "commander")
 
 #: Safety bound on actions per main phase; every action uses a card, mana or a Map.
 _MAX_ACTIONS = 60
@@ -71,6 +75,10 @@ class GameConfig:
     castable : tuple of Card
         Cards (in the deck or not) whose ``castable:NAME`` metric is taken each turn: 1
         where the sources in play after the land drop, before any spell, could pay the cost.
+    game : {"auto", "normal", "commander"}
+        A Commander game (CR 903): the commanders start in the command zone and are cast from
+        there with {2} of tax per earlier cast, a removed commander returns there, and nobody
+        skips the first draw. ``auto``: Commander when the deck has a commander.
     """
 
     turns: int = 6
@@ -83,6 +91,7 @@ class GameConfig:
     hand_limit: int = 7
     land_faces: str = "when-needed"
     castable: tuple[Card, ...] = ()
+    game: str = "auto"
 
     def __post_init__(self) -> None:
         if isinstance(self.turns, bool) or not isinstance(self.turns, (int, np.integer)):
@@ -102,6 +111,8 @@ class GameConfig:
             raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
         if not all(isinstance(card, Card) for card in self.castable):
             raise OptionError("castable must be cards (resolve names with the card sources)")
+        if self.game not in GAMES:
+            raise OptionError(f"game must be one of {', '.join(GAMES)}, got {clip(self.game)!r}")
         if self.land_faces not in lands.LAND_FACES:
             raise OptionError(f"land_faces must be one of {', '.join(lands.LAND_FACES)}, "
                               f"got {self.land_faces!r}")
@@ -113,6 +124,11 @@ class GameConfig:
         names = dict(TURN_METRICS)
         names.update({CASTABLE_PREFIX + card.name: True for card in self.castable})
         return names
+
+
+def is_commander_game(config: GameConfig, features: FeatureTable) -> bool:
+    """Whether a game of these cards with this configuration is a Commander game."""
+    return config.game == "commander" or (config.game == "auto" and features.commander_ids.size > 0)
 
 
 class Goldfish:
@@ -198,7 +214,12 @@ class Goldfish:
         ability_costs = [cards[i - 1].ability_cost for i in (
             *self.lantern_ids, *self.seeker_ids, *self.anchorage_ids, *self.activated_search_ids)]
         self.castable_cards = config.castable
-        self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards)
+        self.is_commander = is_commander_game(config, features)
+        self.commander_ids = features.commander_ids if self.is_commander else \
+            np.zeros(0, dtype=np.intp)
+        self.attack_land_ids = kinds(lambda c: c.extra_land == "attack_or_draw")
+        self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards,
+                               taxed=self.commander_ids.tolist())
         self.castable_card_modes = self.mana.extra_card_modes
         self.wanted_pips = np.array([pip_demand(card) for card in self.castable_cards],
                                     dtype=np.int32).reshape(-1, 5).sum(axis=0)
@@ -249,6 +270,11 @@ class Goldfish:
     # Helpers. Every step takes ``rows``, the trials it acts on (sorted unique indices), so
     # work is proportional to the trials concerned; masks and values are aligned to rows.
 
+    def count(self, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:
+        """Permanents of one of :data:`~explore_sim.engine.state.PERMANENT_GROUPS` in each
+        of ``rows``, shape (len(rows),), int32."""
+        return of_rows(state.permanents, rows, GROUP[group]).astype(np.int32)
+
     def on_battlefield(self, state: GameState, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
         if ids.size == 0:
@@ -258,7 +284,7 @@ class Goldfish:
         return state.battlefield[np.ix_(rows, ids)].sum(axis=1, dtype=np.int32)
 
     def creatures(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        return self.on_battlefield(state, self.creature_ids, rows)
+        return self.count(state, "creature", rows)
 
     def pick_creature(self, state: GameState, rows: np.ndarray, prefer_sick: bool = False) -> np.ndarray:
         """A creature you control in each of ``rows`` (its card id), ``EMPTY`` if none.
@@ -284,16 +310,34 @@ class Goldfish:
         card = self.peek(state, rows)
         ok = card != EMPTY
         drawn = rows[ok]
-        state.hand[drawn, card[ok]] += 1
+        to_hand(state, drawn, card[ok])
         state.top[drawn] += 1
         state.library_lands[drawn] -= self.is_land_row[card[ok]]
         state.library_pips[drawn] -= self.f.pips[card[ok]]
         state.totals["decked"][rows[~ok]] = 1
 
-    def remove(self, state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
-        """Permanent ``card`` (aligned with rows) leaves the battlefield (the removal model)."""
+    def remove(self, state: GameState, rows: np.ndarray, card: np.ndarray,
+               just_entered: np.ndarray | bool = False) -> None:
+        """Permanent ``card`` (aligned with rows) leaves the battlefield (the removal model).
+
+        ``just_entered`` (aligned with rows): the removed copy is the one that entered this
+        turn (an enter trigger's explorer), so an older copy stays free of summoning sickness
+        (CR 302.6). A removed commander goes back to the command zone (CR 903.9).
+        """
         there = (card != EMPTY) & (state.battlefield[rows, card] > 0)
-        self.sacrifice(state, rows[there], card[there])
+        rows, card = rows[there], card[there]
+        just_entered = np.broadcast_to(just_entered, there.shape)[there]
+        for kind in np.unique(card).tolist():
+            is_kind = card == kind
+            here, new = rows[is_kind], just_entered[is_kind]
+            with self.mana.track(state, here, kind):
+                sick = here[new & (state.sick[here, kind] > 0)]
+                state.sick[sick, kind] -= 1
+                leave(state, here, kind)
+            if kind in self.commander_ids:
+                state.command[here, kind] += 1
+            else:
+                state.graveyard[here] += 1
 
     def sacrifice(self, state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:
         """One permanent ``card`` (aligned with rows) goes from the battlefield to the
@@ -358,15 +402,20 @@ class Goldfish:
         pay card ``k`` in any of its ways, for each pair; with ``x_rule`` Jadelight
         Spelunker needs X >= 1. ``r`` and ``k`` have shape (pairs,)."""
         ok = np.zeros(len(r), dtype=bool)
+        if not len(r):
+            return ok
         mode = self.first_mode[k]
         for units in unit_sets:
-            pair_units = units[r]
-            ok |= ((pair_units @ self.mana.intersects >= self.mana.req[mode]).all(axis=1)
-                   & (pair_units.sum(axis=1) >= self.mana.total[mode]))
+            if len(r) >= len(units):  # many pairs: each row's coverage once, then gathered
+                covered, total = self.mana.covered(units)[r], units.sum(axis=1)[r]
+            else:
+                pair_units = units[r]
+                covered, total = self.mana.covered(pair_units), pair_units.sum(axis=1)
+            ok |= self.mana.payable_covered(covered, total, mode)
             for kind in self.multi_mode_ids.tolist():
                 here = np.flatnonzero((k == kind) & ~ok)
                 for other in self.kind_modes[kind][1:]:
-                    ok[here] |= self.mana.payable(pair_units[here], other)
+                    ok[here] |= self.mana.payable(units[r[here]], other)
         if x_rule and self.x_ids.size:
             spelunker = np.isin(k, self.x_ids)
             ok[spelunker] &= unit_sets[-1][r[spelunker]].sum(axis=1) >= self.cost[k[spelunker]] + 1
@@ -414,10 +463,23 @@ class Goldfish:
             return np.zeros(len(rows), dtype=bool)
         held = state.hand[np.ix_(rows, kinds)] > 0
         cheap = self.cheapest[kinds][None, :] <= unit_sets[-1].sum(axis=1)[:, None]
-        r, j = np.nonzero(held & cheap)
-        result = np.zeros(len(rows), dtype=bool)
-        result[r[self.castable_pairs(unit_sets, r, kinds[j])]] = True
-        return result
+        return self._first_castable(unit_sets, held & cheap, kinds) >= 0
+
+    def _first_castable(self, unit_sets: list[np.ndarray], candidate: np.ndarray,
+                        kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
+        """The first column of ``candidate`` (rows, len(kinds)) whose card each row can pay,
+        -1 if none; ``candidate`` is cleared where a card cannot be paid. Candidates are
+        checked one per row at a time, so a row usually costs one exact test."""
+        first = np.full(len(candidate), -1, dtype=np.intp)
+        pending = np.flatnonzero(candidate.any(axis=1))
+        while pending.size:
+            j = np.argmax(candidate[pending], axis=1)
+            ok = self.castable_pairs(unit_sets, pending, kinds[j], x_rule)
+            first[pending[ok]] = j[ok]
+            failed, j = pending[~ok], j[~ok]
+            candidate[failed, j] = False
+            pending = failed[candidate[failed].any(axis=1)]
+        return first
 
     def record_main_phase(self, state: GameState) -> None:
         """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
@@ -449,19 +511,38 @@ class Goldfish:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
         unit_sets = self.mana.unit_sets(state, rows)
         mana = unit_sets[-1].sum(axis=1)[:, None]
-        castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cheapest <= mana)
+        castable = (of_rows(state.hand, rows) > 0) & (self.priority >= 0) & (self.cheapest <= mana)
+        for kind in self.commander_ids.tolist():  # from the command zone, with its tax
+            tax = self.taxed_casts(state, rows, kind)
+            here = np.flatnonzero((state.command[rows, kind] > 0) & (self.priority[kind] >= 0))
+            modes = self.mana.taxed_modes[kind]
+            ok = np.zeros(len(here), dtype=bool)
+            for option in range(len(modes[0])):
+                ok |= self.mana.payable_any([u[here] for u in unit_sets],
+                                            np.array([m[option] for m in modes])[tax[here]])
+            castable[:, kind] = False
+            castable[here[ok], kind] = True
         if self.x_ids.size:  # Jadelight Spelunker wants X >= 1
             castable[:, self.x_ids] &= mana >= self.cost[self.x_ids] + 1
         if self.needs_creature_target.any():
             has_creature = (self.creatures(state, rows) > 0)[:, None]
             castable &= ~self.needs_creature_target | has_creature
-        # Colours: check the candidate (row, card) pairs exactly.
-        r, k = np.nonzero(castable)
-        ok = self.castable_pairs(unit_sets, r, k, x_rule=False)
-        castable[r[~ok], k[~ok]] = False
+        # Colours: the best candidate of each row is checked exactly (commanders already
+        # were); where it cannot be paid, the next best, and so on.
         score = castable * self.rank  # 0 where not castable
-        best = np.argmax(score, axis=1)
-        casting = score[np.arange(len(rows)), best] > 0
+        best = np.zeros(len(rows), dtype=np.intp)
+        casting = np.zeros(len(rows), dtype=bool)
+        pending = np.flatnonzero(score.any(axis=1))
+        while pending.size:
+            k = np.argmax(score[pending], axis=1)
+            ok = np.ones(len(pending), dtype=bool)
+            exact = ~np.isin(k, self.commander_ids)
+            ok[exact] = self.castable_pairs(unit_sets, pending[exact], k[exact], x_rule=False)
+            casting[pending[ok]] = True
+            best[pending[ok]] = k[ok]
+            failed = pending[~ok]
+            score[failed, k[~ok]] = 0
+            pending = failed[score[failed].any(axis=1)]
         if not casting.any():
             return casting
         for kind in np.unique(best[casting]).tolist():
@@ -491,12 +572,30 @@ class Goldfish:
             left[here] = False
         return x
 
+    def taxed_casts(self, state: GameState, rows: np.ndarray, kind: int) -> np.ndarray:
+        """Earlier casts of commander ``kind`` from the command zone (capped at the tax levels
+        registered), shape (rows,), intp."""
+        return np.minimum(state.command_casts[rows, kind], MAX_TAXED_CASTS).astype(np.intp)
+
     def cast(self, state: GameState, rows: np.ndarray, kind: int) -> None:
-        """Cast card ``kind`` in each of ``rows`` and resolve it."""
+        """Cast card ``kind`` in each of ``rows`` (from the command zone for a commander, with
+        {2} of tax per earlier cast from there, CR 903.8) and resolve it."""
         info = self.f.cards[kind - 1]
-        x = self.pay(state, rows, self.kind_modes[kind], take_all=info.explores_x)
+        if kind in self.commander_ids:
+            casts = self.taxed_casts(state, rows, kind)
+            x = np.zeros(len(rows), dtype=np.int32)
+            for level in np.unique(casts).tolist():
+                here = casts == level
+                x[here] = self.pay(state, rows[here], self.mana.taxed_modes[kind][level],
+                                   take_all=info.explores_x)
+            state.totals["commander_tax_paid"][rows] += 2 * state.command_casts[rows, kind]
+            state.totals["commander_cast"][rows] += 1
+            state.command_casts[rows, kind] += 1
+            state.command[rows, kind] -= 1
+        else:
+            x = self.pay(state, rows, self.kind_modes[kind], take_all=info.explores_x)
+            from_hand(state, rows, kind)
         state.totals["cards_cast"][rows] += 1
-        state.hand[rows, kind] -= 1
         abilities.resolve(self, state, rows, kind, x if info.explores_x else None)
 
     def main_phase(self, state: GameState, second: bool) -> None:
@@ -555,16 +654,20 @@ class Goldfish:
 
     def untap_and_draw(self, state: GameState) -> None:
         state.turn += 1
+        state.recount()
         state.sick[:] = 0
         state.tapped[:] = 0
         state.pool[:] = 0
         self.mana.recount(state)
         everyone = np.arange(state.trials)
-        extra = self.on_battlefield(state, self.each_turn_land_ids, everyone)
+        extra = self.count(state, "each_turn_land", everyone)
         state.land_drops = 1 + extra
         state.totals["extra_land_drops"] += extra
         state.played_land[:] = False
-        if state.turn > 1 or not self.config.on_play:
+        if state.turn == 1 and self.commander_ids.size:  # commanders start in the command zone
+            state.command[:, self.commander_ids] = 1
+        # The player on the play skips the first draw, except in a multiplayer Commander game.
+        if state.turn > 1 or not self.config.on_play or self.is_commander:
             self.draw(state, everyone)
 
     def cleanup(self, state: GameState) -> None:
@@ -574,9 +677,10 @@ class Goldfish:
             return
         order = sorted(range(1, self.n_kinds),
                        key=lambda i: (not self.is_land_row[i], self.cost[i]), reverse=True)
+        everyone = np.arange(state.trials)
         for kind in order:
             dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])
-            state.hand[:, kind] -= dropping.astype(np.int16)
+            from_hand(state, everyone, kind, dropping)
             state.graveyard += dropping
             excess -= dropping
 
@@ -590,7 +694,7 @@ class Goldfish:
     def turn_metrics(self, state: GameState) -> dict[str, np.ndarray]:
         """Per-trial values of :attr:`metric_names` at the end of the current turn."""
         everyone = np.arange(state.trials)
-        lands_in_play = self.on_battlefield(state, self.land_ids, everyone)
+        lands_in_play = self.count(state, "land", everyone)
         out = {name: value.copy() for name, value in state.totals.items()}
         out.update(state.main_phase)
         out["counters"] = out["explore_counters"] + out["trigger_counters"]

@@ -4,15 +4,16 @@
 options are the land cards in hand, each face of a Pathway, and the land face of a spell //
 land modal double-faced card (by :attr:`GameConfig.land_faces`: ``when-needed``, the
 default, plays it only when no land card is in hand; ``always`` treats it as a land; ``never``
-never plays it). Among the options, in this order:
+never plays it); a bounce land is not an option while you control no other land (it would
+return itself). Among the options, in this order:
 
 1. one that lets a spell in hand be cast this turn that could not be cast without it;
 2. untapped over tapped when mana will be used this turn (a spell in hand costs no more than
    the mana available plus one), tapped first when it will not;
 3. one that makes a colour the spells in hand need and your sources do not yet make;
 4. the one making the colour most demanded by the pips of the spells in hand, then of the
-   spells left in the library (in steps 3 and 4, cards named by ``castable`` count as spells
-   in hand: the player plays toward the card asked about);
+   spells left in the library (in steps 3 and 4, a commander in the command zone and cards
+   named by ``castable`` count as spells in hand: the player plays toward them);
 5. more colours first, a land card before a spell's land face, then deck order.
 
 **How it enters** (``enters_tapped``): always tapped; check lands untapped if you control a
@@ -42,7 +43,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .state import GameState, leave
+from .state import GameState, from_hand, leave, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -69,6 +70,8 @@ class LandOptions:
         Pathway's back or a spell // land card).
     is_spell_face : ndarray of bool
         The option plays a spell's land face.
+    is_bounce : ndarray of bool
+        The option is a bounce land (it returns a land you control to hand).
     colours : ndarray of int64
         Colours the option's mana can be (W U B R G bits).
     units : ndarray, shape (n_options, n_classes), int32
@@ -108,6 +111,7 @@ class LandOptions:
         self.is_land_card = ~self.is_spell_face
         self.tapped_rule = f.tapped_rule[self.kind]
         self.tapped_arg = f.tapped_arg[self.kind].astype(np.int64)
+        self.is_bounce = f.land_enters[self.kind] == _BOUNCE
 
 
 # --------------------------------------------------------------------------------------
@@ -126,14 +130,19 @@ def _colour_demand(pips: np.ndarray, colours: np.ndarray) -> np.ndarray:
 
 
 def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """Pips of each colour (W U B R G) the player wants to pay: the spells in hand, and the
-    cards named by ``castable`` as if they were in hand, shape (rows, 5)."""
-    return state.hand[rows] @ game.f.pips.astype(np.int32) + game.wanted_pips
+    """Pips of each colour (W U B R G) the player wants to pay: the spells in hand and in the
+    command zone, and the cards named by ``castable`` as if they were in hand, shape
+    (rows, 5)."""
+    wanted = state.hand[rows] @ state.card_pips + game.wanted_pips
+    for kind in game.commander_ids.tolist():
+        wanted += state.command[rows, kind, None] * state.card_pips[kind]
+    return wanted
 
 
-def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """Colours the spells in hand need that your mana sources do not make, (rows,) masks."""
-    hand_pips = _hand_pips(game, state, rows)
+def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray,
+                    hand_pips: np.ndarray) -> np.ndarray:
+    """Colours the spells in hand need (``hand_pips``, :func:`_hand_pips`) that your mana
+    sources do not make, (rows,) masks."""
     needed = np.zeros(len(rows), dtype=np.int64)
     for i, bit in enumerate(_COLOUR_BITS):
         needed |= np.where(hand_pips[:, i] > 0, bit, 0)
@@ -152,7 +161,7 @@ def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
 def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: np.ndarray,
                      arg: np.ndarray, will_use: np.ndarray) -> np.ndarray:
     """Whether lands with these tapped rules (rows, options) would enter untapped now."""
-    lands = game.on_battlefield(state, game.land_ids, rows)[:, None]
+    lands = game.count(state, "land", rows)[:, None]
     types = game.land_types(state, rows)[:, None]
     untapped = np.broadcast_to(rule == 0, np.broadcast_shapes(rule.shape, lands.shape)).copy()
     untapped |= (rule == _UNLESS) & ((types & arg) != 0)
@@ -179,6 +188,9 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
             held &= ~(options.is_spell_face[None, :] & has_land[:, None])
     else:
         held &= options.is_land_card
+    if options.is_bounce.any():  # step 0: a bounce land needs another land to return
+        no_land = game.count(state, "land", rows) == 0
+        held &= ~(options.is_bounce[None, :] & no_land[:, None])
     count = held.sum(axis=1)
     single = count == 1
     choice[single] = np.argmax(held[single], axis=1)
@@ -215,9 +227,9 @@ def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
 def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
                 colours: np.ndarray) -> np.ndarray:
     """Steps 3 and 4 as one integer key per (row, option)."""
-    needed = _needed_colours(game, state, rows)
-    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_pips = _hand_pips(game, state, rows)
+    needed = _needed_colours(game, state, rows, hand_pips)
+    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
     library_demand = np.minimum(_colour_demand(state.library_pips[rows], colours), 4095)
     return (fills << 48) + (hand_demand << 38) + (library_demand << 24)
@@ -242,23 +254,27 @@ def play_land(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
     return playing
 
 
-def put_land(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """Put a land card from hand onto the battlefield tapped (Nicanzil); the rows that did."""
+def put_land(game: Goldfish, state: GameState, rows: np.ndarray,
+             tapped: bool = True) -> np.ndarray:
+    """Put a land card from hand onto the battlefield (not a land drop): tapped (Nicanzil),
+    or as its own text says (Hakbal's attack trigger); the rows that did."""
     option = choose_land(game, state, rows, land_drop=False)
     putting = option >= 0
     if putting.any():
-        enter_options(game, state, rows[putting], option[putting], land_drop=False)
+        enter_options(game, state, rows[putting], option[putting], land_drop=False,
+                      tapped=tapped)
     return putting
 
 
 def enter_options(game: Goldfish, state: GameState, rows: np.ndarray, option: np.ndarray,
-                  land_drop: bool) -> None:
-    """The cards of the chosen options leave the hand and their lands enter."""
+                  land_drop: bool, tapped: bool = False) -> None:
+    """The cards of the chosen options leave the hand and their lands enter (``tapped``: by
+    the effect that puts them there)."""
     options = game.land_options
     for o in np.unique(option).tolist():
         here = rows[option == o]
-        state.hand[here, options.card[o]] -= 1
-        land_enters(game, state, here, int(options.kind[o]), tapped=not land_drop,
+        from_hand(state, here, options.card[o])
+        land_enters(game, state, here, int(options.kind[o]), tapped=tapped,
                     land_drop=land_drop)
 
 
@@ -281,6 +297,8 @@ def land_enters(game: Goldfish, state: GameState, rows: np.ndarray, kind: int, t
         enters_tapped = ~untapped
         if rule == _LIFE:  # paid the life to have it untapped
             state.totals["life_paid"][rows[untapped]] += arg
+    if not land_drop:
+        state.totals["lands_put"][rows] += 1
     game.enters(state, rows, kind, tapped=enters_tapped)
     if land_drop:
         state.totals["tapped_lands_played"][rows[enters_tapped]] += 1
@@ -327,7 +345,7 @@ def return_to_hand(game: Goldfish, state: GameState, rows: np.ndarray, kind: int
     with game.mana.track(state, rows, kind):
         leave(state, rows, kind)
     card = int(game.f.face_of[kind]) or kind
-    state.hand[rows, card] += 1
+    to_hand(state, rows, card)
 
 
 def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
@@ -353,18 +371,18 @@ def search_basics(game: Goldfish, state: GameState, rows: np.ndarray, how: str) 
         found = _take_basic(game, state, rows)
         untap = None
         if how == "basic_passage":  # untapped if you control four or more lands
-            untap = game.on_battlefield(state, game.land_ids, rows) + 1 >= 4
+            untap = game.count(state, "land", rows) + 1 >= 4
         _enter_found(game, state, rows, found, untap)
     elif how == "basic_hand":
         found = _take_basic(game, state, rows)
         ok = found != EMPTY
-        state.hand[rows[ok], found[ok]] += 1
+        to_hand(state, rows[ok], found[ok])
     elif how == "basic_tapped_and_hand":
         first = _take_basic(game, state, rows)
         second = _take_basic(game, state, rows)
         _enter_found(game, state, rows, first, None)
         ok = second != EMPTY
-        state.hand[rows[ok], second[ok]] += 1
+        to_hand(state, rows[ok], second[ok])
     elif how == "two_basics_tapped":
         first = _take_basic(game, state, rows)
         second = _take_basic(game, state, rows, same_type_as=first)

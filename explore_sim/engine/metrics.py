@@ -27,6 +27,8 @@ TURN_METRICS: dict[str, bool] = {
     "cave_diver_pumps": False,  # Merfolk Cave-Diver +1/+0 triggers
     "chupacabra_triggers": False,  # Lurking Chupacabra -2/-2 triggers (no target in a goldfish)
     "nicanzil_lands": False,  # lands put onto the battlefield by Nicanzil
+    "lands_put": False,  # lands put onto the battlefield other than by a land drop (Nicanzil,
+    #                      Hakbal, land searches: ramp spells, fetch lands)
     "explorers_removed": False,  # explorers removed in response to their explore (removal=)
     "extra_land_drops": False,  # land drops beyond one a turn (Enter the Unknown, Janeway, ...)
     "decked": True,  # tried to draw from an empty library (the game would be lost)
@@ -36,6 +38,8 @@ TURN_METRICS: dict[str, bool] = {
     #                          cannot be paid for lack of colours
     "life_paid": False,  # life paid for mana: shock lands, pain lands, Phyrexian mana
     "tapped_lands_played": False,  # land drops that entered tapped
+    "commander_cast": False,  # casts of a commander from the command zone
+    "commander_tax_paid": False,  # mana paid as commander tax ({2} per earlier cast)
 }
 #: Metrics of the opening hand (reported as turn 0).
 OPENING_METRICS: dict[str, bool] = {

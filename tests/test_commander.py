@@ -1,0 +1,182 @@
+"""Commander games: the command zone, commander tax, Command Tower, the free first mulligan,
+the draw on turn 1, a 99-card library, and Hakbal of the Surging Soul; plus two rules every
+game follows that removal exposed (a fizzled Enter the Unknown, summoning sickness of the
+copy that stays)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from conftest import DECKS, scripted_game
+
+import explore_sim
+from explore_sim.analysis.simulate import game_mulligan
+from explore_sim.engine.goldfish import GameConfig
+from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
+from explore_sim.engine.state import shuffled_libraries
+
+HAKBAL = "Hakbal of the Surging Soul"  # {2}{G}{U}, colour identity GU
+HAKBAL_DECK = DECKS / "hakbal_merfolk_commander.txt"
+
+
+def play(game, state):
+    game.play_turn(state)
+    return {name: int(value[0]) for name, value in game.turn_metrics(state).items()}
+
+
+def test_commander_starts_in_the_command_zone_and_is_cast_from_there():
+    """CR 903.6: the commander starts in the command zone; it is cast from there."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5,
+                                     battlefield=["Forest", "Forest", "Island", "Island"],
+                                     commanders=[HAKBAL])
+    m = play(game, state)
+    assert m["commander_cast"] == 1 and m["commander_tax_paid"] == 0 and m["mana_spent"] == 4
+    assert state.command[0, ids[HAKBAL]] == 0 and state.battlefield[0, ids[HAKBAL]] == 1
+
+
+def test_a_normal_game_has_no_command_zone():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5,
+                                     battlefield=["Forest", "Forest", "Island", "Island"],
+                                     commanders=[HAKBAL], config=GameConfig(game="normal"))
+    m = play(game, state)
+    assert m["commander_cast"] == 0 and state.command[0].sum() == 0
+    assert state.hand[0].sum() == 0  # nor the turn-1 draw: the player on the play skips it
+
+
+def test_nobody_skips_the_first_draw_in_commander():
+    """CR 103.8: the player on the play skips the first draw, except in multiplayer games."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, commanders=[HAKBAL])
+    play(game, state)
+    assert state.hand[0, ids["Grizzly Bears"]] == 1
+
+
+def removal_game(lands):
+    """Hakbal explores at the beginning of combat; removal in response sends it home."""
+    return scripted_game(["Grizzly Bears"] * 8, battlefield=lands, commanders=[HAKBAL],
+                         config=GameConfig(removal=1.0, turns=3), policy="keep")
+
+
+def test_a_removed_commander_returns_to_the_command_zone_and_costs_two_more():
+    """CR 903.9 (back to the command zone), CR 903.8 (commander tax {2} per earlier cast)."""
+    game, state, ids = removal_game(["Forest", "Forest", "Island", "Island"])
+    m = play(game, state)
+    assert m["commander_cast"] == 1 and m["explorers_removed"] == 1
+    assert state.command[0, ids[HAKBAL]] == 1 and state.battlefield[0, ids[HAKBAL]] == 0
+    assert state.graveyard[0] == 0  # not in the graveyard
+    m = play(game, state)  # four lands cannot pay {2}{G}{U} + {2}
+    assert m["commander_cast"] == 1 and m["commander_tax_paid"] == 0
+
+    game, state, ids = removal_game(["Forest", "Forest", "Forest", "Island", "Island", "Island"])
+    play(game, state)
+    m = play(game, state)
+    assert m["commander_cast"] == 2 and m["commander_tax_paid"] == 2
+    assert m["mana_spent"] == (4 + 2) + 6  # turn 1: Hakbal and the Bears drawn; turn 2: 4 + 2 tax
+    assert state.command_casts[0, ids[HAKBAL]] == 2
+
+
+def test_command_tower_and_arcane_signet_make_the_commanders_colours():
+    """Command Tower: one mana of any colour in your commander's colour identity; without a
+    commander it makes nothing (CR 106.7 in spirit: it cannot make a colour it has none of)."""
+    lands = ["Command Tower", "Command Tower", "Forest", "Forest"]
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, battlefield=lands,
+                                     commanders=[HAKBAL])
+    assert play(game, state)["commander_cast"] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=[HAKBAL], battlefield=lands)
+    assert play(game, state)["cards_cast"] == 0  # no commander: the Towers make nothing
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, commanders=[HAKBAL],
+                                     battlefield=["Arcane Signet", "Forest", "Forest", "Forest"])
+    assert play(game, state)["commander_cast"] == 1  # Signet: U for Hakbal
+
+
+def test_hakbal_attacking_puts_a_land_from_hand_onto_the_battlefield():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=["Forest", "Forest", "Island"],
+                                     battlefield=[HAKBAL], config=GameConfig(game="normal"))
+    m = play(game, state)
+    assert m["lands_played"] == 2 and m["land_drop"] == 1  # the land drop and one land put
+    assert state.hand[0, ids["Forest"]] + state.hand[0, ids["Island"]] == 1
+    assert m["explores"] == 1  # Hakbal, a Merfolk, explored at the beginning of combat
+
+
+def test_hakbal_attacking_without_a_land_in_hand_draws_a_card():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=["Forest"],
+                                     battlefield=[HAKBAL], config=GameConfig(game="normal"))
+    play(game, state)
+    # The Forest was the land drop; Hakbal explored (a Bear: left on top), then the draw.
+    assert state.hand[0, ids["Grizzly Bears"]] == 1 and state.hand[0].sum() == 1
+
+
+def test_the_deck_has_99_cards_in_the_library_and_its_commander_outside():
+    deck = explore_sim.load_deck(HAKBAL_DECK)
+    assert deck.size == 99 and [card.name for card, _ in deck.commander] == [HAKBAL]
+    features = deck.features()
+    (hakbal,) = features.commander_ids.tolist()
+    assert features.cards[hakbal - 1].name == HAKBAL
+    libraries = shuffled_libraries(deck.card_ids(), 50, np.random.default_rng(0))
+    assert libraries.shape[1] >= 99 and not (libraries == hakbal).any()
+    assert ((libraries > 0).sum(axis=1) == 99).all()
+
+
+def test_the_first_mulligan_is_free_in_commander():
+    """CR 103.5c: in a multiplayer game the first mulligan does not cost a card."""
+    deck = explore_sim.load_deck(HAKBAL_DECK)
+    features = deck.features()
+    london = MulliganRule("london")
+    rule = game_mulligan(london, GameConfig(), features)
+    assert rule.free_first
+    assert not game_mulligan(london, GameConfig(game="normal"), features).free_first
+    opening = deal_opening_hands(deck.card_ids(), features, 2000, rule,
+                                 lambda a: np.random.default_rng([1, a]))
+    sizes = opening.hand.sum(axis=1)
+    once = opening.mulligans == 1
+    assert once.any() and (sizes[once] == 7).all()
+    assert (sizes[opening.mulligans == 2] == 6).all()
+
+
+def test_results_say_what_game_was_played():
+    result = explore_sim.simulate(explore_sim.load_deck(HAKBAL_DECK), trials=200, turns=4,
+                                  seed=1)
+    (fmt,) = result.meta["formats"]
+    assert fmt == {"game": "commander", "commander": [HAKBAL], "library": 99,
+                   "starting_life": 40, "mulligan": "london+free-first",
+                   "first_draw_skipped_on_the_play": False}
+    assert result.meta["mulligan"] == "london+free-first"
+    frame = result.summary()
+    cast = frame[(frame.metric == "commander_cast") & (frame.turn == 4)]
+    assert 0.3 < float(cast["mean"].iloc[0]) <= 1.5
+
+
+def test_enter_the_unknown_whose_target_is_gone_gives_no_extra_land_drop():
+    """E9 and CR 608.2b: with its only target removed in response, the spell does nothing,
+    not even the additional land drop."""
+    kwargs = dict(hand=["Enter the Unknown", "Forest", "Forest"],
+                  battlefield=["Forest", "Grizzly Bears"])
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5,
+                                     config=GameConfig(removal=1.0), **kwargs)
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and m["explorers_removed"] == 1
+    assert m["extra_land_drops"] == 0 and m["lands_played"] == 2  # one land drop
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, **kwargs)
+    m = play(game, state)
+    assert m["extra_land_drops"] == 1 and m["lands_played"] == 3
+
+
+def test_removing_the_explorer_that_just_entered_leaves_the_older_copy_ready():
+    """CR 302.6: removal answers the new copy's enter trigger; the copy that was already
+    there has been under control since the turn began and can still attack."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=["Jadelight Ranger"],
+                                     battlefield=["Jadelight Ranger", "Forest", "Forest",
+                                                  "Island"],
+                                     config=GameConfig(removal=1.0, game="normal"))
+    play(game, state)
+    ranger = ids["Jadelight Ranger"]
+    assert state.battlefield[0, ranger] == 1
+    assert state.sick[0, ranger] == 0
+
+
+def test_the_land_choice_plays_toward_the_commander_in_the_command_zone():
+    """Step 3 of the land choice: the commander's pips count like a spell in hand's."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=["Forest", "Island"],
+                                     battlefield=["Forest", "Forest"], commanders=[HAKBAL])
+    play(game, state)
+    assert state.battlefield[0, ids["Island"]] == 1  # Hakbal needs U; the Forests make G
