@@ -138,16 +138,17 @@ def explore_instruction(
         is_scry = in_step & ((step % period) < twists)
         is_explore = in_step & ~is_scry
         if is_scry.any():
-            scry(game, state, rows[is_scry], (total_explores - explored)[is_scry],
-                       counters[is_scry], present[is_scry])
-        if not is_explore.any():
+            s = np.flatnonzero(is_scry)
+            scry(game, state, rows[s], total_explores[s] - explored[s], counters[s], present[s])
+        e = np.flatnonzero(is_explore)
+        if not e.size:
             continue
-        here = rows[is_explore]
+        here = rows[e]
         revealed = game.peek(state, here)
-        obs = observe(game, state, here, revealed, (total_explores - explored)[is_explore],
-                           counters[is_explore], present[is_explore])
+        obs = observe(game, state, here, revealed, total_explores[e] - explored[e],
+                      counters[e], present[e])
         mill = decide(game.policy, obs, game.rngs["policy"])
-        events = explore_outcome(revealed, game.f, mill, present[is_explore],
+        events = explore_outcome(revealed, game.f, mill, present[e],
                                  np.ones(len(here), dtype=bool))
         found = here[events.land_to_hand]
         to_hand(state, found, revealed[events.land_to_hand])  # E1
@@ -155,10 +156,10 @@ def explore_instruction(
         state.library_lands[here] -= events.land_to_hand
         state.graveyard[here] += events.milled
         state.library_pips[here[events.milled]] -= game.f.pips[revealed[events.milled]]
-        explored[is_explore] += events.explored
-        lands[is_explore] += events.land_to_hand
-        nonlands[is_explore] += events.nonland
-        counters[is_explore] += events.counter
+        explored[e] += events.explored
+        lands[e] += events.land_to_hand
+        nonlands[e] += events.nonland
+        counters[e] += events.counter
         totals["explores"][here] += events.explored
         totals["explore_counters"][here] += events.counter
         totals["explore_lands"][here] += events.land_to_hand

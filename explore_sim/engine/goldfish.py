@@ -237,6 +237,8 @@ class Goldfish:
                                   for m in self.kind_modes], dtype=np.int32)
         self.multi_mode_ids = np.array([k for k, m in enumerate(self.kind_modes) if len(m) > 1],
                                        dtype=np.intp)
+        # Spells the casting order casts.
+        self.cast_ids = self.spell_ids[self.priority[self.spell_ids] >= 0]
 
     # ----------------------------------------------------------------------------------
     # Casting priority
@@ -454,14 +456,20 @@ class Goldfish:
                 ok[here] = self.castable_card(card[here], [units[here] + options.units[o]])
         return ok
 
+    def held_spells(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Which of :attr:`cast_ids` each row holds, shape (rows, len(cast_ids)), bool."""
+        return state.hand[np.ix_(rows, self.cast_ids)] > 0
+
     def castable_in_hand(self, state: GameState, rows: np.ndarray,
-                         unit_sets: list[np.ndarray]) -> np.ndarray:
+                         unit_sets: list[np.ndarray], held: np.ndarray | None = None
+                         ) -> np.ndarray:
         """Some spell in hand (one the casting order casts) can be paid with the mana in
-        ``unit_sets``."""
-        kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
+        ``unit_sets``; ``held``: :meth:`held_spells` of ``rows`` if already known."""
+        kinds = self.cast_ids
         if not kinds.size:
             return np.zeros(len(rows), dtype=bool)
-        held = state.hand[np.ix_(rows, kinds)] > 0
+        if held is None:
+            held = self.held_spells(state, rows)
         cheap = self.cheapest[kinds][None, :] <= unit_sets[-1].sum(axis=1)[:, None]
         return self._first_castable(unit_sets, held & cheap, kinds) >= 0
 
@@ -486,7 +494,7 @@ class Goldfish:
         everyone = np.arange(state.trials)
         unit_sets = self.mana.unit_sets(state, everyone)
         total = unit_sets[-1].sum(axis=1)
-        kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
+        kinds = self.cast_ids
         held = state.hand[:, kinds] > 0
         r, j = np.nonzero(held & (self.cheapest[kinds][None, :] <= total[:, None]))
         screwed = np.zeros(state.trials, dtype=bool)

@@ -210,13 +210,15 @@ def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
         will_use = will_use_mana(game, state, rows, unit_sets[-1].sum(axis=1))
         untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
                                     options.tapped_arg[None, :], will_use)
-        before = game.castable_in_hand(state, rows, unit_sets)
+        spells = game.held_spells(state, rows)
+        before = game.castable_in_hand(state, rows, unit_sets, spells)
         enables = np.zeros((len(rows), n), dtype=bool)
         for o in range(n):
             trying = held[:, o] & untapped[:, o] & ~before
             if trying.any():
                 more = [units[trying] + options.units[o] for units in unit_sets]
-                enables[trying, o] = game.castable_in_hand(state, rows[trying], more)
+                enables[trying, o] = game.castable_in_hand(state, rows[trying], more,
+                                                           spells[trying])
         key += enables.astype(np.int64) << 50
         key += (untapped == will_use[:, None]).astype(np.int64) << 49
     key += _colour_key(game, state, rows, options.colours)

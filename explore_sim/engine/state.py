@@ -270,6 +270,8 @@ class GameState:
         as permanents enter and :func:`leave`).
     members : ndarray, shape (n_cards + 1, n_groups), int16
         :func:`group_members` of the deck's cards.
+    groups_of : tuple of list of int
+        For each card id, the groups it is in (the nonzero columns of ``members``).
     card_pips : ndarray, shape (n_cards + 1, 5), int32
         Pips of each colour of each card id (:attr:`FeatureTable.pips`).
     command, command_casts : ndarray, shape (trials, n_cards + 1), int16
@@ -307,6 +309,7 @@ class GameState:
     hand_lands: np.ndarray
     permanents: np.ndarray
     members: np.ndarray
+    groups_of: tuple[list[int], ...]
     card_pips: np.ndarray
     command: np.ndarray
     command_casts: np.ndarray
@@ -328,6 +331,7 @@ class GameState:
     @classmethod
     def from_opening_hands(cls, opening: OpeningHands, features: FeatureTable) -> GameState:
         trials, n_kinds = opening.hand.shape
+        members = group_members(features)
         zeros = np.zeros(trials, dtype=np.int32)
         # Every trial holds the same deck, split between library and hand.
         hand_lands = (opening.hand * features.is_land).sum(axis=1, dtype=np.int32)
@@ -350,7 +354,8 @@ class GameState:
             tapped=np.zeros((trials, n_kinds), dtype=np.int16),
             hand_lands=hand_lands.copy(),
             permanents=np.zeros((trials, len(PERMANENT_GROUPS)), dtype=np.int16),
-            members=group_members(features),
+            members=members,
+            groups_of=tuple(np.flatnonzero(row).tolist() for row in members),
             card_pips=pips,
             command=np.zeros((trials, n_kinds), dtype=np.int16),
             command_casts=np.zeros((trials, n_kinds), dtype=np.int16),
@@ -388,7 +393,8 @@ def enter(state: GameState, rows: np.ndarray, kind: int) -> None:
     """One permanent ``kind`` enters the battlefield in each of ``rows`` (summoning sick)."""
     state.battlefield[rows, kind] += 1
     state.sick[rows, kind] += 1
-    state.permanents[rows] += state.members[kind]
+    for group in state.groups_of[kind]:
+        state.permanents[rows, group] += 1
 
 
 def to_hand(state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:
@@ -408,7 +414,8 @@ def leave(state: GameState, rows: np.ndarray, kind: int) -> None:
     """One permanent ``kind`` leaves the battlefield in each of ``rows``; its summoning-sick
     and tapped counts stay within what is left."""
     state.battlefield[rows, kind] -= 1
-    state.permanents[rows] -= state.members[kind]
+    for group in state.groups_of[kind]:
+        state.permanents[rows, group] -= 1
     state.sick[rows, kind] = np.minimum(state.sick[rows, kind], state.battlefield[rows, kind])
     state.tapped[rows, kind] = np.minimum(state.tapped[rows, kind], state.battlefield[rows, kind])
 
