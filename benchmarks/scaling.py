@@ -115,7 +115,7 @@ def main() -> None:
         return explore_sim.sweep(DECK, GRID, **RUN, scheduler=scheduler).summary()
 
     clusters = {(label, n): Cluster(n, env)
-                for label, env in (("Dask's allocator", {}), ("WORKER_MALLOC", WORKER_MALLOC))
+                for label, env in (("Dask's allocator", {}), ("recommended MALLOC_", WORKER_MALLOC))
                 for n in (1, 2)}
     try:
         configurations = [("this process", 1, None),
@@ -133,7 +133,7 @@ def main() -> None:
             print(f"round {round_ + 1}: load {os.getloadavg()[0]:.1f}", flush=True)
         # The scheduler's cost per chunk: chunks that do nothing, as many in flight as the
         # executor keeps for two workers, and one at a time (a round trip).
-        executor = clusters[("WORKER_MALLOC", 2)].executor
+        executor = clusters[("recommended MALLOC_", 2)].executor
         jobs = [Job(0, 1, seed_sequence(1))] * 2000
         flow = min(timed(lambda: list(executor.map([operator.is_], jobs)))[0]
                    for _ in range(rounds)) / len(jobs)

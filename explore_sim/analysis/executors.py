@@ -376,7 +376,7 @@ def _worker_facts() -> tuple[tuple[str, str], dict[str, str | None]]:
 
 def _slow_allocator(settings: dict[str, str | None]) -> bool:
     """A fixed trim threshold without a large fixed mmap threshold: every array of a chunk
-    (over 128 kB) is mapped and unmapped again, which halves the speed of a game."""
+    (over 128 kB) is mapped and unmapped again, and a game takes about 1.5 times as long."""
     def size(name: str) -> int:
         value = (settings.get(name) or "").strip()
         return int(value) if value.isdigit() else 0
@@ -518,7 +518,7 @@ class DaskExecutor(Executor):
         if slow:
             warnings.warn(
                 f"{len(slow)} Dask worker(s) run with {slow[0]} (the Dask nanny's default), "
-                "which makes games about half as fast; start them with "
+                "which makes games take about 1.5 times as long; start them with "
                 + " ".join(f"{k}={v}" for k, v in WORKER_MALLOC.items())
                 + " in their environment", OptionWarning, stacklevel=2)
 
