@@ -311,6 +311,8 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run.add_argument("--metrics", default=None,
                      help="comma-separated metrics of the differences by turn (default: a "
                           "selection)")
+    run.add_argument("--max-lands", type=_count, default=8,
+                     help="the most stand-ins replaced by lands (default 8)")
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy of every deck (default forge)")
     run.add_argument("--on-draw", action="store_true", help="play on the draw")
@@ -694,7 +696,7 @@ def _value(args: argparse.Namespace) -> _Output:
     result = value(deck, args.value_cards, metric=metric, turn=args.turn, turns=args.turns,
                    metrics=metrics, policy=args.policy, on_play=not args.on_draw,
                    mulligan=args.mulligan, trials=args.trials, seed=args.seed, game=args.game,
-                   progress=bar, workers=args.workers)
+                   max_lands=args.max_lands, progress=bar, workers=args.workers)
     bar.close()
     plot = None
     if args.plot:

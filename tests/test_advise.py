@@ -63,7 +63,10 @@ def test_keep_leaves_the_card_on_top_and_mill_takes_it_off_the_same_library():
     library = pos.libraries(200, np.random.default_rng(0))
     config, policy = GameConfig(turns=2), as_policy("forge")
     seed = np.random.SeedSequence(1)
-    (_, keep), (_, mill) = (play_branch(pos, config, policy, m, library, seed, 2) for m in (False, True))
+    (out, keep), (_, mill) = (play_branch(pos, config, policy, m, library, seed, 2)
+                              for m in (False, True))
+    # The Scout took one Forest: Grizzly Bears cannot be cast this turn.
+    assert (out[2]["creatures"] == 1).all() and (out[2]["mana_spent"] == 0).all()
     np.testing.assert_array_equal(keep.library, library)  # the library is never rewritten
     np.testing.assert_array_equal(mill.library, library)
     assert (keep.top == 0).all() and (mill.top == 1).all()

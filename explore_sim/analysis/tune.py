@@ -39,7 +39,7 @@ from ..engine.policies import Policy, as_policies, as_policy, policy_name
 from ..errors import OptionError, clip
 from .objectives import Objective, PairedValues, parse_objective
 from .report import deck_meta, html_repr, render, short_repr, text_table, unique_labels, versions, with_meta
-from .runner import CHUNK_TRIALS, MAX_TRIALS, child_seed, run_chunks, seed_sequence
+from .runner import MAX_TRIALS, child_seed, chunk_seeds, run_tasks, seed_sequence
 from .simulate import ASSUMPTIONS, _config_meta, _options, game_formats, play_games
 
 __all__ = ["tune", "TuneResult", "policy_space", "TUNE_COLUMNS", "THRESHOLDS", "RACING_SHARE"]
@@ -60,7 +60,8 @@ TUNE_COLUMNS = ("rank", "policy", "racing_mean", "racing_games", "same_games", "
                 "ci_low",
                 "ci_high", "vs_forge", "vs_forge_se", "vs_forge_ci_low", "vs_forge_ci_high",
                 "vs_keep", "vs_keep_se", "vs_keep_ci_low", "vs_keep_ci_high")
-_MIN_CHUNK = 64  # games per chunk at least: a chunk's fixed cost is a few hundred array steps
+#: Rules played by one task: a task plays them one after the other on one chunk of games.
+_GROUP = 8
 
 
 def policy_space() -> list[str]:
@@ -90,11 +91,6 @@ def _schedule(candidates: int, top: int) -> list[int]:
     while survivors[-1] > top:
         survivors.append(max(top, math.ceil(survivors[-1] / 2)))
     return survivors[:-1]
-
-
-def _chunk_trials(games: int) -> int:
-    """Two chunks at least (two workers share a round), never tiny ones."""
-    return min(CHUNK_TRIALS, max(_MIN_CHUNK, math.ceil(games / 2)))
 
 
 @dataclasses.dataclass
@@ -143,20 +139,25 @@ class _Race:
 def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: list[Policy],
           games: int, seed: np.random.SeedSequence, workers: int,
           progress: Callable[[int], None]) -> PairedValues:
-    """Every policy on the same ``games`` games: sums of their objective values."""
+    """Every policy on the same ``games`` games (chunks of the seed, as every command cuts
+    them): sums of their objective values. The work is split by chunk and by groups of
+    policies, so that small rounds of many rules use every worker too; each task's values
+    depend only on its chunk and policies, so the sums do not depend on ``workers``."""
+    chunks = list(chunk_seeds(games, seed))
+    groups = [list(range(start, min(start + _GROUP, len(policies))))
+              for start in range(0, len(policies), _GROUP)]
+
+    def task(size: int, child: np.random.SeedSequence, group: list[int]) -> list[np.ndarray]:
+        return [objective.values(play_games(deck, config, policies[i], rule, size, child))
+                for i in group]
+
     sums = PairedValues(len(policies))
-
-    def chunk(size: int, child: np.random.SeedSequence) -> PairedValues:
+    for size, child in chunks:  # one chunk's tasks at a time: memory stays one chunk's
+        values = run_tasks(task, [(size, child, group) for group in groups], workers)
         part = PairedValues(len(policies))
-        part.add([objective.values(play_games(deck, config, policy, rule, size, child))
-                  for policy in policies])
-        return part
-
-    def merge(part: PairedValues) -> None:
+        part.add([array for group in values for array in group])
         sums.merge(part)
-        progress(part.n * len(policies))
-
-    run_chunks(chunk, merge, games, seed, chunk_trials=_chunk_trials(games), workers=workers)
+        progress(size * len(policies))
     return sums
 
 
@@ -343,8 +344,8 @@ def tune(
     alive = list(range(len(policies)))
     rounds = []
     racing_seed = child_seed(seed_seq, 0)
-    for number, survivors in enumerate(schedule):
-        games = per_round // survivors
+    for number, _ in enumerate(schedule):
+        games = per_round // len(alive)  # twins left out leave more games to the rest
         sums = _play(deck, config, rule, target, [policies[i] for i in alive], games,
                      child_seed(racing_seed, number), workers, step)
         race.add(alive, sums)

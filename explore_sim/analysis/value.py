@@ -7,8 +7,9 @@ random numbers):
 - the *vanilla deck*: the same deck with every copy of the card replaced by its vanilla
   stand-in (:func:`vanilla_stand_in`: the same cost, colours, types, power and toughness,
   without the explore and Map abilities);
-- for ``k = 1, 2, ...`` up to the card's copies, the vanilla deck with ``k`` stand-ins
-  replaced by basic lands of the deck's colours (:func:`added_basics`).
+- for ``k = 1, 2, ...`` up to the card's copies (at most ``max_lands``, 8 by default), the
+  vanilla deck with ``k`` stand-ins replaced by basic lands of the deck's colours
+  (:func:`added_basics`).
 
 *What exploring adds* is the paired difference explorer deck - vanilla deck, by turn and
 metric. The *land-equivalent* is the fractional ``k`` at which the chosen metric at the
