@@ -276,3 +276,15 @@ def test_value_command_line_json_and_errors(tmp_path):
                           "Grizzly Bears"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     assert "not in the main deck" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_play_games_shuffles_from_the_order_given():
+    deck = explore_sim.load_deck(XLN)
+    config, rule, policy = GameConfig(turns=2), as_mulligan_rule("london"), as_policy("forge")
+    seed = np.random.SeedSequence(2)
+    ids = deck.card_ids()
+    default = play_games(deck, config, policy, rule, 200, seed)
+    same = play_games(deck, config, policy, rule, 200, seed, card_ids=ids.copy())
+    other = play_games(deck, config, policy, rule, 200, seed, card_ids=ids[::-1].copy())
+    assert all((default[2][m] == same[2][m]).all() for m in default[2])
+    assert any((default[2][m] != other[2][m]).any() for m in default[2])
