@@ -288,3 +288,11 @@ def test_play_games_shuffles_from_the_order_given():
     other = play_games(deck, config, policy, rule, 200, seed, card_ids=ids[::-1].copy())
     assert all((default[2][m] == same[2][m]).all() for m in default[2])
     assert any((default[2][m] != other[2][m]).any() for m in default[2])
+
+
+def test_no_land_equivalent_when_lands_do_not_help():
+    values = _coupled_values()
+    swap = np.resize([1, -1, 0, 0], len(values[1]))
+    values = [values[1] + swap, values[1], values[1].copy(), values[1].copy()]
+    found = _land_equivalent(_synthetic(values), 2, "lands_played", 1)
+    assert math.isnan(found["mean"]) and "no better than its vanilla stand-in" in found["note"]

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards import Card, Catalog
+from ..cards import Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
 from ..engine.explore_effects import explore_instruction
 from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
@@ -110,6 +110,8 @@ class Position:
     phase : {"main1", "main2"}
     library : ndarray, shape (size,), int16
         The card ids of the library under the revealed card (in deck order, before shuffling).
+    features : FeatureTable
+        The deck's feature table (commanders after the main deck's cards).
     """
 
     deck: Deck
@@ -124,11 +126,7 @@ class Position:
     explorer_cast: bool
     phase: str
     library: np.ndarray
-
-    @property
-    def features(self):  # noqa: ANN201 - FeatureTable
-        """The deck's feature table (commanders after the main deck's cards)."""
-        return self.deck.features()
+    features: FeatureTable
 
     def _vector(self, counts: Mapping[Card, int]) -> np.ndarray:
         features = self.features
@@ -332,7 +330,7 @@ def position(
         deck=deck, turn=turn, on_play=bool(on_play), hand=zones["hand"],
         battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
         revealed=revealed_card, explores_left=explores_left, explorer_cast=bool(explorer_cast),
-        phase=phase, library=np.array(ids, dtype=np.int16),
+        phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
     )
 
 
@@ -515,7 +513,7 @@ class AdviceResult:
                              zip(rows["ci_low"], rows["ci_high"])],
             "verdict": rows["verdict"],
         })
-        lines.append(text_table(shown))
+        lines += [line.rstrip() for line in text_table(shown).splitlines()]
         lines.append("")
         lines.append("  cells: mean (standard error); mill - keep is paired: both branches "
                      "play the same library in every trial")

@@ -232,7 +232,7 @@ class TuneResult:
             "- forge": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["vs_forge"], rows["vs_forge_se"])],
             "- keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["vs_keep"], rows["vs_keep_se"])],
         })
-        lines.append(text_table(shown))
+        lines += [line.rstrip() for line in text_table(shown).splitlines()]
         lines.append("")
         lines.append(f"recommended: --policy \"{meta['recommended']}\"")
         lines.append(f"  {meta['note']}")

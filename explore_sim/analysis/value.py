@@ -318,8 +318,10 @@ def _land_equivalent(compared: CompareResult, copies: int, metric: str, turn: in
         return out
     a, b = (0, 1) if crossing == 0 else (crossing - 1, crossing)
     slope = gaps[b] - gaps[a]
-    if slope <= 0:
-        out["note"] = f"{metric} at turn {turn} does not grow with lands here: no land-equivalent"
+    if slope <= 0:  # only when the explorer deck is no better than the vanilla deck
+        out["note"] = (f"no better than its vanilla stand-in on {metric} at turn {turn} "
+                       f"(explorer - vanilla {-gaps[0]:+.4f}), and one more land does not "
+                       "raise it here: no land-equivalent")
         return out
     # k = a - g_a / (g_b - g_a); d k / d g_a = -g_b / D^2, d k / d g_b = g_a / D^2
     estimate = a - gaps[a] / slope
@@ -492,9 +494,12 @@ class ValueResult:
                 lines.append(f"  land-equivalent: {found['mean']:.3f} lands (se {found['se']:.3f})"
                              f" [{found['ci_low']:.3f}, {found['ci_high']:.3f}]; {found['note']}")
             points = curve[curve["card"] == card]
-            cells = [f"{label} {m:.4f} ({s:.4f})" for label, m, s in
-                     zip(points["variant"], points["mean"], points["se"])]
-            lines.append(f"  {basis['metric']} at turn {basis['turn']}: " + "; ".join(cells))
+            lines.append(f"  {basis['metric']} at turn {basis['turn']}, mean (se):")
+            cells = pd.DataFrame([[f"{m:.4f} ({s:.4f})" for m, s in
+                                   zip(points["mean"], points["se"])]],
+                                 columns=[label.replace("vanilla +", "+") for label in
+                                          points["variant"]])
+            lines += ["  " + line for line in cells.to_string(index=False).splitlines()]
             diffs = rows[(rows["card"] == card) & (rows["metric"] != "land_equivalent")]
             table = diffs.assign(cell=[f"{m:+.4f} ({s:.4f})" for m, s in
                                        zip(diffs["mean"], diffs["se"])])
@@ -505,7 +510,9 @@ class ValueResult:
             lines += ["  " + line for line in
                       wide.rename_axis(None).rename_axis(None, axis=1).to_string().splitlines()]
             lines.append("")
-        lines.append(f"  ci: {meta['interval']}")
+        lines.append("  land-equivalent: interpolated between whole numbers of lands, se by the "
+                     "delta method;")
+        lines.append("  intervals: 95%, mean +/- 1.96 (paired) se")
         return "\n".join(lines) + "\n"
 
     def _facts(self) -> dict[str, Any]:
