@@ -86,11 +86,12 @@ def policy_space() -> list[str]:
 
 
 def _schedule(candidates: int, top: int) -> list[int]:
-    """Survivors at the start of each racing round (halving down to ``top``)."""
+    """Survivors at the start of each racing round (halving down to ``top``); one round at
+    least, which ranks the finalists when there are no more than ``top`` rules."""
     survivors = [candidates]
     while survivors[-1] > top:
         survivors.append(max(top, math.ceil(survivors[-1] / 2)))
-    return survivors[:-1]
+    return survivors[:-1] or survivors
 
 
 @dataclasses.dataclass
@@ -324,8 +325,8 @@ def tune(
     labels = unique_labels([policy_name(policy) for policy in policies])
     baselines = {"forge": as_policy("forge"), "keep": as_policy("keep")}
     schedule = _schedule(len(policies), top)
-    racing_budget = int(budget * RACING_SHARE) if schedule else 0
-    per_round = racing_budget // len(schedule) if schedule else 0
+    racing_budget = int(budget * RACING_SHARE)
+    per_round = racing_budget // len(schedule)
     for survivors in schedule:
         if per_round // survivors < 2:
             need = 2 * survivors * len(schedule) / RACING_SHARE
@@ -354,7 +355,7 @@ def tune(
         rounds.append({"round": number + 1, "survivors": len(alive), "games_each": games,
                        "leader": labels[ranked[0]], "leader_mean": race.mean(ranked[0])})
         alive = ranked
-    finalists = alive
+    finalists = alive[:top]
     final = [policies[i] for i in finalists]
     final_labels = [labels[i] for i in finalists]
     for name, policy in baselines.items():
@@ -418,6 +419,6 @@ def _recommend(rows: pd.DataFrame) -> tuple[str, str]:
     figures = (f"on the fresh seed {winner['mean']:.4f} (se {winner['se']:.4f}), "
                f"{winner['vs_forge']:+.4f} (se {winner['vs_forge_se']:.4f}) against forge")
     if winner["vs_forge_ci_high"] < 0:
-        return "forge", (f"the racing's winner {winner['policy']!r} is worse than forge on the "
-                         f"fresh seed ({figures}): keep forge")
+        return "forge", (f"the racing's winner {winner['policy']!r} is worse than forge beyond "
+                         f"noise ({figures}): keep forge")
     return str(winner["policy"]), f"the racing's winner, {figures}"
