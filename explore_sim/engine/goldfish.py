@@ -174,19 +174,10 @@ class Goldfish:
         self.basic_ids = kinds(lambda c: c.is_land and "basic" in c.type_line.split("—")[0].casefold())
         self.basic_ids = self.basic_ids[self.basic_ids <= features.n_deck]
         self.spell_ids = kinds(lambda c: not c.is_land)
-        self.creature_ids = kinds(lambda c: c.is_creature)
         self.merfolk_ids = kinds(lambda c: c.is_creature and "merfolk" in c.subtypes)
-        self.trigger_ids = {
-            name: kinds(lambda c, n=name: c.explore_trigger == n)
-            for name in ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")
-        }
-        self.tracker_ids = kinds(lambda c: c.explore_replacement == "tracker")
-        self.twists_ids = kinds(lambda c: c.explore_replacement == "twists")
-        self.enters_explorer_ids = kinds(lambda c: c.explores_when == "creature_enters")
-        self.each_turn_land_ids = kinds(lambda c: c.extra_land == "each_turn")
-        self.helm_ids = kinds(lambda c: c.maps_when == "token_extra")
+        # Permanents counted by kind (lands, creatures, explore replacements and triggers,
+        # Helms, ...) are read from state.permanents (state.PERMANENT_GROUPS).
         self.combat_explorer_ids = kinds(lambda c: c.explores_when == "beginning_of_combat")
-        self.hakbal_ids = kinds(lambda c: c.explores_when == "merfolk_at_combat")
         self.attack_explorer_ids = kinds(lambda c: c.explores_when == "attack")
         self.damage_explorer_ids = kinds(lambda c: c.explores_when == "combat_damage")
         self.attack_map_ids = kinds(lambda c: c.maps_when in {"attack", "enter_or_attack"})
@@ -282,14 +273,6 @@ class Goldfish:
         """Permanents of one of :data:`~explore_sim.engine.state.PERMANENT_GROUPS` in each
         of ``rows``, shape (len(rows),), int32."""
         return of_rows(state.permanents, rows, GROUP[group]).astype(np.int32)
-
-    def on_battlefield(self, state: GameState, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
-        if ids.size == 0:
-            return np.zeros(len(rows), dtype=np.int32)
-        if ids.size == 1:
-            return state.battlefield[rows, ids[0]].astype(np.int32)
-        return state.battlefield[np.ix_(rows, ids)].sum(axis=1, dtype=np.int32)
 
     def creatures(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         return self.count(state, "creature", rows)
