@@ -30,6 +30,7 @@ __all__ = [
     "plot_differences",
     "plot_heatmap",
     "plot_sweep",
+    "plot_land_equivalent",
     "plot_metrics",
     "short_labels",
     "figure_title",
@@ -783,4 +784,72 @@ def plot_sweep(
     ax.set_title(f"{metric_label(metric)}, turn {turn}", fontsize="medium")
     if hue is not None or style is not None:
         _legend(ax, _legend_title(hue, style), legend)
+    return ax
+
+
+def plot_land_equivalent(
+    data: pd.DataFrame,
+    land_equivalents: pd.DataFrame | None = None,
+    *,
+    ax: Axes | None = None,
+) -> Axes:
+    """How many lands a card is worth: the metric of its vanilla deck with 0, 1, 2, ... more
+    lands, against the explorer deck's, one colour per card.
+
+    Parameters
+    ----------
+    data : DataFrame
+        ``ValueResult.curve()``: ``card, variant, lands, metric, turn, mean, ci_low,
+        ci_high``; the explorer deck's row has ``lands`` NaN.
+    land_equivalents : DataFrame, optional
+        ``ValueResult.land_equivalents()``: ``card, mean, ci_low, ci_high``; each card's
+        estimate is marked where its line meets the explorer deck's level, with its interval.
+    ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    OptionError
+        Missing columns, or several rows for one point.
+    """
+    _require(data, ("card", "lands", "metric", "turn", "mean", "ci_low", "ci_high"),
+             "plot_land_equivalent")
+    ax = _axes(ax)
+    curve = data[data["lands"].notna()]
+    explorer = data[data["lands"].isna()]
+    _one_row_per_point(curve, ["card", "lands"], "plot_land_equivalent",
+                       "keep one value of each (data[data[column] == value])")
+    if curve.empty:
+        raise OptionError("plot_land_equivalent: no vanilla rows (lands 0, 1, ...)")
+    found = {} if land_equivalents is None else {
+        row.card: row for row in land_equivalents.itertuples(index=False)}
+    for label, group, look in _series(curve, "card"):
+        group = group.sort_values("lands")
+        x = group["lands"].to_numpy(dtype=float)
+        mean = group["mean"].to_numpy()
+        error = _error_bars(mean, group["ci_low"].to_numpy(), group["ci_high"].to_numpy())
+        ax.errorbar(x, mean, yerr=error, marker=look["marker"], linestyle=look["linestyle"],
+                    color=look["color"], capsize=3, label=f"{label}: vanilla + lands")
+        level = explorer[explorer["card"] == label]
+        if len(level):
+            ax.axhline(float(level["mean"].iloc[0]), color=look["color"], linewidth=0.8,
+                       linestyle=":")
+            estimate = found.get(label)
+            if estimate is not None and np.isfinite(estimate.mean):
+                y = float(level["mean"].iloc[0])
+                ax.errorbar([estimate.mean], [y], xerr=[[estimate.mean - estimate.ci_low],
+                                                        [estimate.ci_high - estimate.mean]],
+                            fmt="*", markersize=11, color=look["color"], capsize=4,
+                            markeredgecolor="black", markeredgewidth=0.5)
+    metric, turn = curve["metric"].iloc[0], int(curve["turn"].iloc[0])
+    ax.set_xlabel("stand-ins replaced by basic lands")
+    ax.set_ylabel(f"{metric_label(metric)}, turn {turn}")
+    ax.set_xticks(sorted(curve["lands"].unique()))
+    ax.set_title("land-equivalent: where the line meets the explorer deck (dotted), "
+                 "95% interval", fontsize="medium")
+    ax.legend(fontsize="small")
     return ax

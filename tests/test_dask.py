@@ -69,6 +69,15 @@ def test_every_analysis_gives_the_local_numbers_on_the_cluster(cluster):
             explore_sim.compare(DECK, ["keep", "forge"], scheduler=client,
                                 **games).paired_differences(),
             check_exact=True)
+        valued = dict(cards=["Cenote Scout"], turns=2, turn=2, trials=2000, seed=2, max_lands=1)
+        pd.testing.assert_frame_equal(
+            explore_sim.value(DECK, **valued).summary(),
+            explore_sim.value(DECK, scheduler=client, **valued).summary(), check_exact=True)
+        tuned = dict(budget=4000, candidates=["keep", "mill", "forge"], top=1, seed=4)
+        pd.testing.assert_frame_equal(
+            explore_sim.tune(DECK, "on_curve@2", **tuned).summary(),
+            explore_sim.tune(DECK, "on_curve@2", scheduler=client, **tuned).summary(),
+            check_exact=True)
         # A client passed in is left open; a lambda policy travels by value (cloudpickle).
         assert client.status == "running"
         policy = {"mv3": lambda obs, rng: obs.mana_value >= 3}

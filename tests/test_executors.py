@@ -175,3 +175,24 @@ def test_the_dev_extra_brings_dask_for_the_cluster_tests():
     assert 'distributed = [\n    "dask[distributed]' in text
     assert '"explore_sim[distributed]",' in text.split("dev = [", 1)[1].split("]\n", 1)[0]
     assert '"pyarrow>=' in text.split("dependencies = [", 1)[1].split("]", 1)[0]
+
+
+def test_value_advise_and_tune_give_the_numbers_of_one_process_on_spawned_workers():
+    """Their chunk tasks pickle, so they run under spawn (and on Dask) with the same numbers."""
+    spawn = ProcessExecutor(2, start_method="spawn")
+    valued = dict(cards=["Cenote Scout"], turns=3, turn=3, trials=3000, seed=2, max_lands=2)
+    pd.testing.assert_frame_equal(explore_sim.value(DECK, **valued).summary(),
+                                  explore_sim.value(DECK, scheduler=spawn, **valued).summary(),
+                                  check_exact=True)
+    position = dict(turn=2, battlefield="2 Forest, Cenote Scout", hand="Grizzly Bears",
+                    revealed="Platinum Angel", objectives="on_curve@4", trials=3000, seed=3)
+    sevens = ROOT / "tests" / "fixtures" / "decks" / "scouts_and_sevens.txt"
+    pd.testing.assert_frame_equal(explore_sim.advise(sevens, **position).summary(),
+                                  explore_sim.advise(sevens, scheduler=spawn, **position).summary(),
+                                  check_exact=True)
+    tuned = dict(budget=6000, candidates=["keep", "mill", "forge", "mana_value >= 3"], top=2,
+                 seed=4)
+    pd.testing.assert_frame_equal(explore_sim.tune(DECK, "on_curve@3", **tuned).summary(),
+                                  explore_sim.tune(DECK, "on_curve@3", scheduler=spawn,
+                                                   **tuned).summary(),
+                                  check_exact=True)

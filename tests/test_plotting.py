@@ -313,3 +313,35 @@ def test_legends_sit_beside_the_data_by_default(with_expression):
 def test_plot_metrics_refuses_an_unknown_metric(with_expression):
     with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean 'on_curve'"):
         plotting.plot_metrics(with_expression, ["on_curv"])
+def _land_curve():
+    import pandas as pd
+
+    rows = [("Scout", "explorer deck", np.nan, 0.52), ("Scout", "vanilla", 0, 0.50),
+            ("Scout", "vanilla +1 land", 1, 0.54), ("Scout", "vanilla +2 lands", 2, 0.58)]
+    curve = pd.DataFrame(rows, columns=["card", "variant", "lands", "mean"]).assign(
+        metric="on_curve", turn=4)
+    curve["ci_low"], curve["ci_high"] = curve["mean"] - 0.01, curve["mean"] + 0.01
+    found = pd.DataFrame({"card": ["Scout"], "mean": [0.5], "ci_low": [0.3], "ci_high": [0.7]})
+    return curve, found
+
+
+def test_plot_land_equivalent_draws_the_curve_the_level_and_the_estimate():
+    curve, found = _land_curve()
+    fig, ax = plt.subplots()
+    assert plotting.plot_land_equivalent(curve, found, ax=ax) is ax
+    bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    line, star = bars
+    np.testing.assert_allclose(line.lines[0].get_xydata(), [[0, 0.50], [1, 0.54], [2, 0.58]])
+    check_error_bars(line, [0, 1, 2], [0.49, 0.53, 0.57], [0.51, 0.55, 0.59])
+    np.testing.assert_allclose(star.lines[0].get_xydata(), [[0.5, 0.52]])
+    (segment,) = star.lines[2][0].get_segments()
+    np.testing.assert_allclose(segment, [[0.3, 0.52], [0.7, 0.52]])
+    assert [l.get_ydata()[0] for l in ax.lines if l.get_linestyle() == ":"] == [0.52]
+
+
+def test_plot_land_equivalent_refuses_two_rows_per_point():
+    import pandas as pd
+
+    curve, _ = _land_curve()
+    with pytest.raises(explore_sim.OptionError, match="several rows for one point"):
+        plotting.plot_land_equivalent(pd.concat([curve, curve.assign(variant="other")]))

@@ -47,7 +47,7 @@ from .report import (
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
-__all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games",
+__all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games", "play_paired",
            "check_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS", "SimulateTask",
            "CompareTask"]
 
@@ -93,6 +93,7 @@ def play_games(
     trials: int,
     chunk_seed: np.random.SeedSequence,
     scry_policy: Policy | None = None,
+    card_ids: np.ndarray | None = None,
 ) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
 
@@ -109,6 +110,12 @@ def play_games(
         it, so every variant played from the same seed sees the same shuffles.
     scry_policy : callable, optional
         Twists and Turns' scry (default: ``policy``).
+    card_ids : ndarray of shape (size,), optional
+        The main deck's card ids in the order the shuffle starts from (default
+        :meth:`Deck.card_ids`). Decks of the same size shuffled with the same random
+        numbers hold the same card at every position where their orders agree, so an
+        order that lines up what two decks share couples their games closely (common
+        random numbers); any order gives the same distribution of games.
 
     Returns
     -------
@@ -117,7 +124,7 @@ def play_games(
     features = deck.features()
     mulligan = game_mulligan(mulligan, config, features)
     opening = deal_opening_hands(
-        deck.card_ids(), features, trials, mulligan,
+        deck.card_ids() if card_ids is None else card_ids, features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
     )
     state = GameState.from_opening_hands(opening, features)
@@ -310,12 +317,16 @@ class CompareTask:
     config : GameConfig
     rule : MulliganRule
     scry : callable or None
+        Twists and Turns' scry (None: each variant's policy).
+    card_ids : tuple of (ndarray or None), optional
+        Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
     """
 
     variants: tuple[tuple[Deck, Policy], ...]
     config: GameConfig
     rule: MulliganRule
     scry: Policy | None = None
+    card_ids: tuple[np.ndarray | None, ...] | None = None
 
     def __call__(self, trials: int,
                  chunk_seed: np.random.SeedSequence) -> tuple[list[_TurnStats], _TurnPairs]:
@@ -332,8 +343,9 @@ class CompareTask:
             Each variant's sums, and the sums of products of every two variants.
         """
         config = self.config
-        results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry)
-                   for deck, policy in self.variants]
+        card_ids = self.card_ids or (None,) * len(self.variants)
+        results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry, ids)
+                   for (deck, policy), ids in zip(self.variants, card_ids)]
         pairs = _TurnPairs(config.turns, len(self.variants), config.metric_names)
         pairs.add(results)
         return ([_TurnStats.of(result, config.turns, config.metric_names) for result in results],
@@ -754,6 +766,65 @@ def _meta(command: str, decks: list[Deck], config: GameConfig, rule: MulliganRul
     }
 
 
+def play_paired(
+    variants: Sequence[tuple[Deck, Policy]],
+    config: GameConfig,
+    rule: MulliganRule,
+    scry: Policy | None,
+    trials: int,
+    seed_seq: np.random.SeedSequence,
+    *,
+    card_ids: Sequence[np.ndarray | None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    scheduler: Any = None,
+) -> tuple[list[_TurnStats], _TurnPairs]:
+    """Play every ``(deck, policy)`` variant on the same shuffles; statistics for pairing.
+
+    Parameters
+    ----------
+    variants : sequence of (Deck, callable)
+        The decks and keep-or-mill policies, each pair played on every chunk's shuffles.
+    config : GameConfig
+    rule : MulliganRule
+    scry : callable or None
+        Twists and Turns' scry (None: each variant's policy).
+    trials : int
+    seed_seq : numpy.random.SeedSequence
+    card_ids : sequence of (ndarray or None), optional
+        Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
+    progress : callable, optional
+        ``progress(games done, games)`` after every chunk.
+    workers : int
+        Processes (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        Run the chunks on a Dask cluster instead (:func:`~.runner.run_chunks`).
+
+    Returns
+    -------
+    (list of _TurnStats, _TurnPairs)
+        Each variant's exact sums and histograms by turn, and the sums of products of every
+        two variants' per-game metrics (for :class:`CompareResult`).
+    """
+    card_ids = list(card_ids) if card_ids is not None else [None] * len(variants)
+    if len(card_ids) != len(variants):
+        raise ValueError("card_ids needs one entry per variant")
+    for deck, policy in variants:
+        Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
+    stats = [_TurnStats(config.turns, config.metric_names) for _ in variants]
+    pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
+
+    def merge(part: tuple[list[_TurnStats], _TurnPairs]) -> None:
+        for total, chunk_stats in zip(stats, part[0]):
+            total.merge(chunk_stats)
+        pairs.merge(part[1])
+
+    task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids))
+    run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
+               scheduler=scheduler)
+    return stats, pairs
+
+
 def _first(items: list[str], first: str) -> list[str]:
     return [first, *(x for x in items if x != first)]
 
@@ -1120,19 +1191,9 @@ def compare(
         labels = list(deck_labels)
     else:
         labels = unique_labels([f"{d} / {p}" for d in deck_labels for p in policy_labels])
-    for deck, policy in variants:
-        Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)
-    stats = [_TurnStats(config.turns, config.metric_names) for _ in variants]
-    pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
-
-    def merge(part: tuple[list[_TurnStats], _TurnPairs]) -> None:
-        for total, chunk_stats in zip(stats, part[0]):
-            total.merge(chunk_stats)
-        pairs.merge(part[1])
-
-    run_chunks(CompareTask(tuple(variants), config, rule, scry), merge, trials, seed_seq,
-               progress=progress, workers=workers, scheduler=scheduler)
+    stats, pairs = play_paired(variants, config, rule, scry, trials, seed_seq,
+                               progress=progress, workers=workers, scheduler=scheduler)
     meta = _meta("compare", decks, config, rule, policies, scry, trials, seed_seq)
     meta["variants"] = labels
     return CompareResult(meta=meta, decks=deck_labels, policies=policy_labels, labels=labels,

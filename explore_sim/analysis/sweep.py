@@ -40,7 +40,6 @@ from .simulate import (
     DEFAULT_COMPARE_METRICS,
     SimulateTask,
     SimulationResult,
-    _cell_table,
     _config_meta,
     _extra,
     _game_setup,
