@@ -252,9 +252,9 @@ MUTATIONS = [
              "return self.then(obs, rng)",
              ("test_advise.py",)),
     Mutation("branches-on-different-libraries", "explore_sim/analysis/advise.py",
-             "branches = [play_branch(pos, config, policy, mill, library, child, last_turn)[0]",
-             "branches = [play_branch(pos, config, policy, mill, pos.libraries(size, "
-             "np.random.default_rng(child_seed(child, 9 + mill))), child, last_turn)[0]",
+             "play_branch(self.pos, self.config, self.policy, mill, library, child,",
+             "play_branch(self.pos, self.config, self.policy, mill, self.pos.libraries(size, "
+             "np.random.default_rng(child_seed(child, 9 + mill))), child,",
              ("test_advise.py",)),
     Mutation("known-cards-left-in-the-library", "explore_sim/analysis/advise.py",
              "        remaining[card] -= count\n",

@@ -9,7 +9,8 @@ results come back as tidy pandas frames with standard errors and intervals.
 >>> explore_sim.explore(deck, explores=2, policy="forge", seed=1).summary()  # doctest: +SKIP
 """
 
-from . import plotting
+from typing import Any
+
 from ._version import __version__
 from .analysis.advise import AdviceResult, advise
 from .analysis.explore import ExploreResult, explore
@@ -45,12 +46,23 @@ from .errors import (
     CardError,
     DeckError,
     DeckWarning,
+    ExecutorError,
     ExploreSimError,
     OptionError,
     PolicyError,
     PolicyWarning,
 )
 from .testing import check_policy
+
+
+def __getattr__(name: str) -> Any:
+    # explore_sim.plotting loads matplotlib: only when asked for, so that worker processes
+    # (which unpickle their work and so import this package) start quickly.
+    if name == "plotting":
+        import importlib
+
+        return importlib.import_module(".plotting", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "__version__",
@@ -96,6 +108,7 @@ __all__ = [
     "DeckError",
     "PolicyError",
     "OptionError",
+    "ExecutorError",
     "DeckWarning",
     "PolicyWarning",
 ]

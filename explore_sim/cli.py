@@ -5,12 +5,13 @@ warnings go to standard error as ``explore-sim: warning: ...``. Nothing printed 
 terminal control characters. Results are printed before a figure is drawn, so a figure that
 cannot be written (exit status 2) never costs the results. Output into a closed pipe ends
 quietly with status 141 (128 + SIGPIPE); a full disk or a closed standard output is an
-error. Only ``explore-sim cards update`` uses the network.
+error. Only ``explore-sim cards update`` and ``--scheduler`` (a Dask cluster) use the network.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import math
@@ -20,17 +21,25 @@ import stat
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
 
 from ._version import __version__
 from .analysis.advise import advise
+from .analysis.executors import (
+    DEFAULT_CONNECT_TIMEOUT,
+    SCHEDULER_ENV,
+    DaskExecutor,
+    Executor,
+)
 from .analysis.explore import EXPLORE_METRICS, explore
 from .analysis.report import FORMATS, render, text_table
 from .analysis.simulate import check_distribution, check_metrics, compare, simulate
+from .analysis.sweep import sweep
 from .analysis.tune import tune
 from .analysis.value import value
 from .cards import Card, CardSources, Catalog
@@ -44,8 +53,10 @@ from .plotting import (
     figure_title,
     metric_label,
     plot_distribution,
+    plot_heatmap,
     plot_land_equivalent,
     plot_metrics,
+    plot_sweep,
 )
 from .progress import ProgressBar
 
@@ -129,6 +140,13 @@ def _build_parser() -> argparse.ArgumentParser:
     output.add_argument("--quiet", action="store_true", help="no progress bar")
     output.add_argument("--workers", type=_count, default=1,
                         help="processes to run on (0: every core; the numbers do not change)")
+    output.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run on a Dask cluster: its scheduler's tcp://HOST:PORT (default "
+                             f"${SCHEDULER_ENV}; needs pip install 'explore_sim[distributed]')")
+    output.add_argument("--scheduler-timeout", type=_seconds, default=DEFAULT_CONNECT_TIMEOUT,
+                        metavar="SECONDS",
+                        help="seconds to wait for the scheduler and its first worker "
+                             f"(default {DEFAULT_CONNECT_TIMEOUT:g})")
 
     cards = commands.add_parser(
         "cards", help="the card catalog: list, show, import, update, check, template")
@@ -218,37 +236,7 @@ def _build_parser() -> argparse.ArgumentParser:
             game.add_argument("--policy", action="append", dest="policies", default=None,
                               metavar="POLICY",
                               help="a policy to compare (repeat for several; default forge)")
-        game.add_argument("--turns", type=_count, default=6, help="turns to play (default 6)")
-        game.add_argument("--on-draw", action="store_true", help="play on the draw")
-        game.add_argument("--mulligan", default="london",
-                          help="none, london or london-free (default london)")
-        game.add_argument("--removal", type=_number, default=0.0,
-                          help="probability an explorer is removed in response to its explore")
-        game.add_argument("--scry-policy", default=None,
-                          help="Twists and Turns scry: bottom where true (default: the policy)")
-        game.add_argument("--no-maps", action="store_true", help="never use Map tokens")
-        game.add_argument("--replacement-order", choices=["tracker-first", "twists-first"],
-                          default="tracker-first", help="R3: Topography Tracker / Twists and Turns")
-        game.add_argument("--opponent-land-fraction", type=_number, default=0.4,
-                          help="land share of the opponent's library for parley (default 0.4)")
-        game.add_argument("--cast-first", action="append", default=[], metavar="CARD",
-                          help="cast this card before others (repeat for an order)")
-        game.add_argument("--castable", action="append", default=[], metavar="CARD",
-                          help="add the metric castable:CARD: could the sources in play after "
-                               "the land drop pay CARD's cost (repeatable; any known card)")
-        game.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
-                          help="commander: Commander games (the commander cast from the command "
-                               "zone, 40 life, the first mulligan free, no skipped first draw); "
-                               "auto (default): when the deck has a Commander section")
-        game.add_argument("--land-faces", choices=["when-needed", "always", "never"],
-                          default="when-needed",
-                          help="play a spell // land card as its land face: when no land card "
-                               "can be played (default), always like a land, or never")
-        game.add_argument("--metrics", default=None,
-                          help="comma-separated metrics to show (default: a selection)")
-        game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
-        game.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
-        game.add_argument("--format", choices=FORMATS, default="table")
+        _add_game_options(game)
         if name == "simulate":
             game.add_argument("--distribution", default=None, metavar="METRIC",
                               help="print the full distribution of one metric at one turn "
@@ -256,10 +244,64 @@ def _build_parser() -> argparse.ArgumentParser:
             game.add_argument("--turn", type=_count, default=None,
                               help="the turn of --distribution (0: the opening hand; "
                                    "default: the last turn)")
+    sweeping = commands.add_parser(
+        "sweep", parents=[sources, decks, output],
+        help="simulate a grid of land counts, card counts, policies and decks",
+        description="Simulate every combination of the --vary values (and every --deck), "
+                    "each on the same seed; --out keeps the points in a Parquet file that a "
+                    "rerun of the same command completes.")
+    sweeping.add_argument("deck", help="decklist file")
+    sweeping.add_argument("--deck", action="append", default=[], dest="more_decks",
+                          metavar="DECK", help="another deck swept the same way (repeatable)")
+    sweeping.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
+                          help="lands=20..26, \"Cenote Scout=0,4,8\" or policy=keep,mill,forge "
+                               "(repeatable; ranges are inclusive)")
+    sweeping.add_argument("--filler", default=None, metavar="CARD",
+                          help="the card traded against to keep the deck size (default: the "
+                               "deck's // filler: line, else Grizzly Bears)")
+    sweeping.add_argument("--out", default=None, metavar="FILE",
+                          help="write the points to a Parquet file as they finish; rerunning "
+                               "the same command reads them back and plays only the rest")
+    _add_game_options(sweeping)
     _add_value_parser(commands, [sources, decks, output])
     _add_advise_parser(commands, [sources, decks, output])
     _add_tune_parser(commands, [sources, decks, output])
     return parser
+
+
+def _add_game_options(game: argparse.ArgumentParser) -> None:
+    """The game options of simulate, compare and sweep."""
+    game.add_argument("--turns", type=_count, default=6, help="turns to play (default 6)")
+    game.add_argument("--on-draw", action="store_true", help="play on the draw")
+    game.add_argument("--mulligan", default="london",
+                      help="none, london or london-free (default london)")
+    game.add_argument("--removal", type=_number, default=0.0,
+                      help="probability an explorer is removed in response to its explore")
+    game.add_argument("--scry-policy", default=None,
+                      help="Twists and Turns scry: bottom where true (default: the policy)")
+    game.add_argument("--no-maps", action="store_true", help="never use Map tokens")
+    game.add_argument("--replacement-order", choices=["tracker-first", "twists-first"],
+                      default="tracker-first", help="R3: Topography Tracker / Twists and Turns")
+    game.add_argument("--opponent-land-fraction", type=_number, default=0.4,
+                      help="land share of the opponent's library for parley (default 0.4)")
+    game.add_argument("--cast-first", action="append", default=[], metavar="CARD",
+                      help="cast this card before others (repeat for an order)")
+    game.add_argument("--castable", action="append", default=[], metavar="CARD",
+                      help="add the metric castable:CARD: could the sources in play after "
+                           "the land drop pay CARD's cost (repeatable; any known card)")
+    game.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+                      help="commander: Commander games (the commander cast from the command "
+                           "zone, 40 life, the first mulligan free, no skipped first draw); "
+                           "auto (default): when the deck has a Commander section")
+    game.add_argument("--land-faces", choices=["when-needed", "always", "never"],
+                      default="when-needed",
+                      help="play a spell // land card as its land face: when no land card "
+                           "can be played (default), always like a land, or never")
+    game.add_argument("--metrics", default=None,
+                      help="comma-separated metrics to show (default: a selection)")
+    game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
+    game.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
+    game.add_argument("--format", choices=FORMATS, default="table")
 
 
 def _add_tune_parser(commands: argparse._SubParsersAction, parents: list) -> None:
@@ -382,8 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
             if args.command is None:
                 raise OptionError(
-                    "choose a command: cards, policies, explore, simulate, compare, value, "
-                    "advise or tune (see --help)"
+                    "choose a command: cards, policies, explore, simulate, compare, sweep, "
+                    "value, advise or tune (see --help)"
                 )
             output = _dispatch(args)
         except ExploreSimError as error:
@@ -460,7 +502,7 @@ def _dispatch(args: argparse.Namespace) -> _Output:
         return _Output(_policies())
     if args.command == "explore":
         return _explore(args)
-    if args.command in {"simulate", "compare"}:
+    if args.command in {"simulate", "compare", "sweep"}:
         return _games(args)
     if args.command == "value":
         return _value(args)
@@ -666,22 +708,24 @@ def _explore(args: argparse.Namespace) -> _Output:
     if explorer:  # the deck's card if it has one, else any card of --cards or --cards-dir
         explorer = _sources(args).find(explorer) or explorer
     bar = _progress(args, "explore")
-    result = explore(
-        deck,
-        explores=args.explores,
-        drawn=args.drawn,
-        policy=args.policy,
-        explorer_gone=args.explorer_gone,
-        known=args.known,
-        trials=args.trials,
-        seed=args.seed,
-        explorer=explorer,
-        explorer_outside=args.explorer_outside,
-        targeted=args.targeted,
-        turn=args.turn,
-        progress=bar,
-        workers=args.workers,
-    )
+    with _scheduler(args) as scheduler:
+        result = explore(
+            deck,
+            explores=args.explores,
+            drawn=args.drawn,
+            policy=args.policy,
+            explorer_gone=args.explorer_gone,
+            known=args.known,
+            trials=args.trials,
+            seed=args.seed,
+            explorer=explorer,
+            explorer_outside=args.explorer_outside,
+            targeted=args.targeted,
+            turn=args.turn,
+            progress=bar,
+            workers=1 if scheduler else args.workers,
+            scheduler=scheduler,
+        )
     bar.close()
     plot = None
     if args.plot:
@@ -695,8 +739,109 @@ def _explore(args: argparse.Namespace) -> _Output:
     return _Output(result.render(args.format), plot)
 
 
+@contextlib.contextmanager
+def _scheduler(args: argparse.Namespace) -> Iterator[Executor | None]:
+    """The Dask cluster of ``--scheduler`` (else ``$DASK_SCHEDULER_ADDRESS``), connected when
+    the first chunk is sent and closed on leaving; None runs locally."""
+    address, source = args.scheduler, "--scheduler"
+    if address is None:
+        address, source = os.environ.get(SCHEDULER_ENV, ""), SCHEDULER_ENV
+    if not address.strip():
+        yield None
+        return
+    if args.workers != 1:
+        raise OptionError(f"--workers runs local processes and {source} a Dask cluster: "
+                          "choose one")
+    with DaskExecutor(address, args.scheduler_timeout) as executor:
+        yield executor
+
+
+#: The most values one --vary key takes.
+MAX_VARY_VALUES = 1000
+_VARY_ITEM = re.compile(r"\s*(\d{1,6})\s*(?:\.\.\s*(\d{1,6})\s*)?")
+_FORGE_ARGUMENT = re.compile(r"\s*[a-z_]+\s*=(?!=)")
+
+
+def _parse_vary(texts: list[str], sources: Any) -> dict[str, list]:
+    """``--vary KEY=VALUES`` options as a sweep grid, checked: keys ``lands``, ``policy`` or
+    a known card; values whole numbers and inclusive ``A..B`` ranges (policies: names or
+    expressions, separated by commas)."""
+    if not texts:
+        raise OptionError('sweep needs at least one --vary KEY=VALUES, such as --vary '
+                          'lands=22..25 or --vary "Cenote Scout=0,4,8"')
+    grid: dict[str, list] = {}
+    for text in texts:
+        key, sep, values = text.partition("=")
+        key = " ".join(key.split())
+        if not sep or not key or not values.strip():
+            raise OptionError(f"--vary: expected KEY=VALUES such as lands=20..26, got "
+                              f"{clip(text)!r}")
+        if key.casefold() == "policy":
+            name, parsed = "policy", _vary_policies(values)
+        else:
+            name = "lands" if key.casefold() == "lands" else _vary_card(key, sources)
+            parsed = _vary_counts(name, values)
+        if name in grid:
+            raise OptionError(f"--vary: {clip(name)} is varied twice; give its values once")
+        grid[name] = parsed
+    return grid
+
+
+def _vary_card(key: str, sources: Any) -> str:
+    card = sources.find(key)
+    if card is None:
+        raise OptionError(f"--vary: unknown card {clip(key)!r}{sources.suggestion_text(key)}; "
+                          "keys are lands, policy or card names")
+    return card.name
+
+
+def _vary_counts(name: str, text: str) -> list[int]:
+    values: list[int] = []
+    for item in text.split(","):
+        match = _VARY_ITEM.fullmatch(item)
+        if match is None:
+            raise OptionError(f"--vary {clip(name)}: expected whole numbers and A..B ranges "
+                              f"such as 20..26 or 0,4,8, got {clip(item.strip())!r}")
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) is not None else low
+        if high < low:
+            raise OptionError(f"--vary {clip(name)}: the range {low}..{high} is empty "
+                              f"(write {high}..{low})")
+        if len(values) + high - low + 1 > MAX_VARY_VALUES:
+            raise OptionError(f"--vary {clip(name)}: more than {MAX_VARY_VALUES} values")
+        values.extend(range(low, high + 1))
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise OptionError(f"--vary {clip(name)}: {', '.join(map(str, repeated[:5]))} given "
+                          "twice")
+    return values
+
+
+def _vary_policies(text: str) -> list[str]:
+    """Policies separated by commas; ``forge:need_lands=3,max_mv_diff=1`` keeps its commas."""
+    policies: list[str] = []
+    for item in text.split(","):
+        if policies and policies[-1].startswith("forge:") and _FORGE_ARGUMENT.match(item):
+            policies[-1] += "," + item.strip()
+        elif item.strip():
+            policies.append(item.strip())
+        else:
+            raise OptionError(f"--vary policy: an empty policy in {clip(text)!r}")
+    if len(policies) > MAX_VARY_VALUES:
+        raise OptionError(f"--vary policy: more than {MAX_VARY_VALUES} policies")
+    if len(set(policies)) != len(policies):
+        raise OptionError("--vary policy: a policy is given twice")
+    return policies
+
+
 def _games(args: argparse.Namespace) -> _Output:
     sources = _sources(args)
+    paths = [args.deck, *args.more_decks] if args.command == "sweep" else \
+        [args.deck] if args.command == "simulate" else args.decks
+    if args.command == "sweep":  # card names of --vary come from every deck's card file too
+        companions = [str(f) for path in paths for f in deck_card_files(path)]
+        if companions:
+            sources = card_sources([*args.cards, *companions], args.cards_dir)
     castable = []
     for name in args.castable:
         card = sources.find(name)
@@ -709,6 +854,7 @@ def _games(args: argparse.Namespace) -> _Output:
         metrics = check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()],
                                 label="--metrics",
                                 extra=[f"castable:{card.name}" for card in castable])
+    grid = _parse_vary(args.vary, sources) if args.command == "sweep" else None
     options = dict(
         turns=args.turns,
         on_play=not args.on_draw,
@@ -724,17 +870,24 @@ def _games(args: argparse.Namespace) -> _Output:
         castable=castable,
         land_faces=args.land_faces,
         game=args.game,
-        workers=args.workers,
     )
     distribution = _distribution_option(args, castable)
     _check_plot_path(args)
+    if args.plot and grid is not None:
+        _sweep_dimensions(grid, len(paths))
+    decks = [_deck(args, path) for path in paths]
     bar = _progress(args, args.command)
-    if args.command == "simulate":
-        result = simulate(_deck(args, args.deck), policy=args.policy, progress=bar,
-                          **options)
-    else:
-        decks = [_deck(args, path) for path in args.decks]
-        result = compare(decks, args.policies or ["forge"], progress=bar, **options)
+    with _scheduler(args) as scheduler:
+        options.update(workers=1 if scheduler else args.workers, scheduler=scheduler,
+                       progress=bar)
+        if args.command == "simulate":
+            result: Any = simulate(decks[0], policy=args.policy, **options)
+        elif args.command == "compare":
+            result = compare(decks, args.policies or ["forge"], **options)
+        else:
+            assert grid is not None
+            result = sweep(decks, grid, filler=args.filler, metrics=metrics, out=args.out,
+                           catalog=sources, **options)
     bar.close()
     if distribution is not None:
         metric, turn = distribution
@@ -746,8 +899,46 @@ def _games(args: argparse.Namespace) -> _Output:
                               f"simulate: distribution of {metric}{where}"), plot)
     plot = None
     if args.plot:
-        plot = _plot_later(args.plot, lambda fig: plot_metrics(result, metrics, figure=fig))
+        if args.command == "sweep":
+            plot = _plot_later(args.plot, _sweep_figure(result, (metrics or ["on_curve"])[0]))
+        else:
+            plot = _plot_later(args.plot, lambda fig: plot_metrics(result, metrics, figure=fig))
     return _Output(result.render(args.format, metrics=metrics), plot)
+
+
+def _sweep_dimensions(grid: dict[str, list], decks: int) -> tuple[list[str], list[str]]:
+    """The varying grid keys, and the policy and deck if they vary; refused past three."""
+    varying = [key for key, values in grid.items() if key != "policy" and len(values) > 1]
+    others = [name for name, count in (("policy", len(grid.get("policy", [1]))),
+                                       ("deck", decks)) if count > 1]
+    dims = varying + others
+    if len(dims) > 3:
+        raise OptionError(f"--plot: the sweep varies {len(dims)} parameters "
+                          f"({', '.join(dims)}); a figure shows up to three (across, colour, "
+                          "line style): vary fewer, or plot the --out file yourself")
+    return varying, others
+
+
+def _sweep_figure(result: Any, metric: str) -> Callable[[Figure], None]:
+    """A heatmap when exactly two grid keys vary (one deck, one policy), else lines: the
+    first varying parameter across, the next ones as colour and line style."""
+    varying, others = _sweep_dimensions({**result.grid, "policy": result.policies},
+                                        len(result.decks))
+    dims = varying + others
+    rows = result.summary()
+    title = textwrap.fill(figure_title(result.meta), 90)
+
+    def draw(fig: Figure) -> None:
+        if len(varying) == 2 and not others:
+            plot_heatmap(rows, varying[0], varying[1], metric, ax=fig.subplots())
+        else:
+            x = (dims or list(result.grid))[0]
+            hue = dims[1] if len(dims) > 1 else None
+            style = dims[2] if len(dims) > 2 else None
+            plot_sweep(rows, metric, x, hue=hue, style=style, ax=fig.subplots())
+        fig.suptitle(title, fontsize="medium")
+
+    return draw
 
 
 def _distribution_option(args: argparse.Namespace, castable: list[Card]) -> tuple[str, int] | None:
@@ -780,10 +971,12 @@ def _value(args: argparse.Namespace) -> _Output:
     _check_plot_path(args)
     deck = _deck(args, args.deck)
     bar = _progress(args, "value")
-    result = value(deck, args.value_cards, metric=metric, turn=args.turn, turns=args.turns,
-                   metrics=metrics, policy=args.policy, on_play=not args.on_draw,
-                   mulligan=args.mulligan, trials=args.trials, seed=args.seed, game=args.game,
-                   max_lands=args.max_lands, progress=bar, workers=args.workers)
+    with _scheduler(args) as scheduler:
+        result = value(deck, args.value_cards, metric=metric, turn=args.turn, turns=args.turns,
+                       metrics=metrics, policy=args.policy, on_play=not args.on_draw,
+                       mulligan=args.mulligan, trials=args.trials, seed=args.seed,
+                       game=args.game, max_lands=args.max_lands, progress=bar,
+                       workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
     plot = None
     if args.plot:
@@ -798,13 +991,15 @@ def _advise(args: argparse.Namespace) -> _Output:
                           "compare")
     deck = _deck(args, args.deck)
     bar = _progress(args, "advise")
-    result = advise(deck, turn=args.turn, revealed=args.revealed, hand=args.hand,
-                    battlefield=args.battlefield, graveyard=args.graveyard,
-                    explorer=args.explorer, explores_left=args.explores_left,
-                    objectives=args.objective, policy=args.policy, on_play=not args.on_draw,
-                    explorer_cast=not args.explorer_in_play, phase=args.phase,
-                    trials=args.trials, seed=args.seed, game=args.game, progress=bar,
-                    workers=args.workers)
+    with _scheduler(args) as scheduler:
+        result = advise(deck, turn=args.turn, revealed=args.revealed, hand=args.hand,
+                        battlefield=args.battlefield, graveyard=args.graveyard,
+                        explorer=args.explorer, explores_left=args.explores_left,
+                        objectives=args.objective, policy=args.policy,
+                        on_play=not args.on_draw, explorer_cast=not args.explorer_in_play,
+                        phase=args.phase, trials=args.trials, seed=args.seed, game=args.game,
+                        progress=bar, workers=1 if scheduler else args.workers,
+                        scheduler=scheduler)
     bar.close()
     return _Output(result.render(args.format))
 
@@ -815,8 +1010,10 @@ def _tune(args: argparse.Namespace) -> _Output:
                           "compare")
     deck = _deck(args, args.deck)
     bar = _progress(args, "tune")
-    result = tune(deck, args.objective, budget=args.budget, top=args.top,
-                  on_play=not args.on_draw, mulligan=args.mulligan, seed=args.seed,
-                  game=args.game, progress=bar, workers=args.workers)
+    with _scheduler(args) as scheduler:
+        result = tune(deck, args.objective, budget=args.budget, top=args.top,
+                      on_play=not args.on_draw, mulligan=args.mulligan, seed=args.seed,
+                      game=args.game, progress=bar, workers=1 if scheduler else args.workers,
+                      scheduler=scheduler)
     bar.close()
     return _Output(result.render(args.format))

@@ -18,6 +18,7 @@ __all__ = [
     "DeckError",
     "PolicyError",
     "OptionError",
+    "ExecutorError",
     "DeckWarning",
     "PolicyWarning",
     "close_matches",
@@ -100,6 +101,12 @@ class PolicyError(ExploreSimError):
 
 class OptionError(ExploreSimError):
     """An option value out of range, such as a negative trial count."""
+
+
+class ExecutorError(ExploreSimError):
+    """Work that could not be run where it was sent: a Dask scheduler that cannot be reached
+    or has no workers, workers with another version, work that cannot be sent to worker
+    processes, or a cluster that lost it."""
 
 
 class DeckWarning(UserWarning):

@@ -29,6 +29,7 @@ __all__ = [
     "plot_distribution",
     "plot_differences",
     "plot_heatmap",
+    "plot_sweep",
     "plot_land_equivalent",
     "plot_metrics",
     "short_labels",
@@ -703,6 +704,87 @@ def _relabelled(frame: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
         else:
             frame[column] = values.map(lambda v: labels.get(v, v))
     return frame
+
+
+def plot_sweep(
+    data: pd.DataFrame,
+    metric: str = "on_curve",
+    x: str | None = None,
+    *,
+    hue: str | None = None,
+    style: str | None = None,
+    turn: int | None = None,
+    legend: str | bool = "outside",
+    ax: Axes | None = None,
+    **line_kw: Any,
+) -> Axes:
+    """A sweep as lines: a metric's mean against one swept parameter, at one turn, one line
+    per ``hue`` x ``style`` group, with interval bars.
+
+    Parameters
+    ----------
+    data : DataFrame
+        ``explore_sim.sweep(...).summary()`` rows, or the rows of a sweep's ``--out`` file
+        (one column per swept parameter plus ``turn, metric, mean, ci_low, ci_high``).
+    metric : str
+        Which metric to draw.
+    x : str, optional
+        The swept column across (default: the first column).
+    hue : str, optional
+        Column whose values get their own colour (``"policy"``).
+    style : str, optional
+        Column whose values get their own line style and marker.
+    turn : int, optional
+        Which turn (default: the last).
+    legend : {"outside", "inside", False}
+        Where the legend goes (:data:`LEGEND_PLACES`).
+    ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
+    **line_kw
+        Passed to ``Axes.errorbar``.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    OptionError
+        Missing columns, no rows for the metric and turn, or several rows for one point (a
+        column varies but is neither ``x``, ``hue`` nor ``style``).
+    """
+    x = data.columns[0] if x is None else x
+    _require(data, (x, "turn", "metric", "mean", "ci_low", "ci_high", hue, style), "plot_sweep")
+    ax = _axes(ax)
+    turn = int(data["turn"].max()) if turn is None else turn
+    rows = data[(data["metric"] == metric) & (data["turn"] == turn)]
+    if rows.empty:
+        raise OptionError(f"no rows for metric {metric!r} at turn {turn}")
+    keys = [c for c in (hue, style) if c is not None] + [x]
+    _one_row_per_point(rows, keys, "plot_sweep",
+                       "keep one value of each (data[data[column] == value]) or draw them "
+                       "apart with hue= and style=")
+    order = _levels(rows, x)
+    numeric = all(isinstance(v, (int, float, np.integer, np.floating)) for v in order)
+    order = sorted(order) if numeric and not isinstance(rows[x].dtype, pd.CategoricalDtype) \
+        else order
+    position = {value: (value if numeric else i) for i, value in enumerate(order)}
+    for label, group, look in _series(rows, hue, style):
+        group = group.assign(_x=[position[v] for v in group[x]]).sort_values("_x")
+        mean = group["mean"].to_numpy(dtype=float)
+        bars = _error_bars(mean, group["ci_low"].to_numpy(dtype=float),
+                           group["ci_high"].to_numpy(dtype=float))
+        kw = {key: look[key] for key in ("color", "linestyle", "marker")}
+        kw.update(line_kw)
+        ax.errorbar(group["_x"].to_numpy(dtype=float), mean, yerr=bars, label=label,
+                    capsize=3, **kw)
+    ax.set_xticks([float(position[v]) for v in order], [str(v) for v in order])
+    ax.set_xlabel(x)
+    ax.set_ylabel(metric_label(metric))
+    ax.set_title(f"{metric_label(metric)}, turn {turn}", fontsize="medium")
+    if hue is not None or style is not None:
+        _legend(ax, _legend_title(hue, style), legend)
+    return ax
 
 
 def plot_land_equivalent(

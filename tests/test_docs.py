@@ -13,12 +13,14 @@ import explore_sim
 from explore_sim import plotting, testing
 from explore_sim.analysis import (
     advise,
+    executors,
     explore,
     objectives,
     report,
     runner,
     simulate,
     stats,
+    store,
     sweep,
     tune,
     value,
@@ -29,7 +31,7 @@ from explore_sim.engine import policies
 
 def public_callables():
     modules = [explore_sim, plotting, testing, explore, simulate, sweep, report, stats, runner,
-               decklist, policies, value, advise, tune, objectives]
+               executors, store, decklist, policies, value, advise, tune, objectives]
     seen = {}
     for module in modules:
         for name in module.__all__:

@@ -355,7 +355,7 @@ def test_defaults_agree_across_functions_and_commands():
         policy = parameters.get("policy") or parameters["policies"]
         assert policy.default == "forge", function.__name__
     commands = _build_parser()._subparsers._group_actions[0].choices
-    for name in ("explore", "simulate", "compare"):
+    for name in ("explore", "simulate", "compare", "sweep"):
         defaults = {a.dest: a.default for a in commands[name]._actions}
         assert defaults["trials"] == 100_000 and defaults["seed"] is None, name
         assert defaults.get("policy", "forge") == "forge", name

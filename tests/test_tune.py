@@ -11,6 +11,7 @@ import pytest
 from conftest import DECKS, ROOT
 
 import explore_sim
+from explore_sim.analysis.executors import InProcessExecutor
 from explore_sim.analysis.objectives import parse_objective
 from explore_sim.analysis.runner import child_seed, seed_sequence
 from explore_sim.analysis.simulate import _options
@@ -73,7 +74,7 @@ def test_the_fresh_evaluation_is_what_is_reported():
                                   (), False, None, (), "when-needed", [deck], "auto")
     replay = _play(deck, config, rule, parse_objective("on_curve@4"),
                    as_policies(rows["policy"].tolist()), result.meta["final_games"],
-                   child_seed(seed_sequence(5), 1), 1, lambda games: None)
+                   child_seed(seed_sequence(5), 1), InProcessExecutor(), lambda games: None)
     for j, mean in enumerate(rows["mean"]):
         assert replay.mean(j)["mean"] == pytest.approx(mean, abs=1e-12)
     finalists = rows[rows["rank"] > 0]

@@ -536,6 +536,28 @@ class AdviceResult:
         return html_repr("AdviceResult", facts, table)
 
 
+@dataclasses.dataclass(frozen=True)
+class _BranchTask:
+    """Both choices played on from a position over one chunk's libraries: the paired sums of
+    every objective (a picklable chunk task for :mod:`.executors`)."""
+
+    pos: Position
+    config: GameConfig
+    policy: Policy
+    objectives: tuple[Objective, ...]
+    last_turn: int
+
+    def __call__(self, size: int, child: np.random.SeedSequence) -> list[PairedValues]:
+        library = self.pos.libraries(size, np.random.default_rng(child_seed(child, 0)))
+        branches = [play_branch(self.pos, self.config, self.policy, mill, library, child,
+                                self.last_turn)[0]
+                    for mill in (False, True)]
+        found = [PairedValues(2) for _ in self.objectives]
+        for objective, part in zip(self.objectives, found):
+            part.add([objective.values(games) for games in branches])
+        return found
+
+
 def advise(
     deck: Deck | str | PathLike[str],
     *,
@@ -556,6 +578,7 @@ def advise(
     game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> AdviceResult:
     """Keep or mill the card an explore just revealed: both choices played on, paired.
 
@@ -595,6 +618,8 @@ def advise(
         ``progress(trials done, trials)``.
     workers : int
         Processes (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        A Dask scheduler (``tcp://HOST:PORT``) to play on instead of local processes.
 
     Returns
     -------
@@ -625,20 +650,12 @@ def advise(
     seed_seq = seed_sequence(seed)
     sums = [PairedValues(2) for _ in chosen]
 
-    def chunk(size: int, child: np.random.SeedSequence) -> list[PairedValues]:
-        library = pos.libraries(size, np.random.default_rng(child_seed(child, 0)))
-        branches = [play_branch(pos, config, policy, mill, library, child, last_turn)[0]
-                    for mill in (False, True)]
-        found = [PairedValues(2) for _ in chosen]
-        for objective, part in zip(chosen, found):
-            part.add([objective.values(games) for games in branches])
-        return found
-
     def merge(parts: list[PairedValues]) -> None:
         for total, part in zip(sums, parts):
             total.merge(part)
 
-    run_chunks(chunk, merge, trials, seed_seq, progress=progress, workers=workers)
+    run_chunks(_BranchTask(pos, config, policy, tuple(chosen), last_turn), merge, trials,
+               seed_seq, progress=progress, workers=workers, scheduler=scheduler)
     features = deck.features()
     meta = {
         "command": "advise",

@@ -41,7 +41,7 @@ from .report import (
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import Accumulator
 
-__all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS"]
+__all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS", "ExploreTask"]
 
 #: Per-trial metrics of an explore sequence; True marks 0/1 indicators (probabilities).
 EXPLORE_METRICS: dict[str, bool] = {
@@ -158,6 +158,7 @@ def explore(
     turn: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> ExploreResult:
     """Simulate one explore sequence over many shuffles of a deck.
 
@@ -203,7 +204,9 @@ def explore(
     progress : callable, optional
         ``progress(trials done, trials)`` after every chunk.
     workers : int
-        Processes to run chunks in (0: every core); the numbers do not depend on it.
+        Local processes to run chunks in (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        Run the chunks on a Dask cluster instead (:func:`explore_sim.simulate`).
 
     Returns
     -------
@@ -225,29 +228,13 @@ def explore(
     depth = min(len(library), drawn + explores)
     library_lands = int(features.is_land[library].sum())
 
-    def simulate_chunk(size: int, chunk_seed: np.random.SeedSequence) -> Accumulator:
-        rng = np.random.default_rng(chunk_seed)
-        libraries = shuffled_libraries(library, size, rng, depth=depth)
-        chunk_stats = Accumulator(EXPLORE_METRICS)
-        chunk_stats.add(explore_trials(
-            libraries,
-            features,
-            drawn=drawn,
-            explores=explores,
-            policy=policy,
-            rng=rng,
-            explorer_gone=explorer_gone,
-            targeted=targeted,
-            turn=turn,
-            known_cards=len(known_ids),
-            known_lands=known_lands,
-            library_lands=library_lands,
-        ))
-        return chunk_stats
-
+    task = ExploreTask(library=library, features=features, drawn=drawn, explores=explores,
+                       policy=policy, explorer_gone=bool(explorer_gone), targeted=bool(targeted),
+                       turn=turn, known_cards=len(known_ids), known_lands=known_lands,
+                       library_lands=library_lands, depth=depth)
     stats = Accumulator(EXPLORE_METRICS)
-    run_chunks(simulate_chunk, stats.merge, trials, seed_seq, progress=progress,
-               workers=workers)
+    run_chunks(task, stats.merge, trials, seed_seq, progress=progress, workers=workers,
+               scheduler=scheduler)
     meta = {
         "command": "explore",
         "deck": [deck_meta(deck)],
@@ -275,6 +262,61 @@ def explore(
         "versions": versions(),
     }
     return ExploreResult(meta=meta, stats=stats)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ExploreTask:
+    """One explore sequence over shuffles of a library, as a picklable chunk task
+    (:mod:`.executors`); its fields are the arguments of :func:`explore_trials`.
+
+    Attributes
+    ----------
+    library : ndarray of shape (size,), int16
+        The library's card ids before shuffling.
+    features : FeatureTable
+    drawn, explores, turn, known_cards, known_lands, library_lands : int
+    policy : callable
+    explorer_gone, targeted : bool
+    depth : int
+        Cards of each shuffle that can be reached.
+    """
+
+    library: np.ndarray
+    features: FeatureTable
+    drawn: int
+    explores: int
+    policy: Policy
+    explorer_gone: bool
+    targeted: bool
+    turn: int
+    known_cards: int
+    known_lands: int
+    library_lands: int
+    depth: int
+
+    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> Accumulator:
+        """Shuffle and explore ``trials`` times.
+
+        Parameters
+        ----------
+        trials : int
+        chunk_seed : numpy.random.SeedSequence
+
+        Returns
+        -------
+        Accumulator
+            The chunk's sums of :data:`EXPLORE_METRICS`.
+        """
+        rng = np.random.default_rng(chunk_seed)
+        libraries = shuffled_libraries(self.library, trials, rng, depth=self.depth)
+        stats = Accumulator(EXPLORE_METRICS)
+        stats.add(explore_trials(
+            libraries, self.features, drawn=self.drawn, explores=self.explores,
+            policy=self.policy, rng=rng, explorer_gone=self.explorer_gone,
+            targeted=self.targeted, turn=self.turn, known_cards=self.known_cards,
+            known_lands=self.known_lands, library_lands=self.library_lands,
+        ))
+        return stats
 
 
 def explore_trials(

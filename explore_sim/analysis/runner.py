@@ -4,23 +4,23 @@ Trials are cut into chunks of :data:`CHUNK_TRIALS` (the last one shorter). Chunk
 all its randomness from the ``i``-th child of ``SeedSequence(seed).spawn`` (NumPy NEP 19,
 SPEC 7), never from ``seed + i`` and never from a global generator. A chunk's numbers thus
 depend only on the seed and its index, so results are identical however the chunks are
-scheduled, and per-chunk statistics are merged exactly (:mod:`explore_sim.stats`). Memory is
-bounded by one chunk (per worker process), whatever the number of trials.
+scheduled, and per-chunk statistics are merged exactly (:mod:`explore_sim.stats`), in chunk
+order. Memory is bounded by a few chunks per worker, whatever the number of trials. Where the
+chunks run (this process, local worker processes, a Dask cluster) is :mod:`.executors`'
+business; the numbers do not depend on it.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import numbers
 import os
-import warnings
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from ..errors import OptionError, OptionWarning, clip
+from ..errors import OptionError
+from .executors import Job, available_cores, check_workers, executing
 
 __all__ = [
     "notebook_trials",
@@ -32,7 +32,6 @@ __all__ = [
     "chunk_seeds",
     "chunk_streams",
     "run_chunks",
-    "run_tasks",
     "check_workers",
     "available_cores",
 ]
@@ -179,64 +178,6 @@ def chunk_streams(
         yield size, np.random.default_rng(child)
 
 
-def available_cores() -> int:
-    """The number of cores this process may run on.
-
-    Returns
-    -------
-    int
-        At least 1.
-    """
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
-
-
-def check_workers(workers: object) -> int:
-    """Validate a worker count.
-
-    More workers than cores only cost memory (each is a process holding a chunk), so a
-    larger count is lowered to the number of cores with an :class:`OptionWarning`.
-
-    Parameters
-    ----------
-    workers : object
-        A whole number >= 1, or 0 for every core.
-
-    Returns
-    -------
-    int
-        Processes to use (at most the number of cores).
-
-    Raises
-    ------
-    OptionError
-        For anything else.
-    """
-    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
-        raise OptionError(f"workers must be a whole number >= 0 (0: every core), got "
-                          f"{clip(repr(workers))}")
-    cores = available_cores()
-    if workers > cores:
-        warnings.warn(f"workers: {workers} is more than the {cores} cores available; "
-                      f"running on {cores}", OptionWarning, stacklevel=2)
-        return cores
-    return int(workers) or cores
-
-
-_TASK: Callable[[int, np.random.SeedSequence], Any] | None = None
-
-
-def _install_task(task: Callable[[int, np.random.SeedSequence], Any]) -> None:
-    global _TASK
-    _TASK = task
-
-
-def _run_task(chunk: tuple[int, np.random.SeedSequence]) -> Any:
-    assert _TASK is not None  # installed by the pool's initializer
-    return _TASK(*chunk)
-
-
 def run_chunks(
     simulate_chunk: Callable[[int, np.random.SeedSequence], Any],
     merge: Callable[[Any], None],
@@ -245,20 +186,23 @@ def run_chunks(
     chunk_trials: int = CHUNK_TRIALS,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> None:
     """Run ``simulate_chunk(n, chunk_seed)`` on every chunk and hand each result to ``merge``.
 
     ``simulate_chunk`` returns the chunk's statistics (already aggregated, so they are small)
     and ``merge`` folds them into exact running sums, in chunk order. Memory is bounded by
-    one chunk per worker. With ``workers > 1`` the chunks run in a pool of processes
-    (forked, so ``simulate_chunk`` may be any function, closures included); every chunk's
-    numbers depend only on the seed and its index, so the result is identical to
-    ``workers=1``. ``progress(done, total)`` is called after every chunk.
+    a few chunks per worker. The chunks run where :func:`~.executors.executor_for` says:
+    in this process (``workers=1``, nothing pickled), in local worker processes, or on a
+    Dask cluster. Every chunk's numbers depend only on the seed and its index, so the result
+    is identical wherever they run. ``progress(done, total)`` is called after every chunk.
 
     Parameters
     ----------
     simulate_chunk : callable
-        ``simulate_chunk(trials, chunk_seed)`` returns the chunk's statistics.
+        ``simulate_chunk(trials, chunk_seed)`` returns the chunk's statistics. With worker
+        processes started by ``spawn`` or a Dask cluster it must pickle (a task object of
+        :mod:`explore_sim.analysis.simulate`, a module-level function).
     merge : callable
         ``merge(statistics)`` folds one chunk's statistics into the totals.
     trials : int
@@ -268,63 +212,18 @@ def run_chunks(
     progress : callable, optional
         ``progress(trials done, trials)``.
     workers : int
-        Processes (0: every core).
+        Local processes (0: every core).
+    scheduler : str, distributed.Client or Executor, optional
+        A Dask scheduler (``tcp://HOST:PORT``) or an executor to run the chunks on instead.
     """
     chunks = list(chunk_seeds(trials, seed, chunk_trials))
-    workers = min(check_workers(workers), len(chunks))
-    if workers > 1 and "fork" not in multiprocessing.get_all_start_methods():
-        warnings.warn("workers > 1 needs the 'fork' start method; running in one process",
-                      RuntimeWarning, stacklevel=2)
-        workers = 1
+    if scheduler is None:
+        workers = min(check_workers(workers), len(chunks))
+    jobs = (Job(0, size, child) for size, child in chunks)
     done = 0
-    if workers == 1:
-        results: Iterator[Any] = (simulate_chunk(size, child) for size, child in chunks)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-            initializer=_install_task, initargs=(simulate_chunk,),
-        )
-        results = pool.map(_run_task, chunks)
-    try:
-        for (size, _), result in zip(chunks, results):
+    with executing(workers, scheduler) as executor:
+        for (size, _), result in zip(chunks, executor.map([simulate_chunk], jobs)):
             merge(result)
             done += size
             if progress is not None:
                 progress(done, trials)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-
-
-def run_tasks(task: Callable[..., Any], items: list[tuple], workers: int = 1) -> list[Any]:
-    """``task(*item)`` for every item, results in the items' order.
-
-    With ``workers > 1`` the items run in a pool of forked processes (``task`` may be any
-    function, closures included), as :func:`run_chunks` runs chunks; a task's result must
-    depend only on its item, so the results are the same for any number of workers.
-
-    Parameters
-    ----------
-    task : callable
-        Called as ``task(*item)``.
-    items : list of tuple
-        The arguments of each call.
-    workers : int
-        Processes (0: every core).
-
-    Returns
-    -------
-    list
-        ``task``'s results, in the order of ``items``.
-    """
-    workers = min(check_workers(workers), max(len(items), 1))
-    if workers > 1 and "fork" not in multiprocessing.get_all_start_methods():
-        warnings.warn("workers > 1 needs the 'fork' start method; running in one process",
-                      RuntimeWarning, stacklevel=2)
-        workers = 1
-    if workers == 1:
-        return [task(*item) for item in items]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                             initializer=_install_task, initargs=(task,)) as pool:
-        return list(pool.map(_run_task, items))

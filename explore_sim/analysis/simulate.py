@@ -48,7 +48,8 @@ from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
 __all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games", "play_paired",
-           "check_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS"]
+           "check_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS", "SimulateTask",
+           "CompareTask"]
 
 #: Metrics shown by default in people-readable tables.
 DEFAULT_TABLE_METRICS = (
@@ -213,6 +214,12 @@ class _TurnStats:
             self.by_turn[turn].merge(acc)
 
     @classmethod
+    def from_turns(cls, accumulators: Sequence[Accumulator]) -> _TurnStats:
+        stats = cls.__new__(cls)
+        stats.by_turn = dict(enumerate(accumulators))
+        return stats
+
+    @classmethod
     def of(cls, values: dict[int, dict[str, np.ndarray]], turns: int,
            metrics: dict[str, bool] | None = None) -> _TurnStats:
         stats = cls(turns, metrics)
@@ -230,6 +237,46 @@ class _TurnStats:
     @property
     def n(self) -> int:
         return self.by_turn[0].n
+
+
+@dataclasses.dataclass(frozen=True)
+class SimulateTask:
+    """One deck and policy's games, as a picklable chunk task (:mod:`.executors`).
+
+    Attributes
+    ----------
+    deck : Deck
+    config : GameConfig
+    policy : callable
+        Keep-or-mill policy.
+    rule : MulliganRule
+    scry : callable or None
+        Twists and Turns' scry policy (None: ``policy``).
+    """
+
+    deck: Deck
+    config: GameConfig
+    policy: Policy
+    rule: MulliganRule
+    scry: Policy | None = None
+
+    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> _TurnStats:
+        """Play one chunk.
+
+        Parameters
+        ----------
+        trials : int
+        chunk_seed : numpy.random.SeedSequence
+
+        Returns
+        -------
+        _TurnStats
+            The chunk's exact sums by turn.
+        """
+        return _TurnStats.of(
+            play_games(self.deck, self.config, self.policy, self.rule, trials, chunk_seed,
+                       self.scry),
+            self.config.turns, self.config.metric_names)
 
 
 class _TurnPairs:
@@ -257,6 +304,52 @@ class _TurnPairs:
             frame.insert(0, "turn", turn)
             frames.append(frame)
         return pd.concat(frames, ignore_index=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class CompareTask:
+    """Every deck x policy variant on the same shuffles, as a picklable chunk task.
+
+    Attributes
+    ----------
+    variants : tuple of (Deck, callable)
+        The variants, in order.
+    config : GameConfig
+    rule : MulliganRule
+    scry : callable or None
+        Twists and Turns' scry (None: each variant's policy).
+    card_ids : tuple of (ndarray or None), optional
+        Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
+    """
+
+    variants: tuple[tuple[Deck, Policy], ...]
+    config: GameConfig
+    rule: MulliganRule
+    scry: Policy | None = None
+    card_ids: tuple[np.ndarray | None, ...] | None = None
+
+    def __call__(self, trials: int,
+                 chunk_seed: np.random.SeedSequence) -> tuple[list[_TurnStats], _TurnPairs]:
+        """Play one chunk with every variant.
+
+        Parameters
+        ----------
+        trials : int
+        chunk_seed : numpy.random.SeedSequence
+
+        Returns
+        -------
+        (list of _TurnStats, _TurnPairs)
+            Each variant's sums, and the sums of products of every two variants.
+        """
+        config = self.config
+        card_ids = self.card_ids or (None,) * len(self.variants)
+        results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry, ids)
+                   for (deck, policy), ids in zip(self.variants, card_ids)]
+        pairs = _TurnPairs(config.turns, len(self.variants), config.metric_names)
+        pairs.add(results)
+        return ([_TurnStats.of(result, config.turns, config.metric_names) for result in results],
+                pairs)
 
 
 def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
@@ -495,6 +588,32 @@ def _options(
     return config, rule, scry, check_trials(trials)
 
 
+#: The game options of :func:`simulate` and :func:`compare`, with their defaults (what
+#: :func:`explore_sim.sweep` accepts as ``**options``).
+GAME_OPTIONS: dict[str, Any] = {
+    "turns": 6, "on_play": True, "mulligan": "london", "removal": 0.0, "scry_policy": None,
+    "use_maps": True, "replacement_order": "tracker-first", "opponent_land_fraction": 0.4,
+    "cast_order": (), "free_mulligan": False, "keep": None, "castable": (),
+    "land_faces": "when-needed", "game": "auto",
+}
+
+
+def _game_setup(decks: Sequence[Deck], trials: int, options: Mapping[str, Any]
+                ) -> tuple[GameConfig, MulliganRule, Policy | None, int]:
+    """:func:`_options` from keyword options (unknown names are a TypeError, as in a call)."""
+    unknown = sorted(set(options) - set(GAME_OPTIONS))
+    if unknown:
+        close = close_matches(unknown[0], GAME_OPTIONS)
+        hint = f" (did you mean {close}?)" if close else ""
+        raise TypeError(f"unexpected option {unknown[0]!r}{hint}; game options: "
+                        f"{', '.join(GAME_OPTIONS)}")
+    o = {**GAME_OPTIONS, **options}
+    return _options(o["turns"], o["on_play"], o["mulligan"], trials, o["removal"],
+                    o["scry_policy"], o["use_maps"], o["replacement_order"],
+                    o["opponent_land_fraction"], o["cast_order"], o["free_mulligan"], o["keep"],
+                    o["castable"], o["land_faces"], decks, o["game"])
+
+
 def _castable_cards(names: Sequence[str | Card] | str, decks: Sequence[Deck]) -> tuple[Card, ...]:
     """Cards named for ``castable``: looked up in the decks, then in the card sources."""
     if isinstance(names, (str, Card)):
@@ -544,6 +663,7 @@ def simulate(
     game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> SimulationResult:
     """Play goldfish games with one deck and report per-turn metrics.
 
@@ -595,7 +715,11 @@ def simulate(
     progress : callable, optional
         ``progress(games done, games)`` after every chunk.
     workers : int
-        Processes to run chunks in (0: every core); the numbers do not depend on it.
+        Local processes to run chunks in (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        Run the chunks on a Dask cluster instead: its scheduler's address
+        (``tcp://HOST:PORT``) or a client (:mod:`explore_sim.analysis.executors`); the
+        numbers do not depend on it either.
 
     Returns
     -------
@@ -614,12 +738,8 @@ def simulate(
     Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)
     stats = _TurnStats(config.turns, config.metric_names)
-    run_chunks(
-        lambda size, child: _TurnStats.of(
-            play_games(deck, config, policy, rule, size, child, scry), config.turns,
-            config.metric_names),
-        stats.merge, trials, seed_seq, progress=progress, workers=workers,
-    )
+    run_chunks(SimulateTask(deck, config, policy, rule, scry), stats.merge, trials, seed_seq,
+               progress=progress, workers=workers, scheduler=scheduler)
     meta = _meta("simulate", [deck], config, rule, [policy], scry, trials, seed_seq)
     return SimulationResult(meta=meta, stats=stats)
 
@@ -657,6 +777,7 @@ def play_paired(
     card_ids: Sequence[np.ndarray | None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> tuple[list[_TurnStats], _TurnPairs]:
     """Play every ``(deck, policy)`` variant on the same shuffles; statistics for pairing.
 
@@ -676,6 +797,8 @@ def play_paired(
         ``progress(games done, games)`` after every chunk.
     workers : int
         Processes (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        Run the chunks on a Dask cluster instead (:func:`~.runner.run_chunks`).
 
     Returns
     -------
@@ -691,20 +814,14 @@ def play_paired(
     stats = [_TurnStats(config.turns, config.metric_names) for _ in variants]
     pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
 
-    def chunk(size: int, child: np.random.SeedSequence) -> tuple[list[_TurnStats], _TurnPairs]:
-        results = [play_games(deck, config, policy, rule, size, child, scry, ids)
-                   for (deck, policy), ids in zip(variants, card_ids)]
-        chunk_pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
-        chunk_pairs.add(results)
-        return ([_TurnStats.of(result, config.turns, config.metric_names) for result in results],
-                chunk_pairs)
-
     def merge(part: tuple[list[_TurnStats], _TurnPairs]) -> None:
         for total, chunk_stats in zip(stats, part[0]):
             total.merge(chunk_stats)
         pairs.merge(part[1])
 
-    run_chunks(chunk, merge, trials, seed_seq, progress=progress, workers=workers)
+    task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids))
+    run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
+               scheduler=scheduler)
     return stats, pairs
 
 
@@ -1017,6 +1134,7 @@ def compare(
     game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> CompareResult:
     """Play every deck x policy variant on the same shuffles and difference them.
 
@@ -1036,7 +1154,7 @@ def compare(
         As for :func:`simulate`.
     scry_policy, use_maps, replacement_order, opponent_land_fraction, cast_order
         As for :func:`simulate`.
-    free_mulligan, keep, castable, land_faces, game, progress, workers
+    free_mulligan, keep, castable, land_faces, game, progress, workers, scheduler
         As for :func:`simulate`.
 
     Returns
@@ -1075,7 +1193,7 @@ def compare(
         labels = unique_labels([f"{d} / {p}" for d in deck_labels for p in policy_labels])
     seed_seq = seed_sequence(seed)
     stats, pairs = play_paired(variants, config, rule, scry, trials, seed_seq,
-                               progress=progress, workers=workers)
+                               progress=progress, workers=workers, scheduler=scheduler)
     meta = _meta("compare", decks, config, rule, policies, scry, trials, seed_seq)
     meta["variants"] = labels
     return CompareResult(meta=meta, decks=deck_labels, policies=policy_labels, labels=labels,

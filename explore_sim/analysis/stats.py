@@ -23,6 +23,7 @@ __all__ = [
     "Accumulator",
     "PairedSums",
     "summary_frame",
+    "summary_rows",
     "wilson_interval",
     "SUMMARY_COLUMNS",
     "DISTRIBUTION_COLUMNS",
@@ -64,6 +65,44 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def summary_rows(n: int, sums: Mapping[str, tuple[int, int]], binary: Mapping[str, bool],
+                 level: float = 0.95) -> list[tuple[str, float, float, float, float]]:
+    """Summary rows from exact sums, as tuples (what :func:`summary_frame` holds).
+
+    Parameters
+    ----------
+    n : int
+        Trials (at least 2).
+    sums : mapping of str to (int, int)
+        For each metric, in report order, the sum of its per-trial values and the sum of
+        their squares.
+    binary : mapping of str to bool
+        True for 0/1 indicators, whose mean is a probability with a Wilson interval.
+    level : float
+        Confidence level of the intervals.
+
+    Returns
+    -------
+    list of (str, float, float, float, float)
+        ``(metric, mean, se, ci_low, ci_high)``, one per metric.
+    """
+    if n < 2:
+        raise ValueError("at least two trials are needed for a standard error")
+    z = _z(level)
+    rows = []
+    for name, (total, total_sq) in sums.items():
+        mean = total / n
+        # Exact integer numerator of the sample variance, then one rounding.
+        variance = (n * total_sq - total * total) / (n * (n - 1))
+        se = math.sqrt(max(variance, 0.0) / n)
+        if binary[name]:
+            low, high = wilson_interval(total, n, level)
+        else:
+            low, high = mean - z * se, mean + z * se
+        rows.append((name, mean, se, low, high))
+    return rows
+
+
 def summary_frame(n: int, sums: Mapping[str, tuple[int, int]], binary: Mapping[str, bool],
                   level: float = 0.95) -> pd.DataFrame:
     """Summary rows from exact sums.
@@ -85,21 +124,7 @@ def summary_frame(n: int, sums: Mapping[str, tuple[int, int]], binary: Mapping[s
     DataFrame
         ``metric, mean, se, ci_low, ci_high``, one row per metric.
     """
-    if n < 2:
-        raise ValueError("at least two trials are needed for a standard error")
-    z = _z(level)
-    rows = []
-    for name, (total, total_sq) in sums.items():
-        mean = total / n
-        # Exact integer numerator of the sample variance, then one rounding.
-        variance = (n * total_sq - total * total) / (n * (n - 1))
-        se = math.sqrt(max(variance, 0.0) / n)
-        if binary[name]:
-            low, high = wilson_interval(total, n, level)
-        else:
-            low, high = mean - z * se, mean + z * se
-        rows.append((name, mean, se, low, high))
-    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+    return pd.DataFrame(summary_rows(n, sums, binary, level), columns=list(SUMMARY_COLUMNS))
 
 
 class Accumulator:

@@ -1,65 +1,100 @@
-"""Sweeps: goldfish metrics over a grid of deck variants and policies, as one tidy frame."""
+"""Sweeps: goldfish metrics over a grid of deck variants and policies, as one tidy frame.
+
+A sweep plays every *point*: each deck, each combination of the grid's values (land count,
+copies of cards) and each policy, in that order, every point on the same seed (common random
+numbers: neighbouring points see the same shuffles where their decks agree). The chunks of
+all points go to one executor (:mod:`.executors`), so a sweep of many small points keeps
+every worker busy, and each point's chunks are merged in chunk order, so the numbers are
+the same wherever they ran. With ``out=`` the points go to a Parquet file as they finish
+(:mod:`.store`), and a run with the same settings carries on where one stopped.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
 import numbers
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
 import pandas as pd
 
 from ..cards.decklist import DEFAULT_FILLER, Deck, load_deck
-from ..engine.policies import Policy, as_policies, policy_name
-from ..errors import DeckError, OptionError
+from ..engine.goldfish import OPENING_METRICS, Goldfish
+from ..engine.policies import ExpressionPolicy, NamedPolicy, Policy, as_policies, policy_name
+from ..errors import DeckError, OptionError, clip
+from .executors import Job, check_workers, executing
 from .report import (
-    deck_meta,
     html_repr,
+    meta_text,
     ordered_categorical,
+    render,
     short_repr,
     unique_labels,
+    versions,
     with_meta,
 )
-from .runner import seed_sequence
-from .simulate import DEFAULT_COMPARE_METRICS, SimulationResult, check_metrics, simulate
+from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
+from .simulate import (
+    DEFAULT_COMPARE_METRICS,
+    SimulateTask,
+    SimulationResult,
+    _config_meta,
+    _extra,
+    _game_setup,
+    _meta,
+    _TurnStats,
+    check_metrics,
+)
+from .store import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
 
-__all__ = ["sweep", "SweepResult"]
+__all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS"]
+
+#: The most points (decks x grid points x policies) one sweep plays.
+MAX_GRID_POINTS = 100_000
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class SweepResult:
-    """The outcome of :func:`sweep`: one goldfish simulation per grid point and policy.
+    """The outcome of :func:`sweep`: one goldfish simulation per deck, grid point and policy.
 
     Attributes
     ----------
     meta : dict
-        What was run (JSON-safe): ``command`` (``"sweep"``), ``deck`` (a list holding the
-        base deck's record), ``grid`` (each key's values), ``filler``, ``policy`` (a list of
-        names), ``metrics``, the game options, ``trials``, ``seed``, ...
+        What was run (JSON-safe): ``command`` (``"sweep"``), ``deck`` (the decks' records),
+        ``grid`` (each key's values), ``filler`` (the filler card; a list of them with
+        several decks), ``policy`` (a list of names), ``metrics``, the game options,
+        ``trials``, ``seed``, ...
     grid : dict of str to list of int
         The swept values, in the order given; the first value of each key is its baseline.
     policies : list of str
         Policy labels, in the order given.
     results : list of SimulationResult
-        One per grid point and policy: points in ``itertools.product`` order of the grid,
-        policies within each point.
+        One per point: decks in the order given, then grid points in ``itertools.product``
+        order of the grid, then policies.
+    decks : list of str
+        Deck labels, in the order given.
+    read_back : int
+        Points read back from the ``out`` file rather than played.
     """
 
     meta: dict[str, Any]
     grid: dict[str, list[int]]
     policies: list[str]
     results: list[SimulationResult]
+    decks: list[str] = dataclasses.field(default_factory=list)
+    read_back: int = 0
 
-    def _runs(self) -> Iterable[tuple[tuple[int, ...], str, SimulationResult]]:
+    def _runs(self) -> Iterator[tuple[str, tuple[int, ...], str, SimulationResult]]:
         runs = iter(self.results)
-        for values in itertools.product(*self.grid.values()):
-            for policy in self.policies:
-                yield values, policy, next(runs)
+        for deck in self.decks or [self.meta["deck"][0]["name"]]:
+            for values in itertools.product(*self.grid.values()):
+                for policy in self.policies:
+                    yield deck, values, policy, next(runs)
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        """Tidy statistics of every grid point and policy by turn.
+        """Tidy statistics of every point by turn.
 
         Parameters
         ----------
@@ -69,30 +104,90 @@ class SweepResult:
         Returns
         -------
         DataFrame
-            One row per grid point x policy x turn x metric: one column per grid key, then
-            ``policy, turn, metric, mean, se, ci_low, ci_high``. The grid keys and
-            ``policy`` are ordered categoricals in the order given (the first value is the
-            baseline); only ``meta["metrics"]`` are kept when the sweep named some, and
-            ``attrs["explore_sim"]`` holds :attr:`meta`.
+            One row per point x turn x metric: ``deck`` when several decks were swept, one
+            column per grid key, then ``policy, turn, metric, mean, se, ci_low, ci_high``.
+            ``deck``, the grid keys and ``policy`` are ordered categoricals in the order
+            given (the first value is the baseline); only ``meta["metrics"]`` are kept when
+            the sweep named some, and ``attrs["explore_sim"]`` holds :attr:`meta`.
         """
         metrics = self.meta["metrics"]
         frames = []
-        for values, policy, result in self._runs():
+        several = len(self.decks) > 1
+        for deck, values, policy, result in self._runs():
             frame = result.stats.summary(level)
             if metrics is not None:
                 frame = frame[frame["metric"].isin(metrics)]
             frame.insert(0, "policy", policy)
             for key, value in reversed(list(zip(self.grid, values))):
                 frame.insert(0, key, value)
+            if several:
+                frame.insert(0, "deck", deck)
             frames.append(frame)
         frame = pd.concat(frames, ignore_index=True)
         for key, values in self.grid.items():
             frame[key] = pd.Categorical(frame[key], categories=values, ordered=True)
         frame["policy"] = ordered_categorical(frame["policy"].tolist(), self.policies)
+        if several:
+            frame["deck"] = ordered_categorical(frame["deck"].tolist(), self.decks)
         return with_meta(frame, self.meta)
 
+    def _points(self) -> list[str]:
+        return [*(["deck"] if len(self.decks) > 1 else []), *self.grid, "policy"]
+
+    def render(self, fmt: str = "table", metrics: Iterable[str] | None = None,
+               turn: int | None = None) -> str:
+        """The sweep as text, as the command line prints it.
+
+        Parameters
+        ----------
+        fmt : {"table", "csv", "json"}
+            ``table``: one line per point, ``mean (se)`` of each metric at the last turn
+            (or ``turn``). ``csv`` and ``json``: the tidy rows of :meth:`summary`.
+        metrics : iterable of str, optional
+            Metrics to show (default: the sweep's ``metrics``, else a selection for the
+            table and every metric for csv and json).
+        turn : int, optional
+            Keep only this turn's rows (the table's turn).
+
+        Returns
+        -------
+        str
+        """
+        extra = _extra(self.meta)
+        rows = self.summary()
+        if metrics is None and self.meta["metrics"] is not None:
+            metrics = self.meta["metrics"]
+        last = self.meta["turns"] if turn is None else turn
+        if turn is not None:
+            rows = rows[rows["turn"] == turn]
+        if fmt != "table":
+            if metrics is not None:
+                rows = rows[rows["metric"].isin(check_metrics(metrics, extra=extra))]
+            return render(fmt, self.meta, rows.reset_index(drop=True), "")
+        chosen = check_metrics(metrics, (*DEFAULT_COMPARE_METRICS, *extra), extra=extra)
+        at = rows[(rows["turn"] == last) & rows["metric"].isin(chosen)]
+        at = at.assign(cell=[f"{m:.3f} ({s:.3f})" for m, s in zip(at["mean"], at["se"])])
+        table = at.pivot_table(index=self._points(), columns="metric", values="cell",
+                               aggfunc="first", observed=True, sort=False)
+        table = table.reindex(columns=[m for m in chosen if m in table.columns])
+        points = len(self.results)
+        lines = [f"sweep: {points} points, turn {last}, "
+                 f"{'on the play' if self.meta['on_play'] else 'on the draw'}"]
+        for key in ("deck", "filler", "mulligan", "trials", "seed"):
+            lines.append(f"  {key}: {meta_text(self.meta.get(key))}")
+        if self.read_back:
+            lines.append(f"  read back from the results file: {self.read_back} of {points} "
+                         "points")
+        lines.append("")
+        lines.append(table.rename_axis(None, axis=1).to_string())
+        lines.append("")
+        lines.append("  cells: mean (standard error); see --format csv/json for every turn "
+                     "and intervals")
+        return "\n".join(lines) + "\n"
+
     def _facts(self) -> dict[str, Any]:
-        return {"deck": self.meta["deck"][0]["name"], "grid": self.grid,
+        decks = [d["name"] for d in self.meta["deck"]]
+        return {"deck": decks[0] if len(decks) == 1 else decks, "grid": self.grid,
                 "policies": self.policies, "turns": self.meta["turns"],
                 "trials": self.meta["trials"], "seed": self.meta["seed"]}
 
@@ -104,82 +199,124 @@ class SweepResult:
         last = self.meta["turns"]
         shown = self.meta["metrics"] or list(DEFAULT_COMPARE_METRICS)
         rows = rows[(rows["turn"] == last) & rows["metric"].isin(shown)]
-        table = rows.pivot_table(index=[*self.grid, "policy"], columns="metric",
+        table = rows.pivot_table(index=self._points(), columns="metric",
                                  values="mean", observed=True, sort=False)
         table = table.reindex(columns=[m for m in shown if m in table.columns]).round(3)
-        facts = [f"deck: {self.meta['deck'][0]['name']} (filler: {self.meta['filler']})",
+        facts = [f"deck: {meta_text(self.meta['deck'])} (filler: {meta_text(self.meta['filler'])})",
                  f"policies: {'; '.join(self.policies)}",
                  f"turns: {last}, trials: {self.meta['trials']}, seed: {self.meta['seed']}",
                  f"cells: mean at turn {last}; summary() gives the tidy rows"]
         return html_repr("SweepResult", facts, table.rename_axis(None, axis=1), index=True)
 
 
-def _check_grid(grid: object) -> dict[str, list[int]]:
-    """The grid as ``{key: [values]}``; one-line errors for scalars, text and repeats."""
+def _check_grid(grid: object) -> tuple[dict[str, list[int]], list[Any] | None]:
+    """The grid as ``{key: [values]}`` and its ``policy`` values (None if it has none);
+    one-line errors for scalars, text and repeats."""
     if not isinstance(grid, Mapping) or not grid:
         raise OptionError(
             "sweep needs a grid such as {'lands': [22, 24], 'Cenote Scout': [0, 4]}, "
-            f"got {grid!r}"
+            f"got {clip(repr(grid))}"
         )
     checked = {}
+    policies = None
     for key, values in grid.items():
         if not isinstance(key, str):
-            raise OptionError(f"grid keys must be 'lands' or card names, got {key!r}")
+            raise OptionError(f"grid keys must be 'lands', 'policy' or card names, got "
+                              f"{clip(repr(key))}")
         if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
             raise OptionError(
-                f"grid[{key!r}] must be a list of values, got {values!r} (write [{values!r}])"
+                f"grid[{key!r}] must be a list of values, got {clip(repr(values))} "
+                f"(write [{clip(repr(values))}])"
             )
         values = list(values)
         if not values:
             raise OptionError(f"grid[{key!r}] has no values")
+        if key == "policy":
+            policies = values
+            continue
+        if key in RESERVED_COLUMNS:
+            raise OptionError(f"grid key {key!r} names a column of the results; grid keys "
+                              "are 'lands', 'policy' or card names")
         for value in values:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
                 raise OptionError(
-                    f"grid[{key!r}]: copies must be whole numbers >= 0, got {value!r}"
+                    f"grid[{key!r}]: copies must be whole numbers >= 0, got {clip(repr(value))}"
                 )
         values = [int(value) for value in values]
         if len(set(values)) != len(values):
-            raise OptionError(f"grid[{key!r}] repeats a value: {values}")
+            raise OptionError(f"grid[{key!r}] repeats a value: {clip(values)}")
         checked[key] = values
-    return checked
+    return checked, policies
+
+
+def _policy_spec(policy: Policy) -> str:
+    """What a policy is, as text that does not change from run to run (for the settings)."""
+    if isinstance(policy, NamedPolicy):
+        return f"{policy.name}: {_policy_spec(policy.policy)}"
+    if isinstance(policy, ExpressionPolicy) or (
+            dataclasses.is_dataclass(policy) and type(policy).__module__.startswith("explore_sim")):
+        return repr(policy)
+    return f"{getattr(policy, '__module__', '?')}.{getattr(policy, '__qualname__', policy_name(policy))}"
 
 
 def sweep(
-    deck: Deck | str | PathLike[str],
-    grid: Mapping[str, Sequence[int]],
+    deck: Deck | str | PathLike[str] | Sequence[Deck | str | PathLike[str]],
+    grid: Mapping[str, Sequence[Any]],
     policies: str | Policy | Sequence[str | Policy] | Mapping[str, str | Policy] = "forge",
     *,
     filler: str | None = None,
     metrics: Iterable[str] | None = None,
     trials: int = 100_000,
     seed: Any = None,
+    out: str | PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    scheduler: Any = None,
+    catalog: Any = None,
     **options: Any,
 ) -> SweepResult:
-    """Simulate every combination of deck counts and policies.
+    """Simulate every combination of decks, deck counts and policies.
 
     Parameters
     ----------
-    deck : Deck, path or decklist text
-        The base deck.
-    grid : mapping of str to list of int
+    deck : Deck, path or decklist text, or a list of them
+        The base deck, or several (each swept over the same grid).
+    grid : mapping of str to list
         For each key, the values to try, the first being its baseline: ``"lands"`` (total
-        land cards, changing the deck's most numerous land) or a card name (its copies).
-        The deck size is kept by adding or removing copies of the filler card.
+        land cards, changing the deck's most numerous land), a card name (its copies), or
+        ``"policy"`` (keep-or-mill policies, instead of ``policies``). The deck size is kept
+        by adding or removing copies of the filler card.
     policies : str, callable, sequence or dict
-        Keep-or-mill policies; a dict ``{name: policy}`` names them.
+        Keep-or-mill policies; a dict ``{name: policy}`` names them. Left at its default
+        when the grid has a ``"policy"`` key.
     filler : str, optional
-        The card traded against to keep the deck size. Default: the deck's declared filler
+        The card traded against to keep the deck size. Default: each deck's declared filler
         (a ``// filler: Card Name`` line), else :data:`~explore_sim.cards.decklist.DEFAULT_FILLER`
         (Grizzly Bears).
     metrics : list of str, optional
         Keep only these metrics in :meth:`SweepResult.summary`.
     trials : int
-        Games per grid point and policy.
+        Games per point.
     seed : int, SeedSequence, Generator or None
-        Every grid point uses the same seed, so neighbouring points see the same shuffles
-        where their decks agree. None draws fresh entropy, recorded in ``meta["seed"]``.
+        Every point uses the same seed, so neighbouring points see the same shuffles where
+        their decks agree. None draws fresh entropy, recorded in ``meta["seed"]`` (with
+        ``out``: the seed recorded in the file, if there is one).
+    out : str or PathLike, optional
+        A Parquet file that receives the points as they finish (:mod:`.store`). If it holds
+        points of a run with the same settings, they are read back and not played again;
+        a file of other settings is refused.
+    progress : callable, optional
+        ``progress(games done, games)`` after every chunk (games of the points played).
+    workers : int
+        Local processes to run chunks in (0: every core).
+    scheduler : str, distributed.Client or Executor, optional
+        A Dask scheduler (``tcp://HOST:PORT``) to run the chunks on instead.
+    catalog : Catalog or CardSources, optional
+        Where grid card names not in a deck are looked up (default: the built-in catalog
+        and the imported index).
     **options
-        Passed to :func:`explore_sim.simulate` (``turns``, ``mulligan``, ``workers``, ...).
+        Game options of :func:`explore_sim.simulate` (``turns``, ``mulligan``, ``castable``,
+        ...).
 
     Returns
     -------
@@ -188,34 +325,135 @@ def sweep(
     Raises
     ------
     OptionError
-        A grid that is not ``{key: [values]}`` of whole numbers, or an unknown metric.
+        A grid that is not ``{key: [values]}`` of whole numbers, an unknown metric, too many
+        points, or an ``out`` file that cannot be written or holds another run.
     DeckError
         A grid point that cannot be built, naming the point and the card.
+    ExecutorError
+        A scheduler that cannot be used.
     """
-    deck = deck if isinstance(deck, Deck) else load_deck(deck)
-    grid = _check_grid(grid)
-    chosen = None if metrics is None else check_metrics(metrics)
-    resolved = as_policies(policies)
+    bases = list(deck) if isinstance(deck, (list, tuple)) else [deck]
+    if not bases:
+        raise OptionError("sweep needs at least one deck")
+    bases = [d if isinstance(d, Deck) else load_deck(d) for d in bases]
+    grid, grid_policies = _check_grid(grid)
+    if grid_policies is not None and not (isinstance(policies, str) and policies == "forge"):
+        raise OptionError("give the policies either in the grid ('policy') or as policies, "
+                          "not both")
+    resolved = as_policies(policies if grid_policies is None else grid_policies)
     labels = unique_labels([policy_name(policy) for policy in resolved])
-    filler_name = filler or deck.filler or DEFAULT_FILLER
-    variants = []
-    for values in itertools.product(*grid.values()):
-        point = dict(zip(grid, values))
-        try:
-            variants.append(deck.with_counts(point, filler=filler_name))
-        except DeckError as error:
-            where = ", ".join(f"{key}={value}" for key, value in point.items())
-            raise DeckError(f"sweep point {where}: {error}") from None
+    config, rule, scry, trials = _game_setup(bases, trials, options)
+    chosen = None if metrics is None else check_metrics(
+        metrics, extra=[f"castable:{card.name}" for card in config.castable])
+    deck_labels = unique_labels([d.name for d in bases])
+    points = len(bases) * len(labels) * _product([len(v) for v in grid.values()])
+    if points > MAX_GRID_POINTS:
+        raise OptionError(f"the sweep has {points:,} points (decks x grid x policies); the "
+                          f"most is {MAX_GRID_POINTS:,}: split it")
+
+    fillers = []
+    variants: list[Deck] = []
+    for label, base in zip(deck_labels, bases):
+        fillers.append(filler or base.filler or DEFAULT_FILLER)
+        for values in itertools.product(*grid.values()):
+            point = dict(zip(grid, values))
+            try:
+                variants.append(base.with_counts(point, filler=fillers[-1], catalog=catalog))
+            except DeckError as error:
+                where = ", ".join(f"{key}={value}" for key, value in point.items())
+                deck_text = f"deck {label!r}, " if len(bases) > 1 else ""
+                raise DeckError(f"sweep point {deck_text}{where}: {error}") from None
+    runs = [(variant, policy) for variant in variants for policy in resolved]
+    keys = [(label, *values, policy_label) for label in deck_labels
+            for values in itertools.product(*grid.values()) for policy_label in labels]
+    for variant in variants:
+        Goldfish(variant.features(), config, resolved[0], scry, {})  # check cast_order
+
+    if seed is None and out is not None:
+        stored = SweepFile.stored_settings(out)
+        if stored is not None and "seed" in stored:
+            seed = stored["seed"]
     seed_seq = seed_sequence(seed)
-    results = [simulate(variant, policy={label: policy}, trials=trials, seed=seed_seq, **options)
-               for variant in variants for label, policy in zip(labels, resolved)]
-    meta = {
-        **results[0].meta,
+    meta = _meta("sweep", bases, config, rule, resolved, scry, trials, seed_seq)
+    meta.update(grid=grid, filler=fillers[0] if len(bases) == 1 else fillers, policy=labels,
+                metrics=chosen)
+    turn_metrics = [OPENING_METRICS, *[config.metric_names] * config.turns]
+    store = None
+    finished: dict[tuple, list] = {}
+    if out is not None:
+        settings = _settings(bases, deck_labels, fillers, grid, resolved, labels, config, rule,
+                             scry, trials, seed_seq)
+        store = SweepFile(out, settings, list(grid), meta)
+        finished = store.read(keys, turn_metrics)
+
+    stats = {key: _TurnStats.from_turns(finished[key]) for key in finished}
+    pending = [i for i, key in enumerate(keys) if key not in finished]
+    chunks = list(chunk_seeds(trials, seed_seq, CHUNK_TRIALS))
+    if scheduler is None and pending:
+        workers = min(check_workers(workers), len(pending) * len(chunks))
+    tasks = [SimulateTask(runs[i][0], config, runs[i][1], rule, scry) for i in pending]
+    jobs = (Job(t, size, child) for t in range(len(pending)) for size, child in chunks)
+    total, done = len(pending) * trials, 0
+    try:
+        if pending:
+            with executing(workers, scheduler) as executor:
+                results = executor.map(tasks, jobs)
+                try:
+                    for i in pending:
+                        point = _TurnStats(config.turns, config.metric_names)
+                        for size, _ in chunks:
+                            point.merge(next(results))
+                            done += size
+                            if progress is not None:
+                                progress(done, total)
+                        stats[keys[i]] = point
+                        if store is not None:
+                            store.add(keys[i], list(point.by_turn.values()),
+                                      runs[i][0].digest())
+                finally:
+                    getattr(results, "close", lambda: None)()
+    finally:
+        if store is not None:
+            store.write()
+
+    results_list = []
+    for i, key in enumerate(keys):
+        variant, policy = runs[i]
+        point_meta = _meta("simulate", [variant], config, rule, [policy], scry, trials, seed_seq)
+        point_meta["policy"] = [key[-1]]
+        results_list.append(SimulationResult(meta=point_meta, stats=stats[key]))
+    return SweepResult(meta=meta, grid=grid, policies=labels, results=results_list,
+                       decks=deck_labels, read_back=len(finished))
+
+
+def _product(sizes: list[int]) -> int:
+    out = 1
+    for size in sizes:
+        out *= size
+    return out
+
+
+def _settings(bases: list[Deck], deck_labels: list[str], fillers: list[str],
+              grid: dict[str, list[int]], policies: list[Policy], labels: list[str],
+              config: Any, rule: Any, scry: Policy | None, trials: int,
+              seed_seq: Any) -> dict[str, Any]:
+    """What decides a sweep's numbers, for its results file (JSON-safe)."""
+    game = _config_meta(config)
+    game["castable"] = [{"name": card.name, "fingerprint": deck_fingerprint([(card, 1)])}
+                        for card in config.castable]
+    game["mulligan"] = rule.name
+    game["scry_policy"] = "same as policy" if scry is None else _policy_spec(scry)
+    return {
+        "format": FORMAT_VERSION,
         "command": "sweep",
-        "deck": [deck_meta(deck)],
+        "decks": [{"name": label, "fingerprint": deck_fingerprint(base.main), "filler": fill}
+                  for label, base, fill in zip(deck_labels, bases, fillers)],
         "grid": grid,
-        "filler": variants[0].filler,
-        "policy": labels,
-        "metrics": chosen,
+        "policies": [{"name": label, "spec": _policy_spec(policy)}
+                     for label, policy in zip(labels, policies)],
+        "game": game,
+        "trials": trials,
+        "seed": seed_seq.entropy,
+        "chunk_trials": CHUNK_TRIALS,
+        "versions": versions(),
     }
-    return SweepResult(meta=meta, grid=grid, policies=labels, results=results)

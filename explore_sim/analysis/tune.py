@@ -39,7 +39,8 @@ from ..engine.policies import Policy, as_policies, as_policy, policy_name
 from ..errors import OptionError, clip
 from .objectives import Objective, PairedValues, parse_objective
 from .report import deck_meta, html_repr, render, short_repr, text_table, unique_labels, versions, with_meta
-from .runner import MAX_TRIALS, child_seed, chunk_seeds, run_tasks, seed_sequence
+from .executors import Executor, Job, executing
+from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
 from .simulate import ASSUMPTIONS, _config_meta, _options, game_formats, play_games
 
 __all__ = ["tune", "TuneResult", "policy_space", "TUNE_COLUMNS", "THRESHOLDS", "RACING_SHARE"]
@@ -137,26 +138,40 @@ class _Race:
         return kept
 
 
+@dataclasses.dataclass(frozen=True)
+class _GroupTask:
+    """A group of rules on one chunk's games: each rule's objective values, one per game (a
+    picklable chunk task for :mod:`.executors`)."""
+
+    deck: Deck
+    config: Any
+    rule: Any
+    objective: Objective
+    policies: tuple[Policy, ...]
+
+    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> list[np.ndarray]:
+        return [self.objective.values(play_games(self.deck, self.config, policy, self.rule,
+                                                 trials, chunk_seed))
+                for policy in self.policies]
+
+
 def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: list[Policy],
-          games: int, seed: np.random.SeedSequence, workers: int,
+          games: int, seed: np.random.SeedSequence, executor: Executor,
           progress: Callable[[int], None]) -> PairedValues:
     """Every policy on the same ``games`` games (chunks of the seed, as every command cuts
     them): sums of their objective values. The work is split by chunk and by groups of
     policies, so that small rounds of many rules use every worker too; each task's values
-    depend only on its chunk and policies, so the sums do not depend on ``workers``."""
+    depend only on its chunk and policies, and the sums are taken in chunk order, so they do
+    not depend on where the tasks run."""
     chunks = list(chunk_seeds(games, seed))
-    groups = [list(range(start, min(start + _GROUP, len(policies))))
-              for start in range(0, len(policies), _GROUP)]
-
-    def task(size: int, child: np.random.SeedSequence, group: list[int]) -> list[np.ndarray]:
-        return [objective.values(play_games(deck, config, policies[i], rule, size, child))
-                for i in group]
-
+    tasks = [_GroupTask(deck, config, rule, objective, tuple(policies[start:start + _GROUP]))
+             for start in range(0, len(policies), _GROUP)]
+    jobs = (Job(group, size, child) for size, child in chunks for group in range(len(tasks)))
+    results = executor.map(tasks, jobs)
     sums = PairedValues(len(policies))
-    for size, child in chunks:  # one chunk's tasks at a time: memory stays one chunk's
-        values = run_tasks(task, [(size, child, group) for group in groups], workers)
+    for size, _ in chunks:
         part = PairedValues(len(policies))
-        part.add([array for group in values for array in group])
+        part.add([values for _ in tasks for values in next(results)])
         sums.merge(part)
         progress(size * len(policies))
     return sums
@@ -271,6 +286,7 @@ def tune(
     game: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> TuneResult:
     """Search keep-or-mill rules for the one that maximises an objective.
 
@@ -295,6 +311,9 @@ def tune(
         ``progress(games done, budget)``.
     workers : int
         Processes (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        A Dask scheduler (``tcp://HOST:PORT``) to play the games on instead of local
+        processes; the numbers do not depend on it.
 
     Returns
     -------
@@ -340,34 +359,35 @@ def tune(
         if progress is not None:
             progress(min(done[0], budget), budget)
 
-    race = _Race.start(len(policies))
-    twins: dict[int, int] = {}
-    alive = list(range(len(policies)))
-    rounds = []
-    racing_seed = child_seed(seed_seq, 0)
-    for number, _ in enumerate(schedule):
-        games = per_round // len(alive)  # twins left out leave more games to the rest
-        sums = _play(deck, config, rule, target, [policies[i] for i in alive], games,
-                     child_seed(racing_seed, number), workers, step)
-        race.add(alive, sums)
-        keep = schedule[number + 1] if number + 1 < len(schedule) else top
-        ranked = race.cut(alive, keep, twins)
-        rounds.append({"round": number + 1, "survivors": len(alive), "games_each": games,
-                       "leader": labels[ranked[0]], "leader_mean": race.mean(ranked[0])})
-        alive = ranked
-    finalists = alive[:top]
-    final = [policies[i] for i in finalists]
-    final_labels = [labels[i] for i in finalists]
-    for name, policy in baselines.items():
-        if name not in final_labels:
-            final.append(policy)
-            final_labels.append(name)
-    final_games = (budget - done[0]) // len(final)
-    if final_games < 2:
-        raise OptionError(f"budget: {budget} games leave too few for the fresh evaluation; "
-                          f"give at least {done[0] + 2 * len(final)}")
-    fresh = _play(deck, config, rule, target, final, final_games, child_seed(seed_seq, 1),
-                  workers, step)
+    with executing(workers, scheduler) as executor:  # one pool for every round
+        race = _Race.start(len(policies))
+        twins: dict[int, int] = {}
+        alive = list(range(len(policies)))
+        rounds = []
+        racing_seed = child_seed(seed_seq, 0)
+        for number, _ in enumerate(schedule):
+            games = per_round // len(alive)  # twins left out leave more games to the rest
+            sums = _play(deck, config, rule, target, [policies[i] for i in alive], games,
+                         child_seed(racing_seed, number), executor, step)
+            race.add(alive, sums)
+            keep = schedule[number + 1] if number + 1 < len(schedule) else top
+            ranked = race.cut(alive, keep, twins)
+            rounds.append({"round": number + 1, "survivors": len(alive), "games_each": games,
+                           "leader": labels[ranked[0]], "leader_mean": race.mean(ranked[0])})
+            alive = ranked
+        finalists = alive[:top]
+        final = [policies[i] for i in finalists]
+        final_labels = [labels[i] for i in finalists]
+        for name, policy in baselines.items():
+            if name not in final_labels:
+                final.append(policy)
+                final_labels.append(name)
+        final_games = (budget - done[0]) // len(final)
+        if final_games < 2:
+            raise OptionError(f"budget: {budget} games leave too few for the fresh evaluation; "
+                              f"give at least {done[0] + 2 * len(final)}")
+        fresh = _play(deck, config, rule, target, final, final_games, child_seed(seed_seq, 1),
+                      executor, step)
     forge_at, keep_at = final_labels.index("forge"), final_labels.index("keep")
     rows = []
     for j, label in enumerate(final_labels):

@@ -49,6 +49,7 @@ from ..cards.mana import ANY_COLOUR
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
 from .report import deck_meta, html_repr, render, short_repr, versions, with_meta
+from .executors import executing
 from .runner import seed_sequence
 from .simulate import (
     ASSUMPTIONS,
@@ -549,6 +550,7 @@ def value(
     max_lands: int = 8,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    scheduler: Any = None,
 ) -> ValueResult:
     """What each explore or Map card adds to a deck, and how many lands it is worth.
 
@@ -572,7 +574,7 @@ def value(
     max_lands : int
         The most stand-ins replaced by lands (default 8): a card with more copies is tried
         with 0 to ``max_lands`` lands, and one worth more is reported as such.
-    on_play, mulligan, trials, seed, game, progress, workers
+    on_play, mulligan, trials, seed, game, progress, workers, scheduler
         As for :func:`explore_sim.simulate`; every card's variants play the same shuffles
         (the same seed), ``trials`` games each.
 
@@ -608,21 +610,22 @@ def value(
     seed_seq = seed_sequence(seed)
     total = trials * len(plans)
     comparisons = {}
-    for index, plan in enumerate(plans):
-        def step(done: int, _: int, before: int = index * trials) -> None:
-            if progress is not None:
-                progress(before + done, total)
+    with executing(workers, scheduler) as executor:  # one pool (or connection) for every card
+        for index, plan in enumerate(plans):
+            def step(done: int, _: int, before: int = index * trials) -> None:
+                if progress is not None:
+                    progress(before + done, total)
 
-        stats, pairs = play_paired([(d, policy) for d in plan.decks], config, rule, None,
-                                   trials, seed_seq, card_ids=plan.card_ids, progress=step,
-                                   workers=workers)
-        compare_meta = {"command": "value", "turns": config.turns, "trials": trials,
-                        "seed": seed_seq.entropy, "mulligan": rule.name,
-                        "deck": [deck_meta(d) for d in plan.decks],
-                        "policy": [policy_name(policy)], "variants": plan.labels}
-        comparisons[plan.card.name] = CompareResult(
-            meta=compare_meta, decks=plan.labels, policies=[policy_name(policy)],
-            labels=plan.labels, variants=stats, pairs=pairs)
+            stats, pairs = play_paired([(d, policy) for d in plan.decks], config, rule, None,
+                                       trials, seed_seq, card_ids=plan.card_ids, progress=step,
+                                       scheduler=executor)
+            compare_meta = {"command": "value", "turns": config.turns, "trials": trials,
+                            "seed": seed_seq.entropy, "mulligan": rule.name,
+                            "deck": [deck_meta(d) for d in plan.decks],
+                            "policy": [policy_name(policy)], "variants": plan.labels}
+            comparisons[plan.card.name] = CompareResult(
+                meta=compare_meta, decks=plan.labels, policies=[policy_name(policy)],
+                labels=plan.labels, variants=stats, pairs=pairs)
     formats = game_formats([deck], config, rule)
     meta = {
         "command": "value",

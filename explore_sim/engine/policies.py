@@ -378,6 +378,10 @@ class ExpressionPolicy:
     def __repr__(self) -> str:
         return f"ExpressionPolicy({self.text!r})"
 
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        # Pickled as its text and checked again when unpickled (worker processes, Dask).
+        return ExpressionPolicy, (self.text,)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ExpressionPolicy) and other.text == self.text
 

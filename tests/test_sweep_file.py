@@ -1,0 +1,180 @@
+"""Sweep results in Parquet: tidy rows, written as points finish, resumed byte for byte."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+from conftest import DECKS, ROOT
+
+import explore_sim
+from explore_sim import OptionError
+from explore_sim.analysis.store import SweepFile
+
+pq = pytest.importorskip("pyarrow.parquet")
+
+DECK = DECKS / "lci_merfolk_explore.txt"
+GRID = {"lands": [23, 24], "policy": ["keep", "forge"]}
+RUN = dict(turns=2, trials=3000, seed=1)
+
+
+def sweep(out, grid=GRID, **kwargs):
+    return explore_sim.sweep(DECK, grid, out=out, **{**RUN, **kwargs})
+
+
+def test_the_file_is_one_tidy_row_per_point_turn_and_metric(tmp_path):
+    out = tmp_path / "r.parquet"
+    result = sweep(out)
+    frame = pd.read_parquet(out)
+    assert list(frame.columns) == [
+        "deck", "lands", "policy", "turn", "metric", "mean", "se", "ci_low", "ci_high",
+        "trials", "seed", "chunk_trials", "deck_digest", "version", "sum", "sum_squares",
+        "histogram"]
+    summary = result.summary()
+    assert len(frame) == len(summary) == len(frame.drop_duplicates(
+        ["lands", "policy", "turn", "metric"]))
+    # The same numbers as the result, in the same order.
+    for column in ("turn", "metric", "mean", "se", "ci_low", "ci_high"):
+        assert frame[column].tolist() == summary[column].tolist(), column
+    assert frame["lands"].tolist() == summary["lands"].astype(int).tolist()
+    assert set(frame["deck"]) == {"Lost Caverns Merfolk Explore"}
+    assert set(frame["trials"]) == {3000} and set(frame["seed"]) == {"1"}
+    assert set(frame["chunk_trials"]) == {explore_sim.analysis.runner.CHUNK_TRIALS}
+    assert set(frame["version"]) == {explore_sim.__version__}
+    digests = frame.groupby("lands")["deck_digest"].unique()
+    assert digests[23][0] != digests[24][0] and all(len(d) == 1 for d in digests)
+    row = frame[(frame["turn"] == 2) & (frame["metric"] == "lands_played")].iloc[0]
+    assert row["sum"] / row["trials"] == pytest.approx(row["mean"])
+    assert sum(row["histogram"]) == row["trials"]
+    assert sum(i * c for i, c in enumerate(row["histogram"])) == row["sum"]
+    assert not list(tmp_path.glob(".*"))  # no partial file left behind
+
+
+def test_a_rerun_reads_every_point_back_and_plays_nothing(tmp_path):
+    out = tmp_path / "r.parquet"
+    first = sweep(out)
+    before = out.read_bytes()
+    calls = []
+    again = sweep(out, progress=lambda done, total: calls.append(done))
+    assert calls == [] and again.read_back == 4 and first.read_back == 0
+    pd.testing.assert_frame_equal(first.summary(), again.summary(), check_exact=True)
+    # Read back exactly: the full distributions too.
+    for a, b in zip(first.results, again.results):
+        pd.testing.assert_frame_equal(a.distribution("lands_played", 2),
+                                      b.distribution("lands_played", 2), check_exact=True)
+    assert out.read_bytes() == before
+
+
+def test_a_partial_file_is_completed_to_the_file_of_an_uninterrupted_run(tmp_path):
+    whole = tmp_path / "whole.parquet"
+    sweep(whole)
+    part = tmp_path / "part.parquet"
+    sweep(part, grid={"lands": [23, 24], "policy": ["keep", "forge"]})
+    # Keep the first two points only, as a run stopped after them leaves the file.
+    table = pq.read_table(part)
+    first_two = table.filter(pd.Series(table.column("lands").to_pylist()).eq(23).to_numpy())
+    pq.write_table(first_two, part)
+    calls = []
+    resumed = sweep(part, progress=lambda done, total: calls.append((done, total)))
+    assert resumed.read_back == 2 and calls[-1] == (6000, 6000)
+    assert part.read_bytes() == whole.read_bytes()
+
+
+def test_killed_midway_and_rerun_it_ends_with_the_uninterrupted_file(tmp_path):
+    """The command of the documentation, killed with SIGKILL once some points are written."""
+    args = [sys.executable, "-m", "explore_sim", "sweep", str(DECK), "--vary", "lands=22..25",
+            "--vary", "policy=keep,forge", "--turns", "5", "--trials", "10000", "--seed", "1",
+            "--quiet", "--format", "csv"]
+    killed = tmp_path / "killed.parquet"
+    process = subprocess.Popen([*args, "--out", str(killed)], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not killed.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    written = pd.read_parquet(killed)
+    points = len(written.groupby(["lands", "policy"]))
+    assert 1 <= points < 8, points  # killed midway
+    resumed = subprocess.run([*args, "--out", str(killed)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=120)
+    whole = tmp_path / "whole.parquet"
+    uninterrupted = subprocess.run([*args, "--out", str(whole)], cwd=ROOT,
+                                   capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0 and uninterrupted.returncode == 0, resumed.stderr
+    assert resumed.stdout == uninterrupted.stdout
+    assert killed.read_bytes() == whole.read_bytes()
+    assert len(pd.read_parquet(killed)) == 8 * (3 + 5 * len(explore_sim.engine.goldfish.TURN_METRICS))
+
+
+def test_a_file_of_other_settings_is_refused_naming_what_differs(tmp_path):
+    out = tmp_path / "r.parquet"
+    sweep(out)
+    before = out.read_bytes()
+    with pytest.raises(OptionError, match=r"holds a run with other settings: seed 1 \(this run: "
+                                          r"2\); trials 3000 \(this run: 4000\); refusing"):
+        sweep(out, seed=2, trials=4000)
+    with pytest.raises(OptionError, match=r"game.turns 2 \(this run: 3\)"):
+        sweep(out, turns=3)
+    with pytest.raises(OptionError, match=r"grid.lands \[23, 24\] \(this run: \[23, 25\]\)"):
+        sweep(out, grid={"lands": [23, 25], "policy": ["keep", "forge"]})
+    with pytest.raises(OptionError, match=r"policies .* \(this run: "):
+        sweep(out, grid={"lands": [23, 24], "policy": ["keep", "mill"]})
+    with pytest.raises(OptionError, match=r"decks .* \(this run: "):
+        explore_sim.sweep(DECKS / "lci_merfolk_vanilla.txt", GRID, out=out, **RUN)
+    assert out.read_bytes() == before
+
+
+def test_files_that_are_not_sweep_files_are_never_overwritten(tmp_path):
+    text = tmp_path / "notes.parquet"
+    text.write_text("my notes\n")
+    with pytest.raises(OptionError, match="exists and is not a Parquet file"):
+        sweep(text)
+    assert text.read_text() == "my notes\n"
+    other = tmp_path / "other.parquet"
+    pd.DataFrame({"a": [1, 2]}).to_parquet(other)
+    with pytest.raises(OptionError, match="explore-sim sweep did not write"):
+        sweep(other)
+    with pytest.raises(OptionError, match="is a directory"):
+        sweep(tmp_path)
+    with pytest.raises(OptionError, match="no such directory"):
+        sweep(tmp_path / "missing" / "r.parquet")
+
+
+def test_a_point_that_is_not_whole_is_refused(tmp_path):
+    out = tmp_path / "r.parquet"
+    sweep(out)
+    table = pq.read_table(out)
+    pq.write_table(table.slice(0, table.num_rows - 1), out)
+    with pytest.raises(OptionError, match="lands=24, policy=forge are not whole"):
+        sweep(out)
+
+
+def test_without_a_seed_a_rerun_carries_on_with_the_seed_of_the_file(tmp_path):
+    out = tmp_path / "r.parquet"
+    first = explore_sim.sweep(DECK, GRID, out=out, turns=1, trials=500)
+    assert SweepFile.stored_settings(out)["seed"] == first.meta["seed"]
+    again = explore_sim.sweep(DECK, GRID, out=out, turns=1, trials=500)
+    assert again.read_back == 4 and again.meta["seed"] == first.meta["seed"]
+    assert set(pd.read_parquet(out)["seed"]) == {str(first.meta["seed"])}
+
+
+def test_several_decks_are_one_column_of_the_file(tmp_path):
+    out = tmp_path / "r.parquet"
+    decks = [DECK, DECKS / "lci_merfolk_vanilla.txt"]
+    result = explore_sim.sweep(decks, {"lands": [23, 24]}, out=out, turns=1, trials=500, seed=3)
+    frame = pd.read_parquet(out)
+    assert list(frame["deck"].unique()) == result.decks == [
+        "Lost Caverns Merfolk Explore", "Lost Caverns Merfolk Vanilla Control"]
+    summary = result.summary()
+    assert list(summary.columns[:3]) == ["deck", "lands", "policy"]
+    assert frame["mean"].tolist() == summary["mean"].tolist()
+    # Each deck's points are that deck's own sweep.
+    alone = explore_sim.sweep(decks[1], {"lands": [23, 24]}, turns=1, trials=500, seed=3)
+    mine = summary[summary["deck"] == result.decks[1]].drop(columns="deck")
+    assert mine["mean"].tolist() == alone.summary()["mean"].tolist()
