@@ -301,6 +301,19 @@ MUTATIONS = [
              "- 2 * self.products[index, base])",
              "+ 2 * self.products[index, base])",
              ("test_objectives.py",)),
+    # Where chunks run: results in chunk order, a results file of other settings refused.
+    Mutation("chunk-results-out-of-order", "explore_sim/analysis/executors.py",
+             "future = pending.popleft()",
+             "future = pending.pop()",
+             ("test_executors.py",)),
+    Mutation("results-file-of-other-settings-reused", "explore_sim/analysis/store.py",
+             "        if a == b:\n            continue\n",
+             "        continue\n",
+             ("test_sweep_file.py",)),
+    Mutation("tune-groups-read-in-another-order", "explore_sim/analysis/tune.py",
+             "part.add([values for _ in tasks for values in next(results)])",
+             "part.add([values for _ in tasks for values in next(results)][::-1])",
+             ("test_tune.py",)),
 ]
 
 
