@@ -21,9 +21,9 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
-from matplotlib.figure import Figure
 
 from ._version import __version__
 from .analysis.explore import EXPLORE_METRICS, explore
@@ -35,7 +35,7 @@ from .cards.index import card_sources, import_cards
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, printable
-from .plotting import plot_differences, plot_distribution, plot_turns
+from .plotting import result_figure
 from .progress import ProgressBar
 
 __all__ = ["main"]
@@ -228,7 +228,36 @@ def _build_parser() -> argparse.ArgumentParser:
         game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
         game.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
         game.add_argument("--format", choices=FORMATS, default="table")
+
+    serve = commands.add_parser(
+        "serve", help="open the web page: paste a deck, see the answers in a browser",
+        description="Serve a local web page where a decklist is pasted and explore, simulate "
+                    "and compare run with their options as form fields.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                            "0.0.0.0 listens on every interface, with a warning)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument("--open", action="store_true", help="open the page in the default browser")
+    serve.add_argument("--max-trials", type=_count, default=1_000_000,
+                       help="trials one run may ask for (default 1000000)")
+    serve.add_argument("--max-runs", type=_count, default=1,
+                       help="runs at once (default 1); more wait in a queue")
+    serve.add_argument("--max-queued", type=_count, default=4,
+                       help="runs waiting beyond those (default 4); past that the page says "
+                            "the server is busy")
+    serve.add_argument("--decks", default=None, metavar="DIR",
+                       help="shipped decks offered on the page (default: the repository's decks/)")
+    serve.add_argument("--cards-dir", default=None, metavar="DIR",
+                       help="directory of the imported card index")
     return parser
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 to 65535."""
+    value = _count(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {clip(text)!r}")
+    return value
 
 
 def _normalise_argv(argv: list[str]) -> list[str]:
@@ -262,7 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
             if args.command is None:
                 raise OptionError(
-                    "choose a command: cards, policies, explore, simulate or compare (see --help)"
+                    "choose a command: cards, policies, explore, simulate, compare or serve "
+                    "(see --help)"
                 )
             output = _dispatch(args)
         except ExploreSimError as error:
@@ -341,6 +371,8 @@ def _dispatch(args: argparse.Namespace) -> _Output:
         return _explore(args)
     if args.command in {"simulate", "compare"}:
         return _games(args)
+    if args.command == "serve":
+        return _serve(args)
     raise OptionError(f"unknown command {args.command!r}")  # argparse rejects it first
 
 
@@ -476,13 +508,12 @@ def _check_plot_path(args: argparse.Namespace) -> None:
             path.unlink(missing_ok=True)
 
 
-def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> Callable[[], None]:
-    """A function that draws the figure and writes it to ``path`` (run after the results are
-    printed); a failure is one :class:`OptionError`."""
+def _plot_later(path: str, result: Any, metric: str | None) -> Callable[[], None]:
+    """A function that draws the result's figure and writes it to ``path`` (run after the
+    results are printed); a failure is one :class:`OptionError`."""
 
     def save() -> None:
-        figure = Figure(figsize=(width, 4.5), layout="constrained")
-        draw(figure)
+        figure = result_figure(result, metric)
         try:
             figure.savefig(path, dpi=150)
         except OSError as error:
@@ -511,11 +542,7 @@ def _explore(args: argparse.Namespace) -> _Output:
         workers=args.workers,
     )
     bar.close()
-    plot = None
-    if args.plot:
-        metric = args.distribution or "counters"
-        plot = _plot_later(args.plot, lambda fig: plot_distribution(
-            result.distribution(metric), metric=metric, ax=fig.subplots()))
+    plot = _plot_later(args.plot, result, args.distribution) if args.plot else None
     if args.distribution:
         rows = result.distribution(args.distribution)
         title = f"distribution of {args.distribution}"
@@ -563,17 +590,32 @@ def _games(args: argparse.Namespace) -> _Output:
         decks = [_deck(args, path, sources) for path in args.decks]
         result = compare(decks, args.policies or ["forge"], progress=bar, **options)
     bar.close()
-    plot = None
-    if args.plot:
-        metric = (metrics or ["on_curve"])[0]
-        if args.command == "simulate":
-            plot = _plot_later(args.plot, lambda fig: plot_turns(result.summary(), metric,
-                                                                 ax=fig.subplots()))
-        else:
-            def draw(fig: Figure) -> None:
-                left, right = fig.subplots(1, 2)
-                plot_turns(result.summary(), metric, ax=left)
-                plot_differences(result.paired_differences(), metric, ax=right)
-
-            plot = _plot_later(args.plot, draw, width=12)
+    plot = _plot_later(args.plot, result, (metrics or [None])[0]) if args.plot else None
     return _Output(result.render(args.format, metrics=metrics), plot)
+
+
+def _serve(args: argparse.Namespace) -> _Output:
+    """Serve the web page until interrupted."""
+    from .analysis.runner import MAX_TRIALS
+
+    if not 2 <= args.max_trials <= MAX_TRIALS:
+        raise OptionError(f"--max-trials must be between 2 and {MAX_TRIALS:.0e}, got "
+                          f"{args.max_trials}")
+    if not 1 <= args.max_runs <= 64:
+        raise OptionError(f"--max-runs must be between 1 and 64, got {args.max_runs}")
+    if args.max_queued > 1000:
+        raise OptionError(f"--max-queued must be at most 1000, got {args.max_queued}")
+    decks = Path(args.decks) if args.decks else None
+    if decks is not None and not decks.is_dir():
+        raise OptionError(f"--decks: {args.decks} is not a directory")
+    try:
+        from .web import Settings, serve
+    except ImportError as error:
+        raise OptionError(f"serve needs the web extra: pip install 'explore_sim[web]' "
+                          f"({error.name or error} is missing)") from None
+    settings = Settings(max_trials=args.max_trials, max_runs=args.max_runs,
+                        max_queued=args.max_queued,
+                        cards_dir=Path(args.cards_dir) if args.cards_dir else None,
+                        **({"decks_dir": decks} if decks is not None else {}))
+    serve(args.host, args.port, args.open, settings)
+    return _Output("")

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from .errors import OptionError
 
@@ -29,6 +30,7 @@ __all__ = [
     "plot_distribution",
     "plot_differences",
     "plot_heatmap",
+    "result_figure",
     "metric_label",
     "PALETTE",
 ]
@@ -437,3 +439,50 @@ def plot_heatmap(
             ax.text(col, row, fmt.format(value), ha="center", va="center",
                     color="white" if dark else "black", fontsize=8)
     return ax
+
+
+#: The metric a result's figure shows when none is named, by command.
+FIGURE_METRICS = {"explore": "counters", "simulate": "on_curve", "compare": "on_curve"}
+
+
+def result_figure(result: Any, metric: str | None = None) -> Figure:
+    """The figure of a result, as ``--plot`` draws it on the command line and the web page
+    shows it.
+
+    ``explore``: the distribution of ``metric`` (default counters). ``simulate``: ``metric``
+    (default on_curve) by turn with its band. ``compare``: the same for every variant, and
+    beside it the paired differences to the first variant.
+
+    Parameters
+    ----------
+    result : ExploreResult, SimulationResult or CompareResult
+        What :func:`explore_sim.explore`, :func:`~explore_sim.simulate` or
+        :func:`~explore_sim.compare` returned (told apart by ``result.meta["command"]``).
+    metric : str, optional
+        The metric to draw (default :data:`FIGURE_METRICS` of the command).
+
+    Returns
+    -------
+    matplotlib Figure
+        A new figure, 7 by 4.5 inches (12 by 4.5 for compare), not attached to pyplot.
+
+    Raises
+    ------
+    OptionError
+        A result of another command, or a metric it does not have.
+    """
+    command = getattr(result, "meta", {}).get("command")
+    if command not in FIGURE_METRICS:
+        raise OptionError(f"result_figure draws explore, simulate and compare results, "
+                          f"not {command!r}")
+    metric = metric or FIGURE_METRICS[command]
+    figure = Figure(figsize=(12 if command == "compare" else 7, 4.5), layout="constrained")
+    if command == "explore":
+        plot_distribution(result.distribution(metric), metric=metric, ax=figure.subplots())
+    elif command == "simulate":
+        plot_turns(result.summary(), metric, ax=figure.subplots())
+    else:
+        left, right = figure.subplots(1, 2)
+        plot_turns(result.summary(), metric, ax=left)
+        plot_differences(result.paired_differences(), metric, ax=right)
+    return figure
