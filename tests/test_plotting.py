@@ -236,3 +236,21 @@ def test_plot_distribution_refuses_two_unlabelled_distributions():
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     assert bars[0][0].get_facecolor() == bars[1][0].get_facecolor()  # one colour ...
     assert bars[0][0].get_hatch() != bars[1][0].get_hatch()  # ... two hatches
+
+
+def test_result_figure_draws_what_plot_draws(compared):
+    explored = explore_sim.explore(DECK, explores=2, trials=500, seed=1)
+    titles = [ax.get_title() for ax in plotting.result_figure(explored).axes]
+    assert titles == ["distribution of +1/+1 counters"]
+    titles = [ax.get_title() for ax in plotting.result_figure(explored, "milled").axes]
+    assert titles == ["distribution of cards milled"]
+    games = explore_sim.simulate(DECK, turns=3, trials=500, seed=1)
+    figure = plotting.result_figure(games, "counters")
+    assert [ax.get_title() for ax in figure.axes] == ["+1/+1 counters by turn"]
+    assert tuple(figure.get_size_inches()) == (7, 4.5)
+    figure = plotting.result_figure(compared)
+    assert [ax.get_title() for ax in figure.axes] == [
+        "P(on curve: lands ≥ turn) by turn", "paired difference to keep (95% interval)"]
+    assert tuple(figure.get_size_inches()) == (12, 4.5)
+    with pytest.raises(explore_sim.OptionError, match="draws explore, simulate and compare"):
+        plotting.result_figure(object())

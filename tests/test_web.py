@@ -8,7 +8,6 @@ import dataclasses
 import io
 import json
 import re
-import time
 from html import unescape
 from urllib.parse import parse_qsl, urlsplit
 
@@ -18,9 +17,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("jinja2")
 pytest.importorskip("multipart")
 
-from conftest import DECKS  # noqa: E402
+from conftest import DECKS, ROOT  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
-from web_helpers import deck_text, job_of, live_server, wait_for  # noqa: E402
+from web_helpers import deck_text, job_of, live_server, wait_for, wait_until  # noqa: E402
 
 from explore_sim.cli import main  # noqa: E402
 from explore_sim.web import Settings, create_app  # noqa: E402
@@ -184,7 +183,8 @@ def test_compare_gives_the_command_lines_numbers(client, capsys):
 
 def test_compare_two_decks(client, capsys):
     job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
-                    deck2=deck_text("lci_merfolk_vanilla.txt"), trials=2000, seed=4)
+                    deck2=deck_text("lci_merfolk_vanilla.txt"), policies="forge", trials=2000,
+                    seed=4)
     argv = ["compare", str(DECKS / f"{MERFOLK}.txt"), str(DECKS / "lci_merfolk_vanilla.txt"), "--trials",
             "2000", "--seed", "4"]
     assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
@@ -328,7 +328,7 @@ def test_option_errors_are_named(client):
         ({"analysis": "simulate", "metrics": "on_curv"}, "did you mean"),
         ({"analysis": "simulate", "figure": "mulligans"}, "is not a metric by turn"),
         ({"analysis": "simulate", "castable": "Jadelite Ranger"}, "castable: unknown card"),
-        ({"analysis": "compare"}, "compare needs two variants"),
+        ({"analysis": "compare", "policies": "forge"}, "compare needs two variants"),
         ({"analysis": "compare", "policies": "\n".join(["keep", "mill", "forge"] * 3)},
          "at most 8"),
         ({"analysis": "explore", "seed": "-1"}, "seed: expected a whole number"),
@@ -416,15 +416,13 @@ def test_cancelling_a_run(client):
     response = client.post("/", data={"analysis": "explore", "deck": deck_text(f"{MERFOLK}.txt"),
                                       "trials": str(BIG), "seed": "1"}, follow_redirects=False)
     job = job_of(client, response)
-    wait_for(job, ("running",))
-    while job.done == 0:  # at least one chunk, so the progress is real
-        time.sleep(0.01)
+    wait_until(lambda: job.done > 0)  # at least one chunk, so the progress is real
     status = client.get(f"/jobs/{job.id}/status").json()
     assert status["state"] == "running" and status["total"] == BIG
     answer = client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
     assert answer.status_code == 200
     wait_for(job)
-    assert job.state == "cancelled" and 0 < job.done < BIG
+    assert job.state == "cancelled" and job.error == "cancelled" and 0 < job.done < BIG
     page = client.get(f"/jobs/{job.id}")
     assert "Run cancelled after" in page.text and 'id="cancelled"' in page.text
     still_serving(client)
@@ -564,3 +562,17 @@ def test_every_field_reads_back_its_own_query_text(name):
     values = {f.name: f.default for f in analysis.fields} | {"seed": 7}
     assert dict(query_pairs(analysis.fields, values)) == {"trials": "100000", "seed": "7"}
 
+
+
+def test_the_readme_describes_the_page_as_it_is(capsys):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The web page: `serve`")[1].split("\n## ")[0]
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    usage = capsys.readouterr().out
+    for option in set(re.findall(r"`(--[a-z-]+)", section)) - {"--plot", "--format"}:
+        assert option in usage, option
+    picture = ROOT / "docs" / "figures" / "web_page.png"
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "docs/figures/web_page.png" in section
+    assert f"{Settings().max_body:,} bytes" in readme
+    assert "explore-sim serve --port 8765" in section

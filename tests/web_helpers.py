@@ -32,6 +32,15 @@ def wait_for(job, states=("done", "failed", "cancelled"), deadline: float = DEAD
     return job
 
 
+def wait_until(condition, deadline: float = DEADLINE) -> None:
+    """Wait until ``condition()`` is true."""
+    end = time.monotonic() + deadline
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"still waiting after {deadline} s")
+        time.sleep(0.01)
+
+
 def job_of(client, response):
     """The job a run's 303 answer points at."""
     assert response.status_code == 303, response.text[:2000]

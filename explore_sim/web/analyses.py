@@ -402,8 +402,7 @@ SIMULATE = Analysis(
 def _compare_check(options: dict[str, Any], decks: list[Deck],
                    sources: CardSources) -> dict[str, str]:
     errors = _game_check(options, sources, DEFAULT_COMPARE_METRICS)
-    policies = options.get("policies") or ["forge"]
-    options["policies"] = policies
+    policies = options["policies"]
     for text in policies:
         try:
             as_policy(text)
@@ -454,8 +453,8 @@ COMPARE = Analysis(
     description="Every deck x policy variant plays the same shuffles; paired differences to "
                 "the first variant have small standard errors.",
     fields=(
-        Field("policies", "policies", "lines", ["forge"], "keep-or-mill policies to compare, one "
-              "per line (presets or expressions); the first is the baseline"),
+        Field("policies", "policies", "lines", ["keep", "forge"], "keep-or-mill policies to "
+              "compare, one per line (presets or expressions); the first is the baseline"),
         *_GAME_FIELDS,
         *_metric_fields(DEFAULT_COMPARE_METRICS),
         *_trials_and_seed("games"),

@@ -303,7 +303,6 @@ class WebApp:
             "errors": state.errors, "notes": state.notes, "message": state.message,
             "job": job, "view": self.view(job) if job is not None else None,
             "settings": self.settings, "version": __version__,
-            "max_deck": MAX_DECK_BYTES,
         }
         return self.templates.TemplateResponse(request, "page.html", context,
                                                status_code=status)
@@ -344,6 +343,9 @@ class WebApp:
         return self.render(request, state, 400 if state.errors else 200)
 
     def _load_shipped(self, state: PageState, slot: str, base: str, name: str) -> None:
+        if not name:
+            state.errors[slot] = "choose a shipped deck to load"
+            return
         deck = self.decks.get(name)
         if deck is None:
             state.errors[slot] = f"no shipped deck called {clip(name)!r}"

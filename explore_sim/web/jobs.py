@@ -200,11 +200,12 @@ class Jobs:
 
     def _finish(self, job: Job, state: str, outcome: Any = None, error: str = "") -> None:
         with self._lock:
-            job.state, job.outcome, job.error = state, outcome, error
+            job.outcome, job.error = outcome, error
             job.finished = time.monotonic()
             if state == "done":
                 job.done = job.total
             job.work = _spent
+            job.state = state  # last: whoever sees the final state sees the outcome
             self._forget_old()
 
     # ------------------------------------------------------------------ asking and cancelling
@@ -257,9 +258,8 @@ class Jobs:
                 return
             job.cancel_reason = job.cancel_reason or reason
             if job.state == "queued":
-                job.state, job.error, job.finished = "cancelled", job.cancel_reason, \
-                    time.monotonic()
-                job.work = _spent
+                job.error, job.finished, job.work = job.cancel_reason, time.monotonic(), _spent
+                job.state = "cancelled"
 
     def watch(self, job: Job) -> None:
         """A page opened the job's progress stream.
@@ -285,17 +285,6 @@ class Jobs:
             last = job.watchers == 0
         if last:
             self.cancel(job, "cancelled: the page was closed")
-
-    def counts(self) -> dict[str, int]:
-        """Jobs by state.
-
-        Returns
-        -------
-        dict of str to int
-        """
-        with self._lock:
-            return {state: sum(job.state == state for job in self._jobs.values())
-                    for state in STATES}
 
     def close(self) -> None:
         """Cancel every job and stop the workers (server shutdown)."""
