@@ -409,6 +409,7 @@ def test_a_two_megabyte_body_is_refused_and_the_server_keeps_serving(client):
     streamed = client.post("/", content=chunks(),
                            headers={"content-type": "application/x-www-form-urlencoded"})
     assert streamed.status_code == 413
+    assert "The request is too large; this page accepts at most 1,605,632 bytes" in streamed.text
     still_serving(client)
 
 
@@ -483,6 +484,36 @@ def test_closing_the_page_cancels_its_run():
             wait_for(job)
             assert job.state == "cancelled" and job.error == "cancelled: the page was closed"
             assert http.get("/").status_code == 200
+
+
+def test_a_real_server_refuses_a_streamed_two_megabyte_body_readably():
+    """A client that streams its body after ``100 Continue`` (as curl does) reads the 413
+    page instead of a reset connection: the server reads the rest before refusing."""
+    import socket
+
+    import httpx
+
+    with live_server(Settings()) as (url, app):
+        host, port = url.removeprefix("http://").split(":")
+        for _ in range(3):
+            with socket.create_connection((host, int(port)), timeout=30) as sock:
+                sock.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked"
+                             b"\r\nExpect: 100-continue\r\n"
+                             b"Content-Type: application/x-www-form-urlencoded\r\n\r\n")
+                assert sock.recv(1000).startswith(b"HTTP/1.1 100 Continue")
+                chunk = b"y" * 65536
+                for _ in range(32):
+                    sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sock.sendall(b"0\r\n\r\n")
+                answer = b""
+                while b"</html>" not in answer:
+                    data = sock.recv(65536)
+                    if not data:
+                        break
+                    answer += data
+            assert answer.startswith(b"HTTP/1.1 413")
+            assert b"The request is too large; this page accepts at most" in answer
+        assert httpx.get(url + "/", timeout=30).status_code == 200
 
 
 def test_a_loopback_server_refuses_other_host_names():

@@ -250,7 +250,7 @@ def _explore_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
     return [
         frame_table(result.summary(), f"explore: {result.meta['explores']} explore(s) after "
                     f"{result.meta['drawn']} cards drawn",
-                    f"95% interval: {result.meta['interval']}"),
+                    result.meta["interval"]),
         frame_table(result.distribution(metric), f"distribution of {metric}",
                     "probability of each value, with its standard error and 95% Wilson "
                     "interval"),

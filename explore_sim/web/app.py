@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import anyio
 import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -186,12 +187,26 @@ class BodyLimit:
         except _TooLarge as error:
             if started:
                 raise
+            await self._drain(receive)
             await self._refuse(send, error.size)
 
+    async def _drain(self, receive: Receive) -> None:
+        """Read what is left of an oversized body (at most 8 times the cap, for at most 10
+        seconds), so that a client still sending it reads the refusal, not a reset."""
+        left = 8 * self.max_body
+        with anyio.move_on_after(10):
+            while left > 0:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                left -= len(message.get("body", b""))
+                if not message.get("more_body"):
+                    return
+
     async def _refuse(self, send: Send, size: int | None) -> None:
-        got = f"{size:,} bytes" if size is not None else "more than that"
+        got = f" ({size:,} bytes)" if size is not None else ""
         body = _message_page(
-            "Too large", f"The request is too large ({got}); this page accepts at most "
+            "Too large", f"The request is too large{got}; this page accepts at most "
             f"{self.max_body:,} bytes: a decklist of at most {MAX_DECK_BYTES:,} characters "
             f"(1 MB) and a card file of at most {MAX_CARD_FILE_CHARS:,}.").encode()
         await send({"type": "http.response.start", "status": 413, "headers": [
