@@ -468,9 +468,17 @@ COMPARE = Analysis(
 )
 
 
-#: The analyses of the page, in its order. ``value`` (what explore is worth against the
-#: same deck without it) and ``advise`` (keep or mill this card) join here as one entry each
-#: once explore_sim.value and explore_sim.advise exist.
+# --------------------------------------------------------------------------- value, advise
+# explore_sim.value (what explore is worth against the same deck without it) and
+# explore_sim.advise (keep or mill this card) join the page as one entry each, added to
+# ANALYSES below once those functions exist: fields (their options, then _trials_and_seed),
+# check (policies through _policy_error, card names through sources.find), run (the public
+# function called with progress=progress, which is how a run shows progress and stops),
+# tables (frame_table or wide_table of result.summary()), figure (a branch of
+# explore_sim.plotting.result_figure, so that --plot draws the same) and download (_render:
+# result.render("csv") and result.render("json"), the command's --format output).
+
+#: The analyses of the page, in its order.
 ANALYSES: dict[str, Analysis] = {a.name: a for a in (EXPLORE, SIMULATE, COMPARE)}
 
 
@@ -487,14 +495,16 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
     list of (str, str)
     """
     meta = result.meta
-    facts = [("deck" if len(meta["deck"]) == 1 else "decks", meta_text(meta["deck"])),
-             ("policy" if len(meta["policy"]) == 1 else "policies", meta_text(meta["policy"]))]
+    facts = []
+    for key, plural in (("deck", "decks"), ("policy", "policies")):
+        if meta.get(key):
+            facts.append((key if len(meta[key]) == 1 else plural, meta_text(meta[key])))
     for key in ("explores", "drawn", "turn", "explorer", "turns", "mulligan", "removal", "game"):
         if key in meta and meta[key] is not None:
             facts.append((key, meta_text(meta[key])))
     if "on_play" in meta:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
-    facts += [("trials", f"{meta['trials']:,}"), ("seed", str(meta["seed"]))]
+    facts += [("trials", f"{meta['trials']:,}"), ("seed", str(meta.get("seed")))]
     return facts
 
 
