@@ -27,10 +27,8 @@ def save(figure: Figure, name: str) -> None:
 def on_curve_by_policy() -> None:
     result = explore_sim.compare(MERFOLK, ["keep", "mill", "forge"], turns=6, trials=200_000,
                                  seed=1)
-    figure = Figure(figsize=(11, 4), layout="constrained")
-    left, right = figure.subplots(1, 2)
-    plotting.plot_turns(result.summary(), "on_curve", ax=left)
-    plotting.plot_differences(result.paired_differences(), "counters", ax=right)
+    figure = plotting.plot_metrics(result, ["on_curve", "counters"],
+                                   figure=Figure(layout="constrained"))
     save(figure, "on_curve_by_policy.png")
 
 

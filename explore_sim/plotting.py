@@ -11,10 +11,15 @@ A helper never averages rows silently: a frame with several rows for one plotted
 sweep with two policies given to :func:`plot_heatmap`, two decks given to :func:`plot_turns`
 with ``hue="policy"``) is refused with an error naming the columns that differ; filter it,
 draw the column with ``hue``/``style``, or (heatmaps) pass ``estimator=``.
+
+Two functions draw whole figures of a result instead: :func:`plot_metrics` (small multiples
+of a simulation or comparison) and :func:`result_figure`, the one figure ``--plot`` writes and
+the web page shows.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,9 +35,13 @@ __all__ = [
     "plot_distribution",
     "plot_differences",
     "plot_heatmap",
+    "plot_metrics",
+    "short_labels",
+    "figure_title",
     "result_figure",
     "metric_label",
     "PALETTE",
+    "LEGEND_PLACES",
 ]
 
 #: Okabe-Ito colours, distinguishable with the common colour-vision deficiencies.
@@ -128,13 +137,23 @@ def _levels(frame: pd.DataFrame, column: str | None) -> list[Any]:
 
 
 def _series(
-    frame: pd.DataFrame, hue: str | None, style: str | None = None
+    frame: pd.DataFrame, hue: str | None, style: str | None = None,
+    hue_order: Sequence[Any] | None = None,
 ) -> list[tuple[str | None, pd.DataFrame, dict[str, Any]]]:
     """``(label, rows, look)`` per line: colour by ``hue``, line style, marker and hatch by
-    ``style`` (by ``hue`` too when there is no ``style``, so lines also differ in grey)."""
+    ``style`` (by ``hue`` too when there is no ``style``, so lines also differ in grey).
+
+    ``hue_order`` fixes each hue value's colour by its place in that list, whether or not
+    the frame holds every value, so several panels give one value one colour."""
     hues, styles = _levels(frame, hue), _levels(frame, style)
+    if hue is None:
+        hue_order = None
+    slots = {value: i for i, value in enumerate(hue_order)} if hue_order is not None else {}
+    extra = [value for value in hues if value not in slots]
+    slots.update({value: len(slots) + i for i, value in enumerate(extra)})
     out = []
-    for h, hue_value in enumerate(hues):
+    for hue_value in sorted(hues, key=slots.__getitem__) if hue_order is not None else hues:
+        h = slots[hue_value] if hue_order is not None else hues.index(hue_value)
         for k, style_value in enumerate(styles):
             mask = np.ones(len(frame), dtype=bool)
             if hue is not None:
@@ -159,6 +178,24 @@ def _legend_title(hue: str | None, style: str | None) -> str | None:
     return ", ".join(c for c in (hue, style) if c is not None) or None
 
 
+#: Where a legend may go: right of the axes (never over the data), matplotlib's best place
+#: inside the axes, or nowhere (a figure-level legend, say).
+LEGEND_PLACES = ("outside", "inside", False)
+
+
+def _legend(ax: Axes, title: str | None, legend: str | bool) -> None:
+    """Draw the axes' legend where ``legend`` says (:data:`LEGEND_PLACES`)."""
+    if legend is False:
+        return
+    if legend == "outside":
+        ax.legend(title=title, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0,
+                  fontsize="small", title_fontsize="small")
+    elif legend == "inside" or legend is True:
+        ax.legend(title=title)
+    else:
+        raise OptionError(f"legend must be 'outside', 'inside' or False, got {legend!r}")
+
+
 def _error_bars(center: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """Error bar lengths below and above ``center``, shape (2, n).
 
@@ -174,6 +211,8 @@ def plot_turns(
     *,
     hue: str | None = None,
     style: str | None = None,
+    hue_order: Sequence[Any] | None = None,
+    legend: str | bool = "outside",
     ax: Axes | None = None,
     band: bool = True,
     **line_kw: Any,
@@ -193,6 +232,13 @@ def plot_turns(
     style : str, optional
         Column whose values get their own line style and marker, so that, for example,
         ``hue="policy", style="deck"`` tells both apart in one figure.
+    hue_order : sequence, optional
+        The ``hue`` values in the order that fixes their colours (default: the column's
+        category order, else first appearance). A value keeps its colour in every panel
+        drawn with the same ``hue_order``, even a panel without it.
+    legend : {"outside", "inside", False}
+        Where the legend goes: right of the axes, so it never hides the data (default),
+        matplotlib's best place inside the axes, or no legend.
     ax : matplotlib Axes, optional
         Where to draw (default: the current axes).
     band : bool
@@ -221,7 +267,7 @@ def plot_turns(
     _one_row_per_point(rows, keys, "plot_turns",
                        "keep one value of each (data[data[column] == value]) or draw them "
                        "apart with hue= and style=")
-    for label, group, look in _series(rows, hue, style):
+    for label, group, look in _series(rows, hue, style, hue_order):
         group = group.sort_values("turn")
         kw = {key: look[key] for key in ("color", "linestyle", "marker")}
         kw.update(line_kw)
@@ -234,7 +280,7 @@ def plot_turns(
     ax.set_xticks(sorted(rows["turn"].unique()))
     ax.set_title(f"{metric_label(metric)} by turn", fontsize="medium")
     if hue is not None or style is not None:
-        ax.legend(title=_legend_title(hue, style))
+        _legend(ax, _legend_title(hue, style), legend)
     return ax
 
 
@@ -243,6 +289,8 @@ def plot_distribution(
     *,
     hue: str | None = None,
     style: str | None = None,
+    hue_order: Sequence[Any] | None = None,
+    legend: str | bool = "outside",
     metric: str = "counters",
     ax: Axes | None = None,
 ) -> Axes:
@@ -257,6 +305,13 @@ def plot_distribution(
         Column whose values get their own colour.
     style : str, optional
         Column whose values get their own hatch.
+    hue_order : sequence, optional
+        The ``hue`` values in the order that fixes their colours (default: the column's
+        category order, else first appearance). A value keeps its colour in every panel
+        drawn with the same ``hue_order``, even a panel without it.
+    legend : {"outside", "inside", False}
+        Where the legend goes: right of the axes, so it never hides the data (default),
+        matplotlib's best place inside the axes, or no legend.
     metric : str
         Names the x axis.
     ax : matplotlib Axes, optional
@@ -279,7 +334,7 @@ def plot_distribution(
                        "keep one value of each (data[data[column] == value]) or draw them "
                        "side by side with hue= and style=")
     ax = _axes(ax)
-    series = _series(data, hue, style)
+    series = _series(data, hue, style, hue_order)
     width = 0.8 / len(series)
     for i, (label, group, look) in enumerate(series):
         x = group["value"].to_numpy() + (i - (len(series) - 1) / 2) * width
@@ -293,7 +348,7 @@ def plot_distribution(
     ax.set_xticks(sorted(data["value"].unique()))
     ax.set_title(f"distribution of {metric_label(metric)}", fontsize="medium")
     if hue is not None or style is not None:
-        ax.legend(title=_legend_title(hue, style))
+        _legend(ax, _legend_title(hue, style), legend)
     return ax
 
 
@@ -303,6 +358,8 @@ def plot_differences(
     *,
     hue: str | None = None,
     style: str | None = None,
+    hue_order: Sequence[Any] | None = None,
+    legend: str | bool = "outside",
     ax: Axes | None = None,
 ) -> Axes:
     """Paired differences to the baseline by turn, with 95% error bars around zero.
@@ -319,6 +376,14 @@ def plot_differences(
         given).
     style : str, optional
         Column whose values get their own marker and line style.
+    hue_order : sequence, optional
+        The ``hue`` values in the order that fixes their colours. Default: with
+        ``hue="variant"`` and one baseline, the baseline then the variants, so each variant
+        has the colour :func:`plot_turns` gives it in the same comparison; else the
+        column's category order, else first appearance.
+    legend : {"outside", "inside", False}
+        Where the legend goes: right of the axes, so it never hides the data (default),
+        matplotlib's best place inside the axes, or no legend.
     ax : matplotlib Axes, optional
         Where to draw (default: the current axes).
 
@@ -343,7 +408,10 @@ def plot_differences(
     _one_row_per_point(rows, keys, "plot_differences",
                        "keep one value of each (data[data[column] == value]) or draw them "
                        "apart with hue= and style=")
-    series = _series(rows, hue, style)
+    baselines = _levels(rows, "baseline") if "baseline" in rows.columns else []
+    if hue_order is None and hue == "variant" and len(baselines) == 1:
+        hue_order = [baselines[0], *_levels(rows, "variant")]  # the baseline's colour is kept
+    series = _series(rows, hue, style, hue_order)
     step = 0.6 / len(series)
     for i, (label, group, look) in enumerate(series):
         group = group.sort_values("turn")
@@ -355,11 +423,10 @@ def plot_differences(
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(sorted(rows["turn"].unique()))
     ax.set_xlabel("turn")
-    baselines = _levels(rows, "baseline") if "baseline" in rows.columns else []
     baseline = baselines[0] if len(baselines) == 1 else "each baseline"
     ax.set_ylabel(f"{metric_label(metric)}: difference")
     ax.set_title(f"paired difference to {baseline} (95% interval)", fontsize="medium")
-    ax.legend(title=_legend_title(hue, style))
+    _legend(ax, _legend_title(hue, style), legend)
     return ax
 
 
@@ -441,48 +508,270 @@ def plot_heatmap(
     return ax
 
 
-#: The metric a result's figure shows when none is named, by command.
-FIGURE_METRICS = {"explore": "counters", "simulate": "on_curve", "compare": "on_curve"}
+#: Legend labels longer than this are shortened by :func:`short_labels`.
+LABEL_WIDTH = 28
 
 
-def result_figure(result: Any, metric: str | None = None) -> Figure:
-    """The figure of a result, as ``--plot`` draws it on the command line and the web page
-    shows it.
+def short_labels(names: Sequence[str], width: int = LABEL_WIDTH) -> tuple[dict[str, str], str]:
+    """Legend labels for long names (policy expressions), and the caption that spells them out.
 
-    ``explore``: the distribution of ``metric`` (default counters). ``simulate``: ``metric``
-    (default on_curve) by turn with its band. ``compare``: the same for every variant, and
-    beside it the paired differences to the first variant.
+    Parameters
+    ----------
+    names : sequence of str
+        Labels in legend order, such as a comparison's variants.
+    width : int
+        Names up to this many characters are kept as they are.
+
+    Returns
+    -------
+    labels : dict of str to str
+        Each name's legend label: the name itself, or for a longer name its start and a
+        footnote number, ``"lands_in_hand == 0 or mana_… [1]"``, at most ``width``
+        characters.
+    caption : str
+        ``"[1] full name; [2] ..."`` for the shortened names ("" if none was).
+
+    Examples
+    --------
+    >>> labels, caption = short_labels(["keep", "lands_in_hand == 0 or mana_value >= 3"], 20)
+    >>> list(labels.values())
+    ['keep', 'lands_in_hand =… [1]']
+    >>> caption
+    '[1] lands_in_hand == 0 or mana_value >= 3'
+    """
+    labels: dict[str, str] = {}
+    notes = []
+    for name in dict.fromkeys(str(n) for n in names):
+        if len(name) <= width:
+            labels[name] = name
+            continue
+        notes.append(name)
+        number = f" [{len(notes)}]"
+        labels[name] = name[: max(width - len(number) - 1, 1)].rstrip() + "…" + number
+    caption = "; ".join(f"[{i}] {name}" for i, name in enumerate(notes, start=1))
+    return labels, caption
+
+
+def figure_title(meta: dict[str, Any], labels: dict[str, str] | None = None) -> str:
+    """What a figure of a result shows: its decks, policies, turns, trials and seed.
+
+    Parameters
+    ----------
+    meta : dict
+        A result's ``meta`` (``deck``, ``policy``, ``trials``, ``seed``; ``turns`` and
+        ``on_play`` for games, ``drawn`` and ``explorer`` for an explore).
+    labels : dict of str to str, optional
+        Short labels for long policy names (:func:`short_labels`).
+
+    Returns
+    -------
+    str
+        For example ``"Lost Caverns Merfolk Explore · policy: keep, mill · 6 turns on the
+        play · 100,000 trials, seed 1"``.
+    """
+    labels = labels or {}
+    decks = "; ".join(str(deck.get("name")) for deck in meta.get("deck", []))
+    policies = [labels.get(p, p) for p in meta.get("policy", [])]
+    parts = [decks, f"polic{'ies' if len(policies) > 1 else 'y'}: {', '.join(policies)}"]
+    if "turns" in meta:
+        parts.append(f"{meta['turns']} turns on the {'play' if meta.get('on_play') else 'draw'}")
+    if "drawn" in meta:
+        by = f" by {meta['explorer']}" if meta.get("explorer") else ""
+        parts.append(f"{meta.get('explores')} explore(s){by} after {meta['drawn']} cards drawn")
+    parts.append(f"{meta.get('trials', 0):,} trials, seed {meta.get('seed')}")
+    return " · ".join(part for part in parts if part)
+
+
+def plot_metrics(
+    result: Any,
+    metrics: Sequence[str] | str | None = None,
+    *,
+    differences: bool = True,
+    columns: int | None = None,
+    figure: Any = None,
+) -> Any:
+    """Small multiples of a simulation or comparison: one panel per metric, by turn.
+
+    Parameters
+    ----------
+    result : SimulationResult or CompareResult
+        What :func:`explore_sim.simulate` or :func:`explore_sim.compare` returned.
+    metrics : sequence of str, optional
+        The metrics to draw, one panel each (default: those the result's table shows).
+    differences : bool
+        For a comparison, draw each metric's paired differences to the first variant in a
+        panel beside it.
+    columns : int, optional
+        Metrics per row (default: 3 for a simulation, 2 for a comparison with differences,
+        else 3).
+    figure : matplotlib Figure, optional
+        Where to draw (default: a new pyplot figure). It is resized to fit the panels.
+
+    Returns
+    -------
+    matplotlib Figure
+        Titled with the decks, policies, turns, trials and seed (:func:`figure_title`).
+        Every variant has one colour and line style in every panel, named once in a legend
+        beside the panels; long policy expressions get short labels there, spelled out in a
+        caption under the panels.
+
+    Raises
+    ------
+    OptionError
+        An unknown metric (with the closest names).
+    """
+    from .analysis.simulate import (
+        DEFAULT_COMPARE_METRICS,
+        DEFAULT_TABLE_METRICS,
+        check_metrics,
+    )
+
+    meta = result.meta
+    extra = [f"castable:{name}" for name in meta.get("castable", [])]
+    compared = hasattr(result, "paired_differences")
+    default = DEFAULT_COMPARE_METRICS if compared else DEFAULT_TABLE_METRICS
+    chosen = check_metrics(metrics, (*default, *extra), extra=extra)
+    if not chosen:
+        raise OptionError("plot_metrics needs at least one metric")
+    per_metric = 2 if compared and differences else 1
+    columns = columns or (2 if per_metric == 2 else 3)
+    columns = max(1, min(int(columns), len(chosen)))
+    rows = -(-len(chosen) // columns)
+    if figure is None:
+        import matplotlib.pyplot as plt
+
+        figure = plt.figure(layout="constrained")
+    legend_width = 3.2 if compared else 0.0
+    figure.set_size_inches(3.6 * columns * per_metric + 0.4 + legend_width, 2.9 * rows + 1.2)
+    axes = np.atleast_2d(figure.subplots(rows, columns * per_metric, squeeze=False))
+    labels, caption = short_labels(meta.get("policy", []))
+    summary = diffs = None
+    if compared:
+        variants = _variant_labels(result, labels)
+        summary = _relabelled(result.summary(), {**labels, **variants})
+        order = [variants[label] for label in result.labels]
+        if per_metric == 2:
+            diffs = _relabelled(result.paired_differences(), {**labels, **variants})
+            note = f"paired differences to {order[0]} on the same shuffles, 95% intervals"
+            caption = f"{note}; {caption}" if caption else note
+    else:
+        summary, order = result.summary(), None
+    hue = "variant" if compared else None
+    for i, metric in enumerate(chosen):
+        row, column = divmod(i, columns)
+        ax = axes[row, column * per_metric]
+        plot_turns(summary, metric, hue=hue, hue_order=order, legend=False, ax=ax)
+        ax.set_title(metric, fontsize="medium")
+        if diffs is not None:
+            right = axes[row, column * per_metric + 1]
+            plot_differences(diffs, metric, hue=hue, hue_order=order, legend=False, ax=right)
+            right.set_title(f"{metric}: paired difference", fontsize="medium")
+            right.set_ylabel("difference")
+    for ax in axes.flat[len(chosen) * per_metric:]:
+        ax.set_visible(False)
+    if compared:
+        handles, names = axes[0, 0].get_legend_handles_labels()
+        figure.legend(handles, names, title="variant", loc="outside right upper",
+                      fontsize="small", title_fontsize="small")
+    width = max(40, int((figure.get_size_inches()[0] - legend_width) * 9))
+    figure.suptitle(textwrap.fill(figure_title(meta, labels), width))
+    if caption:
+        figure.supxlabel(textwrap.fill(caption, int(width * 1.3)), fontsize="small")
+    return figure
+
+
+def _variant_labels(result: Any, policies: dict[str, str]) -> dict[str, str]:
+    """Each variant label of a comparison with its policy name shortened (deck names stay)."""
+    labels = {}
+    for d in range(len(result.decks)):
+        for p, policy in enumerate(result.policies):
+            label = result.labels[d * len(result.policies) + p]
+            short = policies.get(policy, policy)
+            labels[label] = label[: len(label) - len(policy)] + short \
+                if label.endswith(policy) else label
+    return labels
+
+
+def _relabelled(frame: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
+    """``frame`` with its variant, policy and baseline labels shortened (:func:`short_labels`)."""
+    if all(key == value for key, value in labels.items()):
+        return frame
+    frame = frame.copy()
+    for column in ("variant", "policy", "baseline"):
+        if column not in frame.columns:
+            continue
+        values = frame[column]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            frame[column] = values.cat.rename_categories(
+                {c: labels.get(c, c) for c in values.cat.categories})
+        else:
+            frame[column] = values.map(lambda v: labels.get(v, v))
+    return frame
+
+
+def result_figure(
+    result: Any,
+    metrics: Sequence[str] | str | None = None,
+    *,
+    distribution: str | None = None,
+    turn: int | None = None,
+) -> Figure:
+    """The figure of a result, as ``--plot`` writes it and the web page shows it.
+
+    ``explore``: the distribution of ``distribution`` (default counters). ``simulate`` with
+    ``distribution``: that metric's distribution at ``turn``. ``simulate`` and ``compare``
+    otherwise: :func:`plot_metrics`, one panel per metric (with the paired differences beside
+    each for a comparison). Every figure is titled with what ran (:func:`figure_title`).
 
     Parameters
     ----------
     result : ExploreResult, SimulationResult or CompareResult
         What :func:`explore_sim.explore`, :func:`~explore_sim.simulate` or
         :func:`~explore_sim.compare` returned (told apart by ``result.meta["command"]``).
-    metric : str, optional
-        The metric to draw (default :data:`FIGURE_METRICS` of the command).
+    metrics : sequence of str, optional
+        simulate and compare: the metrics to draw, one panel each (default: those the
+        result's table shows).
+    distribution : str, optional
+        explore: the metric whose distribution is drawn (default counters). simulate: draw
+        this metric's distribution at ``turn`` instead of the metrics by turn.
+    turn : int, optional
+        simulate with ``distribution``: 0 (the opening hand) to the last turn (default).
 
     Returns
     -------
     matplotlib Figure
-        A new figure, 7 by 4.5 inches (12 by 4.5 for compare), not attached to pyplot.
+        A new figure, not attached to pyplot: 7 by 4.5 inches for a distribution, sized to
+        its panels for metrics by turn.
 
     Raises
     ------
     OptionError
-        A result of another command, or a metric it does not have.
+        A result of another command, an option its figure does not take, or a metric or
+        turn it does not have.
     """
     command = getattr(result, "meta", {}).get("command")
-    if command not in FIGURE_METRICS:
+    if command not in ("explore", "simulate", "compare"):
         raise OptionError(f"result_figure draws explore, simulate and compare results, "
                           f"not {command!r}")
-    metric = metric or FIGURE_METRICS[command]
-    figure = Figure(figsize=(12 if command == "compare" else 7, 4.5), layout="constrained")
+    if command == "explore" and metrics is not None:
+        raise OptionError("an explore's figure is one distribution: name its metric with "
+                          "distribution=, not metrics=")
+    if command == "compare" and distribution is not None:
+        raise OptionError("a comparison's figure is its metrics by turn: distribution= is "
+                          "for explore and simulate")
+    if turn is not None and (command != "simulate" or distribution is None):
+        raise OptionError("turn= goes with a simulation's distribution=")
+    if command != "explore" and distribution is None:
+        return plot_metrics(result, metrics, figure=Figure(layout="constrained"))
+    metric = distribution or "counters"
     if command == "explore":
-        plot_distribution(result.distribution(metric), metric=metric, ax=figure.subplots())
-    elif command == "simulate":
-        plot_turns(result.summary(), metric, ax=figure.subplots())
+        rows, where = result.distribution(metric), ""
     else:
-        left, right = figure.subplots(1, 2)
-        plot_turns(result.summary(), metric, ax=left)
-        plot_differences(result.paired_differences(), metric, ax=right)
+        turn = result.meta["turns"] if turn is None else turn
+        rows = result.distribution(metric, turn)
+        where = " in the opening hand" if turn == 0 else f" at the end of turn {turn}"
+    figure = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = plot_distribution(rows, metric=metric, ax=figure.subplots())
+    ax.set_title(f"distribution of {metric_label(metric)}{where}", fontsize="medium")
+    figure.suptitle(textwrap.fill(figure_title(result.meta), 70), fontsize="medium")
     return figure

@@ -53,10 +53,36 @@ def test_csv_and_table_formats(capsys):
     assert main(["explore", DECK, "--trials", "1000", "--seed", "1", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "metric,mean,se,ci_low,ci_high"
-    assert lines[1].startswith("explores,1,0,")
+    assert lines[1] == "explores,1.0,0.0,1.0,1.0"
     assert main(["explore", DECK, "--trials", "1000", "--seed", "1"]) == 0
     table = capsys.readouterr().out
     assert "counters" in table and "Lost Caverns Merfolk Explore" in table
+
+
+def test_csv_numbers_are_the_shortest_text_that_reads_back_exactly(capsys):
+    import csv
+    import io
+
+    import explore_sim
+
+    args = dict(turns=3, trials=3000, seed=1)
+    expected = explore_sim.simulate(DECK, **args).summary()
+    assert main(["simulate", DECK, "--turns", "3", "--trials", "3000", "--seed", "1",
+                 "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == len(expected)
+    for row, (_, want) in zip(rows, expected.iterrows()):
+        assert row["metric"] == want["metric"] and int(row["turn"]) == want["turn"]
+        for column in ("mean", "se", "ci_low", "ci_high"):
+            value = float(want[column])
+            assert float(row[column]) == value  # reads back exactly
+            assert row[column] == repr(value)  # in the shortest form: no 0.64124000000000003
+    assert any(len(row["se"]) > 12 for row in rows)  # full precision where it is needed
+    assert main(["explore", DECK, "--trials", "1000", "--seed", "1", "--format", "csv",
+                 "--distribution", "counters"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    value, count, probability = lines[1].split(",")[:3]
+    assert value == "0" and count.isdigit() and probability == repr(int(count) / 1000)
 
 
 def test_distribution_output(capsys):
@@ -79,6 +105,45 @@ def test_explorer_known_and_turn_options(capsys):
     assert main(["explore", DECK, "--drawn", "10", "--trials", "1000", "--seed", "2",
                  "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["meta"]["turn"] == 4  # 7-card hand, 3 draws
+
+
+def test_an_explorer_outside_the_deck_is_refused_unless_said_so(capsys):
+    out = run("explore", DECK, "--explorer", "Jadelight Ranger", "--trials", "100")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == (
+        "explore-sim: error: explorer 'Jadelight Ranger' is not in the main deck of 'Lost "
+        "Caverns Merfolk Explore' (did you mean 'Jadelight Spelunker'?); if it comes from "
+        "elsewhere (a token, the sideboard), say so with --explorer-outside "
+        "(explorer_outside=True)\n")
+    assert main(["explore", DECK, "--explorer", "Jadelight Ranger", "--explorer-outside",
+                 "--trials", "1000", "--seed", "1", "--format", "json"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["explorer"] == "Jadelight Ranger" and meta["explorer_outside"] is True
+    assert meta["library_size"] == 60 and meta["explores"] == 2  # no copy left the library
+    assert main(["explore", DECK, "--explorer", "Cenote Scout", "--explorer-outside",
+                 "--trials", "1000", "--seed", "1", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["meta"]["library_size"] == 60
+    import explore_sim
+
+    with pytest.raises(explore_sim.DeckError, match="not in the main deck"):
+        explore_sim.explore(DECK, explorer="Jadelight Ranger", trials=100)
+    with pytest.raises(explore_sim.OptionError, match="needs the explorer's name"):
+        explore_sim.explore(DECK, explorer_outside=True, trials=100)
+
+
+def test_an_explorer_from_outside_may_come_from_a_card_file(tmp_path, capsys):
+    token = tmp_path / "token.toml"
+    token.write_text('[[card]]\nname = "Gnome Scout Token"\ntype_line = "Token Creature — '
+                     'Gnome Scout"\npower = 1\ntoughness = 1\nexplores = 3\n'
+                     'explores_when = "enter"\n')
+    args = ["explore", DECK, "--cards", str(token), "--explorer", "Gnome Scout Token",
+            "--trials", "1000", "--seed", "1", "--format", "json"]
+    assert main(args) == 2
+    assert "is not in the main deck" in capsys.readouterr().err
+    assert main([*args, "--explorer-outside"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["explorer"] == "Gnome Scout Token" and meta["explores"] == 3
+    assert meta["library_size"] == 60
 
 
 def test_cards_command(capsys):
@@ -207,7 +272,7 @@ def test_plot_option_writes_a_figure(tmp_path, command, capsys):
         path = tmp_path / f"figure{suffix}"
         assert main([*command, "--trials", "2000", "--seed", "1", "--plot", str(path)]) == 0
         assert path.stat().st_size > 1000
-    capsys.readouterr()
+        assert capsys.readouterr().err == f"explore-sim: wrote {path}\n"
     assert main([*command, "--trials", "200", "--plot", str(tmp_path / "f.gif")]) == 2
     assert "--plot" in capsys.readouterr().err
 
@@ -215,3 +280,90 @@ def test_plot_option_writes_a_figure(tmp_path, command, capsys):
 def test_no_progress_bar_when_not_a_terminal():
     out = run("simulate", DECK, "--turns", "2", "--trials", "70000", "--seed", "1")
     assert out.returncode == 0 and out.stderr == ""
+
+
+@pytest.fixture
+def drawn_figures(monkeypatch):
+    """The figures ``--plot`` writes, kept for inspection."""
+    from matplotlib.figure import Figure
+
+    figures = []
+    save = Figure.savefig
+
+    def keep(figure, *args, **kwargs):
+        figures.append(figure)
+        return save(figure, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    return figures
+
+
+def panel_titles(figure):
+    return [ax.get_title() for ax in figure.axes if ax.get_visible()]
+
+
+def test_plot_draws_every_requested_metric_titled_with_what_ran(tmp_path, capsys,
+                                                               drawn_figures):
+    path = tmp_path / "games.png"
+    assert main(["simulate", DECK, "--turns", "3", "--trials", "2000", "--seed", "1",
+                 "--metrics", "on_curve,counters,mana_spent", "--plot", str(path)]) == 0
+    (figure,) = drawn_figures
+    assert panel_titles(figure) == ["on_curve", "counters", "mana_spent"]
+    assert figure._suptitle.get_text().replace("\n", " ") == (
+        "Lost Caverns Merfolk Explore · policy: forge · 3 turns on the play · 2,000 trials, "
+        "seed 1")
+    assert main(["compare", DECK, "--policy", "keep", "--policy", "mill", "--turns", "3",
+                 "--trials", "2000", "--seed", "1", "--metrics", "lands_played,milled",
+                 "--plot", str(tmp_path / "versus.png")]) == 0
+    figure = drawn_figures[1]
+    assert panel_titles(figure) == ["lands_played", "lands_played: paired difference",
+                                    "milled", "milled: paired difference"]
+    title = figure._suptitle.get_text().replace("\n", " ")
+    assert "policies: keep, mill" in title and "2,000 trials" in title
+    colours = [{line.get_label(): line.get_color() for line in ax.lines
+                if not line.get_label().startswith("_")} for ax in figure.axes[::2]]
+    assert colours[0] == colours[1] and colours[0]["keep"] != colours[0]["mill"]
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == ["keep", "mill"]
+    assert main(["simulate", DECK, "--turns", "3", "--trials", "2000", "--seed", "1",
+                 "--plot", str(tmp_path / "default.png")]) == 0
+    assert len(panel_titles(drawn_figures[2])) == 11  # the metrics the table shows
+    capsys.readouterr()
+
+
+def test_simulate_distribution_of_a_metric_at_a_turn(capsys, tmp_path, drawn_figures):
+    import explore_sim
+
+    args = ["simulate", DECK, "--turns", "4", "--trials", "3000", "--seed", "2"]
+    expected = explore_sim.simulate(DECK, turns=4, trials=3000, seed=2)
+    assert main([*args, "--distribution", "counters", "--turn", "3", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "value,count,probability,se,ci_low,ci_high"
+    want = expected.distribution("counters", turn=3)
+    assert [int(line.split(",")[1]) for line in lines[1:]] == want["count"].tolist()
+    assert main([*args, "--distribution", "lands_played"]) == 0  # the last turn by default
+    out = capsys.readouterr().out
+    assert out.startswith("simulate: distribution of lands_played at the end of turn 4\n")
+    assert main([*args, "--distribution", "mulligans", "--turn", "0", "--format", "json",
+                 "--plot", str(tmp_path / "mulligans.png")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sum(row["count"] for row in data["rows"]) == 3000
+    assert data["meta"]["turns"] == 4
+    assert drawn_figures[0].axes[0].get_title() == "distribution of mulligans in the opening hand"
+    with pytest.raises(explore_sim.OptionError, match=r"distribution: unknown bogus"):
+        expected.distribution("bogus", turn=2)  # the same checks in Python, not a KeyError
+    with pytest.raises(explore_sim.OptionError, match=r"turn must be between 0 .* and 4"):
+        expected.distribution("counters", turn=5)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--distribution", "countres"], "--distribution: unknown countres (did you mean 'counters'"),
+    (["--distribution", "counters", "--turn", "7"], "--turn: must be between 0 (the opening "
+                                                    "hand) and 4 (--turns), got 7"),
+    (["--distribution", "counters", "--turn", "0"], "counters is counted on turns 1 to 4"),
+    (["--distribution", "opening_lands", "--turn", "2"], "opening_lands describes the opening"),
+    (["--turn", "2"], "--turn goes with --distribution METRIC"),
+])
+def test_simulate_distribution_is_checked_before_the_games(args, message):
+    out = run("simulate", DECK, "--turns", "4", "--trials", "100000000", *args)
+    assert out.returncode == 2 and out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1 and message in out.stderr, out.stderr

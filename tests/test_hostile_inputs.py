@@ -576,7 +576,7 @@ def test_150_unknown_names_against_35000_cards(big_sources):
     message = str(error.value)
     assert message.startswith("deck.txt: unknown cards: line 1 ")
     assert repr(names[100]) in message  # the typo's card is suggested
-    assert message.count("line ") == 20 and message.endswith("; and 130 more")
+    assert message.count("line ") == 20 and "; and 130 more; to fix: " in message
     assert len(message) < 4000 and "\n" not in message
 
 

@@ -238,19 +238,114 @@ def test_plot_distribution_refuses_two_unlabelled_distributions():
     assert bars[0][0].get_hatch() != bars[1][0].get_hatch()  # ... two hatches
 
 
-def test_result_figure_draws_what_plot_draws(compared):
+LONG = "lands_in_hand == 0 or mana_value >= lands_in_play + lands_in_hand + 3"
+
+
+@pytest.fixture(scope="module")
+def with_expression():
+    return explore_sim.compare(DECK, ["keep", "mill", LONG], turns=3, trials=1000, seed=1)
+
+
+def line_looks(ax):
+    return {line.get_label(): (line.get_color(), line.get_marker()) for line in ax.lines
+            if not line.get_label().startswith("_")}
+
+
+def test_plot_metrics_draws_one_panel_per_metric_of_a_simulation():
+    result = explore_sim.simulate(DECK, turns=3, trials=1000, seed=1)
+    figure = plotting.plot_metrics(result, ["on_curve", "counters", "mana_spent", "explores"])
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["on_curve", "counters", "mana_spent", "explores"]
+    summary = result.summary()
+    for ax in panels:
+        rows = summary[(summary["metric"] == ax.get_title()) & (summary["turn"] > 0)]
+        assert ax.lines[0].get_ydata().tolist() == rows["mean"].tolist()
+    title = figure._suptitle.get_text().replace("\n", " ")
+    assert title == ("Lost Caverns Merfolk Explore · policy: forge · 3 turns on the play · "
+                     "1,000 trials, seed 1")
+
+
+def test_plot_metrics_keeps_one_colour_per_variant_in_every_panel(with_expression):
+    figure = plotting.plot_metrics(with_expression, ["on_curve", "counters", "lands_played"])
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    assert len(panels) == 6  # each metric and its paired differences
+    labels, caption = plotting.short_labels(["keep", "mill", LONG])
+    short = labels[LONG]
+    assert short.endswith("[1]") and len(short) <= plotting.LABEL_WIDTH
+    looks = line_looks(panels[0])
+    assert list(looks) == ["keep", "mill", short]
+    for ax in panels[2::2]:
+        assert line_looks(ax) == looks
+    for ax in panels[1::2]:  # the differences: the baseline is not drawn, the others keep theirs
+        drawn = {c.get_label(): (c.lines[0].get_color(), c.lines[0].get_marker())
+                 for c in ax.containers}
+        assert drawn == {"mill": looks["mill"], short: looks[short]}
+    (legend,) = figure.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["keep", "mill", short]
+    assert not any(ax.get_legend() for ax in panels)  # one legend, beside the panels
+    assert LONG in figure._supxlabel.get_text().replace("\n", " ")  # the full text, in the caption
+    assert "[1] " + LONG == caption
+    title = figure._suptitle.get_text().replace("\n", " ")
+    assert title.startswith(f"Lost Caverns Merfolk Explore · policies: keep, mill, {short} · ")
+    assert title.endswith("1,000 trials, seed 1")
+
+
+def test_plot_differences_gives_each_variant_its_plot_turns_colour(compared):
+    fig, (left, right) = plt.subplots(1, 2)
+    plotting.plot_turns(compared.summary(), "counters", ax=left)
+    plotting.plot_differences(compared.paired_differences(), "counters", ax=right)
+    (errors,) = [c for c in right.containers if isinstance(c, ErrorbarContainer)]
+    assert errors.lines[0].get_color() == line_looks(left)["mill"][0] == plotting.PALETTE[1]
+
+
+def test_legends_sit_beside_the_data_by_default(with_expression):
+    fig, ax = plt.subplots(layout="constrained")
+    plotting.plot_turns(with_expression.summary(), "on_curve", ax=ax)
+    fig.canvas.draw()
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+    fig, ax = plt.subplots()
+    plotting.plot_turns(with_expression.summary(), "on_curve", ax=ax, legend=False)
+    assert ax.get_legend() is None
+    with pytest.raises(explore_sim.OptionError, match="legend must be"):
+        plotting.plot_turns(with_expression.summary(), "on_curve", ax=ax, legend="left")
+
+
+def test_plot_metrics_refuses_an_unknown_metric(with_expression):
+    with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean 'on_curve'"):
+        plotting.plot_metrics(with_expression, ["on_curv"])
+
+
+def test_result_figure_is_the_figure_of_plot_and_of_the_web_page(with_expression):
     explored = explore_sim.explore(DECK, explores=2, trials=500, seed=1)
-    titles = [ax.get_title() for ax in plotting.result_figure(explored).axes]
-    assert titles == ["distribution of +1/+1 counters"]
-    titles = [ax.get_title() for ax in plotting.result_figure(explored, "milled").axes]
+    figure = plotting.result_figure(explored)
+    assert [ax.get_title() for ax in figure.axes] == ["distribution of +1/+1 counters"]
+    assert figure._suptitle.get_text().replace("\n", " ").endswith("500 trials, seed 1")
+    assert tuple(figure.get_size_inches()) == (7, 4.5)
+    titles = [ax.get_title() for ax in plotting.result_figure(
+        explored, distribution="milled").axes]
     assert titles == ["distribution of cards milled"]
     games = explore_sim.simulate(DECK, turns=3, trials=500, seed=1)
-    figure = plotting.result_figure(games, "counters")
-    assert [ax.get_title() for ax in figure.axes] == ["+1/+1 counters by turn"]
-    assert tuple(figure.get_size_inches()) == (7, 4.5)
-    figure = plotting.result_figure(compared)
-    assert [ax.get_title() for ax in figure.axes] == [
-        "P(on curve: lands ≥ turn) by turn", "paired difference to keep (95% interval)"]
-    assert tuple(figure.get_size_inches()) == (12, 4.5)
+    figure = plotting.result_figure(games, ["counters", "on_curve"])
+    assert [ax.get_title() for ax in figure.axes if ax.get_visible()] == ["counters", "on_curve"]
+    assert figure._suptitle.get_text() == plotting.plot_metrics(
+        games, ["counters", "on_curve"])._suptitle.get_text()
+    figure = plotting.result_figure(games)  # the metrics the table shows
+    assert len([ax for ax in figure.axes if ax.get_visible()]) == 11
+    figure = plotting.result_figure(games, distribution="hand_size", turn=0)
+    assert [ax.get_title() for ax in figure.axes] == ["distribution of cards in hand in the "
+                                                      "opening hand"]
+    figure = plotting.result_figure(games, distribution="counters")  # the last turn
+    assert figure.axes[0].get_title().endswith(" at the end of turn 3")
+    figure = plotting.result_figure(with_expression, ["on_curve"])
+    assert [ax.get_title() for ax in figure.axes] == ["on_curve", "on_curve: paired difference"]
+    assert len(figure.legends) == 1
     with pytest.raises(explore_sim.OptionError, match="draws explore, simulate and compare"):
         plotting.result_figure(object())
+    with pytest.raises(explore_sim.OptionError, match="name its metric with distribution="):
+        plotting.result_figure(explored, ["milled"])
+    with pytest.raises(explore_sim.OptionError, match="distribution= is for explore and simul"):
+        plotting.result_figure(with_expression, distribution="counters")
+    with pytest.raises(explore_sim.OptionError, match="turn= goes with"):
+        plotting.result_figure(games, turn=2)
+    with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean"):
+        plotting.result_figure(games, ["on_curv"])

@@ -30,7 +30,45 @@ def test_readme_python_examples_run(tmp_path, monkeypatch):
         assert again.attrs["explore_sim"]["seed"] == 1
         assert again.attrs["explore_sim"]["policy"] == ["keep", "mill", "forge"]
         assert list(again["policy"].cat.categories) == ["keep", "mill", "forge"]
-        titles = [ax.get_title() for ax in plt.gcf().axes]
-        assert titles == ["deck = Lost Caverns Merfolk Explore", "deck = xln_sultai_explore"]
+        titles = [[ax.get_title() for ax in plt.figure(n).axes] for n in plt.get_fignums()]
+        assert ["deck = Lost Caverns Merfolk Explore", "deck = xln_sultai_explore"] in titles
+        figure = namespace["figure"]
+        assert [ax.get_title() for ax in figure.axes] == [
+            "on_curve", "on_curve: paired difference", "counters", "counters: paired difference"]
+        fixed = namespace["fixed"]
+        assert fixed.features().explores[fixed.features().id_of(fixed.cards[0])] == 2
+        assert fixed.table()["source"].iloc[0] == "card file fixes.toml"
     finally:
         plt.close("all")
+
+
+def two_commands():
+    """The shell commands of the README's "Two commands" section, and the output it shows."""
+    section = README.split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```sh\n(.*?)\n```", section, flags=re.S)
+    (printed,) = re.findall(r"The first command prints:\n\n```\n(.*?)```", section, flags=re.S)
+    return commands, printed
+
+
+def test_the_first_command_prints_what_the_readme_shows():
+    import shlex
+    import subprocess
+    import sys
+
+    (setup, _), printed = two_commands()
+    words = shlex.split(setup.split("&& explore-sim ", 1)[1])
+    assert words[0] == "explore" and "--explorer" in words and "--drawn" in words
+    out = subprocess.run([sys.executable, "-m", "explore_sim", *words], capture_output=True,
+                         text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == printed
+
+
+def test_ci_runs_the_readme_commands_as_written():
+    commands, _ = two_commands()
+    setup, tests = commands
+    assert "pip install -e . &&" in setup and "[dev]" not in setup  # running needs no dev extra
+    assert tests == "pip install -e '.[dev]' && python -m pytest"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert setup in ci and tests in ci
+    assert ci.index(setup) < ci.index(tests)

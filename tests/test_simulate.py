@@ -93,6 +93,10 @@ def play_checked(deck, config, policy="forge", trials=4000, seed=0):
         assert np.all(m["on_curve"] == (m["lands_played"] >= turn))
         assert np.all(state.tapped <= state.battlefield) and np.all(state.tapped >= 0)
         np.testing.assert_array_equal(state.units, game.mana.expected_units(state))
+        counts = [state.permanents.copy(), state.hand_lands.copy()]
+        state.recount()  # the running counts agree with the per-card arrays
+        for kept, recounted in zip(counts, [state.permanents, state.hand_lands]):
+            np.testing.assert_array_equal(kept, recounted)
         assert np.all(state.pool == 0) and np.all(state.maps >= 0)  # mana empties between phases
         assert np.all(state.library_pips >= 0)
         # A draw from an empty library is always recorded.

@@ -167,6 +167,51 @@ def test_simulate_options_reach_the_run(client, capsys):
         "on_curve", "counters", "castable:Jadelight Ranger"]
 
 
+@pytest.fixture
+def drawn_figures(monkeypatch):
+    """The figures the page and ``--plot`` save, kept for inspection."""
+    from matplotlib.figure import Figure
+
+    figures = []
+    save = Figure.savefig
+
+    def keep(figure, *args, **kwargs):
+        figures.append(figure)
+        return save(figure, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    return figures
+
+
+def drawing(figure):
+    """What a figure shows: its title, its visible panels' titles and their lines' data."""
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    return (figure._suptitle.get_text(), [ax.get_title() for ax in panels],
+            [[list(map(float, line.get_ydata())) for line in ax.lines] for ax in panels])
+
+
+@pytest.mark.parametrize("analysis, fields, argv", [
+    ("simulate", {"metrics": "counters, mana_spent", "turns": 3},
+     ["simulate", str(DECKS / f"{SULTAI}.txt"), "--metrics", "counters,mana_spent", "--turns",
+      "3"]),
+    ("compare", {"policies": "keep\nmill", "turns": 3},
+     ["compare", str(DECKS / f"{SULTAI}.txt"), "--policy", "keep", "--policy", "mill",
+      "--turns", "3"]),
+])
+def test_the_figure_is_the_one_plot_writes(client, capsys, tmp_path, drawn_figures, analysis,
+                                           fields, argv):
+    job, page = run(client, analysis=analysis, deck=deck_text(f"{SULTAI}.txt"), trials=1000,
+                    seed=6, **fields)
+    assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
+    cli(capsys, *argv, "--trials", "1000", "--seed", "6", "--plot", str(tmp_path / "f.svg"))
+    on_page, written = (drawing(figure) for figure in drawn_figures)
+    assert on_page == written
+    if analysis == "simulate":  # the metrics asked for, one panel each
+        assert on_page[1] == ["counters", "mana_spent"]
+    else:  # blank metrics: the table's, each with its paired differences
+        assert len(on_page[1]) == 2 * len(cells(page.text, "compare: 2 variants"))
+
+
 def test_compare_gives_the_command_lines_numbers(client, capsys):
     job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
                     policies="keep\nmill\nforge", turns=4, trials=2000, seed=2)
@@ -234,6 +279,7 @@ def test_unknown_cards_are_listed_by_line_with_suggestions(client):
     assert 'data-from="Jadelite Ranger" data-to="Jadelight Ranger"' in text
     assert 'data-to="Cenote Scout"' in text
     assert "add it to a card file" in text
+    assert "cards update" not in text  # the command line's fix names files; the page has its own
     assert deck.strip() in text  # the text area keeps what was typed
     still_serving(client)
 
@@ -326,7 +372,6 @@ def test_option_errors_are_named(client):
         ({"analysis": "simulate", "removal": "2"}, "removal: expected a value from 0 to 1"),
         ({"analysis": "simulate", "mulligan": "paris"}, "mulligan: choose one of"),
         ({"analysis": "simulate", "metrics": "on_curv"}, "did you mean"),
-        ({"analysis": "simulate", "figure": "mulligans"}, "is not a metric by turn"),
         ({"analysis": "simulate", "castable": "Jadelite Ranger"}, "castable: unknown card"),
         ({"analysis": "compare", "policies": "forge"}, "compare needs two variants"),
         ({"analysis": "compare", "policies": "\n".join(["keep", "mill", "forge"] * 3)},

@@ -57,7 +57,6 @@ def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
         page.fill("input[name=seed]", "1")
         page.fill("input[name=metrics]", "lands_played,on_curve,counters,explores,"
                                          "explore_lands,mana_spent")
-        page.fill("input[name=figure]", "on_curve")
         page.click("#run")
 
         table = page.wait_for_selector("table.stats")

@@ -6,7 +6,8 @@
 The player model behind the policy's observation: the ``drawn`` cards plus the ``known``
 cards are the cards seen so far; one land was played each turn while there was one
 (``lands_in_play = min(lands seen, turn)``), every other seen card is in hand. The explorer
-itself (``explorer=``) is on the battlefield, so one copy of it leaves the library.
+itself (``explorer=``, a card of the main deck) is on the battlefield, so one copy of it leaves
+the library; an explorer from outside the deck (``explorer_outside=True``) leaves it whole.
 """
 
 from __future__ import annotations
@@ -117,9 +118,12 @@ class ExploreResult:
         -------
         str
         """
+        meta = self.meta
+        by = f" by {meta['explorer']}" if meta.get("explorer") else ""
+        outside = " (from outside the deck)" if meta.get("explorer_outside") else ""
         title = (
-            f"explore: {self.meta['explores']} explore(s) after {self.meta['drawn']} cards drawn"
-            + (", explorer gone" if self.meta["explorer_gone"] else "")
+            f"explore: {meta['explores']} explore(s){by}{outside} after {meta['drawn']} cards "
+            f"drawn, turn {meta['turn']}" + (", explorer gone" if meta["explorer_gone"] else "")
         )
         return render(fmt, self.meta, self.summary(), title)
 
@@ -148,7 +152,8 @@ def explore(
     trials: int = 100_000,
     seed: Any = None,
     *,
-    explorer: str | None = None,
+    explorer: str | Card | None = None,
+    explorer_outside: bool = False,
     targeted: bool = False,
     turn: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -180,9 +185,15 @@ def explore(
     seed : int, SeedSequence, Generator or None
         Randomness; the same seed gives the same numbers, however the trials are chunked.
         None draws fresh entropy, recorded in ``meta["seed"]``.
-    explorer : str, optional
-        The exploring card. One copy leaves the library (it is on the battlefield). Any
-        permanent may explore, creature or not (E5); instants and sorceries are refused.
+    explorer : str or Card, optional
+        The exploring card (its name), a card of the main deck: one copy leaves the library (it is on
+        the battlefield). Any permanent may explore, creature or not (E5); instants and
+        sorceries are refused. A card the deck does not hold is refused unless
+        ``explorer_outside`` is True.
+    explorer_outside : bool
+        The explorer comes from outside the deck (a token, a card from the sideboard or
+        another player's card): it may be any known permanent, and no copy of it leaves the
+        library.
     targeted : bool
         The explore comes from an effect that targets the explorer (a Map, Over the Edge):
         with ``explorer_gone`` it does nothing (E9).
@@ -200,10 +211,11 @@ def explore(
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     features = deck.features()
-    explorer_card = _explorer_card(deck, explorer)
+    explorer_card = _explorer_card(deck, explorer, explorer_outside)
     explores = _check_explores(explores, explorer_card)
     known_ids = _ids_of(deck, features, _known_names(known))
-    library = _library_ids(deck, features, known_ids, explorer_card)
+    library = _library_ids(deck, features, known_ids,
+                           None if explorer_outside else explorer_card)
     drawn = _check_drawn(drawn, len(library), deck)
     turn = max(1, drawn - 6) if turn is None else _check_int("turn", turn, 1, 1000)
     trials = check_trials(trials)
@@ -241,6 +253,7 @@ def explore(
         "deck": [deck_meta(deck)],
         "library_size": len(library),
         "explorer": explorer_card.name if explorer_card else None,
+        "explorer_outside": bool(explorer_outside),
         "known": [features.cards[i - 1].name for i in known_ids.tolist()],
         "explores": explores,
         "drawn": drawn,
@@ -372,18 +385,35 @@ def _check_drawn(drawn: object, library_size: int, deck: Deck) -> int:
     return drawn
 
 
-def _explorer_card(deck: Deck, explorer: str | None) -> Card | None:
+def _explorer_card(deck: Deck, explorer: str | Card | None, outside: bool) -> Card | None:
     if explorer is None:
+        if outside:
+            raise OptionError("explorer_outside needs the explorer's name (explorer=...)")
         return None
-    from ..cards.index import card_sources
-
-    sources = card_sources()
-    card = Catalog(deck.cards).find(explorer) or sources.find(explorer)
+    in_deck = Catalog(deck.cards)
+    if isinstance(explorer, Card):  # looked up by the caller (the command line's card sources)
+        explorer, card = explorer.name, in_deck.find(explorer.name) or explorer
+    elif isinstance(explorer, str):
+        card = in_deck.find(explorer)
+    else:
+        raise OptionError(f"explorer must be a card name, got {clip(repr(explorer))}")
     if card is None:
-        raise DeckError(f"unknown explorer {clip(explorer)!r}{sources.suggestion_text(explorer)}")
+        from ..cards.index import card_sources
+
+        sources = card_sources()
+        card = sources.find(explorer)
+        if card is None:
+            raise DeckError(f"unknown explorer {clip(explorer)!r}"
+                            f"{sources.suggestion_text(explorer)}")
     if not card.is_permanent:
         raise OptionError(
             f"explorer {card.name!r} is not a permanent; only permanents explore (E5)"
+        )
+    if not outside and in_deck.find(explorer) is None:
+        raise DeckError(
+            f"explorer {card.name!r} is not in the main deck of {clip(deck.name)!r}"
+            f"{in_deck.suggestion_text(explorer)}; if it comes from elsewhere (a token, the "
+            "sideboard), say so with --explorer-outside (explorer_outside=True)"
         )
     return card
 

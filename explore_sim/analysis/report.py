@@ -240,7 +240,11 @@ def _plain(value: Any) -> Any:
 
 
 def to_csv(rows: pd.DataFrame) -> str:
-    """The tidy rows as CSV, full precision (``repr`` of each float).
+    """The tidy rows as CSV, each number in the shortest form that reads back exactly.
+
+    Float columns are float64 and each value is written as Python's ``repr`` of it
+    (``0.64124``, ``1.0``, ``1e-05``), the shortest text that parses back to the same
+    float64; a missing value is an empty field. Whole-number columns stay whole numbers.
 
     Parameters
     ----------
@@ -250,9 +254,17 @@ def to_csv(rows: pd.DataFrame) -> str:
     -------
     str
     """
+    floats = rows.select_dtypes(include="floating").columns
+    if len(floats):
+        rows = rows.astype({column: "float64" for column in floats})
     buffer = io.StringIO()
-    rows.to_csv(buffer, index=False, lineterminator="\n", float_format="%.17g")
+    rows.to_csv(buffer, index=False, lineterminator="\n", float_format=_shortest)
     return buffer.getvalue()
+
+
+def _shortest(value: float) -> str:
+    """The shortest text that reads back as exactly this float64 (Python's ``repr``)."""
+    return repr(float(value))
 
 
 def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:

@@ -47,7 +47,8 @@ from .report import (
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
-__all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games", "DEFAULT_COMPARE_METRICS"]
+__all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games",
+           "check_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS"]
 
 #: Metrics shown by default in people-readable tables.
 DEFAULT_TABLE_METRICS = (
@@ -290,6 +291,43 @@ def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
     return chosen
 
 
+def check_distribution(metric: str, turn: int, turns: int, extra: Iterable[str] = (),
+                       label: str = "distribution") -> None:
+    """Refuse a distribution that a run of ``turns`` turns does not record.
+
+    Parameters
+    ----------
+    metric : str
+        A per-turn metric (turns 1 to ``turns``) or an opening-hand metric (turn 0:
+        ``mulligans``, ``hand_size``, ``opening_lands``).
+    turn : int
+        0 (the opening hand) to ``turns``.
+    turns : int
+        Turns played.
+    extra : iterable of str
+        More per-turn metrics of the run (``castable:CARD``).
+    label : str
+        Starts the error message (``"--distribution"`` on the command line).
+
+    Raises
+    ------
+    OptionError
+        An unknown metric (with the closest names), a turn out of range, or a metric that
+        is not recorded at that turn.
+    """
+    extra = list(extra)
+    check_metrics([metric], label=label, extra=extra)
+    if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) \
+            or not 0 <= turn <= turns:
+        raise OptionError(f"{label}: turn must be between 0 (the opening hand) and {turns}, "
+                          f"got {turn!r}")
+    if turn == 0 and metric not in OPENING_METRICS:
+        raise OptionError(f"{label}: {metric} is counted on turns 1 to {turns}; turn 0 (the "
+                          f"opening hand) has {', '.join(OPENING_METRICS)}")
+    if turn > 0 and metric not in TURN_METRICS and metric not in extra:
+        raise OptionError(f"{label}: {metric} describes the opening hand: ask for turn 0")
+
+
 def _cell_table(rows: pd.DataFrame, index: str, columns: str, order: Sequence[Any],
                 metrics: Sequence[str], cell: str = "{:.3f} ({:.3f})") -> pd.DataFrame:
     """Metrics down, ``columns`` across: ``mean (se)`` cells, in ``metrics`` and ``order``."""
@@ -340,6 +378,8 @@ class SimulationResult:
         Parameters
         ----------
         metric : str
+            A per-turn metric, or at turn 0 an opening-hand metric (``mulligans``,
+            ``hand_size``, ``opening_lands``).
         turn : int
             0 (the opening hand) to the last turn played.
         level : float
@@ -350,9 +390,13 @@ class SimulationResult:
         DataFrame
             ``value, count, probability, se, ci_low, ci_high``, with :attr:`meta` in
             ``attrs["explore_sim"]``.
+
+        Raises
+        ------
+        OptionError
+            An unknown metric, a turn out of range or a metric not recorded at that turn.
         """
-        if turn not in self.stats.by_turn:
-            raise OptionError(f"turn must be between 0 and {len(self.stats.by_turn) - 1}")
+        check_distribution(metric, turn, self.meta["turns"], _extra(self.meta))
         return with_meta(self.stats.by_turn[turn].distribution(metric, level), self.meta)
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None) -> str:

@@ -9,7 +9,8 @@
 - :mod:`.card_files`: user card files (TOML / CSV);
 - :mod:`.index`, :mod:`.jsonstream`, :mod:`.oracle`, :mod:`.update`: the Scryfall / MTGJSON
   card index, its streaming reader, oracle-text templates and the one network command;
-- :mod:`.decklist`: decklists in every common format, read into a :class:`Deck`.
+- :mod:`.decklist`: decklists in every common format, read into a :class:`Deck`;
+- :mod:`.template`: a card file skeleton for the cards of a decklist no source knows.
 
 This wing uses nothing of :mod:`explore_sim.engine` or :mod:`explore_sim.analysis`.
 """
@@ -19,6 +20,7 @@ from .catalog import CardSources, Catalog
 from .decklist import Deck, deck_from_counts, load_deck, parse_deck
 from .features import EMPTY, FeatureTable
 from .index import card_sources
+from .template import card_template, unknown_cards
 
 __all__ = [
     "Card",
@@ -31,6 +33,8 @@ __all__ = [
     "parse_deck",
     "deck_from_counts",
     "card_sources",
+    "card_template",
+    "unknown_cards",
     "classify_types",
     "mana_value_of",
     "normalize_name",

@@ -2,7 +2,7 @@
 
 A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the
 built-in catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``name``, ``mana_cost``,
-``type_line`` (required), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
+``type_line`` (required, not empty), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
 the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
 ``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
 ``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a list),
@@ -21,7 +21,10 @@ the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a numb
     explores = 1
     explores_when = "enter"
 
-Errors name the file and the line of the offending card. A card file is a regular file of
+``mana_cost`` may be left out (a land, a card without a mana cost); written out empty on a
+nonland card it is refused, so a skeleton from :func:`explore_sim.cards.card_template` that
+was not filled in never loads as a free spell. Errors name the file and the line of the
+offending card. A card file is a regular file of
 at most :data:`MAX_CARD_FILE_BYTES` bytes with lines of at most :data:`MAX_CARD_FILE_LINE`
 characters; the numbers must fit the ranges of :mod:`explore_sim.cards.card`.
 """
@@ -107,10 +110,14 @@ def _card(table: dict[str, Any], source: str) -> Card:
     unknown = [clip(key, 40) for key in table if key not in _FIELDS]
     if unknown:
         raise CardError(f"unknown field(s) {', '.join(unknown[:5])}; known: {', '.join(_FIELDS)}")
-    for required in ("name", "type_line"):
-        if not isinstance(table.get(required), str) or not table[required].strip():
-            raise CardError(f"a card needs a {required}")
+    if not isinstance(table.get("name"), str) or not table["name"].strip():
+        raise CardError("a card needs a name")
     where = f"card {clip(table['name'])!r}"
+    if "type_line" not in table:
+        raise CardError(f"{where}: a card needs a type_line")
+    if isinstance(table["type_line"], str) and not table["type_line"].strip():
+        raise CardError(f"{where}: type_line is empty; write the card's type line, e.g. "
+                        '"Creature — Merfolk Scout", "Instant" or "Land — Forest Island"')
     for key, value in table.items():
         expected = _FIELDS[key]
         allowed = expected if isinstance(expected, tuple) else (expected,)
@@ -136,7 +143,13 @@ def _card(table: dict[str, Any], source: str) -> Card:
             values[field] = "yes" if values[field] else ""
     values.setdefault("mana_cost", "")
     values["source"] = source
-    return Card(**values)
+    card = Card(**values)
+    if "mana_cost" in table and not table["mana_cost"].strip() and not card.is_land:
+        # An empty cost written out is a card file not filled in (see card_template), not a
+        # free spell: a card without a mana cost leaves the field out.
+        raise CardError(f"{where}: mana_cost is empty for a nonland card; write its cost, "
+                        'e.g. "{1}{G}" (leave the field out for a card without a mana cost)')
+    return card
 
 
 def _type_name(expected: Any) -> str:

@@ -29,9 +29,12 @@ names the deck's filler card: the card :meth:`Deck.with_counts` (and so
 
 Only the main deck goes into the library; commander, companion and sideboard are kept for
 reference. Construction rules (copy limits, minimum sizes) are not enforced, so what-if decks
-are fine; an empty main deck, counts of 0 or over 250 on a line, and unknown cards are refused
-with the file and line named, every unknown card listed at once (the first
-:data:`MAX_LISTED_UNKNOWN` with suggestions, then how many more).
+are fine; an empty main deck, counts of 0 or over 250 on a line, and unknown main-deck or
+commander cards are refused with the file and line named, every unknown card listed at once
+(the first :data:`MAX_LISTED_UNKNOWN` with suggestions, then how many more) and how to make
+them known (``explore-sim cards update``, or a card file written by ``explore-sim cards
+template``). Unknown sideboard and companion cards are left out of the deck with a
+:class:`~explore_sim.errors.DeckWarning`: they are never shuffled.
 
 Limits: a decklist is a regular file of at most :data:`MAX_DECK_BYTES` bytes, a text line is
 at most :data:`MAX_LINE_LENGTH` characters, and a list has at most :data:`MAX_CARD_LINES`
@@ -53,8 +56,16 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from ..errors import CardError, DeckError, DeckWarning, clip
-from .card import Card
+from ..errors import (
+    MAX_ECHO,
+    MAX_MESSAGE,
+    CardError,
+    DeckError,
+    DeckWarning,
+    OptionError,
+    clip,
+)
+from .card import Card, normalize_name
 from .catalog import Catalog
 from .features import FeatureTable
 from .files import check_lines, read_file_bytes
@@ -66,6 +77,7 @@ __all__ = [
     "parse_deck",
     "deck_from_counts",
     "deck_card_files",
+    "read_entries",
     "DECK_FORMATS",
     "MAX_COPIES_PER_LINE",
     "MAX_DECK_SIZE",
@@ -389,6 +401,9 @@ def load_deck(
     path_or_text: str | PathLike[str],
     catalog: _Names | None = None,
     format: str = "auto",
+    *,
+    cards: Iterable[str | PathLike[str]] | str | PathLike[str] = (),
+    cards_dir: str | PathLike[str] | None = None,
 ) -> Deck:
     """Read a decklist from a file path or from decklist text.
 
@@ -398,11 +413,19 @@ def load_deck(
         A path to a decklist file, or the decklist itself as text (any string containing a
         line break is read as text).
     catalog : Catalog or CardSources, optional
-        Where card names are looked up. Default: the decklist's own card file if there is
-        one (:func:`deck_card_files`), the built-in catalog, then the imported card index if
-        there is one (:func:`explore_sim.cards.index.card_sources`).
+        Where card names are looked up. Default: the card files ``cards``, the decklist's
+        own card file if there is one (:func:`deck_card_files`), the built-in catalog, then
+        the imported card index if there is one
+        (:func:`explore_sim.cards.index.card_sources`).
     format : str
         One of :data:`DECK_FORMATS`; ``auto`` detects it.
+    cards : path or iterable of paths
+        Card files (TOML or CSV) whose cards replace built-in or imported cards of the same
+        name (``--cards FILE`` on the command line); not with ``catalog``.
+    cards_dir : str or path-like, optional
+        The directory of the imported card index (``--cards-dir``; default
+        ``$EXPLORE_SIM_CARDS_DIR``, else ``~/.local/share/explore_sim``); not with
+        ``catalog``.
 
     Returns
     -------
@@ -412,10 +435,27 @@ def load_deck(
     ------
     DeckError
         A missing or unreadable file, a malformed line, a bad count, unknown cards (all listed
-        with suggestions) or an empty main deck. The message names the file and line.
+        with suggestions and how to make them known) or an empty main deck. The message names
+        the file and line.
+    CardError
+        A card file that cannot be read.
     """
+    text, source, name, format, path = _read_deck(path_or_text, format)
+    catalog = _deck_sources(catalog, cards, cards_dir, path)
+    if path is None:
+        return parse_deck(text, catalog=catalog, format=format)
+    return parse_deck(text, catalog=catalog, source=source, name=name, format=format)
+
+
+def _read_deck(
+    path_or_text: str | PathLike[str], format: str
+) -> tuple[str, str, str | None, str, Path | None]:
+    """``(text, source, name, format, path)`` of a decklist file, or of decklist text (any
+    string with a line break; its path is None)."""
     if isinstance(path_or_text, str) and "\n" in path_or_text:
-        return parse_deck(path_or_text, catalog=catalog, format=format)
+        return path_or_text, "<text>", None, format, None
+    if not isinstance(path_or_text, (str, PathLike)):
+        raise DeckError(f"expected a decklist path or text, got {type(path_or_text).__name__}")
     path = Path(path_or_text)
     raw = read_file_bytes(path, "decklist file", DeckError, MAX_DECK_BYTES)
     try:
@@ -426,11 +466,28 @@ def load_deck(
         ) from None
     if format == "auto" and path.suffix.casefold() == ".dek":
         format = "dek"
-    if catalog is None:
-        from .index import card_sources
+    return text, str(path), path.stem, format, path
 
-        catalog = card_sources(deck_card_files(path))
-    return parse_deck(text, catalog=catalog, source=str(path), name=path.stem, format=format)
+
+def _deck_sources(
+    catalog: _Names | None,
+    cards: Iterable[str | PathLike[str]] | str | PathLike[str],
+    cards_dir: str | PathLike[str] | None,
+    path: Path | None,
+) -> _Names:
+    """``catalog``, else the card sources of ``cards``, the deck's own card file and
+    ``cards_dir``."""
+    if isinstance(cards, (str, PathLike)):
+        cards = [cards]
+    cards = list(cards)
+    if catalog is not None:
+        if cards or cards_dir is not None:
+            raise OptionError("give either catalog= or cards= / cards_dir=, not both")
+        return catalog
+    from .index import card_sources
+
+    companions = deck_card_files(path) if path is not None else []
+    return card_sources([*cards, *companions], cards_dir)
 
 
 def deck_card_files(path: str | PathLike[str]) -> list[Path]:
@@ -485,28 +542,12 @@ def parse_deck(
     DeckError
         Naming the line of a malformed entry, every unknown card, or an empty main deck.
     """
-    if format not in DECK_FORMATS:
-        raise DeckError(f"unknown deck format {format!r}; use one of {', '.join(DECK_FORMATS)}")
     if catalog is None:
         from .index import card_sources
 
         catalog = card_sources()
-    if "\x00" in text:
-        raise DeckError(f"{source}: not a text decklist (it contains NUL bytes)")
-    if len(text) > MAX_DECK_BYTES:
-        raise DeckError(f"{source}: too large for a decklist ({len(text):,} characters, at "
-                        f"most {MAX_DECK_BYTES:,})")
-    forced = format != "auto"
-    if not forced:
-        format = detect_format(text)
-    filler = None
-    if format != "dek":
-        check_lines(text, source, MAX_LINE_LENGTH, DeckError)
-    if format == "dek":
-        entries, deck_name = _parse_dek(text, source), name
-    else:
-        entries, deck_name, filler = _parse_text(text, source, format, forced)
-        deck_name = deck_name or name
+    entries, deck_name, filler, format = read_entries(text, source, format)
+    deck_name = deck_name or name
     resolved = _resolve(entries, catalog, source)
     filler_name = _resolve_filler(filler, catalog, source)
     main = resolved.get("main", ())
@@ -525,6 +566,54 @@ def parse_deck(
         format=format,
         filler=filler_name,
     )
+
+
+def read_entries(
+    text: str, source: str = "<text>", format: str = "auto"
+) -> tuple[dict[str, list[tuple[int, str, int]]], str | None, tuple[int, str] | None, str]:
+    """The card lines of decklist text, per section, before any name is looked up.
+
+    Parameters
+    ----------
+    text : str
+        The decklist.
+    source : str
+        Names the list in error messages.
+    format : str
+        One of :data:`DECK_FORMATS`; ``auto`` detects it.
+
+    Returns
+    -------
+    entries : dict of str to list of (int, str, int)
+        ``(line number, card name as written, copies)`` per section (``main``,
+        ``sideboard``, ``commander``, ``companion``); the maybeboard is dropped.
+    name : str or None
+        The deck's name if the list gives one.
+    filler : (int, str) or None
+        The line and card name of a ``// filler: ...`` line.
+    format : str
+        The format the text was read as.
+
+    Raises
+    ------
+    DeckError
+        An unknown format, a malformed line or count, or text too large for a decklist.
+    """
+    if format not in DECK_FORMATS:
+        raise DeckError(f"unknown deck format {format!r}; use one of {', '.join(DECK_FORMATS)}")
+    if "\x00" in text:
+        raise DeckError(f"{source}: not a text decklist (it contains NUL bytes)")
+    if len(text) > MAX_DECK_BYTES:
+        raise DeckError(f"{source}: too large for a decklist ({len(text):,} characters, at "
+                        f"most {MAX_DECK_BYTES:,})")
+    forced = format != "auto"
+    if not forced:
+        format = detect_format(text)
+    if format == "dek":
+        return _parse_dek(text, source), None, None, format
+    check_lines(text, source, MAX_LINE_LENGTH, DeckError)
+    entries, deck_name, filler = _parse_text(text, source, format, forced)
+    return entries, deck_name, filler, format
 
 
 def _resolve_filler(filler: tuple[int, str] | None, catalog: _Names, source: str) -> str | None:
@@ -710,7 +799,7 @@ def _parse_text(
             f"{blocks[1][0][0]}) are read as the sideboard; add a 'Deck' header above "
             "the list to keep them in the main deck",
             DeckWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     else:
         for block in blocks:
@@ -783,33 +872,125 @@ def _section_of(line: str) -> str | None:
     return _SECTIONS.get(key)
 
 
+#: Sections whose cards are played: an unknown card there is an error. Unknown cards of the
+#: other sections (sideboard, companion) are left out with a warning: they are never shuffled.
+_REQUIRED_SECTIONS = ("main", "commander")
+
+
 def _resolve(
     entries: dict[str, list[Entry]], catalog: _Names, source: str
 ) -> dict[str, tuple[tuple[Card, int], ...]]:
     """Look every name up at once, so all unknown cards are reported together.
 
-    The first :data:`MAX_LISTED_UNKNOWN` unknown cards are named with suggestions; the
-    message then says how many more there are.
+    Unknown main-deck (and commander) cards are an error that names them all and says how
+    to fix it: the first :data:`MAX_LISTED_UNKNOWN` are named with suggestions (as many as
+    fit in one message), then how many more there are. Unknown sideboard and companion cards
+    are left out with one :class:`~explore_sim.errors.DeckWarning`.
     """
-    unknown: list[tuple[int, str]] = []
+    unknown: dict[str, tuple[int, str]] = {}  # each card once, at its first line
+    left_out: dict[tuple[str, str], tuple[str, int, str]] = {}
     resolved: dict[str, tuple[tuple[Card, int], ...]] = {}
     for section, lines in entries.items():
         counts: dict[Card, int] = {}
         for number, name, count in lines:
             card = catalog.find(name)
             if card is None:
-                unknown.append((number, name))
+                key = normalize_name(name)
+                if section in _REQUIRED_SECTIONS:
+                    unknown.setdefault(key, (number, name))
+                else:
+                    left_out.setdefault((section, key), (section, number, name))
                 continue
             counts[card] = counts.get(card, 0) + count
         resolved[section] = tuple(counts.items())
     if unknown:
-        noun = "card" if len(unknown) == 1 else "cards"
-        listed = [f"line {number} {clip(name)!r}{catalog.suggestion_text(name)}"
-                  for number, name in unknown[:MAX_LISTED_UNKNOWN]]
-        if len(unknown) > MAX_LISTED_UNKNOWN:
-            listed.append(f"and {len(unknown) - MAX_LISTED_UNKNOWN} more")
-        raise DeckError(f"{source}: unknown {noun}: " + "; ".join(listed))
+        raise DeckError(_unknown_cards_message(sorted(unknown.values()), catalog, source))
+    if left_out:
+        listed = _listed([f"{section} line {number} {clip(name)!r}"
+                          for section, number, name in sorted(left_out.values(),
+                                                              key=lambda x: x[1])],
+                         2 * MAX_ECHO * 10)
+        warnings.warn(
+            f"{source}: unknown card{'s' if len(left_out) > 1 else ''} left out of the deck "
+            f"(sideboard and companion cards are never shuffled): {listed}",
+            DeckWarning,
+            stacklevel=3,
+        )
     return resolved
+
+
+def _unknown_cards_message(unknown: Sequence[tuple[int, str]], catalog: _Names,
+                          source: str) -> str:
+    """The one-line error for unknown main-deck cards: every name, and how to fix it.
+
+    Parameters
+    ----------
+    unknown : sequence of (int, str)
+        ``(line number, name)`` of each unknown card, in decklist order.
+    catalog : Catalog or CardSources
+        Where the names were looked up (it suggests close names).
+    source : str
+        The decklist's path, or ``"<text>"``.
+
+    Returns
+    -------
+    str
+        ``SOURCE: unknown cards: line N 'Name' (did you mean ...); ...; to fix: ...``, at
+        most :data:`~explore_sim.errors.MAX_MESSAGE` characters with the fix always whole.
+    """
+    noun = "card" if len(unknown) == 1 else "cards"
+    fix = _fix_text(source, len(unknown))
+    head = f"{source}: unknown {noun}: "
+    budget = MAX_MESSAGE - len(head) - len(fix) - 40
+    listed = [f"line {number} {clip(name)!r}{catalog.suggestion_text(name)}"
+              for number, name in unknown[:MAX_LISTED_UNKNOWN]]
+    listed += [""] * (len(unknown) - len(listed))  # counted, not named
+    return head + _listed(listed, budget) + fix
+
+
+def _listed(items: list[str], budget: int) -> str:
+    """``items`` joined with ``"; "`` while they fit in ``budget`` characters (empty items
+    are never shown), then ``and N more``."""
+    shown: list[str] = []
+    used = 0
+    for item in items:
+        if not item or used + len(item) + 2 > budget:
+            break
+        shown.append(item)
+        used += len(item) + 2
+    rest = len(items) - len(shown)
+    if rest:
+        shown.append(f"and {rest} more")
+    return "; ".join(shown)
+
+
+def _fix_text(source: str, count: int) -> str:
+    """How to make ``count`` unknown cards known, for the end of the unknown-card error."""
+    them = "these cards" if count > 1 else "this card"
+    online = ("; to fix: run 'explore-sim cards update' to download the card database "
+              "(online), or write a card file: ")
+    python = " (cards=[FILE] in Python)"
+    if source == "<text>":
+        return (online + f"'explore-sim cards template DECK -o FILE' writes one for {them}; "
+                "fill it in and pass it with --cards FILE" + python)
+    path = Path(source)
+    deck = _shell_word(source)
+    companion = path.with_name(f"{path.stem}.cards.toml")
+    if not companion.exists():
+        return (online + f"'explore-sim cards template {deck} -o "
+                f"{_shell_word(str(companion))}' writes one for {them}; fill it in and it is "
+                "read with the deck, or write it elsewhere and pass --cards FILE" + python)
+    return (online + f"'explore-sim cards template {deck} -o FILE' writes one for {them}; "
+            f"fill it in and pass it with --cards FILE{python}, or add its cards to "
+            f"{clip(companion.name)}")
+
+
+def _shell_word(text: str) -> str:
+    """``text`` as one shell word (quoted when it holds anything but safe characters), cut
+    to a few hundred characters."""
+    import shlex
+
+    return shlex.quote(clip(text, 300))
 
 
 def deck_from_counts(

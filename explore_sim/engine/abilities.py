@@ -18,7 +18,7 @@ import numpy as np
 from ..cards import EMPTY
 from .explore_effects import explore_instruction, explore_triggers
 from .lands import put_land, search_basics
-from .state import GameState
+from .state import GameState, enter
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -68,7 +68,7 @@ def create_maps(game: Goldfish, state: GameState, rows: np.ndarray, count: np.nd
     count = np.broadcast_to(np.asarray(count, dtype=np.int32), rows.shape)
     making = count > 0
     rows, count = rows[making], count[making]
-    created = count + game.on_battlefield(state, game.helm_ids, rows)
+    created = count + game.count(state, "helm", rows)
     state.maps[rows] += created
     state.totals["maps_created"][rows] += created
 
@@ -82,8 +82,7 @@ def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray 
         is_kind = card == kind
         here = rows[is_kind]
         with game.mana.track(state, here, kind):
-            state.battlefield[here, kind] += 1
-            state.sick[here, kind] += 1
+            enter(state, here, kind)
             if tapped is not None:
                 state.tapped[here[tapped[is_kind]], kind] += 1
     for kind in np.unique(card).tolist():
@@ -108,7 +107,7 @@ def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray 
                                              just_entered=True)
         if info.is_creature:
             # Path of Discovery, Janeway (itself included): that creature explores.
-            triggers = game.on_battlefield(state, game.enters_explorer_ids, entering)
+            triggers = game.count(state, "enters_explorer", entering)
             for k in range(int(triggers.max(initial=0))):
                 again = k < triggers
                 alive[again] &= explore_instruction(
@@ -162,7 +161,7 @@ def equip(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
     if game.lantern_ids.size == 0:
         return np.zeros(len(rows), dtype=bool)
     cost = game.f.cards[game.lantern_ids[0] - 1].ability_cost
-    free = game.on_battlefield(state, game.lantern_ids, rows) - state.equipped[rows]
+    free = game.count(state, "lantern", rows) - state.equipped[rows]
     equipping = (free > 0) & (game.creatures(state, rows) > 0)
     equipping[equipping] = can_pay(game, state, rows[equipping], cost)
     equipped = rows[equipping]
@@ -234,7 +233,7 @@ def beginning_of_combat(game: Goldfish, state: GameState) -> None:
         count = state.battlefield[:, kind].astype(np.int32)
         for k in range(int(count.max(initial=0))):
             explore_instruction(game, state, np.flatnonzero(k < count), kind, 1, False)
-    hakbals = game.on_battlefield(state, game.hakbal_ids, np.arange(trials))
+    hakbals = game.count(state, "hakbal", np.arange(trials))
     for h in range(int(hakbals.max(initial=0))):
         pending = [np.zeros(trials, dtype=np.int32) for _ in range(3)]
         for kind in game.merfolk_ids.tolist():

@@ -19,7 +19,7 @@ from ..cards import EMPTY
 from .lands import put_land
 from .policies import Observation, decide
 from .rules import explore_outcome
-from .state import GameState
+from .state import GameState, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -43,9 +43,9 @@ def observe(
         game.f,
         revealed,
         cards_in_hand=lambda: state.hand[rows].sum(axis=1, dtype=np.int32),
-        lands_in_hand=lambda: state.hand[np.ix_(rows, game.land_ids)].sum(axis=1, dtype=np.int32),
-        lands_in_play=lambda: game.on_battlefield(state, game.land_ids, rows),
-        mana_sources=lambda: game.on_battlefield(state, game.mana.source_ids, rows),
+        lands_in_hand=lambda: state.hand_lands[rows],
+        lands_in_play=lambda: game.count(state, "land", rows),
+        mana_sources=lambda: game.count(state, "source", rows),
         castable_now=lambda: game.castable_card(revealed, game.mana.unit_sets(state, rows)),
         castable_next_turn=lambda: game.castable_next_turn(state, rows, revealed),
         turn=state.turn,
@@ -116,9 +116,9 @@ def explore_instruction(
     # E3: an explorer that is gone still explores, without counters.
     # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
     # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
-    trackers = np.minimum(game.on_battlefield(state, game.tracker_ids, rows),
+    trackers = np.minimum(game.count(state, "tracker", rows),
                           MAX_TRACKER_DOUBLINGS)
-    twists = game.on_battlefield(state, game.twists_ids, rows)
+    twists = game.count(state, "twists", rows)
     explores_per = 2**trackers
     if game.config.replacement_order == "tracker-first":
         period = twists + 1
@@ -138,27 +138,28 @@ def explore_instruction(
         is_scry = in_step & ((step % period) < twists)
         is_explore = in_step & ~is_scry
         if is_scry.any():
-            scry(game, state, rows[is_scry], (total_explores - explored)[is_scry],
-                       counters[is_scry], present[is_scry])
-        if not is_explore.any():
+            s = np.flatnonzero(is_scry)
+            scry(game, state, rows[s], total_explores[s] - explored[s], counters[s], present[s])
+        e = np.flatnonzero(is_explore)
+        if not e.size:
             continue
-        here = rows[is_explore]
+        here = rows[e]
         revealed = game.peek(state, here)
-        obs = observe(game, state, here, revealed, (total_explores - explored)[is_explore],
-                           counters[is_explore], present[is_explore])
+        obs = observe(game, state, here, revealed, total_explores[e] - explored[e],
+                      counters[e], present[e])
         mill = decide(game.policy, obs, game.rngs["policy"])
-        events = explore_outcome(revealed, game.f, mill, present[is_explore],
+        events = explore_outcome(revealed, game.f, mill, present[e],
                                  np.ones(len(here), dtype=bool))
         found = here[events.land_to_hand]
-        state.hand[found, revealed[events.land_to_hand]] += 1  # E1
+        to_hand(state, found, revealed[events.land_to_hand])  # E1
         state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
         state.library_lands[here] -= events.land_to_hand
         state.graveyard[here] += events.milled
         state.library_pips[here[events.milled]] -= game.f.pips[revealed[events.milled]]
-        explored[is_explore] += events.explored
-        lands[is_explore] += events.land_to_hand
-        nonlands[is_explore] += events.nonland
-        counters[is_explore] += events.counter
+        explored[e] += events.explored
+        lands[e] += events.land_to_hand
+        nonlands[e] += events.nonland
+        counters[e] += events.counter
         totals["explores"][here] += events.explored
         totals["explore_counters"][here] += events.counter
         totals["explore_lands"][here] += events.land_to_hand
@@ -195,7 +196,7 @@ def explore_triggers(game: Goldfish, state: GameState, rows: np.ndarray, explore
     totals = state.totals
 
     def count(name: str) -> np.ndarray:
-        return game.on_battlefield(state, game.trigger_ids[name], rows)
+        return game.count(state, name, rows)
 
     walkers = count("walker")
     totals["trigger_counters"][rows] += walkers * explored + count("caravel") * explored

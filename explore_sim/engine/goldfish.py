@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GameState, leave
+from .state import GROUP, GameState, from_hand, leave, of_rows, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
            "is_commander_game"]
@@ -237,6 +237,8 @@ class Goldfish:
                                   for m in self.kind_modes], dtype=np.int32)
         self.multi_mode_ids = np.array([k for k, m in enumerate(self.kind_modes) if len(m) > 1],
                                        dtype=np.intp)
+        # Spells the casting order casts.
+        self.cast_ids = self.spell_ids[self.priority[self.spell_ids] >= 0]
 
     # ----------------------------------------------------------------------------------
     # Casting priority
@@ -270,6 +272,11 @@ class Goldfish:
     # Helpers. Every step takes ``rows``, the trials it acts on (sorted unique indices), so
     # work is proportional to the trials concerned; masks and values are aligned to rows.
 
+    def count(self, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:
+        """Permanents of one of :data:`~explore_sim.engine.state.PERMANENT_GROUPS` in each
+        of ``rows``, shape (len(rows),), int32."""
+        return of_rows(state.permanents, rows, GROUP[group]).astype(np.int32)
+
     def on_battlefield(self, state: GameState, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
         if ids.size == 0:
@@ -279,7 +286,7 @@ class Goldfish:
         return state.battlefield[np.ix_(rows, ids)].sum(axis=1, dtype=np.int32)
 
     def creatures(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        return self.on_battlefield(state, self.creature_ids, rows)
+        return self.count(state, "creature", rows)
 
     def pick_creature(self, state: GameState, rows: np.ndarray, prefer_sick: bool = False) -> np.ndarray:
         """A creature you control in each of ``rows`` (its card id), ``EMPTY`` if none.
@@ -305,7 +312,7 @@ class Goldfish:
         card = self.peek(state, rows)
         ok = card != EMPTY
         drawn = rows[ok]
-        state.hand[drawn, card[ok]] += 1
+        to_hand(state, drawn, card[ok])
         state.top[drawn] += 1
         state.library_lands[drawn] -= self.is_land_row[card[ok]]
         state.library_pips[drawn] -= self.f.pips[card[ok]]
@@ -397,15 +404,20 @@ class Goldfish:
         pay card ``k`` in any of its ways, for each pair; with ``x_rule`` Jadelight
         Spelunker needs X >= 1. ``r`` and ``k`` have shape (pairs,)."""
         ok = np.zeros(len(r), dtype=bool)
+        if not len(r):
+            return ok
         mode = self.first_mode[k]
         for units in unit_sets:
-            pair_units = units[r]
-            ok |= ((pair_units @ self.mana.intersects >= self.mana.req[mode]).all(axis=1)
-                   & (pair_units.sum(axis=1) >= self.mana.total[mode]))
+            if len(r) >= len(units):  # many pairs: each row's coverage once, then gathered
+                covered, total = self.mana.covered(units)[r], units.sum(axis=1)[r]
+            else:
+                pair_units = units[r]
+                covered, total = self.mana.covered(pair_units), pair_units.sum(axis=1)
+            ok |= self.mana.payable_covered(covered, total, mode)
             for kind in self.multi_mode_ids.tolist():
                 here = np.flatnonzero((k == kind) & ~ok)
                 for other in self.kind_modes[kind][1:]:
-                    ok[here] |= self.mana.payable(pair_units[here], other)
+                    ok[here] |= self.mana.payable(units[r[here]], other)
         if x_rule and self.x_ids.size:
             spelunker = np.isin(k, self.x_ids)
             ok[spelunker] &= unit_sets[-1][r[spelunker]].sum(axis=1) >= self.cost[k[spelunker]] + 1
@@ -444,26 +456,45 @@ class Goldfish:
                 ok[here] = self.castable_card(card[here], [units[here] + options.units[o]])
         return ok
 
+    def held_spells(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Which of :attr:`cast_ids` each row holds, shape (rows, len(cast_ids)), bool."""
+        return state.hand[np.ix_(rows, self.cast_ids)] > 0
+
     def castable_in_hand(self, state: GameState, rows: np.ndarray,
-                         unit_sets: list[np.ndarray]) -> np.ndarray:
+                         unit_sets: list[np.ndarray], held: np.ndarray | None = None
+                         ) -> np.ndarray:
         """Some spell in hand (one the casting order casts) can be paid with the mana in
-        ``unit_sets``."""
-        kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
+        ``unit_sets``; ``held``: :meth:`held_spells` of ``rows`` if already known."""
+        kinds = self.cast_ids
         if not kinds.size:
             return np.zeros(len(rows), dtype=bool)
-        held = state.hand[np.ix_(rows, kinds)] > 0
+        if held is None:
+            held = self.held_spells(state, rows)
         cheap = self.cheapest[kinds][None, :] <= unit_sets[-1].sum(axis=1)[:, None]
-        r, j = np.nonzero(held & cheap)
-        result = np.zeros(len(rows), dtype=bool)
-        result[r[self.castable_pairs(unit_sets, r, kinds[j])]] = True
-        return result
+        return self._first_castable(unit_sets, held & cheap, kinds) >= 0
+
+    def _first_castable(self, unit_sets: list[np.ndarray], candidate: np.ndarray,
+                        kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
+        """The first column of ``candidate`` (rows, len(kinds)) whose card each row can pay,
+        -1 if none; ``candidate`` is cleared where a card cannot be paid. Candidates are
+        checked one per row at a time, so a row usually costs one exact test."""
+        first = np.full(len(candidate), -1, dtype=np.intp)
+        pending = np.flatnonzero(candidate.any(axis=1))
+        while pending.size:
+            j = np.argmax(candidate[pending], axis=1)
+            ok = self.castable_pairs(unit_sets, pending, kinds[j], x_rule)
+            first[pending[ok]] = j[ok]
+            failed, j = pending[~ok], j[~ok]
+            candidate[failed, j] = False
+            pending = failed[candidate[failed].any(axis=1)]
+        return first
 
     def record_main_phase(self, state: GameState) -> None:
         """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
         everyone = np.arange(state.trials)
         unit_sets = self.mana.unit_sets(state, everyone)
         total = unit_sets[-1].sum(axis=1)
-        kinds = self.spell_ids[self.priority[self.spell_ids] >= 0]
+        kinds = self.cast_ids
         held = state.hand[:, kinds] > 0
         r, j = np.nonzero(held & (self.cheapest[kinds][None, :] <= total[:, None]))
         screwed = np.zeros(state.trials, dtype=bool)
@@ -488,7 +519,7 @@ class Goldfish:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
         unit_sets = self.mana.unit_sets(state, rows)
         mana = unit_sets[-1].sum(axis=1)[:, None]
-        castable = (state.hand[rows] > 0) & (self.priority >= 0) & (self.cheapest <= mana)
+        castable = (of_rows(state.hand, rows) > 0) & (self.priority >= 0) & (self.cheapest <= mana)
         for kind in self.commander_ids.tolist():  # from the command zone, with its tax
             tax = self.taxed_casts(state, rows, kind)
             here = np.flatnonzero((state.command[rows, kind] > 0) & (self.priority[kind] >= 0))
@@ -504,14 +535,22 @@ class Goldfish:
         if self.needs_creature_target.any():
             has_creature = (self.creatures(state, rows) > 0)[:, None]
             castable &= ~self.needs_creature_target | has_creature
-        # Colours: check the candidate (row, card) pairs exactly (commanders are checked).
-        r, k = np.nonzero(castable)
-        mine = ~np.isin(k, self.commander_ids)
-        ok = self.castable_pairs(unit_sets, r[mine], k[mine], x_rule=False)
-        castable[r[mine][~ok], k[mine][~ok]] = False
+        # Colours: the best candidate of each row is checked exactly (commanders already
+        # were); where it cannot be paid, the next best, and so on.
         score = castable * self.rank  # 0 where not castable
-        best = np.argmax(score, axis=1)
-        casting = score[np.arange(len(rows)), best] > 0
+        best = np.zeros(len(rows), dtype=np.intp)
+        casting = np.zeros(len(rows), dtype=bool)
+        pending = np.flatnonzero(score.any(axis=1))
+        while pending.size:
+            k = np.argmax(score[pending], axis=1)
+            ok = np.ones(len(pending), dtype=bool)
+            exact = ~np.isin(k, self.commander_ids)
+            ok[exact] = self.castable_pairs(unit_sets, pending[exact], k[exact], x_rule=False)
+            casting[pending[ok]] = True
+            best[pending[ok]] = k[ok]
+            failed = pending[~ok]
+            score[failed, k[~ok]] = 0
+            pending = failed[score[failed].any(axis=1)]
         if not casting.any():
             return casting
         for kind in np.unique(best[casting]).tolist():
@@ -563,7 +602,7 @@ class Goldfish:
             state.command[rows, kind] -= 1
         else:
             x = self.pay(state, rows, self.kind_modes[kind], take_all=info.explores_x)
-            state.hand[rows, kind] -= 1
+            from_hand(state, rows, kind)
         state.totals["cards_cast"][rows] += 1
         abilities.resolve(self, state, rows, kind, x if info.explores_x else None)
 
@@ -623,12 +662,13 @@ class Goldfish:
 
     def untap_and_draw(self, state: GameState) -> None:
         state.turn += 1
+        state.recount()
         state.sick[:] = 0
         state.tapped[:] = 0
         state.pool[:] = 0
         self.mana.recount(state)
         everyone = np.arange(state.trials)
-        extra = self.on_battlefield(state, self.each_turn_land_ids, everyone)
+        extra = self.count(state, "each_turn_land", everyone)
         state.land_drops = 1 + extra
         state.totals["extra_land_drops"] += extra
         state.played_land[:] = False
@@ -645,9 +685,10 @@ class Goldfish:
             return
         order = sorted(range(1, self.n_kinds),
                        key=lambda i: (not self.is_land_row[i], self.cost[i]), reverse=True)
+        everyone = np.arange(state.trials)
         for kind in order:
             dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])
-            state.hand[:, kind] -= dropping.astype(np.int16)
+            from_hand(state, everyone, kind, dropping)
             state.graveyard += dropping
             excess -= dropping
 
@@ -661,7 +702,7 @@ class Goldfish:
     def turn_metrics(self, state: GameState) -> dict[str, np.ndarray]:
         """Per-trial values of :attr:`metric_names` at the end of the current turn."""
         everyone = np.arange(state.trials)
-        lands_in_play = self.on_battlefield(state, self.land_ids, everyone)
+        lands_in_play = self.count(state, "land", everyone)
         out = {name: value.copy() for name, value in state.totals.items()}
         out.update(state.main_phase)
         out["counters"] = out["explore_counters"] + out["trigger_counters"]

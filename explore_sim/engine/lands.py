@@ -43,7 +43,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .state import GameState, leave
+from .state import GameState, from_hand, leave, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -133,16 +133,16 @@ def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray
     """Pips of each colour (W U B R G) the player wants to pay: the spells in hand and in the
     command zone, and the cards named by ``castable`` as if they were in hand, shape
     (rows, 5)."""
-    pips = game.f.pips.astype(np.int32)
-    wanted = state.hand[rows] @ pips + game.wanted_pips
-    if game.commander_ids.size:
-        wanted += state.command[rows] @ pips
+    wanted = state.hand[rows] @ state.card_pips + game.wanted_pips
+    for kind in game.commander_ids.tolist():
+        wanted += state.command[rows, kind, None] * state.card_pips[kind]
     return wanted
 
 
-def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """Colours the spells in hand need that your mana sources do not make, (rows,) masks."""
-    hand_pips = _hand_pips(game, state, rows)
+def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray,
+                    hand_pips: np.ndarray) -> np.ndarray:
+    """Colours the spells in hand need (``hand_pips``, :func:`_hand_pips`) that your mana
+    sources do not make, (rows,) masks."""
     needed = np.zeros(len(rows), dtype=np.int64)
     for i, bit in enumerate(_COLOUR_BITS):
         needed |= np.where(hand_pips[:, i] > 0, bit, 0)
@@ -161,7 +161,7 @@ def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
 def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: np.ndarray,
                      arg: np.ndarray, will_use: np.ndarray) -> np.ndarray:
     """Whether lands with these tapped rules (rows, options) would enter untapped now."""
-    lands = game.on_battlefield(state, game.land_ids, rows)[:, None]
+    lands = game.count(state, "land", rows)[:, None]
     types = game.land_types(state, rows)[:, None]
     untapped = np.broadcast_to(rule == 0, np.broadcast_shapes(rule.shape, lands.shape)).copy()
     untapped |= (rule == _UNLESS) & ((types & arg) != 0)
@@ -189,7 +189,7 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
     else:
         held &= options.is_land_card
     if options.is_bounce.any():  # step 0: a bounce land needs another land to return
-        no_land = game.on_battlefield(state, game.land_ids, rows) == 0
+        no_land = game.count(state, "land", rows) == 0
         held &= ~(options.is_bounce[None, :] & no_land[:, None])
     count = held.sum(axis=1)
     single = count == 1
@@ -210,13 +210,15 @@ def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
         will_use = will_use_mana(game, state, rows, unit_sets[-1].sum(axis=1))
         untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
                                     options.tapped_arg[None, :], will_use)
-        before = game.castable_in_hand(state, rows, unit_sets)
+        spells = game.held_spells(state, rows)
+        before = game.castable_in_hand(state, rows, unit_sets, spells)
         enables = np.zeros((len(rows), n), dtype=bool)
         for o in range(n):
             trying = held[:, o] & untapped[:, o] & ~before
             if trying.any():
                 more = [units[trying] + options.units[o] for units in unit_sets]
-                enables[trying, o] = game.castable_in_hand(state, rows[trying], more)
+                enables[trying, o] = game.castable_in_hand(state, rows[trying], more,
+                                                           spells[trying])
         key += enables.astype(np.int64) << 50
         key += (untapped == will_use[:, None]).astype(np.int64) << 49
     key += _colour_key(game, state, rows, options.colours)
@@ -227,9 +229,9 @@ def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
 def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
                 colours: np.ndarray) -> np.ndarray:
     """Steps 3 and 4 as one integer key per (row, option)."""
-    needed = _needed_colours(game, state, rows)
-    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_pips = _hand_pips(game, state, rows)
+    needed = _needed_colours(game, state, rows, hand_pips)
+    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
     library_demand = np.minimum(_colour_demand(state.library_pips[rows], colours), 4095)
     return (fills << 48) + (hand_demand << 38) + (library_demand << 24)
@@ -273,7 +275,7 @@ def enter_options(game: Goldfish, state: GameState, rows: np.ndarray, option: np
     options = game.land_options
     for o in np.unique(option).tolist():
         here = rows[option == o]
-        state.hand[here, options.card[o]] -= 1
+        from_hand(state, here, options.card[o])
         land_enters(game, state, here, int(options.kind[o]), tapped=tapped,
                     land_drop=land_drop)
 
@@ -345,7 +347,7 @@ def return_to_hand(game: Goldfish, state: GameState, rows: np.ndarray, kind: int
     with game.mana.track(state, rows, kind):
         leave(state, rows, kind)
     card = int(game.f.face_of[kind]) or kind
-    state.hand[rows, card] += 1
+    to_hand(state, rows, card)
 
 
 def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
@@ -371,18 +373,18 @@ def search_basics(game: Goldfish, state: GameState, rows: np.ndarray, how: str) 
         found = _take_basic(game, state, rows)
         untap = None
         if how == "basic_passage":  # untapped if you control four or more lands
-            untap = game.on_battlefield(state, game.land_ids, rows) + 1 >= 4
+            untap = game.count(state, "land", rows) + 1 >= 4
         _enter_found(game, state, rows, found, untap)
     elif how == "basic_hand":
         found = _take_basic(game, state, rows)
         ok = found != EMPTY
-        state.hand[rows[ok], found[ok]] += 1
+        to_hand(state, rows[ok], found[ok])
     elif how == "basic_tapped_and_hand":
         first = _take_basic(game, state, rows)
         second = _take_basic(game, state, rows)
         _enter_found(game, state, rows, first, None)
         ok = second != EMPTY
-        state.hand[rows[ok], second[ok]] += 1
+        to_hand(state, rows[ok], second[ok])
     elif how == "two_basics_tapped":
         first = _take_basic(game, state, rows)
         second = _take_basic(game, state, rows, same_type_as=first)

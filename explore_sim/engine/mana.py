@@ -40,6 +40,7 @@ import numpy as np
 
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
+from .state import of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
 
@@ -161,6 +162,7 @@ class ManaTables:
         for i, mode in enumerate(self.modes):
             for k, mask in enumerate(self.masks.tolist()):
                 self.req[i, k] = sum(1 for pip in mode.pips if pip & ~mask == 0)
+        self.has_pips = np.array([bool(mode.pips) for mode in self.modes])
         self.total = np.array([mode.mana for mode in self.modes], dtype=np.int32)
         self.life = np.array([mode.life for mode in self.modes], dtype=np.int32)
         # After paying pip i of a mode: what the rest still needs (for the exactness check).
@@ -212,9 +214,10 @@ class ManaTables:
 
     def usable(self, state, rows: np.ndarray, kind: int) -> np.ndarray:
         """Untapped, usable copies of source ``kind`` in each row, shape (rows,), int32."""
-        count = state.battlefield[rows, kind].astype(np.int32) - state.tapped[rows, kind]
+        count = (of_rows(state.battlefield, rows, kind).astype(np.int32)
+                 - of_rows(state.tapped, rows, kind))
         if self.f.is_creature[kind] and not self.f.has_haste[kind]:
-            count -= state.sick[rows, kind]
+            count -= of_rows(state.sick, rows, kind)
         return np.maximum(count, 0)
 
     def is_plain(self, kind: int) -> bool:
@@ -256,7 +259,7 @@ class ManaTables:
         unit of the least flexible other mana into its own units); otherwise they count for
         nothing.
         """
-        units = state.units[rows].astype(np.int32) + state.pool[rows]
+        units = of_rows(state.units, rows).astype(np.int32) + of_rows(state.pool, rows)
         if unavailable is not None and self.is_plain(unavailable[0]):
             kind, copies = unavailable
             held = np.minimum(self.usable(state, rows, kind), copies)
@@ -296,13 +299,25 @@ class ManaTables:
             units[taking, c] -= 1
             left &= ~taking
 
-    def payable(self, units: np.ndarray, mode: int | np.ndarray) -> np.ndarray:
+    def covered(self, units: np.ndarray) -> np.ndarray:
+        """Units able to pay some pip inside each of :attr:`masks`, (rows, n_masks), int."""
+        return units @ self.intersects
+
+    def payable_covered(self, covered: np.ndarray, total: np.ndarray,
+                        mode: int | np.ndarray) -> np.ndarray:
+        """:meth:`payable` from the rows' :meth:`covered` and total units."""
+        return (covered >= self.req[mode]).all(axis=1) & (total >= self.total[mode])
+
+    def payable(self, units: np.ndarray, mode: int | np.ndarray,
+                covered: np.ndarray | None = None) -> np.ndarray:
         """Whether each row's ``units`` (rows, n_classes) can pay ``mode`` (an index, or one
-        index per row): Hall's condition over :attr:`masks` and the total."""
+        index per row): Hall's condition over :attr:`masks` and the total. ``covered``:
+        :meth:`covered` of ``units`` if already known."""
         enough = units.sum(axis=1) >= self.total[mode]
         if np.ndim(mode) == 0 and not self.modes[mode].pips:
             return enough  # generic mana only: any units will do
-        covered = units @ self.intersects  # (rows, masks)
+        if covered is None:
+            covered = self.covered(units)
         return (covered >= self.req[mode]).all(axis=1) & enough
 
     # ----------------------------------------------------------------------------------

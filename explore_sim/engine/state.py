@@ -25,6 +25,12 @@ __all__ = [
     "OpeningHands",
     "GameState",
     "leave",
+    "enter",
+    "of_rows",
+    "to_hand",
+    "from_hand",
+    "PERMANENT_GROUPS",
+    "GROUP",
     "shuffled_libraries",
     "card_dtype",
     "CARD_DTYPE",
@@ -207,6 +213,39 @@ class OpeningHands:
     mulligans: np.ndarray
 
 
+#: Kinds of permanents counted per trial as they enter and leave (:attr:`GameState.permanents`),
+#: so the turn loop reads a count instead of summing the battlefield's columns.
+PERMANENT_GROUPS = {
+    "land": lambda card: card.is_land,
+    "creature": lambda card: card.is_creature,
+    "source": None,  # a mana source (FeatureTable.is_source)
+    "tracker": lambda card: card.explore_replacement == "tracker",
+    "twists": lambda card: card.explore_replacement == "twists",
+    "helm": lambda card: card.maps_when == "token_extra",
+    "enters_explorer": lambda card: card.explores_when == "creature_enters",
+    "lantern": lambda card: card.explores_when == "equipped_attack",
+    "hakbal": lambda card: card.explores_when == "merfolk_at_combat",
+    "each_turn_land": lambda card: card.extra_land == "each_turn",
+    **{name: (lambda card, n=name: card.explore_trigger == n)
+       for name in ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")},
+}
+#: Column of each group in :attr:`GameState.permanents`.
+GROUP = {name: i for i, name in enumerate(PERMANENT_GROUPS)}
+
+
+def group_members(features: FeatureTable) -> np.ndarray:
+    """Which :data:`PERMANENT_GROUPS` each card id belongs to, shape (n_cards + 1, n_groups),
+    int16 (row 0, no card, in none)."""
+    members = np.zeros((len(features), len(PERMANENT_GROUPS)), dtype=np.int16)
+    for g, (name, belongs) in enumerate(PERMANENT_GROUPS.items()):
+        if belongs is None:
+            members[:, g] = features.is_source
+        else:
+            members[1:, g] = [belongs(card) for card in features.cards]
+    members.flags.writeable = False
+    return members
+
+
 @dataclasses.dataclass(eq=False)
 class GameState:
     """Every trial's game, as arrays with the trial axis first (updated in place).
@@ -224,6 +263,17 @@ class GameState:
     hand, battlefield, sick, tapped : ndarray, shape (trials, n_cards + 1), int16
         Cards per id in hand; permanents per id on the battlefield; of those, the ones that
         came under your control this turn (summoning sick) and the tapped ones.
+    hand_lands : ndarray, shape (trials,), int32
+        Land cards in hand (kept up to date by :func:`to_hand` and :func:`from_hand`).
+    permanents : ndarray, shape (trials, n_groups), int16
+        Permanents on the battlefield in each of :data:`PERMANENT_GROUPS` (kept up to date
+        as permanents enter and :func:`leave`).
+    members : ndarray, shape (n_cards + 1, n_groups), int16
+        :func:`group_members` of the deck's cards.
+    groups_of : tuple of list of int
+        For each card id, the groups it is in (the nonzero columns of ``members``).
+    card_pips : ndarray, shape (n_cards + 1, 5), int32
+        Pips of each colour of each card id (:attr:`FeatureTable.pips`).
     command, command_casts : ndarray, shape (trials, n_cards + 1), int16
         Cards in the command zone (a Commander game's commanders), and how many times each
         was cast from there (its commander tax).
@@ -256,6 +306,11 @@ class GameState:
     battlefield: np.ndarray
     sick: np.ndarray
     tapped: np.ndarray
+    hand_lands: np.ndarray
+    permanents: np.ndarray
+    members: np.ndarray
+    groups_of: tuple[list[int], ...]
+    card_pips: np.ndarray
     command: np.ndarray
     command_casts: np.ndarray
     units: np.ndarray
@@ -276,6 +331,7 @@ class GameState:
     @classmethod
     def from_opening_hands(cls, opening: OpeningHands, features: FeatureTable) -> GameState:
         trials, n_kinds = opening.hand.shape
+        members = group_members(features)
         zeros = np.zeros(trials, dtype=np.int32)
         # Every trial holds the same deck, split between library and hand.
         hand_lands = (opening.hand * features.is_land).sum(axis=1, dtype=np.int32)
@@ -296,6 +352,11 @@ class GameState:
             battlefield=np.zeros((trials, n_kinds), dtype=np.int16),
             sick=np.zeros((trials, n_kinds), dtype=np.int16),
             tapped=np.zeros((trials, n_kinds), dtype=np.int16),
+            hand_lands=hand_lands.copy(),
+            permanents=np.zeros((trials, len(PERMANENT_GROUPS)), dtype=np.int16),
+            members=members,
+            groups_of=tuple(np.flatnonzero(row).tolist() for row in members),
+            card_pips=pips,
             command=np.zeros((trials, n_kinds), dtype=np.int16),
             command_casts=np.zeros((trials, n_kinds), dtype=np.int16),
             units=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
@@ -310,10 +371,51 @@ class GameState:
         )
 
 
+    def recount(self) -> None:
+        """:attr:`hand_lands` and :attr:`permanents` from the per-card arrays (after a
+        position was set up by hand, and at each untap step)."""
+        is_land = self.members[:, GROUP["land"]] > 0
+        self.hand_lands[:] = self.hand[:, is_land].sum(axis=1)
+        for g in range(self.members.shape[1]):
+            ids = np.flatnonzero(self.members[:, g])
+            self.permanents[:, g] = self.battlefield[:, ids].sum(axis=1)
+
+
+def of_rows(array: np.ndarray, rows: np.ndarray, column: int | None = None) -> np.ndarray:
+    """``array[rows]`` (or ``array[rows, column]``) for sorted unique ``rows``; a view, not a
+    copy, when ``rows`` is every trial. Read it, never write to it."""
+    if len(rows) == len(array):
+        return array if column is None else array[:, column]
+    return array[rows] if column is None else array[rows, column]
+
+
+def enter(state: GameState, rows: np.ndarray, kind: int) -> None:
+    """One permanent ``kind`` enters the battlefield in each of ``rows`` (summoning sick)."""
+    state.battlefield[rows, kind] += 1
+    state.sick[rows, kind] += 1
+    for group in state.groups_of[kind]:
+        state.permanents[rows, group] += 1
+
+
+def to_hand(state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:
+    """Card ``card`` (an id, or ids aligned with ``rows``) is put into each row's hand."""
+    state.hand[rows, card] += 1
+    state.hand_lands[rows] += state.members[card, GROUP["land"]]
+
+
+def from_hand(state: GameState, rows: np.ndarray, card: np.ndarray | int,
+              count: np.ndarray | int = 1) -> None:
+    """``count`` copies of ``card`` (ids or counts aligned with ``rows``) leave each row's hand."""
+    state.hand[rows, card] -= np.asarray(count, dtype=state.hand.dtype)
+    state.hand_lands[rows] -= state.members[card, GROUP["land"]] * np.asarray(count, np.int32)
+
+
 def leave(state: GameState, rows: np.ndarray, kind: int) -> None:
     """One permanent ``kind`` leaves the battlefield in each of ``rows``; its summoning-sick
     and tapped counts stay within what is left."""
     state.battlefield[rows, kind] -= 1
+    for group in state.groups_of[kind]:
+        state.permanents[rows, group] -= 1
     state.sick[rows, kind] = np.minimum(state.sick[rows, kind], state.battlefield[rows, kind])
     state.tapped[rows, kind] = np.minimum(state.tapped[rows, kind], state.battlefield[rows, kind])
 

@@ -33,7 +33,7 @@ from ..cards import CardSources
 from ..cards.decklist import Deck
 from ..engine.goldfish import GAMES
 from ..engine.lands import LAND_FACES
-from ..engine.metrics import CASTABLE_PREFIX, TURN_METRICS
+from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.mulligan import MULLIGAN_RULES
 from ..engine.policies import as_policy
 from ..errors import ExploreSimError, clip
@@ -266,7 +266,7 @@ EXPLORE = Analysis(
     check=_explore_check,
     run=_explore_run,
     tables=_explore_tables,
-    figure=lambda result, o: result_figure(result, o["distribution"]),
+    figure=lambda result, o: result_figure(result, distribution=o["distribution"]),
     download=_render,
 )
 
@@ -317,14 +317,9 @@ def _game_check(options: dict[str, Any], sources: CardSources, default_metrics: 
         try:
             options["metrics"] = check_metrics(
                 [m.strip() for m in options["metrics"].split(",") if m.strip()],
-                label="metrics", extra=extra)
+                label="metrics", extra=extra) or None  # blank: the defaults
         except ExploreSimError as error:
             errors["metrics"] = str(error)
-    figure = options.get("figure") or (options.get("metrics") or ["on_curve"])[0]
-    if figure not in TURN_METRICS and figure not in extra:
-        errors["figure"] = (f"figure: {clip(figure)!r} is not a metric by turn; choose one of "
-                            f"the metrics list")
-    options["figure"] = figure
     return errors
 
 
@@ -337,13 +332,16 @@ def _game_options(o: Mapping[str, Any]) -> dict[str, Any]:
                 castable=o["castable"], land_faces=o["land_faces"], game=o["game"])
 
 
-def _metric_fields(default: Sequence[str]) -> tuple[Field, Field]:
+def _metric_fields(default: Sequence[str]) -> tuple[Field]:
     return (
-        Field("metrics", "metrics", "text", None, "comma-separated metrics for the tables (blank: "
-              f"{', '.join(default[:4])}, ...)", wide=True),
-        Field("figure", "figure", "text", None, "the metric drawn by turn (blank: the first of "
-              "the metrics, else on_curve)"),
+        Field("metrics", "metrics", "text", None, "comma-separated metrics for the tables and "
+              f"the figure, one panel each (blank: {', '.join(default[:4])}, ...)", wide=True),
     )
+
+
+def _games_figure(result: Any, o: Mapping[str, Any]) -> Figure:
+    """The metrics of the tables, one panel each: the figure ``--plot`` writes."""
+    return result_figure(result, o["metrics"])
 
 
 def _with_castable(metrics: Sequence[str], result: Any) -> list[str]:
@@ -394,7 +392,7 @@ SIMULATE = Analysis(
     check=_simulate_check,
     run=_simulate_run,
     tables=_simulate_tables,
-    figure=lambda result, o: result_figure(result, o["figure"]),
+    figure=_games_figure,
     download=lambda result, o, fmt: result.render(fmt, metrics=o["metrics"]),
 )
 
@@ -462,7 +460,7 @@ COMPARE = Analysis(
     check=_compare_check,
     run=_compare_run,
     tables=_compare_tables,
-    figure=lambda result, o: result_figure(result, o["figure"]),
+    figure=_games_figure,
     download=lambda result, o, fmt: result.render(fmt, metrics=o["metrics"]),
     second_deck=True,
 )

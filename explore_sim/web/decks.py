@@ -203,6 +203,9 @@ _AT_LINE = re.compile(r"^(?P<label>[\w ]+):(?P<line>\d+): (?P<message>.*)$", re.
 _UNKNOWN = re.compile(r"^(?P<label>[\w ]+): unknown cards?: (?P<items>.*)$", re.S)
 _ITEM = re.compile(r"line (?P<line>\d+) (?P<rest>.*?)(?=; line \d+ |; and \d+ more$|$)", re.S)
 _QUOTED = re.compile(r"""(['"])(.*?)\1""")
+#: The command line's advice at the end of an unknown-card error (card files by path): the
+#: page gives its own, beside the list (a suggestion, or a card file on the page).
+_COMMAND_LINE_FIX = re.compile(r"; to fix: run 'explore-sim cards update'.*$", re.S)
 
 
 def deck_problems(error: DeckError, text: str) -> list[DeckProblem]:
@@ -230,7 +233,8 @@ def deck_problems(error: DeckError, text: str) -> list[DeckProblem]:
     unknown = _UNKNOWN.match(message)
     if unknown:
         problems = []
-        for item in _ITEM.finditer(unknown.group("items")):
+        items = _COMMAND_LINE_FIX.sub("", unknown.group("items"))
+        for item in _ITEM.finditer(items):
             number, rest = int(item.group("line")), item.group("rest")
             quoted = _QUOTED.match(rest)
             name = quoted.group(2) if quoted else ""
@@ -239,7 +243,7 @@ def deck_problems(error: DeckError, text: str) -> list[DeckProblem]:
                 else ()
             problems.append(DeckProblem(number, line_text(number), f"unknown card {rest}",
                                         name, suggestions))
-        more = re.search(r"; and (\d+) more$", unknown.group("items"))
+        more = re.search(r"; and (\d+) more$", items)
         if more:
             problems.append(DeckProblem(None, "", f"and {more.group(1)} more unknown cards"))
         if problems:

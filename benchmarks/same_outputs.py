@@ -1,0 +1,92 @@
+"""Do two versions of the engine give the same numbers? Every shipped deck, several settings.
+
+    python benchmarks/same_outputs.py --baseline REV     # this tree against git revision REV
+    python benchmarks/same_outputs.py --baseline REV --trials 20000
+
+A speed change must not change a single number: for every deck in ``decks/`` and every
+setting below, the per-trial metrics of every turn (before any averaging) from this tree and
+from REV (checked out into a temporary git worktree) are compared exactly, and the script
+exits with status 1 when any differs, naming the first deck, setting, turn and metric.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from run import checkout
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Settings played for every shipped deck: (label, GameConfig keyword arguments, policy).
+SETTINGS = [
+    ("default", {}, "forge"),
+    ("on the draw, removal 0.3", {"on_play": False, "removal": 0.3}, "forge"),
+    ("keep, no Maps", {"use_maps": False}, "keep"),
+    ("mill, twists first, parley 1", {"replacement_order": "twists-first",
+                                      "opponent_land_fraction": 1.0}, "mill"),
+]
+
+RUNNER = r"""
+import hashlib, json, sys
+from pathlib import Path
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import explore_sim
+from explore_sim.analysis.simulate import play_games
+from explore_sim.engine.goldfish import GameConfig
+from explore_sim.engine.mulligan import MulliganRule
+from explore_sim.engine.policies import as_policy
+settings, trials = json.loads(sys.argv[2]), int(sys.argv[3])
+out = {}
+for path in sorted(Path(sys.argv[4]).glob("*.txt")):
+    deck = explore_sim.load_deck(path)
+    for label, kwargs, policy in settings:
+        config = GameConfig(turns=8, **kwargs)
+        games = play_games(deck, config, as_policy(policy), MulliganRule("london"), trials,
+                           np.random.SeedSequence(20261130))
+        for turn, metrics in games.items():
+            for name, values in sorted(metrics.items()):
+                digest = hashlib.sha256(np.ascontiguousarray(values, dtype=np.int64).tobytes())
+                out[f"{path.stem} | {label} | turn {turn} | {name}"] = digest.hexdigest()
+print(json.dumps(out))
+"""
+
+
+def digests(tree: Path, trials: int) -> dict[str, str]:
+    """Per (deck, setting, turn, metric): a hash of the per-trial values, from ``tree``."""
+    out = subprocess.run([sys.executable, "-c", RUNNER, str(tree), json.dumps(SETTINGS),
+                          str(trials), str(ROOT / "decks")],
+                         capture_output=True, text=True, check=True, cwd=tree)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", required=True, metavar="REV")
+    parser.add_argument("--trials", type=int, default=5000)
+    args = parser.parse_args()
+    mine = digests(ROOT, args.trials)
+    with checkout(args.baseline) as tree:
+        theirs = digests(tree, args.trials)
+    shared = sorted(set(mine) & set(theirs))
+    differ = [key for key in shared if mine[key] != theirs[key]]
+    only = sorted(set(mine) ^ set(theirs))
+    print(f"{len(shared)} (deck, setting, turn, metric) series compared, {args.trials} games each: "
+          f"{len(differ)} differ")
+    for key in differ[:20]:
+        print(f"  differs: {key}")
+    if only:
+        print(f"  {len(only)} series in only one version (new or removed metrics or decks), "
+              f"e.g. {only[0]}")
+    fingerprint = hashlib.sha256(json.dumps([mine[k] for k in shared]).encode()).hexdigest()[:16]
+    print(f"fingerprint of this tree's outputs: {fingerprint}")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
