@@ -52,8 +52,19 @@ def lands_and_explorers() -> None:
     save(figure, "lands_explorers_heatmap.png")
 
 
+def land_equivalents() -> None:
+    result = explore_sim.value(SULTAI, ["Jadelight Ranger", "Merfolk Branchwalker",
+                                        "Seekers' Squire"], metric="on_curve", turn=4,
+                               trials=100_000, seed=1, workers=0)
+    figure = Figure(figsize=(8, 4.5), layout="constrained")
+    plotting.plot_land_equivalent(result.curve(), result.land_equivalents(),
+                                  ax=figure.subplots())
+    save(figure, "land_equivalents.png")
+
+
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
     on_curve_by_policy()
     jadelight_counters()
     lands_and_explorers()
+    land_equivalents()

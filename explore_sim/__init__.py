@@ -11,10 +11,14 @@ results come back as tidy pandas frames with standard errors and intervals.
 
 from . import plotting
 from ._version import __version__
+from .analysis.advise import AdviceResult, advise
 from .analysis.explore import ExploreResult, explore
+from .analysis.objectives import Objective, parse_objective
 from .analysis.runner import notebook_trials
 from .analysis.simulate import CompareResult, SimulationResult, compare, simulate
 from .analysis.sweep import SweepResult, sweep
+from .analysis.tune import TuneResult, tune
+from .analysis.value import ValueResult, value
 from .cards import (
     Card,
     Catalog,
@@ -66,6 +70,14 @@ __all__ = [
     "CompareResult",
     "sweep",
     "SweepResult",
+    "value",
+    "ValueResult",
+    "advise",
+    "AdviceResult",
+    "tune",
+    "TuneResult",
+    "Objective",
+    "parse_objective",
     "notebook_trials",
     "GameConfig",
     "MulliganRule",

@@ -26,9 +26,12 @@ from typing import Any
 import pandas as pd
 
 from ._version import __version__
+from .analysis.advise import advise
 from .analysis.explore import EXPLORE_METRICS, explore
 from .analysis.report import FORMATS, render, text_table
 from .analysis.simulate import check_distribution, check_metrics, compare, simulate
+from .analysis.tune import tune
+from .analysis.value import value
 from .cards import Card, CardSources, Catalog
 from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
@@ -246,6 +249,9 @@ def _build_parser() -> argparse.ArgumentParser:
             game.add_argument("--turn", type=_count, default=None,
                               help="the turn of --distribution (0: the opening hand; "
                                    "default: the last turn)")
+    _add_value_parser(commands, [sources, decks, output])
+    _add_advise_parser(commands, [sources, decks, output])
+    _add_tune_parser(commands, [sources, decks, output])
 
     serve = commands.add_parser(
         "serve", help="open the web page: paste a deck, see the answers in a browser",
@@ -272,10 +278,99 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _port(text: str) -> int:
     """A TCP port, 0 to 65535."""
-    value = _count(text)
-    if value > 65535:
+    port = _count(text)
+    if port > 65535:
         raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {clip(text)!r}")
-    return value
+    return port
+
+
+def _add_tune_parser(commands: argparse._SubParsersAction, parents: list) -> None:
+    """``tune``: search keep-or-mill rules for the best one for a deck."""
+    text = ("search keep-or-mill rules (Forge's grid, thresholds and their conjunctions) for "
+            "the one that maximises an objective, by racing on the same shuffles")
+    run = commands.add_parser("tune", parents=parents, help=text, description=text)
+    run.add_argument("deck", help="decklist file")
+    run.add_argument("--objective", default="on_curve@4",
+                     help='what to maximise, such as mana_spent@6 or '
+                          '"on_curve@4 + 0.1*counters@6" (default on_curve@4)')
+    run.add_argument("--budget", type=_count, default=400_000,
+                     help="games to play in all (default 400000)")
+    run.add_argument("--top", type=_count, default=5, help="finalists reported (default 5)")
+    run.add_argument("--on-draw", action="store_true", help="play on the draw")
+    run.add_argument("--mulligan", default="london",
+                     help="none, london or london-free (default london)")
+    run.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+                     help="Commander games when the deck has a commander (auto, default)")
+    run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
+    run.add_argument("--format", choices=FORMATS, default="table")
+
+
+def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> None:
+    """``advise``: keep or mill the card an explore just revealed, from a position."""
+    text = ("keep or mill the card an explore just revealed: both choices played on from "
+            "your position, on the same libraries, with paired differences")
+    run = commands.add_parser("advise", parents=parents, help=text, description=text)
+    run.add_argument("deck", help="decklist file")
+    run.add_argument("--turn", type=_count, required=True, help="the turn being played")
+    run.add_argument("--on-draw", action="store_true", help="you are on the draw")
+    run.add_argument("--hand", default="", help='cards in hand, e.g. "Forest, 2 Swamp"')
+    run.add_argument("--battlefield", default="",
+                     help="permanents you control (lands included)")
+    run.add_argument("--graveyard", default="", help="cards in your graveyard")
+    run.add_argument("--explorer", default=None,
+                     help="the exploring permanent (default: the only explore card on the "
+                          "battlefield; added to it if not listed)")
+    run.add_argument("--explorer-in-play", action="store_true",
+                     help="the explorer was not cast this turn (a Map, an attack, a spell "
+                          "made it explore): nothing is paid for it, it is not summoning sick")
+    run.add_argument("--revealed", required=True, help="the nonland card revealed")
+    run.add_argument("--explores-left", type=_count, default=1,
+                     help="explores left in this sequence, this one included (default 1)")
+    run.add_argument("--phase", choices=["main1", "main2"], default="main1",
+                     help="where in the turn the explore happens (default main1)")
+    run.add_argument("--objective", default=None,
+                     help="comma-separated objectives such as on_curve@5,mana_spent@6 "
+                          "(default: on_curve next turn, mana_spent three turns on)")
+    run.add_argument("--policy", default="forge",
+                     help="later keep-or-mill decisions (default forge)")
+    run.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+                     help="Commander games when the deck has a commander (auto, default)")
+    run.add_argument("--trials", type=_count, default=100_000,
+                     help="libraries played by both choices (default 100000)")
+    run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
+    run.add_argument("--format", choices=FORMATS, default="table")
+
+
+def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> None:
+    """``value``: what each explore card adds, and its land-equivalent."""
+    text = ("what each explore or Map card adds against a vanilla stand-in, and how many "
+            "lands it is worth (land-equivalent), on the same shuffles")
+    run = commands.add_parser("value", parents=parents, help=text, description=text)
+    run.add_argument("deck", help="decklist file")
+    run.add_argument("--card", action="append", dest="value_cards", default=None, metavar="NAME",
+                     help="a card of the main deck to value (repeatable; default: every "
+                          "explore or Map card)")
+    run.add_argument("--metric", default="on_curve",
+                     help="the per-turn metric the land-equivalent matches (default on_curve)")
+    run.add_argument("--turn", type=_count, default=4,
+                     help="the turn it is matched at (default 4)")
+    run.add_argument("--turns", type=_count, default=6, help="turns to play (default 6)")
+    run.add_argument("--metrics", default=None,
+                     help="comma-separated metrics of the differences by turn (default: a "
+                          "selection)")
+    run.add_argument("--max-lands", type=_count, default=8,
+                     help="the most stand-ins replaced by lands (default 8)")
+    run.add_argument("--policy", default="forge",
+                     help="keep-or-mill policy of every deck (default forge)")
+    run.add_argument("--on-draw", action="store_true", help="play on the draw")
+    run.add_argument("--mulligan", default="london",
+                     help="none, london or london-free (default london)")
+    run.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+                     help="Commander games when the deck has a commander (auto, default)")
+    run.add_argument("--trials", type=_count, default=100_000,
+                     help="games per deck variant (default 100000)")
+    run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
+    run.add_argument("--format", choices=FORMATS, default="table")
 
 
 def _normalise_argv(argv: list[str]) -> list[str]:
@@ -309,8 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
             if args.command is None:
                 raise OptionError(
-                    "choose a command: cards, policies, explore, simulate, compare or serve "
-                    "(see --help)"
+                    "choose a command: cards, policies, explore, simulate, compare, value, "
+                    "advise, tune or serve (see --help)"
                 )
             output = _dispatch(args)
         except ExploreSimError as error:
@@ -389,6 +484,12 @@ def _dispatch(args: argparse.Namespace) -> _Output:
         return _explore(args)
     if args.command in {"simulate", "compare"}:
         return _games(args)
+    if args.command == "value":
+        return _value(args)
+    if args.command == "advise":
+        return _advise(args)
+    if args.command == "tune":
+        return _tune(args)
     if args.command == "serve":
         return _serve(args)
     raise OptionError(f"unknown command {args.command!r}")  # argparse rejects it first
@@ -699,3 +800,54 @@ def _serve(args: argparse.Namespace) -> _Output:
                         **({"decks_dir": decks} if decks is not None else {}))
     serve(args.host, args.port, args.open, settings)
     return _Output("")
+
+
+def _metric_list(text: str | None, label: str) -> list[str] | None:
+    if not text:
+        return None
+    return check_metrics([m.strip() for m in text.split(",") if m.strip()], label=label)
+
+
+def _value(args: argparse.Namespace) -> _Output:
+    metrics = _metric_list(args.metrics, "--metrics")
+    (metric,) = check_metrics([args.metric], label="--metric")
+    _check_plot_path(args)
+    deck = _deck(args, args.deck)
+    bar = _progress(args, "value")
+    result = value(deck, args.value_cards, metric=metric, turn=args.turn, turns=args.turns,
+                   metrics=metrics, policy=args.policy, on_play=not args.on_draw,
+                   mulligan=args.mulligan, trials=args.trials, seed=args.seed, game=args.game,
+                   max_lands=args.max_lands, progress=bar, workers=args.workers)
+    bar.close()
+    plot = _plot_later(args.plot, result) if args.plot else None
+    return _Output(result.render(args.format), plot)
+
+
+def _advise(args: argparse.Namespace) -> _Output:
+    if args.plot:
+        raise OptionError("advise draws no figure; --plot is for value, explore, simulate and "
+                          "compare")
+    deck = _deck(args, args.deck)
+    bar = _progress(args, "advise")
+    result = advise(deck, turn=args.turn, revealed=args.revealed, hand=args.hand,
+                    battlefield=args.battlefield, graveyard=args.graveyard,
+                    explorer=args.explorer, explores_left=args.explores_left,
+                    objectives=args.objective, policy=args.policy, on_play=not args.on_draw,
+                    explorer_cast=not args.explorer_in_play, phase=args.phase,
+                    trials=args.trials, seed=args.seed, game=args.game, progress=bar,
+                    workers=args.workers)
+    bar.close()
+    return _Output(result.render(args.format))
+
+
+def _tune(args: argparse.Namespace) -> _Output:
+    if args.plot:
+        raise OptionError("tune draws no figure; --plot is for value, explore, simulate and "
+                          "compare")
+    deck = _deck(args, args.deck)
+    bar = _progress(args, "tune")
+    result = tune(deck, args.objective, budget=args.budget, top=args.top,
+                  on_play=not args.on_draw, mulligan=args.mulligan, seed=args.seed,
+                  game=args.game, progress=bar, workers=args.workers)
+    bar.close()
+    return _Output(result.render(args.format))

@@ -35,6 +35,7 @@ __all__ = [
     "plot_distribution",
     "plot_differences",
     "plot_heatmap",
+    "plot_land_equivalent",
     "plot_metrics",
     "short_labels",
     "figure_title",
@@ -709,6 +710,74 @@ def _relabelled(frame: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
     return frame
 
 
+def plot_land_equivalent(
+    data: pd.DataFrame,
+    land_equivalents: pd.DataFrame | None = None,
+    *,
+    ax: Axes | None = None,
+) -> Axes:
+    """How many lands a card is worth: the metric of its vanilla deck with 0, 1, 2, ... more
+    lands, against the explorer deck's, one colour per card.
+
+    Parameters
+    ----------
+    data : DataFrame
+        ``ValueResult.curve()``: ``card, variant, lands, metric, turn, mean, ci_low,
+        ci_high``; the explorer deck's row has ``lands`` NaN.
+    land_equivalents : DataFrame, optional
+        ``ValueResult.land_equivalents()``: ``card, mean, ci_low, ci_high``; each card's
+        estimate is marked where its line meets the explorer deck's level, with its interval.
+    ax : matplotlib Axes, optional
+        Where to draw (default: the current axes).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    OptionError
+        Missing columns, or several rows for one point.
+    """
+    _require(data, ("card", "lands", "metric", "turn", "mean", "ci_low", "ci_high"),
+             "plot_land_equivalent")
+    ax = _axes(ax)
+    curve = data[data["lands"].notna()]
+    explorer = data[data["lands"].isna()]
+    _one_row_per_point(curve, ["card", "lands"], "plot_land_equivalent",
+                       "keep one value of each (data[data[column] == value])")
+    if curve.empty:
+        raise OptionError("plot_land_equivalent: no vanilla rows (lands 0, 1, ...)")
+    found = {} if land_equivalents is None else {
+        row.card: row for row in land_equivalents.itertuples(index=False)}
+    for label, group, look in _series(curve, "card"):
+        group = group.sort_values("lands")
+        x = group["lands"].to_numpy(dtype=float)
+        mean = group["mean"].to_numpy()
+        error = _error_bars(mean, group["ci_low"].to_numpy(), group["ci_high"].to_numpy())
+        ax.errorbar(x, mean, yerr=error, marker=look["marker"], linestyle=look["linestyle"],
+                    color=look["color"], capsize=3, label=f"{label}: vanilla + lands")
+        level = explorer[explorer["card"] == label]
+        if len(level):
+            ax.axhline(float(level["mean"].iloc[0]), color=look["color"], linewidth=0.8,
+                       linestyle=":")
+            estimate = found.get(label)
+            if estimate is not None and np.isfinite(estimate.mean):
+                y = float(level["mean"].iloc[0])
+                ax.errorbar([estimate.mean], [y], xerr=[[estimate.mean - estimate.ci_low],
+                                                        [estimate.ci_high - estimate.mean]],
+                            fmt="*", markersize=11, color=look["color"], capsize=4,
+                            markeredgecolor="black", markeredgewidth=0.5)
+    metric, turn = curve["metric"].iloc[0], int(curve["turn"].iloc[0])
+    ax.set_xlabel("stand-ins replaced by basic lands")
+    ax.set_ylabel(f"{metric_label(metric)}, turn {turn}")
+    ax.set_xticks(sorted(curve["lands"].unique()))
+    ax.set_title("land-equivalent: where the line meets the explorer deck (dotted), "
+                 "95% interval", fontsize="medium")
+    ax.legend(fontsize="small")
+    return ax
+
+
 def result_figure(
     result: Any,
     metrics: Sequence[str] | str | None = None,
@@ -721,13 +790,15 @@ def result_figure(
     ``explore``: the distribution of ``distribution`` (default counters). ``simulate`` with
     ``distribution``: that metric's distribution at ``turn``. ``simulate`` and ``compare``
     otherwise: :func:`plot_metrics`, one panel per metric (with the paired differences beside
-    each for a comparison). Every figure is titled with what ran (:func:`figure_title`).
+    each for a comparison). Each of these is titled with what ran (:func:`figure_title`).
+    ``value``: :func:`plot_land_equivalent` of every card valued.
 
     Parameters
     ----------
-    result : ExploreResult, SimulationResult or CompareResult
-        What :func:`explore_sim.explore`, :func:`~explore_sim.simulate` or
-        :func:`~explore_sim.compare` returned (told apart by ``result.meta["command"]``).
+    result : ExploreResult, SimulationResult, CompareResult or ValueResult
+        What :func:`explore_sim.explore`, :func:`~explore_sim.simulate`,
+        :func:`~explore_sim.compare` or :func:`~explore_sim.value` returned (told apart by
+        ``result.meta["command"]``).
     metrics : sequence of str, optional
         simulate and compare: the metrics to draw, one panel each (default: those the
         result's table shows).
@@ -740,8 +811,8 @@ def result_figure(
     Returns
     -------
     matplotlib Figure
-        A new figure, not attached to pyplot: 7 by 4.5 inches for a distribution, sized to
-        its panels for metrics by turn.
+        A new figure, not attached to pyplot: 7 by 4.5 inches for a distribution, 9 by 4.5
+        for land-equivalents, sized to its panels for metrics by turn.
 
     Raises
     ------
@@ -750,9 +821,16 @@ def result_figure(
         turn it does not have.
     """
     command = getattr(result, "meta", {}).get("command")
-    if command not in ("explore", "simulate", "compare"):
-        raise OptionError(f"result_figure draws explore, simulate and compare results, "
+    if command not in ("explore", "simulate", "compare", "value"):
+        raise OptionError(f"result_figure draws explore, simulate, compare and value results, "
                           f"not {command!r}")
+    if command == "value":
+        if metrics is not None or distribution is not None or turn is not None:
+            raise OptionError("a value's figure is its land-equivalents: it takes no metrics=, "
+                              "distribution= or turn=")
+        figure = Figure(figsize=(9, 4.5), layout="constrained")
+        plot_land_equivalent(result.curve(), result.land_equivalents(), ax=figure.subplots())
+        return figure
     if command == "explore" and metrics is not None:
         raise OptionError("an explore's figure is one distribution: name its metric with "
                           "distribution=, not metrics=")

@@ -5,7 +5,6 @@ copy that stays)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 from conftest import DECKS, scripted_game

@@ -11,7 +11,18 @@ from conftest import ROOT
 
 import explore_sim
 from explore_sim import plotting, testing
-from explore_sim.analysis import explore, report, runner, simulate, stats, sweep
+from explore_sim.analysis import (
+    advise,
+    explore,
+    objectives,
+    report,
+    runner,
+    simulate,
+    stats,
+    sweep,
+    tune,
+    value,
+)
 from explore_sim.cards import decklist
 from explore_sim.engine import policies
 
@@ -27,7 +38,7 @@ def web_modules():
 
 def public_callables():
     modules = [explore_sim, plotting, testing, explore, simulate, sweep, report, stats, runner,
-               decklist, policies, *web_modules()]
+               decklist, policies, value, advise, tune, objectives, *web_modules()]
     seen = {}
     for module in modules:
         for name in module.__all__:

@@ -35,11 +35,11 @@ from explore_sim.cards import Card, CardSources, Catalog, FeatureTable, parse_de
 from explore_sim.cards.card import normalize_name
 from explore_sim.cards.card_files import load_card_file
 from explore_sim.cards.decklist import _card_line, _section_of, _words, load_deck
-from explore_sim.cards.index import CardIndex, card_sources, import_cards, index_path
+from explore_sim.cards.index import import_cards, index_path
 from explore_sim.cards.oracle import abilities_from_text
 from explore_sim.cards.update import DOWNLOAD_NAME, update_cards
 from explore_sim.cli import BROKEN_PIPE_STATUS, main
-from explore_sim.errors import (CardError, DeckError, ExploreSimError, OptionError,
+from explore_sim.errors import (CardError, DeckError, OptionError,
                                 OptionWarning, printable)
 from explore_sim.plotting import plot_distribution
 

@@ -13,9 +13,10 @@ from nbclient import NotebookClient
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def test_the_three_notebooks_exist():
+def test_the_four_notebooks_exist():
     assert [p.name for p in NOTEBOOKS] == [
-        "01_quickstart.ipynb", "02_keep_or_mill.ipynb", "03_deck_tuning.ipynb"]
+        "01_quickstart.ipynb", "02_keep_or_mill.ipynb", "03_deck_tuning.ipynb",
+        "04_explore_value.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

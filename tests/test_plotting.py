@@ -339,7 +339,7 @@ def test_result_figure_is_the_figure_of_plot_and_of_the_web_page(with_expression
     figure = plotting.result_figure(with_expression, ["on_curve"])
     assert [ax.get_title() for ax in figure.axes] == ["on_curve", "on_curve: paired difference"]
     assert len(figure.legends) == 1
-    with pytest.raises(explore_sim.OptionError, match="draws explore, simulate and compare"):
+    with pytest.raises(explore_sim.OptionError, match="draws explore, simulate, compare and"):
         plotting.result_figure(object())
     with pytest.raises(explore_sim.OptionError, match="name its metric with distribution="):
         plotting.result_figure(explored, ["milled"])
@@ -349,3 +349,52 @@ def test_result_figure_is_the_figure_of_plot_and_of_the_web_page(with_expression
         plotting.result_figure(games, turn=2)
     with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean"):
         plotting.result_figure(games, ["on_curv"])
+
+
+def _land_curve():
+    import pandas as pd
+
+    rows = [("Scout", "explorer deck", np.nan, 0.52), ("Scout", "vanilla", 0, 0.50),
+            ("Scout", "vanilla +1 land", 1, 0.54), ("Scout", "vanilla +2 lands", 2, 0.58)]
+    curve = pd.DataFrame(rows, columns=["card", "variant", "lands", "mean"]).assign(
+        metric="on_curve", turn=4)
+    curve["ci_low"], curve["ci_high"] = curve["mean"] - 0.01, curve["mean"] + 0.01
+    found = pd.DataFrame({"card": ["Scout"], "mean": [0.5], "ci_low": [0.3], "ci_high": [0.7]})
+    return curve, found
+
+
+def test_plot_land_equivalent_draws_the_curve_the_level_and_the_estimate():
+    curve, found = _land_curve()
+    fig, ax = plt.subplots()
+    assert plotting.plot_land_equivalent(curve, found, ax=ax) is ax
+    bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    line, star = bars
+    np.testing.assert_allclose(line.lines[0].get_xydata(), [[0, 0.50], [1, 0.54], [2, 0.58]])
+    check_error_bars(line, [0, 1, 2], [0.49, 0.53, 0.57], [0.51, 0.55, 0.59])
+    np.testing.assert_allclose(star.lines[0].get_xydata(), [[0.5, 0.52]])
+    (segment,) = star.lines[2][0].get_segments()
+    np.testing.assert_allclose(segment, [[0.3, 0.52], [0.7, 0.52]])
+    assert [l.get_ydata()[0] for l in ax.lines if l.get_linestyle() == ":"] == [0.52]
+
+
+def test_plot_land_equivalent_refuses_two_rows_per_point():
+    import pandas as pd
+
+    curve, _ = _land_curve()
+    with pytest.raises(explore_sim.OptionError, match="several rows for one point"):
+        plotting.plot_land_equivalent(pd.concat([curve, curve.assign(variant="other")]))
+
+
+def test_result_figure_of_a_value_is_its_land_equivalents():
+    worth = explore_sim.value(DECK, ["Jadelight Spelunker"], turns=4, max_lands=2, trials=300,
+                              seed=1)
+    figure = plotting.result_figure(worth)
+    (ax,) = figure.axes
+    assert ax.get_title().startswith("land-equivalent: where the line meets the explorer deck")
+    found = worth.land_equivalents()
+    assert found["note"].iloc[0] == "interpolated between 0 and 1 more lands"
+    line, star = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert star.lines[0].get_xdata()[0] == pytest.approx(found["mean"].iloc[0])  # the estimate
+    assert tuple(figure.get_size_inches()) == (9, 4.5)
+    with pytest.raises(explore_sim.OptionError, match="takes no metrics="):
+        plotting.result_figure(worth, ["on_curve"])

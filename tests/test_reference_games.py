@@ -12,7 +12,7 @@ from conftest import DECKS
 
 import explore_sim
 from explore_sim.analysis.simulate import game_mulligan
-from explore_sim.engine.goldfish import TURN_METRICS, GameConfig, GameState, Goldfish, is_commander_game
+from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
 from explore_sim.engine.state import shuffled_libraries

@@ -32,6 +32,7 @@ __all__ = [
     "chunk_seeds",
     "chunk_streams",
     "run_chunks",
+    "run_tasks",
     "check_workers",
     "available_cores",
 ]
@@ -294,3 +295,36 @@ def run_chunks(
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def run_tasks(task: Callable[..., Any], items: list[tuple], workers: int = 1) -> list[Any]:
+    """``task(*item)`` for every item, results in the items' order.
+
+    With ``workers > 1`` the items run in a pool of forked processes (``task`` may be any
+    function, closures included), as :func:`run_chunks` runs chunks; a task's result must
+    depend only on its item, so the results are the same for any number of workers.
+
+    Parameters
+    ----------
+    task : callable
+        Called as ``task(*item)``.
+    items : list of tuple
+        The arguments of each call.
+    workers : int
+        Processes (0: every core).
+
+    Returns
+    -------
+    list
+        ``task``'s results, in the order of ``items``.
+    """
+    workers = min(check_workers(workers), max(len(items), 1))
+    if workers > 1 and "fork" not in multiprocessing.get_all_start_methods():
+        warnings.warn("workers > 1 needs the 'fork' start method; running in one process",
+                      RuntimeWarning, stacklevel=2)
+        workers = 1
+    if workers == 1:
+        return [task(*item) for item in items]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                             initializer=_install_task, initargs=(task,)) as pool:
+        return list(pool.map(_run_task, items))

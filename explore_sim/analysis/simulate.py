@@ -47,7 +47,7 @@ from .report import (
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
-__all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games",
+__all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games", "play_paired",
            "check_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS"]
 
 #: Metrics shown by default in people-readable tables.
@@ -92,6 +92,7 @@ def play_games(
     trials: int,
     chunk_seed: np.random.SeedSequence,
     scry_policy: Policy | None = None,
+    card_ids: np.ndarray | None = None,
 ) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
 
@@ -108,6 +109,12 @@ def play_games(
         it, so every variant played from the same seed sees the same shuffles.
     scry_policy : callable, optional
         Twists and Turns' scry (default: ``policy``).
+    card_ids : ndarray of shape (size,), optional
+        The main deck's card ids in the order the shuffle starts from (default
+        :meth:`Deck.card_ids`). Decks of the same size shuffled with the same random
+        numbers hold the same card at every position where their orders agree, so an
+        order that lines up what two decks share couples their games closely (common
+        random numbers); any order gives the same distribution of games.
 
     Returns
     -------
@@ -116,7 +123,7 @@ def play_games(
     features = deck.features()
     mulligan = game_mulligan(mulligan, config, features)
     opening = deal_opening_hands(
-        deck.card_ids(), features, trials, mulligan,
+        deck.card_ids() if card_ids is None else card_ids, features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
     )
     state = GameState.from_opening_hands(opening, features)
@@ -639,6 +646,68 @@ def _meta(command: str, decks: list[Deck], config: GameConfig, rule: MulliganRul
     }
 
 
+def play_paired(
+    variants: Sequence[tuple[Deck, Policy]],
+    config: GameConfig,
+    rule: MulliganRule,
+    scry: Policy | None,
+    trials: int,
+    seed_seq: np.random.SeedSequence,
+    *,
+    card_ids: Sequence[np.ndarray | None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+) -> tuple[list[_TurnStats], _TurnPairs]:
+    """Play every ``(deck, policy)`` variant on the same shuffles; statistics for pairing.
+
+    Parameters
+    ----------
+    variants : sequence of (Deck, callable)
+        The decks and keep-or-mill policies, each pair played on every chunk's shuffles.
+    config : GameConfig
+    rule : MulliganRule
+    scry : callable or None
+        Twists and Turns' scry (None: each variant's policy).
+    trials : int
+    seed_seq : numpy.random.SeedSequence
+    card_ids : sequence of (ndarray or None), optional
+        Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
+    progress : callable, optional
+        ``progress(games done, games)`` after every chunk.
+    workers : int
+        Processes (0: every core); the numbers do not depend on it.
+
+    Returns
+    -------
+    (list of _TurnStats, _TurnPairs)
+        Each variant's exact sums and histograms by turn, and the sums of products of every
+        two variants' per-game metrics (for :class:`CompareResult`).
+    """
+    card_ids = list(card_ids) if card_ids is not None else [None] * len(variants)
+    if len(card_ids) != len(variants):
+        raise ValueError("card_ids needs one entry per variant")
+    for deck, policy in variants:
+        Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
+    stats = [_TurnStats(config.turns, config.metric_names) for _ in variants]
+    pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
+
+    def chunk(size: int, child: np.random.SeedSequence) -> tuple[list[_TurnStats], _TurnPairs]:
+        results = [play_games(deck, config, policy, rule, size, child, scry, ids)
+                   for (deck, policy), ids in zip(variants, card_ids)]
+        chunk_pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
+        chunk_pairs.add(results)
+        return ([_TurnStats.of(result, config.turns, config.metric_names) for result in results],
+                chunk_pairs)
+
+    def merge(part: tuple[list[_TurnStats], _TurnPairs]) -> None:
+        for total, chunk_stats in zip(stats, part[0]):
+            total.merge(chunk_stats)
+        pairs.merge(part[1])
+
+    run_chunks(chunk, merge, trials, seed_seq, progress=progress, workers=workers)
+    return stats, pairs
+
+
 def _first(items: list[str], first: str) -> list[str]:
     return [first, *(x for x in items if x != first)]
 
@@ -1004,26 +1073,9 @@ def compare(
         labels = list(deck_labels)
     else:
         labels = unique_labels([f"{d} / {p}" for d in deck_labels for p in policy_labels])
-    for deck, policy in variants:
-        Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     seed_seq = seed_sequence(seed)
-    stats = [_TurnStats(config.turns, config.metric_names) for _ in variants]
-    pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
-
-    def chunk(size: int, child: np.random.SeedSequence) -> tuple[list[_TurnStats], _TurnPairs]:
-        results = [play_games(deck, config, policy, rule, size, child, scry)
-                   for deck, policy in variants]
-        chunk_pairs = _TurnPairs(config.turns, len(variants), config.metric_names)
-        chunk_pairs.add(results)
-        return ([_TurnStats.of(result, config.turns, config.metric_names) for result in results],
-                chunk_pairs)
-
-    def merge(part: tuple[list[_TurnStats], _TurnPairs]) -> None:
-        for total, chunk_stats in zip(stats, part[0]):
-            total.merge(chunk_stats)
-        pairs.merge(part[1])
-
-    run_chunks(chunk, merge, trials, seed_seq, progress=progress, workers=workers)
+    stats, pairs = play_paired(variants, config, rule, scry, trials, seed_seq,
+                               progress=progress, workers=workers)
     meta = _meta("compare", decks, config, rule, policies, scry, trials, seed_seq)
     meta["variants"] = labels
     return CompareResult(meta=meta, decks=deck_labels, policies=policy_labels, labels=labels,

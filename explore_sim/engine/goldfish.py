@@ -174,19 +174,10 @@ class Goldfish:
         self.basic_ids = kinds(lambda c: c.is_land and "basic" in c.type_line.split("—")[0].casefold())
         self.basic_ids = self.basic_ids[self.basic_ids <= features.n_deck]
         self.spell_ids = kinds(lambda c: not c.is_land)
-        self.creature_ids = kinds(lambda c: c.is_creature)
         self.merfolk_ids = kinds(lambda c: c.is_creature and "merfolk" in c.subtypes)
-        self.trigger_ids = {
-            name: kinds(lambda c, n=name: c.explore_trigger == n)
-            for name in ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")
-        }
-        self.tracker_ids = kinds(lambda c: c.explore_replacement == "tracker")
-        self.twists_ids = kinds(lambda c: c.explore_replacement == "twists")
-        self.enters_explorer_ids = kinds(lambda c: c.explores_when == "creature_enters")
-        self.each_turn_land_ids = kinds(lambda c: c.extra_land == "each_turn")
-        self.helm_ids = kinds(lambda c: c.maps_when == "token_extra")
+        # Permanents counted by kind (lands, creatures, explore replacements and triggers,
+        # Helms, ...) are read from state.permanents (state.PERMANENT_GROUPS).
         self.combat_explorer_ids = kinds(lambda c: c.explores_when == "beginning_of_combat")
-        self.hakbal_ids = kinds(lambda c: c.explores_when == "merfolk_at_combat")
         self.attack_explorer_ids = kinds(lambda c: c.explores_when == "attack")
         self.damage_explorer_ids = kinds(lambda c: c.explores_when == "combat_damage")
         self.attack_map_ids = kinds(lambda c: c.maps_when in {"attack", "enter_or_attack"})
@@ -237,8 +228,14 @@ class Goldfish:
                                   for m in self.kind_modes], dtype=np.int32)
         self.multi_mode_ids = np.array([k for k, m in enumerate(self.kind_modes) if len(m) > 1],
                                        dtype=np.intp)
-        # Spells the casting order casts.
+        # Spells the casting order casts; the casting pass's columns (commanders included),
+        # in id order, so that ties of rank go to the lower id.
         self.cast_ids = self.spell_ids[self.priority[self.spell_ids] >= 0]
+        self.pass_ids = np.flatnonzero(self.priority >= 0).astype(np.intp)
+        self.pass_commanders = [(j, int(k)) for j, k in enumerate(self.pass_ids)
+                                if k in self.commander_ids]
+        self.pass_x = np.flatnonzero(np.isin(self.pass_ids, self.x_ids))
+        self.pass_targeted = np.flatnonzero(self.needs_creature_target[self.pass_ids])
 
     # ----------------------------------------------------------------------------------
     # Casting priority
@@ -276,14 +273,6 @@ class Goldfish:
         """Permanents of one of :data:`~explore_sim.engine.state.PERMANENT_GROUPS` in each
         of ``rows``, shape (len(rows),), int32."""
         return of_rows(state.permanents, rows, GROUP[group]).astype(np.int32)
-
-    def on_battlefield(self, state: GameState, ids: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Permanents with the given ids in each of ``rows``, shape (len(rows),), int32."""
-        if ids.size == 0:
-            return np.zeros(len(rows), dtype=np.int32)
-        if ids.size == 1:
-            return state.battlefield[rows, ids[0]].astype(np.int32)
-        return state.battlefield[np.ix_(rows, ids)].sum(axis=1, dtype=np.int32)
 
     def creatures(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         return self.count(state, "creature", rows)
@@ -519,37 +508,40 @@ class Goldfish:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
         unit_sets = self.mana.unit_sets(state, rows)
         mana = unit_sets[-1].sum(axis=1)[:, None]
-        castable = (of_rows(state.hand, rows) > 0) & (self.priority >= 0) & (self.cheapest <= mana)
-        for kind in self.commander_ids.tolist():  # from the command zone, with its tax
+        # Candidates: the spells in hand the order casts, with enough mana (colours aside),
+        # scored by casting rank (0: not a candidate), one column per :attr:`pass_ids`.
+        cols = self.pass_ids
+        held = of_rows(state.hand, rows)[:, cols] > 0
+        score = np.where(held & (self.cheapest[cols] <= mana), self.rank[cols], 0)
+        for j, kind in self.pass_commanders:  # from the command zone, with its tax
             tax = self.taxed_casts(state, rows, kind)
-            here = np.flatnonzero((state.command[rows, kind] > 0) & (self.priority[kind] >= 0))
+            here = np.flatnonzero(state.command[rows, kind] > 0)
             modes = self.mana.taxed_modes[kind]
             ok = np.zeros(len(here), dtype=bool)
             for option in range(len(modes[0])):
                 ok |= self.mana.payable_any([u[here] for u in unit_sets],
                                             np.array([m[option] for m in modes])[tax[here]])
-            castable[:, kind] = False
-            castable[here[ok], kind] = True
-        if self.x_ids.size:  # Jadelight Spelunker wants X >= 1
-            castable[:, self.x_ids] &= mana >= self.cost[self.x_ids] + 1
-        if self.needs_creature_target.any():
-            has_creature = (self.creatures(state, rows) > 0)[:, None]
-            castable &= ~self.needs_creature_target | has_creature
+            score[:, j] = 0
+            score[here[ok], j] = self.rank[kind]
+        if self.pass_x.size:  # Jadelight Spelunker wants X >= 1
+            score[:, self.pass_x] *= mana >= self.cost[cols[self.pass_x]] + 1
+        if self.pass_targeted.size:  # a spell that targets a creature you control needs one
+            score[:, self.pass_targeted] *= (self.creatures(state, rows) > 0)[:, None]
         # Colours: the best candidate of each row is checked exactly (commanders already
         # were); where it cannot be paid, the next best, and so on.
-        score = castable * self.rank  # 0 where not castable
         best = np.zeros(len(rows), dtype=np.intp)
         casting = np.zeros(len(rows), dtype=bool)
         pending = np.flatnonzero(score.any(axis=1))
         while pending.size:
-            k = np.argmax(score[pending], axis=1)
+            j = np.argmax(score[pending], axis=1)
+            k = cols[j]
             ok = np.ones(len(pending), dtype=bool)
             exact = ~np.isin(k, self.commander_ids)
             ok[exact] = self.castable_pairs(unit_sets, pending[exact], k[exact], x_rule=False)
             casting[pending[ok]] = True
             best[pending[ok]] = k[ok]
             failed = pending[~ok]
-            score[failed, k[~ok]] = 0
+            score[failed, j[~ok]] = 0
             pending = failed[score[failed].any(axis=1)]
         if not casting.any():
             return casting

@@ -51,6 +51,10 @@ __all__ = [
     "one_policy",
     "policy_name",
     "decide",
+    "Grammar",
+    "POLICY_GRAMMAR",
+    "compile_expression",
+    "evaluate_expression",
 ]
 
 #: Observation fields usable in policy expressions, with their meaning. Booleans can be
@@ -306,6 +310,41 @@ _OPERATOR_TEXT = {
 
 # A checked expression is a tree of these small tuples, evaluated over arrays.
 _Node = tuple
+#: Operators Python reads with the precedence of '@' (see name@turn in :func:`_check`).
+_SAME_AS_AT = (ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.MatMult)
+
+
+@dataclasses.dataclass(frozen=True)
+class Grammar:
+    """What an expression may name: the whitelist shared by policies and objectives.
+
+    Parameters
+    ----------
+    label : str
+        Starts every error message (``"policy expression"``, ``"objective"``).
+    names : mapping of str to str
+        The allowed names and their meaning.
+    bool_names : frozenset of str
+        Names that are conditions (the rest are numbers).
+    at_turns : bool
+        Names must be given a turn with ``@`` (``on_curve@4``), as objectives do; a bare
+        name is refused, and ``@`` is allowed only between a name and a whole number.
+    max_turn : int
+        The largest turn after ``@``.
+    error : type
+        The exception raised for a bad expression.
+    """
+
+    label: str
+    names: Mapping[str, str]
+    bool_names: frozenset[str] = frozenset()
+    at_turns: bool = False
+    max_turn: int = 50
+    error: type[Exception] = PolicyError
+
+
+#: The policy expressions' grammar: observation names, mill where true.
+POLICY_GRAMMAR = Grammar("policy expression", OBSERVATION_NAMES, _BOOL_NAMES)
 
 
 class ExpressionPolicy:
@@ -347,26 +386,7 @@ class ExpressionPolicy:
 
 
 def _compile(text: str) -> _Node:
-    if not text.strip():
-        raise PolicyError("policy expression is empty")
-    if len(text) > _MAX_EXPRESSION_LENGTH:
-        raise PolicyError(
-            f"policy expression is too long ({len(text)} characters, at most "
-            f"{_MAX_EXPRESSION_LENGTH})"
-        )
-    if "\n" in text or "\r" in text:
-        raise PolicyError("policy expression must be on one line")
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as error:
-        column = f" at column {error.offset}" if error.offset else ""
-        raise PolicyError(f"policy expression {clip(text)!r} is not valid{column}: {error.msg}") from None
-    except (ValueError, RecursionError, MemoryError):
-        raise PolicyError(f"policy expression {clip(text)!r} cannot be parsed") from None
-    try:
-        node, kind = _check(tree.body, text, depth=0)
-    except RecursionError:
-        raise PolicyError("policy expression is nested too deeply") from None
+    node, kind = compile_expression(text, POLICY_GRAMMAR)
     if kind != "bool":
         raise PolicyError(
             f"policy expression {clip(text)!r} is a number, not a condition "
@@ -375,21 +395,122 @@ def _compile(text: str) -> _Node:
     return node
 
 
-def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
+def compile_expression(text: str, grammar: Grammar) -> tuple[_Node, str]:
+    """Parse and check an expression against a grammar's whitelist (nothing is evaluated).
+
+    Parameters
+    ----------
+    text : str
+        One line, at most 2,000 characters: names of the grammar, numbers, ``True`` and
+        ``False``, ``+ - * / // %``, comparisons, ``and``, ``or``, ``not``, parentheses
+        and, with :attr:`Grammar.at_turns`, ``name@turn``.
+    grammar : Grammar
+        What may be named (:data:`POLICY_GRAMMAR` for policies).
+
+    Returns
+    -------
+    (tuple, str)
+        The checked tree for :func:`evaluate_expression`, and its kind: ``"bool"`` (a
+        condition) or ``"number"``.
+
+    Raises
+    ------
+    Exception
+        ``grammar.error`` (:class:`~explore_sim.errors.PolicyError` by default), saying
+        what is wrong and where.
+    """
+    label, error_type = grammar.label, grammar.error
+    if not isinstance(text, str):
+        raise error_type(f"{label} must be text, got {type(text).__name__}")
+    if not text.strip():
+        raise error_type(f"{label} is empty")
+    if len(text) > _MAX_EXPRESSION_LENGTH:
+        raise error_type(
+            f"{label} is too long ({len(text)} characters, at most {_MAX_EXPRESSION_LENGTH})"
+        )
+    if "\n" in text or "\r" in text:
+        raise error_type(f"{label} must be on one line")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        column = f" at column {error.offset}" if error.offset else ""
+        raise error_type(f"{label} {clip(text)!r} is not valid{column}: {error.msg}") from None
+    except (ValueError, RecursionError, MemoryError):
+        raise error_type(f"{label} {clip(text)!r} cannot be parsed") from None
+    try:
+        return _check(tree.body, text, 0, grammar)
+    except RecursionError:
+        raise error_type(f"{label} is nested too deeply") from None
+
+
+def evaluate_expression(tree: _Node, values: Any) -> Any:
+    """Evaluate a tree from :func:`compile_expression` over arrays.
+
+    Parameters
+    ----------
+    tree : tuple
+        A checked tree.
+    values : object
+        Gives each name as an attribute (an :class:`Observation`), and with ``name@turn``
+        terms ``values.at(name, turn)``; arrays of shape ``(trials,)``.
+
+    Returns
+    -------
+    ndarray or scalar
+        The expression's value per trial (a scalar for a constant expression).
+    """
+    with np.errstate(all="ignore"):
+        return _evaluate(tree, values)
+
+
+def _check(node: ast.AST, text: str, depth: int,
+           grammar: Grammar = POLICY_GRAMMAR) -> tuple[_Node, str]:
     """Check one syntax node against the whitelist; return (compiled node, 'bool'|'number')."""
     if depth > _MAX_DEPTH:
-        raise PolicyError("policy expression is nested too deeply")
+        raise grammar.error(f"{grammar.label} is nested too deeply")
     where = f" at column {node.col_offset + 1}" if hasattr(node, "col_offset") else ""
 
-    def fail(message: str) -> PolicyError:
-        return PolicyError(f"policy expression {clip(text)!r}: {message}{where}")
+    def fail(message: str) -> Exception:
+        return grammar.error(f"{grammar.label} {clip(text)!r}: {message}{where}")
+
+    def check(child: ast.AST) -> tuple[_Node, str]:
+        return _check(child, text, depth + 1, grammar)
 
     if isinstance(node, ast.Name):
-        if node.id not in OBSERVATION_NAMES:
-            close = _close_names(node.id)
+        if node.id not in grammar.names:
+            close = close_matches(node.id, grammar.names)
             hint = f" (did you mean {close}?)" if close else ""
-            raise fail(f"unknown name {clip(node.id)!r}{hint}; see 'explore-sim policies'")
-        return ("name", node.id), "bool" if node.id in _BOOL_NAMES else "number"
+            see = "; see 'explore-sim policies'" if grammar is POLICY_GRAMMAR else ""
+            raise fail(f"unknown name {clip(node.id)!r}{hint}{see}")
+        if grammar.at_turns:
+            raise fail(f"{node.id!r} needs a turn, as in {node.id}@4")
+        return ("name", node.id), "bool" if node.id in grammar.bool_names else "number"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) and grammar.at_turns:
+        # name@turn: a metric at the end of a turn (objectives). Python reads '@' like '*'
+        # (and after a sign), so "0.1*counters@6" parses as "(0.1*counters)@6": the '@' is
+        # moved onto the name it follows, "0.1*(counters@6)".
+        turn = node.right
+        left = node.left
+        if isinstance(left, ast.BinOp) and isinstance(left.op, _SAME_AS_AT):
+            moved = ast.BinOp(left.right, ast.MatMult(), turn)
+            return check(ast.copy_location(
+                ast.BinOp(left.left, left.op, ast.copy_location(moved, left.right)), node))
+        if isinstance(left, ast.UnaryOp):
+            moved = ast.BinOp(left.operand, ast.MatMult(), turn)
+            return check(ast.copy_location(
+                ast.UnaryOp(left.op, ast.copy_location(moved, left.operand)), node))
+        if not isinstance(left, ast.Name):
+            raise fail(f"'@' needs a name on its left, got {clip(ast.unparse(left))!r}")
+        if left.id not in grammar.names:
+            close = close_matches(left.id, grammar.names)
+            hint = f" (did you mean {close}?)" if close else ""
+            raise fail(f"unknown name {clip(left.id)!r}{hint}")
+        if (not isinstance(turn, ast.Constant) or isinstance(turn.value, bool)
+                or not isinstance(turn.value, int) or not 1 <= turn.value <= grammar.max_turn):
+            raise fail(f"'@' needs a turn from 1 to {grammar.max_turn} on its right, got "
+                       f"{clip(ast.unparse(turn))!r}")
+        kind = "bool" if left.id in grammar.bool_names else "number"
+        return ("at", left.id, turn.value), kind
     if isinstance(node, ast.Constant):
         value = node.value
         if isinstance(value, bool):
@@ -400,13 +521,13 @@ def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
             return ("const", value), "number"
         raise fail(f"{type(value).__name__} values are not allowed")
     if isinstance(node, ast.BoolOp):
-        parts = [_check(v, text, depth + 1) for v in node.values]
+        parts = [check(v) for v in node.values]
         if any(kind != "bool" for _, kind in parts):
             raise fail(f"'{'and' if isinstance(node.op, ast.And) else 'or'}' needs conditions on both sides")
         op = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
         return ("bool", op, [compiled for compiled, _ in parts]), "bool"
     if isinstance(node, ast.UnaryOp):
-        operand, kind = _check(node.operand, text, depth + 1)
+        operand, kind = check(node.operand)
         if isinstance(node.op, ast.Not):
             if kind != "bool":
                 raise fail("'not' needs a condition")
@@ -420,8 +541,8 @@ def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
         op = _ARITHMETIC.get(type(node.op))
         if op is None:
             raise fail(f"operator {_OPERATOR_TEXT.get(type(node.op), type(node.op).__name__)!r} is not allowed")
-        left, left_kind = _check(node.left, text, depth + 1)
-        right, right_kind = _check(node.right, text, depth + 1)
+        left, left_kind = check(node.left)
+        right, right_kind = check(node.right)
         if left_kind != "number" or right_kind != "number":
             raise fail("arithmetic needs numbers on both sides")
         return ("arith", op, left, right), "number"
@@ -429,8 +550,8 @@ def _check(node: ast.AST, text: str, depth: int) -> tuple[_Node, str]:
         for op_node in node.ops:
             if type(op_node) not in _COMPARE:
                 raise fail(f"comparison {_OPERATOR_TEXT.get(type(op_node), '?')!r} is not allowed")
-        operands = [_check(node.left, text, depth + 1)]
-        operands += [_check(c, text, depth + 1) for c in node.comparators]
+        operands = [check(node.left)]
+        operands += [check(c) for c in node.comparators]
         compiled = []
         for op_node, (left, left_kind), (right, right_kind) in zip(
             node.ops, operands, operands[1:]
@@ -457,6 +578,8 @@ def _evaluate(node: _Node, obs: Observation) -> Any:
         return getattr(obs, node[1])
     if kind == "const":
         return node[1]
+    if kind == "at":
+        return obs.at(node[1], node[2])
     if kind == "not":
         return np.logical_not(_evaluate(node[1], obs))
     if kind == "neg":

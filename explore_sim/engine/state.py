@@ -370,6 +370,95 @@ class GameState:
             totals=totals,
         )
 
+    @classmethod
+    def from_position(
+        cls,
+        library: np.ndarray,
+        features: FeatureTable,
+        *,
+        turn: int,
+        hand: np.ndarray,
+        battlefield: np.ndarray,
+        sick: np.ndarray | None = None,
+        command: np.ndarray | None = None,
+        command_casts: np.ndarray | None = None,
+        graveyard: int = 0,
+        land_drops: int = 1,
+    ) -> GameState:
+        """A game in the middle of a turn, from a known position (the same in every trial)
+        and one library per trial.
+
+        Nothing is tapped, the mana pool is empty and every event total is 0 (events are
+        counted from the position on). The caller brings the mana state up to date
+        (:meth:`explore_sim.engine.mana.ManaTables.recount`) before playing on.
+
+        Parameters
+        ----------
+        library : ndarray, shape (trials, size + 1), integer
+            Each trial's library, top first; column ``size`` is ``EMPTY`` padding.
+        features : FeatureTable
+            The deck's cards (ids index the count vectors).
+        turn : int
+            The turn being played (>= 1).
+        hand, battlefield : ndarray, shape (n_cards + 1,), integer
+            Cards in hand and permanents on the battlefield, per card id.
+        sick : ndarray, shape (n_cards + 1,), optional
+            Of the permanents, those that came under your control this turn (default none).
+        command, command_casts : ndarray, shape (n_cards + 1,), optional
+            Commanders in the command zone, and casts from there so far (default none).
+        graveyard : int
+            Cards in the graveyard.
+        land_drops : int
+            Land plays left this turn (0 when the turn's land has been played).
+
+        Returns
+        -------
+        GameState
+        """
+        trials, width = library.shape
+        n_kinds = len(features)
+        if not np.all(library[:, -1] == EMPTY):
+            raise ValueError("the last library column must be EMPTY padding")
+
+        def counts(vector: np.ndarray | None) -> np.ndarray:
+            row = np.zeros(n_kinds, dtype=np.int16) if vector is None else \
+                np.asarray(vector, dtype=np.int16)
+            if row.shape != (n_kinds,) or (row < 0).any():
+                raise ValueError(f"count vectors must have shape ({n_kinds},) and be >= 0")
+            return np.repeat(row[None, :], trials, axis=0)
+
+        cards = library[:, : width - 1].astype(np.intp)
+        zeros = np.zeros(trials, dtype=np.int32)
+        members = group_members(features)
+        state = cls(
+            library=library,
+            top=zeros.copy(),
+            end=np.full(trials, width - 1, dtype=np.int32),
+            library_lands=features.is_land[cards].sum(axis=1, dtype=np.int32),
+            library_pips=features.pips[cards].sum(axis=1, dtype=np.int32),
+            hand=counts(hand),
+            battlefield=counts(battlefield),
+            sick=counts(sick),
+            tapped=counts(None),
+            hand_lands=zeros.copy(),
+            permanents=np.zeros((trials, len(PERMANENT_GROUPS)), dtype=np.int16),
+            members=members,
+            groups_of=tuple(np.flatnonzero(row).tolist() for row in members),
+            card_pips=features.pips.astype(np.int32),
+            command=counts(command),
+            command_casts=counts(command_casts),
+            units=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
+            pool=np.zeros((trials, len(features.unit_classes)), dtype=np.int16),
+            land_drops=np.full(trials, land_drops, dtype=np.int32),
+            played_land=np.full(trials, land_drops == 0, dtype=bool),
+            maps=zeros.copy(),
+            equipped=zeros.copy(),
+            graveyard=np.full(trials, graveyard, dtype=np.int32),
+            turn=int(turn),
+            totals={name: zeros.copy() for name in EVENT_METRICS},
+        )
+        state.recount()
+        return state
 
     def recount(self) -> None:
         """:attr:`hand_lands` and :attr:`permanents` from the per-card arrays (after a

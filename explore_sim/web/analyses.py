@@ -468,12 +468,12 @@ COMPARE = Analysis(
 
 # --------------------------------------------------------------------------- value, advise
 # explore_sim.value (what explore is worth against the same deck without it) and
-# explore_sim.advise (keep or mill this card) join the page as one entry each, added to
-# ANALYSES below once those functions exist: fields (their options, then _trials_and_seed),
-# check (policies through _policy_error, card names through sources.find), run (the public
+# explore_sim.advise (keep or mill this card) are not on the page yet; each joins as one
+# entry added to ANALYSES below: fields (their options, then _trials_and_seed), check
+# (policies through _policy_error, card names through sources.find), run (the public
 # function called with progress=progress, which is how a run shows progress and stops),
-# tables (frame_table or wide_table of result.summary()), figure (a branch of
-# explore_sim.plotting.result_figure, so that --plot draws the same) and download (_render:
+# tables (frame_table or wide_table of result.summary()), figure (result_figure, which
+# already draws what value --plot writes) and download (_render:
 # result.render("csv") and result.render("json"), the command's --format output).
 
 #: The analyses of the page, in its order.

@@ -1,0 +1,689 @@
+"""Keep or mill, now: both choices played on from a position, on the same libraries.
+
+A *position* is a moment of your game: the turn, your hand, your battlefield and graveyard,
+and the nonland card an explore has just revealed. :func:`advise` shuffles the rest of the
+deck (every card not known to be elsewhere) once per trial, puts the revealed card on top,
+and plays two branches on that same library: *keep* (the card stays on top) and *mill* (it
+goes to the graveyard). Everything after that first choice (the explores left, the rest of
+the turn, later turns, later keep-or-mill decisions by a policy) is played by the goldfish
+engine with the same random streams in both branches, so the per-trial difference
+mill - keep measures the choice alone (common random numbers). For each objective
+(:mod:`explore_sim.analysis.objectives`) it reports the mean paired difference, its paired
+standard error and 95% interval, and a verdict: ``mill`` or ``keep`` when the interval is
+on one side of 0, else ``no clear difference``.
+
+What the position assumes (recorded in the result's metadata):
+
+- the explore happens in the first main phase (``phase="main1"``, the default: an explorer
+  cast or a Map used then) or the second (``"main2"``); the turn goes on from there;
+- every permanent listed was there before this turn (no summoning sickness) except the
+  explorer when it was cast this turn (``explorer_cast=True``, the default): its cost is
+  then paid from your sources the engine's way (the least flexible first);
+- the turn's land has been played when you control at least ``turn`` lands, else not yet;
+- nothing is tapped but what paid for the explorer; event metrics (mana spent, counters,
+  ...) count from the position on; a commander not on the battlefield is in the command
+  zone, one on the battlefield was cast once.
+
+Positions that cannot happen are refused: a card not in the deck, more copies than the deck
+holds, a revealed land (it goes to your hand: nothing to choose), a commander in hand, an
+objective at a turn before the position's; so are positions the engine cannot take up
+mid-explore (Topography Tracker or Twists and Turns on the battlefield replace explores
+that have begun).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from os import PathLike
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cards import Card, Catalog, FeatureTable
+from ..cards.decklist import Deck, load_deck
+from ..engine.explore_effects import explore_instruction
+from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
+from ..engine.policies import Observation, Policy, one_policy, policy_name
+from ..engine.state import shuffled_libraries
+from ..errors import DeckError, OptionError, clip
+from .objectives import Objective, PairedValues, parse_objectives
+from .report import deck_meta, html_repr, meta_text, render, short_repr, text_table, versions, with_meta
+from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence
+
+__all__ = ["advise", "AdviceResult", "Position", "position", "ADVICE_COLUMNS", "PHASES"]
+
+#: Columns of :meth:`AdviceResult.summary`.
+ADVICE_COLUMNS = ("objective", "keep", "keep_se", "mill", "mill_se", "difference", "se",
+                  "ci_low", "ci_high", "verdict")
+#: Where in the turn the explore happens.
+PHASES = ("main1", "main2")
+_MAX_EXPLORES_LEFT = 20
+_COUNT_AND_NAME = re.compile(r"^(?P<count>\d{1,3})\s*[xX]?\s+(?P<name>\S.*)$")
+_STREAMS = ("policy", "removal", "parley", "search")
+
+
+def _card_counts(cards: str | Iterable[str] | Mapping[str, int], label: str) -> list[tuple[str, int]]:
+    """``"Forest, 2 Swamp"``, a list of names or a ``{name: copies}`` dict, as pairs."""
+    if isinstance(cards, Mapping):
+        pairs = list(cards.items())
+    else:
+        if isinstance(cards, str):
+            cards = cards.split(",")
+        elif not isinstance(cards, Iterable):
+            raise OptionError(f"{label}: expected card names, got {clip(repr(cards))}")
+        pairs = []
+        for item in cards:
+            if not isinstance(item, str):
+                raise OptionError(f"{label}: expected card names, got {clip(repr(item))}")
+            item = item.strip()
+            if not item:
+                continue
+            match = _COUNT_AND_NAME.match(item)
+            pairs.append((match["name"].strip(), int(match["count"])) if match else (item, 1))
+    for name, count in pairs:
+        if not isinstance(name, str) or isinstance(count, bool) or \
+                not isinstance(count, (int, np.integer)) or not 1 <= count <= 250:
+            raise OptionError(f"{label}: {clip(repr(name))}: copies must be 1 to 250, got "
+                              f"{clip(repr(count))}")
+    return pairs
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Position:
+    """A checked position: an explore has just revealed a nonland card.
+
+    Attributes
+    ----------
+    deck : Deck
+    turn : int
+    on_play : bool
+    hand, battlefield, graveyard : dict of Card to int
+        Known cards (the explorer is on the battlefield).
+    explorer, revealed : Card
+    explores_left : int
+        Explores left in this sequence, this one included.
+    explorer_cast : bool
+        The explorer was cast this turn (its cost paid, summoning sick).
+    phase : {"main1", "main2"}
+    library : ndarray, shape (size,), int16
+        The card ids of the library under the revealed card (in deck order, before shuffling).
+    features : FeatureTable
+        The deck's feature table (commanders after the main deck's cards).
+    """
+
+    deck: Deck
+    turn: int
+    on_play: bool
+    hand: dict[Card, int]
+    battlefield: dict[Card, int]
+    graveyard: dict[Card, int]
+    explorer: Card
+    revealed: Card
+    explores_left: int
+    explorer_cast: bool
+    phase: str
+    library: np.ndarray
+    features: FeatureTable
+
+    def _vector(self, counts: Mapping[Card, int]) -> np.ndarray:
+        features = self.features
+        vector = np.zeros(len(features), dtype=np.int16)
+        for card, n in counts.items():
+            vector[features.id_of(card)] += n
+        return vector
+
+    def libraries(self, trials: int, rng: np.random.Generator) -> np.ndarray:
+        """One library per trial: the revealed card on top, the rest shuffled.
+
+        Parameters
+        ----------
+        trials : int
+        rng : numpy.random.Generator
+
+        Returns
+        -------
+        ndarray, shape (trials, size + 2)
+            Card ids, top first; the last column is ``EMPTY`` padding.
+        """
+        rest = shuffled_libraries(self.library, trials, rng)
+        library = np.empty((trials, rest.shape[1] + 1), dtype=np.int16)
+        library[:, 0] = self.features.id_of(self.revealed)
+        library[:, 1:] = rest
+        return library
+
+    def start(self, game: Goldfish, library: np.ndarray) -> GameState:
+        """The game at the position, in every trial, before the keep-or-mill choice.
+
+        Parameters
+        ----------
+        game : Goldfish
+            The engine the branch is played with (its mana rules pay for the explorer).
+        library : ndarray, shape (trials, size + 2)
+            From :meth:`libraries` (not modified).
+
+        Returns
+        -------
+        GameState
+        """
+        features = self.features
+        explorer = features.id_of(self.explorer)
+        commanders = features.commander_ids if game.is_commander else np.zeros(0, np.intp)
+        battlefield = self._vector(self.battlefield)
+        sick = np.zeros_like(battlefield)
+        if self.explorer_cast:
+            sick[explorer] = 1
+        command = np.zeros_like(battlefield)
+        casts = np.zeros_like(battlefield)
+        for kind in commanders.tolist():
+            on_battlefield = battlefield[kind] > 0
+            command[kind] = 0 if on_battlefield else 1
+            casts[kind] = 1 if on_battlefield else 0
+        lands = int(battlefield[features.is_land].sum())
+        state = GameState.from_position(
+            library.copy(), features, turn=self.turn, hand=self._vector(self.hand),
+            battlefield=battlefield, sick=sick, command=command, command_casts=casts,
+            graveyard=sum(self.graveyard.values()),
+            land_drops=0 if lands >= self.turn else 1,  # one land a turn (CR 305.2)
+        )
+        state.units[:] = game.mana.expected_units(state)
+        if self.explorer_cast:  # the explorer's cost, paid the engine's way
+            game.pay(state, np.arange(state.trials), game.kind_modes[explorer])
+            for total in state.totals.values():
+                total[:] = 0  # events count from the position on
+        return state
+
+    def describe(self) -> dict[str, Any]:
+        """The position in words, for result metadata.
+
+        Returns
+        -------
+        dict
+            ``turn, on_play, phase, hand, battlefield, graveyard, explorer, revealed,
+            explores_left, explorer_cast, library`` (cards left, the revealed one included).
+        """
+        def names(counts: Mapping[Card, int]) -> list[str]:
+            return [f"{n} {card.name}" if n > 1 else card.name for card, n in counts.items()]
+
+        return {"turn": self.turn, "on_play": self.on_play, "phase": self.phase,
+                "hand": names(self.hand), "battlefield": names(self.battlefield),
+                "graveyard": names(self.graveyard), "explorer": self.explorer.name,
+                "revealed": self.revealed.name, "explores_left": self.explores_left,
+                "explorer_cast": self.explorer_cast, "library": int(self.library.size) + 1}
+
+
+def position(
+    deck: Deck,
+    *,
+    turn: int,
+    revealed: str,
+    hand: str | Iterable[str] | Mapping[str, int] = (),
+    battlefield: str | Iterable[str] | Mapping[str, int] = (),
+    graveyard: str | Iterable[str] | Mapping[str, int] = (),
+    explorer: str | None = None,
+    explores_left: int = 1,
+    explorer_cast: bool = True,
+    on_play: bool = True,
+    phase: str = "main1",
+) -> Position:
+    """Check a position and work out the library behind the revealed card.
+
+    Parameters
+    ----------
+    deck : Deck
+    turn : int
+        The turn being played (1-50).
+    revealed : str
+        The nonland card the explore revealed.
+    hand, battlefield, graveyard : str, iterable of str or dict
+        Known cards: ``"Forest, 2 Swamp, Jadelight Ranger"``, a list of names or
+        ``{name: copies}``. A commander may be on the battlefield.
+    explorer : str, optional
+        The exploring permanent (added to the battlefield if not listed there). Default:
+        the only card on the battlefield with an explore ability.
+    explores_left : int
+        Explores left in this sequence, this one included (1-20).
+    explorer_cast : bool
+        The explorer was cast this turn: its cost is paid and it is summoning sick.
+    on_play : bool
+        On the play (no draw on turn 1).
+    phase : {"main1", "main2"}
+        Where in the turn the explore happens.
+
+    Returns
+    -------
+    Position
+
+    Raises
+    ------
+    OptionError
+        A bad turn, phase or count, a revealed land, a position the engine cannot take up.
+    DeckError
+        A card not in the deck, more copies than the deck holds, a commander in hand or in
+        the graveyard.
+    """
+    turn = _whole("turn", turn, 1, 50)
+    explores_left = _whole("explores_left", explores_left, 1, _MAX_EXPLORES_LEFT)
+    if phase not in PHASES:
+        raise OptionError(f"phase must be one of {', '.join(PHASES)}, got {clip(repr(phase))}")
+    commanders = [card for card, _ in deck.commander]
+    catalog = Catalog([*deck.cards, *(c for c in commanders if c not in deck.cards)])
+
+    def card_of(name: str, label: str) -> Card:
+        card = catalog.find(name)
+        if card is None:
+            raise DeckError(f"{label}: {clip(name)!r} is not in the deck {clip(deck.name)}"
+                            f"{catalog.suggestion_text(name)}")
+        return card
+
+    zones: dict[str, dict[Card, int]] = {}
+    for label, cards in (("hand", hand), ("battlefield", battlefield),
+                         ("graveyard", graveyard)):
+        zone: dict[Card, int] = {}
+        for name, count in _card_counts(cards, label):
+            card = card_of(name, label)
+            zone[card] = zone.get(card, 0) + int(count)
+        zones[label] = zone
+    if not isinstance(revealed, str) or not revealed.strip():
+        raise OptionError("revealed: name the card the explore revealed")
+    revealed_card = card_of(revealed.strip(), "revealed")
+    if revealed_card.is_land:
+        raise OptionError(f"revealed: {revealed_card.name} is a land: explore puts it into "
+                          "your hand, there is nothing to choose")
+    if revealed_card in commanders:
+        raise DeckError(f"revealed: {revealed_card.name} is the commander; it is never in "
+                        "the library")
+    explorer_card = _explorer(zones["battlefield"], explorer, card_of)
+    if not explorer_card.is_permanent:
+        raise OptionError(f"explorer: {explorer_card.name} is not a permanent; name the "
+                          "creature that explores")
+    zones["battlefield"].setdefault(explorer_card, 1)
+    for card in commanders:
+        for label in ("hand", "graveyard"):
+            if zones[label].get(card):
+                raise DeckError(f"{label}: {card.name} is the commander; it is in the command "
+                                "zone or on the battlefield")
+        if zones["battlefield"].get(card, 0) > 1:
+            raise DeckError(f"battlefield: one {card.name} at most (it is the commander)")
+    blocking = [card.name for card in zones["battlefield"]
+                if card.explore_replacement in {"tracker", "twists"}]
+    if blocking:
+        raise OptionError(f"battlefield: {', '.join(blocking)} would replace an explore that "
+                          "has already begun; advise cannot take up such a position")
+    remaining = dict(deck.main)
+    used: dict[Card, int] = {}
+    for zone in zones.values():
+        for card, count in zone.items():
+            if card not in commanders:
+                used[card] = used.get(card, 0) + count
+    used[revealed_card] = used.get(revealed_card, 0) + 1
+    for card, count in used.items():
+        if count > remaining.get(card, 0):
+            raise DeckError(f"{card.name}: {count} cop{'y' if count == 1 else 'ies'} in hand, "
+                            f"on the battlefield, in the graveyard and revealed, but the deck "
+                            f"has {remaining.get(card, 0)}")
+        remaining[card] -= count
+    ids = [i + 1 for i, card in enumerate(deck.cards) for _ in range(remaining[card])]
+    return Position(
+        deck=deck, turn=turn, on_play=bool(on_play), hand=zones["hand"],
+        battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
+        revealed=revealed_card, explores_left=explores_left, explorer_cast=bool(explorer_cast),
+        phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
+    )
+
+
+def _whole(label: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or \
+            not low <= value <= high:
+        raise OptionError(f"{label} must be a whole number from {low} to {high}, got "
+                          f"{clip(repr(value))}")
+    return int(value)
+
+
+def _explorer(battlefield: dict[Card, int], name: str | None,
+              card_of: Callable[[str, str], Card]) -> Card:
+    if name is not None:
+        if not isinstance(name, str) or not name.strip():
+            raise OptionError("explorer: expected a card name")
+        return card_of(name.strip(), "explorer")
+    explorers = [card for card in battlefield if card.explores > 0 or card.explores_x]
+    if len(explorers) != 1:
+        listed = ", ".join(card.name for card in explorers) or "none"
+        raise OptionError(f"explorer: name the card that explores (--explorer NAME); explore "
+                          f"cards on the battlefield: {listed}")
+    return explorers[0]
+
+
+class _FirstChoice:
+    """A policy whose first decision is given (keep or mill the revealed card); every later
+    decision is ``then``'s. One object per branch and chunk: the first call is the explore
+    of the position, asked for every trial at once."""
+
+    def __init__(self, mill: bool, then: Policy) -> None:
+        self.mill = mill
+        self.then = then
+        self.name = policy_name(then)
+        self.pending = True
+
+    def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
+        if self.pending:
+            self.pending = False
+            return np.full(obs.trials, self.mill, dtype=bool)
+        return self.then(obs, rng)
+
+
+def play_branch(pos: Position, config: GameConfig, policy: Policy, mill: bool,
+                library: np.ndarray, chunk_seed: np.random.SeedSequence,
+                last_turn: int) -> tuple[dict[int, dict[str, np.ndarray]], GameState]:
+    """Play one branch from the position: the first choice, then the game to ``last_turn``.
+
+    Parameters
+    ----------
+    pos : Position
+    config : GameConfig
+    policy : callable
+        Later keep-or-mill decisions (and scries).
+    mill : bool
+        The first choice: mill the revealed card (True) or keep it on top.
+    library : ndarray, shape (trials, size + 2)
+        :meth:`Position.libraries` (copied, not modified): both branches get the same one.
+    chunk_seed : numpy.random.SeedSequence
+        The streams of the policy, parley and searches (the same in both branches).
+    last_turn : int
+
+    Returns
+    -------
+    (dict of int to dict of str to ndarray, GameState)
+        Per-trial metrics at the end of each turn from the position's to ``last_turn``, and
+        the final state.
+    """
+    rngs = {name: np.random.default_rng(child_seed(chunk_seed, i + 1))
+            for i, name in enumerate(_STREAMS)}
+    game = Goldfish(pos.features, config, _FirstChoice(mill, policy), policy, rngs)
+    state = pos.start(game, library)
+    everyone = np.arange(state.trials)
+    explorer = pos.features.id_of(pos.explorer)
+    explore_instruction(game, state, everyone, explorer, pos.explores_left, targeted=False,
+                        just_entered=pos.explorer_cast)
+    # The rest of the turn (docs: the turn structure of a goldfish game).
+    if pos.phase == "main1":
+        game.main_phase(state, second=False)
+        game.combat(state)
+    else:
+        game.record_main_phase(state)  # the turn's main-phase metrics, taken at the position
+    game.main_phase(state, second=True)
+    game.cleanup(state)
+    out = {pos.turn: game.turn_metrics(state)}
+    for turn in range(pos.turn + 1, last_turn + 1):
+        game.play_turn(state)
+        out[turn] = game.turn_metrics(state)
+    return out, state
+
+
+def _verdict(found: Mapping[str, float]) -> str:
+    if found["ci_low"] > 0:
+        return "mill"
+    if found["ci_high"] < 0:
+        return "keep"
+    return "no clear difference"
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class AdviceResult:
+    """The outcome of :func:`advise`: per objective, keep, mill, and mill - keep.
+
+    Attributes
+    ----------
+    meta : dict
+        What was run and assumed (JSON-safe): ``command`` (``"advise"``), ``deck``,
+        ``position`` (:meth:`Position.describe`), ``policy`` (later decisions),
+        ``objectives``, ``trials``, ``seed``, ``assumptions``, ``versions``.
+    sums : list of PairedValues
+        Per objective, the sums of the keep (0) and mill (1) branches' values.
+    """
+
+    meta: dict[str, Any]
+    sums: list[PairedValues]
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        """One row per objective.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            :data:`ADVICE_COLUMNS`: the mean objective with keep and with mill (and their
+            standard errors), the paired difference mill - keep with its standard error and
+            interval, and the verdict (``mill``, ``keep`` or ``no clear difference``: the
+            interval covers 0). ``attrs["explore_sim"]`` holds :attr:`meta`.
+        """
+        rows = []
+        for text, sums in zip(self.meta["objectives"], self.sums):
+            keep, mill = sums.mean(0, level), sums.mean(1, level)
+            diff = sums.difference(1, 0, level)
+            rows.append({"objective": text, "keep": keep["mean"], "keep_se": keep["se"],
+                         "mill": mill["mean"], "mill_se": mill["se"],
+                         "difference": diff["mean"], "se": diff["se"],
+                         "ci_low": diff["ci_low"], "ci_high": diff["ci_high"],
+                         "verdict": _verdict(diff)})
+        return with_meta(pd.DataFrame(rows, columns=list(ADVICE_COLUMNS)), self.meta)
+
+    def render(self, fmt: str = "table") -> str:
+        """The advice as text, as the command line prints it.
+
+        Parameters
+        ----------
+        fmt : {"table", "csv", "json"}
+
+        Returns
+        -------
+        str
+        """
+        rows = self.summary()
+        if fmt != "table":
+            return render(fmt, self.meta, rows, "")
+        where = self.meta["position"]
+        lines = [
+            f"advise: keep or mill {where['revealed']}, revealed by {where['explorer']} "
+            f"({where['explores_left']} explore{'s' if where['explores_left'] > 1 else ''} "
+            "left, this one included)",
+            f"  deck: {self.meta['deck'][0]['name']}",
+            f"  position: turn {where['turn']} {'on the play' if where['on_play'] else 'on the draw'}"
+            f", {'first' if where['phase'] == 'main1' else 'second'} main phase; "
+            f"{where['library']} cards in the library",
+            f"  hand: {meta_text(where['hand']) or '-'}",
+            f"  battlefield: {meta_text(where['battlefield'])}",
+            f"  graveyard: {meta_text(where['graveyard']) or '-'}",
+            f"  later decisions: {self.meta['policy'][0]}",
+            f"  trials: {self.meta['trials']}  seed: {self.meta['seed']}",
+            "",
+        ]
+        shown = pd.DataFrame({
+            "objective": rows["objective"],
+            "keep": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["keep"], rows["keep_se"])],
+            "mill": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mill"], rows["mill_se"])],
+            "mill - keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["difference"], rows["se"])],
+            "95% interval": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in
+                             zip(rows["ci_low"], rows["ci_high"])],
+            "verdict": rows["verdict"],
+        })
+        lines += [line.rstrip() for line in text_table(shown).splitlines()]
+        lines.append("")
+        lines.append("  cells: mean (standard error); mill - keep is paired: both branches "
+                     "play the same library in every trial")
+        return "\n".join(lines) + "\n"
+
+    def _facts(self) -> dict[str, Any]:
+        where = self.meta["position"]
+        return {"deck": self.meta["deck"][0]["name"], "turn": where["turn"],
+                "revealed": where["revealed"], "objectives": self.meta["objectives"],
+                "trials": self.meta["trials"], "seed": self.meta["seed"]}
+
+    def __repr__(self) -> str:
+        return short_repr("AdviceResult", self._facts())
+
+    def _repr_html_(self) -> str:
+        table = self.summary()[["objective", "difference", "se", "ci_low", "ci_high",
+                                "verdict"]].round(4)
+        facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()),
+                 "difference: mill - keep, paired on the same libraries"]
+        return html_repr("AdviceResult", facts, table)
+
+
+def advise(
+    deck: Deck | str | PathLike[str],
+    *,
+    turn: int,
+    revealed: str,
+    hand: str | Iterable[str] | Mapping[str, int] = (),
+    battlefield: str | Iterable[str] | Mapping[str, int] = (),
+    graveyard: str | Iterable[str] | Mapping[str, int] = (),
+    explorer: str | None = None,
+    explores_left: int = 1,
+    objectives: str | Objective | Sequence[str | Objective] | None = None,
+    policy: str | Policy = "forge",
+    on_play: bool = True,
+    explorer_cast: bool = True,
+    phase: str = "main1",
+    trials: int = 100_000,
+    seed: Any = None,
+    game: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+) -> AdviceResult:
+    """Keep or mill the card an explore just revealed: both choices played on, paired.
+
+    Parameters
+    ----------
+    deck : Deck, path or decklist text
+    turn : int
+        The turn being played.
+    revealed : str
+        The nonland card revealed.
+    hand, battlefield, graveyard : str, iterable of str or dict
+        Known cards (``"Forest, 2 Swamp"``); the library is the deck less all of them and
+        the revealed card.
+    explorer : str, optional
+        The exploring permanent (default: the only explore card on the battlefield).
+    explores_left : int
+        Explores left in this sequence, this one included (Jadelight Ranger's first: 2).
+    objectives : str, Objective or sequence, optional
+        What to compare (:mod:`explore_sim.analysis.objectives`), such as
+        ``"on_curve@5,mana_spent@6"``. Default: ``on_curve`` the next turn and
+        ``mana_spent`` three turns on.
+    policy : str or callable
+        Later keep-or-mill decisions (and scries), default ``forge``.
+    on_play : bool
+        On the play (no draw on turn 1; only the metadata and later turns' draws care).
+    explorer_cast : bool
+        The explorer was cast this turn (its cost paid, summoning sick); False for an
+        explore by a Map, an attack or a spell.
+    phase : {"main1", "main2"}
+        Where in the turn the explore happens.
+    trials : int
+        Libraries played (each by both branches).
+    seed : int, SeedSequence, Generator or None
+    game : {"auto", "normal", "commander"}
+        A Commander game when the deck has a commander (``auto``).
+    progress : callable, optional
+        ``progress(trials done, trials)``.
+    workers : int
+        Processes (0: every core); the numbers do not depend on it.
+
+    Returns
+    -------
+    AdviceResult
+
+    Raises
+    ------
+    OptionError, DeckError
+        An impossible or unsupported position, a bad objective or option
+        (:func:`position`).
+    """
+    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    pos = position(deck, turn=turn, revealed=revealed, hand=hand, battlefield=battlefield,
+                   graveyard=graveyard, explorer=explorer, explores_left=explores_left,
+                   explorer_cast=explorer_cast, on_play=on_play, phase=phase)
+    if objectives is None:
+        objectives = f"on_curve@{pos.turn + 1},mana_spent@{pos.turn + 3}"
+    chosen = parse_objectives(objectives)
+    for objective in chosen:
+        if objective.first_turn < pos.turn:
+            raise OptionError(f"objective {objective.text!r} looks at turn "
+                              f"{objective.first_turn}, before the position's turn {pos.turn}")
+    last_turn = max(objective.last_turn for objective in chosen)
+    policy = one_policy(policy, "advise")
+    trials = check_trials(trials)
+    config = GameConfig(turns=last_turn, on_play=bool(on_play), game=game)
+    _check_explorer_paid(pos, config, policy)
+    seed_seq = seed_sequence(seed)
+    sums = [PairedValues(2) for _ in chosen]
+
+    def chunk(size: int, child: np.random.SeedSequence) -> list[PairedValues]:
+        library = pos.libraries(size, np.random.default_rng(child_seed(child, 0)))
+        branches = [play_branch(pos, config, policy, mill, library, child, last_turn)[0]
+                    for mill in (False, True)]
+        found = [PairedValues(2) for _ in chosen]
+        for objective, part in zip(chosen, found):
+            part.add([objective.values(games) for games in branches])
+        return found
+
+    def merge(parts: list[PairedValues]) -> None:
+        for total, part in zip(sums, parts):
+            total.merge(part)
+
+    run_chunks(chunk, merge, trials, seed_seq, progress=progress, workers=workers)
+    features = deck.features()
+    meta = {
+        "command": "advise",
+        "deck": [deck_meta(deck)],
+        "position": pos.describe(),
+        "policy": [policy_name(policy)],
+        "objectives": [objective.text for objective in chosen],
+        "game": "commander" if is_commander_game(config, features) else "normal",
+        "turns": last_turn,
+        "trials": trials,
+        "seed": seed_seq.entropy,
+        "chunk_trials": CHUNK_TRIALS,
+        "interval": "95%: mean +/- 1.96 se (paired for mill - keep)",
+        "assumptions": [
+            "goldfish: no opponent; attacks are unblocked",
+            "both branches play the same library in every trial (common random numbers); "
+            "only the first choice differs",
+            "the explore happens in the phase given; the turn goes on from there",
+            "listed permanents were there before this turn, except an explorer cast this turn "
+            "(its cost paid, least flexible sources first; summoning sick)",
+            "the turn's land has been played when you control at least as many lands as the "
+            "turn number",
+            "event metrics count from the position on",
+            "objectives are maximised; the verdict is mill or keep when the 95% interval of "
+            "mill - keep excludes 0",
+        ],
+        "versions": versions(),
+    }
+    return AdviceResult(meta=meta, sums=sums)
+
+
+def _check_explorer_paid(pos: Position, config: GameConfig, policy: Policy) -> None:
+    """Refuse an explorer cast this turn that the battlefield's sources cannot pay for."""
+    if not pos.explorer_cast:
+        return
+    game = Goldfish(pos.features, config, policy, None, {})
+    state = GameState.from_position(
+        pos.libraries(1, np.random.default_rng(0)), pos.features, turn=pos.turn,
+        hand=pos._vector(pos.hand), battlefield=pos._vector(pos.battlefield))
+    state.units[:] = game.mana.expected_units(state)
+    explorer = np.array([pos.features.id_of(pos.explorer)])
+    if pos.explorer in dict(pos.deck.commander):
+        return  # the commander's tax is not known here; it is paid as its plain cost
+    if not game.castable_card(explorer, game.mana.unit_sets(state, np.arange(1)))[0]:
+        raise OptionError(
+            f"battlefield: your sources cannot have paid {pos.explorer.name}'s "
+            f"{pos.explorer.mana_cost} this turn; list the lands that cast it, or say it was "
+            "already in play (explorer_cast=False, --explorer-in-play)")

@@ -1,0 +1,424 @@
+"""Which keep-or-mill rule suits a deck best: a search of the policy space by racing.
+
+The space (:func:`policy_space`): ``keep`` and ``mill``; Forge's rule over its grid
+``need_lands`` 0-4 x ``max_mv_diff`` 0-4; threshold rules "mill when ``mana_value >= t``",
+"``lands_in_hand <= t``", "``lands_in_play <= t``", "``mana_sources <= t``", "``turn <= t``",
+"``turn >= t``", "``not castable_next_turn``"; and every conjunction (``and``) of two of
+them on different names. Every rule is a ``--policy`` expression, parsed by the policy
+whitelist.
+
+The search is successive halving (racing): each round plays every surviving rule on the same
+new games (common random numbers: the same shuffles for all), ranks the survivors by their
+mean objective over all the games they have played, and keeps the better half, until
+``top`` rules remain. A rule that scored exactly the same as a better one in every game so far
+(``lands_in_play <= 5`` and ``mill`` by turn 4) is counted as that one's twin and does not
+take a survivor's place, so the finalists behave differently; each round gets an equal share of 80% of the budget, so later rounds
+play more games per rule. The ranking is then re-evaluated on games of a fresh seed, with
+``forge`` and ``keep`` on the same shuffles: the figures reported are those fresh ones, so
+the winner is not flattered by having been picked on lucky games (no winner's curse). Should
+the fresh games find the winner worse than ``forge`` beyond noise (its 95% interval of the
+difference below 0), ``forge`` is recommended instead, and the result says so.
+
+The budget counts every game played, racing and re-evaluation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from os import PathLike
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cards.decklist import Deck, load_deck
+from ..engine.policies import Policy, as_policies, as_policy, policy_name
+from ..errors import OptionError, clip
+from .objectives import Objective, PairedValues, parse_objective
+from .report import deck_meta, html_repr, render, short_repr, text_table, unique_labels, versions, with_meta
+from .runner import MAX_TRIALS, child_seed, chunk_seeds, run_tasks, seed_sequence
+from .simulate import ASSUMPTIONS, _config_meta, _options, game_formats, play_games
+
+__all__ = ["tune", "TuneResult", "policy_space", "TUNE_COLUMNS", "THRESHOLDS", "RACING_SHARE"]
+
+#: Threshold rules: per observation name, the mill conditions tried.
+THRESHOLDS: dict[str, tuple[str, ...]] = {
+    "mana_value": tuple(f"mana_value >= {t}" for t in range(2, 8)),
+    "lands_in_hand": tuple(f"lands_in_hand <= {t}" for t in range(0, 3)),
+    "lands_in_play": tuple(f"lands_in_play <= {t}" for t in range(1, 6)),
+    "mana_sources": tuple(f"mana_sources <= {t}" for t in range(1, 6)),
+    "turn": (*(f"turn <= {t}" for t in range(2, 7)), *(f"turn >= {t}" for t in range(3, 8))),
+    "castable_next_turn": ("not castable_next_turn",),
+}
+#: Share of the budget spent racing; the rest re-evaluates the best on a fresh seed.
+RACING_SHARE = 0.8
+#: Columns of :meth:`TuneResult.summary`.
+TUNE_COLUMNS = ("rank", "policy", "racing_mean", "racing_games", "same_games", "mean", "se",
+                "ci_low",
+                "ci_high", "vs_forge", "vs_forge_se", "vs_forge_ci_low", "vs_forge_ci_high",
+                "vs_keep", "vs_keep_se", "vs_keep_ci_low", "vs_keep_ci_high")
+#: Rules played by one task: a task plays them one after the other on one chunk of games.
+_GROUP = 8
+
+
+def policy_space() -> list[str]:
+    """Every rule :func:`tune` searches, as ``--policy`` text.
+
+    Returns
+    -------
+    list of str
+        ``keep``, ``mill``, the 25 Forge rules (``forge`` for the default
+        ``need_lands=2, max_mv_diff=2``), the threshold rules of :data:`THRESHOLDS`, then the
+        conjunctions of two thresholds on different names.
+    """
+    rules = ["keep", "mill"]
+    for need, diff in itertools.product(range(5), range(5)):
+        rules.append("forge" if (need, diff) == (2, 2) else
+                     f"forge:need_lands={need},max_mv_diff={diff}")
+    singles = [rule for group in THRESHOLDS.values() for rule in group]
+    rules += singles
+    for first, second in itertools.combinations(THRESHOLDS, 2):
+        rules += [f"{a} and {b}" for a in THRESHOLDS[first] for b in THRESHOLDS[second]]
+    return rules
+
+
+def _schedule(candidates: int, top: int) -> list[int]:
+    """Survivors at the start of each racing round (halving down to ``top``); one round at
+    least, which ranks the finalists when there are no more than ``top`` rules."""
+    survivors = [candidates]
+    while survivors[-1] > top:
+        survivors.append(max(top, math.ceil(survivors[-1] / 2)))
+    return survivors[:-1] or survivors
+
+
+@dataclasses.dataclass
+class _Race:
+    """Cumulative sums of each candidate's objective over the games it has played, and of
+    the squared differences between every two candidates (0: the same value in every game)."""
+
+    total: np.ndarray
+    squares: np.ndarray
+    games: np.ndarray
+    apart: np.ndarray
+
+    @classmethod
+    def start(cls, candidates: int) -> _Race:
+        return cls(np.zeros(candidates), np.zeros(candidates), np.zeros(candidates, int),
+                   np.zeros((candidates, candidates)))
+
+    def add(self, alive: list[int], sums: PairedValues) -> None:
+        diagonal = np.diag(sums.products)
+        self.total[alive] += sums.total
+        self.squares[alive] += diagonal
+        self.games[alive] += sums.n
+        self.apart[np.ix_(alive, alive)] += (diagonal[:, None] + diagonal[None, :]
+                                             - 2 * sums.products)
+
+    def mean(self, index: int) -> float:
+        return float(self.total[index] / self.games[index]) if self.games[index] else math.nan
+
+    def same_games(self, i: int, j: int) -> bool:
+        """Candidates ``i`` and ``j`` scored the same in every game so far (up to rounding)."""
+        return bool(self.apart[i, j] <= 1e-9 * max(1.0, self.squares[i], self.squares[j]))
+
+    def cut(self, alive: list[int], keep: int, twins: dict[int, int]) -> list[int]:
+        """The ``keep`` best of ``alive``, counting a candidate that scored the same as a
+        better one in every game as that one's twin (``twins[best] += 1``), not a survivor."""
+        kept: list[int] = []
+        for index in sorted(alive, key=lambda i: (-self.mean(i), i)):
+            twin = next((k for k in kept if self.same_games(k, index)), None)
+            if twin is not None:
+                twins[twin] = twins.get(twin, 0) + 1 + twins.pop(index, 0)
+            elif len(kept) < keep:
+                kept.append(index)
+        return kept
+
+
+def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: list[Policy],
+          games: int, seed: np.random.SeedSequence, workers: int,
+          progress: Callable[[int], None]) -> PairedValues:
+    """Every policy on the same ``games`` games (chunks of the seed, as every command cuts
+    them): sums of their objective values. The work is split by chunk and by groups of
+    policies, so that small rounds of many rules use every worker too; each task's values
+    depend only on its chunk and policies, so the sums do not depend on ``workers``."""
+    chunks = list(chunk_seeds(games, seed))
+    groups = [list(range(start, min(start + _GROUP, len(policies))))
+              for start in range(0, len(policies), _GROUP)]
+
+    def task(size: int, child: np.random.SeedSequence, group: list[int]) -> list[np.ndarray]:
+        return [objective.values(play_games(deck, config, policies[i], rule, size, child))
+                for i in group]
+
+    sums = PairedValues(len(policies))
+    for size, child in chunks:  # one chunk's tasks at a time: memory stays one chunk's
+        values = run_tasks(task, [(size, child, group) for group in groups], workers)
+        part = PairedValues(len(policies))
+        part.add([array for group in values for array in group])
+        sums.merge(part)
+        progress(size * len(policies))
+    return sums
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class TuneResult:
+    """The outcome of :func:`tune`.
+
+    Attributes
+    ----------
+    meta : dict
+        What was run (JSON-safe): ``command`` (``"tune"``), ``deck``, ``objective``,
+        ``candidates`` (how many rules), ``budget``, ``rounds`` (per racing round: survivors,
+        games each, leader), ``final_games`` (games per rule on the fresh seed),
+        ``recommended`` (the policy to use) and ``note``, the game options, ``seed``,
+        ``assumptions`` and ``versions``.
+    rows : DataFrame
+        :data:`TUNE_COLUMNS`, one row per finalist in racing order (rank 1: the winner).
+    """
+
+    meta: dict[str, Any]
+    rows: pd.DataFrame
+
+    @property
+    def winner(self) -> str:
+        """The recommended ``--policy`` text (the racing's winner, or ``forge`` if the fresh
+        games found the winner worse than ``forge`` beyond noise)."""
+        return self.meta["recommended"]
+
+    def summary(self) -> pd.DataFrame:
+        """The finalists with their fresh-seed figures.
+
+        Returns
+        -------
+        DataFrame
+            :data:`TUNE_COLUMNS`: ``rank`` (racing order), ``policy`` (``--policy`` text),
+            ``racing_mean`` and ``racing_games`` (the racing's view, biased upward for the
+            winner), then on the fresh seed: the mean objective with its standard error and
+            interval, and the paired differences to ``forge`` and to ``keep``. ``forge`` and
+            ``keep`` themselves follow with ``rank`` 0 when they are not finalists.
+            ``attrs["explore_sim"]`` holds :attr:`meta`.
+        """
+        return with_meta(self.rows.copy(), self.meta)
+
+    def render(self, fmt: str = "table") -> str:
+        """The result as text, as the command line prints it.
+
+        Parameters
+        ----------
+        fmt : {"table", "csv", "json"}
+
+        Returns
+        -------
+        str
+        """
+        rows = self.summary()
+        if fmt != "table":
+            return render(fmt, self.meta, rows, "")
+        meta = self.meta
+        lines = [f"tune: {meta['objective']} over {meta['candidates']} keep-or-mill rules, "
+                 "racing on the same shuffles",
+                 f"  deck: {meta['deck'][0]['name']}",
+                 f"  budget: {meta['budget']} games ({meta['racing_games']} racing in "
+                 f"{len(meta['rounds'])} rounds, {meta['final_games'] * meta['final_rules']} "
+                 f"on a fresh seed: {meta['final_games']} per rule)",
+                 f"  seed: {meta['seed']}", ""]
+        shown = pd.DataFrame({
+            "rank": [str(r) if r else "-" for r in rows["rank"]],
+            "policy": rows["policy"],
+            "racing": [f"{m:.4f}" if np.isfinite(m) else "-" for m in rows["racing_mean"]],
+            "twins": [str(n) if r else "-" for n, r in zip(rows["same_games"], rows["rank"])],
+            "fresh mean": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mean"], rows["se"])],
+            "- forge": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["vs_forge"], rows["vs_forge_se"])],
+            "- keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["vs_keep"], rows["vs_keep_se"])],
+        })
+        lines += [line.rstrip() for line in text_table(shown).splitlines()]
+        lines.append("")
+        lines.append(f"recommended: --policy \"{meta['recommended']}\"")
+        lines.append(f"  {meta['note']}")
+        lines.append("")
+        lines.append("  cells: mean (standard error) on the fresh seed; differences are paired "
+                     "(every rule plays the same shuffles); racing: the mean that ranked it; "
+                     "twins: rules that scored the same in every racing game, left out")
+        return "\n".join(lines) + "\n"
+
+    def _facts(self) -> dict[str, Any]:
+        return {"deck": self.meta["deck"][0]["name"], "objective": self.meta["objective"],
+                "candidates": self.meta["candidates"], "budget": self.meta["budget"],
+                "recommended": self.meta["recommended"], "seed": self.meta["seed"]}
+
+    def __repr__(self) -> str:
+        return short_repr("TuneResult", self._facts())
+
+    def _repr_html_(self) -> str:
+        table = self.rows[["rank", "policy", "mean", "se", "vs_forge", "vs_forge_se",
+                           "vs_keep", "vs_keep_se"]].round(4)
+        facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()), self.meta["note"]]
+        return html_repr("TuneResult", facts, table)
+
+
+def tune(
+    deck: Deck | str | PathLike[str],
+    objective: str | Objective = "on_curve@4",
+    *,
+    budget: int = 400_000,
+    candidates: Sequence[str | Policy] | None = None,
+    top: int = 5,
+    on_play: bool = True,
+    mulligan: str | None = "london",
+    seed: Any = None,
+    game: str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+) -> TuneResult:
+    """Search keep-or-mill rules for the one that maximises an objective.
+
+    Parameters
+    ----------
+    deck : Deck, path or decklist text
+    objective : str or Objective
+        One objective (:mod:`explore_sim.analysis.objectives`), such as ``"mana_spent@6"``
+        or ``"on_curve@4 + 0.1*counters@6"``; it is maximised.
+    budget : int
+        Games to play in all (racing and the fresh re-evaluation), default 400,000.
+    candidates : sequence of str or callable, optional
+        The rules to search (default :func:`policy_space`).
+    top : int
+        Finalists re-evaluated and reported (default 5).
+    on_play, mulligan, game
+        As for :func:`explore_sim.simulate`.
+    seed : int, SeedSequence, Generator or None
+        The racing uses one stream of it, the re-evaluation another: the same seed gives
+        the same result.
+    progress : callable, optional
+        ``progress(games done, budget)``.
+    workers : int
+        Processes (0: every core); the numbers do not depend on it.
+
+    Returns
+    -------
+    TuneResult
+
+    Raises
+    ------
+    OptionError
+        Several objectives, a bad option, or a budget too small for the candidates.
+    PolicyError
+        A candidate that is not a policy.
+    """
+    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    if isinstance(objective, str) and "," in objective:
+        raise OptionError("tune optimises one objective; combine metrics with weights, "
+                          "for example 'on_curve@4 + 0.1*counters@6'")
+    target = parse_objective(objective)
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
+            not 1 <= budget <= MAX_TRIALS:
+        raise OptionError(f"budget must be a whole number of games from 1 to {MAX_TRIALS:.0e}, "
+                          f"got {clip(repr(budget))}")
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= 50:
+        raise OptionError(f"top must be a whole number from 1 to 50, got {clip(repr(top))}")
+    config, rule, _, _ = _options(
+        target.last_turn, on_play, mulligan, 2, 0.0, None, True, "tracker-first", 0.4, (),
+        False, None, (), "when-needed", [deck], game)
+    policies = as_policies(list(policy_space() if candidates is None else candidates))
+    labels = unique_labels([policy_name(policy) for policy in policies])
+    baselines = {"forge": as_policy("forge"), "keep": as_policy("keep")}
+    schedule = _schedule(len(policies), top)
+    racing_budget = int(budget * RACING_SHARE)
+    per_round = racing_budget // len(schedule)
+    for survivors in schedule:
+        if per_round // survivors < 2:
+            need = 2 * survivors * len(schedule) / RACING_SHARE
+            raise OptionError(f"budget: {budget} games are too few to race {len(policies)} "
+                              f"rules; give at least {math.ceil(need)}")
+    seed_seq = seed_sequence(seed)
+    done = [0]
+
+    def step(games: int) -> None:
+        done[0] += games
+        if progress is not None:
+            progress(min(done[0], budget), budget)
+
+    race = _Race.start(len(policies))
+    twins: dict[int, int] = {}
+    alive = list(range(len(policies)))
+    rounds = []
+    racing_seed = child_seed(seed_seq, 0)
+    for number, _ in enumerate(schedule):
+        games = per_round // len(alive)  # twins left out leave more games to the rest
+        sums = _play(deck, config, rule, target, [policies[i] for i in alive], games,
+                     child_seed(racing_seed, number), workers, step)
+        race.add(alive, sums)
+        keep = schedule[number + 1] if number + 1 < len(schedule) else top
+        ranked = race.cut(alive, keep, twins)
+        rounds.append({"round": number + 1, "survivors": len(alive), "games_each": games,
+                       "leader": labels[ranked[0]], "leader_mean": race.mean(ranked[0])})
+        alive = ranked
+    finalists = alive[:top]
+    final = [policies[i] for i in finalists]
+    final_labels = [labels[i] for i in finalists]
+    for name, policy in baselines.items():
+        if name not in final_labels:
+            final.append(policy)
+            final_labels.append(name)
+    final_games = (budget - done[0]) // len(final)
+    if final_games < 2:
+        raise OptionError(f"budget: {budget} games leave too few for the fresh evaluation; "
+                          f"give at least {done[0] + 2 * len(final)}")
+    fresh = _play(deck, config, rule, target, final, final_games, child_seed(seed_seq, 1),
+                  workers, step)
+    forge_at, keep_at = final_labels.index("forge"), final_labels.index("keep")
+    rows = []
+    for j, label in enumerate(final_labels):
+        finalist = j < len(finalists)
+        mean = fresh.mean(j)
+        vs_forge, vs_keep = fresh.difference(j, forge_at), fresh.difference(j, keep_at)
+        rows.append({
+            "rank": j + 1 if finalist else 0, "policy": label,
+            "racing_mean": race.mean(finalists[j]) if finalist else math.nan,
+            "racing_games": int(race.games[finalists[j]]) if finalist else 0,
+            "same_games": twins.get(finalists[j], 0) if finalist else 0,
+            **{key: mean[key] for key in ("mean", "se", "ci_low", "ci_high")},
+            **{f"vs_forge{suffix}": vs_forge[key] for suffix, key in
+               (("", "mean"), ("_se", "se"), ("_ci_low", "ci_low"), ("_ci_high", "ci_high"))},
+            **{f"vs_keep{suffix}": vs_keep[key] for suffix, key in
+               (("", "mean"), ("_se", "se"), ("_ci_low", "ci_low"), ("_ci_high", "ci_high"))},
+        })
+    frame = pd.DataFrame(rows, columns=list(TUNE_COLUMNS))
+    recommended, note = _recommend(frame)
+    meta = {
+        "command": "tune",
+        "deck": [deck_meta(deck)],
+        "objective": target.text,
+        "candidates": len(policies),
+        "budget": int(budget),
+        "racing_games": int(sum(r["games_each"] * r["survivors"] for r in rounds)),
+        "rounds": rounds,
+        "final_games": int(final_games),
+        "final_rules": len(final),
+        "recommended": recommended,
+        "note": note,
+        "policy": final_labels,
+        "formats": game_formats([deck], config, rule),
+        **_config_meta(config),
+        "seed": seed_seq.entropy,
+        "interval": "95%: mean +/- 1.96 se (paired for differences)",
+        "assumptions": [*ASSUMPTIONS,
+                        "racing: successive halving on common random numbers; the finalists "
+                        "are re-evaluated on a fresh seed and those figures are reported"],
+        "versions": versions(),
+    }
+    return TuneResult(meta=meta, rows=frame)
+
+
+def _recommend(rows: pd.DataFrame) -> tuple[str, str]:
+    """The policy to use: the racing's winner, unless the fresh games find it worse than
+    ``forge`` beyond noise (the 95% interval of winner - forge below 0)."""
+    winner = rows[rows["rank"] == 1].iloc[0]
+    figures = (f"on the fresh seed {winner['mean']:.4f} (se {winner['se']:.4f}), "
+               f"{winner['vs_forge']:+.4f} (se {winner['vs_forge_se']:.4f}) against forge")
+    if winner["vs_forge_ci_high"] < 0:
+        return "forge", (f"the racing's winner {winner['policy']!r} is worse than forge beyond "
+                         f"noise ({figures}): keep forge")
+    return str(winner["policy"]), f"the racing's winner, {figures}"

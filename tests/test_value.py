@@ -1,0 +1,298 @@
+"""value: explore cards against their vanilla stand-ins, and land-equivalents with intervals."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from conftest import DECKS, ROOT
+
+import explore_sim
+from explore_sim.analysis.simulate import CompareResult, _TurnPairs, _TurnStats, play_games
+from explore_sim.analysis.value import (
+    VALUE_COLUMNS,
+    _coupled_ids,
+    _land_equivalent,
+    _plan,
+    added_basics,
+    explore_cards,
+    vanilla_stand_in,
+    value,
+)
+from explore_sim.cards import Catalog, parse_deck
+from explore_sim.cards.index import card_sources
+from explore_sim.engine.goldfish import GameConfig
+from explore_sim.engine.mulligan import as_mulligan_rule
+from explore_sim.engine.policies import as_policy
+from explore_sim.errors import DeckError, OptionError
+
+XLN = DECKS / "xln_sultai_explore.txt"
+VANILLA = DECKS / "lci_merfolk_vanilla.txt"
+HAKBAL = DECKS / "hakbal_merfolk_commander.txt"
+
+
+def test_stand_in_strips_explore_and_maps_only():
+    ranger = Catalog.builtin().get("Jadelight Ranger")
+    plain = vanilla_stand_in(ranger)
+    assert plain.name == "Jadelight Ranger (vanilla)"
+    assert (plain.mana_cost, plain.mana_value, plain.power, plain.toughness, plain.type_line) == \
+        (ranger.mana_cost, ranger.mana_value, ranger.power, ranger.toughness, ranger.type_line)
+    assert (plain.explores, plain.explores_x, plain.maps, plain.explore_trigger) == (0, False, 0, "")
+    assert plain.abilities() == "-"
+    siren = vanilla_stand_in(Catalog.builtin().get("Spyglass Siren"))
+    assert siren.maps == 0 and siren.abilities() == "-"
+
+
+def test_stand_in_plays_exactly_like_a_vanilla_creature(tmp_path):
+    """A deck with Jadelight Ranger's stand-in plays game for game like the same deck with a
+    vanilla 2/1 for {1}{G}{G} written in a card file."""
+    (tmp_path / "plain.cards.toml").write_text(
+        '[[card]]\nname = "Plain Ranger"\nmana_cost = "{1}{G}{G}"\n'
+        'type_line = "Creature — Merfolk Scout Ranger"\npower = 2\ntoughness = 1\n')
+    sources = card_sources([tmp_path / "plain.cards.toml"], use_index=False)
+    with_ranger = parse_deck("24 Forest\n4 Jadelight Ranger\n32 Grizzly Bears", catalog=sources)
+    ranger = with_ranger.cards[1]
+    stand_in = with_ranger.__class__(name="stand-in", main=tuple(
+        (vanilla_stand_in(card) if card == ranger else card, n) for card, n in with_ranger.main))
+    plain = parse_deck("24 Forest\n4 Plain Ranger\n32 Grizzly Bears", catalog=sources)
+    config, rule, policy = GameConfig(turns=6), as_mulligan_rule("london"), as_policy("forge")
+    seed = np.random.SeedSequence(11)
+    a = play_games(stand_in, config, policy, rule, 400, seed)
+    b = play_games(plain, config, policy, rule, 400, seed)
+    c = play_games(with_ranger, config, policy, rule, 400, seed)
+    for turn in a:
+        for metric in a[turn]:
+            np.testing.assert_array_equal(a[turn][metric], b[turn][metric], err_msg=metric)
+    assert a[6]["explores"].sum() == 0 and c[6]["explores"].sum() > 0
+
+
+def test_explore_cards_of_a_deck():
+    deck = explore_sim.load_deck(XLN)
+    names = [card.name for card in explore_cards(deck)]
+    assert "Jadelight Ranger" in names and "Wildgrowth Walker" in names
+    assert "Forest" not in names and "Woodland Cemetery" not in names
+    merfolk = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
+    assert "Restless Anchorage" not in [c.name for c in explore_cards(merfolk)]  # a land
+
+
+def test_added_basics_follow_the_colours_and_nest():
+    deck = explore_sim.load_deck(XLN)  # more green than black mana symbols
+    four = [land.name for land in added_basics(deck, 4)]
+    assert Counter(four) == Counter({"Forest": 3, "Swamp": 1})
+    for k in range(1, 8):  # the first k lands are the k lands of every variant
+        assert added_basics(deck, 8)[:k] == added_basics(deck, k)
+    hakbal = explore_sim.load_deck(HAKBAL)  # within the commander's colours
+    assert {land.name for land in added_basics(hakbal, 6)} == {"Forest", "Island"}
+    colourless = explore_sim.deck_from_counts({"Wastes": 20, "Sol Ring": 4, "Grizzly Bears": 1},
+                                              catalog=_sources())
+    with pytest.raises(DeckError, match="no coloured mana symbol"):
+        added_basics(explore_sim.deck_from_counts({"Wastes": 20, "Sol Ring": 4},
+                                                  catalog=_sources()), 1)
+    assert added_basics(colourless, 1)[0].name == "Forest"
+
+
+def _sources():
+    return card_sources([DECKS / "hakbal_merfolk_commander.cards.toml"], use_index=False)
+
+
+def test_variants_line_up_their_shuffles():
+    """Explorer and vanilla decks hold the same card kind at every position; one more land
+    changes exactly one position; every order holds its deck exactly."""
+    deck = explore_sim.load_deck(XLN)
+    plan = _plan(deck, deck.cards[3], max_lands=8)  # Jadelight Ranger, 4 copies
+    assert plan.labels == ["explorer deck", "vanilla", "vanilla +1 land", "vanilla +2 lands",
+                           "vanilla +3 lands", "vanilla +4 lands"]
+    for variant, ids in zip(plan.decks, plan.card_ids):
+        counts = np.bincount(ids, minlength=len(variant.cards) + 1)[1:]
+        assert counts.tolist() == [n for _, n in variant.main]
+    np.testing.assert_array_equal(plan.card_ids[0], plan.card_ids[1])
+    for k in range(1, 5):
+        kinds = [[deck_k.cards[i - 1].is_land for i in ids] for deck_k, ids in
+                 zip(plan.decks[k:k + 2], plan.card_ids[k:k + 2])]
+        names = [[deck_k.cards[i - 1].name for i in ids] for deck_k, ids in
+                 zip(plan.decks[k:k + 2], plan.card_ids[k:k + 2])]
+        changed = [i for i, (a, b) in enumerate(zip(*names)) if a != b]
+        assert len(changed) == 1 and not kinds[0][changed[0]] and kinds[1][changed[0]]
+    ids = _coupled_ids(deck, deck.cards[3], [])
+    assert len(ids) == deck.size
+
+
+def _synthetic(variants: list[np.ndarray], metric: str = "lands_played") -> CompareResult:
+    """A comparison of hand-made per-game values at turn 1 (explorer first, then vanilla +k)."""
+    zero = np.zeros(len(variants[0]), dtype=np.int64)
+    results = [{0: {"mulligans": zero, "hand_size": zero, "opening_lands": zero},
+                1: {metric: values}} for values in variants]
+    metrics = {metric: False}
+    pairs = _TurnPairs(1, len(results), metrics)
+    pairs.add(results)
+    labels = ["explorer deck", "vanilla", *(f"vanilla +{k} lands" for k in
+                                            range(1, len(variants) - 1))]
+    return CompareResult(meta={}, decks=labels, policies=["forge"], labels=labels,
+                         variants=[_TurnStats.of(r, 1, metrics) for r in results], pairs=pairs)
+
+
+def _coupled_values(n: int = 4000, seed: int = 3, explorer_rate: float = 0.27):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(2, 5, n)
+    u = rng.random(n)
+    lands = [base + (u < 0.1 * k) for k in range(5)]  # vanilla + k lands
+    explorer = base + (rng.random(n) * 0.5 + u * 0.5 < explorer_rate)
+    return [explorer, *lands]
+
+
+def _direct(values: list[np.ndarray]) -> tuple[float, float]:
+    """The land-equivalent and its delta-method se, computed from per-game arrays."""
+    explorer, lands = values[0], values[1:]
+    gaps = [(v - explorer).mean() for v in lands]
+    k = next(i for i, g in enumerate(gaps) if g >= 0)
+    a, b = (0, 1) if k == 0 else (k - 1, k)
+    slope = gaps[b] - gaps[a]
+    estimate = a - gaps[a] / slope
+    grad = np.array([-gaps[b], gaps[a]]) / slope**2
+    diffs = np.vstack([lands[a] - explorer, lands[b] - explorer])
+    cov = np.cov(diffs, ddof=1) / diffs.shape[1]
+    return estimate, math.sqrt(grad @ cov @ grad)
+
+
+def test_land_equivalent_interpolates_with_the_delta_method():
+    values = _coupled_values()
+    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    estimate, se = _direct(values)
+    assert found["mean"] == pytest.approx(estimate, rel=1e-9)
+    assert found["se"] == pytest.approx(se, rel=1e-6)
+    assert found["ci_low"] == pytest.approx(estimate - 1.959964 * se, rel=1e-5)
+    assert 1 < found["mean"] < 2 and "between 1 and 2" in found["note"]
+
+
+def test_delta_method_se_agrees_with_a_paired_bootstrap():
+    values = np.vstack(_coupled_values(n=3000, seed=8))
+    rng = np.random.default_rng(0)
+    estimates = []
+    for _ in range(400):
+        sample = values[:, rng.integers(0, values.shape[1], values.shape[1])]
+        estimates.append(_direct(list(sample))[0])
+    found = _land_equivalent(_synthetic(list(values)), 4, "lands_played", 1)
+    assert found["se"] == pytest.approx(np.std(estimates, ddof=1), rel=0.15)
+
+
+def test_worth_more_than_all_copies_is_said_not_extrapolated():
+    values = _coupled_values(explorer_rate=0.9)
+    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    assert math.isnan(found["mean"]) and math.isnan(found["ci_low"])
+    assert found["note"].startswith("worth more than all 4 copies")
+    fewer = _land_equivalent(_synthetic(values), 9, "lands_played", 1)
+    assert fewer["note"].startswith("worth more than 4 lands (the most tried, of its 9 copies)")
+
+
+def test_worth_less_than_the_stand_in_is_negative():
+    values = _coupled_values()
+    values[0] = values[1] - (np.arange(len(values[1])) % 10 == 0)  # below the vanilla deck
+    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    assert found["mean"] < 0 and "worth less than its vanilla stand-in" in found["note"]
+
+
+def test_identical_games_give_exactly_zero():
+    values = _coupled_values()
+    values[0] = values[1].copy()
+    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    assert (found["mean"], found["se"], found["ci_low"], found["ci_high"]) == (0, 0, 0, 0)
+
+
+def test_a_card_that_does_not_explore_is_worth_zero_lands():
+    result = value(VANILLA, "Grizzly Bears", trials=600, seed=1, turns=4, max_lands=2,
+                   metrics=["on_curve", "mana_spent"])
+    rows = result.summary()
+    assert list(rows.columns) == list(VALUE_COLUMNS)
+    found = result.land_equivalents().iloc[0]
+    assert found["ci_low"] <= 0 <= found["ci_high"] and found["mean"] == 0
+    adds = rows[rows["metric"] != "land_equivalent"]
+    assert (adds["mean"] == 0).all() and (adds["se"] == 0).all()
+    assert len(adds) == 2 * 4
+
+
+def test_an_explorer_is_worth_a_positive_number_of_lands():
+    result = value(XLN, ["Jadelight Ranger"], metric="lands_played", turn=6, turns=6,
+                   trials=2500, seed=2)
+    found = result.land_equivalents().iloc[0]
+    assert found["card"] == "Jadelight Ranger" and found["copies"] == 4
+    assert found["basis"] == "lands_played@6"
+    assert 0 < found["ci_low"] < found["mean"] < found["ci_high"]
+    curve = result.curve()
+    assert curve["variant"].tolist()[:2] == ["explorer deck", "vanilla"]
+    assert curve[curve["lands"] == 4]["mean"].iloc[0] > curve[curve["lands"] == 0]["mean"].iloc[0]
+    adds = result.summary()
+    explores = adds[(adds["metric"] == "explore_lands") & (adds["turn"] == 6)].iloc[0]
+    assert explores["mean"] > 0 and explores["ci_low"] > 0
+    assert result.meta["cards"]["Jadelight Ranger"]["lands_added"] == {"Forest": 3, "Swamp": 1}
+    text = result.render()
+    assert "land-equivalent:" in text and "explorer deck - vanilla deck" in text
+    assert "ValueResult" in repr(result) and "<div>" in result._repr_html_()
+
+
+def test_value_is_reproducible_and_works_for_a_commander_deck():
+    first = value(HAKBAL, "Cenote Scout", trials=300, seed=4, turns=3, turn=3)
+    again = value(HAKBAL, "Cenote Scout", trials=300, seed=4, turns=3, turn=3)
+    assert first.summary().equals(again.summary())
+    assert first.meta["formats"][0]["game"] == "commander"
+    assert set(first.meta["cards"]["Cenote Scout"]["lands_added"]) <= {"Forest", "Island"}
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"cards": "Grizzly Bears"}, DeckError, "not in the main deck"),
+    ({"cards": "Jadelight Rangr"}, DeckError, "did you mean 'Jadelight Ranger'"),
+    ({"cards": "Forest"}, DeckError, "is a land"),
+    ({"cards": "Jadelight Ranger", "turn": 7}, OptionError, "turn must be between 1 and turns"),
+    ({"cards": "Jadelight Ranger", "metric": "on_curv"}, OptionError, "did you mean"),
+    ({"cards": "Jadelight Ranger", "max_lands": 0}, OptionError, "max_lands"),
+])
+def test_bad_value_requests_are_refused(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        value(XLN, trials=10, **kwargs)
+
+
+def test_the_commander_is_not_a_card_of_the_main_deck():
+    with pytest.raises(DeckError, match="is the commander"):
+        value(HAKBAL, "Hakbal of the Surging Soul", trials=10)
+
+
+def test_value_command_line_json_and_errors(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "explore_sim", "value", str(VANILLA), "--card", "Grizzly Bears",
+         "--trials", "300", "--seed", "1", "--turns", "4", "--metrics", "on_curve",
+         "--format", "json", "--plot", str(tmp_path / "v.png")],
+        capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)["rows"]
+    assert set(rows[0]) == set(VALUE_COLUMNS)
+    found = rows[-1]
+    assert found["metric"] == "land_equivalent" and found["ci_low"] <= 0 <= found["ci_high"]
+    assert (tmp_path / "v.png").stat().st_size > 0
+    bad = subprocess.run([sys.executable, "-m", "explore_sim", "value", str(XLN), "--card",
+                          "Grizzly Bears"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "not in the main deck" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_play_games_shuffles_from_the_order_given():
+    deck = explore_sim.load_deck(XLN)
+    config, rule, policy = GameConfig(turns=2), as_mulligan_rule("london"), as_policy("forge")
+    seed = np.random.SeedSequence(2)
+    ids = deck.card_ids()
+    default = play_games(deck, config, policy, rule, 200, seed)
+    same = play_games(deck, config, policy, rule, 200, seed, card_ids=ids.copy())
+    other = play_games(deck, config, policy, rule, 200, seed, card_ids=ids[::-1].copy())
+    assert all((default[2][m] == same[2][m]).all() for m in default[2])
+    assert any((default[2][m] != other[2][m]).any() for m in default[2])
+
+
+def test_no_land_equivalent_when_lands_do_not_help():
+    values = _coupled_values()
+    swap = np.resize([1, -1, 0, 0], len(values[1]))
+    values = [values[1] + swap, values[1], values[1].copy(), values[1].copy()]
+    found = _land_equivalent(_synthetic(values), 2, "lands_played", 1)
+    assert math.isnan(found["mean"]) and "no better than its vanilla stand-in" in found["note"]
