@@ -121,6 +121,19 @@ def test_switching_analysis_keeps_the_deck(client):
     assert 'name="policies"' in page.text and 'name="deck2"' in page.text
 
 
+def test_switching_analysis_keeps_only_the_options_that_mean_the_same(client):
+    page = client.post("/", data={"action": "switch:value", "analysis": "explore", "turn": "",
+                                  "policy": "keep", "trials": "5000"})
+    assert 'id="f-turn" name="turn" value="4"' in page.text  # explore's blank turn is not 4
+    assert 'name="policy" value="keep"' in page.text and 'name="trials" value="5000"' in page.text
+    back = client.post("/", data={"action": "switch:advise", "analysis": "value", "turn": "4",
+                                  "turns": "5"})
+    assert 'id="f-turn" name="turn" value=""' in back.text  # advise's turn: yours to enter
+    again = client.post("/", data={"action": "switch:simulate", "analysis": "value",
+                                   "turns": "5"})
+    assert 'name="turns" value="5"' in again.text
+
+
 # ------------------------------------------------------------------------------ same numbers
 
 def test_explore_gives_the_command_lines_numbers(client, capsys):
@@ -186,8 +199,10 @@ def drawn_figures(monkeypatch):
 def drawing(figure):
     """What a figure shows: its title, its visible panels' titles and their lines' data."""
     panels = [ax for ax in figure.axes if ax.get_visible()]
-    return (figure._suptitle.get_text(), [ax.get_title() for ax in panels],
-            [[list(map(float, line.get_ydata())) for line in ax.lines] for ax in panels])
+    title = figure._suptitle.get_text() if figure._suptitle is not None else ""
+    return (title, [ax.get_title() for ax in panels],
+            [[(list(map(float, line.get_xdata())), list(map(float, line.get_ydata())))
+              for line in ax.lines] for ax in panels])
 
 
 @pytest.mark.parametrize("analysis, fields, argv", [
@@ -254,6 +269,169 @@ def test_the_permalink_reproduces_the_run(client):
     assert client.get(f"/jobs/{second.id}/download.csv").text == first_csv
     form = client.get(link.replace("run=1", "x=1"))  # without run: the form, filled in
     assert 'name="turns" value="3"' in form.text
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    import csv
+
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def without_deck_source(text: str) -> dict:
+    """A JSON download with its decks' ``source`` left out (a path on the command line,
+    ``deck`` on the page): everything else must be the same."""
+    found = json.loads(text)
+    for deck in found["meta"]["deck"]:
+        deck.pop("source")
+    return found
+
+
+def field_error(html: str, name: str) -> str:
+    """The error shown under the form field ``name`` ("" when there is none)."""
+    found = re.search(r'<div class="field [a-z]+( wide)? invalid">\s*<label for="f-' + name +
+                      r'">.*?<p class="field-error" role="alert">(.*?)</p>', html, re.S)
+    return unescape(found.group(2)) if found else ""
+
+
+def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_path,
+                                                          drawn_figures):
+    job, page = run(client, analysis="value", deck=deck_text(f"{SULTAI}.txt"),
+                    card="Jadelight Ranger", trials=2000, seed=3)
+    assert job.state == "done"
+    argv = ["value", str(DECKS / f"{SULTAI}.txt"), "--card", "Jadelight Ranger", "--trials",
+            "2000", "--seed", "3"]
+    csv_text = cli(capsys, *argv, "--format", "csv")
+    assert client.get(f"/jobs/{job.id}/download.csv").text == csv_text
+    assert json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["command"] == \
+        "value"
+    rows = csv_rows(csv_text)
+    found = next(r for r in rows if r["metric"] == "land_equivalent")
+    shown = cells(page.text, "value: land-equivalents of on_curve at turn 4")["Jadelight Ranger"]
+    assert shown[:6] == ["4", "on_curve@4", *(f"{float(found[k]):.4f}" for k in
+                                               ("mean", "se", "ci_low", "ci_high"))]
+    differences = cells(page.text, "Jadelight Ranger: explorer deck - vanilla deck")
+    intervals = cells(page.text, "Jadelight Ranger: 95% intervals")
+    for row in rows:
+        if row["metric"] != "land_equivalent":
+            turn = int(row["turn"]) - 1
+            assert differences[row["metric"]][turn] == \
+                f"{float(row['mean']):+.4f} ({float(row['se']):.4f})"
+            assert intervals[row["metric"]][turn] == \
+                f"{float(row['ci_low']):+.4f} to {float(row['ci_high']):+.4f}"
+    assert "on_curve" in cells(page.text, "Jadelight Ranger (4 copies): on_curve at turn 4")
+    assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
+    cli(capsys, *argv, "--plot", str(tmp_path / "value.svg"))
+    on_page, written = (drawing(figure) for figure in drawn_figures)
+    assert on_page == written and on_page[1][0].startswith("land-equivalent")
+    again = wait_for(job_of(client, client.get(permalink(page), follow_redirects=False)))
+    assert client.get(f"/jobs/{again.id}/download.csv").text == csv_text
+
+
+def test_value_options_reach_the_run(client, capsys):
+    options = dict(card="Jadelight Ranger\nmerfolk branchwalker", metric="mana_spent", turn=3,
+                   turns=4, metrics="counters, on_curve", max_lands=2, policy="keep",
+                   on_draw="1", mulligan="none", trials=1500, seed=8)
+    job, page = run(client, analysis="value", deck=deck_text(f"{SULTAI}.txt"), **options)
+    argv = ["value", str(DECKS / f"{SULTAI}.txt"), "--card", "Jadelight Ranger", "--card",
+            "merfolk branchwalker", "--metric", "mana_spent", "--turn", "3", "--turns", "4",
+            "--metrics", "counters,on_curve", "--max-lands", "2", "--policy", "keep",
+            "--on-draw", "--mulligan", "none", "--trials", "1500", "--seed", "8"]
+    assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
+                                                                     "csv")
+    shown = without_deck_source(client.get(f"/jobs/{job.id}/download.json").text)
+    assert shown == without_deck_source(cli(capsys, *argv, "--format", "json"))
+    assert shown["meta"]["land_equivalent"]["max_lands"] == 2
+    assert list(cells(page.text, "Merfolk Branchwalker: explorer deck - vanilla deck")) == [
+        "mana_spent", "counters", "on_curve"]
+    query = dict(parse_qsl(urlsplit(permalink(page)).query))
+    assert query["card"] == "Jadelight Ranger\nmerfolk branchwalker" and query["max_lands"] == "2"
+
+
+ADVISE_POSITION = dict(turn=3, battlefield="Forest, Swamp, Woodland Cemetery, Jadelight Ranger",
+                       hand="Wildgrowth Walker, Lurking Chupacabra, Path of Discovery",
+                       revealed="Tishana's Wayfinder", explores_left=2,
+                       objective="on_curve@4,mana_spent@6,counters@6")
+
+
+def test_advise_gives_the_command_lines_numbers(client, capsys):
+    job, page = run(client, analysis="advise", deck=deck_text(f"{SULTAI}.txt"), trials=2000,
+                    seed=1, **ADVISE_POSITION)
+    assert job.state == "done"
+    argv = ["advise", str(DECKS / f"{SULTAI}.txt"), "--turn", "3", "--battlefield",
+            ADVISE_POSITION["battlefield"], "--hand", ADVISE_POSITION["hand"], "--revealed",
+            "Tishana's Wayfinder", "--explores-left", "2", "--objective",
+            ADVISE_POSITION["objective"], "--trials", "2000", "--seed", "1"]
+    csv_text = cli(capsys, *argv, "--format", "csv")
+    assert client.get(f"/jobs/{job.id}/download.csv").text == csv_text
+    shown = cells(page.text, "advise: keep or mill Tishana&#39;s Wayfinder")
+    for row in csv_rows(csv_text):
+        number = {k: float(row[k]) for k in row if k not in ("objective", "verdict")}
+        assert shown[row["objective"]] == [
+            f"{number['keep']:.4f} ({number['keep_se']:.4f})",
+            f"{number['mill']:.4f} ({number['mill_se']:.4f})",
+            f"{number['difference']:+.4f} ({number['se']:.4f})",
+            f"{number['ci_low']:+.4f} to {number['ci_high']:+.4f}", row["verdict"]]
+    assert without_deck_source(client.get(f"/jobs/{job.id}/download.json").text) == \
+        without_deck_source(cli(capsys, *argv, "--format", "json"))
+    assert "turn 3 on the play, first main phase" in page.text
+    assert 'id="figure"' not in page.text and "No figure" not in page.text  # none, as the CLI
+    assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 404
+    again = wait_for(job_of(client, client.get(permalink(page), follow_redirects=False)))
+    assert client.get(f"/jobs/{again.id}/download.csv").text == csv_text
+
+
+def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(client):
+    deck = deck_text(f"{SULTAI}.txt")
+    value = client.post("/", data={"analysis": "value", "deck": deck,
+                                   "card": "Jadelight Ranger\nJadelite Ranger"})
+    assert value.status_code == 400
+    assert field_error(value.text, "card") == ("card 'Jadelite Ranger' is not in the main deck "
+                                               "of xln_sultai_explore (did you mean 'Jadelight "
+                                               "Ranger'?)")
+    land = client.post("/", data={"analysis": "value", "deck": deck, "card": "Forest"})
+    assert field_error(land.text, "card").startswith("card: Forest is a land")
+    none = client.post("/", data={"analysis": "value", "deck": "24 Forest\n36 Grizzly Bears"})
+    assert field_error(none.text, "card") == ("card: deck has no explore or Map card; name "
+                                              "the cards to value")
+    for name, bad, message in [
+        ("revealed", "Tishanas Wayfindr", "revealed: 'Tishanas Wayfindr' is not in the deck "
+                                          "xln_sultai_explore (did you mean \"Tishana's "
+                                          "Wayfinder\"?)"),
+        ("hand", "Forrest, Swamp", "hand: 'Forrest' is not in the deck xln_sultai_explore "
+                                   "(did you mean 'Forest'?)"),
+        ("revealed", "Forest", "revealed: Forest is a land: explore puts it into your hand, "
+                               "there is nothing to choose"),
+        ("revealed", "", "revealed: enter the nonland card the explore revealed"),
+    ]:
+        response = client.post("/", data={"analysis": "advise", "deck": deck,
+                                          **ADVISE_POSITION, name: bad})
+        assert response.status_code == 400, name
+        assert field_error(response.text, name) == message, name
+    too_many = client.post("/", data={"analysis": "advise", "deck": deck,
+                                      **ADVISE_POSITION, "hand": "4 Jadelight Ranger"})
+    assert too_many.status_code == 400
+    assert re.search(r'<p class="banner error" role="alert" id="message">Jadelight Ranger: 5 '
+                     r"copies in hand, on the battlefield, in the graveyard and revealed, but "
+                     r"the deck has 4</p>", too_many.text)
+    early = client.post("/", data={"analysis": "advise", "deck": deck, **ADVISE_POSITION,
+                                   "objective": "on_curve@2"})
+    assert field_error(early.text, "objective") == ("objectives: 'on_curve@2' looks at turn 2, "
+                                                    "before the position's turn 3")
+    still_serving(client)
+
+
+def test_cancelling_a_value_run(client):
+    response = client.post("/", data={"analysis": "value", "deck": "24 Forest\n35 Grizzly Bears\n"
+                                      "1 Jadelight Ranger", "turns": "2", "turn": "2",
+                                      "trials": str(BIG), "seed": "1"}, follow_redirects=False)
+    job = job_of(client, response)
+    wait_until(lambda: job.done > 0)  # a chunk of every variant, so the progress is real
+    assert client.get(f"/jobs/{job.id}/status").json()["state"] == "running"
+    client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
+    wait_for(job)
+    assert job.state == "cancelled" and 0 < job.done < job.total == BIG
+    assert "Run cancelled after" in client.get(f"/jobs/{job.id}").text
+    still_serving(client)
 
 
 def test_a_run_page_without_javascript_reloads_until_done(client):

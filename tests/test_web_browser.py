@@ -89,3 +89,42 @@ def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
             shutil.copyfile(shot, Path(wanted))
         assert not errors, errors
         page.close()
+
+
+def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=100_000)) as (url, app):
+        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page.set_default_timeout(DEADLINE * 1000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        page.goto(url + "/")
+        page.get_by_role("button", name="Value of explore cards").click()
+        page.wait_for_selector("textarea[name=card]")
+        page.select_option("select[name=shipped]", SHIPPED)
+        page.get_by_role("button", name="Load").first.click()
+        page.wait_for_function("() => document.querySelector('textarea[name=deck]').value"
+                               ".includes('Jadelight Ranger')")
+        page.fill("textarea[name=card]", "Jadelight Ranger")
+        page.fill("input[name=trials]", "2000")
+        page.fill("input[name=seed]", "1")
+        page.click("#run")
+
+        table = page.wait_for_selector("table.stats")
+        page.wait_for_function("() => { const img = document.querySelector('img.figure');"
+                               " return img && img.complete && img.naturalWidth > 0; }")
+        assert page.locator("#result").get_attribute("data-state") == "done"
+        assert table.query_selector("caption").inner_text().startswith(
+            "value: land-equivalents of on_curve at turn 4")
+        shown = [cell.inner_text() for cell in table.query_selector_all("tbody tr > *")]
+        assert main(["value", str(DECKS / f"{SHIPPED}.txt"), "--card", "Jadelight Ranger",
+                     "--trials", "2000", "--seed", "1", "--format", "csv"]) == 0
+        found = next(line.split(",") for line in capsys.readouterr().out.splitlines()
+                     if ",land_equivalent," in line)
+        assert shown[:3] == ["Jadelight Ranger", "4", "on_curve@4"]
+        assert shown[3:7] == [f"{float(x):.4f}" for x in found[5:9]]  # mean, se, interval
+        assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=value")
+        assert not errors, errors
+        page.close()

@@ -7,20 +7,24 @@ Python API that answers it (with ``progress=``, so the page can show a bar and c
 result's tables and figure, and its CSV / JSON downloads (the command line's ``--format csv``
 and ``--format json`` output). :data:`ANALYSES` lists them in the page's order.
 
-Adding an analysis is adding one entry: fields, ``check``, ``run``, ``tables`` (and
-``figure`` / ``download`` when the defaults do not fit), then one line in :data:`ANALYSES`.
+Adding an analysis is adding one entry: fields (the command's options, with its names and
+defaults, then ``trials`` and ``seed``), ``check``, ``run``, ``tables``, ``figure`` (None when
+the command has no ``--plot``) and ``download``, then one line in :data:`ANALYSES`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..analysis.advise import PHASES, advise, position
 from ..analysis.explore import EXPLORE_METRICS, explore
+from ..analysis.objectives import parse_objectives
 from ..analysis.report import meta_text
 from ..analysis.simulate import (
     DEFAULT_COMPARE_METRICS,
@@ -29,14 +33,15 @@ from ..analysis.simulate import (
     compare,
     simulate,
 )
+from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
 from ..cards import CardSources
 from ..cards.decklist import Deck
-from ..engine.goldfish import GAMES
+from ..engine.goldfish import GAMES, TURN_METRICS
 from ..engine.lands import LAND_FACES
 from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.mulligan import MULLIGAN_RULES
 from ..engine.policies import as_policy
-from ..errors import ExploreSimError, clip
+from ..errors import ExploreSimError, OptionError, clip
 from ..plotting import result_figure
 from .forms import Field
 
@@ -46,6 +51,7 @@ __all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress"]
 Progress = Callable[[int, int], None]
 #: The most deck x policy variants one comparison plays.
 MAX_VARIANTS = 8
+_COMMAND_LINE_HINT = re.compile(r"\s*\(--[a-z-]+ NAME\)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,8 +154,9 @@ class Analysis:
         ``run(decks, options, progress) -> result``: the public API call.
     tables : callable
         ``tables(result, options) -> list of Table``.
-    figure : callable
-        ``figure(result, options) -> matplotlib Figure``.
+    figure : callable or None
+        ``figure(result, options) -> matplotlib Figure``; None: the analysis draws no figure
+        (its command has no ``--plot``).
     download : callable
         ``download(result, options, fmt) -> str`` for ``fmt`` in ``csv``, ``json``.
     second_deck : bool
@@ -163,7 +170,7 @@ class Analysis:
     check: Callable[[dict[str, Any], list[Deck], CardSources], dict[str, str]]
     run: Callable[[list[Deck], Mapping[str, Any], Progress], Any]
     tables: Callable[[Any, Mapping[str, Any]], list[Table]]
-    figure: Callable[[Any, Mapping[str, Any]], Figure]
+    figure: Callable[[Any, Mapping[str, Any]], Figure] | None
     download: Callable[[Any, Mapping[str, Any], str], str]
     second_deck: bool = False
 
@@ -194,6 +201,12 @@ def _trials_and_seed(noun: str) -> tuple[Field, Field]:
         Field("seed", "seed", "int", None, "the same seed gives the same numbers (blank: a "
               "fresh one, shown with the result)", low=0, high=2**63 - 1),
     )
+
+
+def _page_message(error: Exception) -> str:
+    """An error of the API as the page says it: without the command line's "(--card NAME)"
+    (the form's field of that name is where the error is shown)."""
+    return _COMMAND_LINE_HINT.sub("", str(error))
 
 
 def _policy_error(options: dict[str, Any], name: str) -> dict[str, str]:
@@ -466,18 +479,239 @@ COMPARE = Analysis(
 )
 
 
-# --------------------------------------------------------------------------- value, advise
-# explore_sim.value (what explore is worth against the same deck without it) and
-# explore_sim.advise (keep or mill this card) are not on the page yet; each joins as one
-# entry added to ANALYSES below: fields (their options, then _trials_and_seed), check
-# (policies through _policy_error, card names through sources.find), run (the public
-# function called with progress=progress, which is how a run shows progress and stops),
-# tables (frame_table or wide_table of result.summary()), figure (result_figure, which
-# already draws what value --plot writes) and download (_render:
-# result.render("csv") and result.render("json"), the command's --format output).
+# --------------------------------------------------------------------------- value
+
+_VALUE_FIELDS = (
+    Field("card", "cards to value", "lines", [], "cards of the main deck to value, one per "
+          "line (blank: every explore or Map card of the deck)"),
+    Field("metric", "land-equivalent of", "choice", "on_curve", "the per-turn metric the "
+          "land-equivalent matches", choices=tuple(TURN_METRICS)),
+    Field("turn", "at turn", "int", 4, "the turn it is matched at (at most turns)", low=1,
+          high=50),
+    Field("turns", "turns", "int", 6, "turns to play; the differences are shown for each",
+          low=1, high=50),
+    Field("metrics", "metrics", "text", None, "comma-separated metrics of the differences by "
+          f"turn (blank: {', '.join(DEFAULT_VALUE_METRICS[:4])}, ...)", wide=True),
+    Field("max_lands", "max lands", "int", 8, "the most stand-ins replaced by basic lands; a "
+          "card worth more is reported as such", low=1, high=60),
+    Field("policy", "policy", "text", "forge", "keep-or-mill policy of every deck: a preset "
+          "(keep, mill, forge, xmage, ...) or an expression"),
+    Field("on_draw", "on the draw", "flag", False, "play on the draw (default: on the play)"),
+    Field("mulligan", "mulligan", "choice", "london", "none, London (Karsten's keep rule) or "
+          "London with a free first mulligan", choices=MULLIGAN_RULES),
+    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
+          "has a Commander section", choices=GAMES),
+    *_trials_and_seed("games of each deck variant"),
+)
+
+
+def _value_check(options: dict[str, Any], decks: list[Deck],
+                 sources: CardSources) -> dict[str, str]:
+    """The policy, the metrics, the turn and the cards to value (in the main deck)."""
+    errors = _policy_error(options, "policy")
+    if options.get("metrics") is not None:
+        try:
+            options["metrics"] = check_metrics(
+                [m.strip() for m in options["metrics"].split(",") if m.strip()],
+                label="metrics") or None  # blank: the defaults
+        except ExploreSimError as error:
+            errors["metrics"] = str(error)
+    if options.get("turn") is not None and options.get("turns") is not None \
+            and options["turn"] > options["turns"]:
+        errors["turn"] = (f"turn: the land-equivalent's turn must be at most turns "
+                          f"({options['turns']}), got {options['turn']}")
+    try:  # as the command line looks them up: among the deck's own cards
+        chosen_cards(decks[0], options.get("card") or None)
+    except ExploreSimError as error:
+        text = _page_message(error)
+        errors["card"] = text if text.startswith("card") else f"card: {text}"
+    return errors
+
+
+def _value_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
+    return value(decks[0], o["card"] or None, metric=o["metric"], turn=o["turn"],
+                 turns=o["turns"], metrics=o["metrics"], policy=o["policy"],
+                 on_play=not o["on_draw"], mulligan=o["mulligan"], trials=o["trials"],
+                 seed=o["seed"], game=o["game"], max_lands=o["max_lands"], progress=progress)
+
+
+def _value_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+    """The land-equivalents, then per card: the matched metric of every deck variant, what
+    exploring adds by turn (mean and paired standard error) and its 95% intervals."""
+    meta = result.meta
+    basis = meta["land_equivalent"]
+    rows = result.summary()
+    found = rows.loc[rows["metric"] == "land_equivalent",
+                     ["card", "copies", "basis", "mean", "se", "ci_low", "ci_high", "note"]]
+    found = found.astype(object).where(found.notna(), "")  # no number: the note says why
+    tables = [frame_table(
+        found,
+        f"value: land-equivalents of {basis['metric']} at turn {basis['turn']}",
+        "mean: lands the card is worth (blank when it is worth more than every land tried, "
+        "as the note says); se by the delta method; 95% interval ci_low to ci_high")]
+    curve = result.curve()
+    turns = range(1, meta["turns"] + 1)
+    for card in result.cards:
+        info = meta["cards"][card]
+        lands = ", ".join(f"{n} {name}" for name, n in info["lands_added"].items())
+        points = curve[curve["card"] == card]
+        tables.append(wide_table(
+            points, "metric", "variant", info["variants"], [basis["metric"]],
+            lambda r: f"{r['mean']:.4f} ({r['se']:.4f})",
+            f"{card} ({info['copies']} {'copy' if info['copies'] == 1 else 'copies'}): "
+            f"{basis['metric']} at turn {basis['turn']} of each deck",
+            f"cells: mean (standard error); stand-in: {info['stand_in']}; lands added: "
+            f"{lands}"))
+        diffs = rows[(rows["card"] == card) & (rows["metric"] != "land_equivalent")]
+        tables.append(wide_table(
+            diffs, "metric", "turn", turns, meta["metrics"],
+            lambda r: f"{r['mean']:+.4f} ({r['se']:.4f})",
+            f"{card}: explorer deck - vanilla deck", "cells: mean difference (paired "
+            "standard error); every deck plays the same shuffles",
+            header=lambda t: f"turn {t}"))
+        tables.append(wide_table(
+            diffs, "metric", "turn", turns, meta["metrics"],
+            lambda r: f"{r['ci_low']:+.4f} to {r['ci_high']:+.4f}",
+            f"{card}: 95% intervals of explorer deck - vanilla deck",
+            "95%: mean difference +/- 1.96 paired standard errors",
+            header=lambda t: f"turn {t}"))
+    return tables
+
+
+VALUE = Analysis(
+    name="value",
+    title="Value of explore cards",
+    description="What each explore or Map card adds against a vanilla stand-in (the same "
+                "card without explore), and how many lands it is worth, on the same "
+                "shuffles.",
+    fields=_VALUE_FIELDS,
+    check=_value_check,
+    run=_value_run,
+    tables=_value_tables,
+    figure=lambda result, o: result_figure(result),  # what value --plot writes
+    download=_render,
+)
+
+
+# --------------------------------------------------------------------------- advise
+
+_ADVISE_FIELDS = (
+    Field("turn", "turn", "int", None, "the turn being played (required)", low=1, high=50),
+    Field("on_draw", "on the draw", "flag", False, "you are on the draw"),
+    Field("revealed", "revealed", "text", None, "the nonland card the explore revealed "
+          "(required)"),
+    Field("explorer", "explorer", "text", None, "the exploring permanent (blank: the only "
+          "explore card on the battlefield; added to it if not listed)"),
+    Field("explores_left", "explores left", "int", 1, "explores left in this sequence, this "
+          "one included (Jadelight Ranger's first: 2)", low=1, high=20),
+    Field("explorer_in_play", "explorer in play", "flag", False, "the explorer was not cast "
+          "this turn (a Map, an attack, a spell made it explore): nothing is paid for it, it "
+          "is not summoning sick"),
+    Field("phase", "phase", "choice", "main1", "where in the turn the explore happens: the "
+          "first or the second main phase", choices=PHASES),
+    Field("hand", "hand", "text", None, "cards in hand, comma-separated, e.g. Forest, 2 Swamp",
+          wide=True),
+    Field("battlefield", "battlefield", "text", None, "permanents you control, lands "
+          "included, comma-separated", wide=True),
+    Field("graveyard", "graveyard", "text", None, "cards in your graveyard, comma-separated",
+          wide=True),
+    Field("objective", "objectives", "text", None, "comma-separated objectives such as "
+          "on_curve@5,mana_spent@6 (blank: on_curve next turn, mana_spent three turns on)",
+          wide=True),
+    Field("policy", "policy", "text", "forge", "later keep-or-mill decisions (and scries): a "
+          "preset (keep, mill, forge, xmage, ...) or an expression"),
+    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
+          "has a Commander section", choices=GAMES),
+    *_trials_and_seed("libraries (each played by both choices)"),
+)
+#: The advise fields a position's error can name (its message starts with the name).
+_POSITION_FIELDS = ("hand", "battlefield", "graveyard", "revealed", "explorer",
+                    "explores_left", "turn", "phase")
+
+
+def _position_options(o: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(turn=o["turn"], revealed=o["revealed"], hand=o["hand"] or "",
+                battlefield=o["battlefield"] or "", graveyard=o["graveyard"] or "",
+                explorer=o["explorer"], explores_left=o["explores_left"],
+                explorer_cast=not o["explorer_in_play"], on_play=not o["on_draw"],
+                phase=o["phase"])
+
+
+def _advise_check(options: dict[str, Any], decks: list[Deck],
+                  sources: CardSources) -> dict[str, str]:
+    """The policy, the objectives and the position (its cards looked up in the deck)."""
+    errors = _policy_error(options, "policy")
+    for name, what in (("turn", "the turn being played"),
+                       ("revealed", "the nonland card the explore revealed")):
+        if options.get(name) is None:
+            errors[name] = f"{name}: enter {what}"
+    if errors.keys() & {"turn", "revealed"}:
+        return errors
+    if options.get("objective") is not None:
+        try:
+            for objective in parse_objectives(options["objective"]):
+                if objective.first_turn < options["turn"]:
+                    raise OptionError(f"{objective.text!r} looks at turn "
+                                      f"{objective.first_turn}, before the position's turn "
+                                      f"{options['turn']}")
+        except ExploreSimError as error:
+            text = str(error)
+            errors["objective"] = text if text.startswith("objective") else \
+                f"objectives: {text}"
+    try:
+        position(decks[0], **_position_options(options))
+    except ExploreSimError as error:
+        text = _page_message(error)
+        field = next((name for name in _POSITION_FIELDS
+                      if text.startswith((f"{name}:", f"{name} "))), "position")
+        errors[field] = text
+    return errors
+
+
+def _advise_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
+    return advise(decks[0], **_position_options(o), objectives=o["objective"],
+                  policy=o["policy"], trials=o["trials"], seed=o["seed"], game=o["game"],
+                  progress=progress)
+
+
+def _advise_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+    rows = result.summary()
+    where = result.meta["position"]
+    shown = pd.DataFrame({
+        "objective": rows["objective"],
+        "keep": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["keep"], rows["keep_se"])],
+        "mill": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mill"], rows["mill_se"])],
+        "mill - keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["difference"], rows["se"])],
+        "95% interval": [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in
+                         zip(rows["ci_low"], rows["ci_high"])],
+        "verdict": rows["verdict"],
+    })
+    return [frame_table(
+        shown, f"advise: keep or mill {where['revealed']}, revealed by {where['explorer']} "
+               f"on turn {where['turn']}",
+        "cells: mean (standard error); mill - keep is paired: both choices play the same "
+        "library in every trial; verdict: mill or keep when the 95% interval is on one side "
+        "of 0")]
+
+
+ADVISE = Analysis(
+    name="advise",
+    title="Keep or mill, now",
+    description="From your position (turn, hand, battlefield, graveyard and the card an "
+                "explore just revealed), keep and mill are both played on, on the same "
+                "libraries: the paired difference says which is better.",
+    fields=_ADVISE_FIELDS,
+    check=_advise_check,
+    run=_advise_run,
+    tables=_advise_tables,
+    figure=None,  # advise draws no figure (the command has no --plot)
+    download=_render,
+)
+
 
 #: The analyses of the page, in its order.
-ANALYSES: dict[str, Analysis] = {a.name: a for a in (EXPLORE, SIMULATE, COMPARE)}
+ANALYSES: dict[str, Analysis] = {a.name: a for a in (EXPLORE, SIMULATE, COMPARE, VALUE,
+                                                       ADVISE)}
 
 
 def describe_run(result: Any) -> list[tuple[str, str]]:
@@ -486,7 +720,7 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
 
     Parameters
     ----------
-    result : ExploreResult, SimulationResult or CompareResult
+    result : ExploreResult, SimulationResult, CompareResult, ValueResult or AdviceResult
 
     Returns
     -------
@@ -497,8 +731,25 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
     for key, plural in (("deck", "decks"), ("policy", "policies")):
         if meta.get(key):
             facts.append((key if len(meta[key]) == 1 else plural, meta_text(meta[key])))
+    if "cards" in meta:  # value
+        basis = meta["land_equivalent"]
+        facts += [("cards", meta_text(list(meta["cards"]))),
+                  ("land-equivalent of", f"{basis['metric']} at turn {basis['turn']} (at most "
+                                         f"{basis['max_lands']} lands)")]
+    where = meta.get("position")
+    if where is not None:  # advise
+        start = "on the play" if where["on_play"] else "on the draw"
+        phase = "first" if where["phase"] == "main1" else "second"
+        facts += [
+            ("position", f"turn {where['turn']} {start}, {phase} main phase"),
+            ("revealed", f"{where['revealed']} by {where['explorer']} ({where['explores_left']} "
+                         "explore(s) left, this one included)"),
+            *((zone, meta_text(where[zone]) or "-") for zone in ("hand", "battlefield",
+                                                                 "graveyard")),
+            ("objectives", meta_text(meta["objectives"])),
+        ]
     for key in ("explores", "drawn", "turn", "explorer", "turns", "mulligan", "removal", "game"):
-        if key in meta and meta[key] is not None:
+        if key in meta and meta[key] is not None and not (key == "turns" and where):
             facts.append((key, meta_text(meta[key])))
     if "on_play" in meta:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))

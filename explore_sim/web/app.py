@@ -264,11 +264,28 @@ class PageState:
 
 
 _DECK_KEYS = ("deck", "base", "deck2", "base2", "cards_text", "cards_format", "cards_name")
+#: Error keys the page shows beside their own part of the form; any other error (one about
+#: several fields at once, such as an impossible position) is shown above the form.
+_FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
 
 
 def _normalised(text: str) -> str:
     """A decklist's text without the white space that copying and pasting changes."""
     return "\n".join(line.rstrip() for line in text.strip().splitlines())
+
+
+def _carried_over(data: dict[str, str], previous: Analysis | None,
+                  analysis: Analysis) -> dict[str, str]:
+    """The form as typed, for ``analysis`` after ``previous``: an option of both keeps its
+    value only where it means the same in both (same kind and default); any other option of
+    ``analysis`` starts from its own default (``turn`` of explore is blank, of value 4)."""
+    before = {f.name: f for f in previous.fields} if previous is not None else {}
+    kept = dict(data)
+    for field in analysis.fields:
+        old = before.get(field.name)
+        if old is None or (old.kind, old.default) != (field.kind, field.default):
+            kept.pop(field.name, None)
+    return kept
 
 
 def _plain(data: Mapping[str, Any]) -> dict[str, str]:
@@ -311,11 +328,14 @@ class WebApp:
                           "text": state.data.get("deck2", ""), "base": state.data.get("base2", ""),
                           "problems": state.problems.get("deck2", []),
                           "error": state.errors.get("deck2", "")})
+        placed = {f.name for f in analysis.fields} | set(_FORM_ERROR_KEYS)
+        stray = [text for key, text in state.errors.items() if key not in placed]
+        message = "; ".join([state.message, *stray]) if state.message else "; ".join(stray)
         job = state.job
         context = {
             "analyses": list(ANALYSES.values()), "analysis": analysis, "fields": fields,
             "slots": slots, "shipped": list(self.decks), "data": state.data,
-            "errors": state.errors, "notes": state.notes, "message": state.message,
+            "errors": state.errors, "notes": state.notes, "message": message,
             "job": job, "view": self.view(job) if job is not None else None,
             "settings": self.settings, "version": __version__,
         }
@@ -380,6 +400,7 @@ class WebApp:
         action = data.get("action", "run")
         if action.startswith("switch:"):
             analysis = ANALYSES.get(action[7:], ANALYSES["explore"])
+            data = _carried_over(data, ANALYSES.get(data.get("analysis", "")), analysis)
             data["analysis"] = analysis.name
             return self.render(request, PageState(analysis, data))
         if action.startswith("load:"):
@@ -519,14 +540,15 @@ class WebApp:
             result = analysis.run(decks, options, progress)
             tables = analysis.tables(result, options)
             svg, figure_error = None, ""
-            try:
-                with _FIGURE_LOCK:
-                    figure = analysis.figure(result, options)
-                    buffer = io.BytesIO()
-                    figure.savefig(buffer, format="svg")
-                svg = buffer.getvalue()
-            except ExploreSimError as error:
-                figure_error = str(error)
+            if analysis.figure is not None:  # None: the command draws no figure
+                try:
+                    with _FIGURE_LOCK:
+                        figure = analysis.figure(result, options)
+                        buffer = io.BytesIO()
+                        figure.savefig(buffer, format="svg")
+                    svg = buffer.getvalue()
+                except ExploreSimError as error:
+                    figure_error = str(error)
             return {"result": result, "tables": tables, "svg": svg,
                     "figure_error": figure_error, "facts": describe_run(result)}
 
