@@ -255,8 +255,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser(
         "serve", help="open the web page: paste a deck, see the answers in a browser",
-        description="Serve a local web page where a decklist is pasted and explore, simulate "
-                    "and compare run with their options as form fields.")
+        description="Serve a local web page where a decklist is pasted and explore, simulate, "
+                    "compare, value and advise run with their options as form fields.")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only; "
                             "0.0.0.0 listens on every interface, with a warning)")

@@ -749,7 +749,9 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
             ("objectives", meta_text(meta["objectives"])),
         ]
     for key in ("explores", "drawn", "turn", "explorer", "turns", "mulligan", "removal", "game"):
-        if key in meta and meta[key] is not None and not (key == "turns" and where):
+        if (key == "turns" and where) or (key == "removal" and "cards" in meta):
+            continue  # advise plays to its objectives' last turn; value has no removal
+        if key in meta and meta[key] is not None:
             facts.append((key, meta_text(meta[key])))
     if "on_play" in meta:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
