@@ -149,7 +149,9 @@ class Analysis:
         The options (``trials`` and ``seed`` last).
     check : callable
         ``check(options, decks, sources) -> {field: message}``: what can be refused before
-        the run; may put normalised values into ``options``.
+        the run, shown beside its field (a message under a key that is no field, such as
+        ``position``, is about several fields and is shown above the form); may put
+        normalised values into ``options``.
     run : callable
         ``run(decks, options, progress) -> result``: the public API call.
     tables : callable
