@@ -19,14 +19,12 @@ import os
 import re
 import stat
 import sys
-import textwrap
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from matplotlib.figure import Figure
 
 from ._version import __version__
 from .analysis.advise import advise
@@ -49,15 +47,7 @@ from .cards.template import card_template
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, printable
-from .plotting import (
-    figure_title,
-    metric_label,
-    plot_distribution,
-    plot_heatmap,
-    plot_land_equivalent,
-    plot_metrics,
-    plot_sweep,
-)
+from .plotting import result_figure, sweep_dimensions
 from .progress import ProgressBar
 
 __all__ = ["main"]
@@ -266,6 +256,27 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_value_parser(commands, [sources, decks, output])
     _add_advise_parser(commands, [sources, decks, output])
     _add_tune_parser(commands, [sources, decks, output])
+
+    serve = commands.add_parser(
+        "serve", help="open the web page: paste a deck, see the answers in a browser",
+        description="Serve a local web page where a decklist is pasted and explore, simulate, "
+                    "compare, value and advise run with their options as form fields.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                            "0.0.0.0 listens on every interface, with a warning)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument("--open", action="store_true", help="open the page in the default browser")
+    serve.add_argument("--max-trials", type=_count, default=1_000_000,
+                       help="trials one run may ask for (default 1000000)")
+    serve.add_argument("--max-runs", type=_count, default=1,
+                       help="runs at once (default 1); more wait in a queue")
+    serve.add_argument("--max-queued", type=_count, default=4,
+                       help="runs waiting beyond those (default 4); past that the page says "
+                            "the server is busy")
+    serve.add_argument("--decks", default=None, metavar="DIR",
+                       help="shipped decks offered on the page (default: the repository's decks/)")
+    serve.add_argument("--cards-dir", default=None, metavar="DIR",
+                       help="directory of the imported card index")
     return parser
 
 
@@ -302,6 +313,14 @@ def _add_game_options(game: argparse.ArgumentParser) -> None:
     game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
     game.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
     game.add_argument("--format", choices=FORMATS, default="table")
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 to 65535."""
+    port = _count(text)
+    if port > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {clip(text)!r}")
+    return port
 
 
 def _add_tune_parser(commands: argparse._SubParsersAction, parents: list) -> None:
@@ -425,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command is None:
                 raise OptionError(
                     "choose a command: cards, policies, explore, simulate, compare, sweep, "
-                    "value, advise or tune (see --help)"
+                    "value, advise, tune or serve (see --help)"
                 )
             output = _dispatch(args)
         except ExploreSimError as error:
@@ -510,6 +529,8 @@ def _dispatch(args: argparse.Namespace) -> _Output:
         return _advise(args)
     if args.command == "tune":
         return _tune(args)
+    if args.command == "serve":
+        return _serve(args)
     raise OptionError(f"unknown command {args.command!r}")  # argparse rejects it first
 
 
@@ -672,13 +693,14 @@ def _check_plot_path(args: argparse.Namespace) -> None:
             path.unlink(missing_ok=True)
 
 
-def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> Callable[[], None]:
-    """A function that draws the figure, writes it to ``path`` and says so on standard error
-    (run after the results are printed); a failure is one :class:`OptionError`."""
+def _plot_later(path: str, result: Any, metrics: Sequence[str] | None = None,
+                **options: Any) -> Callable[[], None]:
+    """A function that draws the result's figure (:func:`~explore_sim.plotting.result_figure`,
+    as the web page shows it), writes it to ``path`` and says so on standard error (run after
+    the results are printed); a failure is one :class:`OptionError`."""
 
     def save() -> None:
-        figure = Figure(figsize=(width, 4.5), layout="constrained")
-        draw(figure)
+        figure = result_figure(result, metrics, **options)
         try:
             figure.savefig(path, dpi=150)
         except OSError as error:
@@ -686,19 +708,6 @@ def _plot_later(path: str, draw: Callable[[Figure], None], width: float = 7) -> 
         _print_line(f"{PROG}: wrote {path}")
 
     return save
-
-
-def _distribution_figure(meta: dict, rows: pd.DataFrame, metric: str,
-                         where: str) -> Callable[[Figure], None]:
-    """Draws one distribution, titled with what ran (deck, policy, trials)."""
-
-    def draw(figure: Figure) -> None:
-        ax = figure.subplots()
-        plot_distribution(rows, metric=metric, ax=ax)
-        ax.set_title(f"distribution of {metric_label(metric)}{where}", fontsize="medium")
-        figure.suptitle(textwrap.fill(figure_title(meta), 70), fontsize="medium")
-
-    return draw
 
 
 def _explore(args: argparse.Namespace) -> _Output:
@@ -727,11 +736,8 @@ def _explore(args: argparse.Namespace) -> _Output:
             scheduler=scheduler,
         )
     bar.close()
-    plot = None
-    if args.plot:
-        metric = args.distribution or "counters"
-        plot = _plot_later(args.plot, _distribution_figure(
-            result.meta, result.distribution(metric), metric, ""))
+    plot = _plot_later(args.plot, result, distribution=args.distribution) if args.plot \
+        else None
     if args.distribution:
         rows = result.distribution(args.distribution)
         title = f"distribution of {args.distribution}"
@@ -874,7 +880,7 @@ def _games(args: argparse.Namespace) -> _Output:
     distribution = _distribution_option(args, castable)
     _check_plot_path(args)
     if args.plot and grid is not None:
-        _sweep_dimensions(grid, len(paths))
+        sweep_dimensions(grid, len(paths), label="--plot")
     decks = [_deck(args, path) for path in paths]
     bar = _progress(args, args.command)
     with _scheduler(args) as scheduler:
@@ -893,52 +899,12 @@ def _games(args: argparse.Namespace) -> _Output:
         metric, turn = distribution
         rows = result.distribution(metric, turn)
         where = " in the opening hand" if turn == 0 else f" at the end of turn {turn}"
-        plot = _plot_later(args.plot, _distribution_figure(result.meta, rows, metric, where)) \
-            if args.plot else None
+        plot = _plot_later(args.plot, result, distribution=metric, turn=turn) if args.plot \
+            else None
         return _Output(render(args.format, result.meta, rows,
                               f"simulate: distribution of {metric}{where}"), plot)
-    plot = None
-    if args.plot:
-        if args.command == "sweep":
-            plot = _plot_later(args.plot, _sweep_figure(result, (metrics or ["on_curve"])[0]))
-        else:
-            plot = _plot_later(args.plot, lambda fig: plot_metrics(result, metrics, figure=fig))
+    plot = _plot_later(args.plot, result, metrics) if args.plot else None
     return _Output(result.render(args.format, metrics=metrics), plot)
-
-
-def _sweep_dimensions(grid: dict[str, list], decks: int) -> tuple[list[str], list[str]]:
-    """The varying grid keys, and the policy and deck if they vary; refused past three."""
-    varying = [key for key, values in grid.items() if key != "policy" and len(values) > 1]
-    others = [name for name, count in (("policy", len(grid.get("policy", [1]))),
-                                       ("deck", decks)) if count > 1]
-    dims = varying + others
-    if len(dims) > 3:
-        raise OptionError(f"--plot: the sweep varies {len(dims)} parameters "
-                          f"({', '.join(dims)}); a figure shows up to three (across, colour, "
-                          "line style): vary fewer, or plot the --out file yourself")
-    return varying, others
-
-
-def _sweep_figure(result: Any, metric: str) -> Callable[[Figure], None]:
-    """A heatmap when exactly two grid keys vary (one deck, one policy), else lines: the
-    first varying parameter across, the next ones as colour and line style."""
-    varying, others = _sweep_dimensions({**result.grid, "policy": result.policies},
-                                        len(result.decks))
-    dims = varying + others
-    rows = result.summary()
-    title = textwrap.fill(figure_title(result.meta), 90)
-
-    def draw(fig: Figure) -> None:
-        if len(varying) == 2 and not others:
-            plot_heatmap(rows, varying[0], varying[1], metric, ax=fig.subplots())
-        else:
-            x = (dims or list(result.grid))[0]
-            hue = dims[1] if len(dims) > 1 else None
-            style = dims[2] if len(dims) > 2 else None
-            plot_sweep(rows, metric, x, hue=hue, style=style, ax=fig.subplots())
-        fig.suptitle(title, fontsize="medium")
-
-    return draw
 
 
 def _distribution_option(args: argparse.Namespace, castable: list[Card]) -> tuple[str, int] | None:
@@ -957,6 +923,33 @@ def _distribution_option(args: argparse.Namespace, castable: list[Card]) -> tupl
     check_distribution(metric, turn, args.turns, [f"castable:{card.name}" for card in castable],
                        label="--distribution")
     return metric, turn
+
+
+def _serve(args: argparse.Namespace) -> _Output:
+    """Serve the web page until interrupted."""
+    from .analysis.runner import MAX_TRIALS
+
+    if not 2 <= args.max_trials <= MAX_TRIALS:
+        raise OptionError(f"--max-trials must be between 2 and {MAX_TRIALS:.0e}, got "
+                          f"{args.max_trials}")
+    if not 1 <= args.max_runs <= 64:
+        raise OptionError(f"--max-runs must be between 1 and 64, got {args.max_runs}")
+    if args.max_queued > 1000:
+        raise OptionError(f"--max-queued must be at most 1000, got {args.max_queued}")
+    decks = Path(args.decks) if args.decks else None
+    if decks is not None and not decks.is_dir():
+        raise OptionError(f"--decks: {args.decks} is not a directory")
+    try:
+        from .web import Settings, serve
+    except ImportError as error:
+        raise OptionError(f"serve needs the web extra: pip install 'explore_sim[web]' "
+                          f"({error.name or error} is missing)") from None
+    settings = Settings(max_trials=args.max_trials, max_runs=args.max_runs,
+                        max_queued=args.max_queued,
+                        cards_dir=Path(args.cards_dir) if args.cards_dir else None,
+                        **({"decks_dir": decks} if decks is not None else {}))
+    serve(args.host, args.port, args.open, settings)
+    return _Output("")
 
 
 def _metric_list(text: str | None, label: str) -> list[str] | None:
@@ -978,10 +971,7 @@ def _value(args: argparse.Namespace) -> _Output:
                        game=args.game, max_lands=args.max_lands, progress=bar,
                        workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
-    plot = None
-    if args.plot:
-        plot = _plot_later(args.plot, lambda fig: plot_land_equivalent(
-            result.curve(), result.land_equivalents(), ax=fig.subplots()), width=9)
+    plot = _plot_later(args.plot, result) if args.plot else None
     return _Output(result.render(args.format), plot)
 
 

@@ -11,16 +11,22 @@ A helper never averages rows silently: a frame with several rows for one plotted
 sweep with two policies given to :func:`plot_heatmap`, two decks given to :func:`plot_turns`
 with ``hue="policy"``) is refused with an error naming the columns that differ; filter it,
 draw the column with ``hue``/``style``, or (heatmaps) pass ``estimator=``.
+
+Two functions draw whole figures of a result instead: :func:`plot_metrics` (small multiples
+of a simulation or comparison) and :func:`result_figure`, the one figure ``--plot`` writes and
+the web page shows.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from .errors import OptionError
 
@@ -32,8 +38,10 @@ __all__ = [
     "plot_sweep",
     "plot_land_equivalent",
     "plot_metrics",
+    "sweep_dimensions",
     "short_labels",
     "figure_title",
+    "result_figure",
     "metric_label",
     "PALETTE",
     "LEGEND_PLACES",
@@ -668,8 +676,6 @@ def plot_metrics(
         handles, names = axes[0, 0].get_legend_handles_labels()
         figure.legend(handles, names, title="variant", loc="outside right upper",
                       fontsize="small", title_fontsize="small")
-    import textwrap
-
     width = max(40, int((figure.get_size_inches()[0] - legend_width) * 9))
     figure.suptitle(textwrap.fill(figure_title(meta, labels), width))
     if caption:
@@ -853,3 +859,142 @@ def plot_land_equivalent(
                  "95% interval", fontsize="medium")
     ax.legend(fontsize="small")
     return ax
+
+
+def sweep_dimensions(grid: dict[str, list], decks: int,
+                     label: str = "result_figure") -> tuple[list[str], list[str]]:
+    """What a sweep's figure shows: the grid keys that vary, then the policy and the deck if
+    they vary (at most three in all: across, colour, line style).
+
+    Parameters
+    ----------
+    grid : dict of str to list
+        The sweep's grid, its policies under ``"policy"``.
+    decks : int
+        How many decks are swept.
+    label : str
+        What the error names (``--plot`` on the command line).
+
+    Returns
+    -------
+    (list of str, list of str)
+        The varying grid keys, and ``"policy"`` / ``"deck"`` where they vary.
+
+    Raises
+    ------
+    OptionError
+        More than three varying parameters.
+    """
+    varying = [key for key, values in grid.items() if key != "policy" and len(values) > 1]
+    others = [name for name, count in (("policy", len(grid.get("policy", [1]))),
+                                       ("deck", decks)) if count > 1]
+    dims = varying + others
+    if len(dims) > 3:
+        raise OptionError(f"{label}: the sweep varies {len(dims)} parameters "
+                          f"({', '.join(dims)}); a figure shows up to three (across, colour, "
+                          "line style): vary fewer, or plot the --out file yourself")
+    return varying, others
+
+
+def _sweep_figure(result: Any, metrics: Sequence[str] | None) -> Figure:
+    """A sweep's figure (:func:`result_figure`)."""
+    metric = (list(metrics) if metrics else ["on_curve"])[0]
+    varying, others = sweep_dimensions({**result.grid, "policy": result.policies},
+                                       len(result.decks))
+    dims = varying + others
+    rows = result.summary()
+    figure = Figure(figsize=(7, 4.5), layout="constrained")
+    if len(varying) == 2 and not others:
+        plot_heatmap(rows, varying[0], varying[1], metric, ax=figure.subplots())
+    else:
+        x = (dims or list(result.grid))[0]
+        hue = dims[1] if len(dims) > 1 else None
+        style = dims[2] if len(dims) > 2 else None
+        plot_sweep(rows, metric, x, hue=hue, style=style, ax=figure.subplots())
+    figure.suptitle(textwrap.fill(figure_title(result.meta), 90), fontsize="medium")
+    return figure
+
+
+def result_figure(
+    result: Any,
+    metrics: Sequence[str] | str | None = None,
+    *,
+    distribution: str | None = None,
+    turn: int | None = None,
+) -> Figure:
+    """The figure of a result, as ``--plot`` writes it and the web page shows it.
+
+    ``explore``: the distribution of ``distribution`` (default counters). ``simulate`` with
+    ``distribution``: that metric's distribution at ``turn``. ``simulate`` and ``compare``
+    otherwise: :func:`plot_metrics`, one panel per metric (with the paired differences beside
+    each for a comparison). Each of these is titled with what ran (:func:`figure_title`).
+    ``value``: :func:`plot_land_equivalent` of every card valued. ``sweep``: the first of
+    ``metrics`` (default on_curve) at the last turn, as a :func:`plot_heatmap` when exactly
+    two grid keys vary (one deck, one policy), else as :func:`plot_sweep` lines (the first
+    varying parameter across, the next ones as colour and line style).
+
+    Parameters
+    ----------
+    result : ExploreResult, SimulationResult, CompareResult, ValueResult or SweepResult
+        What :func:`explore_sim.explore`, :func:`~explore_sim.simulate`,
+        :func:`~explore_sim.compare`, :func:`~explore_sim.value` or
+        :func:`~explore_sim.sweep` returned (told apart by ``result.meta["command"]``).
+    metrics : sequence of str, optional
+        simulate and compare: the metrics to draw, one panel each (default: those the
+        result's table shows). sweep: the first one is drawn.
+    distribution : str, optional
+        explore: the metric whose distribution is drawn (default counters). simulate: draw
+        this metric's distribution at ``turn`` instead of the metrics by turn.
+    turn : int, optional
+        simulate with ``distribution``: 0 (the opening hand) to the last turn (default).
+
+    Returns
+    -------
+    matplotlib Figure
+        A new figure, not attached to pyplot: 7 by 4.5 inches for a distribution, 9 by 4.5
+        for land-equivalents, sized to its panels for metrics by turn.
+
+    Raises
+    ------
+    OptionError
+        A result of another command, an option its figure does not take, a metric or
+        turn it does not have, or a sweep varying more than three parameters.
+    """
+    command = getattr(result, "meta", {}).get("command")
+    if command not in ("explore", "simulate", "compare", "value", "sweep"):
+        raise OptionError(f"result_figure draws explore, simulate, compare, value and sweep "
+                          f"results, not {command!r}")
+    if command == "sweep":
+        if distribution is not None or turn is not None:
+            raise OptionError("a sweep's figure is one metric at the last turn: it takes no "
+                              "distribution= or turn=")
+        return _sweep_figure(result, [metrics] if isinstance(metrics, str) else metrics)
+    if command == "value":
+        if metrics is not None or distribution is not None or turn is not None:
+            raise OptionError("a value's figure is its land-equivalents: it takes no metrics=, "
+                              "distribution= or turn=")
+        figure = Figure(figsize=(9, 4.5), layout="constrained")
+        plot_land_equivalent(result.curve(), result.land_equivalents(), ax=figure.subplots())
+        return figure
+    if command == "explore" and metrics is not None:
+        raise OptionError("an explore's figure is one distribution: name its metric with "
+                          "distribution=, not metrics=")
+    if command == "compare" and distribution is not None:
+        raise OptionError("a comparison's figure is its metrics by turn: distribution= is "
+                          "for explore and simulate")
+    if turn is not None and (command != "simulate" or distribution is None):
+        raise OptionError("turn= goes with a simulation's distribution=")
+    if command != "explore" and distribution is None:
+        return plot_metrics(result, metrics, figure=Figure(layout="constrained"))
+    metric = distribution or "counters"
+    if command == "explore":
+        rows, where = result.distribution(metric), ""
+    else:
+        turn = result.meta["turns"] if turn is None else turn
+        rows = result.distribution(metric, turn)
+        where = " in the opening hand" if turn == 0 else f" at the end of turn {turn}"
+    figure = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = plot_distribution(rows, metric=metric, ax=figure.subplots())
+    ax.set_title(f"distribution of {metric_label(metric)}{where}", fontsize="medium")
+    figure.suptitle(textwrap.fill(figure_title(result.meta), 70), fontsize="medium")
+    return figure

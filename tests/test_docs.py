@@ -29,9 +29,19 @@ from explore_sim.cards import decklist
 from explore_sim.engine import policies
 
 
+def web_modules():
+    """The web page's modules, when its extra is installed."""
+    try:
+        from explore_sim.web import analyses, app, decks, forms, jobs, server
+    except ImportError:
+        return []
+    return [analyses, app, decks, forms, jobs, server]
+
+
 def public_callables():
     modules = [explore_sim, plotting, testing, explore, simulate, sweep, report, stats, runner,
-               executors, store, decklist, policies, value, advise, tune, objectives]
+               executors, store, decklist, policies, value, advise, tune, objectives,
+               *web_modules()]
     seen = {}
     for module in modules:
         for name in module.__all__:

@@ -313,6 +313,45 @@ def test_legends_sit_beside_the_data_by_default(with_expression):
 def test_plot_metrics_refuses_an_unknown_metric(with_expression):
     with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean 'on_curve'"):
         plotting.plot_metrics(with_expression, ["on_curv"])
+
+
+def test_result_figure_is_the_figure_of_plot_and_of_the_web_page(with_expression):
+    explored = explore_sim.explore(DECK, explores=2, trials=500, seed=1)
+    figure = plotting.result_figure(explored)
+    assert [ax.get_title() for ax in figure.axes] == ["distribution of +1/+1 counters"]
+    assert figure._suptitle.get_text().replace("\n", " ").endswith("500 trials, seed 1")
+    assert tuple(figure.get_size_inches()) == (7, 4.5)
+    titles = [ax.get_title() for ax in plotting.result_figure(
+        explored, distribution="milled").axes]
+    assert titles == ["distribution of cards milled"]
+    games = explore_sim.simulate(DECK, turns=3, trials=500, seed=1)
+    figure = plotting.result_figure(games, ["counters", "on_curve"])
+    assert [ax.get_title() for ax in figure.axes if ax.get_visible()] == ["counters", "on_curve"]
+    assert figure._suptitle.get_text() == plotting.plot_metrics(
+        games, ["counters", "on_curve"])._suptitle.get_text()
+    figure = plotting.result_figure(games)  # the metrics the table shows
+    assert len([ax for ax in figure.axes if ax.get_visible()]) == 11
+    figure = plotting.result_figure(games, distribution="hand_size", turn=0)
+    assert [ax.get_title() for ax in figure.axes] == ["distribution of cards in hand in the "
+                                                      "opening hand"]
+    figure = plotting.result_figure(games, distribution="counters")  # the last turn
+    assert figure.axes[0].get_title().endswith(" at the end of turn 3")
+    figure = plotting.result_figure(with_expression, ["on_curve"])
+    assert [ax.get_title() for ax in figure.axes] == ["on_curve", "on_curve: paired difference"]
+    assert len(figure.legends) == 1
+    with pytest.raises(explore_sim.OptionError,
+                       match="draws explore, simulate, compare, value and sweep results"):
+        plotting.result_figure(object())
+    with pytest.raises(explore_sim.OptionError, match="name its metric with distribution="):
+        plotting.result_figure(explored, ["milled"])
+    with pytest.raises(explore_sim.OptionError, match="distribution= is for explore and simul"):
+        plotting.result_figure(with_expression, distribution="counters")
+    with pytest.raises(explore_sim.OptionError, match="turn= goes with"):
+        plotting.result_figure(games, turn=2)
+    with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean"):
+        plotting.result_figure(games, ["on_curv"])
+
+
 def _land_curve():
     import pandas as pd
 
@@ -345,3 +384,36 @@ def test_plot_land_equivalent_refuses_two_rows_per_point():
     curve, _ = _land_curve()
     with pytest.raises(explore_sim.OptionError, match="several rows for one point"):
         plotting.plot_land_equivalent(pd.concat([curve, curve.assign(variant="other")]))
+
+
+def test_result_figure_of_a_value_is_its_land_equivalents():
+    worth = explore_sim.value(DECK, ["Jadelight Spelunker"], turns=4, max_lands=2, trials=300,
+                              seed=1)
+    figure = plotting.result_figure(worth)
+    (ax,) = figure.axes
+    assert ax.get_title().startswith("land-equivalent: where the line meets the explorer deck")
+    found = worth.land_equivalents()
+    assert found["note"].iloc[0] == "interpolated between 0 and 1 more lands"
+    line, star = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert star.lines[0].get_xdata()[0] == pytest.approx(found["mean"].iloc[0])  # the estimate
+    assert tuple(figure.get_size_inches()) == (9, 4.5)
+    with pytest.raises(explore_sim.OptionError, match="takes no metrics="):
+        plotting.result_figure(worth, ["on_curve"])
+
+
+def test_the_figure_of_a_sweep_is_a_heatmap_of_two_keys_else_lines():
+    two_keys = explore_sim.sweep(DECK, {"lands": [23, 24], "Cenote Scout": [4, 5]}, turns=2,
+                                 trials=300, seed=1)
+    (ax,) = plotting.result_figure(two_keys, ["lands_played"]).axes[:1]
+    rows = two_keys.summary().query("metric == 'lands_played' and turn == 2")
+    drawn = np.asarray(ax.images[0].get_array() if ax.images else ax.collections[0].get_array())
+    assert sorted(np.round(drawn.ravel(), 6)) == sorted(np.round(rows["mean"], 6))
+    lines = explore_sim.sweep(DECK, {"lands": [23, 24], "policy": ["keep", "mill"]}, turns=2,
+                              trials=300, seed=1)
+    ax = plotting.result_figure(lines).axes[0]
+    assert ax.get_xlabel() == "lands" and ax.get_title() == "P(on curve: lands ≥ turn), turn 2"
+    assert {text.get_text() for text in ax.get_legend().get_texts()} == {"keep", "mill"}
+    with pytest.raises(explore_sim.OptionError, match="no distribution= or turn="):
+        plotting.result_figure(lines, turn=1)
+    with pytest.raises(explore_sim.OptionError, match=r"result_figure: the sweep varies 4"):
+        plotting.sweep_dimensions({"lands": [1, 2], "a": [1, 2], "policy": ["keep", "mill"]}, 2)

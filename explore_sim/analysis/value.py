@@ -61,8 +61,8 @@ from .simulate import (
     play_paired,
 )
 
-__all__ = ["value", "ValueResult", "explore_cards", "vanilla_stand_in", "added_basics",
-           "DEFAULT_VALUE_METRICS", "VALUE_COLUMNS"]
+__all__ = ["value", "ValueResult", "explore_cards", "chosen_cards", "vanilla_stand_in",
+           "added_basics", "DEFAULT_VALUE_METRICS", "VALUE_COLUMNS"]
 
 #: Metrics whose explorer - vanilla differences are reported by default (with the
 #: land-equivalent's metric).
@@ -236,8 +236,28 @@ def _plan(deck: Deck, card: Card, max_lands: int) -> _Plan:
     return _Plan(card, copies, stand_in, decks, ids, labels)
 
 
-def _chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[Card]:
-    """The cards to value: the named ones (in the main deck), else every explore card."""
+def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[Card]:
+    """The cards to value: the named ones (in the main deck), else every explore card.
+
+    Parameters
+    ----------
+    deck : Deck
+    cards : str, Card, iterable of them, or None
+        Names looked up in the deck's own cards (ignoring case and accents); None: every
+        card :func:`explore_cards` finds.
+
+    Returns
+    -------
+    list of Card
+        The deck's cards, each once, in the order named.
+
+    Raises
+    ------
+    OptionError
+        No card named, or none found in a deck without explore cards.
+    DeckError
+        A name that is not a card of the main deck (the commander included), or a land.
+    """
     if cards is None:
         found = explore_cards(deck)
         if not found:
@@ -606,7 +626,7 @@ def value(
     if isinstance(max_lands, bool) or not isinstance(max_lands, (int, np.integer)) \
             or not 1 <= max_lands <= 60:
         raise OptionError(f"max_lands must be a whole number from 1 to 60, got {max_lands!r}")
-    plans = [_plan(deck, card, int(max_lands)) for card in _chosen_cards(deck, cards)]
+    plans = [_plan(deck, card, int(max_lands)) for card in chosen_cards(deck, cards)]
     seed_seq = seed_sequence(seed)
     total = trials * len(plans)
     comparisons = {}

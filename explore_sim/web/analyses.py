@@ -1,0 +1,763 @@
+"""The analyses the web page offers: one registry entry each.
+
+An :class:`Analysis` says everything the page needs about one question: its form fields
+(with defaults and help), a check of the options that can be refused before anything runs
+(policies through the whitelist parser, metric names, card names), the call of the public
+Python API that answers it (with ``progress=``, so the page can show a bar and cancel), the
+result's tables and figure, and its CSV / JSON downloads (the command line's ``--format csv``
+and ``--format json`` output). :data:`ANALYSES` lists them in the page's order.
+
+Adding an analysis is adding one entry: fields (the command's options, with its names and
+defaults, then ``trials`` and ``seed``), ``check``, ``run``, ``tables``, ``figure`` (None when
+the command has no ``--plot``) and ``download``, then one line in :data:`ANALYSES`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ..analysis.advise import PHASES, advise, position
+from ..analysis.explore import EXPLORE_METRICS, explore
+from ..analysis.objectives import parse_objectives
+from ..analysis.report import meta_text
+from ..analysis.simulate import (
+    DEFAULT_COMPARE_METRICS,
+    DEFAULT_TABLE_METRICS,
+    check_metrics,
+    compare,
+    simulate,
+)
+from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
+from ..cards import CardSources
+from ..cards.decklist import Deck
+from ..engine.goldfish import GAMES, TURN_METRICS
+from ..engine.lands import LAND_FACES
+from ..engine.metrics import CASTABLE_PREFIX
+from ..engine.mulligan import MULLIGAN_RULES
+from ..engine.policies import as_policy
+from ..errors import ExploreSimError, OptionError, clip
+from ..plotting import result_figure
+from .forms import Field
+
+__all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress"]
+
+#: ``progress(done, total)``: called by the API after every chunk of trials.
+Progress = Callable[[int, int], None]
+#: The most deck x policy variants one comparison plays.
+MAX_VARIANTS = 8
+_COMMAND_LINE_HINT = re.compile(r"\s*\(--[a-z-]+ NAME\)")
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """A result table as the page shows it: formatted cells, first column a row header.
+
+    Attributes
+    ----------
+    title : str
+    columns : list of str
+    rows : list of list of str
+    note : str
+        One line under the table (what the cells mean).
+    """
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    note: str = ""
+
+
+def frame_table(frame: pd.DataFrame, title: str, note: str = "",
+                digits: int = 4) -> Table:
+    """A tidy frame as a :class:`Table`, statistics with ``digits`` decimals.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    title : str
+    note : str
+    digits : int
+
+    Returns
+    -------
+    Table
+    """
+    def cell(value: Any) -> str:
+        if isinstance(value, float):
+            return f"{value:.{digits}f}"
+        return str(value)
+
+    rows = [[cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+    return Table(title, [str(c) for c in frame.columns], rows, note)
+
+
+def wide_table(rows: pd.DataFrame, index: str, columns: str, order: Sequence[Any],
+               metrics: Sequence[str], cell: Callable[[pd.Series], str], title: str,
+               note: str = "", header: Callable[[Any], str] = str) -> Table:
+    """Metrics down, ``columns`` across, each cell made by ``cell(row)``.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        Tidy rows with ``metric`` and the ``columns`` column.
+    index : str
+        The column down the side (``metric``).
+    columns : str
+        The column across (``turn``, ``variant``).
+    order : sequence
+        The values of ``columns`` in order.
+    metrics : sequence of str
+        The rows wanted, in order.
+    cell : callable
+        Formats one tidy row.
+    title, note : str
+    header : callable
+        Column header of a value of ``columns``.
+
+    Returns
+    -------
+    Table
+    """
+    cells: dict[tuple[Any, Any], str] = {}
+    for _, row in rows.iterrows():
+        cells[(row[index], row[columns])] = cell(row)
+    present = [c for c in order if any(key[1] == c for key in cells)]
+    body = [[metric, *(cells.get((metric, c), "") for c in present)]
+            for metric in metrics if any(key[0] == metric for key in cells)]
+    return Table(title, [index, *(header(c) for c in present)], body, note)
+
+
+@dataclasses.dataclass(frozen=True)
+class Analysis:
+    """One question the page answers.
+
+    Attributes
+    ----------
+    name : str
+        The ``analysis`` value of the form and permalink (the command line's command).
+    title : str
+        The tab's label.
+    description : str
+        One paragraph above the options.
+    fields : tuple of Field
+        The options (``trials`` and ``seed`` last).
+    check : callable
+        ``check(options, decks, sources) -> {field: message}``: what can be refused before
+        the run, shown beside its field (a message under a key that is no field, such as
+        ``position``, is about several fields and is shown above the form); may put
+        normalised values into ``options``.
+    run : callable
+        ``run(decks, options, progress) -> result``: the public API call.
+    tables : callable
+        ``tables(result, options) -> list of Table``.
+    figure : callable or None
+        ``figure(result, options) -> matplotlib Figure``; None: the analysis draws no figure
+        (its command has no ``--plot``).
+    download : callable
+        ``download(result, options, fmt) -> str`` for ``fmt`` in ``csv``, ``json``.
+    second_deck : bool
+        The form offers a second deck (compare).
+    """
+
+    name: str
+    title: str
+    description: str
+    fields: tuple[Field, ...]
+    check: Callable[[dict[str, Any], list[Deck], CardSources], dict[str, str]]
+    run: Callable[[list[Deck], Mapping[str, Any], Progress], Any]
+    tables: Callable[[Any, Mapping[str, Any]], list[Table]]
+    figure: Callable[[Any, Mapping[str, Any]], Figure] | None
+    download: Callable[[Any, Mapping[str, Any], str], str]
+    second_deck: bool = False
+
+    def field(self, name: str) -> Field:
+        """The field called ``name``.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        Field
+        """
+        return next(f for f in self.fields if f.name == name)
+
+
+def _render(result: Any, options: Mapping[str, Any], fmt: str) -> str:
+    return result.render(fmt)
+
+
+# --------------------------------------------------------------------------- common fields
+
+def _trials_and_seed(noun: str) -> tuple[Field, Field]:
+    return (
+        Field("trials", "trials", "int", 100_000, f"{noun} to play; more gives smaller "
+              "standard errors", low=2),
+        Field("seed", "seed", "int", None, "the same seed gives the same numbers (blank: a "
+              "fresh one, shown with the result)", low=0, high=2**63 - 1),
+    )
+
+
+def _page_message(error: Exception) -> str:
+    """An error of the API as the page says it: without the command line's "(--card NAME)"
+    (the form's field of that name is where the error is shown)."""
+    return _COMMAND_LINE_HINT.sub("", str(error))
+
+
+def _policy_error(options: dict[str, Any], name: str) -> dict[str, str]:
+    """Build the policy of field ``name`` with the whitelist parser; its error if any."""
+    text = options.get(name)
+    if text is None:
+        return {}
+    try:
+        as_policy(text)
+    except ExploreSimError as error:
+        return {name: f"{name.replace('_', ' ')}: {error}"}
+    return {}
+
+
+# --------------------------------------------------------------------------- explore
+
+_EXPLORE_FIELDS = (
+    Field("explores", "explores", "int", None, "explores in a row (blank: the explorer's own "
+          "count, else 1)", low=1, high=100),
+    Field("drawn", "cards drawn", "int", 8, "cards drawn before exploring (opening hand and "
+          "draws)", low=0, high=1000),
+    Field("policy", "policy", "text", "forge", "keep or mill each revealed nonland card: a "
+          "preset (keep, mill, forge, xmage, ...) or an expression"),
+    Field("explorer", "explorer", "text", None, "the exploring card; one copy leaves the "
+          "library"),
+    Field("known", "known cards", "text", None, "comma-separated cards known to be out of the "
+          "library, e.g. Forest, Cenote Scout"),
+    Field("turn", "turn", "int", None, "the turn the policy sees (blank: cards drawn - 6, at "
+          "least 1)", low=1, high=1000),
+    Field("explorer_gone", "explorer gone", "flag", False, "the explorer left the battlefield "
+          "before exploring (E3): no counters"),
+    Field("targeted", "targeted", "flag", False, "the explore targets the explorer (a Map, a "
+          "spell): gone means nothing happens (E9)"),
+    Field("distribution", "distribution of", "choice", "counters", "the metric whose full "
+          "distribution is listed and drawn", choices=tuple(EXPLORE_METRICS)),
+    *_trials_and_seed("shuffles"),
+)
+
+
+def _explore_check(options: dict[str, Any], decks: list[Deck],
+                   sources: CardSources) -> dict[str, str]:
+    return _policy_error(options, "policy")
+
+
+def _explore_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
+    return explore(decks[0], explores=o["explores"], drawn=o["drawn"], policy=o["policy"],
+                   explorer_gone=o["explorer_gone"], known=o["known"] or "",
+                   trials=o["trials"], seed=o["seed"], explorer=o["explorer"],
+                   targeted=o["targeted"], turn=o["turn"], progress=progress)
+
+
+def _explore_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+    metric = o["distribution"]
+    return [
+        frame_table(result.summary(), f"explore: {result.meta['explores']} explore(s) after "
+                    f"{result.meta['drawn']} cards drawn",
+                    result.meta["interval"]),
+        frame_table(result.distribution(metric), f"distribution of {metric}",
+                    "probability of each value, with its standard error and 95% Wilson "
+                    "interval"),
+    ]
+
+
+EXPLORE = Analysis(
+    name="explore",
+    title="Explore sequence",
+    description="K explores in a row by one explorer after D cards are drawn, over many "
+                "shuffles: counters, lands to hand, cards milled.",
+    fields=_EXPLORE_FIELDS,
+    check=_explore_check,
+    run=_explore_run,
+    tables=_explore_tables,
+    figure=lambda result, o: result_figure(result, distribution=o["distribution"]),
+    download=_render,
+)
+
+
+# --------------------------------------------------------------------------- simulate, compare
+
+_GAME_FIELDS = (
+    Field("turns", "turns", "int", 6, "turns to play", low=1, high=50),
+    Field("on_draw", "on the draw", "flag", False, "play on the draw (default: on the play)"),
+    Field("mulligan", "mulligan", "choice", "london", "none, London (Karsten's keep rule) or "
+          "London with a free first mulligan", choices=MULLIGAN_RULES),
+    Field("removal", "removal", "number", 0.0, "probability an explorer is removed in response "
+          "to its explore", low=0, high=1),
+    Field("scry_policy", "scry policy", "text", None, "Twists and Turns scry: bottom where "
+          "true (blank: the keep-or-mill policy)"),
+    Field("no_maps", "no Maps", "flag", False, "never use Map tokens"),
+    Field("replacement_order", "replacement order", "choice", "tracker-first",
+          "R3: Topography Tracker / Twists and Turns", choices=("tracker-first", "twists-first")),
+    Field("opponent_land_fraction", "opponent land fraction", "number", 0.4, "land share of the "
+          "opponent's library for parley", low=0, high=1),
+    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
+          "has a Commander section", choices=GAMES),
+    Field("land_faces", "land faces", "choice", "when-needed", "play a spell // land card as "
+          "its land face when no land card can be played, always, or never",
+          choices=LAND_FACES),
+    Field("cast_first", "cast first", "lines", [], "cards to cast before others, one per line, "
+          "in order"),
+    Field("castable", "castable", "lines", [], "cards whose metric castable:CARD is taken (could "
+          "the sources in play pay it?), one per line"),
+)
+
+
+def _game_check(options: dict[str, Any], sources: CardSources, default_metrics: Sequence[str],
+                ) -> dict[str, str]:
+    """Resolve castable card names; check the metric names and the scry policy."""
+    errors = _policy_error(options, "scry_policy")
+    castable = []
+    for name in options.get("castable") or []:
+        card = sources.find(name)
+        if card is None:
+            errors["castable"] = (f"castable: unknown card {clip(name)!r}"
+                                  f"{sources.suggestion_text(name)}")
+            break
+        castable.append(card.name)
+    options["castable"] = castable
+    extra = [CASTABLE_PREFIX + name for name in castable]
+    if options.get("metrics") is not None:
+        try:
+            options["metrics"] = check_metrics(
+                [m.strip() for m in options["metrics"].split(",") if m.strip()],
+                label="metrics", extra=extra) or None  # blank: the defaults
+        except ExploreSimError as error:
+            errors["metrics"] = str(error)
+    return errors
+
+
+def _game_options(o: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(turns=o["turns"], on_play=not o["on_draw"], mulligan=o["mulligan"],
+                trials=o["trials"], seed=o["seed"], removal=o["removal"],
+                scry_policy=o["scry_policy"], use_maps=not o["no_maps"],
+                replacement_order=o["replacement_order"],
+                opponent_land_fraction=o["opponent_land_fraction"], cast_order=o["cast_first"],
+                castable=o["castable"], land_faces=o["land_faces"], game=o["game"])
+
+
+def _metric_fields(default: Sequence[str]) -> tuple[Field]:
+    return (
+        Field("metrics", "metrics", "text", None, "comma-separated metrics for the tables and "
+              f"the figure, one panel each (blank: {', '.join(default[:4])}, ...)", wide=True),
+    )
+
+
+def _games_figure(result: Any, o: Mapping[str, Any]) -> Figure:
+    """The metrics of the tables, one panel each: the figure ``--plot`` writes."""
+    return result_figure(result, o["metrics"])
+
+
+def _with_castable(metrics: Sequence[str], result: Any) -> list[str]:
+    return [*metrics, *(CASTABLE_PREFIX + name for name in result.meta.get("castable", []))]
+
+
+def _simulate_check(options: dict[str, Any], decks: list[Deck],
+                    sources: CardSources) -> dict[str, str]:
+    return {**_policy_error(options, "policy"),
+            **_game_check(options, sources, DEFAULT_TABLE_METRICS)}
+
+
+def _simulate_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
+    return simulate(decks[0], policy=o["policy"], progress=progress, **_game_options(o))
+
+
+def _simulate_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+    rows = result.summary()
+    metrics = o["metrics"] or _with_castable(DEFAULT_TABLE_METRICS, result)
+    turns = range(1, result.meta["turns"] + 1)
+    by_turn = rows[rows["turn"] > 0]
+    opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
+    title = (f"simulate: {result.meta['turns']} turns, "
+             f"{'on the play' if result.meta['on_play'] else 'on the draw'}; mulligans per "
+             f"game: {opening.get('mulligans', float('nan')):.3f}")
+    return [
+        wide_table(by_turn, "metric", "turn", turns, metrics,
+                   lambda r: f"{r['mean']:.3f} ({r['se']:.3f})", title,
+                   "cells: mean (standard error)", header=lambda t: f"turn {t}"),
+        wide_table(by_turn, "metric", "turn", turns, metrics,
+                   lambda r: f"{r['ci_low']:.3f} to {r['ci_high']:.3f}", "95% intervals",
+                   result.meta["interval"], header=lambda t: f"turn {t}"),
+    ]
+
+
+SIMULATE = Analysis(
+    name="simulate",
+    title="Goldfish by turn",
+    description="Whole goldfish games with one deck: land drops, curve, counters, explores "
+                "and more, turn by turn.",
+    fields=(
+        Field("policy", "policy", "text", "forge", "keep or mill each revealed nonland card: a "
+              "preset (keep, mill, forge, xmage, ...) or an expression"),
+        *_GAME_FIELDS,
+        *_metric_fields(DEFAULT_TABLE_METRICS),
+        *_trials_and_seed("games"),
+    ),
+    check=_simulate_check,
+    run=_simulate_run,
+    tables=_simulate_tables,
+    figure=_games_figure,
+    download=lambda result, o, fmt: result.render(fmt, metrics=o["metrics"]),
+)
+
+
+def _compare_check(options: dict[str, Any], decks: list[Deck],
+                   sources: CardSources) -> dict[str, str]:
+    errors = _game_check(options, sources, DEFAULT_COMPARE_METRICS)
+    policies = options["policies"]
+    for text in policies:
+        try:
+            as_policy(text)
+        except ExploreSimError as error:
+            errors["policies"] = f"policies: {clip(text)!r}: {error}"
+            break
+    variants = len(decks) * len(policies)
+    if "policies" not in errors and variants < 2:
+        errors["policies"] = ("policies: compare needs two variants: add a second policy (one "
+                              "per line) or a second deck")
+    elif variants > MAX_VARIANTS:
+        errors["policies"] = (f"policies: {variants} variants (decks x policies); at most "
+                              f"{MAX_VARIANTS} on this page")
+    return errors
+
+
+def _compare_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
+    return compare(decks, list(o["policies"]), progress=progress, **_game_options(o))
+
+
+def _compare_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+    metrics = o["metrics"] or _with_castable(DEFAULT_COMPARE_METRICS, result)
+    last = result.meta["turns"]
+    rows = result.summary()
+    diffs = result.paired_differences()
+    at_last = rows[rows["turn"] == last]
+    d = diffs[diffs["turn"] == last]
+    baseline = result.labels[0]
+    return [
+        wide_table(at_last, "metric", "variant", result.labels, metrics,
+                   lambda r: f"{r['mean']:.3f} ({r['se']:.3f})",
+                   f"compare: {len(result.labels)} variants on the same shuffles, turn {last}",
+                   "cells: mean (standard error); all variants play the same shuffles"),
+        wide_table(d, "metric", "variant", result.labels[1:], metrics,
+                   lambda r: f"{r['mean']:+.4f} ({r['se']:.4f}) [{r['se_unpaired']:.4f}]",
+                   f"paired differences to {baseline}, turn {last}",
+                   "cells: mean difference (paired standard error) [unpaired standard error]"),
+        wide_table(d, "metric", "variant", result.labels[1:], metrics,
+                   lambda r: f"{r['ci_low']:+.4f} to {r['ci_high']:+.4f}",
+                   f"95% intervals of the differences to {baseline}, turn {last}",
+                   result.meta["interval"]),
+    ]
+
+
+COMPARE = Analysis(
+    name="compare",
+    title="Compare policies or decks",
+    description="Every deck x policy variant plays the same shuffles; paired differences to "
+                "the first variant have small standard errors.",
+    fields=(
+        Field("policies", "policies", "lines", ["keep", "forge"], "keep-or-mill policies to "
+              "compare, one per line (presets or expressions); the first is the baseline"),
+        *_GAME_FIELDS,
+        *_metric_fields(DEFAULT_COMPARE_METRICS),
+        *_trials_and_seed("games"),
+    ),
+    check=_compare_check,
+    run=_compare_run,
+    tables=_compare_tables,
+    figure=_games_figure,
+    download=lambda result, o, fmt: result.render(fmt, metrics=o["metrics"]),
+    second_deck=True,
+)
+
+
+# --------------------------------------------------------------------------- value
+
+_VALUE_FIELDS = (
+    Field("card", "cards to value", "lines", [], "cards of the main deck to value, one per "
+          "line (blank: every explore or Map card of the deck)"),
+    Field("metric", "land-equivalent of", "choice", "on_curve", "the per-turn metric the "
+          "land-equivalent matches", choices=tuple(TURN_METRICS)),
+    Field("turn", "at turn", "int", 4, "the turn it is matched at (at most turns)", low=1,
+          high=50),
+    Field("turns", "turns", "int", 6, "turns to play; the differences are shown for each",
+          low=1, high=50),
+    Field("metrics", "metrics", "text", None, "comma-separated metrics of the differences by "
+          f"turn (blank: {', '.join(DEFAULT_VALUE_METRICS[:4])}, ...)", wide=True),
+    Field("max_lands", "max lands", "int", 8, "the most stand-ins replaced by basic lands; a "
+          "card worth more is reported as such", low=1, high=60),
+    Field("policy", "policy", "text", "forge", "keep-or-mill policy of every deck: a preset "
+          "(keep, mill, forge, xmage, ...) or an expression"),
+    Field("on_draw", "on the draw", "flag", False, "play on the draw (default: on the play)"),
+    Field("mulligan", "mulligan", "choice", "london", "none, London (Karsten's keep rule) or "
+          "London with a free first mulligan", choices=MULLIGAN_RULES),
+    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
+          "has a Commander section", choices=GAMES),
+    *_trials_and_seed("games of each deck variant"),
+)
+
+
+def _value_check(options: dict[str, Any], decks: list[Deck],
+                 sources: CardSources) -> dict[str, str]:
+    """The policy, the metrics, the turn and the cards to value (in the main deck)."""
+    errors = _policy_error(options, "policy")
+    if options.get("metrics") is not None:
+        try:
+            options["metrics"] = check_metrics(
+                [m.strip() for m in options["metrics"].split(",") if m.strip()],
+                label="metrics") or None  # blank: the defaults
+        except ExploreSimError as error:
+            errors["metrics"] = str(error)
+    if options.get("turn") is not None and options.get("turns") is not None \
+            and options["turn"] > options["turns"]:
+        errors["turn"] = (f"turn: the land-equivalent's turn must be at most turns "
+                          f"({options['turns']}), got {options['turn']}")
+    try:  # as the command line looks them up: among the deck's own cards
+        chosen_cards(decks[0], options.get("card") or None)
+    except ExploreSimError as error:
+        text = _page_message(error)
+        errors["card"] = text if text.startswith("card") else f"card: {text}"
+    return errors
+
+
+def _value_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
+    return value(decks[0], o["card"] or None, metric=o["metric"], turn=o["turn"],
+                 turns=o["turns"], metrics=o["metrics"], policy=o["policy"],
+                 on_play=not o["on_draw"], mulligan=o["mulligan"], trials=o["trials"],
+                 seed=o["seed"], game=o["game"], max_lands=o["max_lands"], progress=progress)
+
+
+def _value_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+    """The land-equivalents, then per card: the matched metric of every deck variant, what
+    exploring adds by turn (mean and paired standard error) and its 95% intervals."""
+    meta = result.meta
+    basis = meta["land_equivalent"]
+    rows = result.summary()
+    found = rows.loc[rows["metric"] == "land_equivalent",
+                     ["card", "copies", "basis", "mean", "se", "ci_low", "ci_high", "note"]]
+    found = found.astype(object).where(found.notna(), "")  # no number: the note says why
+    tables = [frame_table(
+        found,
+        f"value: land-equivalents of {basis['metric']} at turn {basis['turn']}",
+        "mean: lands the card is worth (blank when it is worth more than every land tried, "
+        "as the note says); se by the delta method; 95% interval ci_low to ci_high")]
+    curve = result.curve()
+    turns = range(1, meta["turns"] + 1)
+    for card in result.cards:
+        info = meta["cards"][card]
+        lands = ", ".join(f"{n} {name}" for name, n in info["lands_added"].items())
+        points = curve[curve["card"] == card]
+        tables.append(wide_table(
+            points, "metric", "variant", info["variants"], [basis["metric"]],
+            lambda r: f"{r['mean']:.4f} ({r['se']:.4f})",
+            f"{card} ({info['copies']} {'copy' if info['copies'] == 1 else 'copies'}): "
+            f"{basis['metric']} at turn {basis['turn']} of each deck",
+            f"cells: mean (standard error); stand-in: {info['stand_in']}; lands added: "
+            f"{lands}"))
+        diffs = rows[(rows["card"] == card) & (rows["metric"] != "land_equivalent")]
+        tables.append(wide_table(
+            diffs, "metric", "turn", turns, meta["metrics"],
+            lambda r: f"{r['mean']:+.4f} ({r['se']:.4f})",
+            f"{card}: explorer deck - vanilla deck", "cells: mean difference (paired "
+            "standard error); every deck plays the same shuffles",
+            header=lambda t: f"turn {t}"))
+        tables.append(wide_table(
+            diffs, "metric", "turn", turns, meta["metrics"],
+            lambda r: f"{r['ci_low']:+.4f} to {r['ci_high']:+.4f}",
+            f"{card}: 95% intervals of explorer deck - vanilla deck",
+            "95%: mean difference +/- 1.96 paired standard errors",
+            header=lambda t: f"turn {t}"))
+    return tables
+
+
+VALUE = Analysis(
+    name="value",
+    title="Value of explore cards",
+    description="What each explore or Map card adds against a vanilla stand-in (the same "
+                "card without explore), and how many lands it is worth, on the same "
+                "shuffles.",
+    fields=_VALUE_FIELDS,
+    check=_value_check,
+    run=_value_run,
+    tables=_value_tables,
+    figure=lambda result, o: result_figure(result),  # what value --plot writes
+    download=_render,
+)
+
+
+# --------------------------------------------------------------------------- advise
+
+_ADVISE_FIELDS = (
+    Field("turn", "turn", "int", None, "the turn being played (required)", low=1, high=50),
+    Field("on_draw", "on the draw", "flag", False, "you are on the draw"),
+    Field("revealed", "revealed", "text", None, "the nonland card the explore revealed "
+          "(required)"),
+    Field("explorer", "explorer", "text", None, "the exploring permanent (blank: the only "
+          "explore card on the battlefield; added to it if not listed)"),
+    Field("explores_left", "explores left", "int", 1, "explores left in this sequence, this "
+          "one included (Jadelight Ranger's first: 2)", low=1, high=20),
+    Field("explorer_in_play", "explorer in play", "flag", False, "the explorer was not cast "
+          "this turn (a Map, an attack, a spell made it explore): nothing is paid for it, it "
+          "is not summoning sick"),
+    Field("phase", "phase", "choice", "main1", "where in the turn the explore happens: the "
+          "first or the second main phase", choices=PHASES),
+    Field("hand", "hand", "text", None, "cards in hand, comma-separated, e.g. Forest, 2 Swamp",
+          wide=True),
+    Field("battlefield", "battlefield", "text", None, "permanents you control, lands "
+          "included, comma-separated", wide=True),
+    Field("graveyard", "graveyard", "text", None, "cards in your graveyard, comma-separated",
+          wide=True),
+    Field("objective", "objectives", "text", None, "comma-separated objectives such as "
+          "on_curve@5,mana_spent@6 (blank: on_curve next turn, mana_spent three turns on)",
+          wide=True),
+    Field("policy", "policy", "text", "forge", "later keep-or-mill decisions (and scries): a "
+          "preset (keep, mill, forge, xmage, ...) or an expression"),
+    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
+          "has a Commander section", choices=GAMES),
+    *_trials_and_seed("libraries (each played by both choices)"),
+)
+#: The advise fields a position's error can name (its message starts with the name).
+_POSITION_FIELDS = ("hand", "battlefield", "graveyard", "revealed", "explorer",
+                    "explores_left", "turn", "phase")
+
+
+def _position_options(o: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(turn=o["turn"], revealed=o["revealed"], hand=o["hand"] or "",
+                battlefield=o["battlefield"] or "", graveyard=o["graveyard"] or "",
+                explorer=o["explorer"], explores_left=o["explores_left"],
+                explorer_cast=not o["explorer_in_play"], on_play=not o["on_draw"],
+                phase=o["phase"])
+
+
+def _advise_check(options: dict[str, Any], decks: list[Deck],
+                  sources: CardSources) -> dict[str, str]:
+    """The policy, the objectives and the position (its cards looked up in the deck)."""
+    errors = _policy_error(options, "policy")
+    for name, what in (("turn", "the turn being played"),
+                       ("revealed", "the nonland card the explore revealed")):
+        if options.get(name) is None:
+            errors[name] = f"{name}: enter {what}"
+    if errors.keys() & {"turn", "revealed"}:
+        return errors
+    if options.get("objective") is not None:
+        try:
+            for objective in parse_objectives(options["objective"]):
+                if objective.first_turn < options["turn"]:
+                    raise OptionError(f"{objective.text!r} looks at turn "
+                                      f"{objective.first_turn}, before the position's turn "
+                                      f"{options['turn']}")
+        except ExploreSimError as error:
+            text = str(error)
+            errors["objective"] = text if text.startswith("objective") else \
+                f"objectives: {text}"
+    try:
+        position(decks[0], **_position_options(options))
+    except ExploreSimError as error:
+        text = _page_message(error)
+        field = next((name for name in _POSITION_FIELDS
+                      if text.startswith((f"{name}:", f"{name} "))), "position")
+        errors[field] = text
+    return errors
+
+
+def _advise_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
+    return advise(decks[0], **_position_options(o), objectives=o["objective"],
+                  policy=o["policy"], trials=o["trials"], seed=o["seed"], game=o["game"],
+                  progress=progress)
+
+
+def _advise_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+    rows = result.summary()
+    where = result.meta["position"]
+    shown = pd.DataFrame({
+        "objective": rows["objective"],
+        "keep": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["keep"], rows["keep_se"])],
+        "mill": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mill"], rows["mill_se"])],
+        "mill - keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["difference"], rows["se"])],
+        "95% interval": [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in
+                         zip(rows["ci_low"], rows["ci_high"])],
+        "verdict": rows["verdict"],
+    })
+    return [frame_table(
+        shown, f"advise: keep or mill {where['revealed']}, revealed by {where['explorer']} "
+               f"on turn {where['turn']}",
+        "cells: mean (standard error); mill - keep is paired: both choices play the same "
+        "library in every trial; verdict: mill or keep when the 95% interval is on one side "
+        "of 0")]
+
+
+ADVISE = Analysis(
+    name="advise",
+    title="Keep or mill, now",
+    description="From your position (turn, hand, battlefield, graveyard and the card an "
+                "explore just revealed), keep and mill are both played on, on the same "
+                "libraries: the paired difference says which is better.",
+    fields=_ADVISE_FIELDS,
+    check=_advise_check,
+    run=_advise_run,
+    tables=_advise_tables,
+    figure=None,  # advise draws no figure (the command has no --plot)
+    download=_render,
+)
+
+
+#: The analyses of the page, in its order.
+ANALYSES: dict[str, Analysis] = {a.name: a for a in (EXPLORE, SIMULATE, COMPARE, VALUE,
+                                                       ADVISE)}
+
+
+def describe_run(result: Any) -> list[tuple[str, str]]:
+    """``(label, text)`` facts of a result's metadata for the page: decks, policies, trials,
+    seed and the options that differ from the defaults.
+
+    Parameters
+    ----------
+    result : ExploreResult, SimulationResult, CompareResult, ValueResult or AdviceResult
+
+    Returns
+    -------
+    list of (str, str)
+    """
+    meta = result.meta
+    facts = []
+    for key, plural in (("deck", "decks"), ("policy", "policies")):
+        if meta.get(key):
+            facts.append((key if len(meta[key]) == 1 else plural, meta_text(meta[key])))
+    if "cards" in meta:  # value
+        basis = meta["land_equivalent"]
+        facts += [("cards", meta_text(list(meta["cards"]))),
+                  ("land-equivalent of", f"{basis['metric']} at turn {basis['turn']} (at most "
+                                         f"{basis['max_lands']} lands)")]
+    where = meta.get("position")
+    if where is not None:  # advise
+        start = "on the play" if where["on_play"] else "on the draw"
+        phase = "first" if where["phase"] == "main1" else "second"
+        facts += [
+            ("position", f"turn {where['turn']} {start}, {phase} main phase"),
+            ("revealed", f"{where['revealed']} by {where['explorer']} ({where['explores_left']} "
+                         "explore(s) left, this one included)"),
+            *((zone, meta_text(where[zone]) or "-") for zone in ("hand", "battlefield",
+                                                                 "graveyard")),
+            ("objectives", meta_text(meta["objectives"])),
+        ]
+    for key in ("explores", "drawn", "turn", "explorer", "turns", "mulligan", "removal", "game"):
+        if (key == "turns" and where) or (key == "removal" and "cards" in meta):
+            continue  # advise plays to its objectives' last turn; value has no removal
+        if key in meta and meta[key] is not None:
+            facts.append((key, meta_text(meta[key])))
+    if "on_play" in meta:
+        facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
+    facts += [("trials", f"{meta['trials']:,}"), ("seed", str(meta.get("seed")))]
+    return facts
+
+

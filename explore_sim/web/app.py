@@ -1,0 +1,699 @@
+"""The web page: a Starlette application over the analyses of :mod:`explore_sim.web.analyses`.
+
+Routes::
+
+    GET  /                      the page; ?shipped=NAME loads a shipped deck; a permalink's
+                                query string (…&run=1) runs its analysis again
+    POST /                      the page's form: run, switch analysis, load a shipped deck
+    GET  /jobs/ID               a run: its progress, then its result (works without JavaScript)
+    GET  /jobs/ID/events        progress as server-sent events; closing it cancels the run
+    GET  /jobs/ID/status        progress as JSON
+    POST /jobs/ID/cancel        stop the run
+    GET  /jobs/ID/result        the result as an HTML fragment
+    GET  /jobs/ID/figure.svg    the figure (the package's plotting helpers)
+    GET  /jobs/ID/download.csv  the command line's --format csv output (and .json)
+
+Every response carries a strict Content-Security-Policy (scripts and styles only from
+/static, no inline script), templates auto-escape, request bodies are capped, and no error
+shows a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import json
+import logging
+import secrets
+import threading
+import warnings
+from collections.abc import Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import anyio
+import jinja2
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .._version import __version__
+from ..cards.decklist import MAX_DECK_BYTES
+from ..errors import CardError, DeckError, ExploreSimError, clip
+from .analyses import ANALYSES, Analysis, describe_run
+from .decks import (
+    MAX_CARD_FILE_CHARS,
+    DeckInput,
+    ShippedDeck,
+    card_sources_for,
+    deck_problems,
+    read_deck,
+    shipped_decks,
+)
+from .forms import parse_fields, query_pairs
+from .jobs import Busy, Job, Jobs
+
+__all__ = ["Settings", "create_app", "default_decks_dir", "LOOPBACK_HOSTS"]
+
+log = logging.getLogger("explore_sim.web")
+
+HERE = Path(__file__).parent
+#: Host names a loopback server answers to (anything else is refused: DNS rebinding).
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+#: The longest permalink offered, in characters (longer decks: download the JSON instead).
+MAX_LINK = 8000
+_FIGURE_LOCK = threading.Lock()  # matplotlib's font cache and text layout are shared state
+_SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+     b"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+def default_decks_dir() -> Path | None:
+    """The shipped decks: ``decks/`` beside the package's source, else in the working
+    directory.
+
+    Returns
+    -------
+    Path or None
+    """
+    for candidate in (HERE.parent.parent / "decks", Path.cwd() / "decks"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What the server allows.
+
+    Attributes
+    ----------
+    max_trials : int
+        Trials (games, shuffles) one run may ask for.
+    max_runs : int
+        Runs at once.
+    max_queued : int
+        Runs waiting beyond those; past that the page says the server is busy.
+    max_body : int
+        Bytes of one request body (a decklist is at most 1 MB, a card file 512 KB).
+    decks_dir : Path or None
+        Where the shipped decks are.
+    cards_dir : Path or None
+        The imported card index's directory (None: the default).
+    orphan_seconds : float
+        A run no page watches for this long is cancelled.
+    keep : int
+        Finished runs kept for their results and downloads.
+    allowed_hosts : tuple of str, optional
+        Host names the server answers to (None: any).
+    """
+
+    max_trials: int = 1_000_000
+    max_runs: int = 1
+    max_queued: int = 4
+    max_body: int = MAX_DECK_BYTES + MAX_CARD_FILE_CHARS + 32 * 1024
+    decks_dir: Path | None = dataclasses.field(default_factory=default_decks_dir)
+    cards_dir: Path | None = None
+    orphan_seconds: float = 20.0
+    keep: int = 32
+    allowed_hosts: tuple[str, ...] | None = None
+
+
+# ------------------------------------------------------------------------------ middleware
+
+class _TooLarge(Exception):
+    def __init__(self, size: int | None) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+class BodyLimit:
+    """Refuse a request body over ``max_body`` bytes with 413, before or while it arrives."""
+
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        self.app, self.max_body = app, max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None:
+            if not declared.isdigit() or int(declared) > self.max_body:
+                await self._refuse(send, int(declared) if declared.isdigit() else None)
+                return
+        received = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise _TooLarge(None)
+            return message
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, tracked)
+        except _TooLarge as error:
+            if started:
+                raise
+            await self._drain(receive)
+            await self._refuse(send, error.size)
+
+    async def _drain(self, receive: Receive) -> None:
+        """Read what is left of an oversized body (at most 8 times the cap, for at most 10
+        seconds), so that a client still sending it reads the refusal, not a reset."""
+        left = 8 * self.max_body
+        with anyio.move_on_after(10):
+            while left > 0:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                left -= len(message.get("body", b""))
+                if not message.get("more_body"):
+                    return
+
+    async def _refuse(self, send: Send, size: int | None) -> None:
+        got = f" ({size:,} bytes)" if size is not None else ""
+        body = _message_page(
+            "Too large", f"The request is too large{got}; this page accepts at most "
+            f"{self.max_body:,} bytes: a decklist of at most {MAX_DECK_BYTES:,} characters "
+            f"(1 MB) and a card file of at most {MAX_CARD_FILE_CHARS:,}.").encode()
+        await send({"type": "http.response.start", "status": 413, "headers": [
+            (b"content-type", b"text/html; charset=utf-8"),
+            (b"content-length", str(len(body)).encode()), (b"connection", b"close"),
+            *_SECURITY_HEADERS]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """Add :data:`_SECURITY_HEADERS` to every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name for name, _ in message.get("headers", [])}
+                message = {**message, "headers": [
+                    *message.get("headers", []),
+                    *(h for h in _SECURITY_HEADERS if h[0] not in names)]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _message_page(title: str, text: str) -> str:
+    """A self-contained page for the answers given before any template can be rendered."""
+    from markupsafe import escape
+
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)} - "
+            f"explore_sim</title><link rel=stylesheet href=/static/style.css></head><body>"
+            f"<main class=message><h1>{escape(title)}</h1><p class=error>{escape(text)}</p>"
+            f"<p><a href=/>Back to the page</a></p></main></body></html>")
+
+
+# ------------------------------------------------------------------------------ the page state
+
+@dataclasses.dataclass
+class PageState:
+    """What one rendering of the page shows: the form as typed, its errors, and the run."""
+
+    analysis: Analysis
+    data: dict[str, str]
+    errors: dict[str, str] = dataclasses.field(default_factory=dict)
+    problems: dict[str, list] = dataclasses.field(default_factory=dict)
+    notes: list[str] = dataclasses.field(default_factory=list)
+    message: str = ""
+    job: Job | None = None
+
+
+_DECK_KEYS = ("deck", "base", "deck2", "base2", "cards_text", "cards_format", "cards_name")
+#: Error keys the page shows beside their own part of the form; any other error (one about
+#: several fields at once, such as an impossible position) is shown above the form.
+_FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
+
+
+def _normalised(text: str) -> str:
+    """A decklist's text without the white space that copying and pasting changes."""
+    return "\n".join(line.rstrip() for line in text.strip().splitlines())
+
+
+def _carried_over(data: dict[str, str], previous: Analysis | None,
+                  analysis: Analysis) -> dict[str, str]:
+    """The form as typed, for ``analysis`` after ``previous``: an option of both keeps its
+    value only where it means the same in both (same kind and default); any other option of
+    ``analysis`` starts from its own default (``turn`` of explore is blank, of value 4)."""
+    before = {f.name: f for f in previous.fields} if previous is not None else {}
+    kept = dict(data)
+    for field in analysis.fields:
+        old = before.get(field.name)
+        if old is None or (old.kind, old.default) != (field.kind, field.default):
+            kept.pop(field.name, None)
+    return kept
+
+
+def _plain(data: Mapping[str, Any]) -> dict[str, str]:
+    """The text values of a form or query string (files left out)."""
+    return {key: value for key, value in data.items() if isinstance(value, str)}
+
+
+class WebApp:
+    """The application's state and handlers (one per server)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.jobs = Jobs(settings.max_runs, settings.max_queued, settings.keep,
+                         settings.orphan_seconds)
+        self.decks: dict[str, ShippedDeck] = shipped_decks(settings.decks_dir)
+        self._deck_texts = {_normalised(deck.text()): name for name, deck in self.decks.items()}
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                                 autoescape=True, undefined=jinja2.StrictUndefined)
+        env.filters["thousands"] = lambda n: f"{n:,}"
+        self.templates = Jinja2Templates(env=env)
+        self._warnings_lock = threading.Lock()
+
+    # -------------------------------------------------------------------- rendering
+
+    def render(self, request: Request, state: PageState, status: int = 200) -> Response:
+        analysis = state.analysis
+        fields = [
+            {"field": f, "value": state.data.get(f.name, f.to_form(f.default))
+             if f.kind != "flag" else f.parse(state.data.get(f.name)),
+             "error": state.errors.get(f.name, "")}
+            for f in analysis.fields
+        ]
+        slots = [{"slot": "deck", "base_key": "base", "label": "Decklist",
+                  "text": state.data.get("deck", ""), "base": state.data.get("base", ""),
+                  "problems": state.problems.get("deck", []),
+                  "error": state.errors.get("deck", "")}]
+        if analysis.second_deck:
+            slots.append({"slot": "deck2", "base_key": "base2",
+                          "label": "Second deck (optional)",
+                          "text": state.data.get("deck2", ""), "base": state.data.get("base2", ""),
+                          "problems": state.problems.get("deck2", []),
+                          "error": state.errors.get("deck2", "")})
+        placed = {f.name for f in analysis.fields} | set(_FORM_ERROR_KEYS)
+        stray = [text for key, text in state.errors.items() if key not in placed]
+        message = "; ".join([state.message, *stray]) if state.message else "; ".join(stray)
+        job = state.job
+        context = {
+            "analyses": list(ANALYSES.values()), "analysis": analysis, "fields": fields,
+            "slots": slots, "shipped": list(self.decks), "data": state.data,
+            "errors": state.errors, "notes": state.notes, "message": message,
+            "job": job, "view": self.view(job) if job is not None else None,
+            "settings": self.settings, "version": __version__,
+        }
+        return self.templates.TemplateResponse(request, "page.html", context,
+                                               status_code=status)
+
+    def view(self, job: Job) -> dict[str, Any]:
+        """What the result area shows for ``job``."""
+        context = job.context
+        view: dict[str, Any] = {
+            "id": job.id, "state": job.state, "done": job.done, "total": job.total,
+            "percent": round(100 * job.fraction()), "error": job.error,
+            "position": self.jobs.position(job), "permalink": context.get("permalink"),
+            "link_note": context.get("link_note", ""), "analysis": context["analysis"],
+        }
+        if job.state == "done":
+            outcome = job.outcome
+            view.update(tables=outcome["tables"], facts=outcome["facts"],
+                        figure_error=outcome["figure_error"], has_figure=outcome["svg"] is not None,
+                        assumptions=outcome["result"].meta.get("assumptions", []),
+                        seconds=f"{(job.finished or 0) - (job.started or 0):.1f}")
+        return view
+
+    def status(self, job: Job) -> dict[str, Any]:
+        return {"id": job.id, "state": job.state, "done": job.done, "total": job.total,
+                "position": self.jobs.position(job), "error": job.error}
+
+    # -------------------------------------------------------------------- handlers
+
+    async def page(self, request: Request) -> Response:
+        data = _plain(request.query_params)
+        if "run" in data:
+            return await self.start(request, data, None)
+        analysis = ANALYSES.get(data.get("analysis", ""), ANALYSES["explore"])
+        state = PageState(analysis, data)
+        for slot, base in (("deck", "base"), ("deck2", "base2")):
+            name = data.pop("shipped" if slot == "deck" else "shipped2", None)
+            if name:
+                self._load_shipped(state, slot, base, name)
+        return self.render(request, state, 400 if state.errors else 200)
+
+    def _load_shipped(self, state: PageState, slot: str, base: str, name: str) -> None:
+        if not name:
+            state.errors[slot] = "choose a shipped deck to load"
+            return
+        deck = self.decks.get(name)
+        if deck is None:
+            state.errors[slot] = f"no shipped deck called {clip(name)!r}"
+            return
+        state.data[slot] = deck.text()
+        state.data[base] = name
+
+    async def submit(self, request: Request) -> Response:
+        try:
+            form = await request.form(max_files=1, max_fields=100,
+                                      max_part_size=self.settings.max_body)
+        except HTTPException as error:
+            return HTMLResponse(_message_page("Bad request", f"The form could not be read: "
+                                              f"{error.detail}"), status_code=400)
+        data = _plain(form)
+        upload = form.get("cards_file")
+        action = data.get("action", "run")
+        if action.startswith("switch:"):
+            analysis = ANALYSES.get(action[7:], ANALYSES["explore"])
+            data = _carried_over(data, ANALYSES.get(data.get("analysis", "")), analysis)
+            data["analysis"] = analysis.name
+            return self.render(request, PageState(analysis, data))
+        if action.startswith("load:"):
+            analysis = ANALYSES.get(data.get("analysis", ""), ANALYSES["explore"])
+            state = PageState(analysis, data)
+            slot = "deck2" if action == "load:deck2" else "deck"
+            base = "base2" if slot == "deck2" else "base"
+            self._load_shipped(state, slot, base, data.get("shipped2" if slot == "deck2"
+                                                           else "shipped", ""))
+            return self.render(request, state, 400 if state.errors else 200)
+        return await self.start(request, data, upload if isinstance(upload, UploadFile)
+                                else None)
+
+    async def start(self, request: Request, data: dict[str, str],
+                    upload: UploadFile | None) -> Response:
+        """Check everything that can be checked, then queue the run and show it."""
+        analysis = ANALYSES.get(data.get("analysis", ""))
+        if analysis is None:
+            state = PageState(ANALYSES["explore"], data)
+            state.message = (f"unknown analysis {clip(data.get('analysis', ''))!r}; choose one "
+                             f"of {', '.join(ANALYSES)}")
+            return self.render(request, state, 400)
+        state = PageState(analysis, data)
+        if upload is not None and upload.filename:
+            await self._read_upload(upload, state)
+        options, errors = parse_fields(analysis.fields, data)
+        state.errors.update(errors)
+        trials = options.get("trials")
+        if trials is not None and trials > self.settings.max_trials:
+            state.errors["trials"] = (f"trials: at most {self.settings.max_trials:,} per run on "
+                                      f"this server, got {trials:,} (explore-sim serve "
+                                      "--max-trials raises the cap)")
+        if state.errors.get("cards_file"):
+            return self.render(request, state, 400)
+        decks = await run_in_threadpool(self._check, analysis, state, options)
+        if state.errors or state.problems or decks is None:
+            return self.render(request, state, 400)
+        if options["seed"] is None:
+            options["seed"] = secrets.randbelow(2**32)
+            data["seed"] = str(options["seed"])
+        context = {"analysis": analysis.name, "options": options, "form": dict(data),
+                   "notes": state.notes}
+        context.update(self._permalink(analysis, data, options["seed"]))
+        work = self._work(analysis, decks, options)
+        try:
+            job = self.jobs.submit(options["trials"], work, context)
+        except Busy as busy:
+            state.message = str(busy)
+            response = self.render(request, state, 503)
+            response.headers["Retry-After"] = "30"
+            return response
+        return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+    async def _read_upload(self, upload: UploadFile, state: PageState) -> None:
+        name = upload.filename or ""
+        suffix = Path(name).suffix.casefold()
+        raw = await upload.read(MAX_CARD_FILE_CHARS + 1)
+        await upload.close()
+        if suffix not in {".toml", ".csv"}:
+            state.errors["cards_file"] = (f"card file {clip(name)!r}: a card file ends in "
+                                          ".toml or .csv")
+        elif len(raw) > MAX_CARD_FILE_CHARS:
+            state.errors["cards_file"] = (f"card file {clip(name)!r}: too large (at most "
+                                          f"{MAX_CARD_FILE_CHARS:,} bytes on this page)")
+        else:
+            try:
+                state.data["cards_text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as error:
+                state.errors["cards_file"] = (f"card file {clip(name)!r}: not UTF-8 text "
+                                              f"(byte {error.start})")
+                return
+            state.data["cards_format"] = suffix[1:]
+            state.data["cards_name"] = Path(name).name[:100]
+
+    def _check(self, analysis: Analysis, state: PageState,
+               options: dict[str, Any]) -> list | None:
+        """Card sources, decks and the analysis's own checks (in a worker thread)."""
+        data = state.data
+        with self._warnings_lock, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for slot, key in (("deck", "base"), ("deck2", "base2")):
+                known = self._deck_texts.get(_normalised(data.get(slot, "")))
+                if known is not None and not data.get(key):  # a shipped deck, pasted as it is
+                    data[key] = known
+                    state.notes.append(f"The {'second ' if slot == 'deck2' else ''}deck is the "
+                                       f"shipped deck {known}: its card file is read with it.")
+            bases = [data.get(key) or None for key in ("base", "base2")]
+            companions = []
+            for key, base in zip(("base", "base2"), bases):
+                if base is not None and base not in self.decks:
+                    state.errors[key] = f"no shipped deck called {clip(base)!r}"
+                elif base is not None:
+                    companions.extend(self.decks[base].card_files)
+            try:
+                sources = card_sources_for(data.get("cards_text", ""),
+                                           data.get("cards_format", "toml") or "toml",
+                                           data.get("cards_name", "") or "cards",
+                                           list(dict.fromkeys(companions)),
+                                           self.settings.cards_dir)
+            except CardError as error:
+                state.errors["cards_file"] = str(error)
+                return None
+            decks = []
+            inputs = [DeckInput("deck", "deck", data.get("deck", ""), bases[0])]
+            if analysis.second_deck and data.get("deck2", "").strip():
+                inputs.append(DeckInput("deck2", "second deck", data["deck2"], bases[1]))
+            for deck_input in inputs:
+                try:
+                    decks.append(read_deck(deck_input, sources))
+                except DeckError as error:
+                    state.problems[deck_input.slot] = deck_problems(error, deck_input.text)
+            if not state.problems and not state.errors:
+                state.errors.update(analysis.check(options, decks, sources))
+        state.notes.extend(" ".join(str(w.message).split()) for w in caught)
+        return decks
+
+    def _permalink(self, analysis: Analysis, data: Mapping[str, str],
+                   seed: int) -> dict[str, str | None]:
+        """The link whose query string runs the same analysis on the same input and seed."""
+        values, _ = parse_fields(analysis.fields, data)
+        values["seed"] = seed
+        pairs = [("analysis", analysis.name)]
+        pairs += [(key, data[key]) for key in _DECK_KEYS if data.get(key)]
+        pairs += query_pairs(analysis.fields, values)
+        pairs.append(("run", "1"))
+        link = "/?" + urlencode(pairs)
+        if len(link) > MAX_LINK:
+            return {"permalink": None, "link_note": (
+                f"no link: the decklist and card file make it {len(link):,} characters "
+                f"long (at most {MAX_LINK:,}); the JSON download records every option and "
+                "the seed")}
+        return {"permalink": link}
+
+    @staticmethod
+    def _work(analysis: Analysis, decks: list, options: dict[str, Any]):
+        def work(progress):
+            result = analysis.run(decks, options, progress)
+            tables = analysis.tables(result, options)
+            svg, figure_error = None, ""
+            if analysis.figure is not None:  # None: the command draws no figure
+                try:
+                    with _FIGURE_LOCK:
+                        figure = analysis.figure(result, options)
+                        buffer = io.BytesIO()
+                        figure.savefig(buffer, format="svg")
+                    svg = buffer.getvalue()
+                except ExploreSimError as error:
+                    figure_error = str(error)
+            return {"result": result, "tables": tables, "svg": svg,
+                    "figure_error": figure_error, "facts": describe_run(result)}
+
+        return work
+
+    def _job(self, request: Request) -> Job:
+        job = self.jobs.get(request.path_params["job_id"])
+        if job is None:
+            raise HTTPException(404, "This run is not kept any more (or never was): run it "
+                                     "again from its permalink or the form.")
+        return job
+
+    async def job_page(self, request: Request) -> Response:
+        job = self._job(request)
+        context = job.context
+        analysis = ANALYSES[context["analysis"]]
+        state = PageState(analysis, dict(context["form"]), notes=list(context["notes"]),
+                          job=job)
+        return self.render(request, state)
+
+    async def job_status(self, request: Request) -> Response:
+        return JSONResponse(self.status(self._job(request)))
+
+    async def job_cancel(self, request: Request) -> Response:
+        job = self._job(request)
+        self.jobs.cancel(job, "cancelled")
+        if "application/json" in request.headers.get("accept", ""):
+            return JSONResponse(self.status(job))
+        return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+    async def job_events(self, request: Request) -> Response:
+        job = self._job(request)
+        self.jobs.watch(job)
+
+        async def events():
+            last = None
+            beat = 0.0
+            try:
+                while True:
+                    status = self.status(job)
+                    if status != last:
+                        last = status
+                        name = "end" if job.final else "progress"
+                        yield f"event: {name}\ndata: {json.dumps(status)}\n\n"
+                        if job.final:
+                            return
+                    elif beat >= 10:
+                        yield ": still running\n\n"
+                        beat = 0.0
+                    await asyncio.sleep(0.2)
+                    beat += 0.2
+            finally:
+                self.jobs.unwatch(job)
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def job_result(self, request: Request) -> Response:
+        job = self._job(request)
+        return self.templates.TemplateResponse(request, "result.html",
+                                               {"view": self.view(job), "job": job})
+
+    async def job_figure(self, request: Request) -> Response:
+        job = self._job(request)
+        if job.state != "done" or job.outcome["svg"] is None:
+            raise HTTPException(404, "This run has no figure.")
+        return Response(job.outcome["svg"], media_type="image/svg+xml", headers={
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+            "Cache-Control": "private, max-age=3600"})
+
+    async def job_download(self, request: Request) -> Response:
+        job = self._job(request)
+        fmt = request.path_params["fmt"]
+        if fmt not in ("csv", "json"):
+            raise HTTPException(404, "Downloads are .csv or .json.")
+        if job.state != "done":
+            raise HTTPException(404, "This run has no result to download.")
+        analysis = ANALYSES[job.context["analysis"]]
+        text = await run_in_threadpool(analysis.download, job.outcome["result"],
+                                       job.context["options"], fmt)
+        name = f"explore-sim-{analysis.name}-seed{job.context['options']['seed']}.{fmt}"
+        media = "text/csv" if fmt == "csv" else "application/json"
+        return Response(text, media_type=f"{media}; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+# ------------------------------------------------------------------------------ errors
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    status = getattr(error, "status_code", 500)
+    detail = getattr(error, "detail", "") or "Not found."
+    titles = {404: "Not found", 405: "Method not allowed", 400: "Bad request"}
+    return HTMLResponse(_message_page(titles.get(status, "Error"), str(detail)),
+                        status_code=status, headers=getattr(error, "headers", None))
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    log.error("unexpected error on %s: %s: %s", request.url.path, type(error).__name__, error)
+    return HTMLResponse(_message_page(
+        "Something went wrong", f"The server could not answer this request "
+        f"({type(error).__name__}); it keeps serving. The server's log has the details."),
+        status_code=500)
+
+
+# ------------------------------------------------------------------------------ the app
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The web page's application.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Limits and directories (default :class:`Settings`).
+
+    Returns
+    -------
+    starlette.applications.Starlette
+        ``app.state.web`` holds the server's state (its jobs in ``.jobs``).
+    """
+    settings = settings or Settings()
+    web = WebApp(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        web.jobs.close()
+
+    middleware = [Middleware(SecurityHeaders), Middleware(BodyLimit, max_body=settings.max_body)]
+    if settings.allowed_hosts is not None:
+        middleware.insert(0, Middleware(TrustedHostMiddleware,
+                                        allowed_hosts=list(settings.allowed_hosts)))
+    routes = [
+        Route("/", web.page, methods=["GET"]),
+        Route("/", web.submit, methods=["POST"]),
+        Route("/jobs/{job_id}", web.job_page, methods=["GET"]),
+        Route("/jobs/{job_id}/status", web.job_status, methods=["GET"]),
+        Route("/jobs/{job_id}/events", web.job_events, methods=["GET"]),
+        Route("/jobs/{job_id}/cancel", web.job_cancel, methods=["POST"]),
+        Route("/jobs/{job_id}/result", web.job_result, methods=["GET"]),
+        Route("/jobs/{job_id}/figure.svg", web.job_figure, methods=["GET"]),
+        Route("/jobs/{job_id}/download.{fmt:str}", web.job_download, methods=["GET"]),
+        Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={HTTPException: _http_error, 500: _server_error})
+    app.state.web = web
+    return app

@@ -1,0 +1,255 @@
+"""Decks and card files as the web page receives them: pasted text, shipped decks, an
+uploaded card file; and deck errors turned into problems listed by line.
+
+An uploaded card file is written into a fresh temporary directory under a fixed name, read
+by the ordinary card-file reader (:func:`explore_sim.cards.card_files.load_card_file`: TOML
+or CSV, parsed, never executed) and the directory is removed at once. Shipped decks are
+looked up by name in a fixed listing of the decks directory, never by a path from the page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tempfile
+from pathlib import Path
+
+from ..cards import CardSources, Catalog
+from ..cards.card_files import load_card_file
+from ..cards.decklist import Deck, deck_card_files, parse_deck
+from ..cards.index import CardIndex
+from ..errors import CardError, DeckError, clip
+
+__all__ = [
+    "MAX_CARD_FILE_CHARS",
+    "DeckInput",
+    "DeckProblem",
+    "ShippedDeck",
+    "shipped_decks",
+    "card_sources_for",
+    "read_deck",
+    "deck_problems",
+]
+
+#: The longest card file the page accepts, in characters (uploaded or pasted).
+MAX_CARD_FILE_CHARS = 512 * 1024
+_DECK_SUFFIXES = (".txt", ".dek")
+
+
+@dataclasses.dataclass(frozen=True)
+class ShippedDeck:
+    """A decklist of the decks directory and the card file that travels with it."""
+
+    name: str
+    path: Path
+    card_files: tuple[Path, ...]
+
+    def text(self) -> str:
+        """The decklist's text.
+
+        Returns
+        -------
+        str
+        """
+        return self.path.read_text(encoding="utf-8-sig")
+
+
+def shipped_decks(directory: Path | None) -> dict[str, ShippedDeck]:
+    """The decklists of ``directory`` by name (the file name without its extension).
+
+    Parameters
+    ----------
+    directory : Path or None
+
+    Returns
+    -------
+    dict of str to ShippedDeck
+        In name order; empty when there is no such directory.
+    """
+    if directory is None or not directory.is_dir():
+        return {}
+    decks = {}
+    for path in sorted(directory.iterdir()):
+        if path.suffix in _DECK_SUFFIXES and path.is_file() and not path.name.startswith("."):
+            decks[path.stem] = ShippedDeck(path.stem, path, tuple(deck_card_files(path)))
+    return decks
+
+
+@dataclasses.dataclass(frozen=True)
+class DeckInput:
+    """One deck of a run as the page sent it.
+
+    Attributes
+    ----------
+    slot : str
+        The form field: ``deck`` or ``deck2``.
+    label : str
+        Names the deck in messages: ``deck`` or ``second deck``.
+    text : str
+        The decklist.
+    base : str or None
+        The shipped deck it started from: its name names the deck and its card file is read.
+    """
+
+    slot: str
+    label: str
+    text: str
+    base: str | None
+
+
+@dataclasses.dataclass(frozen=True)
+class DeckProblem:
+    """One problem of a decklist, for the list beside the text area.
+
+    Attributes
+    ----------
+    line : int or None
+        The 1-based line of the decklist, if the problem has one.
+    text : str
+        That line as typed ("" without a line).
+    message : str
+        What is wrong.
+    name : str
+        The unknown card name as typed ("" for other problems).
+    suggestions : tuple of str
+        Known names close to it; choosing one replaces the name on that line.
+    """
+
+    line: int | None
+    text: str
+    message: str
+    name: str = ""
+    suggestions: tuple[str, ...] = ()
+
+
+def card_sources_for(card_text: str, card_format: str, card_name: str,
+                     companions: list[Path], cards_dir: Path | None) -> CardSources:
+    """Where the run's card names are looked up: the page's card file, the card files of the
+    shipped decks it started from, the built-in catalog, then the imported card index.
+
+    Parameters
+    ----------
+    card_text : str
+        The card file's text ("" for none).
+    card_format : {"toml", "csv"}
+    card_name : str
+        The uploaded file's name, for messages (only letters, digits, ``._-`` are kept).
+    companions : list of Path
+        Card files of shipped decks.
+    cards_dir : Path or None
+        Directory of the imported card index (None: the default one).
+
+    Returns
+    -------
+    CardSources
+
+    Raises
+    ------
+    CardError
+        A card file that cannot be read, naming its line.
+    """
+    sources: list[object] = []
+    if card_text.strip():
+        sources.append(_read_card_text(card_text, card_format, card_name))
+    sources.extend(load_card_file(path) for path in companions)
+    sources.append(Catalog.builtin())
+    index = CardIndex.open_default(cards_dir)
+    if index is not None:
+        sources.append(index)
+    return CardSources(sources)
+
+
+def _read_card_text(text: str, card_format: str, name: str) -> Catalog:
+    """A card file's text read by the card-file reader from a temporary directory."""
+    if card_format not in {"toml", "csv"}:
+        raise CardError(f"card file: the format must be toml or csv, got {clip(card_format)!r}")
+    if len(text) > MAX_CARD_FILE_CHARS:
+        raise CardError(f"card file: too large ({len(text):,} characters; at most "
+                        f"{MAX_CARD_FILE_CHARS:,} on this page)")
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", Path(name).stem)[:60].strip("._") or "cards"
+    with tempfile.TemporaryDirectory(prefix="explore-sim-cards-") as directory:
+        path = Path(directory) / f"{stem}.{card_format}"
+        path.write_text(text, encoding="utf-8")
+        try:
+            return load_card_file(path)
+        except CardError as error:  # name the file as the user knows it, not the directory
+            raise CardError(str(error).replace(f"{directory}/", "")) from None
+
+
+def read_deck(deck: DeckInput, sources: CardSources) -> Deck:
+    """The deck of one text area.
+
+    Parameters
+    ----------
+    deck : DeckInput
+    sources : CardSources
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckError
+        As :func:`explore_sim.parse_deck`, with ``deck:LINE:`` in the message.
+    """
+    if not deck.text.strip():
+        raise DeckError(f"{deck.label}: paste a decklist (or load a shipped deck)")
+    return parse_deck(deck.text, catalog=sources, source=deck.label,
+                      name=deck.base or deck.label.replace("second deck", "deck 2"))
+
+
+_AT_LINE = re.compile(r"^(?P<label>[\w ]+):(?P<line>\d+): (?P<message>.*)$", re.S)
+_UNKNOWN = re.compile(r"^(?P<label>[\w ]+): unknown cards?: (?P<items>.*)$", re.S)
+_ITEM = re.compile(r"line (?P<line>\d+) (?P<rest>.*?)(?=; line \d+ |; and \d+ more$|$)", re.S)
+_QUOTED = re.compile(r"""(['"])(.*?)\1""")
+#: The command line's advice at the end of an unknown-card error (card files by path): the
+#: page gives its own, beside the list (a suggestion, or a card file on the page).
+_COMMAND_LINE_FIX = re.compile(r"; to fix: run 'explore-sim cards update'.*$", re.S)
+
+
+def deck_problems(error: DeckError, text: str) -> list[DeckProblem]:
+    """The problems a :class:`DeckError` names, each with its line.
+
+    Parameters
+    ----------
+    error : DeckError
+        From :func:`read_deck`.
+    text : str
+        The decklist that was read.
+
+    Returns
+    -------
+    list of DeckProblem
+        One per unknown card (with suggestions) or the one malformed line; a problem
+        without a line otherwise.
+    """
+    message = str(error)
+    lines = text.splitlines()
+
+    def line_text(number: int) -> str:
+        return clip(lines[number - 1].strip(), 120) if 0 < number <= len(lines) else ""
+
+    unknown = _UNKNOWN.match(message)
+    if unknown:
+        problems = []
+        items = _COMMAND_LINE_FIX.sub("", unknown.group("items"))
+        for item in _ITEM.finditer(items):
+            number, rest = int(item.group("line")), item.group("rest")
+            quoted = _QUOTED.match(rest)
+            name = quoted.group(2) if quoted else ""
+            hint = re.search(r"\(did you mean (.*)\?\)$", rest)
+            suggestions = tuple(m.group(2) for m in _QUOTED.finditer(hint.group(1))) if hint \
+                else ()
+            problems.append(DeckProblem(number, line_text(number), f"unknown card {rest}",
+                                        name, suggestions))
+        more = re.search(r"; and (\d+) more$", items)
+        if more:
+            problems.append(DeckProblem(None, "", f"and {more.group(1)} more unknown cards"))
+        if problems:
+            return problems
+    at_line = _AT_LINE.match(message)
+    if at_line:
+        number = int(at_line.group("line"))
+        return [DeckProblem(number, line_text(number), at_line.group("message"))]
+    return [DeckProblem(None, "", message)]

@@ -1,0 +1,832 @@
+"""The web page over HTTP (Starlette's test client): every analysis gives the command line's
+numbers for the same seed, every error path answers clearly, the limits hold, and the server
+keeps serving after each of them."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import re
+from html import unescape
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("jinja2")
+pytest.importorskip("multipart")
+
+from conftest import DECKS, ROOT  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+from web_helpers import deck_text, job_of, live_server, wait_for, wait_until  # noqa: E402
+
+from explore_sim.cli import main  # noqa: E402
+from explore_sim.web import Settings, create_app  # noqa: E402
+from explore_sim.web.analyses import ANALYSES  # noqa: E402
+from explore_sim.web.forms import Field, FieldError, parse_count, query_pairs  # noqa: E402
+from explore_sim.web.server import is_loopback, page_url, serve  # noqa: E402
+
+SULTAI = "xln_sultai_explore"
+MERFOLK = "lci_merfolk_explore"
+BIG = 10**9  # trials of a run that is stopped long before it could end
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(Settings(max_trials=BIG)), raise_server_exceptions=False) as c:
+        yield c
+
+
+def run(client, **fields):
+    """POST the form; the finished job and the run's page."""
+    files = fields.pop("files", None)
+    data = {"action": "run", **{k: str(v) for k, v in fields.items()}}
+    response = client.post("/", data=data, files=files, follow_redirects=False)
+    job = wait_for(job_of(client, response))
+    page = client.get(response.headers["location"])
+    assert page.status_code == 200
+    return job, page
+
+
+def cli(capsys, *argv) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def cells(html: str, caption: str) -> dict[str, list[str]]:
+    """Rows of the page's table whose caption starts with ``caption``: metric -> cells."""
+    table = re.search(r"<caption>" + re.escape(caption) + r".*?</caption>(.*?)</table>", html,
+                      flags=re.S)
+    assert table, f"no table {caption!r}"
+    rows = {}
+    for row in re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", table.group(1), flags=re.S):
+        name, rest = row.split("</th>", 1)
+        rows[unescape(name)] = [unescape(c) for c in re.findall(r"<td>(.*?)</td>", rest)]
+    return rows
+
+
+def cli_cells(text: str) -> dict[str, list[str]]:
+    """The CLI's ``mean (se)`` table: metric -> cells."""
+    rows = {}
+    for line in text.splitlines():
+        found = re.findall(r"[-+]?\d+\.\d+ \(\d+\.\d+\)", line)
+        if found:
+            rows[line.split()[0]] = found
+    return rows
+
+
+def permalink(page) -> str:
+    match = re.search(r'href="([^"]+)" id="permalink"', page.text)
+    assert match, "no permalink"
+    return unescape(match.group(1))
+
+
+def still_serving(client):
+    assert client.get("/").status_code == 200
+
+
+# ------------------------------------------------------------------------------ the page
+
+def test_the_page_offers_every_analysis_with_defaults_and_help(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    for analysis in ANALYSES.values():
+        assert f'value="switch:{analysis.name}"' in page.text
+    for name in ANALYSES:
+        text = client.post("/", data={"action": f"switch:{name}"}).text
+        for field in ANALYSES[name].fields:
+            assert f'name="{field.name}"' in text, (name, field.name)
+            assert unescape(field.help) in unescape(text)
+    assert 'name="trials" value="100000"' in page.text
+    assert page.headers["content-security-policy"].startswith("default-src 'none'")
+    assert "<script>" not in page.text  # scripts only from /static
+
+
+def test_a_shipped_deck_is_loaded_into_the_text_area(client):
+    page = client.get(f"/?shipped={SULTAI}&analysis=simulate")
+    assert "4x Jadelight Ranger" in page.text
+    assert f'<option value="{SULTAI}" selected>' in page.text
+    posted = client.post("/", data={"action": "load:deck", "analysis": "compare",
+                                    "shipped": MERFOLK})
+    assert "Lost Caverns Merfolk Explore" in posted.text
+    assert 'value="switch:compare"' in posted.text and 'class="tab current"' in posted.text
+    missing = client.get("/?shipped=../../etc/passwd")
+    assert missing.status_code == 400 and "no shipped deck called" in missing.text
+
+
+def test_switching_analysis_keeps_the_deck(client):
+    page = client.post("/", data={"action": "switch:compare", "deck": "24 Forest\n36 Grizzly Bears"})
+    assert "36 Grizzly Bears" in page.text
+    assert 'name="policies"' in page.text and 'name="deck2"' in page.text
+
+
+def test_switching_analysis_keeps_only_the_options_that_mean_the_same(client):
+    page = client.post("/", data={"action": "switch:value", "analysis": "explore", "turn": "",
+                                  "policy": "keep", "trials": "5000"})
+    assert 'id="f-turn" name="turn" value="4"' in page.text  # explore's blank turn is not 4
+    assert 'name="policy" value="keep"' in page.text and 'name="trials" value="5000"' in page.text
+    back = client.post("/", data={"action": "switch:advise", "analysis": "value", "turn": "4",
+                                  "turns": "5"})
+    assert 'id="f-turn" name="turn" value=""' in back.text  # advise's turn: yours to enter
+    again = client.post("/", data={"action": "switch:simulate", "analysis": "value",
+                                   "turns": "5"})
+    assert 'name="turns" value="5"' in again.text
+
+
+# ------------------------------------------------------------------------------ same numbers
+
+def test_explore_gives_the_command_lines_numbers(client, capsys):
+    options = dict(explores=2, drawn=8, policy="forge", trials=5000, seed=3)
+    job, page = run(client, analysis="explore", deck=deck_text(f"{MERFOLK}.txt"), **options)
+    assert job.state == "done"
+    argv = ["explore", str(DECKS / f"{MERFOLK}.txt"), "--explores", "2", "--drawn", "8", "--policy",
+            "forge", "--trials", "5000", "--seed", "3"]
+    assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
+                                                                     "csv")
+    table = cli(capsys, *argv)
+    counters = cells(page.text, "explore: 2 explore(s)")["counters"]
+    assert re.search(r"counters\s+" + r"\s+".join(counters), table)
+    assert "distribution of counters" in page.text
+    assert json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["seed"] == 3
+
+
+def test_simulate_gives_the_command_lines_numbers(client, capsys):
+    job, page = run(client, analysis="simulate", deck=deck_text(f"{SULTAI}.txt"), trials=3000,
+                    seed=1)
+    assert "the shipped deck xln_sultai_explore" in page.text  # its card file is read
+    argv = ["simulate", str(DECKS / f"{SULTAI}.txt"), "--trials", "3000", "--seed", "1"]
+    table = cli_cells(cli(capsys, *argv))
+    shown = cells(page.text, "simulate: 6 turns")
+    assert shown and shown == {m: table[m] for m in shown}
+    assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
+                                                                     "csv")
+    intervals = cells(page.text, "95% intervals")
+    assert re.fullmatch(r"\d\.\d{3} to \d\.\d{3}", intervals["on_curve"][-1])
+
+
+def test_simulate_options_reach_the_run(client, capsys):
+    options = dict(turns=4, on_draw="1", mulligan="none", removal=0.25, policy="keep",
+                   metrics="on_curve,counters,castable:Jadelight Ranger",
+                   castable="jadelight ranger", trials=2000, seed=5)
+    job, page = run(client, analysis="simulate", deck=deck_text(f"{SULTAI}.txt"), **options)
+    argv = ["simulate", str(DECKS / f"{SULTAI}.txt"), "--turns", "4", "--on-draw", "--mulligan",
+            "none", "--removal", "0.25", "--policy", "keep", "--castable", "Jadelight Ranger",
+            "--metrics", "on_curve,counters,castable:Jadelight Ranger", "--trials", "2000",
+            "--seed", "5"]
+    assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
+                                                                     "csv")
+    assert list(cells(page.text, "simulate: 4 turns, on the draw")) == [
+        "on_curve", "counters", "castable:Jadelight Ranger"]
+
+
+@pytest.fixture
+def drawn_figures(monkeypatch):
+    """The figures the page and ``--plot`` save, kept for inspection."""
+    from matplotlib.figure import Figure
+
+    figures = []
+    save = Figure.savefig
+
+    def keep(figure, *args, **kwargs):
+        figures.append(figure)
+        return save(figure, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    return figures
+
+
+def drawing(figure):
+    """What a figure shows: its title, its visible panels' titles and their lines' data."""
+    panels = [ax for ax in figure.axes if ax.get_visible()]
+    title = figure._suptitle.get_text() if figure._suptitle is not None else ""
+    return (title, [ax.get_title() for ax in panels],
+            [[(list(map(float, line.get_xdata())), list(map(float, line.get_ydata())))
+              for line in ax.lines] for ax in panels])
+
+
+@pytest.mark.parametrize("analysis, fields, argv", [
+    ("simulate", {"metrics": "counters, mana_spent", "turns": 3},
+     ["simulate", str(DECKS / f"{SULTAI}.txt"), "--metrics", "counters,mana_spent", "--turns",
+      "3"]),
+    ("compare", {"policies": "keep\nmill", "turns": 3},
+     ["compare", str(DECKS / f"{SULTAI}.txt"), "--policy", "keep", "--policy", "mill",
+      "--turns", "3"]),
+])
+def test_the_figure_is_the_one_plot_writes(client, capsys, tmp_path, drawn_figures, analysis,
+                                           fields, argv):
+    job, page = run(client, analysis=analysis, deck=deck_text(f"{SULTAI}.txt"), trials=1000,
+                    seed=6, **fields)
+    assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
+    cli(capsys, *argv, "--trials", "1000", "--seed", "6", "--plot", str(tmp_path / "f.svg"))
+    on_page, written = (drawing(figure) for figure in drawn_figures)
+    assert on_page == written
+    if analysis == "simulate":  # the metrics asked for, one panel each
+        assert on_page[1] == ["counters", "mana_spent"]
+    else:  # blank metrics: the table's, each with its paired differences
+        assert len(on_page[1]) == 2 * len(cells(page.text, "compare: 2 variants"))
+
+
+def test_compare_gives_the_command_lines_numbers(client, capsys):
+    job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
+                    policies="keep\nmill\nforge", turns=4, trials=2000, seed=2)
+    argv = ["compare", str(DECKS / f"{MERFOLK}.txt"), "--policy", "keep", "--policy", "mill",
+            "--policy", "forge", "--turns", "4", "--trials", "2000", "--seed", "2"]
+    assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
+                                                                     "csv")
+    text = cli(capsys, *argv)
+    assert cells(page.text, "compare: 3 variants")["on_curve"] == \
+        cli_cells(text.split("paired differences")[0])["on_curve"]
+    differences = cells(page.text, "paired differences to keep")["counters"]
+    assert all(cell in text for cell in differences)
+
+
+def test_compare_two_decks(client, capsys):
+    job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
+                    deck2=deck_text("lci_merfolk_vanilla.txt"), policies="forge", trials=2000,
+                    seed=4)
+    argv = ["compare", str(DECKS / f"{MERFOLK}.txt"), str(DECKS / "lci_merfolk_vanilla.txt"), "--trials",
+            "2000", "--seed", "4"]
+    assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
+                                                                     "csv")
+    svg = client.get(f"/jobs/{job.id}/figure.svg")
+    assert svg.headers["content-type"].startswith("image/svg+xml")
+    assert "#0072b2" in svg.text.lower() and "#d55e00" in svg.text.lower()  # the CLI's palette
+    assert svg.headers["content-security-policy"].startswith("default-src 'none'")
+
+
+def test_the_permalink_reproduces_the_run(client):
+    job, page = run(client, analysis="simulate", deck=deck_text(f"{SULTAI}.txt"), trials=2000,
+                    turns=3)
+    link = permalink(page)
+    query = dict(parse_qsl(urlsplit(link).query))
+    assert query["seed"] == str(job.context["options"]["seed"])  # a fresh seed is recorded
+    assert query["run"] == "1" and query["turns"] == "3" and query["base"] == SULTAI
+    again = client.get(link, follow_redirects=False)
+    second = wait_for(job_of(client, again))
+    assert second.id != job.id
+    first_csv = client.get(f"/jobs/{job.id}/download.csv").text
+    assert client.get(f"/jobs/{second.id}/download.csv").text == first_csv
+    form = client.get(link.replace("run=1", "x=1"))  # without run: the form, filled in
+    assert 'name="turns" value="3"' in form.text
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    import csv
+
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def without_deck_source(text: str) -> dict:
+    """A JSON download with its decks' ``source`` left out (a path on the command line,
+    ``deck`` on the page): everything else must be the same."""
+    found = json.loads(text)
+    for deck in found["meta"]["deck"]:
+        deck.pop("source")
+    return found
+
+
+def field_error(html: str, name: str) -> str:
+    """The error shown under the form field ``name`` ("" when there is none)."""
+    found = re.search(r'<div class="field [a-z]+( wide)? invalid">\s*<label for="f-' + name +
+                      r'">.*?<p class="field-error" role="alert">(.*?)</p>', html, re.S)
+    return unescape(found.group(2)) if found else ""
+
+
+def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_path,
+                                                          drawn_figures):
+    job, page = run(client, analysis="value", deck=deck_text(f"{SULTAI}.txt"),
+                    card="Jadelight Ranger", trials=2000, seed=3)
+    assert job.state == "done"
+    argv = ["value", str(DECKS / f"{SULTAI}.txt"), "--card", "Jadelight Ranger", "--trials",
+            "2000", "--seed", "3"]
+    csv_text = cli(capsys, *argv, "--format", "csv")
+    assert client.get(f"/jobs/{job.id}/download.csv").text == csv_text
+    assert json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["command"] == \
+        "value"
+    rows = csv_rows(csv_text)
+    found = next(r for r in rows if r["metric"] == "land_equivalent")
+    shown = cells(page.text, "value: land-equivalents of on_curve at turn 4")["Jadelight Ranger"]
+    assert shown[:6] == ["4", "on_curve@4", *(f"{float(found[k]):.4f}" for k in
+                                               ("mean", "se", "ci_low", "ci_high"))]
+    differences = cells(page.text, "Jadelight Ranger: explorer deck - vanilla deck")
+    intervals = cells(page.text, "Jadelight Ranger: 95% intervals")
+    for row in rows:
+        if row["metric"] != "land_equivalent":
+            turn = int(row["turn"]) - 1
+            assert differences[row["metric"]][turn] == \
+                f"{float(row['mean']):+.4f} ({float(row['se']):.4f})"
+            assert intervals[row["metric"]][turn] == \
+                f"{float(row['ci_low']):+.4f} to {float(row['ci_high']):+.4f}"
+    assert "on_curve" in cells(page.text, "Jadelight Ranger (4 copies): on_curve at turn 4")
+    assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
+    cli(capsys, *argv, "--plot", str(tmp_path / "value.svg"))
+    on_page, written = (drawing(figure) for figure in drawn_figures)
+    assert on_page == written and on_page[1][0].startswith("land-equivalent")
+    again = wait_for(job_of(client, client.get(permalink(page), follow_redirects=False)))
+    assert client.get(f"/jobs/{again.id}/download.csv").text == csv_text
+
+
+def test_value_options_reach_the_run(client, capsys):
+    options = dict(card="Jadelight Ranger\nmerfolk branchwalker", metric="mana_spent", turn=3,
+                   turns=4, metrics="counters, on_curve", max_lands=2, policy="keep",
+                   on_draw="1", mulligan="none", trials=1500, seed=8)
+    job, page = run(client, analysis="value", deck=deck_text(f"{SULTAI}.txt"), **options)
+    argv = ["value", str(DECKS / f"{SULTAI}.txt"), "--card", "Jadelight Ranger", "--card",
+            "merfolk branchwalker", "--metric", "mana_spent", "--turn", "3", "--turns", "4",
+            "--metrics", "counters,on_curve", "--max-lands", "2", "--policy", "keep",
+            "--on-draw", "--mulligan", "none", "--trials", "1500", "--seed", "8"]
+    assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
+                                                                     "csv")
+    shown = without_deck_source(client.get(f"/jobs/{job.id}/download.json").text)
+    assert shown == without_deck_source(cli(capsys, *argv, "--format", "json"))
+    assert shown["meta"]["land_equivalent"]["max_lands"] == 2
+    assert list(cells(page.text, "Merfolk Branchwalker: explorer deck - vanilla deck")) == [
+        "mana_spent", "counters", "on_curve"]
+    query = dict(parse_qsl(urlsplit(permalink(page)).query))
+    assert query["card"] == "Jadelight Ranger\nmerfolk branchwalker" and query["max_lands"] == "2"
+
+
+ADVISE_POSITION = dict(turn=3, battlefield="Forest, Swamp, Woodland Cemetery, Jadelight Ranger",
+                       hand="Wildgrowth Walker, Lurking Chupacabra, Path of Discovery",
+                       revealed="Tishana's Wayfinder", explores_left=2,
+                       objective="on_curve@4,mana_spent@6,counters@6")
+
+
+def test_advise_gives_the_command_lines_numbers(client, capsys):
+    job, page = run(client, analysis="advise", deck=deck_text(f"{SULTAI}.txt"), trials=2000,
+                    seed=1, **ADVISE_POSITION)
+    assert job.state == "done"
+    argv = ["advise", str(DECKS / f"{SULTAI}.txt"), "--turn", "3", "--battlefield",
+            ADVISE_POSITION["battlefield"], "--hand", ADVISE_POSITION["hand"], "--revealed",
+            "Tishana's Wayfinder", "--explores-left", "2", "--objective",
+            ADVISE_POSITION["objective"], "--trials", "2000", "--seed", "1"]
+    csv_text = cli(capsys, *argv, "--format", "csv")
+    assert client.get(f"/jobs/{job.id}/download.csv").text == csv_text
+    shown = cells(page.text, "advise: keep or mill Tishana&#39;s Wayfinder")
+    for row in csv_rows(csv_text):
+        number = {k: float(row[k]) for k in row if k not in ("objective", "verdict")}
+        assert shown[row["objective"]] == [
+            f"{number['keep']:.4f} ({number['keep_se']:.4f})",
+            f"{number['mill']:.4f} ({number['mill_se']:.4f})",
+            f"{number['difference']:+.4f} ({number['se']:.4f})",
+            f"{number['ci_low']:+.4f} to {number['ci_high']:+.4f}", row["verdict"]]
+    assert without_deck_source(client.get(f"/jobs/{job.id}/download.json").text) == \
+        without_deck_source(cli(capsys, *argv, "--format", "json"))
+    assert "turn 3 on the play, first main phase" in page.text
+    assert 'id="figure"' not in page.text and "No figure" not in page.text  # none, as the CLI
+    assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 404
+    again = wait_for(job_of(client, client.get(permalink(page), follow_redirects=False)))
+    assert client.get(f"/jobs/{again.id}/download.csv").text == csv_text
+
+
+def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(client):
+    deck = deck_text(f"{SULTAI}.txt")
+    value = client.post("/", data={"analysis": "value", "deck": deck,
+                                   "card": "Jadelight Ranger\nJadelite Ranger"})
+    assert value.status_code == 400
+    assert field_error(value.text, "card") == ("card 'Jadelite Ranger' is not in the main deck "
+                                               "of xln_sultai_explore (did you mean 'Jadelight "
+                                               "Ranger'?)")
+    land = client.post("/", data={"analysis": "value", "deck": deck, "card": "Forest"})
+    assert field_error(land.text, "card").startswith("card: Forest is a land")
+    none = client.post("/", data={"analysis": "value", "deck": "24 Forest\n36 Grizzly Bears"})
+    assert field_error(none.text, "card") == ("card: deck has no explore or Map card; name "
+                                              "the cards to value")
+    for name, bad, message in [
+        ("revealed", "Tishanas Wayfindr", "revealed: 'Tishanas Wayfindr' is not in the deck "
+                                          "xln_sultai_explore (did you mean \"Tishana's "
+                                          "Wayfinder\"?)"),
+        ("hand", "Forrest, Swamp", "hand: 'Forrest' is not in the deck xln_sultai_explore "
+                                   "(did you mean 'Forest'?)"),
+        ("revealed", "Forest", "revealed: Forest is a land: explore puts it into your hand, "
+                               "there is nothing to choose"),
+        ("revealed", "", "revealed: enter the nonland card the explore revealed"),
+    ]:
+        response = client.post("/", data={"analysis": "advise", "deck": deck,
+                                          **ADVISE_POSITION, name: bad})
+        assert response.status_code == 400, name
+        assert field_error(response.text, name) == message, name
+    too_many = client.post("/", data={"analysis": "advise", "deck": deck,
+                                      **ADVISE_POSITION, "hand": "4 Jadelight Ranger"})
+    assert too_many.status_code == 400
+    assert re.search(r'<p class="banner error" role="alert" id="message">Jadelight Ranger: 5 '
+                     r"copies in hand, on the battlefield, in the graveyard and revealed, but "
+                     r"the deck has 4</p>", too_many.text)
+    early = client.post("/", data={"analysis": "advise", "deck": deck, **ADVISE_POSITION,
+                                   "objective": "on_curve@2"})
+    assert field_error(early.text, "objective") == ("objectives: 'on_curve@2' looks at turn 2, "
+                                                    "before the position's turn 3")
+    still_serving(client)
+
+
+def test_cancelling_a_value_run(client):
+    response = client.post("/", data={"analysis": "value", "deck": "24 Forest\n35 Grizzly Bears\n"
+                                      "1 Jadelight Ranger", "turns": "2", "turn": "2",
+                                      "trials": str(BIG), "seed": "1"}, follow_redirects=False)
+    job = job_of(client, response)
+    wait_until(lambda: job.done > 0)  # a chunk of every variant, so the progress is real
+    assert client.get(f"/jobs/{job.id}/status").json()["state"] == "running"
+    client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
+    wait_for(job)
+    assert job.state == "cancelled" and 0 < job.done < job.total == BIG
+    assert "Run cancelled after" in client.get(f"/jobs/{job.id}").text
+    still_serving(client)
+
+
+def test_a_run_page_without_javascript_reloads_until_done(client):
+    response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
+                                      "trials": str(BIG)}, follow_redirects=False)
+    job = job_of(client, response)
+    page = client.get(response.headers["location"])
+    assert '<meta http-equiv="refresh" content="2">' in page.text
+    assert 'id="progress"' in page.text and 'id="cancel"' in page.text
+    client.post(f"/jobs/{job.id}/cancel", follow_redirects=False)
+    wait_for(job)
+
+
+# ------------------------------------------------------------------------------ deck errors
+
+def test_unknown_cards_are_listed_by_line_with_suggestions(client):
+    deck = "4 Jadelite Ranger\n20 Forest\n4 Cenote Scoot\n32 Grizzly Bears\n"
+    response = client.post("/", data={"analysis": "explore", "deck": deck})
+    assert response.status_code == 400
+    text = unescape(response.text)
+    assert 'data-line="1"' in response.text and 'data-line="3"' in response.text
+    assert "line 1</a>" in text and "4 Jadelite Ranger" in text
+    assert 'data-from="Jadelite Ranger" data-to="Jadelight Ranger"' in text
+    assert 'data-to="Cenote Scout"' in text
+    assert "add it to a card file" in text
+    assert "cards update" not in text  # the command line's fix names files; the page has its own
+    assert deck.strip() in text  # the text area keeps what was typed
+    still_serving(client)
+
+
+def test_a_malformed_line_is_named(client):
+    response = client.post("/", data={"analysis": "simulate",
+                                      "deck": "24 Forest\nfour Grizzly Bears\n36 Grizzly Bears"})
+    assert response.status_code == 400
+    assert 'data-line="2"' in response.text
+    assert "malformed line" in response.text
+
+
+def test_script_in_a_card_name_is_shown_as_text(client):
+    deck = "24 Forest\n1 <script>alert(1)</script>\n35 Grizzly Bears"
+    response = client.post("/", data={"analysis": "explore", "deck": deck})
+    assert response.status_code == 400
+    assert "<script>alert" not in response.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text
+    cards = ('[[card]]\nname = "<script>alert(2)</script>"\ntype_line = "Creature"\n'
+             'mana_cost = "{G}"\n')
+    named = "About\nName <script>alert(3)</script>\n\nDeck\n24 Forest\n36 Grizzly Bears\n"
+    job, page = run(client, analysis="simulate", deck=named, cards_text=cards, trials=200,
+                    turns=2, seed=1)
+    assert job.state == "done"
+    assert "<script>alert" not in page.text
+    assert "&lt;script&gt;alert(3)&lt;/script&gt;" in page.text
+    fragment = client.get(f"/jobs/{job.id}/result").text
+    assert "<script>alert" not in fragment and "&lt;script&gt;" in fragment
+
+
+def test_an_empty_deck_and_an_oversized_deck_are_refused(client):
+    empty = client.post("/", data={"analysis": "explore", "deck": "  "})
+    assert empty.status_code == 400 and "paste a decklist" in empty.text
+    huge = "// " + "x" * 900 + "\n"
+    response = client.post("/", data={"analysis": "explore", "deck": huge * 1200})
+    assert response.status_code == 400
+    assert "too large for a decklist" in response.text
+    still_serving(client)
+
+
+# ------------------------------------------------------------------------------ card files
+
+def test_an_uploaded_card_file_is_read(client):
+    deck = deck_text(f"{SULTAI}.txt").replace("4x Jadelight Ranger", "4x Jadelight Ranger\n")
+    cards = (DECKS / f"{SULTAI}.cards.toml").read_bytes()
+    job, page = run(client, analysis="simulate", deck=deck, trials=500, seed=1,
+                    files={"cards_file": (f"{SULTAI}.cards.toml", cards, "application/toml")})
+    assert job.state == "done"
+    assert "Woodland Cemetery" in page.text  # the card file is kept in the form
+
+
+def test_a_bad_card_file_names_its_line_not_a_directory(client):
+    bad = '[[card]]\nname = "Homebrew"\ntype_line = "Creature"\nexplores = "two"\n'
+    response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Homebrew"},
+                           files={"cards_file": ("brew.toml", bad.encode(), "text/plain")})
+    assert response.status_code == 400
+    text = unescape(response.text)
+    assert "brew.toml:1:" in text and "explores must be a number" in text
+    assert "/tmp" not in text and "explore-sim-cards-" not in text
+    wrong = client.post("/", data={"analysis": "explore", "deck": "24 Forest"},
+                        files={"cards_file": ("brew.py", b"import os", "text/x-python")})
+    assert wrong.status_code == 400 and "ends in .toml or .csv" in wrong.text
+    binary = client.post("/", data={"analysis": "explore", "deck": "24 Forest"},
+                         files={"cards_file": ("brew.toml", b"\xff\xfe\x00", "text/plain")})
+    assert binary.status_code == 400 and "not UTF-8" in binary.text
+    still_serving(client)
+
+
+# ------------------------------------------------------------------------------ option errors
+
+def test_a_bad_policy_expression_is_refused_next_to_its_field(client):
+    for policy in ("nonland and and", "__import__('os').system('true')", "open('x')"):
+        response = client.post("/", data={"analysis": "simulate", "deck": deck_text(f"{SULTAI}.txt"),
+                                          "policy": policy})
+        assert response.status_code == 400, policy
+        error = re.search(r'<div class="field text invalid">.*?name="policy".*?'
+                          r'<p class="field-error" role="alert">(.*?)</p>', response.text, re.S)
+        assert error and error.group(1).startswith("policy: "), policy
+    compare = client.post("/", data={"analysis": "compare", "deck": deck_text(f"{SULTAI}.txt"),
+                                     "policies": "keep\nmill and"})
+    assert compare.status_code == 400 and "policies: &#39;mill and&#39;" in compare.text
+    still_serving(client)
+
+
+def test_option_errors_are_named(client):
+    deck = deck_text(f"{SULTAI}.txt")
+    cases = [
+        ({"analysis": "simulate", "turns": "0"}, "turns: expected a value from 1 to 50"),
+        ({"analysis": "simulate", "turns": "six"}, "turns: expected a whole number"),
+        ({"analysis": "simulate", "removal": "2"}, "removal: expected a value from 0 to 1"),
+        ({"analysis": "simulate", "mulligan": "paris"}, "mulligan: choose one of"),
+        ({"analysis": "simulate", "metrics": "on_curv"}, "did you mean"),
+        ({"analysis": "simulate", "castable": "Jadelite Ranger"}, "castable: unknown card"),
+        ({"analysis": "compare", "policies": "forge"}, "compare needs two variants"),
+        ({"analysis": "compare", "policies": "\n".join(["keep", "mill", "forge"] * 3)},
+         "at most 8"),
+        ({"analysis": "explore", "seed": "-1"}, "seed: expected a whole number"),
+        ({"analysis": "nonsense"}, "unknown analysis"),
+    ]
+    for fields, message in cases:
+        response = client.post("/", data={"deck": deck, **fields})
+        assert response.status_code == 400, fields
+        assert message in unescape(response.text), (fields, message)
+    still_serving(client)
+
+
+def test_trials_over_the_cap_are_refused():
+    with TestClient(create_app(Settings(max_trials=10_000))) as small:
+        response = small.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
+                                         "trials": "10001"})
+        assert response.status_code == 400
+        assert "trials: at most 10,000 per run on this server, got 10,001" in response.text
+        assert "at most 10,000 here" in small.get("/").text
+        ok = small.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
+                                   "trials": "10000"}, follow_redirects=False)
+        wait_for(job_of(small, ok))
+
+
+def test_a_run_that_fails_says_why(client):
+    job, page = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", drawn=61,
+                    trials=100)
+    assert job.state == "failed"
+    assert "The run stopped:" in page.text and "drawn" in page.text
+
+
+def test_an_unexpected_error_never_shows_a_traceback(client, monkeypatch):
+    def broken(decks, options, progress):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setitem(ANALYSES, "explore", dataclasses.replace(ANALYSES["explore"], run=broken))
+    job, page = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", trials=100)
+    assert job.state == "failed"
+    assert "the run failed: ZeroDivisionError" in page.text
+    assert "Traceback" not in page.text
+
+    import explore_sim.web.app as web_app
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(web_app, "parse_fields", explode)
+    response = client.post("/", data={"analysis": "simulate", "deck": "24 Forest"})
+    assert response.status_code == 500
+    assert "Something went wrong" in response.text and "Traceback" not in response.text
+    monkeypatch.undo()
+    still_serving(client)
+
+
+def test_unknown_runs_and_downloads_are_404(client):
+    for path in ("/jobs/nope", "/jobs/nope/status", "/jobs/nope/figure.svg", "/nowhere"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert "Traceback" not in response.text
+    job, _ = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", trials=100)
+    assert client.get(f"/jobs/{job.id}/download.exe").status_code == 404
+
+
+# ------------------------------------------------------------------------------ limits
+
+def test_a_two_megabyte_body_is_refused_and_the_server_keeps_serving(client):
+    body = b"x" * (2 * 1024 * 1024)
+    response = client.post("/", content=body,
+                           headers={"content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 413
+    assert "The request is too large (2,097,152 bytes)" in response.text
+    assert "decklist of at most 1,048,576 characters" in response.text
+
+    def chunks():  # no Content-Length: the body is counted as it arrives
+        for _ in range(32):
+            yield b"y" * 65536
+
+    streamed = client.post("/", content=chunks(),
+                           headers={"content-type": "application/x-www-form-urlencoded"})
+    assert streamed.status_code == 413
+    assert "The request is too large; this page accepts at most 1,605,632 bytes" in streamed.text
+    still_serving(client)
+
+
+def test_cancelling_a_run(client):
+    response = client.post("/", data={"analysis": "explore", "deck": deck_text(f"{MERFOLK}.txt"),
+                                      "trials": str(BIG), "seed": "1"}, follow_redirects=False)
+    job = job_of(client, response)
+    wait_until(lambda: job.done > 0)  # at least one chunk, so the progress is real
+    status = client.get(f"/jobs/{job.id}/status").json()
+    assert status["state"] == "running" and status["total"] == BIG
+    answer = client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
+    assert answer.status_code == 200
+    wait_for(job)
+    assert job.state == "cancelled" and job.error == "cancelled" and 0 < job.done < BIG
+    page = client.get(f"/jobs/{job.id}")
+    assert "Run cancelled after" in page.text and 'id="cancelled"' in page.text
+    still_serving(client)
+
+
+def test_a_full_server_says_it_is_busy():
+    settings = Settings(max_trials=BIG, max_runs=1, max_queued=1)
+    with TestClient(create_app(settings)) as busy:
+        data = {"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears", "trials": str(BIG)}
+        first = job_of(busy, busy.post("/", data=data, follow_redirects=False))
+        second = job_of(busy, busy.post("/", data=data, follow_redirects=False))
+        wait_for(first, ("running",))
+        assert second.state == "queued"
+        assert busy.get(f"/jobs/{second.id}/status").json()["position"] == 0
+        refused = busy.post("/", data=data, follow_redirects=False)
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "30"
+        assert "the server is busy: 1 run(s) in progress and 1 waiting" in refused.text
+        assert "24 Forest" in refused.text  # the form is kept
+        busy.post(f"/jobs/{second.id}/cancel")
+        assert second.state == "cancelled" and second.done == 0
+        busy.post(f"/jobs/{first.id}/cancel")
+        wait_for(first)
+        assert first.state == "cancelled"
+
+
+def test_a_run_no_page_watches_is_cancelled():
+    with TestClient(create_app(Settings(max_trials=BIG, orphan_seconds=0.3))) as quiet:
+        response = quiet.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
+                                         "trials": str(BIG)}, follow_redirects=False)
+        job = wait_for(job_of(quiet, response))  # nobody asks about it
+        assert job.state == "cancelled" and "no page was watching" in job.error
+
+
+def test_progress_events_end_with_the_result(client):
+    response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
+                                      "trials": "200000", "seed": "1"}, follow_redirects=False)
+    job = job_of(client, response)
+    with client.stream("GET", f"/jobs/{job.id}/events") as stream:
+        events = [line for line in stream.iter_lines() if line.startswith("event:")]
+    assert events[-1] == "event: end" and job.state == "done"
+    assert job.watchers == 0
+
+
+def test_closing_the_page_cancels_its_run():
+    import httpx
+
+    with live_server(Settings(max_trials=BIG)) as (url, app):
+        with httpx.Client(base_url=url, timeout=30) as http:
+            response = http.post("/", data={"analysis": "explore",
+                                            "deck": deck_text(f"{MERFOLK}.txt"),
+                                            "trials": str(BIG)})
+            assert response.status_code == 303
+            job = app.state.web.jobs._jobs[response.headers["location"].rsplit("/", 1)[-1]]
+            with http.stream("GET", f"/jobs/{job.id}/events") as stream:
+                for line in stream.iter_lines():
+                    if line.startswith("data:") and json.loads(line[5:])["done"] > 0:
+                        break  # the tab closes here
+            wait_for(job)
+            assert job.state == "cancelled" and job.error == "cancelled: the page was closed"
+            assert http.get("/").status_code == 200
+
+
+def test_a_real_server_refuses_a_streamed_two_megabyte_body_readably():
+    """A client that streams its body after ``100 Continue`` (as curl does) reads the 413
+    page instead of a reset connection: the server reads the rest before refusing."""
+    import socket
+
+    import httpx
+
+    with live_server(Settings()) as (url, app):
+        host, port = url.removeprefix("http://").split(":")
+        for _ in range(3):
+            with socket.create_connection((host, int(port)), timeout=30) as sock:
+                sock.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked"
+                             b"\r\nExpect: 100-continue\r\n"
+                             b"Content-Type: application/x-www-form-urlencoded\r\n\r\n")
+                assert sock.recv(1000).startswith(b"HTTP/1.1 100 Continue")
+                chunk = b"y" * 65536
+                for _ in range(32):
+                    sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sock.sendall(b"0\r\n\r\n")
+                answer = b""
+                while b"</html>" not in answer:
+                    data = sock.recv(65536)
+                    if not data:
+                        break
+                    answer += data
+            assert answer.startswith(b"HTTP/1.1 413")
+            assert b"The request is too large; this page accepts at most" in answer
+        assert httpx.get(url + "/", timeout=30).status_code == 200
+
+
+def test_a_loopback_server_refuses_other_host_names():
+    settings = Settings(allowed_hosts=("127.0.0.1", "localhost"))
+    with TestClient(create_app(settings), base_url="http://127.0.0.1") as local:
+        assert local.get("/").status_code == 200
+        assert local.get("/", headers={"host": "attacker.example"}).status_code == 400
+
+
+# ------------------------------------------------------------------------------ serving
+
+def test_serve_binds_loopback_and_warns_for_other_addresses(monkeypatch):
+    import uvicorn
+
+    runs = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: runs.append(
+        (self.config.app, sockets[0].getsockname())))
+    out = io.StringIO()
+    serve("127.0.0.1", 0, stream=out)
+    app, (host, port) = runs[-1]
+    assert host == "127.0.0.1" and port > 0
+    assert "warning" not in out.getvalue() and f"http://127.0.0.1:{port}/" in out.getvalue()
+    assert app.state.web.settings.allowed_hosts == ("127.0.0.1", "localhost", "[::1]")
+    out = io.StringIO()
+    serve("0.0.0.0", 0, stream=out)
+    assert "warning: --host 0.0.0.0 makes the page reachable from other machines" in out.getvalue()
+    assert runs[-1][0].state.web.settings.allowed_hosts is None
+
+
+def test_serve_command_line_errors(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "expected a port" in capsys.readouterr().err
+    assert main(["serve", "--max-trials", "1"]) == 2
+    assert "--max-trials" in capsys.readouterr().err
+    assert main(["serve", "--decks", "/nonexistent"]) == 2
+    assert "not a directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("127.8.0.1", True),
+                                            ("::1", True), ("localhost", True),
+                                            ("0.0.0.0", False), ("192.168.1.2", False),
+                                            ("example.org", False)])
+def test_is_loopback(host, loopback):
+    assert is_loopback(host) is loopback
+
+
+def test_page_url():
+    assert page_url("0.0.0.0", 8000) == "http://127.0.0.1:8000/"
+    assert page_url("::1", 8765) == "http://[::1]:8765/"
+
+
+# ------------------------------------------------------------------------------ form fields
+
+def test_fields_parse_what_people_type():
+    trials = Field("trials", "trials", "int", 100_000, "", low=2)
+    assert trials.parse("200,000") == trials.parse("2e5") == trials.parse("200_000") == 200_000
+    assert trials.parse(None) == 100_000
+    for bad, message in (("1", "at least 2"), ("lots", "whole number"), ("", "enter a number")):
+        with pytest.raises(FieldError, match=message):
+            trials.parse(bad)
+    assert parse_count("1.5") is None
+    flag = Field("on_draw", "on the draw", "flag", False, "")
+    assert flag.parse("1") is True and flag.parse(None) is False
+    lines = Field("policies", "policies", "lines", ["forge"], "")
+    assert lines.parse("keep\n\n mill \n") == ["keep", "mill"]
+    with pytest.raises(FieldError, match="at most 20 lines"):
+        lines.parse("keep\n" * 21)
+
+
+@pytest.mark.parametrize("name", list(ANALYSES))
+def test_every_field_reads_back_its_own_query_text(name):
+    analysis = ANALYSES[name]
+    for field in analysis.fields:
+        for value in [field.default, *field.choices[-1:]]:
+            text = field.to_query(value)
+            assert field.parse(text) == (value if text is not None else field.default)
+    values = {f.name: f.default for f in analysis.fields} | {"seed": 7}
+    assert dict(query_pairs(analysis.fields, values)) == {"trials": "100000", "seed": "7"}
+
+
+
+def test_the_readme_describes_the_page_as_it_is(capsys):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The web page: `serve`")[1].split("\n## ")[0]
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    usage = capsys.readouterr().out
+    for option in set(re.findall(r"`(--[a-z-]+)", section)) - {"--plot", "--format"}:
+        assert option in usage, option
+    picture = ROOT / "docs" / "figures" / "web_page.png"
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "docs/figures/web_page.png" in section
+    assert f"{Settings().max_body:,} bytes" in readme
+    assert "explore-sim serve --port 8765" in section

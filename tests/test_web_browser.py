@@ -1,0 +1,130 @@
+"""The web page in a real headless browser: Debian's chromium driven by Playwright.
+
+Pastes a shipped deck, runs a goldfish analysis, waits for the table and the figure, checks
+the numbers against the command line's for the same seed, and saves a screenshot (also to
+``$EXPLORE_SIM_SCREENSHOT`` when set: that is how the README's picture is made). No browser is
+downloaded: the test is skipped, with the reason, when no chromium is installed (``.ci/run``
+installs it with apt-get).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import DECKS
+from web_helpers import DEADLINE, chromium_path, deck_text, live_server
+
+from explore_sim.cli import main
+
+CHROMIUM = chromium_path()
+SHIPPED = "xln_sultai_explore"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("no chromium installed (apt-get install chromium); the browser test needs one")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=100_000)) as (url, app):
+        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page.set_default_timeout(DEADLINE * 1000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: errors.append(message.text)
+                if message.type == "error" else None)
+
+        page.goto(url + "/")
+        page.get_by_role("button", name="Goldfish by turn").click()
+        page.wait_for_selector("input[name=turns]")
+        page.fill("textarea[name=deck]", deck_text(f"{SHIPPED}.txt"))
+        page.fill("input[name=trials]", "4000")
+        page.fill("input[name=seed]", "1")
+        page.fill("input[name=metrics]", "lands_played,on_curve,counters,explores,"
+                                         "explore_lands,mana_spent")
+        page.click("#run")
+
+        table = page.wait_for_selector("table.stats")
+        page.wait_for_function("() => { const img = document.querySelector('img.figure');"
+                               " return img && img.complete && img.naturalWidth > 0; }")
+        assert page.locator("#result").get_attribute("data-state") == "done"
+        assert "shipped deck xln_sultai_explore" in page.inner_text("main")
+
+        shown = {}
+        for row in table.query_selector_all("tbody tr"):
+            shown[row.query_selector("th").inner_text()] = [
+                cell.inner_text() for cell in row.query_selector_all("td")]
+        assert main(["simulate", str(DECKS / f"{SHIPPED}.txt"), "--trials", "4000", "--seed", "1",
+                     "--metrics", "lands_played,on_curve,counters,explores,explore_lands,"
+                                  "mana_spent"]) == 0
+        expected = {}
+        for line in capsys.readouterr().out.splitlines():
+            found = re.findall(r"\d+\.\d+ \(\d+\.\d+\)", line)
+            if found:
+                expected[line.split()[0]] = found
+        assert shown == expected
+
+        assert page.get_by_role("link", name="download CSV").count() == 1
+        assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=simulate")
+        shot = tmp_path / "web_page.png"
+        page.screenshot(path=str(shot), full_page=False)
+        assert shot.stat().st_size > 10_000
+        wanted = os.environ.get("EXPLORE_SIM_SCREENSHOT")
+        if wanted:
+            shutil.copyfile(shot, Path(wanted))
+        assert not errors, errors
+        page.close()
+
+
+def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=100_000)) as (url, app):
+        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page.set_default_timeout(DEADLINE * 1000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        page.goto(url + "/")
+        page.get_by_role("button", name="Value of explore cards").click()
+        page.wait_for_selector("textarea[name=card]")
+        page.select_option("select[name=shipped]", SHIPPED)
+        page.get_by_role("button", name="Load").first.click()
+        page.wait_for_function("() => document.querySelector('textarea[name=deck]').value"
+                               ".includes('Jadelight Ranger')")
+        page.fill("textarea[name=card]", "Jadelight Ranger")
+        page.fill("input[name=trials]", "2000")
+        page.fill("input[name=seed]", "1")
+        page.click("#run")
+
+        table = page.wait_for_selector("table.stats")
+        page.wait_for_function("() => { const img = document.querySelector('img.figure');"
+                               " return img && img.complete && img.naturalWidth > 0; }")
+        assert page.locator("#result").get_attribute("data-state") == "done"
+        assert table.query_selector("caption").inner_text().startswith(
+            "value: land-equivalents of on_curve at turn 4")
+        shown = [cell.inner_text() for cell in table.query_selector_all("tbody tr > *")]
+        assert main(["value", str(DECKS / f"{SHIPPED}.txt"), "--card", "Jadelight Ranger",
+                     "--trials", "2000", "--seed", "1", "--format", "csv"]) == 0
+        found = next(line.split(",") for line in capsys.readouterr().out.splitlines()
+                     if ",land_equivalent," in line)
+        assert shown[:3] == ["Jadelight Ranger", "4", "on_curve@4"]
+        assert shown[3:7] == [f"{float(x):.4f}" for x in found[5:9]]  # mean, se, interval
+        assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=value")
+        assert not errors, errors
+        page.close()
