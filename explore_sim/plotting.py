@@ -623,17 +623,13 @@ def plot_metrics(
     OptionError
         An unknown metric (with the closest names).
     """
-    from .analysis.simulate import (
-        DEFAULT_COMPARE_METRICS,
-        DEFAULT_TABLE_METRICS,
-        check_metrics,
-    )
+    from .analysis.simulate import DEFAULT_COMPARE_METRICS, check_metrics, table_metrics
 
     meta = result.meta
     extra = [f"castable:{name}" for name in meta.get("castable", [])]
     compared = hasattr(result, "paired_differences")
-    default = DEFAULT_COMPARE_METRICS if compared else DEFAULT_TABLE_METRICS
-    chosen = check_metrics(metrics, (*default, *extra), extra=extra)
+    default = [*DEFAULT_COMPARE_METRICS, *extra] if compared else table_metrics(meta)
+    chosen = check_metrics(metrics, default, extra=extra)
     if not chosen:
         raise OptionError("plot_metrics needs at least one metric")
     per_metric = 2 if compared and differences else 1

@@ -179,3 +179,14 @@ def test_the_land_choice_plays_toward_the_commander_in_the_command_zone():
                                      battlefield=["Forest", "Forest"], commanders=[HAKBAL])
     play(game, state)
     assert state.battlefield[0, ids["Island"]] == 1  # Hakbal needs U; the Forests make G
+
+
+def test_a_commander_games_table_shows_when_the_commander_was_cast():
+    games = explore_sim.simulate(HAKBAL_DECK, turns=4, trials=2000, seed=1)
+    lines = games.render("table").splitlines()
+    (row,) = [line for line in lines if line.startswith("commander_cast ")]
+    by_turn = games.summary().query("metric == 'commander_cast' and turn > 0")["mean"]
+    assert row.split()[1::2] == [f"{mean:.3f}" for mean in by_turn]
+    assert float(row.split()[7]) > 0  # cast by turn 4
+    normal = explore_sim.simulate(DECKS / "lci_merfolk_explore.txt", turns=2, trials=200, seed=1)
+    assert "commander_cast" not in normal.render("table")

@@ -72,3 +72,34 @@ def test_ci_runs_the_readme_commands_as_written():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert setup in ci and tests in ci
     assert ci.index(setup) < ci.index(tests)
+
+
+def shown_outputs():
+    """``(command, output)`` of every ``explore-sim`` command the README shows with its output
+    (a shell block, at most one paragraph, then a plain block), but ``tune``, which takes
+    minutes."""
+    pairs = re.findall(r"```sh\n(explore-sim [^`]*?)\n```\n\n(?:[^`]*?\n\n)?```\n(.*?)```",
+                       README, flags=re.S)
+    return [(command.replace("\\\n", " "), output) for command, output in pairs
+            if not command.startswith("explore-sim tune")]
+
+
+@pytest.mark.parametrize(("command", "output"), shown_outputs(),
+                         ids=[command[:60] for command, _ in shown_outputs()])
+def test_the_readme_shows_what_its_commands_print(command, output, tmp_path):
+    """Every line the README shows is printed, in that order (an output may be shown in
+    part, with ``...`` where lines are left out); the seeds make the numbers exact."""
+    import shlex
+    import subprocess
+    import sys
+
+    (tmp_path / "decks").symlink_to(ROOT / "decks")
+    words = shlex.split(command)[1:]
+    out = subprocess.run([sys.executable, "-m", "explore_sim", *words],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    printed = iter(line.rstrip() for line in out.stdout.splitlines())
+    for line in output.splitlines():
+        line = line.rstrip()
+        if line and line.strip() not in ("...", "…"):
+            assert line in printed, f"not printed (in order): {line!r}"

@@ -48,8 +48,8 @@ from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
 __all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games", "play_paired",
-           "check_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS", "SimulateTask",
-           "CompareTask"]
+           "check_metrics", "table_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS",
+           "SimulateTask", "CompareTask"]
 
 #: Metrics shown by default in people-readable tables.
 DEFAULT_TABLE_METRICS = (
@@ -518,8 +518,7 @@ class SimulationResult:
             if metrics is not None:
                 rows = rows[rows["metric"].isin(check_metrics(metrics, extra=_extra(self.meta)))]
             return render(fmt, self.meta, rows.reset_index(drop=True), "")
-        chosen = check_metrics(metrics, (*DEFAULT_TABLE_METRICS, *_extra(self.meta)),
-                               extra=_extra(self.meta))
+        chosen = check_metrics(metrics, table_metrics(self.meta), extra=_extra(self.meta))
         return _turn_table(self.meta, rows, chosen, f"simulate: {self.meta['turns']} turns, "
                            f"{'on the play' if self.meta['on_play'] else 'on the draw'}")
 
@@ -534,7 +533,7 @@ class SimulationResult:
 
     def _repr_html_(self) -> str:
         table = _cell_table(self.summary().query("turn > 0"), "metric", "turn",
-                            range(1, self.meta["turns"] + 1), DEFAULT_TABLE_METRICS)
+                            range(1, self.meta["turns"] + 1), table_metrics(self.meta))
         table.columns = [f"turn {t}" for t in table.columns]
         facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()),
                  "cells: mean (standard error); summary() gives the tidy rows"]
@@ -561,6 +560,23 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) 
 def _extra(meta: dict[str, Any]) -> list[str]:
     """The ``castable:CARD`` metrics of a result."""
     return [CASTABLE_PREFIX + name for name in meta.get("castable", [])]
+
+
+def table_metrics(meta: dict[str, Any]) -> list[str]:
+    """The metrics a simulation's table shows by default: :data:`DEFAULT_TABLE_METRICS`,
+    ``commander_cast`` in Commander games, and the ``castable:CARD`` metrics asked for.
+
+    Parameters
+    ----------
+    meta : dict
+        A :class:`SimulationResult`'s metadata.
+
+    Returns
+    -------
+    list of str
+    """
+    commander = any(f.get("game") == "commander" for f in meta.get("formats", []))
+    return [*DEFAULT_TABLE_METRICS, *(["commander_cast"] if commander else []), *_extra(meta)]
 
 
 def _config_meta(config: GameConfig) -> dict[str, Any]:

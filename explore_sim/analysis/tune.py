@@ -164,8 +164,11 @@ def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: li
     depend only on its chunk and policies, and the sums are taken in chunk order, so they do
     not depend on where the tasks run."""
     chunks = list(chunk_seeds(games, seed))
-    tasks = [_GroupTask(deck, config, rule, objective, tuple(policies[start:start + _GROUP]))
-             for start in range(0, len(policies), _GROUP)]
+    # Groups small enough that every worker gets one when there are few rules (the fresh
+    # evaluation of the finalists), at most _GROUP rules each otherwise.
+    size = max(1, min(_GROUP, math.ceil(len(policies) / max(1, executor.capacity))))
+    tasks = [_GroupTask(deck, config, rule, objective, tuple(policies[start:start + size]))
+             for start in range(0, len(policies), size)]
     jobs = (Job(group, size, child) for size, child in chunks for group in range(len(tasks)))
     results = executor.map(tasks, jobs)
     sums = PairedValues(len(policies))

@@ -281,8 +281,8 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[C
             raise DeckError(f"card {clip(name)!r} is not in the main deck of "
                             f"{clip(deck.name)}{own.suggestion_text(name)}")
         if card.is_land:
-            raise DeckError(f"{card.name} is a land; value replaces spells by a vanilla "
-                            "stand-in and lands")
+            raise DeckError(f"{card.name} is a land: value weighs a spell of the deck against "
+                            "a vanilla stand-in and against lands; name a spell")
         if card not in chosen:
             chosen.append(card)
     if not chosen:

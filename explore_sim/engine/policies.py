@@ -474,8 +474,8 @@ def _check(node: ast.AST, text: str, depth: int,
         raise grammar.error(f"{grammar.label} is nested too deeply")
     where = f" at column {node.col_offset + 1}" if hasattr(node, "col_offset") else ""
 
-    def fail(message: str) -> Exception:
-        return grammar.error(f"{grammar.label} {clip(text)!r}: {message}{where}")
+    def fail(message: str, then: str = "") -> Exception:
+        return grammar.error(f"{grammar.label} {clip(text)!r}: {message}{where}{then}")
 
     def check(child: ast.AST) -> tuple[_Node, str]:
         return _check(child, text, depth + 1, grammar)
@@ -485,7 +485,7 @@ def _check(node: ast.AST, text: str, depth: int,
             close = close_matches(node.id, grammar.names)
             hint = f" (did you mean {close}?)" if close else ""
             see = "; see 'explore-sim policies'" if grammar is POLICY_GRAMMAR else ""
-            raise fail(f"unknown name {clip(node.id)!r}{hint}{see}")
+            raise fail(f"unknown name {clip(node.id)!r}{hint}", see)
         if grammar.at_turns:
             raise fail(f"{node.id!r} needs a turn, as in {node.id}@4")
         return ("name", node.id), "bool" if node.id in grammar.bool_names else "number"

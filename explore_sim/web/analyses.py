@@ -32,6 +32,7 @@ from ..analysis.simulate import (
     check_metrics,
     compare,
     simulate,
+    table_metrics,
 )
 from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
 from ..cards import CardSources
@@ -375,7 +376,7 @@ def _simulate_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -
 
 def _simulate_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
     rows = result.summary()
-    metrics = o["metrics"] or _with_castable(DEFAULT_TABLE_METRICS, result)
+    metrics = o["metrics"] or table_metrics(result.meta)
     turns = range(1, result.meta["turns"] + 1)
     by_turn = rows[rows["turn"] > 0]
     opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
