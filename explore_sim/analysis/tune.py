@@ -61,7 +61,8 @@ TUNE_COLUMNS = ("rank", "policy", "racing_mean", "racing_games", "same_games", "
                 "ci_low",
                 "ci_high", "vs_forge", "vs_forge_se", "vs_forge_ci_low", "vs_forge_ci_high",
                 "vs_keep", "vs_keep_se", "vs_keep_ci_low", "vs_keep_ci_high")
-#: Rules played by one task: a task plays them one after the other on one chunk of games.
+#: The most rules one task plays (one after the other, on one chunk of games); fewer when
+#: there are few rules, so that every worker gets a task.
 _GROUP = 8
 
 
@@ -166,9 +167,9 @@ def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: li
     chunks = list(chunk_seeds(games, seed))
     # Groups small enough that every worker gets one when there are few rules (the fresh
     # evaluation of the finalists), at most _GROUP rules each otherwise.
-    size = max(1, min(_GROUP, math.ceil(len(policies) / max(1, executor.capacity))))
-    tasks = [_GroupTask(deck, config, rule, objective, tuple(policies[start:start + size]))
-             for start in range(0, len(policies), size)]
+    per_task = max(1, min(_GROUP, math.ceil(len(policies) / max(1, executor.capacity))))
+    tasks = [_GroupTask(deck, config, rule, objective, tuple(policies[start:start + per_task]))
+             for start in range(0, len(policies), per_task)]
     jobs = (Job(group, size, child) for size, child in chunks for group in range(len(tasks)))
     results = executor.map(tasks, jobs)
     sums = PairedValues(len(policies))
@@ -362,7 +363,7 @@ def tune(
         if progress is not None:
             progress(min(done[0], budget), budget)
 
-    with executing(workers, scheduler) as executor:  # one pool for every round
+    with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         race = _Race.start(len(policies))
         twins: dict[int, int] = {}
         alive = list(range(len(policies)))

@@ -630,7 +630,7 @@ def value(
     seed_seq = seed_sequence(seed)
     total = trials * len(plans)
     comparisons = {}
-    with executing(workers, scheduler) as executor:  # one pool (or connection) for every card
+    with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         for index, plan in enumerate(plans):
             def step(done: int, _: int, before: int = index * trials) -> None:
                 if progress is not None:
