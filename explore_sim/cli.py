@@ -46,7 +46,7 @@ from .cards.index import card_sources, import_cards
 from .cards.template import card_template
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
-from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, printable
+from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, parse_count, printable
 from .plotting import result_figure, sweep_dimensions
 from .progress import ProgressBar
 
@@ -70,14 +70,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _count(text: str) -> int:
     """A whole number, allowing ``200_000``, ``200,000`` and ``2e5``."""
-    cleaned = text.strip().replace("_", "").replace(",", "")
-    if re.fullmatch(r"\d{1,40}", cleaned):
-        return int(cleaned)
-    if re.fullmatch(r"\d{1,20}(\.\d{1,20})?[eE]\d{1,2}", cleaned):
-        value = float(cleaned)
-        if value.is_integer():
-            return int(value)
-    raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}")
+    value = parse_count(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}")
+    return value
 
 
 def _number(text: str) -> float:

@@ -1,4 +1,5 @@
-"""The package's exception and warning types, and the helpers that keep messages safe.
+"""The package's exception and warning types, the helpers that keep messages safe, and
+whole numbers read the way people type them (:func:`parse_count`).
 
 Every error caused by user input (a decklist, a card file, a policy, an option) is an
 :class:`ExploreSimError`. Its message is a single line that names what is wrong and where,
@@ -10,6 +11,7 @@ echoed inside them is clipped with :func:`clip`.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "MAX_MESSAGE",
     "clip",
     "printable",
+    "parse_count",
 ]
 
 #: User text (a name, a value, a line) is echoed in a message up to this many characters.
@@ -139,3 +142,25 @@ def close_matches(name: str, candidates: Iterable[str], n: int = 2) -> str:
 
 class OptionWarning(UserWarning):
     """An option that was adjusted, such as more workers than there are cores."""
+
+
+def parse_count(text: str) -> int | None:
+    """A whole number as people type it: ``200000``, ``200_000``, ``200,000`` or ``2e5``.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int or None
+        None when the text is not a whole number.
+    """
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    if re.fullmatch(r"\d{1,40}", cleaned):
+        return int(cleaned)
+    if re.fullmatch(r"\d{1,20}(\.\d{1,20})?[eE]\d{1,2}", cleaned):
+        value = float(cleaned)
+        if value.is_integer():
+            return int(value)
+    return None

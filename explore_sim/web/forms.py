@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import clip
+from ..errors import clip, parse_count
 
 __all__ = ["Field", "FieldError", "parse_fields", "query_pairs", "MAX_TEXT"]
 
@@ -32,28 +31,6 @@ class FieldError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
-
-
-def parse_count(text: str) -> int | None:
-    """A whole number as people type it: ``200000``, ``200_000``, ``200,000`` or ``2e5``.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    int or None
-        None when the text is not a whole number.
-    """
-    cleaned = text.strip().replace("_", "").replace(",", "")
-    if re.fullmatch(r"\d{1,40}", cleaned):
-        return int(cleaned)
-    if re.fullmatch(r"\d{1,20}(\.\d{1,20})?[eE]\d{1,2}", cleaned):
-        value = float(cleaned)
-        if value.is_integer():
-            return int(value)
-    return None
 
 
 @dataclasses.dataclass(frozen=True)
