@@ -423,17 +423,33 @@ def _take_basic(game: Goldfish, state: GameState, rows: np.ndarray,
     return found
 
 
-def _remove_from_library(state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
-    """Take one copy of ``card`` (aligned with rows) out of each library: it swaps places
-    with the top card, which stays in the library."""
-    if not rows.size:
-        return
+def _library_window(state: GameState, rows: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's library read from its top around the ring.
+
+    Returns
+    -------
+    positions : ndarray, shape (len(rows), width)
+        Column of the library array at each depth (top first).
+    cards : ndarray, shape (len(rows), width)
+        The card at each depth.
+    live : ndarray of bool, shape (len(rows), width)
+        Depths still in the library (before ``end``).
+    """
     width = state.library.shape[1]
     offsets = np.arange(width)
     top, end = state.top[rows], state.end[rows]
     positions = (top[:, None] + offsets[None, :]) % width
     cards = state.library[rows[:, None], positions]
-    live = offsets[None, :] < (end - top)[:, None]
+    return positions, cards, offsets[None, :] < (end - top)[:, None]
+
+
+def _remove_from_library(state: GameState, rows: np.ndarray, card: np.ndarray) -> None:
+    """Take one copy of ``card`` (aligned with rows) out of each library: it swaps places
+    with the top card, which stays in the library."""
+    if not rows.size:
+        return
+    positions, cards, live = _library_window(state, rows)
     where = np.argmax((cards == card[:, None]) & live, axis=1)
     first = positions[:, 0]
     found = positions[np.arange(len(rows)), where]
@@ -448,12 +464,8 @@ def shuffle_libraries(game: Goldfish, state: GameState, rows: np.ndarray) -> Non
     random order from the game's ``"search"`` stream."""
     if not rows.size:
         return
-    width = state.library.shape[1]
-    offsets = np.arange(width)
-    top, end = state.top[rows], state.end[rows]
-    positions = (top[:, None] + offsets[None, :]) % width
-    cards = state.library[rows[:, None], positions]
-    keys = np.asarray(game.rngs["search"].random((len(rows), width)), dtype=np.float64)
-    keys = np.where(offsets[None, :] < (end - top)[:, None], keys, np.inf)
+    positions, cards, live = _library_window(state, rows)
+    keys = np.asarray(game.rngs["search"].random(cards.shape), dtype=np.float64)
+    keys = np.where(live, keys, np.inf)
     order = np.argsort(keys, axis=1, kind="stable")
     state.library[rows[:, None], positions] = np.take_along_axis(cards, order, axis=1)
