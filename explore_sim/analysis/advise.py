@@ -53,7 +53,8 @@ from .objectives import Objective, PairedValues, parse_objectives
 from .report import deck_meta, html_repr, meta_text, render, short_repr, text_table, versions, with_meta
 from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence
 
-__all__ = ["advise", "AdviceResult", "Position", "position", "ADVICE_COLUMNS", "PHASES"]
+__all__ = ["advise", "AdviceResult", "Position", "position", "ADVICE_COLUMNS", "PHASES",
+           "advice_cells"]
 
 #: Columns of :meth:`AdviceResult.summary`.
 ADVICE_COLUMNS = ("objective", "keep", "keep_se", "mill", "mill_se", "difference", "se",
@@ -504,16 +505,7 @@ class AdviceResult:
             f"  trials: {self.meta['trials']}  seed: {self.meta['seed']}",
             "",
         ]
-        shown = pd.DataFrame({
-            "objective": rows["objective"],
-            "keep": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["keep"], rows["keep_se"])],
-            "mill": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mill"], rows["mill_se"])],
-            "mill - keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["difference"], rows["se"])],
-            "95% interval": [f"[{lo:+.4f}, {hi:+.4f}]" for lo, hi in
-                             zip(rows["ci_low"], rows["ci_high"])],
-            "verdict": rows["verdict"],
-        })
-        lines += [line.rstrip() for line in text_table(shown).splitlines()]
+        lines += [line.rstrip() for line in text_table(advice_cells(rows)).splitlines()]
         lines.append("")
         lines.append("  cells: mean (standard error); mill - keep is paired: both branches "
                      "play the same library in every trial")
@@ -534,6 +526,33 @@ class AdviceResult:
         facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()),
                  "difference: mill - keep, paired on the same libraries"]
         return html_repr("AdviceResult", facts, table)
+
+
+def advice_cells(rows: pd.DataFrame,
+                 interval: Callable[[float, float], str] = lambda lo, hi:
+                 f"[{lo:+.4f}, {hi:+.4f}]") -> pd.DataFrame:
+    """The advice as people read it: ``mean (se)`` cells, the interval and the verdict.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        :meth:`AdviceResult.summary`.
+    interval : callable
+        ``interval(ci_low, ci_high)``: the text of an interval (default ``[+a, +b]``).
+
+    Returns
+    -------
+    DataFrame
+        ``objective, keep, mill, mill - keep, 95% interval, verdict``, text cells.
+    """
+    return pd.DataFrame({
+        "objective": rows["objective"],
+        "keep": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["keep"], rows["keep_se"])],
+        "mill": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mill"], rows["mill_se"])],
+        "mill - keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["difference"], rows["se"])],
+        "95% interval": [interval(lo, hi) for lo, hi in zip(rows["ci_low"], rows["ci_high"])],
+        "verdict": rows["verdict"],
+    })
 
 
 @dataclasses.dataclass(frozen=True)

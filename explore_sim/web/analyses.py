@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..analysis.advise import PHASES, advise, position
+from ..analysis.advise import PHASES, advice_cells, advise, position
 from ..analysis.explore import EXPLORE_METRICS, explore
 from ..analysis.objectives import parse_objectives
 from ..analysis.report import meta_text
@@ -680,15 +680,7 @@ def _advise_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> 
 def _advise_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
     rows = result.summary()
     where = result.meta["position"]
-    shown = pd.DataFrame({
-        "objective": rows["objective"],
-        "keep": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["keep"], rows["keep_se"])],
-        "mill": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mill"], rows["mill_se"])],
-        "mill - keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["difference"], rows["se"])],
-        "95% interval": [f"{lo:+.4f} to {hi:+.4f}" for lo, hi in
-                         zip(rows["ci_low"], rows["ci_high"])],
-        "verdict": rows["verdict"],
-    })
+    shown = advice_cells(rows, interval=lambda lo, hi: f"{lo:+.4f} to {hi:+.4f}")
     return [frame_table(
         shown, f"advise: keep or mill {where['revealed']}, revealed by {where['explorer']} "
                f"on turn {where['turn']}",
