@@ -257,6 +257,29 @@ def test_hall_condition_agrees_with_a_brute_force_matcher(units, pips, generic):
         assert len(spent) == len(pips) + generic and brute_force(spent, pips, generic)
 
 
+@pytest.mark.parametrize("deck", ["xln_sultai_explore.txt", "lci_merfolk_explore.txt"])
+def test_the_lookup_table_is_the_exact_test_for_any_amount_of_mana(deck):
+    import copy
+
+    from explore_sim.engine.mana import ManaTables
+
+    tables = ManaTables(explore_sim.load_deck(DECKS / deck).features(), ["{1}"])
+    assert tables.lookup is not None
+    hall = copy.copy(tables)
+    hall.lookup = None  # the exact test computed each time
+    rng = np.random.default_rng(0)
+    rows = 20_000
+    units = rng.integers(0, tables.cap + 3, size=(rows, tables.n_classes), dtype=np.int32)
+    units *= rng.random(units.shape) < 0.4  # most classes empty, some past the cap
+    modes = rng.integers(0, len(tables.modes), size=rows)
+    looked_up, computed = tables.payable(units, modes), hall.payable(units, modes)
+    np.testing.assert_array_equal(looked_up, computed)
+    assert looked_up.mean() > 0.1 and (~looked_up).mean() > 0.1
+    everyone = np.arange(rows)
+    np.testing.assert_array_equal(tables.payable_rows(units, everyone[::-1], modes[::-1]),
+                                  computed[::-1])
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="{}WUBRGCSXP/0123456789 ", max_size=24))
 def test_cost_parser_accepts_or_refuses_cleanly(text):

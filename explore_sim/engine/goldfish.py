@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GROUP, GameState, from_hand, leave, of_rows, to_hand
+from .state import GROUP, GameState, count_product, from_hand, leave, of_rows, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
            "is_commander_game"]
@@ -397,12 +397,7 @@ class Goldfish:
             return ok
         mode = self.first_mode[k]
         for units in unit_sets:
-            if len(r) >= len(units):  # many pairs: each row's coverage once, then gathered
-                covered, total = self.mana.covered(units)[r], units.sum(axis=1)[r]
-            else:
-                pair_units = units[r]
-                covered, total = self.mana.covered(pair_units), pair_units.sum(axis=1)
-            ok |= self.mana.payable_covered(covered, total, mode)
+            ok |= self.mana.payable_rows(units, r, mode)
             for kind in self.multi_mode_ids.tolist():
                 here = np.flatnonzero((k == kind) & ~ok)
                 for other in self.kind_modes[kind][1:]:
@@ -435,7 +430,7 @@ class Goldfish:
         ids = self.mana.source_ids
         plain = np.where(self.mana.source_cost > 0, 0,
                          state.battlefield[np.ix_(rows, ids)].astype(np.int32))
-        units = plain @ self.mana.source_units
+        units = count_product(plain, self.mana.source_units)
         ok = self.castable_card(card, [units])
         options = self.land_options
         for o in range(len(options.card)):

@@ -43,7 +43,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .state import GameState, from_hand, leave, to_hand
+from .state import GameState, count_product, from_hand, leave, of_rows, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -125,7 +125,8 @@ def _colour_demand(pips: np.ndarray, colours: np.ndarray) -> np.ndarray:
     best = np.zeros((pips.shape[0], colours.shape[0]), dtype=np.int64)
     for i, bit in enumerate(_COLOUR_BITS):
         makes = (colours & bit) != 0
-        best = np.maximum(best, np.where(makes[None, :], pips[:, i:i + 1], 0))
+        if makes.any():  # a colour no option makes adds nothing
+            np.maximum(best, np.where(makes[None, :], pips[:, i:i + 1], 0), out=best)
     return best
 
 
@@ -133,19 +134,20 @@ def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray
     """Pips of each colour (W U B R G) the player wants to pay: the spells in hand and in the
     command zone, and the cards named by ``castable`` as if they were in hand, shape
     (rows, 5)."""
-    wanted = state.hand[rows] @ state.card_pips + game.wanted_pips
+    wanted = count_product(of_rows(state.hand, rows), state.card_pips) + game.wanted_pips
     for kind in game.commander_ids.tolist():
         wanted += state.command[rows, kind, None] * state.card_pips[kind]
     return wanted
 
 
 def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray,
-                    hand_pips: np.ndarray) -> np.ndarray:
+                    hand_pips: np.ndarray, among: int = ANY_COLOUR) -> np.ndarray:
     """Colours the spells in hand need (``hand_pips``, :func:`_hand_pips`) that your mana
-    sources do not make, (rows,) masks."""
+    sources do not make, (rows,) masks; only the colours in mask ``among`` are looked at."""
     needed = np.zeros(len(rows), dtype=np.int64)
     for i, bit in enumerate(_COLOUR_BITS):
-        needed |= np.where(hand_pips[:, i] > 0, bit, 0)
+        if bit & among:
+            needed |= np.where(hand_pips[:, i] > 0, bit, 0)
     return needed & ~game.colours_made(state, rows)
 
 
@@ -230,7 +232,8 @@ def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
                 colours: np.ndarray) -> np.ndarray:
     """Steps 3 and 4 as one integer key per (row, option)."""
     hand_pips = _hand_pips(game, state, rows)
-    needed = _needed_colours(game, state, rows, hand_pips)
+    among = int(np.bitwise_or.reduce(colours, initial=0))
+    needed = _needed_colours(game, state, rows, hand_pips, among)
     fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
     library_demand = np.minimum(_colour_demand(state.library_pips[rows], colours), 4095)

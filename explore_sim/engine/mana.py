@@ -40,12 +40,20 @@ import numpy as np
 
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
-from .state import of_rows
+from .state import count_product, of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
 
 #: Casts from the command zone with their own tax level; later casts pay this much tax too.
 MAX_TAXED_CASTS = 12
+
+#: Largest :attr:`ManaTables.lookup` (amounts of units x ways to pay) built; past it the
+#: exact test is computed each time.
+LOOKUP_LIMIT = 1 << 21
+
+#: Lookup tables already built, by the tables they were built from (every chunk of a run
+#: builds the same game).
+_LOOKUPS: dict[tuple, np.ndarray] = {}
 
 
 def popcount(mask: int) -> int:
@@ -202,10 +210,40 @@ class ManaTables:
 
         self.source_ids = np.array(sorted(ids.tolist(), key=tap_key), dtype=np.intp)
         self.source_units = units[self.source_ids]  # (n_sources, n_classes)
+        self.source_makes = [np.flatnonzero(row) for row in self.source_units]
         self.sick_source = (f.is_creature & ~f.has_haste)[self.source_ids]
         self.source_cost = f.source_cost[self.source_ids].astype(np.int32)
         self.has_filters = bool((self.source_cost > 0).any())
         self.mode_card_array = np.array(self.mode_card, dtype=np.intp)
+        self._build_lookup()
+
+    def _build_lookup(self) -> None:
+        """:attr:`lookup`: the exact test done ahead for every amount of units a row can
+        hold, when the deck's classes and costs are few enough.
+
+        Capping each class at the largest mana value of a mode (:attr:`cap`) changes no
+        answer: a class with that many units covers every mask it meets and the total of
+        every mode by itself.
+        """
+        self.cap = int(self.total.max(initial=0))
+        self.strides = (self.cap + 1) ** np.arange(self.n_classes, dtype=np.int64)
+        n_keys = (self.cap + 1) ** self.n_classes
+        self.lookup = None
+        if not self.n_classes or n_keys * len(self.modes) > LOOKUP_LIMIT:
+            return
+        key = (self.intersects.tobytes(), self.intersects.shape, self.req.tobytes(),
+               self.req.shape, self.total.tobytes())
+        if key not in _LOOKUPS:
+            grid = np.indices((self.cap + 1,) * self.n_classes).reshape(self.n_classes, -1)
+            units = grid[::-1].T.astype(np.int32)  # row i holds the units of key i
+            covered, total = self.covered(units), units.sum(axis=1)
+            table = np.empty((n_keys, len(self.modes)), dtype=bool)
+            for m in range(len(self.modes)):
+                table[:, m] = (covered >= self.req[m]).all(axis=1) & (total >= self.total[m])
+            if len(_LOOKUPS) >= 64:
+                _LOOKUPS.clear()
+            _LOOKUPS[key] = table
+        self.lookup = _LOOKUPS[key]
 
     # ----------------------------------------------------------------------------------
     # Availability. ``state.units`` (trials, n_classes) holds the units of every untapped,
@@ -240,7 +278,7 @@ class ManaTables:
         """``state.units`` from scratch (the untap step: nothing tapped, nothing sick)."""
         plain = self.source_ids[self.source_cost == 0]
         counts = state.battlefield[:, plain].astype(np.int32)
-        state.units[:] = counts @ self.f.source_units[plain].astype(np.int32)
+        state.units[:] = count_product(counts, self.f.source_units[plain])
 
     def expected_units(self, state) -> np.ndarray:
         """``state.units`` recomputed from the permanents (for checks)."""
@@ -301,24 +339,38 @@ class ManaTables:
 
     def covered(self, units: np.ndarray) -> np.ndarray:
         """Units able to pay some pip inside each of :attr:`masks`, (rows, n_masks), int."""
-        return units @ self.intersects
+        return count_product(units, self.intersects)
 
-    def payable_covered(self, covered: np.ndarray, total: np.ndarray,
-                        mode: int | np.ndarray) -> np.ndarray:
-        """:meth:`payable` from the rows' :meth:`covered` and total units."""
-        return (covered >= self.req[mode]).all(axis=1) & (total >= self.total[mode])
+    def keys(self, units: np.ndarray) -> np.ndarray:
+        """Each row's row of :attr:`lookup`: its units by class, each capped at
+        :attr:`cap`, as one mixed-radix number; shape (rows,), intp."""
+        capped = np.minimum(units, self.cap)
+        key = capped[:, 0].astype(np.intp)
+        for c in range(1, self.n_classes):
+            key += capped[:, c] * self.strides[c]
+        return key
 
-    def payable(self, units: np.ndarray, mode: int | np.ndarray,
-                covered: np.ndarray | None = None) -> np.ndarray:
+    def payable(self, units: np.ndarray, mode: int | np.ndarray) -> np.ndarray:
         """Whether each row's ``units`` (rows, n_classes) can pay ``mode`` (an index, or one
-        index per row): Hall's condition over :attr:`masks` and the total. ``covered``:
-        :meth:`covered` of ``units`` if already known."""
+        index per row): Hall's condition over :attr:`masks` and the total (read from
+        :attr:`lookup` when the deck has one)."""
+        if self.lookup is not None:
+            return self.lookup[self.keys(units), mode]
         enough = units.sum(axis=1) >= self.total[mode]
         if np.ndim(mode) == 0 and not self.modes[mode].pips:
             return enough  # generic mana only: any units will do
-        if covered is None:
-            covered = self.covered(units)
-        return (covered >= self.req[mode]).all(axis=1) & enough
+        return (self.covered(units) >= self.req[mode]).all(axis=1) & enough
+
+    def payable_rows(self, units: np.ndarray, rows: np.ndarray,
+                     mode: int | np.ndarray) -> np.ndarray:
+        """:meth:`payable` of ``units[rows]`` (``rows`` may repeat); with many rows, each
+        row of ``units`` is summarised once and the summaries gathered."""
+        if len(rows) < len(units):
+            return self.payable(units[rows], mode)
+        if self.lookup is not None:
+            return self.lookup[self.keys(units)[rows], mode]
+        covered, total = self.covered(units)[rows], units.sum(axis=1)[rows]
+        return (covered >= self.req[mode]).all(axis=1) & (total >= self.total[mode])
 
     # ----------------------------------------------------------------------------------
     # Paying
@@ -343,7 +395,7 @@ class ManaTables:
                 if not safe:
                     trial = units[todo]
                     trial[:, c] -= 1
-                    ok = ((trial @ self.intersects >= rest_req).all(axis=1)
+                    ok = ((self.covered(trial) >= rest_req).all(axis=1)
                           & (trial.sum(axis=1) >= rest_total))
                     todo[todo] = ok
                 units[todo, c] -= 1
@@ -371,21 +423,22 @@ class ManaTables:
         pool -= from_pool
         need = used - from_pool
         if (need > 0).any():
+            tapped_units = np.zeros_like(need)
             for s, kind in enumerate(self.source_ids.tolist()):
-                made = self.source_units[s]
-                if self.source_cost[s] > 0 or not (need[:, made > 0] > 0).any():
+                made, makes = self.source_units[s], self.source_makes[s]
+                if self.source_cost[s] > 0 or not (need[:, makes] > 0).any():
                     continue
                 usable = self.usable(state, rows, kind)
                 if unavailable is not None and unavailable[0] == kind:
                     usable = np.maximum(usable - unavailable[1], 0)
-                per_copy = made[made > 0]
-                copies = np.minimum(usable, (-(-need[:, made > 0] // per_copy)).max(axis=1))
+                copies = np.minimum(usable, (-(-need[:, makes] // made[makes])).max(axis=1))
                 produced = copies[:, None] * made[None, :]
                 spent = np.minimum(produced, need)
                 need -= spent
                 pool += produced - spent
+                tapped_units += produced
                 state.tapped[rows, kind] += copies.astype(state.tapped.dtype)
-                state.units[rows] -= produced.astype(state.units.dtype)
+            state.units[rows] -= tapped_units.astype(state.units.dtype)
         state.pool[rows] = pool
 
     def activate_filters(self, state, rows: np.ndarray,
