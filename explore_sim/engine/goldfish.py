@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GROUP, GameState, count_product, from_hand, leave, of_rows, to_hand
+from .state import GROUP, GameState, from_hand, leave, of_rows, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
            "is_commander_game"]
@@ -430,7 +430,7 @@ class Goldfish:
         ids = self.mana.source_ids
         plain = np.where(self.mana.source_cost > 0, 0,
                          state.battlefield[np.ix_(rows, ids)].astype(np.int32))
-        units = count_product(plain, self.mana.source_units)
+        units = plain @ self.mana.source_units
         ok = self.castable_card(card, [units])
         options = self.land_options
         for o in range(len(options.card)):

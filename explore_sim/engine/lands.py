@@ -43,7 +43,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .state import GameState, count_product, from_hand, leave, of_rows, to_hand
+from .state import GameState, from_hand, leave, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -134,7 +134,7 @@ def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray
     """Pips of each colour (W U B R G) the player wants to pay: the spells in hand and in the
     command zone, and the cards named by ``castable`` as if they were in hand, shape
     (rows, 5)."""
-    wanted = count_product(of_rows(state.hand, rows), state.card_pips) + game.wanted_pips
+    wanted = state.hand[rows] @ state.card_pips + game.wanted_pips
     for kind in game.commander_ids.tolist():
         wanted += state.command[rows, kind, None] * state.card_pips[kind]
     return wanted

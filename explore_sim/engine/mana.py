@@ -40,7 +40,7 @@ import numpy as np
 
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
-from .state import count_product, of_rows
+from .state import of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
 
@@ -278,7 +278,7 @@ class ManaTables:
         """``state.units`` from scratch (the untap step: nothing tapped, nothing sick)."""
         plain = self.source_ids[self.source_cost == 0]
         counts = state.battlefield[:, plain].astype(np.int32)
-        state.units[:] = count_product(counts, self.f.source_units[plain])
+        state.units[:] = counts @ self.f.source_units[plain].astype(np.int32)
 
     def expected_units(self, state) -> np.ndarray:
         """``state.units`` recomputed from the permanents (for checks)."""
@@ -339,7 +339,7 @@ class ManaTables:
 
     def covered(self, units: np.ndarray) -> np.ndarray:
         """Units able to pay some pip inside each of :attr:`masks`, (rows, n_masks), int."""
-        return count_product(units, self.intersects)
+        return units @ self.intersects
 
     def keys(self, units: np.ndarray) -> np.ndarray:
         """Each row's row of :attr:`lookup`: its units by class, each capped at

@@ -27,7 +27,6 @@ __all__ = [
     "leave",
     "enter",
     "of_rows",
-    "count_product",
     "to_hand",
     "from_hand",
     "PERMANENT_GROUPS",
@@ -469,17 +468,6 @@ class GameState:
         for g in range(self.members.shape[1]):
             ids = np.flatnonzero(self.members[:, g])
             self.permanents[:, g] = self.battlefield[:, ids].sum(axis=1)
-
-
-def count_product(counts: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """``counts @ table`` for small non-negative integer counts, exactly, as int32.
-
-    NumPy multiplies integer matrices without BLAS; the float64 product is several times
-    faster and exact while every partial sum stays below 2**53 (counts of cards and mana).
-
-    counts (rows, n), table (n, m) -> (rows, m).
-    """
-    return (counts.astype(np.float64) @ table.astype(np.float64)).astype(np.int32)
 
 
 def of_rows(array: np.ndarray, rows: np.ndarray, column: int | None = None) -> np.ndarray:
