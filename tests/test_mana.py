@@ -280,6 +280,31 @@ def test_the_lookup_table_is_the_exact_test_for_any_amount_of_mana(deck):
                                   computed[::-1])
 
 
+@pytest.mark.parametrize("deck", ["golgari_explore.txt", "xln_sultai_explore.txt",
+                                  "lci_merfolk_explore.txt"])
+def test_games_with_the_lookup_table_are_the_games_without_it(deck, monkeypatch):
+    from explore_sim.analysis.simulate import play_games
+    from explore_sim.engine import mana
+    from explore_sim.engine.mulligan import MulliganRule
+    from explore_sim.engine.policies import as_policy
+
+    loaded = explore_sim.load_deck(DECKS / deck)
+    ranger = [card for card in loaded.features().cards if card.name == "Jadelight Ranger"]
+
+    def games():
+        config = GameConfig(turns=6, castable=tuple(ranger))
+        return play_games(loaded, config, as_policy("forge"), MulliganRule("london"), 3000,
+                          np.random.SeedSequence(7))
+
+    looked_up = games()
+    monkeypatch.setattr(mana, "LOOKUP_LIMIT", 0)  # the exact test computed pair by pair
+    computed = games()
+    for turn, metrics in computed.items():
+        for name, values in metrics.items():
+            np.testing.assert_array_equal(looked_up[turn][name], values, err_msg=f"{name}@{turn}")
+    assert computed[6]["colour_screwed"].any() and computed[6]["cards_cast"].any()
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="{}WUBRGCSXP/0123456789 ", max_size=24))
 def test_cost_parser_accepts_or_refuses_cleanly(text):

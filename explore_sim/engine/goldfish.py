@@ -236,6 +236,32 @@ class Goldfish:
                                 if k in self.commander_ids]
         self.pass_x = np.flatnonzero(np.isin(self.pass_ids, self.x_ids))
         self.pass_targeted = np.flatnonzero(self.needs_creature_target[self.pass_ids])
+        self.cast_x = np.flatnonzero(np.isin(self.cast_ids, self.x_ids))
+        self._build_card_lookup()
+
+    def _build_card_lookup(self) -> None:
+        """Whether each amount of units (a row of :attr:`ManaTables.lookup`) pays each card
+        in any of its ways, as columns for :attr:`pass_ids` and :attr:`cast_ids`; None when
+        the deck has no lookup table (the exact test is then computed pair by pair)."""
+        self.pass_lookup = self.cast_lookup = None
+        lookup = self.mana.lookup
+        if lookup is None:
+            return
+        card = lookup[:, self.first_mode].copy()  # (n_keys, n_kinds), as castable_pairs
+        for kind in self.multi_mode_ids.tolist():
+            for other in self.kind_modes[kind][1:]:
+                card[:, kind] |= lookup[:, other]
+        self.pass_lookup = np.ascontiguousarray(card[:, self.pass_ids])
+        self.pass_lookup[:, [j for j, _ in self.pass_commanders]] = True  # checked with tax
+        self.cast_lookup = np.ascontiguousarray(card[:, self.cast_ids])
+
+    def castable_columns(self, unit_sets: list[np.ndarray], table: np.ndarray) -> np.ndarray:
+        """Rows of a card lookup (:attr:`pass_lookup`, :attr:`cast_lookup`) for the mana in
+        ``unit_sets``: whether each row can pay each column's card, (rows, columns)."""
+        ok = table[self.mana.keys(unit_sets[0])]
+        for units in unit_sets[1:]:
+            ok |= table[self.mana.keys(units)]
+        return ok
 
     # ----------------------------------------------------------------------------------
     # Casting priority
@@ -454,8 +480,14 @@ class Goldfish:
             return np.zeros(len(rows), dtype=bool)
         if held is None:
             held = self.held_spells(state, rows)
-        cheap = self.cheapest[kinds][None, :] <= unit_sets[-1].sum(axis=1)[:, None]
-        return self._first_castable(unit_sets, held & cheap, kinds) >= 0
+        total = unit_sets[-1].sum(axis=1)
+        cheap = self.cheapest[kinds][None, :] <= total[:, None]
+        if self.cast_lookup is None:
+            return self._first_castable(unit_sets, held & cheap, kinds) >= 0
+        ok = held & cheap & self.castable_columns(unit_sets, self.cast_lookup)
+        if self.cast_x.size:  # Jadelight Spelunker needs X >= 1
+            ok[:, self.cast_x] &= total[:, None] >= self.cost[kinds[self.cast_x]] + 1
+        return ok.any(axis=1)
 
     def _first_castable(self, unit_sets: list[np.ndarray], candidate: np.ndarray,
                         kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
@@ -480,9 +512,13 @@ class Goldfish:
         total = unit_sets[-1].sum(axis=1)
         kinds = self.cast_ids
         held = state.hand[:, kinds] > 0
-        r, j = np.nonzero(held & (self.cheapest[kinds][None, :] <= total[:, None]))
-        screwed = np.zeros(state.trials, dtype=bool)
-        screwed[r[~self.castable_pairs(unit_sets, r, kinds[j], x_rule=False)]] = True
+        affordable = held & (self.cheapest[kinds][None, :] <= total[:, None])
+        if self.cast_lookup is None:
+            r, j = np.nonzero(affordable)
+            screwed = np.zeros(state.trials, dtype=bool)
+            screwed[r[~self.castable_pairs(unit_sets, r, kinds[j], x_rule=False)]] = True
+        else:
+            screwed = (affordable & ~self.castable_columns(unit_sets, self.cast_lookup)).any(axis=1)
         state.main_phase["mana_available"] = total.astype(np.int32)
         state.main_phase["colour_screwed"] = screwed.astype(np.int32)
         for card, modes in zip(self.castable_cards, self.castable_card_modes):
@@ -522,10 +558,30 @@ class Goldfish:
             score[:, self.pass_x] *= mana >= self.cost[cols[self.pass_x]] + 1
         if self.pass_targeted.size:  # a spell that targets a creature you control needs one
             score[:, self.pass_targeted] *= (self.creatures(state, rows) > 0)[:, None]
-        # Colours: the best candidate of each row is checked exactly (commanders already
-        # were); where it cannot be paid, the next best, and so on.
-        best = np.zeros(len(rows), dtype=np.intp)
-        casting = np.zeros(len(rows), dtype=bool)
+        # Colours: where the deck has a lookup table, every candidate is looked up at once
+        # and the best payable one taken (commanders were checked above).
+        if self.pass_lookup is not None:
+            score *= self.castable_columns(unit_sets, self.pass_lookup)
+            casting = score.any(axis=1)
+            if not casting.any():
+                return casting
+            best = cols[np.argmax(score, axis=1)]
+        else:
+            best, casting = self._best_payable(unit_sets, score)
+            if not casting.any():
+                return casting
+        for kind in np.unique(best[casting]).tolist():
+            self.cast(state, rows[casting & (best == kind)], kind)
+        return casting
+
+    def _best_payable(self, unit_sets: list[np.ndarray], score: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Without a lookup table: the best candidate of each row is checked exactly
+        (commanders already were); where it cannot be paid, the next best, and so on.
+        Returns the card id chosen and whether there is one, each (rows,)."""
+        cols = self.pass_ids
+        best = np.zeros(len(score), dtype=np.intp)
+        casting = np.zeros(len(score), dtype=bool)
         pending = np.flatnonzero(score.any(axis=1))
         while pending.size:
             j = np.argmax(score[pending], axis=1)
@@ -538,11 +594,7 @@ class Goldfish:
             failed = pending[~ok]
             score[failed, j[~ok]] = 0
             pending = failed[score[failed].any(axis=1)]
-        if not casting.any():
-            return casting
-        for kind in np.unique(best[casting]).tolist():
-            self.cast(state, rows[casting & (best == kind)], kind)
-        return casting
+        return best, casting
 
     def pay(self, state: GameState, rows: np.ndarray, modes: Sequence[int],
             take_all: bool = False, unavailable: tuple[int, int] | None = None) -> np.ndarray:
