@@ -18,7 +18,7 @@ import numpy as np
 from ..cards import EMPTY
 from .explore_effects import explore_instruction, explore_triggers
 from .lands import put_land, search_basics
-from .state import GameState, enter
+from .state import GameState, enter, kinds_in
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -77,15 +77,16 @@ def enters(game: Goldfish, state: GameState, rows: np.ndarray, card: np.ndarray 
            x: np.ndarray | None = None, tapped: np.ndarray | None = None) -> None:
     """Permanent ``card`` (aligned with rows) enters the battlefield, tapped where ``tapped``
     (aligned with rows) says; then its enter triggers."""
+    kinds = kinds_in(card) if np.ndim(card) else [int(card)] if len(rows) else []
     card = np.broadcast_to(np.asarray(card, dtype=np.intp), rows.shape)
-    for kind in np.unique(card).tolist():
+    for kind in kinds:
         is_kind = card == kind
         here = rows[is_kind]
         with game.mana.track(state, here, kind):
             enter(state, here, kind)
             if tapped is not None:
                 state.tapped[here[tapped[is_kind]], kind] += 1
-    for kind in np.unique(card).tolist():
+    for kind in kinds:
         here = card == kind
         entering = rows[here]
         info = game.f.cards[kind - 1]

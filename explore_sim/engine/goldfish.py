@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .state import GROUP, GameState, from_hand, leave, of_rows, to_hand
+from .state import GROUP, GameState, from_hand, kinds_in, leave, of_rows, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
            "is_commander_game"]
@@ -344,7 +344,7 @@ class Goldfish:
         there = (card != EMPTY) & (state.battlefield[rows, card] > 0)
         rows, card = rows[there], card[there]
         just_entered = np.broadcast_to(just_entered, there.shape)[there]
-        for kind in np.unique(card).tolist():
+        for kind in kinds_in(card):
             is_kind = card == kind
             here, new = rows[is_kind], just_entered[is_kind]
             with self.mana.track(state, here, kind):
@@ -360,7 +360,7 @@ class Goldfish:
         """One permanent ``card`` (aligned with rows) goes from the battlefield to the
         graveyard; its summoning-sick and tapped counts stay within what is left."""
         card = np.broadcast_to(np.asarray(card, dtype=np.intp), rows.shape)
-        for kind in np.unique(card).tolist():
+        for kind in kinds_in(card):
             here = rows[card == kind]
             with self.mana.track(state, here, kind):
                 leave(state, here, kind)
@@ -570,7 +570,7 @@ class Goldfish:
             best, casting = self._best_payable(unit_sets, score)
             if not casting.any():
                 return casting
-        for kind in np.unique(best[casting]).tolist():
+        for kind in kinds_in(best[casting]):
             self.cast(state, rows[casting & (best == kind)], kind)
         return casting
 
@@ -631,7 +631,7 @@ class Goldfish:
         if kind in self.commander_ids:
             casts = self.taxed_casts(state, rows, kind)
             x = np.zeros(len(rows), dtype=np.int32)
-            for level in np.unique(casts).tolist():
+            for level in kinds_in(casts):
                 here = casts == level
                 x[here] = self.pay(state, rows[here], self.mana.taxed_modes[kind][level],
                                    take_all=info.explores_x)

@@ -43,7 +43,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .state import GameState, from_hand, leave, to_hand
+from .state import GameState, from_hand, kinds_in, leave, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -276,7 +276,7 @@ def enter_options(game: Goldfish, state: GameState, rows: np.ndarray, option: np
     """The cards of the chosen options leave the hand and their lands enter (``tapped``: by
     the effect that puts them there)."""
     options = game.land_options
-    for o in np.unique(option).tolist():
+    for o in kinds_in(option):
         here = rows[option == o]
         from_hand(state, here, options.card[o])
         land_enters(game, state, here, int(options.kind[o]), tapped=tapped,
@@ -335,7 +335,7 @@ def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int
     pick = np.argmax(score, axis=1)
     has_other = score[np.arange(len(rows)), pick] >= 0
     chosen = np.where(has_other, lands[pick], bounce_land)
-    for kind in np.unique(chosen).tolist():
+    for kind in kinds_in(chosen):
         here = rows[chosen == kind]
         if game.mana.is_plain(kind):  # tap it for mana first; the mana stays in the pool
             using = here[game.mana.usable(state, here, kind) > 0]
@@ -398,7 +398,7 @@ def search_basics(game: Goldfish, state: GameState, rows: np.ndarray, how: str) 
 
 def _enter_found(game: Goldfish, state: GameState, rows: np.ndarray, found: np.ndarray,
                  untap: np.ndarray | None) -> None:
-    for kind in np.unique(found[found != EMPTY]).tolist():
+    for kind in kinds_in(found[found != EMPTY]):
         here = found == kind
         land_enters(game, state, rows[here], kind, tapped=True)
         if untap is not None:

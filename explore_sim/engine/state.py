@@ -27,6 +27,7 @@ __all__ = [
     "leave",
     "enter",
     "of_rows",
+    "kinds_in",
     "to_hand",
     "from_hand",
     "PERMANENT_GROUPS",
@@ -468,6 +469,15 @@ class GameState:
         for g in range(self.members.shape[1]):
             ids = np.flatnonzero(self.members[:, g])
             self.permanents[:, g] = self.battlefield[:, ids].sum(axis=1)
+
+
+def kinds_in(ids: np.ndarray) -> list[int]:
+    """The distinct values of non-negative integer ``ids`` (card ids, options, levels),
+    ascending: ``np.unique(ids).tolist()``, counted rather than sorted."""
+    ids = np.asarray(ids).ravel()
+    if not ids.size:
+        return []
+    return np.flatnonzero(np.bincount(ids)).tolist()
 
 
 def of_rows(array: np.ndarray, rows: np.ndarray, column: int | None = None) -> np.ndarray:
