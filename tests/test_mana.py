@@ -257,7 +257,8 @@ def test_hall_condition_agrees_with_a_brute_force_matcher(units, pips, generic):
         assert len(spent) == len(pips) + generic and brute_force(spent, pips, generic)
 
 
-@pytest.mark.parametrize("deck", ["xln_sultai_explore.txt", "lci_merfolk_explore.txt"])
+@pytest.mark.parametrize("deck", ["xln_sultai_explore.txt", "lci_merfolk_explore.txt",
+                                  "golgari_explore.txt"])
 def test_the_lookup_table_is_the_exact_test_for_any_amount_of_mana(deck):
     import copy
 
@@ -278,6 +279,12 @@ def test_the_lookup_table_is_the_exact_test_for_any_amount_of_mana(deck):
     everyone = np.arange(rows)
     np.testing.assert_array_equal(tables.payable_rows(units, everyone[::-1], modes[::-1]),
                                   computed[::-1])
+    for mode in range(len(tables.modes)):  # and the payments read from it are allocate's
+        payable = units[tables.payable(units, mode)]
+        used, life = tables._allocation(mode)
+        payment = tables.allocate(payable, mode)
+        np.testing.assert_array_equal(used[tables.keys(payable)], payment.used)
+        np.testing.assert_array_equal(life[tables.keys(payable)], payment.life)
 
 
 @pytest.mark.parametrize("deck", ["golgari_explore.txt", "xln_sultai_explore.txt",

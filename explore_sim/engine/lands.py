@@ -163,12 +163,14 @@ def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
 def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: np.ndarray,
                      arg: np.ndarray, will_use: np.ndarray) -> np.ndarray:
     """Whether lands with these tapped rules (rows, options) would enter untapped now."""
-    lands = game.count(state, "land", rows)[:, None]
-    types = game.land_types(state, rows)[:, None]
-    untapped = np.broadcast_to(rule == 0, np.broadcast_shapes(rule.shape, lands.shape)).copy()
-    untapped |= (rule == _UNLESS) & ((types & arg) != 0)
-    untapped |= (rule == _FAST) & (lands <= 2)
-    untapped |= (rule == _SLOW) & (lands >= 2)
+    untapped = np.broadcast_to(rule == 0, (len(rows), rule.shape[1])).copy()
+    if (rule == _UNLESS).any():
+        types = game.land_types(state, rows)[:, None]
+        untapped |= (rule == _UNLESS) & ((types & arg) != 0)
+    if ((rule == _FAST) | (rule == _SLOW)).any():
+        lands = game.count(state, "land", rows)[:, None]
+        untapped |= (rule == _FAST) & (lands <= 2)
+        untapped |= (rule == _SLOW) & (lands >= 2)
     untapped |= (rule == _LIFE) & will_use[:, None]
     return untapped
 

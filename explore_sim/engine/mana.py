@@ -228,7 +228,7 @@ class ManaTables:
         self.cap = int(self.total.max(initial=0))
         self.strides = (self.cap + 1) ** np.arange(self.n_classes, dtype=np.int64)
         n_keys = (self.cap + 1) ** self.n_classes
-        self.lookup = None
+        self.lookup = self.key_units = None
         if not self.n_classes or n_keys * len(self.modes) > LOOKUP_LIMIT:
             return
         key = (self.intersects.tobytes(), self.intersects.shape, self.req.tobytes(),
@@ -242,8 +242,18 @@ class ManaTables:
                 table[:, m] = (covered >= self.req[m]).all(axis=1) & (total >= self.total[m])
             if len(_LOOKUPS) >= 64:
                 _LOOKUPS.clear()
-            _LOOKUPS[key] = table
-        self.lookup = _LOOKUPS[key]
+            _LOOKUPS[key] = table, units
+        self.lookup, self.key_units = _LOOKUPS[key]
+        self._allocations: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _allocation(self, mode: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`allocate` of ``mode`` for every row of :attr:`lookup`: units used
+        (n_keys, n_classes) and life paid (n_keys,). Capping the units changes no payment
+        (no step takes more than the mode's mana from a class)."""
+        if mode not in self._allocations:
+            payment = self.allocate(self.key_units, mode)
+            self._allocations[mode] = payment.used, payment.life
+        return self._allocations[mode]
 
     # ----------------------------------------------------------------------------------
     # Availability. ``state.units`` (trials, n_classes) holds the units of every untapped,
@@ -479,6 +489,11 @@ class ManaTables:
             if needs_filters.any():
                 self.activate_filters(state, rows[needs_filters], unavailable)
                 units = self.units(state, rows, unavailable)
-        payment = self.allocate(units, mode, take_all)
+        if self.lookup is not None and not take_all:
+            used, life = self._allocation(mode)
+            keys = self.keys(units)
+            payment = Payment(used=used[keys], life=life[keys], x=np.zeros(len(rows), np.int32))
+        else:
+            payment = self.allocate(units, mode, take_all)
         self.tap(state, rows, payment.used, unavailable)
         return payment
