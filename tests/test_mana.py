@@ -185,6 +185,22 @@ def test_mana_rock_is_a_source_at_once():
     assert m["cards_cast"] == 2 and m["mana_spent"] == 4
 
 
+def test_mana_a_source_makes_beyond_the_cost_stays_in_the_pool_for_the_next_spell():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Sol Ring", "Sol Ring"],
+                                     battlefield=["Sol Ring"])
+    m = play(game, state)  # {C}{C}: one pays the first Sol Ring, the other the second
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 2
+    assert state.tapped[0, ids["Sol Ring"]] == 1
+
+
+def test_bounce_land_mana_in_the_pool_pays_a_spell():
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Golgari Rot Farm", "Llanowar Elves"],
+                                     battlefield=["Forest"])
+    m = play(game, state)  # the Forest's G, made before it returns to hand, casts the Elves
+    assert m["cards_cast"] == 1 and state.battlefield[0, ids["Llanowar Elves"]] == 1
+
+
 def test_signet_needs_one_other_mana_and_makes_two_colours():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Nicanzil, Current Conductor"],
                                      battlefield=["Swamp", "Simic Signet"])

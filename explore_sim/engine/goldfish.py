@@ -674,7 +674,7 @@ class Goldfish:
             rows = rows[progressed]
             if rows.size == 0:
                 break
-        state.pool[:] = 0  # mana empties at the end of the phase
+        state.empty_pool()  # mana empties at the end of the phase
 
     # ----------------------------------------------------------------------------------
     # Combat
@@ -688,7 +688,7 @@ class Goldfish:
         crewers = abilities.crew_vehicles(self, state, attackers)
         abilities.attack_triggers(self, state, attackers, animated_lands, crewers)
         abilities.combat_damage_triggers(self, state, attackers)
-        state.pool[:] = 0
+        state.empty_pool()
 
     def attackers(self, state: GameState) -> np.ndarray:
         """Creatures able to attack per card id, shape (trials, n_cards + 1), int32: untapped
@@ -704,7 +704,7 @@ class Goldfish:
         state.recount()
         state.sick[:] = 0
         state.tapped[:] = 0
-        state.pool[:] = 0
+        state.empty_pool()
         self.mana.recount(state)
         everyone = np.arange(state.trials)
         extra = self.count(state, "each_turn_land", everyone)

@@ -344,6 +344,7 @@ def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int
             with game.mana.track(state, using, kind):
                 state.tapped[using, kind] += 1
             state.pool[using] += game.f.source_units[kind].astype(state.pool.dtype)
+            state.pool_in_use = True
         return_to_hand(game, state, here, kind)
 
 

@@ -307,7 +307,9 @@ class ManaTables:
         unit of the least flexible other mana into its own units); otherwise they count for
         nothing.
         """
-        units = of_rows(state.units, rows).astype(np.int32) + of_rows(state.pool, rows)
+        units = of_rows(state.units, rows).astype(np.int32)
+        if state.pool_in_use:
+            units += of_rows(state.pool, rows)
         if unavailable is not None and self.is_plain(unavailable[0]):
             kind, copies = unavailable
             held = np.minimum(self.usable(state, rows, kind), copies)
@@ -428,10 +430,13 @@ class ManaTables:
             unavailable: tuple[int, int] | None = None) -> None:
         """Take ``used`` (rows, n_classes) from the pool, then tap plain sources in tapping
         order; what a tapped source makes beyond the need goes to the pool."""
-        pool = state.pool[rows].astype(np.int32)
-        from_pool = np.minimum(pool, used)
-        pool -= from_pool
-        need = used - from_pool
+        if state.pool_in_use:
+            pool = state.pool[rows].astype(np.int32)
+            from_pool = np.minimum(pool, used)
+            pool -= from_pool
+            need = used - from_pool
+        else:
+            pool, need = np.zeros(used.shape, dtype=np.int32), used.astype(np.int32)
         if (need > 0).any():
             tapped_units = np.zeros_like(need)
             for s, kind in enumerate(self.source_ids.tolist()):
@@ -449,7 +454,9 @@ class ManaTables:
                 tapped_units += produced
                 state.tapped[rows, kind] += copies.astype(state.tapped.dtype)
             state.units[rows] -= tapped_units.astype(state.units.dtype)
-        state.pool[rows] = pool
+        if state.pool_in_use or pool.any():
+            state.pool[rows] = pool
+            state.pool_in_use = True
 
     def activate_filters(self, state, rows: np.ndarray,
                          unavailable: tuple[int, int] | None = None) -> None:
@@ -475,6 +482,7 @@ class ManaTables:
                     self.tap(state, rows[active], taking, unavailable)
                 state.tapped[rows[active], kind] += 1
                 state.pool[rows[active]] += self.source_units[s].astype(state.pool.dtype)
+                state.pool_in_use = True
 
     def pay(self, state, rows: np.ndarray, mode: int, take_all: bool = False,
             unavailable: tuple[int, int] | None = None) -> Payment:

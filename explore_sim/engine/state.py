@@ -296,6 +296,9 @@ class GameState:
     main_phase : dict of str to ndarray, shape (trials,), int32
         This turn's values taken in the first main phase after the land drop
         (``mana_available``, ``colour_screwed``, ``castable:CARD``).
+    pool_in_use : bool
+        False while every trial's :attr:`pool` is known to be empty (most decks never put
+        mana there), so it need not be read.
     """
 
     library: np.ndarray
@@ -324,6 +327,13 @@ class GameState:
     turn: int
     totals: dict[str, np.ndarray]
     main_phase: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
+    pool_in_use: bool = False
+
+    def empty_pool(self) -> None:
+        """Mana empties from every pool (between steps and phases)."""
+        if self.pool_in_use:
+            self.pool[:] = 0
+            self.pool_in_use = False
 
     @property
     def trials(self) -> int:
