@@ -543,7 +543,11 @@ class Goldfish:
         # scored by casting rank (0: not a candidate), one column per :attr:`pass_ids`.
         cols = self.pass_ids
         held = of_rows(state.hand, rows)[:, cols] > 0
-        score = np.where(held & (self.cheapest[cols] <= mana), self.rank[cols], 0)
+        if self.pass_lookup is not None:  # the lookup below checks the mana too
+            held &= self.castable_columns(unit_sets, self.pass_lookup)
+        else:
+            held &= self.cheapest[cols] <= mana
+        score = np.where(held, self.rank[cols], 0)
         for j, kind in self.pass_commanders:  # from the command zone, with its tax
             tax = self.taxed_casts(state, rows, kind)
             here = np.flatnonzero(state.command[rows, kind] > 0)
@@ -558,10 +562,9 @@ class Goldfish:
             score[:, self.pass_x] *= mana >= self.cost[cols[self.pass_x]] + 1
         if self.pass_targeted.size:  # a spell that targets a creature you control needs one
             score[:, self.pass_targeted] *= (self.creatures(state, rows) > 0)[:, None]
-        # Colours: where the deck has a lookup table, every candidate is looked up at once
-        # and the best payable one taken (commanders were checked above).
+        # Colours: where the deck has a lookup table, every candidate was looked up at once
+        # and the best payable one is taken (commanders were checked above).
         if self.pass_lookup is not None:
-            score *= self.castable_columns(unit_sets, self.pass_lookup)
             casting = score.any(axis=1)
             if not casting.any():
                 return casting
