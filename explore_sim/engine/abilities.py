@@ -18,6 +18,7 @@ import numpy as np
 from ..cards import EMPTY
 from .explore_effects import explore_instruction, explore_triggers
 from .lands import put_land, search_basics
+from .rowwise import row_sum
 from .state import GameState, enter, kinds_in
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
@@ -214,7 +215,7 @@ def activate_search(game: Goldfish, state: GameState, rows: np.ndarray) -> np.nd
     for kind in game.activated_search_ids.tolist():
         info = game.f.cards[kind - 1]
         using = state.battlefield[rows, kind] - state.tapped[rows, kind] > 0
-        using[using] = game.basics_in_library(state, rows[using]).sum(axis=1) > 0
+        using[using] = row_sum(game.basics_in_library(state, rows[using])) > 0
         using[using] = can_pay(game, state, rows[using], info.ability_cost, (kind, 1))
         users = rows[using]
         if users.size:
@@ -304,7 +305,7 @@ def attack_triggers(game: Goldfish, state: GameState, attackers: np.ndarray,
         From :func:`crew_vehicles`.
     """
     everyone = np.arange(state.trials)
-    any_attacker = attackers.sum(axis=1) > 0
+    any_attacker = row_sum(attackers) > 0
     for kind in game.attack_map_ids.tolist():
         create_maps(game, state, everyone, attackers[:, kind] * game.f.cards[kind - 1].maps)
     create_maps(game, state, everyone, animated_lands)
@@ -325,7 +326,7 @@ def attack_triggers(game: Goldfish, state: GameState, attackers: np.ndarray,
             game.draw(state, attacking[~put])
     # Glowcap Lantern: each equipped attacker explores (the first attacking creature carries
     # the equipment).
-    lantern_explores = np.where(any_attacker, np.minimum(state.equipped, attackers.sum(axis=1)), 0)
+    lantern_explores = np.where(any_attacker, np.minimum(state.equipped, row_sum(attackers)), 0)
     explorer = np.argmax(attackers > 0, axis=1)
     for k in range(int(lantern_explores.max(initial=0))):
         lantern_rows = np.flatnonzero(k < lantern_explores)

@@ -32,6 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
+from .rowwise import row_any, row_sum
 from .state import GROUP, GameState, from_hand, kinds_in, leave, of_rows, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
@@ -312,9 +313,9 @@ class Goldfish:
         present = (state.battlefield[rows] > 0) & self.is_creature_row
         if prefer_sick:
             sick = present & (state.sick[rows] > 0)
-            present = np.where(sick.any(axis=1)[:, None], sick, present)
+            present = np.where(row_any(sick)[:, None], sick, present)
         choice = np.argmax(present, axis=1)
-        return np.where(present.any(axis=1), choice, EMPTY).astype(np.intp)
+        return np.where(row_any(present), choice, EMPTY).astype(np.intp)
 
     def peek(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Top card of each library in ``rows``, ``EMPTY`` where it is empty."""
@@ -411,7 +412,7 @@ class Goldfish:
         """Mana the untapped sources and the pool can make now, shape (rows,), int32
         (Signet-style filters counted as activated)."""
         rows = np.arange(state.trials) if rows is None else rows
-        return self.mana.units(state, rows, filters=True).sum(axis=1).astype(np.int32)
+        return row_sum(self.mana.units(state, rows, filters=True)).astype(np.int32)
 
     def castable_pairs(self, unit_sets: list[np.ndarray], r: np.ndarray, k: np.ndarray,
                        x_rule: bool = True) -> np.ndarray:
@@ -430,7 +431,7 @@ class Goldfish:
                     ok[here] |= self.mana.payable(units[r[here]], other)
         if x_rule and self.x_ids.size:
             spelunker = np.isin(k, self.x_ids)
-            ok[spelunker] &= unit_sets[-1][r[spelunker]].sum(axis=1) >= self.cost[k[spelunker]] + 1
+            ok[spelunker] &= row_sum(unit_sets[-1][r[spelunker]]) >= self.cost[k[spelunker]] + 1
         return ok
 
     def castable_card(self, card: np.ndarray, unit_sets: list[np.ndarray]) -> np.ndarray:
@@ -480,14 +481,14 @@ class Goldfish:
             return np.zeros(len(rows), dtype=bool)
         if held is None:
             held = self.held_spells(state, rows)
-        total = unit_sets[-1].sum(axis=1)
+        total = row_sum(unit_sets[-1])
         cheap = self.cheapest[kinds][None, :] <= total[:, None]
         if self.cast_lookup is None:
             return self._first_castable(unit_sets, held & cheap, kinds) >= 0
         ok = held & cheap & self.castable_columns(unit_sets, self.cast_lookup)
         if self.cast_x.size:  # Jadelight Spelunker needs X >= 1
             ok[:, self.cast_x] &= total[:, None] >= self.cost[kinds[self.cast_x]] + 1
-        return ok.any(axis=1)
+        return row_any(ok)
 
     def _first_castable(self, unit_sets: list[np.ndarray], candidate: np.ndarray,
                         kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
@@ -495,21 +496,21 @@ class Goldfish:
         -1 if none; ``candidate`` is cleared where a card cannot be paid. Candidates are
         checked one per row at a time, so a row usually costs one exact test."""
         first = np.full(len(candidate), -1, dtype=np.intp)
-        pending = np.flatnonzero(candidate.any(axis=1))
+        pending = np.flatnonzero(row_any(candidate))
         while pending.size:
             j = np.argmax(candidate[pending], axis=1)
             ok = self.castable_pairs(unit_sets, pending, kinds[j], x_rule)
             first[pending[ok]] = j[ok]
             failed, j = pending[~ok], j[~ok]
             candidate[failed, j] = False
-            pending = failed[candidate[failed].any(axis=1)]
+            pending = failed[row_any(candidate[failed])]
         return first
 
     def record_main_phase(self, state: GameState) -> None:
         """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
         everyone = np.arange(state.trials)
         unit_sets = self.mana.unit_sets(state, everyone)
-        total = unit_sets[-1].sum(axis=1)
+        total = row_sum(unit_sets[-1])
         kinds = self.cast_ids
         held = state.hand[:, kinds] > 0
         affordable = held & (self.cheapest[kinds][None, :] <= total[:, None])
@@ -518,7 +519,7 @@ class Goldfish:
             screwed = np.zeros(state.trials, dtype=bool)
             screwed[r[~self.castable_pairs(unit_sets, r, kinds[j], x_rule=False)]] = True
         else:
-            screwed = (affordable & ~self.castable_columns(unit_sets, self.cast_lookup)).any(axis=1)
+            screwed = row_any(affordable & ~self.castable_columns(unit_sets, self.cast_lookup))
         state.main_phase["mana_available"] = total.astype(np.int32)
         state.main_phase["colour_screwed"] = screwed.astype(np.int32)
         for card, modes in zip(self.castable_cards, self.castable_card_modes):
@@ -538,7 +539,7 @@ class Goldfish:
     def cast_pass(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
         unit_sets = self.mana.unit_sets(state, rows)
-        mana = unit_sets[-1].sum(axis=1)[:, None]
+        mana = row_sum(unit_sets[-1])[:, None]
         # Candidates: the spells in hand the order casts, with enough mana (colours aside),
         # scored by casting rank (0: not a candidate), one column per :attr:`pass_ids`.
         cols = self.pass_ids
@@ -565,7 +566,7 @@ class Goldfish:
         # Colours: where the deck has a lookup table, every candidate was looked up at once
         # and the best payable one is taken (commanders were checked above).
         if self.pass_lookup is not None:
-            casting = score.any(axis=1)
+            casting = row_any(score)
             if not casting.any():
                 return casting
             best = cols[np.argmax(score, axis=1)]
@@ -585,7 +586,7 @@ class Goldfish:
         cols = self.pass_ids
         best = np.zeros(len(score), dtype=np.intp)
         casting = np.zeros(len(score), dtype=bool)
-        pending = np.flatnonzero(score.any(axis=1))
+        pending = np.flatnonzero(row_any(score))
         while pending.size:
             j = np.argmax(score[pending], axis=1)
             k = cols[j]
@@ -596,7 +597,7 @@ class Goldfish:
             best[pending[ok]] = k[ok]
             failed = pending[~ok]
             score[failed, j[~ok]] = 0
-            pending = failed[score[failed].any(axis=1)]
+            pending = failed[row_any(score[failed])]
         return best, casting
 
     def pay(self, state: GameState, rows: np.ndarray, modes: Sequence[int],
@@ -616,7 +617,7 @@ class Goldfish:
             if not here.size:
                 continue
             payment = self.mana.pay(state, rows[here], mode, take_all, unavailable)
-            state.totals["mana_spent"][rows[here]] += payment.used.sum(axis=1)
+            state.totals["mana_spent"][rows[here]] += row_sum(payment.used)
             state.totals["life_paid"][rows[here]] += payment.life
             x[here] = payment.x
             left[here] = False

@@ -43,6 +43,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
+from .rowwise import row_any, row_sum
 from .state import GameState, from_hand, kinds_in, leave, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
@@ -157,7 +158,7 @@ def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
     (``total``) plus one (colours aside), shape (rows,)."""
     holds = state.hand[np.ix_(rows, game.spell_ids)] > 0
     cheap = game.cheapest[game.spell_ids][None, :] <= (total + 1)[:, None]
-    return (holds & cheap).any(axis=1)
+    return row_any(holds & cheap)
 
 
 def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: np.ndarray,
@@ -188,14 +189,14 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
     held = state.hand[np.ix_(rows, options.card)] > 0
     if land_drop:
         if game.config.land_faces == "when-needed":
-            has_land = (held & options.is_land_card).any(axis=1)
+            has_land = row_any(held & options.is_land_card)
             held &= ~(options.is_spell_face[None, :] & has_land[:, None])
     else:
         held &= options.is_land_card
     if options.is_bounce.any():  # step 0: a bounce land needs another land to return
         no_land = game.count(state, "land", rows) == 0
         held &= ~(options.is_bounce[None, :] & no_land[:, None])
-    count = held.sum(axis=1)
+    count = row_sum(held)
     single = count == 1
     choice[single] = np.argmax(held[single], axis=1)
     several = np.flatnonzero(count > 1)
@@ -211,7 +212,7 @@ def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
     key = np.zeros((len(rows), n), dtype=np.int64)
     if land_drop:
         unit_sets = game.mana.unit_sets(state, rows)
-        will_use = will_use_mana(game, state, rows, unit_sets[-1].sum(axis=1))
+        will_use = will_use_mana(game, state, rows, row_sum(unit_sets[-1]))
         untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
                                     options.tapped_arg[None, :], will_use)
         spells = game.held_spells(state, rows)
@@ -297,7 +298,7 @@ def land_enters(game: Goldfish, state: GameState, rows: np.ndarray, kind: int, t
     elif rule == 0:
         enters_tapped = np.zeros(len(rows), dtype=bool)
     else:
-        total = game.mana.unit_sets(state, rows)[-1].sum(axis=1)
+        total = row_sum(game.mana.unit_sets(state, rows)[-1])
         will_use = will_use_mana(game, state, rows, total)
         untapped = _enters_untapped(game, state, rows, np.array([[rule]]), np.array([[arg]]),
                                     will_use)[:, 0]
@@ -360,7 +361,7 @@ def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kin
     """A land's "{T}, Sacrifice this land: search ..." used at once, where it is untapped
     and the library holds a basic land."""
     untapped = state.battlefield[rows, kind] - state.tapped[rows, kind] > 0
-    has_basic = game.basics_in_library(state, rows).sum(axis=1) > 0
+    has_basic = row_sum(game.basics_in_library(state, rows)) > 0
     using = rows[untapped & has_basic]
     if not using.size:
         return
@@ -423,7 +424,7 @@ def _take_basic(game: Goldfish, state: GameState, rows: np.ndarray,
     key = _colour_key(game, state, rows, game.land_colours[basics])
     key += (1 << 20) - np.arange(len(basics))[None, :]
     pick = np.argmax(np.where(held, key, -1), axis=1)
-    found = np.where(held.any(axis=1), basics[pick], EMPTY).astype(np.intp)
+    found = np.where(row_any(held), basics[pick], EMPTY).astype(np.intp)
     taking = found != EMPTY
     _remove_from_library(state, rows[taking], found[taking])
     return found

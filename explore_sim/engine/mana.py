@@ -40,6 +40,7 @@ import numpy as np
 
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
+from .rowwise import row_all, row_max, row_sum
 from .state import of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
@@ -318,7 +319,7 @@ class ManaTables:
             for s in np.flatnonzero(self.source_cost > 0).tolist():
                 copies = self.usable(state, rows, int(self.source_ids[s]))
                 for k in range(int(copies.max(initial=0))):
-                    active = (k < copies) & (units.sum(axis=1) >= self.source_cost[s])
+                    active = (k < copies) & (row_sum(units) >= self.source_cost[s])
                     for _ in range(int(self.source_cost[s])):
                         self._take_least_flexible(units, active)
                     units[active] += self.source_units[s]
@@ -368,10 +369,10 @@ class ManaTables:
         :attr:`lookup` when the deck has one)."""
         if self.lookup is not None:
             return self.lookup[self.keys(units), mode]
-        enough = units.sum(axis=1) >= self.total[mode]
+        enough = row_sum(units) >= self.total[mode]
         if np.ndim(mode) == 0 and not self.modes[mode].pips:
             return enough  # generic mana only: any units will do
-        return (self.covered(units) >= self.req[mode]).all(axis=1) & enough
+        return row_all(self.covered(units) >= self.req[mode]) & enough
 
     def payable_rows(self, units: np.ndarray, rows: np.ndarray,
                      mode: int | np.ndarray) -> np.ndarray:
@@ -381,8 +382,8 @@ class ManaTables:
             return self.payable(units[rows], mode)
         if self.lookup is not None:
             return self.lookup[self.keys(units)[rows], mode]
-        covered, total = self.covered(units)[rows], units.sum(axis=1)[rows]
-        return (covered >= self.req[mode]).all(axis=1) & (total >= self.total[mode])
+        covered, total = self.covered(units)[rows], row_sum(units)[rows]
+        return row_all(covered >= self.req[mode]) & (total >= self.total[mode])
 
     # ----------------------------------------------------------------------------------
     # Paying
@@ -407,8 +408,8 @@ class ManaTables:
                 if not safe:
                     trial = units[todo]
                     trial[:, c] -= 1
-                    ok = ((self.covered(trial) >= rest_req).all(axis=1)
-                          & (trial.sum(axis=1) >= rest_total))
+                    ok = (row_all(self.covered(trial) >= rest_req)
+                          & (row_sum(trial) >= rest_total))
                     todo[todo] = ok
                 units[todo, c] -= 1
                 used[todo, c] += 1
@@ -423,7 +424,7 @@ class ManaTables:
             units[:, c] -= take
             used[:, c] += take
             need -= take
-        x = (used.sum(axis=1) - spec.mana).astype(np.int32) if take_all else np.zeros(rows, np.int32)
+        x = (row_sum(used) - spec.mana).astype(np.int32) if take_all else np.zeros(rows, np.int32)
         return Payment(used=used, life=life, x=x)
 
     def tap(self, state, rows: np.ndarray, used: np.ndarray,
@@ -446,7 +447,7 @@ class ManaTables:
                 usable = self.usable(state, rows, kind)
                 if unavailable is not None and unavailable[0] == kind:
                     usable = np.maximum(usable - unavailable[1], 0)
-                copies = np.minimum(usable, (-(-need[:, makes] // made[makes])).max(axis=1))
+                copies = np.minimum(usable, row_max(-(-need[:, makes] // made[makes])))
                 produced = copies[:, None] * made[None, :]
                 spent = np.minimum(produced, need)
                 need -= spent
@@ -468,7 +469,7 @@ class ManaTables:
             copies = self.usable(state, rows, kind)
             for k in range(int(copies.max(initial=0))):
                 units = self.units(state, rows, unavailable)
-                active = np.flatnonzero((k < copies) & (units.sum(axis=1) >= self.source_cost[s]))
+                active = np.flatnonzero((k < copies) & (row_sum(units) >= self.source_cost[s]))
                 if not active.size:
                     break
                 for _ in range(int(self.source_cost[s])):
