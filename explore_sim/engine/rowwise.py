@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["row_sum", "row_any", "row_all", "row_max"]
+__all__ = ["row_all", "row_any", "row_max", "row_sum"]
 
 #: Tables up to this many columns are reduced through the transposed layout.
 NARROW = 16
