@@ -32,7 +32,7 @@ from . import abilities, explore_effects, lands
 from .mana import MAX_TAXED_CASTS, ManaTables
 from .metrics import CASTABLE_PREFIX, OPENING_METRICS, TURN_METRICS
 from .policies import Policy
-from .rowwise import row_any, row_sum
+from .rowwise import row_any, row_bitwise_or, row_sum
 from .state import GROUP, GameState, from_hand, kinds_in, leave, of_rows, to_hand
 
 __all__ = ["GameConfig", "GameState", "Goldfish", "TURN_METRICS", "OPENING_METRICS", "GAMES",
@@ -381,7 +381,7 @@ class Goldfish:
         """Basic land types among the lands you control, (rows,) colour-bit masks."""
         types = self.f.basic_types[self.land_ids].astype(np.int64)
         present = state.battlefield[np.ix_(rows, self.land_ids)] > 0
-        return np.bitwise_or.reduce(np.where(present, types, 0), axis=1) if rows.size else \
+        return row_bitwise_or(np.where(present, types, 0)) if rows.size else \
             np.zeros(0, dtype=np.int64)
 
     def colours_made(self, state: GameState, rows: np.ndarray) -> np.ndarray:
@@ -390,7 +390,7 @@ class Goldfish:
         if not ids.size or not rows.size:
             return np.zeros(len(rows), dtype=np.int64)
         present = state.battlefield[np.ix_(rows, ids)] > 0
-        return np.bitwise_or.reduce(np.where(present, self.land_colours[ids], 0), axis=1)
+        return row_bitwise_or(np.where(present, self.land_colours[ids], 0))
 
     def basics_in_library(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Copies of each basic land kind (:attr:`basic_ids`) left in each library,

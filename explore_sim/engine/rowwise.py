@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["row_all", "row_any", "row_max", "row_sum"]
+__all__ = ["row_all", "row_any", "row_bitwise_or", "row_max", "row_sum"]
 
 #: Tables up to this many columns are reduced through the transposed layout.
 NARROW = 16
@@ -47,3 +47,11 @@ def row_max(table: np.ndarray) -> np.ndarray:
     """``table.max(axis=1)``, shape (rows,) (the table must have a column)."""
     columns = _columns_first(table)
     return table.max(axis=1) if columns is None else columns.max(axis=0)
+
+
+def row_bitwise_or(table: np.ndarray) -> np.ndarray:
+    """``np.bitwise_or.reduce(table, axis=1)`` (masks), shape (rows,)."""
+    columns = _columns_first(table)
+    if columns is None:
+        return np.bitwise_or.reduce(table, axis=1)
+    return np.bitwise_or.reduce(columns, axis=0)
