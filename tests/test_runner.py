@@ -94,8 +94,11 @@ def test_accumulator_statistics_match_numpy():
     rng = np.random.default_rng(0)
     values = rng.integers(0, 7, size=10_001)
     acc = Accumulator({"v": False})
-    acc.add({"v": values[:5000]})
+    acc.add({"v": values[:5000] % 3})  # a later chunk may reach values never seen before
     acc.add({"v": values[5000:]})
+    acc.add({"v": values[:0]})
+    values = np.concatenate([values[:5000] % 3, values[5000:]])
+    assert acc.total["v"] == values.sum() and acc.total_sq["v"] == (values * values).sum()
     row = acc.summary().iloc[0]
     assert row["mean"] == pytest.approx(values.mean(), rel=1e-12)
     assert row["se"] == pytest.approx(values.std(ddof=1) / np.sqrt(values.size), rel=1e-12)

@@ -162,15 +162,22 @@ class Accumulator:
             raise ValueError(f"metric arrays differ in shape: {sizes}")
         (shape,) = sizes
         for name in self.binary:
-            array = np.asarray(values[name]).astype(np.int64, copy=False)
-            self.total[name] += int(array.sum())
-            self.total_sq[name] += int(np.dot(array, array))
-            if name in self.histogram:
-                if array.size and array.min() < 0:
-                    raise ValueError(f"metric {name!r} has negative values")
-                counts = np.bincount(array, minlength=len(self.histogram[name]))
-                counts[: len(self.histogram[name])] += self.histogram[name]
-                self.histogram[name] = counts
+            array = np.asarray(values[name])
+            if name not in self.histogram:
+                array = array.astype(np.int64, copy=False)
+                self.total[name] += int(array.sum())
+                self.total_sq[name] += int(np.dot(array, array))
+                continue
+            if array.size and array.min() < 0:
+                raise ValueError(f"metric {name!r} has negative values")
+            chunk = np.bincount(array.astype(np.intp, copy=False))
+            value = np.arange(len(chunk), dtype=np.int64)  # the sums from the counts
+            self.total[name] += int(chunk @ value)
+            self.total_sq[name] += int(chunk @ (value * value))
+            counts = np.zeros(max(len(chunk), len(self.histogram[name])), dtype=np.int64)
+            counts[: len(chunk)] += chunk
+            counts[: len(self.histogram[name])] += self.histogram[name]
+            self.histogram[name] = counts
         self.n += shape[0]
 
     def merge(self, other: Accumulator) -> None:
