@@ -42,7 +42,7 @@ def observe(
     return Observation.build(
         game.f,
         revealed,
-        cards_in_hand=lambda: state.hand[rows].sum(axis=1, dtype=np.int32),
+        cards_in_hand=lambda: np.take(state.hand, rows, axis=0).sum(axis=1, dtype=np.int32),
         lands_in_hand=lambda: state.hand_lands[rows],
         lands_in_play=lambda: game.count(state, "land", rows),
         mana_sources=lambda: game.count(state, "source", rows),

@@ -259,9 +259,9 @@ class Goldfish:
     def castable_columns(self, unit_sets: list[np.ndarray], table: np.ndarray) -> np.ndarray:
         """Rows of a card lookup (:attr:`pass_lookup`, :attr:`cast_lookup`) for the mana in
         ``unit_sets``: whether each row can pay each column's card, (rows, columns)."""
-        ok = table[self.mana.keys(unit_sets[0])]
+        ok = np.take(table, self.mana.keys(unit_sets[0]), axis=0)
         for units in unit_sets[1:]:
-            ok |= table[self.mana.keys(units)]
+            ok |= np.take(table, self.mana.keys(units), axis=0)
         return ok
 
     # ----------------------------------------------------------------------------------
@@ -310,9 +310,9 @@ class Goldfish:
         Targets of Maps and spells are picked this way: the first creature kind in deck
         order (or a summoning-sick one first, ``prefer_sick``).
         """
-        present = (state.battlefield[rows] > 0) & self.is_creature_row
+        present = (of_rows(state.battlefield, rows) > 0) & self.is_creature_row
         if prefer_sick:
-            sick = present & (state.sick[rows] > 0)
+            sick = present & (of_rows(state.sick, rows) > 0)
             present = np.where(row_any(sick)[:, None], sick, present)
         choice = np.argmax(present, axis=1)
         return np.where(row_any(present), choice, EMPTY).astype(np.intp)

@@ -44,7 +44,7 @@ from ..cards.features import (
 )
 from ..cards.mana import ANY_COLOUR
 from .rowwise import row_any, row_sum
-from .state import GameState, from_hand, kinds_in, leave, to_hand
+from .state import GameState, from_hand, kinds_in, leave, of_rows, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -135,7 +135,7 @@ def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray
     """Pips of each colour (W U B R G) the player wants to pay: the spells in hand and in the
     command zone, and the cards named by ``castable`` as if they were in hand, shape
     (rows, 5)."""
-    wanted = state.hand[rows] @ state.card_pips + game.wanted_pips
+    wanted = of_rows(state.hand, rows) @ state.card_pips + game.wanted_pips
     for kind in game.commander_ids.tolist():
         wanted += state.command[rows, kind, None] * state.card_pips[kind]
     return wanted
@@ -239,7 +239,7 @@ def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
     needed = _needed_colours(game, state, rows, hand_pips, among)
     fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
     hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
-    library_demand = np.minimum(_colour_demand(state.library_pips[rows], colours), 4095)
+    library_demand = np.minimum(_colour_demand(of_rows(state.library_pips, rows), colours), 4095)
     return (fills << 48) + (hand_demand << 38) + (library_demand << 24)
 
 

@@ -379,7 +379,7 @@ class ManaTables:
         """:meth:`payable` of ``units[rows]`` (``rows`` may repeat); with many rows, each
         row of ``units`` is summarised once and the summaries gathered."""
         if len(rows) < len(units):
-            return self.payable(units[rows], mode)
+            return self.payable(np.take(units, rows, axis=0), mode)
         if self.lookup is not None:
             return self.lookup[self.keys(units)[rows], mode]
         covered, total = self.covered(units)[rows], row_sum(units)[rows]
@@ -432,7 +432,7 @@ class ManaTables:
         """Take ``used`` (rows, n_classes) from the pool, then tap plain sources in tapping
         order; what a tapped source makes beyond the need goes to the pool."""
         if state.pool_in_use:
-            pool = state.pool[rows].astype(np.int32)
+            pool = of_rows(state.pool, rows).astype(np.int32)
             from_pool = np.minimum(pool, used)
             pool -= from_pool
             need = used - from_pool
@@ -501,7 +501,8 @@ class ManaTables:
         if self.lookup is not None and not take_all:
             used, life = self._allocation(mode)
             keys = self.keys(units)
-            payment = Payment(used=used[keys], life=life[keys], x=np.zeros(len(rows), np.int32))
+            payment = Payment(used=np.take(used, keys, axis=0), life=life[keys],
+                              x=np.zeros(len(rows), np.int32))
         else:
             payment = self.allocate(units, mode, take_all)
         self.tap(state, rows, payment.used, unavailable)

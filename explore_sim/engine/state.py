@@ -492,10 +492,11 @@ def kinds_in(ids: np.ndarray) -> list[int]:
 
 def of_rows(array: np.ndarray, rows: np.ndarray, column: int | None = None) -> np.ndarray:
     """``array[rows]`` (or ``array[rows, column]``) for sorted unique ``rows``; a view, not a
-    copy, when ``rows`` is every trial. Read it, never write to it."""
+    copy, when ``rows`` is every trial. Read it, never write to it. (``np.take`` gathers
+    the rows of a table several times faster than indexing does.)"""
     if len(rows) == len(array):
         return array if column is None else array[:, column]
-    return array[rows] if column is None else array[rows, column]
+    return np.take(array, rows, axis=0) if column is None else array[rows, column]
 
 
 def enter(state: GameState, rows: np.ndarray, kind: int) -> None:
