@@ -283,7 +283,9 @@ class ManaTables:
         before = self.usable(state, rows, kind)
         yield
         change = self.usable(state, rows, kind) - before
-        state.units[rows] += (change[:, None] * self.f.source_units[kind]).astype(state.units.dtype)
+        made = self.f.source_units[kind]
+        for c in np.flatnonzero(made).tolist():
+            state.units[rows, c] += (change * made[c]).astype(state.units.dtype)
 
     def recount(self, state) -> None:
         """``state.units`` from scratch (the untap step: nothing tapped, nothing sick)."""
