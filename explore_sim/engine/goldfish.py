@@ -380,7 +380,7 @@ class Goldfish:
     def land_types(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Basic land types among the lands you control, (rows,) colour-bit masks."""
         types = self.f.basic_types[self.land_ids].astype(np.int64)
-        present = state.battlefield[np.ix_(rows, self.land_ids)] > 0
+        present = of_rows(state.battlefield, rows)[:, self.land_ids] > 0
         return row_bitwise_or(np.where(present, types, 0)) if rows.size else \
             np.zeros(0, dtype=np.int64)
 
@@ -389,7 +389,7 @@ class Goldfish:
         ids = self.mana.source_ids
         if not ids.size or not rows.size:
             return np.zeros(len(rows), dtype=np.int64)
-        present = state.battlefield[np.ix_(rows, ids)] > 0
+        present = of_rows(state.battlefield, rows)[:, ids] > 0
         return row_bitwise_or(np.where(present, self.land_colours[ids], 0))
 
     def basics_in_library(self, state: GameState, rows: np.ndarray) -> np.ndarray:
@@ -456,7 +456,7 @@ class Goldfish:
         for the purpose) could pay each row's ``card``."""
         ids = self.mana.source_ids
         plain = np.where(self.mana.source_cost > 0, 0,
-                         state.battlefield[np.ix_(rows, ids)].astype(np.int32))
+                         of_rows(state.battlefield, rows)[:, ids].astype(np.int32))
         units = plain @ self.mana.source_units
         ok = self.castable_card(card, [units])
         options = self.land_options
@@ -469,7 +469,7 @@ class Goldfish:
 
     def held_spells(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Which of :attr:`cast_ids` each row holds, shape (rows, len(cast_ids)), bool."""
-        return state.hand[np.ix_(rows, self.cast_ids)] > 0
+        return of_rows(state.hand, rows)[:, self.cast_ids] > 0
 
     def castable_in_hand(self, state: GameState, rows: np.ndarray,
                          unit_sets: list[np.ndarray], held: np.ndarray | None = None

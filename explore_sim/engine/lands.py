@@ -156,7 +156,7 @@ def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
                   total: np.ndarray) -> np.ndarray:
     """Mana will be used this turn: a spell in hand costs no more than the mana available
     (``total``) plus one (colours aside), shape (rows,)."""
-    holds = state.hand[np.ix_(rows, game.spell_ids)] > 0
+    holds = of_rows(state.hand, rows)[:, game.spell_ids] > 0
     cheap = game.cheapest[game.spell_ids][None, :] <= (total + 1)[:, None]
     return row_any(holds & cheap)
 
@@ -186,7 +186,7 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
     choice = np.full(len(rows), -1, dtype=np.intp)
     if not options.card.size or not rows.size:
         return choice
-    held = state.hand[np.ix_(rows, options.card)] > 0
+    held = of_rows(state.hand, rows)[:, options.card] > 0
     if land_drop:
         if game.config.land_faces == "when-needed":
             has_land = row_any(held & options.is_land_card)
@@ -328,9 +328,9 @@ def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int
     """Return a land you control to hand: the least flexible other land, tapped ones first,
     tapped for mana beforehand if it is untapped; else the bounce land itself."""
     lands = game.land_ids
-    present = state.battlefield[np.ix_(rows, lands)].astype(np.int32)
+    present = of_rows(state.battlefield, rows)[:, lands].astype(np.int32)
     present[:, lands == bounce_land] -= 1
-    tapped = (state.tapped[np.ix_(rows, lands)] > 0).astype(np.int64)
+    tapped = (of_rows(state.tapped, rows)[:, lands] > 0).astype(np.int64)
     colours = np.array([bin(int(c)).count("1") for c in game.land_colours[lands]])
     # Tapped ones first, then the fewest colours, then deck order.
     score = (tapped << 20) + ((8 - colours) << 12)[None, :] + (4095 - np.arange(len(lands)))[None, :]
