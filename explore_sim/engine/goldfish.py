@@ -320,7 +320,8 @@ class Goldfish:
     def peek(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Top card of each library in ``rows``, ``EMPTY`` where it is empty."""
         top = state.top[rows]
-        card = state.library[rows, top % state.library.shape[1]]
+        width = state.library.shape[1]
+        card = np.take(state.library.reshape(-1), rows * width + top % width)  # [rows, top]
         return np.where(top < state.end[rows], card, EMPTY).astype(np.intp)
 
     def draw(self, state: GameState, rows: np.ndarray) -> None:
