@@ -66,6 +66,18 @@ def test_cast_priority_prefers_explorer_over_cheaper_spell():
     assert state.hand[0, ids["Grizzly Bears"]] == 1
 
 
+@pytest.mark.parametrize("hand", [["Grizzly Bears", "Simic Signet"],
+                                  ["Simic Signet", "Grizzly Bears"]])
+def test_cast_priority_ties_go_to_the_card_first_in_the_deck(hand):
+    # Both cost 2 and neither explores nor makes Maps; 2 mana casts one of them only.
+    game, state, ids = scripted_game(["Merfolk Cave-Diver"] * 4, hand=hand,
+                                     battlefield=["Forest", "Forest"])
+    m = play(game, state)
+    first, second = hand  # ids follow the deck order: the library's card, then the hand's
+    assert m["cards_cast"] == 1
+    assert state.battlefield[0, ids[first]] == 1 and state.hand[0, ids[second]] == 1
+
+
 def test_cast_order_overrides_priority():
     game, state, ids = scripted_game(["Grizzly Bears"] * 4,
                                      hand=["Grizzly Bears", "Merfolk Branchwalker", "Forest"],

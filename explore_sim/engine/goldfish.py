@@ -198,10 +198,6 @@ class Goldfish:
             [False] + [c.explores_when == "cast" and c.explore_targets for c in cards]
         )
         self.priority = self._cast_priority(config.cast_order)
-        # The same order as small positive integers (0: never cast), for a fast argmax.
-        order = np.unique(self.priority[self.priority >= 0])
-        self.rank = np.where(self.priority >= 0, np.searchsorted(order, self.priority) + 1, 0
-                             ).astype(np.int16)
         # Mana: every cost that may be paid, and the land options.
         ability_costs = [cards[i - 1].ability_cost for i in (
             *self.lantern_ids, *self.seeker_ids, *self.anchorage_ids, *self.activated_search_ids)]
@@ -230,9 +226,11 @@ class Goldfish:
         self.multi_mode_ids = np.array([k for k, m in enumerate(self.kind_modes) if len(m) > 1],
                                        dtype=np.intp)
         # Spells the casting order casts; the casting pass's columns (commanders included),
-        # in id order, so that ties of rank go to the lower id.
+        # in casting order: highest priority first, ties to the lower id, so that the first
+        # candidate of a row is the one it casts.
         self.cast_ids = self.spell_ids[self.priority[self.spell_ids] >= 0]
-        self.pass_ids = np.flatnonzero(self.priority >= 0).astype(np.intp)
+        ranked = np.flatnonzero(self.priority >= 0)
+        self.pass_ids = ranked[np.lexsort((ranked, -self.priority[ranked]))].astype(np.intp)
         self.pass_commanders = [(j, int(k)) for j, k in enumerate(self.pass_ids)
                                 if k in self.commander_ids]
         self.pass_x = np.flatnonzero(np.isin(self.pass_ids, self.x_ids))
@@ -541,15 +539,15 @@ class Goldfish:
         """Each of ``rows`` casts at most one spell, the castable one of highest priority."""
         unit_sets = self.mana.unit_sets(state, rows)
         mana = row_sum(unit_sets[-1])[:, None]
-        # Candidates: the spells in hand the order casts, with enough mana (colours aside),
-        # scored by casting rank (0: not a candidate), one column per :attr:`pass_ids`.
+        # Candidates: the spells in hand the order casts that the mana can pay (checked
+        # exactly by the lookup where the deck has one, else for enough mana, colours
+        # aside), one column per :attr:`pass_ids`, in casting order.
         cols = self.pass_ids
-        held = of_rows(state.hand, rows)[:, cols] > 0
-        if self.pass_lookup is not None:  # the lookup below checks the mana too
-            held &= self.castable_columns(unit_sets, self.pass_lookup)
+        candidate = of_rows(state.hand, rows)[:, cols] > 0
+        if self.pass_lookup is not None:
+            candidate &= self.castable_columns(unit_sets, self.pass_lookup)
         else:
-            held &= self.cheapest[cols] <= mana
-        score = np.where(held, self.rank[cols], 0)
+            candidate &= self.cheapest[cols] <= mana
         for j, kind in self.pass_commanders:  # from the command zone, with its tax
             tax = self.taxed_casts(state, rows, kind)
             here = np.flatnonzero(state.command[rows, kind] > 0)
@@ -558,38 +556,38 @@ class Goldfish:
             for option in range(len(modes[0])):
                 ok |= self.mana.payable_any([u[here] for u in unit_sets],
                                             np.array([m[option] for m in modes])[tax[here]])
-            score[:, j] = 0
-            score[here[ok], j] = self.rank[kind]
+            candidate[:, j] = False
+            candidate[here[ok], j] = True
         if self.pass_x.size:  # Jadelight Spelunker wants X >= 1
-            score[:, self.pass_x] *= mana >= self.cost[cols[self.pass_x]] + 1
+            candidate[:, self.pass_x] &= mana >= self.cost[cols[self.pass_x]] + 1
         if self.pass_targeted.size:  # a spell that targets a creature you control needs one
-            score[:, self.pass_targeted] *= (self.creatures(state, rows) > 0)[:, None]
-        # Colours: where the deck has a lookup table, every candidate was looked up at once
-        # and the best payable one is taken (commanders were checked above).
+            candidate[:, self.pass_targeted] &= (self.creatures(state, rows) > 0)[:, None]
+        # Colours: where the deck has a lookup table every candidate is payable, and each
+        # row casts its first (commanders were checked above).
         if self.pass_lookup is not None:
-            casting = row_any(score)
+            casting = row_any(candidate)
             if not casting.any():
                 return casting
-            best = cols[np.argmax(score, axis=1)]
+            best = cols[np.argmax(candidate, axis=1)]
         else:
-            best, casting = self._best_payable(unit_sets, score)
+            best, casting = self._best_payable(unit_sets, candidate)
             if not casting.any():
                 return casting
         for kind in kinds_in(best[casting]):
             self.cast(state, rows[casting & (best == kind)], kind)
         return casting
 
-    def _best_payable(self, unit_sets: list[np.ndarray], score: np.ndarray
+    def _best_payable(self, unit_sets: list[np.ndarray], candidate: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
-        """Without a lookup table: the best candidate of each row is checked exactly
-        (commanders already were); where it cannot be paid, the next best, and so on.
+        """Without a lookup table: the first candidate of each row is checked exactly
+        (commanders already were); where it cannot be paid, the next, and so on.
         Returns the card id chosen and whether there is one, each (rows,)."""
         cols = self.pass_ids
-        best = np.zeros(len(score), dtype=np.intp)
-        casting = np.zeros(len(score), dtype=bool)
-        pending = np.flatnonzero(row_any(score))
+        best = np.zeros(len(candidate), dtype=np.intp)
+        casting = np.zeros(len(candidate), dtype=bool)
+        pending = np.flatnonzero(row_any(candidate))
         while pending.size:
-            j = np.argmax(score[pending], axis=1)
+            j = np.argmax(candidate[pending], axis=1)
             k = cols[j]
             ok = np.ones(len(pending), dtype=bool)
             exact = ~np.isin(k, self.commander_ids)
@@ -597,8 +595,8 @@ class Goldfish:
             casting[pending[ok]] = True
             best[pending[ok]] = k[ok]
             failed = pending[~ok]
-            score[failed, j[~ok]] = 0
-            pending = failed[row_any(score[failed])]
+            candidate[failed, j[~ok]] = False
+            pending = failed[row_any(candidate[failed])]
         return best, casting
 
     def pay(self, state: GameState, rows: np.ndarray, modes: Sequence[int],
