@@ -3,6 +3,7 @@
     python benchmarks/run.py                  # about three minutes on 2 cores
     python benchmarks/run.py --quick          # a smaller run for a first look
     python benchmarks/run.py --baseline REV   # also the 8-turn goldfish of git revision REV
+    python benchmarks/run.py --baseline REV --pairs 5   # and 5 alternating pairs for the ratio
     python benchmarks/run.py --huge 1e8       # peak memory of 10^8 games (about 20 minutes)
 
 Each row runs in a fresh process (so its peak resident memory is its own) and reports
@@ -16,7 +17,10 @@ Decks: ``decks/lci_merfolk_explore.txt`` (two colours, a pain land), ``decks/sul
 (three colours: duals, check, shock and tapped lands, a Pathway, a spell // land card, mana
 creatures) and ``benchmarks/lci_merfolk_basic_lands.txt`` (the merfolk list with basic lands
 only, which every version of the engine reads: ``--baseline`` runs it with an older revision,
-checked out into a temporary git worktree, beside the current one in the same table).
+checked out into a temporary git worktree, beside the current one in the same table). The
+ratio of the two is then measured again over ``--pairs`` alternating pairs of fresh processes
+(this version, then REV), and the median pair is reported, so that a drift of the machine's
+speed during the table does not decide it.
 """
 
 from __future__ import annotations
@@ -131,6 +135,9 @@ def main() -> None:
     parser.add_argument("--baseline", default=None, metavar="REV",
                         help="also time the 8-turn goldfish of this git revision on the "
                              "basic-land list (same table)")
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="with --baseline: alternating pairs of runs for the ratio "
+                             "(default 3)")
     parser.add_argument("--huge", type=float, default=0,
                         help="only measure peak memory and time of this many 8-turn games on "
                              "2 workers (e.g. 1e8)")
@@ -169,12 +176,17 @@ def main() -> None:
         result = measure(kind, n, workers, deck)
         results[label] = result
         show(label, n, unit, deck, result)
+    ratios = []
     if args.baseline:
         with checkout(args.baseline) as tree:
             label = f"simulate: 8 turns, {args.baseline[:10]}"
             result = measure("simulate", games, 1, BASIC_LANDS, tree)
             results["baseline"] = result
             show(label, games, "games", BASIC_LANDS, result)
+            for _ in range(args.pairs):
+                now = measure("simulate", games, 1, BASIC_LANDS)["rate"]
+                then = measure("simulate", games, 1, BASIC_LANDS, tree)["rate"]
+                ratios.append((now / then, now, then))
     floor = results["explore: 2 explores, forge"]
     print(f"{'shuffle floor (' + floor['floor_name'] + ')':<34}{'':>12}{floor['floor']:>14,.0f}"
           f"{1.0:>9.1f}{'':>9}  decks")
@@ -187,7 +199,15 @@ def main() -> None:
     if args.baseline:
         now = results["simulate: 8 turns, basic lands"]["rate"]
         print(f"basic-land list, this version vs {args.baseline}: "
-              f"{now / results['baseline']['rate']:.2f}x")
+              f"{now / results['baseline']['rate']:.2f}x in the table", end="")
+        if ratios:
+            ratios.sort()
+            ratio, now, then = ratios[len(ratios) // 2]
+            pairs = ", ".join(f"{r:.2f}" for r, _, _ in ratios)
+            print(f"; {ratio:.2f}x the median of {len(ratios)} alternating pairs ({pairs}; "
+                  f"median pair {now:,.0f} vs {then:,.0f} games/s)")
+        else:
+            print()
     print("'x floor': how many times slower than shuffling the same number of decks")
 
 
