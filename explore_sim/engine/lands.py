@@ -124,10 +124,10 @@ def _colour_demand(pips: np.ndarray, colours: np.ndarray) -> np.ndarray:
 
     pips (rows, 5), colours (options,) -> (rows, options)."""
     best = np.zeros((pips.shape[0], colours.shape[0]), dtype=np.int64)
-    for i, bit in enumerate(_COLOUR_BITS):
-        makes = (colours & bit) != 0
-        if makes.any():  # a colour no option makes adds nothing
-            np.maximum(best, np.where(makes[None, :], pips[:, i:i + 1], 0), out=best)
+    for o, mask in enumerate(colours.tolist()):  # option by option, its colours only
+        for i, bit in enumerate(_COLOUR_BITS):
+            if mask & bit:
+                np.maximum(best[:, o], pips[:, i], out=best[:, o])
     return best
 
 
