@@ -19,7 +19,8 @@ from ..cards import EMPTY
 from .lands import put_land
 from .policies import Observation, decide
 from .rules import explore_outcome
-from .state import GameState, to_hand
+from .rowwise import row_sum
+from .state import GameState, of_rows, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
     from .goldfish import Goldfish
@@ -42,7 +43,7 @@ def observe(
     return Observation.build(
         game.f,
         revealed,
-        cards_in_hand=lambda: np.take(state.hand, rows, axis=0).sum(axis=1, dtype=np.int32),
+        cards_in_hand=lambda: row_sum(of_rows(state.hand, rows), np.int32),
         lands_in_hand=lambda: state.hand_lands[rows],
         lands_in_play=lambda: game.count(state, "land", rows),
         mana_sources=lambda: game.count(state, "source", rows),

@@ -722,7 +722,7 @@ class Goldfish:
 
     def cleanup(self, state: GameState) -> None:
         """Discard down to the hand limit: the most expensive spells first, lands last."""
-        excess = state.hand.sum(axis=1) - self.config.hand_limit
+        excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():
             return
         order = sorted(range(1, self.n_kinds),
@@ -752,5 +752,5 @@ class Goldfish:
         out["on_curve"] = (lands_in_play >= state.turn).astype(np.int32)
         out["land_drop"] = state.played_land.astype(np.int32)
         out["creatures"] = self.creatures(state, everyone)
-        out["hand_size"] = state.hand.sum(axis=1, dtype=np.int32)
+        out["hand_size"] = row_sum(state.hand, np.int32)
         return {name: out[name] for name in self.metric_names}

@@ -25,10 +25,10 @@ def _columns_first(table: np.ndarray) -> np.ndarray | None:
     return np.ascontiguousarray(table.T)
 
 
-def row_sum(table: np.ndarray) -> np.ndarray:
-    """``table.sum(axis=1)``, shape (rows,)."""
+def row_sum(table: np.ndarray, dtype: type | None = None) -> np.ndarray:
+    """``table.sum(axis=1, dtype=dtype)``, shape (rows,)."""
     columns = _columns_first(table)
-    return table.sum(axis=1) if columns is None else columns.sum(axis=0)
+    return table.sum(axis=1, dtype=dtype) if columns is None else columns.sum(axis=0, dtype=dtype)
 
 
 def row_any(table: np.ndarray) -> np.ndarray:

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..cards import EMPTY, FeatureTable
 from .metrics import EVENT_METRICS
+from .rowwise import row_sum
 
 __all__ = [
     "ExploreState",
@@ -475,10 +476,10 @@ class GameState:
         """:attr:`hand_lands` and :attr:`permanents` from the per-card arrays (after a
         position was set up by hand, and at each untap step)."""
         is_land = self.members[:, GROUP["land"]] > 0
-        self.hand_lands[:] = self.hand[:, is_land].sum(axis=1)
+        self.hand_lands[:] = row_sum(self.hand[:, is_land])
         for g in range(self.members.shape[1]):
             ids = np.flatnonzero(self.members[:, g])
-            self.permanents[:, g] = self.battlefield[:, ids].sum(axis=1)
+            self.permanents[:, g] = row_sum(self.battlefield[:, ids])
 
 
 def kinds_in(ids: np.ndarray) -> list[int]:
