@@ -21,6 +21,9 @@ def test_row_reductions_are_numpys(columns, dtype):
         assert got.dtype == want.dtype and got.shape == (1000,)
         np.testing.assert_array_equal(got, want)
     assert rowwise.row_sum(table[:0]).shape == (0,)
+    got, want = rowwise.row_sum(table, np.int32), table.sum(axis=1, dtype=np.int32)
+    assert got.dtype == want.dtype == np.int32
+    np.testing.assert_array_equal(got, want)
     if np.issubdtype(dtype, np.integer):
         masks = rng.integers(0, 32, size=(1000, columns)).astype(dtype)
         got, want = rowwise.row_bitwise_or(masks), np.bitwise_or.reduce(masks, axis=1)
