@@ -34,6 +34,7 @@ import numpy as np
 
 from ..cards import FeatureTable
 from ..errors import OptionError, clip
+from .rowwise import row_sum
 from .state import OpeningHands, card_dtype, shuffled_libraries
 
 __all__ = ["MulliganRule", "OpeningHands", "deal_opening_hands", "as_mulligan_rule", "HAND_SIZE",
@@ -171,7 +172,7 @@ def deal_opening_hands(
             if keep.shape != (rows,):
                 raise OptionError(f"mulligan keep rule returned shape {keep.shape}, expected ({rows},)")
         else:
-            lands = (kept_hand * counts_as_land).sum(axis=1)
+            lands = row_sum(kept_hand * counts_as_land)
             most = 5 if hand_size >= HAND_SIZE else 4
             keep = (lands >= 2) & (lands <= most)
         done = pending[keep]
@@ -205,14 +206,14 @@ def _bottom(
     bottomed = np.zeros((rows, bottoms), dtype=np.intp)
     if bottoms == 0:
         return hand, bottomed
-    lands = (hand * counts_as_land).sum(axis=1)
-    spells = hand.sum(axis=1) - lands
+    lands = row_sum(hand * counts_as_land)
+    spells = row_sum(hand) - lands
     if bottoms == 1:
         spell_bottoms = (spells >= 3).astype(int)
     elif bottoms == 2:
         spell_bottoms = np.select([spells >= 4, spells == 3], [2, 1], 0)
     else:  # toward 3 lands and 1 spell in the kept hand
-        keep_size = hand.sum(axis=1) - bottoms
+        keep_size = row_sum(hand) - bottoms
         lands_kept = np.minimum(lands, 3)
         spells_kept = np.minimum(keep_size - lands_kept, spells)
         lands_kept = keep_size - spells_kept
