@@ -54,7 +54,7 @@ LOOKUP_LIMIT = 1 << 21
 
 #: Lookup tables already built, by the tables they were built from (every chunk of a run
 #: builds the same game).
-_LOOKUPS: dict[tuple, np.ndarray] = {}
+_LOOKUPS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def popcount(mask: int) -> int:
@@ -230,22 +230,25 @@ class ManaTables:
         self.strides = (self.cap + 1) ** np.arange(self.n_classes, dtype=np.int64)
         n_keys = (self.cap + 1) ** self.n_classes
         self.lookup = self.key_units = None
+        self._allocations: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         if not self.n_classes or n_keys * len(self.modes) > LOOKUP_LIMIT:
             return
         key = (self.intersects.tobytes(), self.intersects.shape, self.req.tobytes(),
                self.req.shape, self.total.tobytes())
-        if key not in _LOOKUPS:
+        entry = _LOOKUPS.get(key)
+        if entry is None:
             grid = np.indices((self.cap + 1,) * self.n_classes).reshape(self.n_classes, -1)
             units = grid[::-1].T.astype(np.int32)  # row i holds the units of key i
             covered, total = self.covered(units), units.sum(axis=1)
             table = np.empty((n_keys, len(self.modes)), dtype=bool)
             for m in range(len(self.modes)):
                 table[:, m] = (covered >= self.req[m]).all(axis=1) & (total >= self.total[m])
+            table.flags.writeable = units.flags.writeable = False  # shared by every game
+            entry = table, units
             if len(_LOOKUPS) >= 64:
                 _LOOKUPS.clear()
-            _LOOKUPS[key] = table, units
-        self.lookup, self.key_units = _LOOKUPS[key]
-        self._allocations: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+            _LOOKUPS[key] = entry
+        self.lookup, self.key_units = entry
 
     def _allocation(self, mode: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`allocate` of ``mode`` for every row of :attr:`lookup`: units used
