@@ -42,27 +42,40 @@ from explore_sim.engine.goldfish import GameConfig
 from explore_sim.engine.mulligan import MulliganRule
 from explore_sim.engine.policies import as_policy
 settings, trials = json.loads(sys.argv[2]), int(sys.argv[3])
-out = {}
+out, unplayable = {}, {}
 for path in sorted(Path(sys.argv[4]).glob("*.txt")):
-    deck = explore_sim.load_deck(path)
+    try:
+        deck = explore_sim.load_deck(path)
+    except Exception as error:  # a deck this version cannot read (cards it does not know)
+        unplayable[path.stem] = str(error).splitlines()[0][:160]
+        continue
     for label, kwargs, policy in settings:
-        config = GameConfig(turns=8, **kwargs)
-        games = play_games(deck, config, as_policy(policy), MulliganRule("london"), trials,
-                           np.random.SeedSequence(20261130))
+        try:
+            config = GameConfig(turns=8, **kwargs)
+            games = play_games(deck, config, as_policy(policy), MulliganRule("london"), trials,
+                               np.random.SeedSequence(20261130))
+        except Exception as error:  # a setting this version does not have
+            unplayable[f"{path.stem} | {label}"] = str(error).splitlines()[0][:160]
+            continue
         for turn, metrics in games.items():
             for name, values in sorted(metrics.items()):
                 digest = hashlib.sha256(np.ascontiguousarray(values, dtype=np.int64).tobytes())
                 out[f"{path.stem} | {label} | turn {turn} | {name}"] = digest.hexdigest()
-print(json.dumps(out))
+print(json.dumps({"digests": out, "unplayable": unplayable}))
 """
 
 
-def digests(tree: Path, trials: int) -> dict[str, str]:
-    """Per (deck, setting, turn, metric): a hash of the per-trial values, from ``tree``."""
+def digests(tree: Path, trials: int) -> tuple[dict[str, str], dict[str, str]]:
+    """Per (deck, setting, turn, metric): a hash of the per-trial values, from ``tree``; and
+    the decks (or deck and setting) that version cannot play, with its error."""
     out = subprocess.run([sys.executable, "-c", RUNNER, str(tree), json.dumps(SETTINGS),
                           str(trials), str(ROOT / "decks")],
-                         capture_output=True, text=True, check=True, cwd=tree)
-    return json.loads(out.stdout)
+                         capture_output=True, text=True, cwd=tree)
+    if out.returncode:
+        last = (out.stderr.strip().splitlines() or ["no error output"])[-1]
+        sys.exit(f"same_outputs: the engine in {tree} failed: {last}")
+    result = json.loads(out.stdout)
+    return result["digests"], result["unplayable"]
 
 
 def main() -> None:
@@ -70,9 +83,12 @@ def main() -> None:
     parser.add_argument("--baseline", required=True, metavar="REV")
     parser.add_argument("--trials", type=int, default=5000)
     args = parser.parse_args()
-    mine = digests(ROOT, args.trials)
+    mine, mine_unplayable = digests(ROOT, args.trials)
     with checkout(args.baseline) as tree:
-        theirs = digests(tree, args.trials)
+        theirs, theirs_unplayable = digests(tree, args.trials)
+    for who, unplayable in (("this tree", mine_unplayable), (args.baseline, theirs_unplayable)):
+        for what, error in unplayable.items():
+            print(f"  {who} cannot play {what}: {error}")
     shared = sorted(set(mine) & set(theirs))
     differ = [key for key in shared if mine[key] != theirs[key]]
     only = sorted(set(mine) ^ set(theirs))
