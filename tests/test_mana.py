@@ -312,6 +312,7 @@ def test_games_with_the_lookup_table_are_the_games_without_it(deck, monkeypatch)
     from explore_sim.engine.policies import as_policy
 
     loaded = explore_sim.load_deck(DECKS / deck)
+    assert mana.ManaTables(loaded.features(), ["{1}"]).lookup is not None  # both ways differ
     ranger = [card for card in loaded.features().cards if card.name == "Jadelight Ranger"]
 
     def games():
