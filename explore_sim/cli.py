@@ -45,6 +45,7 @@ from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
 from .cards.template import card_template
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
+from .engine.goldfish import GAMES
 from .engine.policies import OBSERVATION_NAMES, PRESETS
 from .errors import MAX_ECHO, ExploreSimError, OptionError, clip, parse_count, printable
 from .plotting import result_figure, sweep_dimensions
@@ -202,8 +203,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--turn", type=_count, default=None,
                      help="turn number the policy sees (default: drawn - 6, at least 1)")
     run.add_argument("--trials", type=_count, default=100_000, help="shuffles (default 100000)")
-    run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
-    run.add_argument("--format", choices=FORMATS, default="table")
+    _add_seed_and_format(run)
     run.add_argument("--distribution", choices=list(EXPLORE_METRICS), default=None,
                      metavar="METRIC",
                      help="print the full distribution of one metric instead of the summary")
@@ -296,7 +296,7 @@ def _add_game_options(game: argparse.ArgumentParser) -> None:
     game.add_argument("--castable", action="append", default=[], metavar="CARD",
                       help="add the metric castable:CARD: could the sources in play after "
                            "the land drop pay CARD's cost (repeatable; any known card)")
-    game.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+    game.add_argument("--game", choices=GAMES, default="auto",
                       help="commander: Commander games (the commander cast from the command "
                            "zone, 40 life, the first mulligan free, no skipped first draw); "
                            "auto (default): when the deck has a Commander section")
@@ -307,8 +307,7 @@ def _add_game_options(game: argparse.ArgumentParser) -> None:
     game.add_argument("--metrics", default=None,
                       help="comma-separated metrics to show (default: a selection)")
     game.add_argument("--trials", type=_count, default=100_000, help="games (default 100000)")
-    game.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
-    game.add_argument("--format", choices=FORMATS, default="table")
+    _add_seed_and_format(game)
 
 
 def _port(text: str) -> int:
@@ -334,8 +333,18 @@ def _add_tune_parser(commands: argparse._SubParsersAction, parents: list) -> Non
     run.add_argument("--on-draw", action="store_true", help="play on the draw")
     run.add_argument("--mulligan", default="london",
                      help="none, london or london-free (default london)")
-    run.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
+    _add_game_kind(run)
+    _add_seed_and_format(run)
+
+
+def _add_game_kind(run: argparse.ArgumentParser) -> None:
+    """The ``--game`` option of the commands that play from a position or value cards."""
+    run.add_argument("--game", choices=GAMES, default="auto",
                      help="Commander games when the deck has a commander (auto, default)")
+
+
+def _add_seed_and_format(run: argparse.ArgumentParser) -> None:
+    """The ``--seed`` and ``--format`` options every command that plays games ends with."""
     run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
     run.add_argument("--format", choices=FORMATS, default="table")
 
@@ -368,12 +377,10 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
                           "(default: on_curve next turn, mana_spent three turns on)")
     run.add_argument("--policy", default="forge",
                      help="later keep-or-mill decisions (default forge)")
-    run.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
-                     help="Commander games when the deck has a commander (auto, default)")
+    _add_game_kind(run)
     run.add_argument("--trials", type=_count, default=100_000,
                      help="libraries played by both choices (default 100000)")
-    run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
-    run.add_argument("--format", choices=FORMATS, default="table")
+    _add_seed_and_format(run)
 
 
 def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> None:
@@ -400,12 +407,10 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run.add_argument("--on-draw", action="store_true", help="play on the draw")
     run.add_argument("--mulligan", default="london",
                      help="none, london or london-free (default london)")
-    run.add_argument("--game", choices=["auto", "normal", "commander"], default="auto",
-                     help="Commander games when the deck has a commander (auto, default)")
+    _add_game_kind(run)
     run.add_argument("--trials", type=_count, default=100_000,
                      help="games per deck variant (default 100000)")
-    run.add_argument("--seed", type=_count, default=None, help="random seed (default: fresh)")
-    run.add_argument("--format", choices=FORMATS, default="table")
+    _add_seed_and_format(run)
 
 
 def _normalise_argv(argv: list[str]) -> list[str]:
