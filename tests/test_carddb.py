@@ -198,7 +198,7 @@ def test_cards_show_finds_imported_cards(tmp_path):
 @pytest.mark.parametrize("content, message", [
     ('[[card]]\nname = "X"\n', "a card needs a type_line"),
     ('[[card]]\nname = "X"\ntype_line = "Creature"\nexplores = "two"\n', 'number or "X"'),
-    ('[[card]]\nname = "A"\ntype_line = "Land"\n\n[[card]]\nname = "B"\ntype_line = "Creature"\n'
+    ('[[card]]\nname = "A"\ntype_line = "Land"\nproduces = "G"\n[[card]]\nname = "B"\ntype_line = "Creature"\n'
      'explores_when = "sometimes"\nexplores = 1\n', r"mine\.toml:5: .*explores_when 'sometimes'"),
     ('[[card]]\nname = "X"\ntype_line = "Creature"\ncolour = "G"\n', "unknown field"),
     ('[[card]\nname = "X"\n', "invalid TOML"),
@@ -270,3 +270,18 @@ def test_cards_check_warns_about_unmodelled_mana_text(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert "shock" in out and "unless" not in out.split("Fixture Oddland")[0][-10:]
     assert "warning: Fixture Oddland: not modelled:" in err and "legendary creature" in err
+
+
+@pytest.mark.parametrize("text, type_line, produces", [
+    ("{T}: Add {C}.", "Basic Land", "C"),  # Wastes
+    ("{T}: Add {C}.\n{T}, Pay 1 life: Add {B}.", "Land", "C"),  # the rest is unmodelled
+    ("{T}: Untap target attacking creature.", "Land", "none"),  # its text makes no mana
+    ("({T}: Add {G}.)", "Basic Land — Forest", ""),  # the Forest type makes the mana
+])
+def test_imported_lands_make_what_their_text_says(text, type_line, produces):
+    from explore_sim.cards.index import card_from_scryfall
+
+    card, _ = card_from_scryfall({"object": "card", "name": "Some Land", "layout": "normal",
+                                  "type_line": type_line, "mana_cost": "", "oracle_text": text})
+    assert card.produces == produces
+    assert card.mana_units() or produces == "none" or card.unmodelled

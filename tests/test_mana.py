@@ -138,7 +138,47 @@ def test_basic_land_types_make_their_colours():
     assert sources.get("Overgrown Tomb").mana_units() == (B | G,)
     assert sources.get("Forest").mana_units() == (G,)
     assert sources.get("Snow-Covered Forest").mana_units() == (G | S,)
-    assert sources.get("Wastes").mana_units() == ()
+    assert sources.get("Wastes").mana_units() == (C,)  # {T}: Add {C}.
+
+
+def _shipped_and_fixture_cards():
+    from explore_sim.cards.card_files import load_card_file
+
+    files = sorted(DECKS.glob("*.cards.toml")) + sorted((FIXTURES / "cards").glob("*.toml"))
+    yield from ((card, "built-in") for card in explore_sim.cards.Catalog.builtin())
+    for path in files:
+        yield from ((card, path.name) for card in load_card_file(path))
+
+
+def test_every_land_of_the_catalog_and_shipped_card_files_makes_mana():
+    """A land (or land face) makes no mana only when its text says so: a land that sacrifices
+    itself to search, or one whose card data says ``produces = "none"``."""
+    silent = []
+    for card, where in _shipped_and_fixture_cards():
+        for face in (card, card.land_face):
+            if face is None or not face.is_land:
+                continue
+            if not face.mana_units(ANY_COLOUR) and not face.fetch and face.produces != "none":
+                silent.append((where, face.name))
+    assert not silent
+
+
+def test_wastes_make_colourless_mana_and_cast_spells():
+    sources = fixture_cards()
+    deck = explore_sim.deck_from_counts({"Wastes": 24, "Cartographer's Companion": 36},
+                                        catalog=sources)
+    result = explore_sim.simulate(deck, turns=3, trials=2_000, seed=1)
+    means = result.summary().set_index(["turn", "metric"])["mean"]
+    assert means[(1, "mana_available")] == 1 and means[(3, "mana_spent")] > 2
+
+
+def test_a_land_that_makes_no_mana_must_say_so():
+    with pytest.raises(CardError, match="a land that makes no mana"):
+        Card(name="Mystery Land", mana_cost="", type_line="Land")
+    assert Card(name="Maze", mana_cost="", type_line="Land", produces="none").mana_units() == ()
+    with pytest.raises(CardError, match="its land face: .*a land that makes no mana"):
+        Card(name="Spell // Mystery Land", mana_cost="{G}", type_line="Sorcery // Land",
+             layout="modal_dfc")
 
 
 def test_produces_text():

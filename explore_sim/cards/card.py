@@ -349,6 +349,12 @@ class Card:
         object.__setattr__(self, "is_land", is_land)
         object.__setattr__(self, "is_creature", is_creature)
         object.__setattr__(self, "is_land_like", is_land_like)
+        if is_land:
+            _check_makes_mana(self, where)
+        try:
+            self.land_face  # a land face must make mana too
+        except CardError as error:
+            raise CardError(f"{where}: its land face: {error}") from None
 
     @property
     def cost_modes(self) -> tuple[CostMode, ...]:
@@ -626,6 +632,18 @@ def _check_number(value: object, field: str, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise CardError(f"{field} must be a whole number from {low} to {high}, "
                         f"got {clip(repr(value))}")
+
+
+def _check_makes_mana(card: Card, where: str) -> None:
+    """A land makes mana (its ``produces`` or its basic land types) unless its text says it
+    does not: ``produces = "none"``, a land that sacrifices itself to search (``fetch``), or
+    text an importer could not read (``unmodelled``, shown by ``cards check``)."""
+    if card.produces or card.fetch or card.unmodelled or basic_land_colours(card.subtypes):
+        return
+    raise CardError(
+        f"{where}: a land that makes no mana; give what its mana ability makes (produces = "
+        '"C" for {T}: Add {C}) or say it makes none (produces = "none")'
+    )
 
 
 def _check_choice(value: str, choices: tuple[str, ...], field: str, where: str) -> None:

@@ -35,6 +35,7 @@ from .card import KNOWN_LAYOUTS, Card, normalize_name
 from .catalog import CardSources, Catalog
 from .files import check_regular_file
 from .jsonstream import expect_end, first_char, iter_array, iter_object, open_text
+from .mana import basic_land_colours
 from .mana_text import mana_from_text
 from .oracle import abilities_from_text
 
@@ -215,16 +216,29 @@ def _mana_fields(name: str, layout: str, faces: list[tuple[str, str, str]],
     the back face's as ``back_produces`` / ``back_enters_tapped``."""
     if layout in {"split", "aftermath"}:
         faces = [(name, "", "\n".join(text for _, _, text in faces))]
-    front_name, _, front_text = faces[0]
+    front_name, front_type, front_text = faces[0]
     fields, unmatched = mana_from_text(front_name, front_text,
                                        produced if layout != "modal_dfc" else None)
+    fields["produces"] = _land_produces(front_type, fields, unmatched)
     warnings = [f"{name}: mana text not modelled: {line!r}" for line in unmatched]
     if layout == "modal_dfc" and len(faces) > 1 and "land" in faces[1][1].casefold():
         back, back_unmatched = mana_from_text(faces[1][0], faces[1][2])
-        fields["back_produces"] = back.get("produces", "")
+        fields["back_produces"] = _land_produces(faces[1][1], back, back_unmatched)
         fields["back_enters_tapped"] = back.get("enters_tapped", "")
         warnings += [f"{name}: mana text not modelled: {line!r}" for line in back_unmatched]
     return fields, warnings
+
+
+def _land_produces(type_line: str, fields: dict[str, Any], unmatched: list[str]) -> str:
+    """A face's ``produces``: what its text makes; ``"none"`` for a land face whose text has
+    no mana ability at all (and no basic land type, whose ability is intrinsic)."""
+    produces = fields.get("produces", "")
+    _, _, subtypes = type_line.partition("—")
+    is_land = "land" in type_line.split("—")[0].casefold().split()
+    if (produces or not is_land or unmatched or fields.get("fetch")
+            or basic_land_colours({word.casefold() for word in subtypes.split()})):
+        return produces
+    return "none"
 
 def _text(obj: dict[str, Any], key: str) -> str:
     """A text field of a card object ("" when it is missing or null)."""

@@ -204,6 +204,7 @@ def parse_produces(text: str, commander_colours: int = 0) -> tuple[int, ...]:
     colour. ``"C"``: one colourless. ``"CC"`` or ``"GG"`` (one letter repeated): that many
     of it. ``"G+U"``: two mana, one G and one U (a Signet). ``"commander"``: one mana of the
     commander's colours (Command Tower, Arcane Signet; nothing without a commander).
+    ``"none"``: the card's text makes no mana (a land that only fetches, say).
 
     Returns
     -------
@@ -211,7 +212,7 @@ def parse_produces(text: str, commander_colours: int = 0) -> tuple[int, ...]:
         One mask per unit of mana.
     """
     text = text.strip()
-    if not text:
+    if not text or text.casefold() == "none":
         return ()
     units: list[int] = []
     for part in text.split("+"):

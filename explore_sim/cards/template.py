@@ -184,7 +184,7 @@ _COMMON_FIELDS = [
     ("maps = 1", "Map tokens per ability"),
     ('maps_when = "enter"', _choices(MAPS_WHEN)),
     ('produces = "G"', 'mana per activation: "G", "BG" (B or G), "any", "CC", "G+U" (both), '
-                       '"commander"'),
+                       '"commander"; "none" for a land whose text makes no mana'),
     ('enters_tapped = "yes"', "lands: " + _choices(ENTERS_TAPPED)),
 ]
 
