@@ -7,6 +7,7 @@ from __future__ import annotations
 
 
 import numpy as np
+import pytest
 from conftest import DECKS, scripted_game
 
 import explore_sim
@@ -14,6 +15,7 @@ from explore_sim.analysis.simulate import game_mulligan
 from explore_sim.engine.goldfish import GameConfig
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.state import shuffled_libraries
+from explore_sim.errors import DeckError
 
 HAKBAL = "Hakbal of the Surging Soul"  # {2}{G}{U}, colour identity GU
 HAKBAL_DECK = DECKS / "hakbal_merfolk_commander.txt"
@@ -190,3 +192,42 @@ def test_a_commander_games_table_shows_when_the_commander_was_cast():
     assert float(row.split()[7]) > 0  # cast by turn 4
     normal = explore_sim.simulate(DECKS / "lci_merfolk_explore.txt", turns=2, trials=200, seed=1)
     assert "commander_cast" not in normal.render("table")
+
+
+def test_explore_on_a_commander_deck_explores_the_99():
+    """The commander is in the command zone (CR 903.6), never in the library: the library is
+    the 99, so drawing 99 empties it (E4), and one explore finds a land with probability
+    L / 99 by symmetry (the cards drawn are unseen)."""
+    deck = explore_sim.load_deck(HAKBAL_DECK)
+    lands = deck.land_count
+    result = explore_sim.explore(deck, drawn=10, trials=40_000, seed=3)
+    assert result.meta["library_size"] == 99
+    row = result.summary().set_index("metric").loc["lands_to_hand"]
+    assert abs(row["mean"] - lands / 99) < 4 * row["se"]
+    empty = explore_sim.explore(deck, drawn=99, trials=2_000, seed=3).summary()
+    assert empty.set_index("metric").loc["empty_reveals", "mean"] == 1
+
+
+def test_the_commander_can_be_the_explorer_from_the_command_zone():
+    deck = explore_sim.load_deck(HAKBAL_DECK)
+    result = explore_sim.explore(deck, explorer=HAKBAL, drawn=10, trials=40_000, seed=3)
+    assert result.meta["library_size"] == 99 and result.meta["explorer"] == HAKBAL
+    row = result.summary().set_index("metric").loc["counters"]
+    assert abs(row["mean"] - (99 - deck.land_count) / 99) < 4 * row["se"]
+    jadelight = explore_sim.explore(deck, explorer="Jadelight Ranger", drawn=98, trials=1_000,
+                                    seed=3)  # one copy on the battlefield: 98 left
+    assert jadelight.summary().set_index("metric").loc["empty_reveals", "mean"] == 2
+
+
+def test_naming_the_commander_as_a_known_card_says_where_it_is():
+    deck = explore_sim.load_deck(HAKBAL_DECK)
+    with pytest.raises(DeckError, match="is the commander: it starts in the command zone"):
+        explore_sim.explore(deck, known=[HAKBAL], trials=100, seed=3)
+
+
+@pytest.mark.parametrize("path", sorted(DECKS.glob("*.txt")), ids=lambda p: p.stem)
+def test_explore_runs_on_every_shipped_deck(path):
+    deck = explore_sim.load_deck(path)
+    row = explore_sim.explore(deck, trials=20_000, seed=5).summary().set_index("metric")
+    lands_to_hand = row.loc["lands_to_hand"]
+    assert abs(lands_to_hand["mean"] - deck.land_count / deck.size) < 4 * lands_to_hand["se"]

@@ -165,7 +165,8 @@ def explore(
     Parameters
     ----------
     deck : Deck, path or decklist text
-        The deck; only its main deck is shuffled.
+        The deck; only its main deck is shuffled (a Commander deck's 99: the commander is in
+        the command zone, and may be the explorer).
     explores : int, optional
         Explores in a row (E6). Default: the explorer's own count (Jadelight Ranger: 2), else 1.
     drawn : int
@@ -432,7 +433,8 @@ def _explorer_card(deck: Deck, explorer: str | Card | None, outside: bool) -> Ca
         if outside:
             raise OptionError("explorer_outside needs the explorer's name (explorer=...)")
         return None
-    in_deck = Catalog(deck.cards)
+    commanders = [card for card, _ in deck.commander]
+    in_deck = Catalog([*deck.cards, *(card for card in commanders if card not in deck.cards)])
     if isinstance(explorer, Card):  # looked up by the caller (the command line's card sources)
         explorer, card = explorer.name, in_deck.find(explorer.name) or explorer
     elif isinstance(explorer, str):
@@ -487,6 +489,10 @@ def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
     ids = []
     for name in names:
         card = catalog.find(name)
+        commander = Catalog([c for c, _ in deck.commander]).find(name)
+        if card is None and commander is not None:
+            raise DeckError(f"known card {commander.name!r} is the commander: it starts in the "
+                            "command zone, never in the library")
         if card is None:
             hint = catalog.suggestion_text(name) or Catalog.builtin().suggestion_text(name)
             raise DeckError(f"known card {clip(name)!r} is not in the deck {clip(deck.name)!r}{hint}")
@@ -497,11 +503,12 @@ def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
 def _library_ids(
     deck: Deck, features: FeatureTable, known_ids: np.ndarray, explorer: Card | None
 ) -> np.ndarray:
-    """The deck's card ids minus the known cards (by id) and one copy of the explorer."""
+    """The deck's card ids minus the known cards (by id) and one copy of the explorer; a
+    commander is in the command zone, never in the library (CR 903.6)."""
     remaining = dict(deck.main)
     removed = [features.cards[i - 1] for i in known_ids.tolist()]
     if explorer is not None and explorer in remaining:
-        removed.append(explorer)
+        removed.append(explorer)  # on the battlefield (a commander came from the command zone)
     for card in removed:
         if remaining[card] == 0:
             raise DeckError(
@@ -509,6 +516,6 @@ def _library_ids(
                 f"(the deck has {dict(deck.main)[card]})"
             )
         remaining[card] -= 1
-    counts = [remaining[card] for card in features.cards[: features.n_deck]]
+    counts = [remaining.get(card, 0) for card in features.cards[: features.n_deck]]
     return np.repeat(np.arange(1, len(counts) + 1, dtype=np.int16), counts)
 
