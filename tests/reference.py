@@ -22,6 +22,11 @@ class Cards:
     is_land: list[bool]
     mana_value: list[int]
     is_land_like: list[bool] | None = None  # spell // land double-faced cards
+    is_source: list[bool] | None = None  # cards with a mana ability
+
+    def __post_init__(self) -> None:
+        if self.is_source is None:
+            self.is_source = [False] * len(self.is_land)
 
     @classmethod
     def from_features(cls, features) -> "Cards":
@@ -29,6 +34,7 @@ class Cards:
             is_land=[bool(x) for x in features.is_land],
             mana_value=[int(x) for x in features.mana_value],
             is_land_like=[bool(x) for x in features.is_land_like],
+            is_source=[bool(x) for x in features.is_source],
         )
 
     def counts_as_land(self, card: int) -> bool:
@@ -165,8 +171,9 @@ def karsten_bottom(seven: list[int], bottoms: int, cards: Cards) -> tuple[list[i
 
     To 6: a spell if 3+ spells were drawn, else a land. To 5: two spells with 4+ spells, a
     spell and a land with 3, two lands with 2 or fewer. To 4: toward 3 lands and 1 spell.
-    Spells go first, the most expensive first; a land is one of the kind held most. Ties go
-    to the card listed first in the deck (the lowest id).
+    Spells go first, the most expensive first (of two that cost the same, the one that is not
+    a mana source); a land is one of the kind held most. Other ties go to the lowest id (by
+    name).
     """
     spells = sum(not cards.counts_as_land(card) for card in seven)
     lands = len(seven) - spells
@@ -184,7 +191,7 @@ def karsten_bottom(seven: list[int], bottoms: int, cards: Cards) -> tuple[list[i
     for j in range(bottoms):
         if j < spell_bottoms:
             options = [card for card in held if not cards.counts_as_land(card)]
-            card = min(options, key=lambda c: (-cards.mana_value[c], c))
+            card = min(options, key=lambda c: (-cards.mana_value[c], cards.is_source[c], c))
         else:
             options = [card for card in held if cards.counts_as_land(card)]
             card = min(options, key=lambda c: (-held.count(c), c))
@@ -370,7 +377,9 @@ class Game:
         self.basics = [i for i in self.lands if i <= self.n_deck
                        and "basic" in self.card(i).type_line.split("—")[0].casefold()]
         self.pips = {i: pip_demand(self.card(i)) for i in self.ids}
-        self.wanted = [sum(pip_demand(card)[k] for card in self.castable_cards) for k in range(5)]
+        self.basic_colours = 0
+        for i in self.basics:
+            self.basic_colours |= self.colours_of(i)
         self.options = []  # (card in hand, permanent that enters, is a spell's land face)
         for i in range(1, self.n_deck + 1):
             card = self.card(i)
@@ -417,7 +426,7 @@ class Game:
         if card.explores_x:
             return 500
         makes = card.explores > 0 or card.maps > 0
-        return (1000 if makes else 0) + card.mana_value
+        return (1000 if makes else 0) + card.mana_value + 0.5 * bool(self.units[i])
 
     # ---- mana
     def untapped(self, i, unavailable=None):
@@ -478,7 +487,22 @@ class Game:
             return False
         return any(self.payable(mode, sets) for mode in card.cost_modes)
 
-    def allocate(self, units, mode, take_all):
+    def generic_order_now(self, paying):
+        """Generic mana's order: least flexible first; of equally flexible classes, the one
+        whose colours the rest of the hand (then the library) needs least."""
+        hand = [sum(self.hand[i] * self.pips[i][k] for i in self.ids) for k in range(5)]
+        if paying is not None and self.hand.get(paying, 0) > 0:
+            hand = [h - p for h, p in zip(hand, self.pips[paying])]
+        library = self.library_pips()
+
+        def need(pips, cls):
+            return sum(pips[k] for k, bit in enumerate(COLOUR_BITS) if cls[0] & bit)
+
+        static = {cls: n for n, cls in enumerate(self.generic_order)}
+        return sorted(self.classes, key=lambda c: (self.flex(c), min(need(hand, c), 2**15 - 1),
+                                                  min(need(library, c), 2**12 - 1), static[c]))
+
+    def allocate(self, units, mode, take_all, paying=None):
         units = dict(units)
         used = {}
         life = mode.life
@@ -499,7 +523,7 @@ class Game:
             else:
                 raise AssertionError("a payable cost was not paid")
         need = mode.generic
-        for cls in self.generic_order:
+        for cls in self.generic_order_now(paying):
             have = units.get(cls, 0)
             take = have if take_all else min(have, need)
             units[cls] = have - take
@@ -549,7 +573,7 @@ class Game:
                 for cls in self.units[i]:
                     self.pool[cls] = self.pool.get(cls, 0) + 1
 
-    def pay(self, modes, take_all=False, unavailable=None):
+    def pay(self, modes, take_all=False, unavailable=None, paying=None):
         for mode in modes:
             if len(modes) > 1 and not self.payable(mode, self.unit_sets()):
                 continue
@@ -558,7 +582,7 @@ class Game:
             if self.has_filters and not can_pay(units, list(mode.pips), mode.generic):
                 self.activate_filters(untapped)
                 units = self.plain_units(untapped=untapped)
-            used, life, x = self.allocate(units, mode, take_all)
+            used, life, x = self.allocate(units, mode, take_all, paying)
             self.tap(used, untapped)
             self.totals["mana_spent"] += sum(used.values())
             self.totals["life_paid"] += life
@@ -661,31 +685,65 @@ class Game:
                 self.totals["nicanzil_lands"] += 1
 
     # ---- lands
-    def colours_made(self):
-        mask = 0
+    def wanted_cards(self):
+        """The cards the land choice plays toward: the distinct spells in hand that are cast,
+        the commanders in the command zone, the cards named by ``castable``."""
+        cards = [self.card(i) for i in self.spells
+                 if self.hand[i] > 0 and self.priority(i) >= 0 and i not in self.commanders]
+        cards += [self.card(i) for i in self.commanders if self.command[i] > 0]
+        return cards + self.castable_cards
+
+    def units_in_play(self):
+        """Every plain source you control, tapped or not, as a list of unit masks."""
+        units = []
         for i in self.sources:
-            if self.battlefield[i] > 0:
-                mask |= self.colours_of(i)
-        return mask
+            if not self.card(i).mana_ability_cost:
+                units += [cls[0] for cls in self.units[i]] * self.battlefield[i]
+        return units
 
-    def hand_pips(self):
-        return [sum((self.hand[i] + self.command.get(i, 0)) * self.pips[i][k] for i in self.ids)
-                + self.wanted[k] for k in range(5)]
+    def deficit(self, card, units):
+        """The fewest pips of ``card``, over its ways to pay, that no distinct unit can pay:
+        ``len(pips)`` minus a largest matching of pips to units (augmenting paths)."""
+        best = None
+        for mode in card.cost_modes:
+            pips = list(mode.pips)
+            owner = [None] * len(units)
 
-    def colour_key(self, colours):
-        hand_pips = self.hand_pips()
-        needed = 0
-        for k, bit in enumerate(COLOUR_BITS):
-            if hand_pips[k] > 0:
-                needed |= bit
-        needed &= ~self.colours_made()
+            def augment(p, seen):
+                for u, mask in enumerate(units):
+                    if mask & pips[p] and u not in seen:
+                        seen.add(u)
+                        if owner[u] is None or augment(owner[u], seen):
+                            owner[u] = p
+                            return True
+                return False
+
+            short = len(pips) - sum(augment(p, set()) for p in range(len(pips)))
+            best = short if best is None else min(best, short)
+        return best or 0
+
+    def colour_key(self, units, colours, fetch=False):
+        """Steps 3 and 4 of the land choice for a land making ``units`` (masks)."""
+        wanted = self.wanted_cards()
+        in_play = self.units_in_play()
+        before = [self.deficit(card, in_play) for card in wanted]
+
+        def closed(extra):
+            return sum(b - self.deficit(card, in_play + extra) for card, b in zip(wanted, before))
+
+        if fetch:  # the best basic land of the deck
+            closes = max([closed([cls[0] for cls in self.units[b]]) for b in self.basics] or [0])
+        else:
+            closes = closed(list(units))
+        short = [sum(max(0, pip_demand(card)[k] - sum(1 for u in in_play if u & bit))
+                     for card in wanted) for k, bit in enumerate(COLOUR_BITS)]
         library_pips = self.library_pips()
 
         def demand(pips):
             return max([pips[k] for k, bit in enumerate(COLOUR_BITS) if colours & bit] or [0])
 
-        return ((bool(colours & needed) << 48) + (min(demand(hand_pips), 255) << 38)
-                + (min(demand(library_pips), 4095) << 24))
+        return ((min(closes, 255) << 41) + (min(demand(short), 255) << 33)
+                + (min(demand(library_pips), 4095) << 21))
 
     def will_use(self):
         total = sum(self.unit_sets()[-1].values())
@@ -713,7 +771,7 @@ class Game:
         return any(self.hand[i] > 0 and self.priority(i) >= 0 and self.cheapest(i) <= total
                    and self.castable_kind(i, sets) for i in self.spells)
 
-    def choose_land(self, land_drop):
+    def choose_land(self, land_drop, tapped=False):
         held = [(n, o) for n, o in enumerate(self.options) if self.hand[o[0]] > 0]
         if land_drop:
             if self.land_faces == "when-needed" and any(not o[2] for _, o in held):
@@ -725,16 +783,22 @@ class Game:
             held = [(n, o) for n, o in held if self.card(o[1]).land_enters != "bounce"]
         if len(held) <= 1:
             return held[0][1] if held else None
-        if land_drop:
+        may_use = land_drop or not tapped  # Hakbal's land may be used in the second main phase
+        will_use = False
+        if may_use:
             sets = self.unit_sets()
             will_use = self.will_use()
             before = self.castable_in_hand(sets)
         best, best_key = None, None
         for n, (card, kind, spell_face) in held:
             key = 0
-            colours = self.colours_of(kind)
-            if land_drop:
-                untapped = self.enters_untapped(kind, will_use)
+            fetch = self.card(kind).fetch_when == "sacrifice"
+            colours = self.basic_colours if fetch else self.colours_of(kind)
+            untapped = self.enters_untapped(kind, will_use)
+            if fetch:  # the land it finds enters tapped (a Passage's, from the 4th land on)
+                untapped = self.card(kind).fetch == "basic_passage" and self.lands_in_play() >= 3
+            key += (untapped == will_use) << 49
+            if may_use:
                 enables = False
                 if untapped and not before:
                     more = []
@@ -744,8 +808,8 @@ class Game:
                             extra[cls] = extra.get(cls, 0) + 1
                         more.append(extra)
                     enables = self.castable_in_hand(more)
-                key += (enables << 50) + ((untapped == will_use) << 49)
-            key += self.colour_key(colours)
+                key += enables << 50
+            key += self.colour_key([cls[0] for cls in self.units[kind]], colours, fetch)
             key += (popcount(colours) * 4 + (not spell_face) * 2) * 1000 - n + (1 << 20)
             if best_key is None or key > best_key:
                 best, best_key = (card, kind, spell_face), key
@@ -762,7 +826,7 @@ class Game:
         return True
 
     def put_land(self, tapped=True):
-        option = self.choose_land(False)
+        option = self.choose_land(False, tapped)
         if option is None:
             return False
         self.hand[option[0]] -= 1
@@ -796,6 +860,8 @@ class Game:
             if self.battlefield[kind] - self.tapped[kind] > 0 and self.basics_in_library():
                 self.sacrifice(kind)
                 self.search(card.fetch)
+                if land_drop and (card.fetch != "basic_passage" or self.lands_in_play() < 4):
+                    self.totals["tapped_lands_played"] += 1  # the land it found is tapped
 
     def bounce(self, bounce_land):
         best, best_key = bounce_land, None
@@ -831,7 +897,7 @@ class Game:
                 continue
             if same_type_as is not None and not self.card(i).subtypes & self.card(same_type_as).subtypes:
                 continue
-            key = self.colour_key(self.colours_of(i)) + (1 << 20) - n
+            key = self.colour_key([cls[0] for cls in self.units[i]], self.colours_of(i)) + (1 << 20) - n
             if best_key is None or key > best_key:
                 best, best_key = i, key
         if best is not None:
@@ -925,13 +991,13 @@ class Game:
     def cast(self, kind):
         card = self.card(kind)
         if kind in self.commanders:
-            x = self.pay(self.taxed_modes(kind), take_all=card.explores_x)
+            x = self.pay(self.taxed_modes(kind), take_all=card.explores_x, paying=kind)
             self.totals["commander_tax_paid"] += 2 * self.command_casts[kind]
             self.totals["commander_cast"] += 1
             self.command_casts[kind] += 1
             self.command[kind] -= 1
         else:
-            x = self.pay(list(card.cost_modes), take_all=card.explores_x)
+            x = self.pay(list(card.cost_modes), take_all=card.explores_x, paying=kind)
             self.hand[kind] -= 1
         self.totals["cards_cast"] += 1
         if card.is_permanent:
@@ -1048,7 +1114,7 @@ class Game:
         attackers = {}
         for i in self.ids:
             card = self.card(i)
-            if not card.is_creature:
+            if not card.is_creature or self.units[i]:  # a mana creature stays back for its mana
                 attackers[i] = 0
             else:
                 ready = self.battlefield[i] if card.has_keyword("haste") else self.battlefield[i] - self.sick[i]
@@ -1114,8 +1180,8 @@ class Game:
         self.combat()
         self.main_phase(second=True)
         excess = sum(self.hand.values()) - self.hand_limit
-        order = sorted(self.ids, key=lambda i: (not self.card(i).is_land, self.card(i).mana_value),
-                       reverse=True)
+        order = sorted(self.ids, key=lambda i: (not self.card(i).is_land, self.card(i).mana_value,
+                                                not self.units[i], -i), reverse=True)
         for i in order:
             drop = min(max(excess, 0), self.hand[i])
             self.hand[i] -= drop

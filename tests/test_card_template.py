@@ -15,7 +15,7 @@ from conftest import DECKS, ROOT, TESTS
 
 import explore_sim
 from explore_sim import CardError, DeckError, DeckWarning, load_deck, parse_deck
-from explore_sim.cards import card_template, unknown_cards
+from explore_sim.cards import Catalog, card_template, unknown_cards
 from explore_sim.cards.card_files import _FIELDS
 from explore_sim.cards.index import import_cards
 
@@ -225,9 +225,10 @@ def test_a_card_file_entry_overrides_a_built_in_card(tmp_path):
     path = tmp_path / "scouts.txt"
     path.write_text("24 Forest\n36 Cenote Scout\n")
     built_in, fixed = load_deck(path), load_deck(path, cards=[scouts])
-    scout = fixed.features().id_of(fixed.cards[1])
+    scout = fixed.features().id_of(Catalog(fixed.cards).get("Cenote Scout"))
     assert fixed.features().explores[scout] == 2 and built_in.features().explores[scout] == 1
-    assert fixed.table()["source"].tolist() == ["built-in", "card file scouts.toml"]
+    assert fixed.table().set_index("name")["source"].to_dict() == {
+        "Forest": "built-in", "Cenote Scout": "card file scouts.toml"}
     assert explore_sim.explore(fixed, explorer="Cenote Scout", trials=100,
                                seed=1).meta["explores"] == 2
     turn_one = {}
@@ -250,7 +251,9 @@ def test_load_deck_takes_card_files_and_a_card_directory(tmp_path):
     with pytest.raises(DeckError, match="unknown card: line 1 'Fixture Wayfinder'"):
         load_deck(path, cards=[mine])  # the default card directory has no index
     deck = load_deck(path, cards=[mine], cards_dir=cards_dir)
-    assert deck.table()["source"].tolist() == ["scryfall", "card file mine.toml", "built-in"]
+    assert deck.table().set_index("name")["source"].to_dict() == {
+        "Fixture Wayfinder": "scryfall", "Tidecaller Scout": "card file mine.toml",
+        "Island": "built-in"}
     assert load_deck(str(path), cards=str(mine), cards_dir=str(cards_dir)).size == 28
     with pytest.raises(explore_sim.OptionError, match="not both"):
         load_deck(path, catalog=explore_sim.Catalog.builtin(), cards=[mine])

@@ -231,3 +231,16 @@ def test_explore_runs_on_every_shipped_deck(path):
     row = explore_sim.explore(deck, trials=20_000, seed=5).summary().set_index("metric")
     lands_to_hand = row.loc["lands_to_hand"]
     assert abs(lands_to_hand["mean"] - deck.land_count / deck.size) < 4 * lands_to_hand["se"]
+
+
+def test_hakbal_puts_the_land_whose_mana_the_second_main_phase_uses():
+    """Hakbal's attack trigger puts a land from hand onto the battlefield as its own text says;
+    it is chosen like a land drop: the untapped Forest that lets Grizzly Bears be cast after
+    combat, not the Simic Guildgate (which would enter tapped)."""
+    game, state, ids = scripted_game(
+        ["Grizzly Bears"] * 4,
+        hand=["Simic Guildgate", "Forest", "Forest", "Merfolk Cave-Diver", "Grizzly Bears"],
+        battlefield=[HAKBAL, "Forest", "Island", "Island"], config=GameConfig(game="normal"))
+    m = play(game, state)
+    assert m["lands_put"] == 1 and state.hand[0, ids["Simic Guildgate"]] == 1
+    assert m["cards_cast"] == 2 and state.battlefield[0, ids["Grizzly Bears"]] == 1

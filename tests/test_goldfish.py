@@ -68,14 +68,14 @@ def test_cast_priority_prefers_explorer_over_cheaper_spell():
 
 @pytest.mark.parametrize("hand", [["Grizzly Bears", "Simic Signet"],
                                   ["Simic Signet", "Grizzly Bears"]])
-def test_cast_priority_ties_go_to_the_card_first_in_the_deck(hand):
+def test_cast_priority_ties_go_to_the_mana_source_whichever_comes_first(hand):
     # Both cost 2 and neither explores nor makes Maps; 2 mana casts one of them only.
     game, state, ids = scripted_game(["Merfolk Cave-Diver"] * 4, hand=hand,
                                      battlefield=["Forest", "Forest"])
     m = play(game, state)
-    first, second = hand  # ids follow the deck order: the library's card, then the hand's
     assert m["cards_cast"] == 1
-    assert state.battlefield[0, ids[first]] == 1 and state.hand[0, ids[second]] == 1
+    assert state.battlefield[0, ids["Simic Signet"]] == 1
+    assert state.hand[0, ids["Grizzly Bears"]] == 1
 
 
 def test_cast_order_overrides_priority():
@@ -471,3 +471,12 @@ def test_dryad_arbor_is_a_land_drop_and_a_creature():
     assert m["lands_played"] == 1 and m["creatures"] == 1
     assert m["explores"] == 1  # a creature entered: Path of Discovery
     assert game.available_mana(state)[0] == 0  # summoning sick: no mana this turn
+
+
+def test_a_mana_creature_stays_back_and_makes_mana_after_combat():
+    """Attacking taps a creature (CR 508.1f): Llanowar Elves does not attack, so its mana
+    still pays for a spell in the second main phase; Grizzly Bears attacks."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Cenote Scout"],
+                                     battlefield=["Llanowar Elves", "Grizzly Bears"])
+    attackers = game.attackers(state)
+    assert attackers[0, ids["Llanowar Elves"]] == 0 and attackers[0, ids["Grizzly Bears"]] == 1

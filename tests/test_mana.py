@@ -262,6 +262,22 @@ def test_pain_land_colour_costs_life_colourless_does_not():
     assert m["cards_cast"] == 1 and m["life_paid"] == 0
 
 
+def test_generic_mana_is_paid_with_the_colour_the_rest_of_the_hand_needs_least():
+    """Merfolk Branchwalker ({1}{G}) pays its generic mana with a Forest, not the Island that
+    Merfolk Cave-Diver ({2}{U}), still in hand, needs (a fixed Island-first order would
+    leave three Forests)."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Merfolk Branchwalker", "Merfolk Cave-Diver"],
+                                     battlefield=["Forest"] * 4 + ["Island"])
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 5
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,  # and the other way round
+                                     hand=["Merfolk Branchwalker", "Grizzly Bears"],
+                                     battlefield=["Forest", "Forest", "Island", "Island"])
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+
+
 def test_least_flexible_sources_are_tapped_first():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Cenote Scout", "Spyglass Siren"],
                                      battlefield=["Forest", "Breeding Pool"])
@@ -335,11 +351,13 @@ def test_the_lookup_table_is_the_exact_test_for_any_amount_of_mana(deck):
     everyone = np.arange(rows)
     np.testing.assert_array_equal(tables.payable_rows(units, everyone[::-1], modes[::-1]),
                                   computed[::-1])
-    for mode in range(len(tables.modes)):  # and the payments read from it are allocate's
+    for mode in range(len(tables.modes)):  # and the pips paid as read from it are allocate's
         payable = units[tables.payable(units, mode)]
         used, life = tables._allocation(mode)
         payment = tables.allocate(payable, mode)
-        np.testing.assert_array_equal(used[tables.keys(payable)], payment.used)
+        from_table = used[tables.keys(payable)]
+        tables._pay_generic(payable - from_table, from_table, tables.modes[mode], False, None)
+        np.testing.assert_array_equal(from_table, payment.used)
         np.testing.assert_array_equal(life[tables.keys(payable)], payment.life)
 
 
@@ -519,6 +537,31 @@ def test_evolving_wilds_fetches_the_missing_basic_tapped_and_shuffles():
     assert state.end[0] - state.top[0] == 3 and state.library_lands[0] == 1
 
 
+def test_a_fetch_land_follows_the_tapped_land_rule_and_counts_as_a_tapped_land():
+    """Evolving Wilds's land enters tapped: it is played first when the turn's mana is not
+    used (a four-drop in hand), after an untapped land when it is (Cenote Scout)."""
+    game, state, ids = scripted_game(["Grizzly Bears", "Swamp", "Grizzly Bears"],
+                                     hand=["Forest", "Evolving Wilds", "Ravenous Chupacabra"])
+    m = play(game, state)
+    assert state.battlefield[0, ids["Swamp"]] == 1 and state.hand[0, ids["Forest"]] == 1
+    assert m["tapped_lands_played"] == 1 and m["lands_played"] == 1
+    game, state, ids = scripted_game(["Grizzly Bears", "Swamp", "Grizzly Bears"],
+                                     hand=["Forest", "Evolving Wilds", "Cenote Scout"])
+    m = play(game, state)
+    assert state.battlefield[0, ids["Forest"]] == 1 and m["cards_cast"] == 1
+    assert m["tapped_lands_played"] == 0
+
+
+def test_a_fetch_land_finds_the_colour_still_missing():
+    """Forest, Forest and Island in play and {G}{G}{U}{U} in hand: both colours are made, but
+    only blue is still short, so Evolving Wilds finds an Island."""
+    game, state, ids = scripted_game(["Grizzly Bears", "Forest", "Island", "Grizzly Bears"],
+                                     hand=["Evolving Wilds", "Twin Tides Test Card"],
+                                     battlefield=["Forest", "Forest", "Island"])
+    m = play(game, state)
+    assert state.battlefield[0, ids["Island"]] == 2 and m["tapped_lands_played"] == 1
+
+
 def test_a_search_shuffles_away_a_card_kept_on_top():
     """E2 holds for the explore; a later shuffle means the kept card is no longer known on top."""
     tops = set()
@@ -600,10 +643,10 @@ def multivariate(deck: dict[str, int], seen: int, ok) -> float:
 
 
 def castable_value(text, card, turn, on_play, cards_file):
-    deck = explore_sim.parse_deck(text, catalog=explore_sim.cards.card_sources(
-        [cards_file], use_index=False))
+    sources = explore_sim.cards.card_sources([cards_file], use_index=False)
+    deck = explore_sim.parse_deck(text, catalog=sources)
     result = explore_sim.simulate(deck, turns=turn, on_play=on_play, mulligan="none",
-                                  trials=200_000, seed=7, castable=[card])
+                                  trials=200_000, seed=7, castable=[sources.get(card)])
     row = result.summary().query(f"turn == {turn} and metric == 'castable:{card}'").iloc[0]
     return row["mean"], row["se"]
 
@@ -620,6 +663,12 @@ SEVENS = FIXTURES / "decks" / "forest_swamp_sevens.cards.toml"
      lambda c: c["Forest"] >= 2 and c["Forest"] + c["Swamp"] >= 3, None),
     ({"Swamp": 8, "Forest": 16, "Platinum Angel": 36}, "Jadelight Ranger", 4, False,
      lambda c: c["Forest"] >= 2 and c["Forest"] + c["Swamp"] >= 3, None),
+    # Two pips of each colour: the land choice closes the remaining deficit, so a second
+    # Forest is not played while an Island is still missing.
+    ({"Forest": 12, "Island": 11, "Platinum Angel": 37}, "Twin Tides Test Card", 4, True,
+     lambda c: c["Forest"] >= 2 and c["Island"] >= 2, 0.347734),
+    ({"Forest": 12, "Island": 11, "Platinum Angel": 37}, "Twin Tides Test Card", 5, False,
+     lambda c: c["Forest"] >= 2 and c["Island"] >= 2, None),
 ])
 def test_castable_reproduces_the_multivariate_hypergeometric(deck, card, turn, on_play, ok, exact):
     seen = 7 + turn - (1 if on_play else 0)

@@ -144,8 +144,8 @@ def test_free_first_mulligan_keeps_seven():
 
 
 EMERIAS_CALL = read_card_rows(io.StringIO(
-    "name,mana_cost,type_line,layout\n"
-    "Emeria's Call // Emeria Shattered Skyclave,{4}{W}{W}{W},Sorcery // Land,modal_dfc\n"),
+    "name,mana_cost,type_line,layout,back_produces\n"
+    "Emeria's Call // Emeria Shattered Skyclave,{4}{W}{W}{W},Sorcery // Land,modal_dfc,W\n"),
     "test.csv")[0]
 
 

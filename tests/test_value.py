@@ -56,7 +56,8 @@ def test_stand_in_plays_exactly_like_a_vanilla_creature(tmp_path):
         'type_line = "Creature — Merfolk Scout Ranger"\npower = 2\ntoughness = 1\n')
     sources = card_sources([tmp_path / "plain.cards.toml"], use_index=False)
     with_ranger = parse_deck("24 Forest\n4 Jadelight Ranger\n32 Grizzly Bears", catalog=sources)
-    ranger = with_ranger.cards[1]
+    ranger = with_ranger.features().cards[with_ranger.features().id_of(
+        Catalog.builtin().get("Jadelight Ranger")) - 1]
     stand_in = with_ranger.__class__(name="stand-in", main=tuple(
         (vanilla_stand_in(card) if card == ranger else card, n) for card, n in with_ranger.main))
     plain = parse_deck("24 Forest\n4 Plain Ranger\n32 Grizzly Bears", catalog=sources)
@@ -104,7 +105,7 @@ def test_variants_line_up_their_shuffles():
     """Explorer and vanilla decks hold the same card kind at every position; one more land
     changes exactly one position; every order holds its deck exactly."""
     deck = explore_sim.load_deck(XLN)
-    plan = _plan(deck, deck.cards[3], max_lands=8)  # Jadelight Ranger, 4 copies
+    plan = _plan(deck, Catalog(deck.cards).get("Jadelight Ranger"), max_lands=8)  # 4 copies
     assert plan.labels == ["explorer deck", "vanilla", "vanilla +1 land", "vanilla +2 lands",
                            "vanilla +3 lands", "vanilla +4 lands"]
     for variant, ids in zip(plan.decks, plan.card_ids):
@@ -118,7 +119,7 @@ def test_variants_line_up_their_shuffles():
                  zip(plan.decks[k:k + 2], plan.card_ids[k:k + 2])]
         changed = [i for i, (a, b) in enumerate(zip(*names)) if a != b]
         assert len(changed) == 1 and not kinds[0][changed[0]] and kinds[1][changed[0]]
-    ids = _coupled_ids(deck, deck.cards[3], [])
+    ids = _coupled_ids(deck, Catalog(deck.cards).get("Jadelight Ranger"), [])
     assert len(ids) == deck.size
 
 

@@ -152,6 +152,11 @@ class _Names(Protocol):
     def suggestion_text(self, name: str) -> str: ...
 
 
+def _by_name(entry: tuple[Card, int]) -> tuple[str, str]:
+    """The canonical order of a section's cards: by name, ignoring case."""
+    return entry[0].name.casefold(), entry[0].name
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class Deck:
     """A decklist resolved against a catalog.
@@ -161,7 +166,8 @@ class Deck:
     name : str
         The deck's name (Arena ``Name`` line, else the file's stem).
     main, sideboard, commander, companion : tuple of (Card, int)
-        Cards and copy counts per section, in first-seen order.
+        Cards and copy counts per section, in canonical order (by name): the order of a
+        decklist's lines changes no card id, so no result depends on it.
     source : str
         Where the list came from (a path or ``"<text>"``).
     format : str
@@ -180,6 +186,11 @@ class Deck:
     format: str = "text"
     filler: str | None = None
 
+    def __post_init__(self) -> None:
+        for section in ("main", "sideboard", "commander", "companion"):
+            entries = tuple(getattr(self, section))
+            object.__setattr__(self, section, tuple(sorted(entries, key=_by_name)))
+
     @property
     def size(self) -> int:
         """Cards in the main deck (the library before the opening hand)."""
@@ -197,7 +208,7 @@ class Deck:
 
     @property
     def cards(self) -> tuple[Card, ...]:
-        """The distinct main-deck cards, in deck order."""
+        """The distinct main-deck cards, in canonical order (by name)."""
         return tuple(card for card, _ in self.main)
 
     def count(self, name: str) -> int:
@@ -233,7 +244,7 @@ class Deck:
     def card_ids(self) -> np.ndarray:
         """The main deck as deck-local card ids.
 
-        Nonland cards come first and lands last, each in deck order, so two decks with the
+        Nonland cards come first and lands last, each in canonical order, so two decks with the
         same size and land count put their lands in the same shuffled positions when they
         are shuffled with the same random numbers (common random numbers in comparisons).
 

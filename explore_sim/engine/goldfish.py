@@ -3,7 +3,8 @@
 Each turn: untap; draw (not on turn 1 on the play); first main phase (play a land as soon as
 one can be played, chosen by colour (:mod:`explore_sim.engine.lands`), cast spells by the
 casting priority, equip); combat (beginning-of-combat explores, every creature able to attack
-attacks and is unblocked: attack and combat-damage triggers); second main phase (a land found
+attacks and is unblocked, mana creatures aside (attacking taps them): attack and combat-damage
+triggers); second main phase (a land found
 meanwhile is still played, more casting, Map tokens and activated abilities with the mana
 left); cleanup (discard down to seven). Mana comes from untapped sources and is paid exactly
 by colour (:mod:`explore_sim.engine.mana`); unspent mana empties between phases.
@@ -25,7 +26,6 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..cards import EMPTY, Card, Catalog, FeatureTable
-from ..cards.features import pip_demand
 from ..cards.mana import ANY_COLOUR
 from ..errors import OptionError, clip
 from . import abilities, explore_effects, lands
@@ -209,13 +209,11 @@ class Goldfish:
         self.mana = ManaTables(features, ["{1}", *ability_costs], self.castable_cards,
                                taxed=self.commander_ids.tolist())
         self.castable_card_modes = self.mana.extra_card_modes
-        self.wanted_pips = np.array([pip_demand(card) for card in self.castable_cards],
-                                    dtype=np.int32).reshape(-1, 5).sum(axis=0)
-        self.land_options = lands.LandOptions(self)
         class_mask = self.mana.class_mask
         self.land_colours = np.array(
             [int(np.bitwise_or.reduce(class_mask[row > 0])) & ANY_COLOUR if (row > 0).any() else 0
              for row in features.source_units], dtype=np.int64)
+        self.land_options = lands.LandOptions(self)
         # Spells in the casting order's terms: their modes and whether colours need checking.
         self.kind_modes = [self.mana.card_modes.get(k, []) for k in range(self.n_kinds)]
         self.first_mode = np.array([m[0] if m else 0 for m in self.kind_modes], dtype=np.intp)
@@ -236,6 +234,7 @@ class Goldfish:
         self.pass_x = np.flatnonzero(np.isin(self.pass_ids, self.x_ids))
         self.pass_targeted = np.flatnonzero(self.needs_creature_target[self.pass_ids])
         self.cast_x = np.flatnonzero(np.isin(self.cast_ids, self.x_ids))
+        self.colour_needs = lands.ColourNeeds(self)
         self._build_card_lookup()
 
     def _build_card_lookup(self) -> None:
@@ -269,8 +268,9 @@ class Goldfish:
         """A score per card id (higher is cast first; -1: never cast).
 
         Default: cards that explore or make Maps first, then everything else; within each
-        group the most expensive first; Jadelight Spelunker last (X takes the mana left).
-        Names in ``cast_order`` come before all of these, in the given order.
+        group the most expensive first, and of two that cost the same a mana source first;
+        Jadelight Spelunker last (X takes the mana left). Names in ``cast_order`` come before
+        all of these, in the given order. Remaining ties go to the lower id (by name).
         """
         score = np.full(self.n_kinds, -1.0)
         catalog = Catalog(self.f.cards[: self.f.n_deck])
@@ -279,6 +279,7 @@ class Goldfish:
                 continue
             makes_value = card.explores > 0 or card.explores_x or card.maps > 0
             score[i] = (1000 if makes_value else 0) + card.mana_value
+            score[i] += 0.5 * bool(self.f.is_source[i])  # a mana source first at equal cost
             if card.explores_x:
                 score[i] = 500  # after the other explore / Map makers, before the rest
         for rank, name in enumerate(cast_order):
@@ -382,14 +383,6 @@ class Goldfish:
         present = of_rows(state.battlefield, rows)[:, self.land_ids] > 0
         return row_bitwise_or(np.where(present, types, 0)) if rows.size else \
             np.zeros(0, dtype=np.int64)
-
-    def colours_made(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """Colours your mana sources can make (tapped or not), (rows,) masks."""
-        ids = self.mana.source_ids
-        if not ids.size or not rows.size:
-            return np.zeros(len(rows), dtype=np.int64)
-        present = of_rows(state.battlefield, rows)[:, ids] > 0
-        return row_bitwise_or(np.where(present, self.land_colours[ids], 0))
 
     def basics_in_library(self, state: GameState, rows: np.ndarray) -> np.ndarray:
         """Copies of each basic land kind (:attr:`basic_ids`) left in each library,
@@ -694,10 +687,13 @@ class Goldfish:
         state.empty_pool()
 
     def attackers(self, state: GameState) -> np.ndarray:
-        """Creatures able to attack per card id, shape (trials, n_cards + 1), int32: untapped
-        ones not summoning sick, and untapped ones with haste (CR 302.6)."""
+        """Creatures that attack per card id, shape (trials, n_cards + 1), int32: untapped
+        ones not summoning sick, and untapped ones with haste (CR 302.6). Attacking taps a
+        creature (CR 508.1f), so a creature with a mana ability stays back for the mana of
+        the second main phase."""
         ready = np.where(self.f.has_haste, state.battlefield, state.battlefield - state.sick)
-        return np.where(self.is_creature_row, ready - state.tapped, 0).clip(0).astype(np.int32)
+        attacks = self.is_creature_row & ~self.f.is_source
+        return np.where(attacks, ready - state.tapped, 0).clip(0).astype(np.int32)
 
     # ----------------------------------------------------------------------------------
     # Turns
@@ -721,12 +717,13 @@ class Goldfish:
             self.draw(state, everyone)
 
     def cleanup(self, state: GameState) -> None:
-        """Discard down to the hand limit: the most expensive spells first, lands last."""
+        """Discard down to the hand limit: the most expensive spells first (of two that cost
+        the same, the one that is not a mana source), lands last; then the lower id."""
         excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():
             return
-        order = sorted(range(1, self.n_kinds),
-                       key=lambda i: (not self.is_land_row[i], self.cost[i]), reverse=True)
+        order = sorted(range(1, self.n_kinds), key=lambda i: (
+            not self.is_land_row[i], self.cost[i], not self.f.is_source[i], -i), reverse=True)
         everyone = np.arange(state.trials)
         for kind in order:
             dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])

@@ -9,12 +9,29 @@ return itself). Among the options, in this order:
 
 1. one that lets a spell in hand be cast this turn that could not be cast without it;
 2. untapped over tapped when mana will be used this turn (a spell in hand costs no more than
-   the mana available plus one), tapped first when it will not;
-3. one that makes a colour the spells in hand need and your sources do not yet make;
-4. the one making the colour most demanded by the pips of the spells in hand, then of the
-   spells left in the library (in steps 3 and 4, a commander in the command zone and cards
-   named by ``castable`` count as spells in hand: the player plays toward them);
-5. more colours first, a land card before a spell's land face, then deck order.
+   the mana available plus one), tapped first when it will not; a fetch land counts as
+   tapped (the land it finds enters tapped; Fabled Passage's is untapped from the fourth
+   land on);
+3. the one that closes most of the *remaining colour deficit* of the wanted cards: the
+   spells in hand the casting order casts, a commander in the command zone and the cards
+   named by ``castable`` (each distinct card once). A card's deficit is the number of its
+   coloured pips that the mana sources you control (tapped or not; Signet-style filters
+   aside) cannot pay, each pip by a distinct unit (the deficiency of the matching of pips to
+   units, :func:`colour_deficits`); a fetch land closes what the best basic land it can find
+   would;
+4. the one making the colour with the largest remaining deficit (per colour: each wanted
+   card's pips of that colour beyond the sources of that colour), then the colour most
+   demanded by the pips of the spells left in the library;
+5. more colours first, a land card before a spell's land face, then the lower id (by name).
+
+A land put onto the battlefield by an effect is a land card (no spell's land face): as its own
+text says (Hakbal's attack trigger), it is chosen like a land drop (steps 1-5: its mana can be
+spent in the second main phase); put tapped (Nicanzil), a land that would enter tapped anyway
+comes first (step 2 as on a turn whose mana is not used), then steps 3-5.
+
+With one wanted card and basic lands, step 3 is the best choice: a land drop that lowers the
+deficit is played whenever one is held, so by turn T the lands played pay the card exactly
+when the lands seen by then could (the proof is in docs/mana.md).
 
 **How it enters** (``enters_tapped``): always tapped; check lands untapped if you control a
 land of one of the named basic land types; fast lands with two or fewer other lands; slow
@@ -26,7 +43,8 @@ else the bounce land itself).
 **Searches** (Evolving Wilds, Fabled Passage, Myriad Landscape, Rampant Growth, Cultivate,
 Kodama's Reach, District Guide): the basic land is chosen by steps 3-5 above among the basics
 left in the library, taken out of it, and the library is shuffled: a card kept on top by
-explore is no longer known to be on top (E2 still holds for the explore itself).
+explore is no longer known to be on top (E2 still holds for the explore itself). A fetch land
+played as the land drop whose basic enters tapped counts in ``tapped_lands_played``.
 """
 
 from __future__ import annotations
@@ -43,7 +61,7 @@ from ..cards.features import (
     TAPPED_RULES,
 )
 from ..cards.mana import ANY_COLOUR
-from .rowwise import row_any, row_sum
+from .rowwise import row_any, row_max, row_sum
 from .state import GameState, from_hand, kinds_in, leave, of_rows, to_hand
 
 if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
@@ -59,6 +77,7 @@ _YES, _UNLESS, _FAST, _SLOW, _LIFE = (TAPPED_RULES.index(k) for k in
                                        ("yes", "unless", "fast", "slow", "life"))
 _SCRY, _BOUNCE = LAND_ENTERS_CODES.index("scry"), LAND_ENTERS_CODES.index("bounce")
 _SACRIFICE = FETCH_WHEN_CODES.index("sacrifice")
+_PASSAGE = FETCH_CODES.index("basic_passage")
 
 
 class LandOptions:
@@ -79,6 +98,11 @@ class LandOptions:
         Mana units the option makes.
     tiebreak : ndarray of int64
         Step 5 of the choice, larger first.
+    is_fetch : ndarray of bool
+        The option is a land that sacrifices itself to search for a basic land (Evolving
+        Wilds, Fabled Passage).
+    is_passage : ndarray of bool
+        A fetch whose land is untapped once you control four lands (Fabled Passage).
     """
 
     def __init__(self, game: Goldfish) -> None:
@@ -103,9 +127,15 @@ class LandOptions:
         self.is_spell_face = np.array(spell_face, dtype=bool)
         class_mask = np.array([mask for mask, _ in f.unit_classes], dtype=np.int64)
         self.units = f.source_units[self.kind].astype(np.int32)
+        self.is_fetch = f.fetch_when[self.kind] == _SACRIFICE
+        self.is_passage = self.is_fetch & (f.fetch[self.kind] == _PASSAGE)
+        # A fetch land may find any basic land of the deck: its colours are theirs.
+        basics = game.basic_ids
+        basic_colours = int(np.bitwise_or.reduce(game.land_colours[basics], initial=0))
         self.colours = np.array([
+            basic_colours if fetch else
             np.bitwise_or.reduce(class_mask[row > 0] & ANY_COLOUR) if (row > 0).any() else 0
-            for row in self.units], dtype=np.int64)
+            for row, fetch in zip(self.units, self.is_fetch)], dtype=np.int64)
         n_colours = np.array([bin(int(c)).count("1") for c in self.colours])
         self.tiebreak = (n_colours * 4 + (~self.is_spell_face) * 2).astype(np.int64) * 1000 \
             - np.arange(len(cards))
@@ -113,43 +143,117 @@ class LandOptions:
         self.tapped_rule = f.tapped_rule[self.kind]
         self.tapped_arg = f.tapped_arg[self.kind].astype(np.int64)
         self.is_bounce = f.land_enters[self.kind] == _BOUNCE
+        self.basic_units = f.source_units[basics].astype(np.int32)
 
 
 # --------------------------------------------------------------------------------------
 # Choosing
 
 
-def _colour_demand(pips: np.ndarray, colours: np.ndarray) -> np.ndarray:
-    """For each row and option, the largest demand among the option's colours.
+class ColourNeeds:
+    """What the wanted cards of a game need, for steps 3 and 4 of the land choice.
 
-    pips (rows, 5), colours (options,) -> (rows, options)."""
-    best = np.zeros((pips.shape[0], colours.shape[0]), dtype=np.int64)
+    Wanted cards with the same coloured pips (in every way to pay them) share a *profile*;
+    cards with no coloured pip need nothing and have none.
+
+    Attributes
+    ----------
+    profile_modes : list of list of int
+        The :class:`~explore_sim.engine.mana.ManaTables` mode indices of each profile.
+    hand_profiles : ndarray of int32, shape (len(cast_ids), n_profiles)
+        One-hot profile of each spell the casting order casts.
+    commander_profiles : ndarray of int32, shape (len(commander_ids), n_profiles)
+    castable_profiles : ndarray of int32, shape (n_profiles,)
+        Profiles of the cards named by ``castable`` (always wanted).
+    pips : ndarray of int32, shape (n_profiles, 5)
+        Pips of each colour (W U B R G) in a profile's first mode.
+    colour_units : ndarray of int32, shape (n_classes, 5)
+        Whether a unit of each class can be each colour.
+    """
+
+    def __init__(self, game: Goldfish) -> None:
+        mana = game.mana
+        profiles: dict[bytes, int] = {}
+        self.profile_modes: list[list[int]] = []
+
+        def profile_of(modes: list[int]) -> int:
+            if not modes or not any(mana.modes[m].pips for m in modes):
+                return -1
+            key = b"".join(mana.req[m].tobytes() for m in modes)
+            if key not in profiles:
+                profiles[key] = len(self.profile_modes)
+                self.profile_modes.append(list(modes))
+            return profiles[key]
+
+        hand = [profile_of(game.kind_modes[k]) for k in game.cast_ids.tolist()]
+        commanders = [profile_of(game.kind_modes[k]) for k in game.commander_ids.tolist()]
+        extra = [profile_of(modes) for modes in game.castable_card_modes]
+        n = len(self.profile_modes)
+
+        def one_hot(indices: list[int]) -> np.ndarray:
+            table = np.zeros((len(indices), n), dtype=np.int32)
+            for row, p in enumerate(indices):
+                if p >= 0:
+                    table[row, p] = 1
+            return table
+
+        self.hand_profiles = one_hot(hand)
+        self.commander_profiles = one_hot(commanders)
+        self.castable_profiles = one_hot(extra).sum(axis=0).astype(np.int32)
+        self.pips = np.array([[sum(1 for pip in mana.modes[modes[0]].pips if pip & bit)
+                               for bit in _COLOUR_BITS] for modes in self.profile_modes],
+                             dtype=np.int32).reshape(n, 5)
+        self.colour_units = ((mana.class_mask[:, None] & np.array(_COLOUR_BITS)[None, :]) != 0
+                             ).astype(np.int32)
+
+    @property
+    def n_profiles(self) -> int:
+        return len(self.profile_modes)
+
+    def wanted(self, game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """Distinct wanted cards of each profile in each row, shape (rows, n_profiles)."""
+        held = (of_rows(state.hand, rows)[:, game.cast_ids] > 0).astype(np.int32)
+        counts = held @ self.hand_profiles + self.castable_profiles
+        for j, kind in enumerate(game.commander_ids.tolist()):
+            counts += (state.command[rows, kind, None] > 0) * self.commander_profiles[j]
+        return counts
+
+
+def sources_in_play(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Units of every plain mana source you control, tapped or not, (rows, n_classes)."""
+    mana = game.mana
+    plain = mana.source_cost == 0
+    counts = of_rows(state.battlefield, rows)[:, mana.source_ids[plain]].astype(np.int32)
+    return counts @ mana.source_units[plain]
+
+
+def colour_deficits(game: Goldfish, covered: np.ndarray) -> np.ndarray:
+    """Each profile's colour deficit for the units summarised by ``covered``
+    (:meth:`~explore_sim.engine.mana.ManaTables.covered`, (rows, n_masks)): the fewest pips,
+    over its ways to pay, that no distinct unit can pay. By Hall's theorem with deficiency,
+    the largest matching of pips to units leaves ``max(0, max_M (pips inside M - units
+    meeting M))`` pips unpaid, over the masks M of the exact test. Shape (rows, n_profiles).
+    """
+    needs = game.colour_needs
+    out = np.zeros((covered.shape[0], needs.n_profiles), dtype=np.int32)
+    for p, modes in enumerate(needs.profile_modes):
+        best = None
+        for m in modes:
+            short = row_max(game.mana.req[m][None, :] - covered)
+            best = short if best is None else np.minimum(best, short)
+        out[:, p] = np.maximum(best, 0)
+    return out
+
+
+def _option_demand(demand: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """For each row and option, the largest ``demand`` (rows, 5) among the option's colours,
+    (rows, options)."""
+    best = np.zeros((demand.shape[0], colours.shape[0]), dtype=np.int64)
     for o, mask in enumerate(colours.tolist()):  # option by option, its colours only
         for i, bit in enumerate(_COLOUR_BITS):
             if mask & bit:
-                np.maximum(best[:, o], pips[:, i], out=best[:, o])
+                np.maximum(best[:, o], demand[:, i], out=best[:, o])
     return best
-
-
-def _hand_pips(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """Pips of each colour (W U B R G) the player wants to pay: the spells in hand and in the
-    command zone, and the cards named by ``castable`` as if they were in hand, shape
-    (rows, 5)."""
-    wanted = of_rows(state.hand, rows) @ state.card_pips + game.wanted_pips
-    for kind in game.commander_ids.tolist():
-        wanted += state.command[rows, kind, None] * state.card_pips[kind]
-    return wanted
-
-
-def _needed_colours(game: Goldfish, state: GameState, rows: np.ndarray,
-                    hand_pips: np.ndarray, among: int = ANY_COLOUR) -> np.ndarray:
-    """Colours the spells in hand need (``hand_pips``, :func:`_hand_pips`) that your mana
-    sources do not make, (rows,) masks; only the colours in mask ``among`` are looked at."""
-    needed = np.zeros(len(rows), dtype=np.int64)
-    for i, bit in enumerate(_COLOUR_BITS):
-        if bit & among:
-            needed |= np.where(hand_pips[:, i] > 0, bit, 0)
-    return needed & ~game.colours_made(state, rows)
 
 
 def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
@@ -176,11 +280,14 @@ def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: n
     return untapped
 
 
-def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: bool) -> np.ndarray:
+def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: bool,
+                tapped: bool = False) -> np.ndarray:
     """The option (index into :class:`LandOptions`) to play in each row, -1 if none.
 
-    ``land_drop``: a land drop (steps 1-5 of the module docstring); otherwise an effect puts
-    a land card onto the battlefield tapped (steps 3-5; spell faces excluded).
+    ``land_drop``: a land drop (steps 1-5 of the module docstring). Otherwise an effect puts
+    a land card (spell faces excluded) onto the battlefield: tapped (Nicanzil, ``tapped``),
+    a land that would enter tapped anyway first, then steps 3-5; as its own text says
+    (Hakbal), chosen like a land drop, since its mana can be spent in the second main phase.
     """
     options = game.land_options
     choice = np.full(len(rows), -1, dtype=np.intp)
@@ -201,20 +308,31 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
     choice[single] = np.argmax(held[single], axis=1)
     several = np.flatnonzero(count > 1)
     if several.size:
-        choice[several] = _best(game, state, rows[several], held[several], land_drop)
+        choice[several] = _best(game, state, rows[several], held[several],
+                                may_use=land_drop or not tapped)
     return choice
 
 
 def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
-          land_drop: bool) -> np.ndarray:
+          may_use: bool) -> np.ndarray:
+    """Steps 1-5 where the land's mana may be used this turn (``may_use``); else, for a land
+    put onto the battlefield tapped, step 2 as on a turn whose mana is not used (a land that
+    would enter tapped anyway first), then steps 3-5."""
     options = game.land_options
     n = len(options.card)
     key = np.zeros((len(rows), n), dtype=np.int64)
-    if land_drop:
+    if may_use:
         unit_sets = game.mana.unit_sets(state, rows)
         will_use = will_use_mana(game, state, rows, row_sum(unit_sets[-1]))
-        untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
-                                    options.tapped_arg[None, :], will_use)
+    else:
+        will_use = np.zeros(len(rows), dtype=bool)
+    untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
+                                options.tapped_arg[None, :], will_use)
+    if options.is_fetch.any():  # the land a fetch finds enters tapped (a Passage's not,
+        lands = game.count(state, "land", rows)[:, None]  # from the fourth land on)
+        untapped = np.where(options.is_fetch[None, :],
+                            options.is_passage[None, :] & (lands >= 3), untapped)
+    if may_use:
         spells = game.held_spells(state, rows)
         before = game.castable_in_hand(state, rows, unit_sets, spells)
         enables = np.zeros((len(rows), n), dtype=bool)
@@ -225,22 +343,45 @@ def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
                 enables[trying, o] = game.castable_in_hand(state, rows[trying], more,
                                                            spells[trying])
         key += enables.astype(np.int64) << 50
-        key += (untapped == will_use[:, None]).astype(np.int64) << 49
-    key += _colour_key(game, state, rows, options.colours)
+    key += (untapped == will_use[:, None]).astype(np.int64) << 49
+    key += _colour_key(game, state, rows, options.units, options.colours, options.is_fetch)
     key += options.tiebreak[None, :] + (1 << 20)
     return np.argmax(np.where(held, key, -1), axis=1)
 
 
-def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray,
-                colours: np.ndarray) -> np.ndarray:
-    """Steps 3 and 4 as one integer key per (row, option)."""
-    hand_pips = _hand_pips(game, state, rows)
-    among = int(np.bitwise_or.reduce(colours, initial=0))
-    needed = _needed_colours(game, state, rows, hand_pips, among)
-    fills = ((colours[None, :] & needed[:, None]) != 0).astype(np.int64)
-    hand_demand = np.minimum(_colour_demand(hand_pips, colours), 255)
-    library_demand = np.minimum(_colour_demand(of_rows(state.library_pips, rows), colours), 4095)
-    return (fills << 48) + (hand_demand << 38) + (library_demand << 24)
+def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray, units: np.ndarray,
+                colours: np.ndarray, is_fetch: np.ndarray | None = None) -> np.ndarray:
+    """Steps 3 and 4 as one integer key per (row, option) for options making ``units``
+    (options, n_classes) of ``colours`` (options,); a fetch option (``is_fetch``) is worth
+    the best basic land of the deck."""
+    needs = game.colour_needs
+    mana = game.mana
+    in_play = sources_in_play(game, state, rows)
+    key = np.zeros((len(rows), len(colours)), dtype=np.int64)
+    if needs.n_profiles:
+        wanted = needs.wanted(game, state, rows)
+        covered = mana.covered(in_play)
+        before = colour_deficits(game, covered)
+
+        def closed(option_units: np.ndarray) -> np.ndarray:
+            after = colour_deficits(game, covered + option_units @ mana.intersects)
+            return row_sum(wanted * (before - after))
+
+        basics = game.land_options.basic_units if is_fetch is not None and is_fetch.any() \
+            else np.zeros((0, mana.n_classes), dtype=np.int32)
+        for o in range(len(colours)):
+            if is_fetch is not None and is_fetch[o]:
+                gain = np.zeros(len(rows), dtype=np.int64)
+                for basic in basics:
+                    gain = np.maximum(gain, closed(basic))
+            else:
+                gain = closed(units[o])
+            key[:, o] += np.minimum(gain, 255).astype(np.int64) << 41
+        short = np.maximum(needs.pips[None, :, :] - (in_play @ needs.colour_units)[:, None, :], 0)
+        demand = np.einsum("rp,rpc->rc", wanted, short)
+        key += np.minimum(_option_demand(demand, colours), 255) << 33
+    library = np.minimum(_option_demand(of_rows(state.library_pips, rows), colours), 4095)
+    return key + (library << 21)
 
 
 # --------------------------------------------------------------------------------------
@@ -266,7 +407,7 @@ def put_land(game: Goldfish, state: GameState, rows: np.ndarray,
              tapped: bool = True) -> np.ndarray:
     """Put a land card from hand onto the battlefield (not a land drop): tapped (Nicanzil),
     or as its own text says (Hakbal's attack trigger); the rows that did."""
-    option = choose_land(game, state, rows, land_drop=False)
+    option = choose_land(game, state, rows, land_drop=False, tapped=tapped)
     putting = option >= 0
     if putting.any():
         enter_options(game, state, rows[putting], option[putting], land_drop=False,
@@ -316,7 +457,7 @@ def land_enters(game: Goldfish, state: GameState, rows: np.ndarray, kind: int, t
     elif effect == _BOUNCE:
         _bounce(game, state, rows, kind)
     if int(f.fetch_when[kind]) == _SACRIFICE:
-        _sacrifice_to_search(game, state, rows, kind)
+        _sacrifice_to_search(game, state, rows, kind, land_drop)
 
 
 def _scry(game: Goldfish, state: GameState, rows: np.ndarray) -> None:
@@ -357,16 +498,24 @@ def return_to_hand(game: Goldfish, state: GameState, rows: np.ndarray, kind: int
     to_hand(state, rows, card)
 
 
-def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
+def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kind: int,
+                         land_drop: bool) -> None:
     """A land's "{T}, Sacrifice this land: search ..." used at once, where it is untapped
-    and the library holds a basic land."""
+    and the library holds a basic land; played as the land drop, a basic that enters tapped
+    is a tapped land played."""
     untapped = state.battlefield[rows, kind] - state.tapped[rows, kind] > 0
     has_basic = row_sum(game.basics_in_library(state, rows)) > 0
     using = rows[untapped & has_basic]
     if not using.size:
         return
     game.sacrifice(state, using, kind)
-    search_basics(game, state, using, FETCH_CODES[int(game.f.fetch[kind])])
+    how = FETCH_CODES[int(game.f.fetch[kind])]
+    search_basics(game, state, using, how)
+    if land_drop:
+        tapped = using
+        if how == "basic_passage":  # untapped with four or more lands
+            tapped = using[game.count(state, "land", using) < 4]
+        state.totals["tapped_lands_played"][tapped] += 1
 
 
 # --------------------------------------------------------------------------------------
@@ -421,7 +570,8 @@ def _take_basic(game: Goldfish, state: GameState, rows: np.ndarray,
     if same_type_as is not None:
         wanted = game.f.basic_types[same_type_as][:, None]
         held &= (game.f.basic_types[basics][None, :] & wanted) != 0
-    key = _colour_key(game, state, rows, game.land_colours[basics])
+    key = _colour_key(game, state, rows, game.f.source_units[basics].astype(np.int32),
+                      game.land_colours[basics])
     key += (1 << 20) - np.arange(len(basics))[None, :]
     pick = np.argmax(np.where(held, key, -1), axis=1)
     found = np.where(row_any(held), basics[pick], EMPTY).astype(np.intp)

@@ -199,6 +199,13 @@ class ManaTables:
             ]
         self.generic_order = sorted(range(self.n_classes),
                                     key=lambda c: (flexibility[c], int(self.class_mask[c])))
+        # Generic mana: the least flexible units first; among equally flexible ones, the
+        # colours the rest of the hand (then the library) needs least (:meth:`generic_orders`).
+        self.flexibility = flexibility.astype(np.int64)
+        self.class_colours = ((self.class_mask[:, None] & np.array([1, 2, 4, 8, 16])[None, :])
+                              != 0).astype(np.int32)  # (n_classes, 5): W U B R G
+        self.generic_rank = np.argsort(np.array(self.generic_order)).astype(np.int64)
+        self.has_generic_ties = len(set(flexibility.tolist())) < self.n_classes
         # Sources in tapping order.
         ids = np.flatnonzero(f.is_source)
         units = f.source_units.astype(np.int32)
@@ -251,13 +258,24 @@ class ManaTables:
         self.lookup, self.key_units = entry
 
     def _allocation(self, mode: int) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`allocate` of ``mode`` for every row of :attr:`lookup`: units used
-        (n_keys, n_classes) and life paid (n_keys,). Capping the units changes no payment
-        (no step takes more than the mode's mana from a class)."""
+        """The pips of ``mode`` paid as :meth:`allocate` pays them, for every row of
+        :attr:`lookup`: units used (n_keys, n_classes) and life paid (n_keys,). Capping the
+        units changes no payment (no step takes more than the mode's mana from a class)."""
         if mode not in self._allocations:
-            payment = self.allocate(self.key_units, mode)
-            self._allocations[mode] = payment.used, payment.life
+            units = self.key_units.copy()
+            self._allocations[mode] = self._pay_pips(units, mode)
         return self._allocations[mode]
+
+    def generic_orders(self, hand_pips: np.ndarray, library_pips: np.ndarray) -> np.ndarray:
+        """The order each row pays generic mana in, shape (rows, n_classes): the least
+        flexible class first; of equally flexible ones, the one whose colours the pips of
+        the rest of the hand (``hand_pips``, (rows, 5)) need least, then those of the library
+        (``library_pips``), then the static :attr:`generic_order`."""
+        hand = np.minimum(hand_pips @ self.class_colours.T, (1 << 15) - 1).astype(np.int64)
+        library = np.minimum(library_pips @ self.class_colours.T, (1 << 12) - 1).astype(np.int64)
+        key = ((self.flexibility[None, :] << 40) + (hand << 24) + (library << 12)
+               + self.generic_rank[None, :])
+        return np.argsort(key, axis=1, kind="stable")
 
     # ----------------------------------------------------------------------------------
     # Availability. ``state.units`` (trials, n_classes) holds the units of every untapped,
@@ -393,12 +411,22 @@ class ManaTables:
     # ----------------------------------------------------------------------------------
     # Paying
 
-    def allocate(self, units: np.ndarray, mode: int, take_all: bool = False) -> Payment:
+    def allocate(self, units: np.ndarray, mode: int, take_all: bool = False,
+                 order: np.ndarray | None = None) -> Payment:
         """Which units pay ``mode`` in each row (every row must be able to pay it).
 
-        ``take_all``: an ``{X}`` spell that takes all the mana left as X.
+        ``take_all``: an ``{X}`` spell that takes all the mana left as X. ``order``: the
+        order each row pays generic mana in (:meth:`generic_orders`; default the static
+        :attr:`generic_order`).
         """
         units = units.copy()
+        used, life = self._pay_pips(units, mode)
+        x = self._pay_generic(units, used, self.modes[mode], take_all, order)
+        return Payment(used=used, life=life, x=x)
+
+    def _pay_pips(self, units: np.ndarray, mode: int) -> tuple[np.ndarray, np.ndarray]:
+        """Pay the pips of ``mode`` from ``units`` (changed in place): units used
+        (rows, n_classes) and life paid (rows,)."""
         rows = units.shape[0]
         used = np.zeros_like(units)
         life = np.full(rows, self.life[mode], dtype=np.int32)
@@ -423,14 +451,33 @@ class ManaTables:
                 assigned |= todo
                 if assigned.all():
                     break
+        return used, life
+
+    def _pay_generic(self, units: np.ndarray, used: np.ndarray, spec: CostMode,
+                     take_all: bool, order: np.ndarray | None) -> np.ndarray:
+        """Pay the generic part of ``spec`` from ``units`` into ``used`` (both changed in
+        place) in ``order``; returns X (all the mana left, with ``take_all``)."""
+        rows = units.shape[0]
+        if take_all:  # X takes everything: the order does not matter
+            used += units
+            units[:] = 0
+            return (row_sum(used) - spec.mana).astype(np.int32)
         need = np.full(rows, spec.generic, dtype=np.int32)
-        for c in self.generic_order:
-            take = units[:, c].copy() if take_all else np.minimum(units[:, c], need)
-            units[:, c] -= take
-            used[:, c] += take
-            need -= take
-        x = (row_sum(used) - spec.mana).astype(np.int32) if take_all else np.zeros(rows, np.int32)
-        return Payment(used=used, life=life, x=x)
+        if order is None:
+            for c in self.generic_order:
+                take = np.minimum(units[:, c], need)
+                units[:, c] -= take
+                used[:, c] += take
+                need -= take
+        else:
+            everyone = np.arange(rows)
+            for j in range(self.n_classes):
+                c = order[:, j]
+                take = np.minimum(units[everyone, c], need)
+                units[everyone, c] -= take
+                used[everyone, c] += take
+                need -= take
+        return np.zeros(rows, np.int32)
 
     def tap(self, state, rows: np.ndarray, used: np.ndarray,
             unavailable: tuple[int, int] | None = None) -> None:
@@ -503,12 +550,27 @@ class ManaTables:
             if needs_filters.any():
                 self.activate_filters(state, rows[needs_filters], unavailable)
                 units = self.units(state, rows, unavailable)
+        order = None
+        if self.has_generic_ties and self.modes[mode].generic and not take_all:
+            order = self.generic_orders(self._rest_of_hand_pips(state, rows, mode),
+                                        of_rows(state.library_pips, rows))
         if self.lookup is not None and not take_all:
-            used, life = self._allocation(mode)
+            pip_used, life = self._allocation(mode)
             keys = self.keys(units)
-            payment = Payment(used=np.take(used, keys, axis=0), life=life[keys],
-                              x=np.zeros(len(rows), np.int32))
+            used = np.take(pip_used, keys, axis=0)
+            self._pay_generic(units - used, used, self.modes[mode], False, order)
+            payment = Payment(used=used, life=life[keys], x=np.zeros(len(rows), np.int32))
         else:
-            payment = self.allocate(units, mode, take_all)
+            payment = self.allocate(units, mode, take_all, order)
         self.tap(state, rows, payment.used, unavailable)
         return payment
+
+    def _rest_of_hand_pips(self, state, rows: np.ndarray, mode: int) -> np.ndarray:
+        """Pips of each colour of the cards in hand, less the card ``mode`` casts (it is
+        still in hand while it is paid for), shape (rows, 5)."""
+        pips = of_rows(state.hand, rows) @ state.card_pips
+        card = self.mode_card[mode]
+        if card:
+            in_hand = of_rows(state.hand, rows, card) > 0
+            pips -= in_hand[:, None] * state.card_pips[card]
+        return pips

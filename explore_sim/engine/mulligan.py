@@ -219,7 +219,10 @@ def _bottom(
         lands_kept = keep_size - spells_kept
         spell_bottoms = spells - spells_kept
     all_rows = np.arange(rows)
-    spell_value = np.where(counts_as_land, -1, features.mana_value.astype(np.int32))
+    # The most expensive spell goes first; of two that cost the same, the one that is not a
+    # mana source (ties after that: the lower id, by name).
+    spell_value = np.where(counts_as_land, -1,
+                           2 * features.mana_value.astype(np.int32) + ~features.is_source)
     spell_value[0] = -1  # EMPTY
     # The rule above always leaves enough spells and lands in a seven-card hand.
     for j in range(bottoms):

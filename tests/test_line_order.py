@@ -1,0 +1,99 @@
+"""No result depends on the order of a decklist's lines: the cards of a deck are kept in a
+canonical order (by name), and every tie of the play choices is broken by card properties,
+then by that order."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import numpy as np
+import pytest
+from conftest import DECKS, fixture_cards, scripted_game
+
+import explore_sim
+
+CARD_LINE = re.compile(r"^\s*\d+x?\s+\S")
+
+
+def permuted_lines(text: str, seed: int) -> str:
+    """The decklist with each run of consecutive card lines in a random order."""
+    rng = np.random.default_rng(seed)
+    lines, out, run = text.splitlines(), [], []
+    for line in [*lines, ""]:
+        if CARD_LINE.match(line):
+            run.append(line)
+            continue
+        out += [run[i] for i in rng.permutation(len(run))]
+        run = []
+        out.append(line)
+    return "\n".join(out[:-1]) + "\n"
+
+
+@pytest.mark.parametrize("path", sorted(DECKS.glob("*.txt")), ids=lambda p: p.stem)
+def test_shuffling_a_decklists_lines_changes_no_number(path, tmp_path):
+    text = path.read_text()
+    shuffled = permuted_lines(text, seed=11)
+    assert sorted(shuffled.splitlines()) == sorted(text.splitlines())
+    assert shuffled != text
+    copy = tmp_path / path.name
+    copy.write_text(shuffled)
+    sidecar = path.with_suffix(".cards.toml")
+    if sidecar.exists():
+        shutil.copy(sidecar, tmp_path / sidecar.name)
+    runs = [explore_sim.simulate(explore_sim.load_deck(p), turns=5, trials=3_000, seed=4)
+            for p in (path, copy)]
+    frames = [run.summary().drop(columns=[c for c in ("deck",) if c in run.summary()])
+              for run in runs]
+    assert frames[0].equals(frames[1])
+    explores = [explore_sim.explore(explore_sim.load_deck(p), drawn=9, trials=3_000, seed=4)
+                for p in (path, copy)]
+    assert explores[0].summary().equals(explores[1].summary())
+
+
+def _mind_stone_deck(first: str, second: str):
+    counts = {"Forest": 24, first: 4 if first == "Mind Stone" else 32,
+              second: 4 if second == "Mind Stone" else 32}
+    return explore_sim.deck_from_counts(counts, catalog=fixture_cards())
+
+
+def test_a_mana_rock_listed_after_a_spell_of_its_cost_gives_the_same_mana():
+    """Mind Stone and Grizzly Bears both cost 2: the mana source is cast first whichever is
+    listed first, and the numbers are the same."""
+    frames = [explore_sim.simulate(_mind_stone_deck(a, b), turns=3, trials=4_000, seed=2)
+              .summary() for a, b in (("Mind Stone", "Grizzly Bears"),
+                                      ("Grizzly Bears", "Mind Stone"))]
+    assert frames[0].equals(frames[1])
+
+
+@pytest.mark.parametrize("hand", [["Mind Stone", "Grizzly Bears"],
+                                  ["Grizzly Bears", "Mind Stone"]])
+def test_of_two_spells_of_one_cost_the_mana_source_is_cast_first(hand):
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=hand,
+                                     battlefield=["Forest", "Forest"])
+    game.play_turn(state)
+    assert state.battlefield[0, ids["Mind Stone"]] == 1
+    assert state.hand[0, ids["Grizzly Bears"]] == 1
+
+
+@pytest.mark.parametrize("names", [["Grizzly Bears", "Mind Stone", "Forest"],
+                                   ["Forest", "Mind Stone", "Grizzly Bears"]])
+def test_mulligan_bottoms_and_discards_keep_the_mana_source(names):
+    """Bottoming after a mulligan and discarding at cleanup take, of two cards of one cost,
+    the one that is not a mana source, whichever comes first."""
+    from explore_sim.cards import FeatureTable
+    from explore_sim.engine.mulligan import _bottom
+
+    catalog = fixture_cards()
+    features = FeatureTable.from_cards([catalog.get(name) for name in names])
+    ids = {name: i for i, name in enumerate(names, start=1)}
+    seven = np.zeros((1, len(features)), dtype=np.int16)
+    for name, copies in (("Forest", 2), ("Mind Stone", 2), ("Grizzly Bears", 3)):
+        seven[0, ids[name]] = copies
+    counts_as_land = features.is_land | features.is_land_like
+    hand, bottomed = _bottom(seven, 1, features, counts_as_land)
+    assert bottomed[0, 0] == ids["Grizzly Bears"]
+    game, state, _ = scripted_game(["Forest"] * 3, hand=["Mind Stone"] * 4 + ["Grizzly Bears"] * 4
+                                   + ["Island"] * 2, battlefield=[], extra=names)
+    game.cleanup(state)
+    assert state.hand[0, game.f.id_of(catalog.get("Mind Stone"))] == 4
