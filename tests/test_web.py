@@ -383,9 +383,9 @@ def test_advise_gives_the_command_lines_numbers(client, capsys):
 def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(client):
     deck = deck_text(f"{SULTAI}.txt")
     value = client.post("/", data={"analysis": "value", "deck": deck,
-                                   "card": "Jadelight Ranger\nJadelite Ranger"})
+                                   "card": "Jadelight Ranger\nJadelight Rangr"})
     assert value.status_code == 400
-    assert field_error(value.text, "card") == ("card 'Jadelite Ranger' is not in the main deck "
+    assert field_error(value.text, "card") == ("card 'Jadelight Rangr' is not in the main deck "
                                                "of xln_sultai_explore (did you mean 'Jadelight "
                                                "Ranger'?)")
     land = client.post("/", data={"analysis": "value", "deck": deck, "card": "Forest"})
@@ -448,18 +448,28 @@ def test_a_run_page_without_javascript_reloads_until_done(client):
 # ------------------------------------------------------------------------------ deck errors
 
 def test_unknown_cards_are_listed_by_line_with_suggestions(client):
-    deck = "4 Jadelite Ranger\n20 Forest\n4 Cenote Scoot\n32 Grizzly Bears\n"
+    deck = "4 Jadelight Rangr\n20 Forest\n4 Cenote Scoot\n32 Grizzly Bears\n"
     response = client.post("/", data={"analysis": "explore", "deck": deck})
     assert response.status_code == 400
     text = unescape(response.text)
     assert 'data-line="1"' in response.text and 'data-line="3"' in response.text
-    assert "line 1</a>" in text and "4 Jadelite Ranger" in text
-    assert 'data-from="Jadelite Ranger" data-to="Jadelight Ranger"' in text
+    assert "line 1</a>" in text and "4 Jadelight Rangr" in text
+    assert 'data-from="Jadelight Rangr" data-to="Jadelight Ranger"' in text
     assert 'data-to="Cenote Scout"' in text
     assert "add it to a card file" in text
     assert "cards update" not in text  # the command line's fix names files; the page has its own
     assert deck.strip() in text  # the text area keeps what was typed
     still_serving(client)
+
+
+def test_another_real_card_gets_no_suggestion_button(client):
+    deck = "4 Ravenous Chupacabra\n20 Swamp\n36 Grizzly Bears\n"
+    response = client.post("/", data={"analysis": "explore", "deck": deck})
+    assert response.status_code == 400
+    text = unescape(response.text)
+    assert "line 1</a>" in text and "4 Ravenous Chupacabra" in text
+    assert "data-to=" not in text and "Lurking Chupacabra" not in text
+    assert "add it to a card file" in text
 
 
 def test_a_malformed_line_is_named(client):

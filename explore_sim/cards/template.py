@@ -146,8 +146,9 @@ def card_template(
         lines += [
             "[[card]]",
             f"name = {_toml_string(name)}  # decklist line {number}",
-            *([f"# a typo for {' or '.join(map(repr, close))}? Then correct the decklist "
-               "and delete this table"] if close else []),
+            *([f"# did you mean {' or '.join(map(repr, close))}? If so, correct the "
+               "decklist and delete this table; if not, describe the card below"]
+              if close else []),
             '# required: the type line as printed, e.g. "Creature — Merfolk Scout", "Instant",',
             '# "Land — Forest Island", "Sorcery // Land" (then set layout, see above)',
             'type_line = ""',
