@@ -420,6 +420,34 @@ def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(cli
     still_serving(client)
 
 
+NICANZIL = "Nicanzil, Current Conductor"
+
+
+def test_card_fields_take_names_with_commas_one_a_line_or_comma_separated(client):
+    deck = (f"4 {NICANZIL}\n4 Cenote Scout\n4 Jadelight Ranger\n12 Forest\n12 Island\n"
+            "24 Grizzly Bears\n")
+    job, _ = run(client, analysis="advise", deck=deck, turn=3, revealed="Grizzly Bears",
+                 hand=f"{NICANZIL}, Forest\n2 Island", battlefield="Cenote Scout\n2 Forest",
+                 graveyard=NICANZIL, trials=200, seed=1)
+    where = json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["position"]
+    assert (where["hand"], where["battlefield"], where["graveyard"]) == \
+        ([NICANZIL, "Forest", "2 Island"], ["Cenote Scout", "2 Forest"], [NICANZIL])
+    job, _ = run(client, analysis="explore", deck=deck, known=f"{NICANZIL}\nForest, Island",
+                 trials=200, seed=1)
+    meta = json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]
+    assert meta["known"] == [NICANZIL, "Forest", "Island"]
+    plain = "4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n"
+    refused = client.post("/", data={"analysis": "advise", "deck": plain, "turn": "3",
+                                     "revealed": "Grizzly Bears", "hand": NICANZIL,
+                                     "battlefield": "Cenote Scout, 2 Forest"})
+    assert refused.status_code == 400
+    assert field_error(refused.text, "hand") == f"hand: '{NICANZIL}' is not in the deck deck"
+    value = client.post("/", data={"analysis": "value", "deck": plain,
+                                   "card": f"Cenote Scout, {NICANZIL}"})
+    assert value.status_code == 400
+    assert field_error(value.text, "card") == f"card '{NICANZIL}' is not in the main deck of deck"
+
+
 def test_cancelling_a_value_run(client):
     response = client.post("/", data={"analysis": "value", "deck": "24 Forest\n35 Grizzly Bears\n"
                                       "1 Jadelight Ranger", "turns": "2", "turn": "2",
