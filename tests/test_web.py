@@ -115,6 +115,28 @@ def test_a_shipped_deck_is_loaded_into_the_text_area(client):
     assert missing.status_code == 400 and "no shipped deck called" in missing.text
 
 
+def test_a_pasted_deck_is_named_by_its_own_text_not_by_the_shipped_deck_chosen(client):
+    def deck_name(**fields):
+        job, _ = run(client, analysis="explore", trials=200, seed=1, **fields)
+        assert job.state == "done"
+        return json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["deck"]
+
+    other = "4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n"
+    assert deck_name(deck=other, base="golgari_explore")[0]["name"] == "pasted deck"
+    assert deck_name(deck=f"About\nName My Merfolk\n\nDeck\n{other}",
+                     base="golgari_explore")[0]["name"] == "My Merfolk"
+    shipped = deck_text("lci_limited_gu.txt")  # a shipped deck without a Name, as loaded
+    assert deck_name(deck=shipped, base="lci_limited_gu")[0]["name"] == "lci_limited_gu"
+    assert deck_name(deck=shipped + "\n")[0]["name"] == "lci_limited_gu"
+    assert deck_name(deck=shipped.replace("2 Cenote Scout", "3 Cenote Scout"),
+                     base="lci_limited_gu")[0]["name"] == "pasted deck"
+    job, _ = run(client, analysis="compare", deck=other, base="golgari_explore",
+                 deck2=other.replace("36 Grizzly", "35 Grizzly").replace("4 Cenote", "5 Cenote"),
+                 base2="golgari_explore", trials=200, seed=1)
+    meta = json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]
+    assert [d["name"] for d in meta["deck"]] == ["pasted deck", "pasted deck 2"]
+
+
 def test_switching_analysis_keeps_the_deck(client):
     page = client.post("/", data={"action": "switch:compare", "deck": "24 Forest\n36 Grizzly Bears"})
     assert "36 Grizzly Bears" in page.text
@@ -391,8 +413,8 @@ def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(cli
     land = client.post("/", data={"analysis": "value", "deck": deck, "card": "Forest"})
     assert field_error(land.text, "card").startswith("card: Forest is a land")
     none = client.post("/", data={"analysis": "value", "deck": "24 Forest\n36 Grizzly Bears"})
-    assert field_error(none.text, "card") == ("card: deck has no explore or Map card; name "
-                                              "the cards to value")
+    assert field_error(none.text, "card") == ("card: pasted deck has no explore or Map card; "
+                                              "name the cards to value")
     for name, bad, message in [
         ("revealed", "Tishanas Wayfindr", "revealed: 'Tishanas Wayfindr' is not in the deck "
                                           "xln_sultai_explore (did you mean \"Tishana's "
@@ -441,11 +463,13 @@ def test_card_fields_take_names_with_commas_one_a_line_or_comma_separated(client
                                      "revealed": "Grizzly Bears", "hand": NICANZIL,
                                      "battlefield": "Cenote Scout, 2 Forest"})
     assert refused.status_code == 400
-    assert field_error(refused.text, "hand") == f"hand: '{NICANZIL}' is not in the deck deck"
+    assert field_error(refused.text, "hand") == \
+        f"hand: '{NICANZIL}' is not in the deck pasted deck"
     value = client.post("/", data={"analysis": "value", "deck": plain,
                                    "card": f"Cenote Scout, {NICANZIL}"})
     assert value.status_code == 400
-    assert field_error(value.text, "card") == f"card '{NICANZIL}' is not in the main deck of deck"
+    assert field_error(value.text, "card") == \
+        f"card '{NICANZIL}' is not in the main deck of pasted deck"
 
 
 def test_cancelling_a_value_run(client):
