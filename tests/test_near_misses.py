@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from explore_sim import CardError, DeckError, parse_deck
+from explore_sim import CardError, DeckError, explore, parse_deck
 from explore_sim.cards import Catalog, card_template
 from explore_sim.cards.catalog import NameSuggester
 from explore_sim.cards.spelling import edit_distance, near_miss_limit
@@ -47,6 +47,16 @@ def test_the_limit_is_one_edit_per_eight_characters_both_ways():
     short = NameSuggester(["Opt"])  # a short name still allows one edit, and only one
     assert short.suggest("Op") == ["Opt"] and short.suggest("Ox") == []
     assert NameSuggester(["Fire Elemental"]).suggest("Air Elemental") == []  # 2 of 13
+
+
+def test_a_known_name_is_never_suggested_to_itself():
+    assert Catalog.builtin().suggest("Nicanzil, Current Conductor") == []
+    assert Catalog.builtin().suggest("twists and turns") == []  # the front face's name
+    deck = parse_deck("4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n")
+    with pytest.raises(DeckError) as error:  # in the catalog, not in the deck
+        explore(deck, known="Nicanzil, Current Conductor", trials=100, seed=1)
+    assert str(error.value) == ("known card 'Nicanzil, Current Conductor' is not in the deck "
+                                "'deck'")
 
 
 def test_suggestions_come_fewest_edits_first():

@@ -204,6 +204,8 @@ class NameSuggester:
         candidates = self._keys if self._grams is None else self._candidates(key)
         limit = near_miss_limit(key)
         distances = {k: edit_distance(key, k, limit) for k in candidates}
+        if 0 in distances.values():
+            return []  # a known name: there is nothing to correct
         close = sorted((k for k, d in distances.items() if d <= limit),
                        key=lambda k: (distances[k], k))
         return list(dict.fromkeys(self._by_key[k] for k in close))[:n]
