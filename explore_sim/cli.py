@@ -43,6 +43,7 @@ from .analysis.value import value
 from .cards import Card, CardSources, Catalog
 from .cards.decklist import DECK_FORMATS, Deck, deck_card_files, load_deck
 from .cards.index import card_sources, import_cards
+from .cards.name_lists import joined_card_lists
 from .cards.template import card_template
 from .cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from .engine.goldfish import GAMES
@@ -198,8 +199,9 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="the explorer left the battlefield before exploring (E3)")
     run.add_argument("--targeted", action="store_true",
                      help="the explore targets the explorer (Map, spell): gone means nothing (E9)")
-    run.add_argument("--known", default="",
-                     help='comma-separated cards known to be out of the library, e.g. "Forest, Cenote Scout"')
+    run.add_argument("--known", action="append", default=[], metavar="CARDS",
+                     help='cards known to be out of the library, e.g. "Forest, Cenote Scout" '
+                          "(repeatable; a name with commas is read whole)")
     run.add_argument("--turn", type=_count, default=None,
                      help="turn number the policy sees (default: drawn - 6, at least 1)")
     run.add_argument("--trials", type=_count, default=100_000, help="shuffles (default 100000)")
@@ -357,10 +359,13 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
     run.add_argument("deck", help="decklist file")
     run.add_argument("--turn", type=_count, required=True, help="the turn being played")
     run.add_argument("--on-draw", action="store_true", help="you are on the draw")
-    run.add_argument("--hand", default="", help='cards in hand, e.g. "Forest, 2 Swamp"')
-    run.add_argument("--battlefield", default="",
-                     help="permanents you control (lands included)")
-    run.add_argument("--graveyard", default="", help="cards in your graveyard")
+    run.add_argument("--hand", action="append", default=[], metavar="CARDS",
+                     help='cards in hand, e.g. "Forest, 2 Swamp" (repeatable; a name with '
+                          "commas is read whole)")
+    run.add_argument("--battlefield", action="append", default=[], metavar="CARDS",
+                     help="permanents you control (lands included; repeatable)")
+    run.add_argument("--graveyard", action="append", default=[], metavar="CARDS",
+                     help="cards in your graveyard (repeatable)")
     run.add_argument("--explorer", default=None,
                      help="the exploring permanent (default: the only explore card on the "
                           "battlefield; added to it if not listed)")
@@ -390,8 +395,8 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run = commands.add_parser("value", parents=parents, help=text, description=text)
     run.add_argument("deck", help="decklist file")
     run.add_argument("--card", action="append", dest="value_cards", default=None, metavar="NAME",
-                     help="a card of the main deck to value (repeatable; default: every "
-                          "explore or Map card)")
+                     help="a card of the main deck to value (repeatable, or names separated "
+                          "by commas; default: every explore or Map card)")
     run.add_argument("--metric", default="on_curve",
                      help="the per-turn metric the land-equivalent matches (default on_curve)")
     run.add_argument("--turn", type=_count, default=4,
@@ -725,7 +730,7 @@ def _explore(args: argparse.Namespace) -> _Output:
             drawn=args.drawn,
             policy=args.policy,
             explorer_gone=args.explorer_gone,
-            known=args.known,
+            known=joined_card_lists(args.known),
             trials=args.trials,
             seed=args.seed,
             explorer=explorer,
@@ -966,7 +971,8 @@ def _value(args: argparse.Namespace) -> _Output:
     deck = _deck(args, args.deck)
     bar = _progress(args, "value")
     with _scheduler(args) as scheduler:
-        result = value(deck, args.value_cards, metric=metric, turn=args.turn, turns=args.turns,
+        cards = None if args.value_cards is None else joined_card_lists(args.value_cards)
+        result = value(deck, cards, metric=metric, turn=args.turn, turns=args.turns,
                        metrics=metrics, policy=args.policy, on_play=not args.on_draw,
                        mulligan=args.mulligan, trials=args.trials, seed=args.seed,
                        game=args.game, max_lands=args.max_lands, progress=bar,
@@ -983,8 +989,10 @@ def _advise(args: argparse.Namespace) -> _Output:
     deck = _deck(args, args.deck)
     bar = _progress(args, "advise")
     with _scheduler(args) as scheduler:
-        result = advise(deck, turn=args.turn, revealed=args.revealed, hand=args.hand,
-                        battlefield=args.battlefield, graveyard=args.graveyard,
+        result = advise(deck, turn=args.turn, revealed=args.revealed,
+                        hand=joined_card_lists(args.hand),
+                        battlefield=joined_card_lists(args.battlefield),
+                        graveyard=joined_card_lists(args.graveyard),
                         explorer=args.explorer, explores_left=args.explores_left,
                         objectives=args.objective, policy=args.policy,
                         on_play=not args.on_draw, explorer_cast=not args.explorer_in_play,

@@ -189,8 +189,8 @@ def test_template_knows_card_files_typos_and_decklist_text(tmp_path):
     text = "Deck\n4 Tireless Tracker\n2 Jadelight Rangr\n20 Forest\nSideboard\n1 Duress\n"
     assert unknown_cards(text, cards=[mine]) == [(3, "Jadelight Rangr")]
     template = card_template(text, cards=mine)
-    assert "# a typo for 'Jadelight Ranger' or 'Jadelight Spelunker'? Then correct the decklist" \
-        in template
+    assert ("# did you mean 'Jadelight Ranger'? If so, correct the decklist and delete this "
+            "table; if not, describe the card below") in template
     header = " ".join(line[2:] for line in template.splitlines() if line.startswith("# "))
     assert "then pass this file with --cards FILE (cards=[FILE] in Python)." in header
     assert [t["name"] for t in tomllib.loads(template)["card"]] == ["Jadelight Rangr"]

@@ -112,7 +112,7 @@ def test_an_explorer_outside_the_deck_is_refused_unless_said_so(capsys):
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == (
         "explore-sim: error: explorer 'Jadelight Ranger' is not in the main deck of 'Lost "
-        "Caverns Merfolk Explore' (did you mean 'Jadelight Spelunker'?); if it comes from "
+        "Caverns Merfolk Explore'; if it comes from "
         "elsewhere (a token, the sideboard), say so with --explorer-outside "
         "(explorer_outside=True)\n")
     assert main(["explore", DECK, "--explorer", "Jadelight Ranger", "--explorer-outside",

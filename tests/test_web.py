@@ -115,6 +115,28 @@ def test_a_shipped_deck_is_loaded_into_the_text_area(client):
     assert missing.status_code == 400 and "no shipped deck called" in missing.text
 
 
+def test_a_pasted_deck_is_named_by_its_own_text_not_by_the_shipped_deck_chosen(client):
+    def deck_name(**fields):
+        job, _ = run(client, analysis="explore", trials=200, seed=1, **fields)
+        assert job.state == "done"
+        return json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["deck"]
+
+    other = "4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n"
+    assert deck_name(deck=other, base="golgari_explore")[0]["name"] == "pasted deck"
+    assert deck_name(deck=f"About\nName My Merfolk\n\nDeck\n{other}",
+                     base="golgari_explore")[0]["name"] == "My Merfolk"
+    shipped = deck_text("lci_limited_gu.txt")  # a shipped deck without a Name, as loaded
+    assert deck_name(deck=shipped, base="lci_limited_gu")[0]["name"] == "lci_limited_gu"
+    assert deck_name(deck=shipped + "\n")[0]["name"] == "lci_limited_gu"
+    assert deck_name(deck=shipped.replace("2 Cenote Scout", "3 Cenote Scout"),
+                     base="lci_limited_gu")[0]["name"] == "pasted deck"
+    job, _ = run(client, analysis="compare", deck=other, base="golgari_explore",
+                 deck2=other.replace("36 Grizzly", "35 Grizzly").replace("4 Cenote", "5 Cenote"),
+                 base2="golgari_explore", trials=200, seed=1)
+    meta = json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]
+    assert [d["name"] for d in meta["deck"]] == ["pasted deck", "pasted deck 2"]
+
+
 def test_switching_analysis_keeps_the_deck(client):
     page = client.post("/", data={"action": "switch:compare", "deck": "24 Forest\n36 Grizzly Bears"})
     assert "36 Grizzly Bears" in page.text
@@ -383,16 +405,16 @@ def test_advise_gives_the_command_lines_numbers(client, capsys):
 def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(client):
     deck = deck_text(f"{SULTAI}.txt")
     value = client.post("/", data={"analysis": "value", "deck": deck,
-                                   "card": "Jadelight Ranger\nJadelite Ranger"})
+                                   "card": "Jadelight Ranger\nJadelight Rangr"})
     assert value.status_code == 400
-    assert field_error(value.text, "card") == ("card 'Jadelite Ranger' is not in the main deck "
+    assert field_error(value.text, "card") == ("card 'Jadelight Rangr' is not in the main deck "
                                                "of xln_sultai_explore (did you mean 'Jadelight "
                                                "Ranger'?)")
     land = client.post("/", data={"analysis": "value", "deck": deck, "card": "Forest"})
     assert field_error(land.text, "card").startswith("card: Forest is a land")
     none = client.post("/", data={"analysis": "value", "deck": "24 Forest\n36 Grizzly Bears"})
-    assert field_error(none.text, "card") == ("card: deck has no explore or Map card; name "
-                                              "the cards to value")
+    assert field_error(none.text, "card") == ("card: pasted deck has no explore or Map card; "
+                                              "name the cards to value")
     for name, bad, message in [
         ("revealed", "Tishanas Wayfindr", "revealed: 'Tishanas Wayfindr' is not in the deck "
                                           "xln_sultai_explore (did you mean \"Tishana's "
@@ -418,6 +440,36 @@ def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(cli
     assert field_error(early.text, "objective") == ("objectives: 'on_curve@2' looks at turn 2, "
                                                     "before the position's turn 3")
     still_serving(client)
+
+
+NICANZIL = "Nicanzil, Current Conductor"
+
+
+def test_card_fields_take_names_with_commas_one_a_line_or_comma_separated(client):
+    deck = (f"4 {NICANZIL}\n4 Cenote Scout\n4 Jadelight Ranger\n12 Forest\n12 Island\n"
+            "24 Grizzly Bears\n")
+    job, _ = run(client, analysis="advise", deck=deck, turn=3, revealed="Grizzly Bears",
+                 hand=f"{NICANZIL}, Forest\n2 Island", battlefield="Cenote Scout\n2 Forest",
+                 graveyard=NICANZIL, trials=200, seed=1)
+    where = json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["position"]
+    assert (where["hand"], where["battlefield"], where["graveyard"]) == \
+        ([NICANZIL, "Forest", "2 Island"], ["Cenote Scout", "2 Forest"], [NICANZIL])
+    job, _ = run(client, analysis="explore", deck=deck, known=f"{NICANZIL}\nForest, Island",
+                 trials=200, seed=1)
+    meta = json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]
+    assert meta["known"] == [NICANZIL, "Forest", "Island"]
+    plain = "4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n"
+    refused = client.post("/", data={"analysis": "advise", "deck": plain, "turn": "3",
+                                     "revealed": "Grizzly Bears", "hand": NICANZIL,
+                                     "battlefield": "Cenote Scout, 2 Forest"})
+    assert refused.status_code == 400
+    assert field_error(refused.text, "hand") == \
+        f"hand: '{NICANZIL}' is not in the deck pasted deck"
+    value = client.post("/", data={"analysis": "value", "deck": plain,
+                                   "card": f"Cenote Scout, {NICANZIL}"})
+    assert value.status_code == 400
+    assert field_error(value.text, "card") == \
+        f"card '{NICANZIL}' is not in the main deck of pasted deck"
 
 
 def test_cancelling_a_value_run(client):
@@ -448,18 +500,28 @@ def test_a_run_page_without_javascript_reloads_until_done(client):
 # ------------------------------------------------------------------------------ deck errors
 
 def test_unknown_cards_are_listed_by_line_with_suggestions(client):
-    deck = "4 Jadelite Ranger\n20 Forest\n4 Cenote Scoot\n32 Grizzly Bears\n"
+    deck = "4 Jadelight Rangr\n20 Forest\n4 Cenote Scoot\n32 Grizzly Bears\n"
     response = client.post("/", data={"analysis": "explore", "deck": deck})
     assert response.status_code == 400
     text = unescape(response.text)
     assert 'data-line="1"' in response.text and 'data-line="3"' in response.text
-    assert "line 1</a>" in text and "4 Jadelite Ranger" in text
-    assert 'data-from="Jadelite Ranger" data-to="Jadelight Ranger"' in text
+    assert "line 1</a>" in text and "4 Jadelight Rangr" in text
+    assert 'data-from="Jadelight Rangr" data-to="Jadelight Ranger"' in text
     assert 'data-to="Cenote Scout"' in text
     assert "add it to a card file" in text
     assert "cards update" not in text  # the command line's fix names files; the page has its own
     assert deck.strip() in text  # the text area keeps what was typed
     still_serving(client)
+
+
+def test_another_real_card_gets_no_suggestion_button(client):
+    deck = "4 Ravenous Chupacabra\n20 Swamp\n36 Grizzly Bears\n"
+    response = client.post("/", data={"analysis": "explore", "deck": deck})
+    assert response.status_code == 400
+    text = unescape(response.text)
+    assert "line 1</a>" in text and "4 Ravenous Chupacabra" in text
+    assert "data-to=" not in text and "Lurking Chupacabra" not in text
+    assert "add it to a card file" in text
 
 
 def test_a_malformed_line_is_named(client):

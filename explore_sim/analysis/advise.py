@@ -34,7 +34,6 @@ that have begun).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
@@ -44,6 +43,8 @@ import pandas as pd
 
 from ..cards import Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
+from ..cards.index import card_sources
+from ..cards.name_lists import COUNT_AND_NAME, split_card_names
 from ..engine.explore_effects import explore_instruction
 from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
 from ..engine.policies import Observation, Policy, one_policy, policy_name
@@ -62,17 +63,19 @@ ADVICE_COLUMNS = ("objective", "keep", "keep_se", "mill", "mill_se", "difference
 #: Where in the turn the explore happens.
 PHASES = ("main1", "main2")
 _MAX_EXPLORES_LEFT = 20
-_COUNT_AND_NAME = re.compile(r"^(?P<count>\d{1,3})\s*[xX]?\s+(?P<name>\S.*)$")
 _STREAMS = ("policy", "removal", "parley", "search")
 
 
-def _card_counts(cards: str | Iterable[str] | Mapping[str, int], label: str) -> list[tuple[str, int]]:
-    """``"Forest, 2 Swamp"``, a list of names or a ``{name: copies}`` dict, as pairs."""
+def _card_counts(cards: str | Iterable[str] | Mapping[str, int], label: str,
+                 catalog: Catalog) -> list[tuple[str, int]]:
+    """``"Forest, 2 Swamp"`` (names a line or separated by commas, a name's own commas
+    kept: :func:`~explore_sim.cards.name_lists.split_card_names` over ``catalog``, then
+    the card sources), a list of names or a ``{name: copies}`` dict, as pairs."""
     if isinstance(cards, Mapping):
         pairs = list(cards.items())
     else:
         if isinstance(cards, str):
-            cards = cards.split(",")
+            cards = split_card_names(cards, catalog, card_sources, counted=True)
         elif not isinstance(cards, Iterable):
             raise OptionError(f"{label}: expected card names, got {clip(repr(cards))}")
         pairs = []
@@ -82,7 +85,7 @@ def _card_counts(cards: str | Iterable[str] | Mapping[str, int], label: str) -> 
             item = item.strip()
             if not item:
                 continue
-            match = _COUNT_AND_NAME.match(item)
+            match = COUNT_AND_NAME.match(item)
             pairs.append((match["name"].strip(), int(match["count"])) if match else (item, 1))
     for name, count in pairs:
         if not isinstance(name, str) or isinstance(count, bool) or \
@@ -239,7 +242,9 @@ def position(
     revealed : str
         The nonland card the explore revealed.
     hand, battlefield, graveyard : str, iterable of str or dict
-        Known cards: ``"Forest, 2 Swamp, Jadelight Ranger"``, a list of names or
+        Known cards: ``"Forest, 2 Swamp, Jadelight Ranger"`` (separated by commas or
+        line breaks; a name with commas, ``Sheoldred, the Apocalypse``, is read whole, see
+        :func:`~explore_sim.cards.name_lists.split_card_names`), a list of names or
         ``{name: copies}``. A commander may be on the battlefield.
     explorer : str, optional
         The exploring permanent (added to the battlefield if not listed there). Default:
@@ -283,7 +288,7 @@ def position(
     for label, cards in (("hand", hand), ("battlefield", battlefield),
                          ("graveyard", graveyard)):
         zone: dict[Card, int] = {}
-        for name, count in _card_counts(cards, label):
+        for name, count in _card_counts(cards, label, catalog):
             card = card_of(name, label)
             zone[card] = zone.get(card, 0) + int(count)
         zones[label] = zone
@@ -609,8 +614,8 @@ def advise(
     revealed : str
         The nonland card revealed.
     hand, battlefield, graveyard : str, iterable of str or dict
-        Known cards (``"Forest, 2 Swamp"``); the library is the deck less all of them and
-        the revealed card.
+        Known cards (``"Forest, 2 Swamp"``, names with commas read whole, as in
+        :func:`position`); the library is the deck less all of them and the revealed card.
     explorer : str, optional
         The exploring permanent (default: the only explore card on the battlefield).
     explores_left : int

@@ -179,9 +179,11 @@ def explore(
     explorer_gone : bool
         The explorer left the battlefield before exploring (E3): no counters; lands still go
         to hand. With ``targeted=True`` nothing happens at all (E9).
-    known : iterable of str, or comma-separated str
+    known : iterable of str, or str
         Cards known to be out of the library (for example your hand), one copy each; they
-        are removed before shuffling and count as seen.
+        are removed before shuffling and count as seen. A string holds names separated by
+        commas or line breaks, a name with commas read whole
+        (:func:`~explore_sim.cards.name_lists.split_card_names`).
     trials : int
         Number of shuffles (>= 2).
     seed : int, SeedSequence, Generator or None
@@ -217,7 +219,7 @@ def explore(
     features = deck.features()
     explorer_card = _explorer_card(deck, explorer, explorer_outside)
     explores = _check_explores(explores, explorer_card)
-    known_ids = _ids_of(deck, features, _known_names(known))
+    known_ids = _ids_of(deck, features, _known_names(known, deck))
     library = _library_ids(deck, features, known_ids,
                            None if explorer_outside else explorer_card)
     drawn = _check_drawn(drawn, len(library), deck)
@@ -472,9 +474,12 @@ def _check_explores(explores: int | None, explorer: Card | None) -> int:
     return _check_int("explores", explores, 0, _MAX_EXPLORES)
 
 
-def _known_names(known: Iterable[str] | str) -> list[str]:
-    if isinstance(known, str):
-        known = known.split(",")
+def _known_names(known: Iterable[str] | str, deck: Deck) -> list[str]:
+    if isinstance(known, str):  # a name's own commas kept (Sheoldred, the Apocalypse)
+        from ..cards.index import card_sources
+        from ..cards.name_lists import split_card_names
+
+        known = split_card_names(known, Catalog(deck.cards), card_sources)
     names = []
     for name in known:
         if not isinstance(name, str):

@@ -243,8 +243,10 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[C
     ----------
     deck : Deck
     cards : str, Card, iterable of them, or None
-        Names looked up in the deck's own cards (ignoring case and accents); None: every
-        card :func:`explore_cards` finds.
+        Names looked up in the deck's own cards (ignoring case and accents); a string holds
+        names separated by commas or line breaks, a name with commas read whole
+        (:func:`~explore_sim.cards.name_lists.split_card_names`); None: every card
+        :func:`explore_cards` finds.
 
     Returns
     -------
@@ -264,7 +266,13 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[C
             raise OptionError(f"{clip(deck.name)} has no explore or Map card; name the cards "
                               "to value (--card NAME)")
         return found
-    if isinstance(cards, (str, Card)):
+    if isinstance(cards, str):  # names a line or separated by commas, a name's commas kept
+        from ..cards.index import card_sources
+        from ..cards.name_lists import split_card_names
+
+        held = [*deck.cards, *(c for c, _ in deck.commander if c not in deck.cards)]
+        cards = split_card_names(cards, Catalog(held), card_sources)
+    elif isinstance(cards, Card):
         cards = [cards]
     own = Catalog(deck.cards)
     chosen: list[Card] = []

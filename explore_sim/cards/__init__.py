@@ -2,7 +2,9 @@
 
 - :mod:`.card`: the :class:`Card` record and the rules that classify a card (E10);
 - :mod:`.catalog`: the built-in :class:`Catalog`, :class:`CardSources` searched in order,
-  the catalog's CSV format;
+  the catalog's CSV format; :mod:`.spelling`: which unknown names are near misses of known
+  ones (the "did you mean" rule);
+- :mod:`.name_lists`: card lists typed as text, a name's own commas kept;
 - :mod:`.features`: per-card NumPy feature arrays (:class:`FeatureTable`), what the engine
   reads;
 - :mod:`.files`: opening user files safely (regular files only, bounded bytes and lines);

@@ -2,14 +2,13 @@
 the catalog's CSV format.
 
 Lookup ignores case, accents, ’ vs ' and accepts the front-face name of a double-faced card;
-unknown names get close-match suggestions.
+an unknown name that is a near miss of a known one gets a suggestion (:mod:`.spelling`).
 """
 
 from __future__ import annotations
 
 import collections
 import csv
-import difflib
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -17,6 +16,7 @@ from importlib import resources
 
 from ..errors import CardError, clip
 from .card import MAX_NAME_LENGTH, Card, normalize_name
+from .spelling import edit_distance, near_miss_limit
 
 __all__ = [
     "Catalog",
@@ -156,10 +156,12 @@ class Catalog:
 class NameSuggester:
     """Close-name suggestions ("did you mean ...?") over a fixed list of card names.
 
-    Names are compared by :func:`difflib.get_close_matches` on their lookup keys (full and
-    front-face names). Over a large list (an imported index of 35,000 cards) only the names
-    sharing the most three-letter groups with the query are compared, so one suggestion
-    takes milliseconds instead of a second.
+    Only near misses are suggested: names whose lookup key (full or front-face name) is
+    within :func:`~explore_sim.cards.spelling.near_miss_limit` edits of the typed name's
+    (see :mod:`explore_sim.cards.spelling`), the fewest edits first. A name as far from
+    every known name as another card's is never taken for a typo. Over a large list (an
+    imported index of 35,000 cards) only the names sharing the most three-letter groups
+    with the query are compared, so one suggestion takes milliseconds instead of a second.
     """
 
     #: Lists up to this many keys are compared in full.
@@ -193,13 +195,19 @@ class NameSuggester:
         Returns
         -------
         list of str
-            Full card names, best first (none for a name longer than any card's).
+            Full card names, the fewest edits first (none for a name longer than any
+            card's, none that is not a near miss).
         """
         key = normalize_name(name)
         if not key or len(key) > MAX_NAME_LENGTH:
             return []
         candidates = self._keys if self._grams is None else self._candidates(key)
-        close = difflib.get_close_matches(key, candidates, n=n * 2, cutoff=0.6)
+        limit = near_miss_limit(key)
+        distances = {k: edit_distance(key, k, limit) for k in candidates}
+        if 0 in distances.values():
+            return []  # a known name: there is nothing to correct
+        close = sorted((k for k, d in distances.items() if d <= limit),
+                       key=lambda k: (distances[k], k))
         return list(dict.fromkeys(self._by_key[k] for k in close))[:n]
 
     def _candidates(self, key: str) -> list[str]:

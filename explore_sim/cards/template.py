@@ -6,7 +6,9 @@ each card it cannot find: ``name`` filled in, the required ``type_line`` and ``m
 left empty for the user, the common optional fields commented out, and every other field
 described in the header. Sideboard and companion cards are never shuffled, so they are left
 out. A skeleton that is not filled in is refused when it is loaded (an empty ``type_line``,
-an empty ``mana_cost`` on a nonland card), with the file, line and field named.
+an empty ``mana_cost`` on a nonland card), with the file, line and field named. A name that
+is a near miss of a known card's (:mod:`.spelling`) gets a "did you mean" line above its
+table; any other name is simply a card no source knows, to be described.
 """
 
 from __future__ import annotations
@@ -146,8 +148,9 @@ def card_template(
         lines += [
             "[[card]]",
             f"name = {_toml_string(name)}  # decklist line {number}",
-            *([f"# a typo for {' or '.join(map(repr, close))}? Then correct the decklist "
-               "and delete this table"] if close else []),
+            *([f"# did you mean {' or '.join(map(repr, close))}? If so, correct the "
+               "decklist and delete this table; if not, describe the card below"]
+              if close else []),
             '# required: the type line as printed, e.g. "Creature — Merfolk Scout", "Instant",',
             '# "Land — Forest Island", "Sorcery // Land" (then set layout, see above)',
             'type_line = ""',

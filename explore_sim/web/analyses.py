@@ -36,6 +36,7 @@ from ..analysis.simulate import (
 )
 from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
 from ..cards import CardSources
+from ..cards.name_lists import joined_card_lists
 from ..cards.decklist import Deck
 from ..engine.goldfish import GAMES, TURN_METRICS
 from ..engine.lands import LAND_FACES
@@ -235,8 +236,8 @@ _EXPLORE_FIELDS = (
           "preset (keep, mill, forge, xmage, ...) or an expression"),
     Field("explorer", "explorer", "text", None, "the exploring card; one copy leaves the "
           "library"),
-    Field("known", "known cards", "text", None, "comma-separated cards known to be out of the "
-          "library, e.g. Forest, Cenote Scout"),
+    Field("known", "known cards", "lines", [], "cards known to be out of the library, one a "
+          "line or separated by commas, e.g. Forest, Cenote Scout"),
     Field("turn", "turn", "int", None, "the turn the policy sees (blank: cards drawn - 6, at "
           "least 1)", low=1, high=1000),
     Field("explorer_gone", "explorer gone", "flag", False, "the explorer left the battlefield "
@@ -256,7 +257,7 @@ def _explore_check(options: dict[str, Any], decks: list[Deck],
 
 def _explore_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
     return explore(decks[0], explores=o["explores"], drawn=o["drawn"], policy=o["policy"],
-                   explorer_gone=o["explorer_gone"], known=o["known"] or "",
+                   explorer_gone=o["explorer_gone"], known=joined_card_lists(o["known"]),
                    trials=o["trials"], seed=o["seed"], explorer=o["explorer"],
                    targeted=o["targeted"], turn=o["turn"], progress=progress)
 
@@ -524,7 +525,7 @@ def _value_check(options: dict[str, Any], decks: list[Deck],
         errors["turn"] = (f"turn: the land-equivalent's turn must be at most turns "
                           f"({options['turns']}), got {options['turn']}")
     try:  # as the command line looks them up: among the deck's own cards
-        chosen_cards(decks[0], options.get("card") or None)
+        chosen_cards(decks[0], joined_card_lists(options.get("card")) or None)
     except ExploreSimError as error:
         text = _page_message(error)
         errors["card"] = text if text.startswith("card") else f"card: {text}"
@@ -532,8 +533,8 @@ def _value_check(options: dict[str, Any], decks: list[Deck],
 
 
 def _value_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
-    return value(decks[0], o["card"] or None, metric=o["metric"], turn=o["turn"],
-                 turns=o["turns"], metrics=o["metrics"], policy=o["policy"],
+    return value(decks[0], joined_card_lists(o["card"]) or None, metric=o["metric"],
+                 turn=o["turn"], turns=o["turns"], metrics=o["metrics"], policy=o["policy"],
                  on_play=not o["on_draw"], mulligan=o["mulligan"], trials=o["trials"],
                  seed=o["seed"], game=o["game"], max_lands=o["max_lands"], progress=progress)
 
@@ -612,12 +613,12 @@ _ADVISE_FIELDS = (
           "is not summoning sick"),
     Field("phase", "phase", "choice", "main1", "where in the turn the explore happens: the "
           "first or the second main phase", choices=PHASES),
-    Field("hand", "hand", "text", None, "cards in hand, comma-separated, e.g. Forest, 2 Swamp",
-          wide=True),
-    Field("battlefield", "battlefield", "text", None, "permanents you control, lands "
-          "included, comma-separated", wide=True),
-    Field("graveyard", "graveyard", "text", None, "cards in your graveyard, comma-separated",
-          wide=True),
+    Field("hand", "hand", "lines", [], "cards in hand, one a line or separated by commas, "
+          "e.g. Forest, 2 Swamp"),
+    Field("battlefield", "battlefield", "lines", [], "permanents you control, lands "
+          "included, one a line or separated by commas"),
+    Field("graveyard", "graveyard", "lines", [], "cards in your graveyard, one a line or "
+          "separated by commas"),
     Field("objective", "objectives", "text", None, "comma-separated objectives such as "
           "on_curve@5,mana_spent@6 (blank: on_curve next turn, mana_spent three turns on)",
           wide=True),
@@ -633,8 +634,9 @@ _POSITION_FIELDS = ("hand", "battlefield", "graveyard", "revealed", "explorer",
 
 
 def _position_options(o: Mapping[str, Any]) -> dict[str, Any]:
-    return dict(turn=o["turn"], revealed=o["revealed"], hand=o["hand"] or "",
-                battlefield=o["battlefield"] or "", graveyard=o["graveyard"] or "",
+    return dict(turn=o["turn"], revealed=o["revealed"], hand=joined_card_lists(o["hand"]),
+                battlefield=joined_card_lists(o["battlefield"]),
+                graveyard=joined_card_lists(o["graveyard"]),
                 explorer=o["explorer"], explores_left=o["explores_left"],
                 explorer_cast=not o["explorer_in_play"], on_play=not o["on_draw"],
                 phase=o["phase"])

@@ -504,9 +504,12 @@ class WebApp:
                 state.errors["cards_file"] = str(error)
                 return None
             decks = []
-            inputs = [DeckInput("deck", "deck", data.get("deck", ""), bases[0])]
+            shipped = [self._deck_texts.get(_normalised(data.get(slot, "")))
+                       for slot in ("deck", "deck2")]
+            inputs = [DeckInput("deck", "deck", data.get("deck", ""), bases[0], shipped[0])]
             if analysis.second_deck and data.get("deck2", "").strip():
-                inputs.append(DeckInput("deck2", "second deck", data["deck2"], bases[1]))
+                inputs.append(DeckInput("deck2", "second deck", data["deck2"], bases[1],
+                                        shipped[1]))
             for deck_input in inputs:
                 try:
                     decks.append(read_deck(deck_input, sources))

@@ -88,13 +88,19 @@ class DeckInput:
     text : str
         The decklist.
     base : str or None
-        The shipped deck it started from: its name names the deck and its card file is read.
+        The shipped deck it started from: its card file is read.
+    shipped : str or None
+        The shipped deck whose text this is, as it was loaded (copying aside): its name
+        names the deck when the list gives none. Other text, even one edited from a shipped
+        deck, is named by its ``About`` / ``Name`` header, else ``pasted deck`` (``pasted
+        deck 2`` for the second deck).
     """
 
     slot: str
     label: str
     text: str
     base: str | None
+    shipped: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,8 +201,9 @@ def read_deck(deck: DeckInput, sources: CardSources) -> Deck:
     """
     if not deck.text.strip():
         raise DeckError(f"{deck.label}: paste a decklist (or load a shipped deck)")
+    pasted = "pasted deck 2" if deck.slot == "deck2" else "pasted deck"
     return parse_deck(deck.text, catalog=sources, source=deck.label,
-                      name=deck.base or deck.label.replace("second deck", "deck 2"))
+                      name=deck.shipped or pasted)
 
 
 _AT_LINE = re.compile(r"^(?P<label>[\w ]+):(?P<line>\d+): (?P<message>.*)$", re.S)
