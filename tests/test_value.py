@@ -256,9 +256,22 @@ def test_bad_value_requests_are_refused(kwargs, error, message):
         value(XLN, trials=10, **kwargs)
 
 
-def test_the_commander_is_not_a_card_of_the_main_deck():
-    with pytest.raises(DeckError, match="is the commander"):
-        value(HAKBAL, "Hakbal of the Surging Soul", trials=10)
+def test_the_commander_is_valued_against_a_vanilla_commander():
+    """Hakbal against a vanilla 3/3 commander for {2}{G}{U} (cast from the command zone):
+    its beginning-of-combat explores add counters; being in the command zone,
+    it has no copy to trade for a land, so no land-equivalent."""
+    hakbal = "Hakbal of the Surging Soul"
+    result = value(HAKBAL, hakbal, trials=3_000, seed=4, turns=6, turn=5)
+    info = result.meta["cards"][hakbal]
+    assert info["commander"] and info["copies"] == 1 and info["variants"] == [
+        "explorer deck", "vanilla"]
+    assert info["stand_in"].startswith("a 3/3 creature for {2}{G}{U}")
+    rows = result.summary().set_index(["metric", "turn"])
+    assert rows.loc[("counters", 6), "mean"] > 10 * rows.loc[("counters", 6), "se"]
+    land = result.land_equivalents().iloc[0]
+    assert math.isnan(land["mean"]) and "command zone" in land["note"]
+    assert "Hakbal of the Surging Soul (the commander; stand-in:" in result.render()
+    assert hakbal in [card.name for card in explore_cards(explore_sim.load_deck(HAKBAL))]
 
 
 def test_value_command_line_json_and_errors(tmp_path):

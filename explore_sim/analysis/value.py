@@ -11,6 +11,11 @@ random numbers):
   vanilla deck with ``k`` stand-ins replaced by basic lands of the deck's colours
   (:func:`added_basics`).
 
+A Commander deck's commander is valued the same way, against a vanilla stand-in commander
+(the same cost, colour identity, types, power and toughness, still cast from the command zone
+with its tax): the commander is not in the library, so no copy of it can be traded for a land
+and it has no land-equivalent; what its abilities add is the explorer - vanilla difference.
+
 *What exploring adds* is the paired difference explorer deck - vanilla deck, by turn and
 metric. The *land-equivalent* is the fractional ``k`` at which the chosen metric at the
 chosen turn (default ``on_curve`` at turn 4) of the vanilla deck with ``k`` more lands equals
@@ -93,7 +98,7 @@ def _explore_related(card: Card) -> bool:
 
 def explore_cards(deck: Deck) -> list[Card]:
     """The main deck's spells with a modelled explore, Map, explore-trigger or explore
-    replacement ability, in deck order.
+    replacement ability, in deck order, then such a commander.
 
     Parameters
     ----------
@@ -105,7 +110,13 @@ def explore_cards(deck: Deck) -> list[Card]:
         Lands (Restless Anchorage) and abilities the goldfish casts as vanilla cards anyway
         (dies, life gain, Maps for the opponent) are left out; name them to include them.
     """
-    return [card for card in deck.cards if not card.is_land and _explore_related(card)]
+    cards = [*deck.cards, *_commanders(deck)]
+    return [card for card in cards if not card.is_land and _explore_related(card)]
+
+
+def _commanders(deck: Deck) -> list[Card]:
+    """The deck's commanders that are not also in its main deck."""
+    return [card for card, _ in deck.commander if card not in deck.cards]
 
 
 def vanilla_stand_in(card: Card) -> Card:
@@ -212,8 +223,15 @@ def _coupled_ids(deck: Deck, target: Card, added: list[Card]) -> np.ndarray:
 
 
 def _plan(deck: Deck, card: Card, max_lands: int) -> _Plan:
-    copies = dict(deck.main)[card]
     stand_in = vanilla_stand_in(card)
+    if card in _commanders(deck):  # in the command zone: its stand-in, and no lands
+        vanilla = dataclasses.replace(
+            deck, name=f"{deck.name} [{card.name} -> vanilla]",
+            commander=tuple((stand_in if c == card else c, n) for c, n in deck.commander))
+        return _Plan(card, 1, stand_in, [deck, vanilla],
+                     [_coupled_ids(deck, card, []), _coupled_ids(vanilla, stand_in, [])],
+                     ["explorer deck", "vanilla"])
+    copies = dict(deck.main)[card]
     vanilla = dataclasses.replace(
         deck, name=f"{deck.name} [{card.name} -> vanilla]",
         main=tuple((stand_in if c == card else c, n) for c, n in deck.main),
@@ -258,7 +276,7 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[C
     OptionError
         No card named, or none found in a deck without explore cards.
     DeckError
-        A name that is not a card of the main deck (the commander included), or a land.
+        A name that is neither a card of the main deck nor the commander, or a land.
     """
     if cards is None:
         found = explore_cards(deck)
@@ -274,7 +292,7 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[C
         cards = split_card_names(cards, Catalog(held), card_sources)
     elif isinstance(cards, Card):
         cards = [cards]
-    own = Catalog(deck.cards)
+    own = Catalog([*deck.cards, *_commanders(deck)])
     chosen: list[Card] = []
     for item in cards:
         name = item.name if isinstance(item, Card) else item
@@ -282,10 +300,6 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[C
             raise OptionError(f"card: expected a card name, got {clip(repr(item))}")
         card = own.find(name)
         if card is None:
-            if any(Catalog([c]).find(name) for c, _ in deck.commander):
-                raise DeckError(f"{clip(name)!r} is the commander of {clip(deck.name)}; value "
-                                "measures cards of the main deck (the commander is never "
-                                "shuffled in)")
             raise DeckError(f"card {clip(name)!r} is not in the main deck of "
                             f"{clip(deck.name)}{own.suggestion_text(name)}")
         if card.is_land:
@@ -308,6 +322,11 @@ def _land_equivalent(compared: CompareResult, copies: int, metric: str, turn: in
     k + 1), by interpolation and the delta method; exact integer sums until the last step."""
     by_turn = [stats.by_turn[turn] for stats in compared.variants]
     tried = len(by_turn) - 2  # the most lands tried: the copies, at most max_lands
+    if tried == 0:  # a commander: no copy in the library to trade for a land
+        return {"mean": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan,
+                "note": "the commander is in the command zone, not the library: no copy of "
+                        "it can be traded for a land, so no land-equivalent; explorer - "
+                        "vanilla is what its abilities add"}
     products = compared.pairs.by_turn[turn].products
     n = by_turn[0].n
 
@@ -514,8 +533,10 @@ class ValueResult:
         for card in self.cards:
             info = meta["cards"][card]
             lands = ", ".join(f"{n} {name}" for name, n in info["lands_added"].items())
-            lines.append(f"{card} ({info['copies']} {'copy' if info['copies'] == 1 else 'copies'}"
-                         f"; stand-in: {info['stand_in']}; lands: {lands})")
+            where = ("the commander" if info.get("commander") else
+                     f"{info['copies']} {'copy' if info['copies'] == 1 else 'copies'}")
+            lines.append(f"{card} ({where}; stand-in: {info['stand_in']}"
+                         + (f"; lands: {lands})" if lands else ")"))
             found = rows[(rows["card"] == card) & (rows["metric"] == "land_equivalent")].iloc[0]
             if math.isnan(found["mean"]):
                 lines.append(f"  land-equivalent: {found['note']}")
@@ -586,8 +607,9 @@ def value(
     ----------
     deck : Deck, path or decklist text
     cards : str, Card or sequence of them, optional
-        The cards to value (in the main deck; any spell, such as Grizzly Bears, whose
-        land-equivalent is then 0). Default: every card :func:`explore_cards` finds.
+        The cards to value (in the main deck, or the commander; any spell, such as Grizzly
+        Bears, whose land-equivalent is then 0). Default: every card :func:`explore_cards`
+        finds.
     metric : str
         The per-turn metric the land-equivalent matches (default ``on_curve``).
     turn : int
@@ -615,8 +637,8 @@ def value(
     OptionError
         A bad metric, turn or option; a deck without explore cards when none is named.
     DeckError
-        A named card that is not in the main deck (the commander included), a land, or a
-        deck without coloured mana symbols.
+        A named card that is neither in the main deck nor the commander, a land, or a deck
+        without coloured mana symbols.
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     (metric_name,) = check_metrics([metric], label="metric")
@@ -660,6 +682,7 @@ def value(
         "deck": [deck_meta(deck)],
         "cards": {plan.card.name: {
             "copies": plan.copies,
+            "commander": plan.card in _commanders(deck),
             "stand_in": _describe(plan.stand_in),
             "lands_added": _land_counts(added_basics(deck, len(plan.decks) - 2)),
             "variants": plan.labels,
@@ -674,7 +697,8 @@ def value(
         "seed": seed_seq.entropy,
         "interval": _INTERVAL,
         "assumptions": [*ASSUMPTIONS, _LAND_RULE,
-                        "vanilla stand-in: the card without its explore and Map abilities",
+                        "vanilla stand-in: the card without its explore and Map abilities (a "
+                        "commander's is still the commander, cast from the command zone)",
                         "every variant plays the same shuffles; the card's copies (or "
                         "stand-ins) and the lands added in their place share positions"],
         "versions": versions(),
