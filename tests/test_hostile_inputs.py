@@ -657,6 +657,33 @@ def test_plot_path_is_checked_before_running(tmp_path, read_only_dir, capsys, wh
 
 
 @pytest.mark.timeout(30)
+@pytest.mark.parametrize("where, message", [
+    ("long name", "File name too long"),
+    ("long directory", "File name too long"),
+    ("directory", "is a directory"),
+    ("missing", "no such directory"),
+])
+def test_out_path_is_checked_before_running(tmp_path, capsys, where, message):
+    path = {"long name": tmp_path / ("r" * 300 + ".parquet"),
+            "long directory": tmp_path / ("d" * 300) / "r.parquet",
+            "directory": tmp_path, "missing": tmp_path / "no" / "r.parquet"}[where]
+    status, out, err = run_main(capsys, "sweep", DECK, "--vary", "lands=23,24", "--trials",
+                                "1e9", "--out", str(path))
+    assert_one_line_error(status, err, "--out", message)
+    assert len(err) < 400 and out == ""  # the path is cut short
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.timeout(60)
+def test_a_name_too_long_for_the_hidden_neighbours_still_writes(tmp_path, capsys):
+    path = tmp_path / ("r" * 240 + ".parquet")  # .NAME.PID.partial would be past 255 bytes
+    status, out, err = run_main(capsys, "sweep", DECK, "--vary", "lands=23,24", "--turns", "1",
+                                "--trials", "200", "--seed", "1", "--out", str(path))
+    assert status == 0, err
+    assert list(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.timeout(30)
 def test_a_failed_plot_write_keeps_the_results(tmp_path, capsys, monkeypatch):
     from matplotlib.figure import Figure
 

@@ -10,12 +10,14 @@ metadata holds, under ``explore_sim``, the run's settings (what decides its numb
 its metadata, as JSON.
 
 Rewriting a Parquet file is the only way to add rows to it, so the whole file is written
-again, to a hidden neighbour that then replaces it, after each finished point (at most as
-often as keeps writing under 5% of the run's time): whenever the run stops, the file holds
-every point written so far and is a valid Parquet file. A run with the same settings reads
-those points back (their exact sums) and plays only the others; the file it ends with is
-the one an uninterrupted run writes, byte for byte. A file of other settings is never mixed
-with: the run is refused, naming what differs.
+again, to a hidden neighbour of the writing process (``.r.parquet.PID.partial``) that then
+replaces it, after each finished point (at most as often as keeps writing under 5% of the
+run's time): whenever the run stops, the file holds every point written so far and is a
+valid Parquet file. A run with the same settings reads those points back (their exact sums)
+and plays only the others; the file it ends with is the one an uninterrupted run writes,
+byte for byte. A file of other settings is never mixed with: the run is refused, naming what
+differs, and the settings are checked again before each replace. One run at a time
+writes a file (:mod:`.locking`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -32,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError, clip
+from .locking import partial_path
 from .stats import Accumulator, summary_rows
 
 __all__ = ["SweepFile", "FORMAT_VERSION", "deck_fingerprint", "RESERVED_COLUMNS"]
@@ -139,27 +143,55 @@ class SweepFile:
             return None
         return _read_meta(path)["settings"]
 
+    @staticmethod
+    def check_path(path: str | os.PathLike[str]) -> Path:
+        """Refuse a results file that could not be written, in one line.
+
+        Parameters
+        ----------
+        path : str or PathLike
+
+        Returns
+        -------
+        Path
+
+        Raises
+        ------
+        OptionError
+            A directory, a special file, a name too long, a missing directory.
+        """
+        path = Path(path)
+        try:
+            mode: int | None = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as error:
+            raise OptionError(f"--out: cannot write {clip(path)}: "
+                              f"{error.strerror or error}") from None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise OptionError(f"--out: {clip(path)} is a directory")
+        if mode is not None and not stat.S_ISREG(mode):
+            raise OptionError(f"--out: {clip(path)} is not a regular file")
+        if not os.path.isdir(path.parent):
+            raise OptionError(f"--out: cannot write {clip(path)}: no such directory "
+                              f"{clip(path.parent)}")
+        return path
+
     def _check_writable(self) -> None:
-        path = self.path
-        if path.is_dir():
-            raise OptionError(f"--out: {path} is a directory")
-        if not path.parent.is_dir():
-            raise OptionError(f"--out: cannot write {path}: no such directory {path.parent}")
-        if path.exists() and not path.is_file():
-            raise OptionError(f"--out: {path} is not a regular file")
+        path = self.check_path(self.path)
         probe = self._partial()
         try:
             with open(probe, "wb"):
                 pass
             probe.unlink()
         except OSError as error:
-            raise OptionError(f"--out: cannot write in {path.parent}: "
+            raise OptionError(f"--out: cannot write in {clip(path.parent)}: "
                               f"{error.strerror or error}") from None
         if path.exists() and not os.access(path, os.W_OK):
-            raise OptionError(f"--out: cannot write {path}: permission denied")
+            raise OptionError(f"--out: cannot write {clip(path)}: permission denied")
 
     def _partial(self) -> Path:
-        return self.path.with_name(f".{self.path.name}.partial")
+        return partial_path(self.path)
 
     def read(self, order: Sequence[tuple], metrics: Sequence[Mapping[str, bool]]
              ) -> dict[tuple, list[Accumulator]]:
@@ -259,13 +291,37 @@ class SweepFile:
         partial = self._partial()
         try:
             pq.write_table(table, partial)
+            self._check_unchanged(partial)
             os.replace(partial, self.path)
         except OSError as error:
-            raise OptionError(f"--out: cannot write {self.path}: "
+            raise OptionError(f"--out: cannot write {clip(self.path)}: "
                               f"{error.strerror or error}") from None
         self._dirty = False
         self._last_write_end = time.monotonic()
         self._last_write_cost = self._last_write_end - started
+
+    def _check_unchanged(self, partial: Path) -> None:
+        """Refuse to replace a file that now holds a run of other settings (written by a
+        run that did not take the lock), keeping this run's points in ``partial``."""
+        if not self.path.exists():
+            return
+        try:
+            stored = _read_meta(self.path)["settings"]
+        except OptionError:
+            stored = None
+        differences = ["it is no longer a results file"] if stored is None else \
+            _differences(stored, self.settings)
+        if not differences:
+            return
+        self._dirty = False  # not again on the way out
+        kept = self.path.with_name(f"{self.path.stem}.{os.getpid()}{self.path.suffix}")
+        try:
+            os.replace(partial, kept)
+        except OSError:
+            kept = partial
+        raise OptionError(f"--out: {clip(self.path)} was changed by another run meanwhile: "
+                          f"{'; '.join(differences)}; this run's points are kept in "
+                          f"{clip(kept)}")
 
     def _rows(self, key: tuple, record: dict[str, Any]) -> dict[str, list]:
         """A point's rows, column by column (made once per point)."""
