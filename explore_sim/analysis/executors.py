@@ -14,7 +14,8 @@ so every executor, worker count and cluster gives the same numbers.
 
 - :class:`InProcessExecutor`: one job after the other in this process, nothing pickled;
 - :class:`ProcessExecutor`: a :class:`concurrent.futures.ProcessPoolExecutor` with any start
-  method; the tasks reach each worker once, when it starts;
+  method; the tasks reach each worker once, when it starts, and every worker ends with the
+  process that started it, however that ends (:mod:`.parent_watch`);
 - :class:`DaskExecutor`: a ``dask.distributed`` cluster (``pip install
   'explore_sim[distributed]'``), reached at a scheduler address.
 """
@@ -39,6 +40,7 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ExecutorError, OptionError, OptionWarning, clip
+from .parent_watch import die_with_parent
 
 __all__ = [
     "Job",
@@ -233,6 +235,12 @@ def _install_tasks(tasks: tuple[Task, ...]) -> None:
     _TASKS = tasks
 
 
+def _start_worker(parent: int | None, tasks: tuple[Task, ...]) -> None:
+    """A pool worker's start: end with the process that made the pool, hold the tasks."""
+    die_with_parent(parent)
+    _install_tasks(tasks)
+
+
 def _run_installed(task: int, trials: int, seed: np.random.SeedSequence) -> Any:
     return _TASKS[task](trials, seed)
 
@@ -330,14 +338,18 @@ class ProcessExecutor(Executor):
 
     def _run(self, tasks: tuple[Task, ...], jobs: Iterable[Job], method: str) -> Iterator[Any]:
         context = multiprocessing.get_context(method)
+        # Workers end with this process, however it ends (a fork server's workers are not
+        # its children: they watch it another way).
+        parent = None if method == "forkserver" else os.getpid()
         if method == "fork":  # inherited by every worker: nothing is pickled
             pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context,
-                                       initializer=_install_tasks, initargs=(tasks,))
+                                       initializer=_start_worker, initargs=(parent, tasks))
 
             def submit(job: Job) -> Future:
                 return pool.submit(_run_installed, *job)
         else:  # each job carries its task (a few kB), however many tasks there are
-            pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context)
+            pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context,
+                                       initializer=_start_worker, initargs=(parent, ()))
 
             def submit(job: Job) -> Future:
                 return pool.submit(_call, tasks[job.task], job.trials, job.seed)
