@@ -758,6 +758,9 @@ def _scheduler(args: argparse.Namespace) -> Iterator[Executor | None]:
     address, source = args.scheduler, "--scheduler"
     if address is None:
         address, source = os.environ.get(SCHEDULER_ENV, ""), SCHEDULER_ENV
+    elif not address.strip():
+        raise OptionError("--scheduler is empty: give the scheduler's tcp://HOST:PORT, or "
+                          "leave the option out to run here")
     if not address.strip():
         yield None
         return

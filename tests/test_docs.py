@@ -13,14 +13,18 @@ import explore_sim
 from explore_sim import plotting, testing
 from explore_sim.analysis import (
     advise,
+    dask_connect,
     executors,
     explore,
+    locking,
     objectives,
+    parent_watch,
     report,
     runner,
     simulate,
     stats,
     store,
+    store_checks,
     sweep,
     tune,
     value,
@@ -40,8 +44,8 @@ def web_modules():
 
 def public_callables():
     modules = [explore_sim, plotting, testing, explore, simulate, sweep, report, stats, runner,
-               executors, store, decklist, policies, value, advise, tune, objectives,
-               *web_modules()]
+               executors, store, store_checks, locking, parent_watch, dask_connect, decklist,
+               policies, value, advise, tune, objectives, *web_modules()]
     seen = {}
     for module in modules:
         for name in module.__all__:

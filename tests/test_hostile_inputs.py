@@ -495,6 +495,37 @@ def test_a_huge_mana_cost_is_refused(tmp_path):
 
 
 @pytest.mark.timeout(20)
+@pytest.mark.parametrize("extra", ["power = " + "9" * 5000 + "\n",
+                                   "toughness = -" + "1_0" * 2500 + "\n"])
+def test_a_number_of_thousands_of_digits_names_its_file_and_line(tmp_path, capsys, extra):
+    cards = write(tmp_path / "mine.toml", TOML_CARD + extra)
+    with pytest.raises(CardError, match=r"mine\.toml:5: a number of 5,000 digits"):
+        timed(load_card_file, cards)
+    deck = write(tmp_path / "deck.txt", "20 Forest\n4 Odd Card\n")
+    status, out, err = run_main(capsys, "simulate", str(deck), "--cards", str(cards),
+                                "--trials", "200")
+    assert_one_line_error(status, err, "mine.toml:5: a number of 5,000 digits")
+
+
+@pytest.mark.timeout(20)
+def test_a_number_of_thousands_of_digits_is_a_400_on_the_web_page():
+    pytest.importorskip("starlette")
+    pytest.importorskip("multipart")
+    from starlette.testclient import TestClient
+
+    from explore_sim.web import Settings, create_app
+
+    card = TOML_CARD.replace("Odd Card", "Homebrew") + "power = " + "9" * 5000 + "\n"
+    with TestClient(create_app(Settings()), raise_server_exceptions=False) as client:
+        response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Homebrew"},
+                               files={"cards_file": ("brew.toml", card.encode(), "text/plain")})
+        assert response.status_code == 400
+        assert "brew.toml:5: a number of 5,000 digits" in response.text
+        assert "Traceback" not in response.text
+        assert client.get("/").status_code == 200  # still serving
+
+
+@pytest.mark.timeout(20)
 def test_odd_cards_of_a_bulk_import_are_skipped_with_a_note(tmp_path, capsys):
     path = scryfall_file(
         tmp_path / "oracle.json",
@@ -623,6 +654,33 @@ def test_plot_path_is_checked_before_running(tmp_path, read_only_dir, capsys, wh
     assert time.perf_counter() - started < 5  # refused before a billion games are played
     assert_one_line_error(status, err, "--plot", message)
     assert out == ""
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("where, message", [
+    ("long name", "File name too long"),
+    ("long directory", "File name too long"),
+    ("directory", "is a directory"),
+    ("missing", "no such directory"),
+])
+def test_out_path_is_checked_before_running(tmp_path, capsys, where, message):
+    path = {"long name": tmp_path / ("r" * 300 + ".parquet"),
+            "long directory": tmp_path / ("d" * 300) / "r.parquet",
+            "directory": tmp_path, "missing": tmp_path / "no" / "r.parquet"}[where]
+    status, out, err = run_main(capsys, "sweep", DECK, "--vary", "lands=23,24", "--trials",
+                                "1e9", "--out", str(path))
+    assert_one_line_error(status, err, "--out", message)
+    assert len(err) < 400 and out == ""  # the path is cut short
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.timeout(60)
+def test_a_name_too_long_for_the_hidden_neighbours_still_writes(tmp_path, capsys):
+    path = tmp_path / ("r" * 240 + ".parquet")  # .NAME.PID.partial would be past 255 bytes
+    status, out, err = run_main(capsys, "sweep", DECK, "--vary", "lands=23,24", "--turns", "1",
+                                "--trials", "200", "--seed", "1", "--out", str(path))
+    assert status == 0, err
+    assert list(tmp_path.iterdir()) == [path]
 
 
 @pytest.mark.timeout(30)

@@ -178,3 +178,116 @@ def test_several_decks_are_one_column_of_the_file(tmp_path):
     alone = explore_sim.sweep(decks[1], {"lands": [23, 24]}, turns=1, trials=500, seed=3)
     mine = summary[summary["deck"] == result.decks[1]].drop(columns="deck")
     assert mine["mean"].tolist() == alone.summary()["mean"].tolist()
+
+
+# ------------------------------------------------------------------------------------------
+# One writer at a time
+
+
+def _sweep_command(out, seed, trials="3000"):
+    return [sys.executable, "-m", "explore_sim", "sweep", str(DECK), "--vary", "lands=23,24",
+            "--vary", "policy=keep,forge", "--turns", "2", "--trials", trials, "--seed",
+            str(seed), "--quiet", "--format", "csv", "--out", str(out)]
+
+
+def _wait_for(condition, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def _seeds(out):
+    return set(pd.read_parquet(out)["seed"])
+
+
+@pytest.mark.timeout(180)
+def test_a_second_writer_is_refused_at_once_naming_the_first(tmp_path):
+    out = tmp_path / "r.parquet"
+    lock = tmp_path / ".r.parquet.lock"
+    first = subprocess.Popen(_sweep_command(out, 31, "400000"), cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: lock.exists() and lock.read_text().strip() == str(first.pid))
+        second = subprocess.run(_sweep_command(out, 41), cwd=ROOT, capture_output=True,
+                                text=True, timeout=60)
+        assert first.poll() is None  # refused while the first still runs
+    finally:
+        first.kill()
+        first.wait()
+    assert second.returncode == 2 and "Traceback" not in second.stderr
+    assert second.stderr.strip().splitlines() == [
+        f"explore-sim: error: --out: {out} is being written by another run (pid {first.pid}); "
+        "wait for it to finish or choose another --out file"]
+    # Killed, the first run left its lock file, unlocked: the next run takes it.
+    again = subprocess.run(_sweep_command(out, 31), cwd=ROOT, capture_output=True, text=True,
+                           timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert _seeds(out) == {"31"} and not list(tmp_path.glob(".*"))
+
+
+@pytest.mark.timeout(240)
+def test_two_sweeps_started_together_never_both_write_the_file(tmp_path):
+    for attempt in range(3):
+        out = tmp_path / f"r{attempt}.parquet"
+        runs = [subprocess.Popen(_sweep_command(out, seed), cwd=ROOT, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True) for seed in (31, 41)]
+        errors = [run.communicate(timeout=120)[1] for run in runs]
+        statuses = sorted(run.returncode for run in runs)
+        assert statuses == [0, 2], errors
+        winner = [seed for seed, run in zip(("31", "41"), runs) if run.returncode == 0]
+        loser = errors[[run.returncode for run in runs].index(2)]
+        assert len(loser.strip().splitlines()) == 1 and "Traceback" not in loser, loser
+        assert "is being written by another run (pid " in loser or \
+            "holds a run with other settings" in loser, loser
+        assert _seeds(out) == set(winner)
+        assert len(pd.read_parquet(out)) == len(pd.read_parquet(tmp_path / "r0.parquet"))
+    assert not list(tmp_path.glob(".*"))
+
+
+def test_a_second_sweep_of_the_same_process_is_refused(tmp_path):
+    from explore_sim.analysis.locking import ResultsLock
+
+    out = tmp_path / "r.parquet"
+    with ResultsLock(out):
+        with pytest.raises(OptionError, match=r"is being written by this process \(pid "
+                                              f"{os.getpid()}\\)"):
+            sweep(out)
+    assert not out.exists()
+    sweep(out)  # the lock is free again
+    assert not list(tmp_path.glob(".*"))
+
+
+def test_a_file_changed_by_a_writer_without_the_lock_is_never_replaced(tmp_path):
+    out = tmp_path / "r.parquet"
+    other = tmp_path / "other.parquet"
+    sweep(other, seed=2)
+    changed = other.read_bytes()
+
+    def meanwhile(done, total):
+        if done == 3000:  # another run, not taking the lock, writes the file
+            out.write_bytes(changed)
+
+    with pytest.raises(OptionError, match=r"r\.parquet was changed by another run meanwhile: "
+                                          r"seed 2 \(this run: 1\); this run's points are kept "
+                                          rf"in .*r\.{os.getpid()}\.parquet"):
+        sweep(out, progress=meanwhile)
+    assert out.read_bytes() == changed
+    kept = pd.read_parquet(tmp_path / f"r.{os.getpid()}.parquet")
+    # The first point, refused at its replace, is kept whole.
+    assert set(kept["seed"]) == {"1"} and len(kept) == len(pd.read_parquet(other)) // 4
+
+
+def test_each_process_writes_through_a_partial_file_of_its_own(tmp_path, monkeypatch):
+    from explore_sim.analysis import store
+
+    out = tmp_path / "r.parquet"
+    stale = tmp_path / f".r.parquet.{2**22 + 12345}.partial"  # a pid that is not running
+    stale.write_bytes(b"left by a killed run")
+    written = []
+    replace = os.replace
+    monkeypatch.setattr(store.os, "replace",
+                        lambda a, b: (written.append(os.path.basename(a)), replace(a, b)))
+    sweep(out)
+    assert set(written) == {f".r.parquet.{os.getpid()}.partial"}
+    assert not stale.exists()  # removed by the run that took the lock

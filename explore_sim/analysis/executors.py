@@ -14,7 +14,8 @@ so every executor, worker count and cluster gives the same numbers.
 
 - :class:`InProcessExecutor`: one job after the other in this process, nothing pickled;
 - :class:`ProcessExecutor`: a :class:`concurrent.futures.ProcessPoolExecutor` with any start
-  method; the tasks reach each worker once, when it starts;
+  method; the tasks reach each worker once, when it starts, and every worker ends with the
+  process that started it, however that ends (:mod:`.parent_watch`);
 - :class:`DaskExecutor`: a ``dask.distributed`` cluster (``pip install
   'explore_sim[distributed]'``), reached at a scheduler address.
 """
@@ -27,7 +28,6 @@ import multiprocessing
 import numbers
 import os
 import pickle
-import socket
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -39,6 +39,9 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ExecutorError, OptionError, OptionWarning, clip
+from .dask_connect import QuietDask, check_address, check_timeout
+from .dask_connect import connect as connect_client
+from .parent_watch import die_with_parent
 
 __all__ = [
     "Job",
@@ -233,6 +236,12 @@ def _install_tasks(tasks: tuple[Task, ...]) -> None:
     _TASKS = tasks
 
 
+def _start_worker(parent: int | None, tasks: tuple[Task, ...]) -> None:
+    """A pool worker's start: end with the process that made the pool, hold the tasks."""
+    die_with_parent(parent)
+    _install_tasks(tasks)
+
+
 def _run_installed(task: int, trials: int, seed: np.random.SeedSequence) -> Any:
     return _TASKS[task](trials, seed)
 
@@ -330,14 +339,18 @@ class ProcessExecutor(Executor):
 
     def _run(self, tasks: tuple[Task, ...], jobs: Iterable[Job], method: str) -> Iterator[Any]:
         context = multiprocessing.get_context(method)
+        # Workers end with this process, however it ends (a fork server's workers are not
+        # its children: they watch it another way).
+        parent = None if method == "forkserver" else os.getpid()
         if method == "fork":  # inherited by every worker: nothing is pickled
             pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context,
-                                       initializer=_install_tasks, initargs=(tasks,))
+                                       initializer=_start_worker, initargs=(parent, tasks))
 
             def submit(job: Job) -> Future:
                 return pool.submit(_run_installed, *job)
         else:  # each job carries its task (a few kB), however many tasks there are
-            pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context)
+            pool = ProcessPoolExecutor(max_workers=self.capacity, mp_context=context,
+                                       initializer=_start_worker, initargs=(parent, ()))
 
             def submit(job: Job) -> Future:
                 return pool.submit(_call, tasks[job.task], job.trials, job.seed)
@@ -386,26 +399,6 @@ def _slow_allocator(settings: dict[str, str | None]) -> bool:
                                      and size("MALLOC_MMAP_THRESHOLD_") >= 1 << 24)
 
 
-def _probe(address: str, timeout: float) -> None:
-    """Fail fast, in one line, when nothing listens at a ``tcp://HOST:PORT`` address."""
-    scheme, _, rest = address.rpartition("://")
-    if scheme not in ("", "tcp"):
-        return  # tls://, ucx://, inproc://: left to Dask
-    host, _, port = rest.rpartition(":")
-    if not host or not port.isdigit():
-        raise ExecutorError(f"scheduler address {clip(address)!r} must look like "
-                            "tcp://HOST:PORT")
-    try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
-            pass
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        if isinstance(error, TimeoutError):
-            reason = f"no answer within {timeout:g} s"
-        raise ExecutorError(f"cannot reach the Dask scheduler at {clip(address)}: {reason}"
-                            ) from None
-
-
 class DaskExecutor(Executor):
     """Jobs on a ``dask.distributed`` cluster.
 
@@ -417,19 +410,20 @@ class DaskExecutor(Executor):
     Parameters
     ----------
     scheduler : str or distributed.Client
-        The scheduler's address (``tcp://HOST:PORT``), or a connected client (left open by
-        :meth:`close`).
+        The scheduler's address (``tcp://HOST:PORT``, or ``tls://HOST:PORT`` with Dask's TLS
+        settings), or a connected client (left open by :meth:`close`).
     timeout : float
-        Seconds to wait for the scheduler to answer, and for its first worker.
+        Seconds to wait for the scheduler to answer (the whole connection, handshake
+        included), and for its first worker; at most an hour.
 
     Raises
     ------
     ExecutorError
-        Dask is not installed (the scheduler and its workers are checked by
-        :meth:`connect`).
+        Dask is not installed, or an address that cannot be reached (empty, another scheme,
+        no port); the scheduler and its workers are checked by :meth:`connect`.
     OptionError
-        A timeout that is not a number of seconds > 0, or a scheduler that is neither an
-        address nor a client.
+        A timeout that is not a number of seconds from 0 to an hour, or a scheduler that is
+        neither an address nor a client.
     """
 
     def __init__(self, scheduler: Any, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
@@ -438,13 +432,11 @@ class DaskExecutor(Executor):
         except ImportError:
             raise ExecutorError("a Dask scheduler needs Dask: pip install "
                                 "'explore_sim[distributed]'") from None
-        if not isinstance(timeout, numbers.Real) or isinstance(timeout, bool) or not timeout > 0:
-            raise OptionError(f"scheduler timeout must be a number of seconds > 0, got "
-                              f"{clip(repr(timeout))}")
-        self.timeout = float(timeout)
+        self.timeout = check_timeout(timeout)
         self._own = isinstance(scheduler, str)
+        self._quiet = QuietDask()
         if self._own:
-            self._address = scheduler.strip()
+            self._address = check_address(scheduler)
             self.client: Any = None
         elif isinstance(scheduler, Client):
             self.client = scheduler
@@ -464,17 +456,13 @@ class DaskExecutor(Executor):
         """
         if self._checked:
             return
+        self._quiet.start()  # failures reach the user as one ExecutorError, not Dask's logs
         if self.client is None:
-            from distributed import Client
-
-            _probe(self._address, self.timeout)
             try:
-                self.client = Client(self._address, timeout=self.timeout,
-                                     set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as error:
-                gc.collect()  # close the half-made client now, not noisily at exit
-                raise ExecutorError(f"cannot connect to the Dask scheduler at "
-                                    f"{clip(self._address)}: {clip(error)}") from None
+                self.client = connect_client(self._address, self.timeout)
+            except BaseException:
+                self._quiet.stop()
+                raise
         try:
             self._check_workers()
         except BaseException:
@@ -563,16 +551,24 @@ class DaskExecutor(Executor):
             try:
                 return future.result()
             except (CancelledError, DaskTimeout, OSError) as error:
+                reason = getattr(error, "reason", None)  # a future the scheduler cancelled
+                why = f"cancelled ({clip(reason, 60)})" if isinstance(reason, str) else \
+                    f"{type(error).__name__}: {clip(error)}"
                 raise ExecutorError(f"the Dask cluster at {self.address} lost the work: "
-                                    f"{type(error).__name__}: {clip(error)}") from None
+                                    f"{why}") from None
             except Exception as error:
                 if type(error).__name__ == "KilledWorker":
                     raise ExecutorError(f"the Dask cluster at {self.address} lost the work: "
                                         f"{clip(error)}") from None
                 raise
 
-        yield from _in_order(submit, jobs, 2 * self.capacity + 2, result,
-                             lambda futures: self.client.cancel(futures))
+        def cancel(futures: list[Any]) -> None:
+            try:
+                self.client.cancel(futures)
+            except Exception:  # noqa: BLE001 - a lost cluster has nothing left to cancel
+                pass
+
+        yield from _in_order(submit, jobs, 2 * self.capacity + 2, result, cancel)
 
     def describe(self) -> str:
         """``"Dask at ADDRESS (N threads)"``.
@@ -586,9 +582,15 @@ class DaskExecutor(Executor):
     def close(self) -> None:
         """Disconnect, if this executor made the connection."""
         if self._own and self.client is not None:
-            self.client.close()
-            self.client = None
+            client, self.client = self.client, None
+            try:
+                client.close(timeout=self.timeout)
+            except Exception:  # noqa: BLE001 - a lost cluster fails to close in many ways
+                pass
+            del client
+            gc.collect()  # its connection is gone now, not noisily at exit
         self._checked = False
+        self._quiet.stop()
 
 
 def executor_for(workers: object = 1, scheduler: Any = None,

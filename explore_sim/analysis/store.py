@@ -10,12 +10,14 @@ metadata holds, under ``explore_sim``, the run's settings (what decides its numb
 its metadata, as JSON.
 
 Rewriting a Parquet file is the only way to add rows to it, so the whole file is written
-again, to a hidden neighbour that then replaces it, after each finished point (at most as
-often as keeps writing under 5% of the run's time): whenever the run stops, the file holds
-every point written so far and is a valid Parquet file. A run with the same settings reads
-those points back (their exact sums) and plays only the others; the file it ends with is
-the one an uninterrupted run writes, byte for byte. A file of other settings is never mixed
-with: the run is refused, naming what differs.
+again, to a hidden neighbour of the writing process (``.r.parquet.PID.partial``) that then
+replaces it, after each finished point (at most as often as keeps writing under 5% of the
+run's time): whenever the run stops, the file holds every point written so far and is a
+valid Parquet file. A run with the same settings reads those points back (their exact sums)
+and plays only the others; the file it ends with is the one an uninterrupted run writes,
+byte for byte. A file of other settings is never mixed with: the run is refused, naming what
+differs, and the settings are checked again before each replace. A file read back must be
+whole (:mod:`.store_checks`); one run at a time writes a file (:mod:`.locking`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -32,7 +35,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError, clip
+from .locking import partial_path
 from .stats import Accumulator, summary_rows
+from .store_checks import check_footer, check_rows, histograms, not_whole, read_rows
 
 __all__ = ["SweepFile", "FORMAT_VERSION", "deck_fingerprint", "RESERVED_COLUMNS"]
 
@@ -139,27 +144,55 @@ class SweepFile:
             return None
         return _read_meta(path)["settings"]
 
+    @staticmethod
+    def check_path(path: str | os.PathLike[str]) -> Path:
+        """Refuse a results file that could not be written, in one line.
+
+        Parameters
+        ----------
+        path : str or PathLike
+
+        Returns
+        -------
+        Path
+
+        Raises
+        ------
+        OptionError
+            A directory, a special file, a name too long, a missing directory.
+        """
+        path = Path(path)
+        try:
+            mode: int | None = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as error:
+            raise OptionError(f"--out: cannot write {clip(path)}: "
+                              f"{error.strerror or error}") from None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise OptionError(f"--out: {clip(path)} is a directory")
+        if mode is not None and not stat.S_ISREG(mode):
+            raise OptionError(f"--out: {clip(path)} is not a regular file")
+        if not os.path.isdir(path.parent):
+            raise OptionError(f"--out: cannot write {clip(path)}: no such directory "
+                              f"{clip(path.parent)}")
+        return path
+
     def _check_writable(self) -> None:
-        path = self.path
-        if path.is_dir():
-            raise OptionError(f"--out: {path} is a directory")
-        if not path.parent.is_dir():
-            raise OptionError(f"--out: cannot write {path}: no such directory {path.parent}")
-        if path.exists() and not path.is_file():
-            raise OptionError(f"--out: {path} is not a regular file")
+        path = self.check_path(self.path)
         probe = self._partial()
         try:
             with open(probe, "wb"):
                 pass
             probe.unlink()
         except OSError as error:
-            raise OptionError(f"--out: cannot write in {path.parent}: "
+            raise OptionError(f"--out: cannot write in {clip(path.parent)}: "
                               f"{error.strerror or error}") from None
         if path.exists() and not os.access(path, os.W_OK):
-            raise OptionError(f"--out: cannot write {path}: permission denied")
+            raise OptionError(f"--out: cannot write {clip(path)}: permission denied")
 
     def _partial(self) -> Path:
-        return self.path.with_name(f".{self.path.name}.partial")
+        return partial_path(self.path)
 
     def read(self, order: Sequence[tuple], metrics: Sequence[Mapping[str, bool]]
              ) -> dict[tuple, list[Accumulator]]:
@@ -193,11 +226,17 @@ class SweepFile:
                 f"--out: {self.path} holds a run with other settings: "
                 f"{'; '.join(differences)}; refusing to mix them: choose another --out file "
                 "or remove this one")
-        _, pq = _pyarrow()
-        table = pq.read_table(self.path)
+        rows_per_point = sum(len(names) for names in metrics)
+        check_footer(self.path, self._schema(), len(self.order) * rows_per_point)
+        table = read_rows(self.path)
+        check_rows(self.path, table, self.settings["trials"])
         columns = {name: table.column(name).to_pylist()
-                   for name in ("deck", *self.keys, "policy", "turn", "metric", "sum",
-                                "sum_squares", "histogram", "trials", "deck_digest")}
+                   for name in ("deck", *self.keys, "policy", "turn", "metric",
+                                "deck_digest", "sum", "sum_squares")}
+        lengths, flat = histograms(table)
+        ends = np.cumsum(lengths)
+        columns["histogram"] = [flat[end - length:end]
+                                for end, length in zip(ends.tolist(), lengths.tolist())]
         rows: dict[tuple, list[int]] = {}
         for row, key in enumerate(zip(columns["deck"], *(columns[k] for k in self.keys),
                                       columns["policy"])):
@@ -210,7 +249,21 @@ class SweepFile:
             found[key] = self._accumulators(key, indices, columns, metrics)
             self.points[key] = {"stats": found[key],
                                 "digest": columns["deck_digest"][indices[0]]}
+        self._check_same(table)
         return found
+
+    def _check_same(self, table: Any) -> None:
+        """Refuse a file that is not the one this run writes for the points it holds."""
+        mine = self._table()
+        if mine.num_rows == table.num_rows and mine.equals(table):
+            return
+        for name in mine.column_names:
+            if mine.num_rows != table.num_rows or not mine.column(name).equals(
+                    table.column(name)):
+                raise not_whole(self.path, f"its {clip(name)!r} column is not what its "
+                                           "points give (points out of order, or values "
+                                           "changed)")
+        raise not_whole(self.path, "its rows are not what its points give")
 
     def _accumulators(self, key: tuple, indices: list[int], columns: dict[str, list],
                       metrics: Sequence[Mapping[str, bool]]) -> list[Accumulator]:
@@ -225,10 +278,10 @@ class SweepFile:
             acc = Accumulator(names)
             for name in names:
                 i = next(position)
-                acc.n = int(columns["trials"][i])
+                acc.n = self.settings["trials"]
                 acc.total[name] = int(columns["sum"][i])
                 acc.total_sq[name] = int(columns["sum_squares"][i])
-                acc.histogram[name] = np.asarray(columns["histogram"][i], dtype=np.int64)
+                acc.histogram[name] = np.array(columns["histogram"][i], dtype=np.int64)
             stats.append(acc)
         return stats
 
@@ -259,13 +312,37 @@ class SweepFile:
         partial = self._partial()
         try:
             pq.write_table(table, partial)
+            self._check_unchanged(partial)
             os.replace(partial, self.path)
         except OSError as error:
-            raise OptionError(f"--out: cannot write {self.path}: "
+            raise OptionError(f"--out: cannot write {clip(self.path)}: "
                               f"{error.strerror or error}") from None
         self._dirty = False
         self._last_write_end = time.monotonic()
         self._last_write_cost = self._last_write_end - started
+
+    def _check_unchanged(self, partial: Path) -> None:
+        """Refuse to replace a file that now holds a run of other settings (written by a
+        run that did not take the lock), keeping this run's points in ``partial``."""
+        if not self.path.exists():
+            return
+        try:
+            stored = _read_meta(self.path)["settings"]
+        except OptionError:
+            stored = None
+        differences = ["it is no longer a results file"] if stored is None else \
+            _differences(stored, self.settings)
+        if not differences:
+            return
+        self._dirty = False  # not again on the way out
+        kept = self.path.with_name(f"{self.path.stem}.{os.getpid()}{self.path.suffix}")
+        try:
+            os.replace(partial, kept)
+        except OSError:
+            kept = partial
+        raise OptionError(f"--out: {clip(self.path)} was changed by another run meanwhile: "
+                          f"{'; '.join(differences)}; this run's points are kept in "
+                          f"{clip(kept)}")
 
     def _rows(self, key: tuple, record: dict[str, Any]) -> dict[str, list]:
         """A point's rows, column by column (made once per point)."""
@@ -305,11 +382,16 @@ class SweepFile:
 
     def _table(self) -> Any:
         pa, _ = _pyarrow()
-        names = self._names()
-        columns: dict[str, list] = {name: [] for name in names}
+        columns: dict[str, list] = {name: [] for name in self._names()}
         for key in sorted(self.points, key=self.order.__getitem__):
             for name, values in self._rows(key, self.points[key]).items():
                 columns[name] += values
+        return pa.table(columns, schema=self._schema())
+
+    def _schema(self) -> Any:
+        """The file's columns and types, with the settings and metadata."""
+        pa, _ = _pyarrow()
+        names = self._names()
         types = {"deck": pa.string(), "policy": pa.string(), "turn": pa.int64(),
                  "metric": pa.string(), "mean": pa.float64(), "se": pa.float64(),
                  "ci_low": pa.float64(), "ci_high": pa.float64(), "trials": pa.int64(),
@@ -320,7 +402,7 @@ class SweepFile:
                            metadata={_META_KEY: json.dumps(
                                {"settings": self.settings, "meta": self.meta},
                                sort_keys=True).encode()})
-        return pa.table(columns, schema=schema)
+        return schema
 
 
 def _read_meta(path: Path) -> dict[str, Any]:
@@ -334,8 +416,10 @@ def _read_meta(path: Path) -> dict[str, Any]:
     raw = (schema.metadata or {}).get(_META_KEY)
     try:
         meta = json.loads(raw) if raw else None
+    except RecursionError:
+        raise not_whole(path, "its settings are nested too deeply to be settings") from None
     except ValueError:
-        meta = None
+        raise not_whole(path, "its settings are not JSON") from None
     if not isinstance(meta, dict) or not isinstance(meta.get("settings"), dict):
         raise OptionError(f"--out: {path} is a Parquet file that explore-sim sweep did not "
                           "write; refusing to overwrite it")

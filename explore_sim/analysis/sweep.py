@@ -11,6 +11,7 @@ the same wherever they ran. With ``out=`` the points go to a Parquet file as the
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import numbers
@@ -25,6 +26,7 @@ from ..engine.goldfish import OPENING_METRICS, Goldfish
 from ..engine.policies import ExpressionPolicy, NamedPolicy, Policy, as_policies, policy_name
 from ..errors import DeckError, OptionError, clip
 from .executors import Job, check_workers, executing
+from .locking import ResultsLock
 from .report import (
     html_repr,
     meta_text,
@@ -369,61 +371,73 @@ def sweep(
     for variant in variants:
         Goldfish(variant.features(), config, resolved[0], scry, {})  # check cast_order
 
-    if seed is None and out is not None:
-        stored = SweepFile.stored_settings(out)
-        if stored is not None and "seed" in stored:
-            seed = stored["seed"]
-    seed_seq = seed_sequence(seed)
-    meta = _meta("sweep", bases, config, rule, resolved, scry, trials, seed_seq)
-    meta.update(grid=grid, filler=fillers[0] if len(bases) == 1 else fillers, policy=labels,
-                metrics=chosen)
-    turn_metrics = [OPENING_METRICS, *[config.metric_names] * config.turns]
-    store = None
-    finished: dict[tuple, list] = {}
-    if out is not None:
-        settings = _settings(bases, deck_labels, fillers, grid, resolved, labels, config, rule,
-                             scry, trials, seed_seq)
-        store = SweepFile(out, settings, list(grid), meta)
-        finished = store.read(keys, turn_metrics)
+    with _writing(out):  # one run at a time writes a results file: from here to the end
+        if seed is None and out is not None:
+            stored = SweepFile.stored_settings(out)
+            if stored is not None and "seed" in stored:
+                seed = stored["seed"]
+        seed_seq = seed_sequence(seed)
+        meta = _meta("sweep", bases, config, rule, resolved, scry, trials, seed_seq)
+        meta.update(grid=grid, filler=fillers[0] if len(bases) == 1 else fillers,
+                    policy=labels, metrics=chosen)
+        turn_metrics = [OPENING_METRICS, *[config.metric_names] * config.turns]
+        store = None
+        finished: dict[tuple, list] = {}
+        if out is not None:
+            settings = _settings(bases, deck_labels, fillers, grid, resolved, labels, config,
+                                 rule, scry, trials, seed_seq)
+            store = SweepFile(out, settings, list(grid), meta)
+            finished = store.read(keys, turn_metrics)
 
-    stats = {key: _TurnStats.from_turns(finished[key]) for key in finished}
-    pending = [i for i, key in enumerate(keys) if key not in finished]
-    chunks = list(chunk_seeds(trials, seed_seq, CHUNK_TRIALS))
-    if scheduler is None and pending:
-        workers = min(check_workers(workers), len(pending) * len(chunks))
-    tasks = [SimulateTask(runs[i][0], config, runs[i][1], rule, scry) for i in pending]
-    jobs = (Job(t, size, child) for t in range(len(pending)) for size, child in chunks)
-    total, done = len(pending) * trials, 0
-    try:
-        if pending:
-            with executing(workers, scheduler) as executor:
-                results = executor.map(tasks, jobs)
-                try:
-                    for i in pending:
-                        point = _TurnStats(config.turns, config.metric_names)
-                        for size, _ in chunks:
-                            point.merge(next(results))
-                            done += size
-                            if progress is not None:
-                                progress(done, total)
-                        stats[keys[i]] = point
-                        if store is not None:
-                            store.add(keys[i], list(point.by_turn.values()),
-                                      runs[i][0].digest())
-                finally:
-                    getattr(results, "close", lambda: None)()
-    finally:
-        if store is not None:
-            store.write()
+        stats = {key: _TurnStats.from_turns(finished[key]) for key in finished}
+        pending = [i for i, key in enumerate(keys) if key not in finished]
+        chunks = list(chunk_seeds(trials, seed_seq, CHUNK_TRIALS))
+        if scheduler is None and pending:
+            workers = min(check_workers(workers), len(pending) * len(chunks))
+        tasks = [SimulateTask(runs[i][0], config, runs[i][1], rule, scry) for i in pending]
+        jobs = (Job(t, size, child) for t in range(len(pending)) for size, child in chunks)
+        total, done = len(pending) * trials, 0
+        try:
+            if pending:
+                with executing(workers, scheduler) as executor:
+                    results = executor.map(tasks, jobs)
+                    try:
+                        for i in pending:
+                            point = _TurnStats(config.turns, config.metric_names)
+                            for size, _ in chunks:
+                                point.merge(next(results))
+                                done += size
+                                if progress is not None:
+                                    progress(done, total)
+                            stats[keys[i]] = point
+                            if store is not None:
+                                store.add(keys[i], list(point.by_turn.values()),
+                                          runs[i][0].digest())
+                    finally:
+                        getattr(results, "close", lambda: None)()
+        finally:
+            if store is not None:
+                store.write()
 
-    results_list = []
-    for i, key in enumerate(keys):
-        variant, policy = runs[i]
-        point_meta = _meta("simulate", [variant], config, rule, [policy], scry, trials, seed_seq)
-        point_meta["policy"] = [key[-1]]
-        results_list.append(SimulationResult(meta=point_meta, stats=stats[key]))
-    return SweepResult(meta=meta, grid=grid, policies=labels, results=results_list,
-                       decks=deck_labels, read_back=len(finished))
+        results_list = []
+        for i, key in enumerate(keys):
+            variant, policy = runs[i]
+            point_meta = _meta("simulate", [variant], config, rule, [policy], scry, trials,
+                               seed_seq)
+            point_meta["policy"] = [key[-1]]
+            results_list.append(SimulationResult(meta=point_meta, stats=stats[key]))
+        return SweepResult(meta=meta, grid=grid, policies=labels, results=results_list,
+                           decks=deck_labels, read_back=len(finished))
+
+
+@contextlib.contextmanager
+def _writing(out: str | PathLike[str] | None) -> Iterator[None]:
+    """Hold the lock of the results file ``out`` (if any) while the sweep runs."""
+    if out is None:
+        yield
+        return
+    with ResultsLock(SweepFile.check_path(out)):
+        yield
 
 
 def _product(sizes: list[int]) -> int:

@@ -82,6 +82,8 @@ def load_card_file(path: str | PathLike[str]) -> Catalog:
         raise CardError(f"{path}: invalid TOML: {error}") from None
     except RecursionError:
         raise CardError(f"{path}: invalid TOML: nested too deeply") from None
+    except ValueError as error:  # a whole number past Python's limit on the digits it reads
+        raise CardError(_huge_number(text, path, error)) from None
     tables = data.get("card")
     if not isinstance(tables, list) or not tables:
         raise CardError(f"{path}: expected one or more [[card]] tables")
@@ -104,6 +106,21 @@ def load_card_file(path: str | PathLike[str]) -> Catalog:
         return Catalog(cards)
     except CardError as error:
         raise CardError(f"{path}: {error}") from None
+
+
+def _huge_number(text: str, path: Path, error: ValueError) -> str:
+    """The message for a number too long to read: the file, the line of the longest run of
+    digits and its length (every number of a card has at most a few digits)."""
+    number, digits = "", 0
+    for index, line in enumerate(text.splitlines(), start=1):
+        for run in re.findall(r"[0-9][0-9_]*", line):
+            length = len(run.replace("_", ""))
+            if length > digits:
+                number, digits = str(index), length
+    if digits < 100:  # not a long number after all: what the reader said
+        return f"{path}: invalid TOML: {clip(error)}"
+    return (f"{path}:{number}: a number of {digits:,} digits; the numbers of a card have at "
+            "most a few (power and toughness from -99 to 999, mana value up to 1000)")
 
 
 def _card(table: dict[str, Any], source: str) -> Card:
