@@ -68,8 +68,13 @@ ASSUMPTIONS = [
     "entering tapped and land faces follow the card data; a spell is cast when the untapped "
     "sources can pay it exactly (colours included), tapping the least flexible sources first",
     "land choice: a land that lets a spell in hand be cast, untapped when mana is used this "
-    "turn, a missing colour, then the colour most demanded by the hand and the library; a "
-    "spell // land card is played as a land only when no land card can be (land_faces)",
+    "turn (a fetch land counts as tapped), the one closing most of the remaining colour "
+    "deficit of the spells in hand, the commander and the castable cards, then the colour "
+    "with the largest remaining deficit and the library's; a spell // land card is played as "
+    "a land only when no land card can be (land_faces)",
+    "generic mana is paid with the colour the rest of the hand, then the library, needs "
+    "least; ties between cards go to a mana source, then by name (never the decklist's "
+    "order); mana creatures do not attack",
     "cast priority: explore and Map makers first, most expensive first; "
     "Jadelight Spelunker takes the mana left (X >= 1)",
     "Maps and Seeker of Sunlight are used with the mana left in the second main phase",
