@@ -407,7 +407,7 @@ def enters_untapped(battlefield, land, hand=("Grizzly Bears",)):
     game.untap_and_draw(state)
     from explore_sim.engine import lands
 
-    lands.play_land(game, state, np.arange(1))
+    lands.play_land(game.play, state, np.arange(1))
     return bool(state.tapped[0, ids[land]] == 0), game, state
 
 

@@ -45,6 +45,7 @@ from ..cards import Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
 from ..cards.index import card_sources
 from ..cards.name_lists import COUNT_AND_NAME, split_card_names
+from ..engine.castability import record_main_phase
 from ..engine.explore_effects import explore_instruction
 from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
 from ..engine.policies import Observation, Policy, one_policy, policy_name
@@ -192,6 +193,7 @@ class Position:
             graveyard=sum(self.graveyard.values()),
             land_drops=0 if lands >= self.turn else 1,  # one land a turn (CR 305.2)
         )
+        game.attach(state)
         state.units[:] = game.mana.expected_units(state)
         if self.explorer_cast:  # the explorer's cost, paid the engine's way
             game.pay(state, np.arange(state.trials), game.kind_modes[explorer])
@@ -411,14 +413,14 @@ def play_branch(pos: Position, config: GameConfig, policy: Policy, mill: bool,
     state = pos.start(game, library)
     everyone = np.arange(state.trials)
     explorer = pos.features.id_of(pos.explorer)
-    explore_instruction(game, state, everyone, explorer, pos.explores_left, targeted=False,
-                        just_entered=pos.explorer_cast)
+    explore_instruction(game.play, state, everyone, explorer, pos.explores_left,
+                        targeted=False, just_entered=pos.explorer_cast)
     # The rest of the turn (docs: the turn structure of a goldfish game).
     if pos.phase == "main1":
         game.main_phase(state, second=False)
         game.combat(state)
     else:
-        game.record_main_phase(state)  # the turn's main-phase metrics, taken at the position
+        record_main_phase(game.play, state)  # the turn's main-phase metrics, at the position
     game.main_phase(state, second=True)
     game.cleanup(state)
     out = {pos.turn: game.turn_metrics(state)}

@@ -4,11 +4,16 @@
 - :mod:`.rules`: the pure explore rule (E1-E9) and drawing;
 - :mod:`.policies`: keep-or-mill policies, the :class:`Observation` they see, expressions;
 - :mod:`.mulligan`: opening hands and mulligans;
-- :mod:`.goldfish`: the goldfish turn loop (untap, draw, main, combat, main, cleanup);
-- :mod:`.abilities`: what cards do (enter, attack and combat-damage triggers, Map tokens,
-  parley, activated explores, equipment and vehicles);
-- :mod:`.explore_effects`: explore instructions with their replacements (R1-R3) and
-  "whenever a creature you control explores" triggers (E8).
+- :mod:`.config`: the options of a goldfish game;
+- :mod:`.tables`: the frozen per-deck tables every game reads (:class:`DeckTables`);
+- :mod:`.mana`: the mana model: the exact test of castability and paying;
+- :mod:`.context`: what every step is played with (tables, options, policies, streams);
+- :mod:`.zones`, :mod:`.castability`, :mod:`.casting`, :mod:`.lands`,
+  :mod:`.explore_effects`: the steps of a game (cards moving, paying, casting, land drops,
+  explore instructions with their replacements R1-R3);
+- :mod:`.abilities`: the ability registry, one entry per modelled ability, with the
+  handlers of each step of the turn;
+- :mod:`.goldfish`: the goldfish turn loop (untap, draw, main, combat, main, cleanup).
 
 This wing uses :mod:`explore_sim.cards` and nothing of :mod:`explore_sim.analysis`.
 """

@@ -11,28 +11,26 @@ the whole effect (E8). Every function acts on ``rows``, the trials concerned.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..cards import EMPTY
-from .lands import put_land
+from .castability import castable_card, castable_next_turn
+from .context import Play
 from .policies import Observation, decide
 from .rules import explore_outcome
 from .rowwise import row_sum
 from .state import GameState, of_rows, to_hand
+from . import zones
+from .zones import peek, remove
 
-if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
-    from .goldfish import Goldfish
-
-__all__ = ["explore_instruction", "scry", "explore_triggers", "observe", "MAX_TRACKER_DOUBLINGS"]
+__all__ = ["explore_instruction", "explore_triggers", "scry", "observe", "MAX_TRACKER_DOUBLINGS"]
 
 #: The most explores one instruction may expand to (Topography Trackers double each other).
 MAX_TRACKER_DOUBLINGS = 6
 
 
 def observe(
-    game: Goldfish, state: GameState, rows: np.ndarray, revealed: np.ndarray,
+    play: Play, state: GameState, rows: np.ndarray, revealed: np.ndarray,
     explores_left: np.ndarray, counters: np.ndarray, present: np.ndarray,
 ) -> Observation:
     """What the player sees when choosing keep or mill for ``revealed`` in ``rows``.
@@ -41,14 +39,14 @@ def observe(
     the policy decides.
     """
     return Observation.build(
-        game.f,
+        play.tables.features,
         revealed,
         cards_in_hand=lambda: row_sum(of_rows(state.hand, rows), np.int32),
         lands_in_hand=lambda: state.hand_lands[rows],
-        lands_in_play=lambda: game.count(state, "land", rows),
-        mana_sources=lambda: game.count(state, "source", rows),
-        castable_now=lambda: game.castable_card(revealed, game.mana.unit_sets(state, rows)),
-        castable_next_turn=lambda: game.castable_next_turn(state, rows, revealed),
+        lands_in_play=lambda: zones.count(play, state, "land", rows),
+        mana_sources=lambda: zones.count(play, state, "source", rows),
+        castable_now=lambda: castable_card(play, revealed, play.mana.unit_sets(state, rows)),
+        castable_next_turn=lambda: castable_next_turn(play, state, rows, revealed),
         turn=state.turn,
         explores_left=explores_left,
         counters=counters,
@@ -59,7 +57,7 @@ def observe(
 
 
 def explore_instruction(
-    game: Goldfish,
+    play: Play,
     state: GameState,
     rows: np.ndarray,
     explorer: np.ndarray | int,
@@ -106,10 +104,10 @@ def explore_instruction(
     if not active.any():
         return present
     # Removal model: the explorer leaves in response to its explore.
-    if game.config.removal > 0:
-        roll = game.rngs["removal"].random(len(rows))
-        gone = active & present & (roll < game.config.removal)
-        game.remove(state, rows[gone], explorer[gone], just_entered)
+    if play.config.removal > 0:
+        roll = play.rngs["removal"].random(len(rows))
+        gone = active & present & (roll < play.config.removal)
+        remove(play, state, rows[gone], explorer[gone], just_entered)
         state.totals["explorers_removed"][rows[gone]] += 1
         present = present & ~gone
     if targeted:
@@ -117,11 +115,11 @@ def explore_instruction(
     # E3: an explorer that is gone still explores, without counters.
     # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
     # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
-    trackers = np.minimum(game.count(state, "tracker", rows),
+    trackers = np.minimum(zones.count(play, state, "tracker", rows),
                           MAX_TRACKER_DOUBLINGS)
-    twists = game.count(state, "twists", rows)
+    twists = zones.count(play, state, "twists", rows)
     explores_per = 2**trackers
-    if game.config.replacement_order == "tracker-first":
+    if play.config.replacement_order == "tracker-first":
         period = twists + 1
         steps = count * explores_per * period
     else:
@@ -140,23 +138,23 @@ def explore_instruction(
         is_explore = in_step & ~is_scry
         if is_scry.any():
             s = np.flatnonzero(is_scry)
-            scry(game, state, rows[s], total_explores[s] - explored[s], counters[s], present[s])
+            scry(play, state, rows[s], total_explores[s] - explored[s], counters[s], present[s])
         e = np.flatnonzero(is_explore)
         if not e.size:
             continue
         here = rows[e]
-        revealed = game.peek(state, here)
-        obs = observe(game, state, here, revealed, total_explores[e] - explored[e],
+        revealed = peek(play, state, here)
+        obs = observe(play, state, here, revealed, total_explores[e] - explored[e],
                       counters[e], present[e])
-        mill = decide(game.policy, obs, game.rngs["policy"])
-        events = explore_outcome(revealed, game.f, mill, present[e],
+        mill = decide(play.policy, obs, play.rngs["policy"])
+        events = explore_outcome(revealed, play.tables.features, mill, present[e],
                                  np.ones(len(here), dtype=bool))
         found = here[events.land_to_hand]
         to_hand(state, found, revealed[events.land_to_hand])  # E1
         state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
         state.library_lands[here] -= events.land_to_hand
         state.graveyard[here] += events.milled
-        state.library_pips[here[events.milled]] -= game.f.pips[revealed[events.milled]]
+        state.library_pips[here[events.milled]] -= play.tables.features.pips[revealed[events.milled]]
         explored[e] += events.explored
         lands[e] += events.land_to_hand
         nonlands[e] += events.nonland
@@ -166,19 +164,19 @@ def explore_instruction(
         totals["explore_lands"][here] += events.land_to_hand
         totals["milled"][here] += events.milled
     if pending is None:
-        explore_triggers(game, state, rows, explored, lands, nonlands)
+        explore_triggers(play, state, rows, explored, lands, nonlands)
     else:
         for total, part in zip(pending, (explored, lands, nonlands)):
             total[rows] += part
     return present
 
 
-def scry(game: Goldfish, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
+def scry(play: Play, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
           counters: np.ndarray, present: np.ndarray) -> None:
     """Scry 1 (R2): a land stays on top; a nonland goes to the bottom if the policy says so."""
-    card = game.peek(state, rows)
-    obs = observe(game, state, rows, card, explores_left, counters, present)
-    bottom = game.f.is_nonland[card] & decide(game.scry_policy, obs, game.rngs["policy"])
+    card = peek(play, state, rows)
+    obs = observe(play, state, rows, card, explores_left, counters, present)
+    bottom = play.tables.features.is_nonland[card] & decide(play.scry_policy, obs, play.rngs["policy"])
     moving = rows[bottom]
     width = state.library.shape[1]
     state.library[moving, state.end[moving] % width] = card[bottom]
@@ -187,29 +185,11 @@ def scry(game: Goldfish, state: GameState, rows: np.ndarray, explores_left: np.n
     state.totals["scries"][rows[card != EMPTY]] += 1
 
 
-def explore_triggers(game: Goldfish, state: GameState, rows: np.ndarray, explored: np.ndarray,
-                      lands: np.ndarray, nonlands: np.ndarray) -> None:
-    """"Whenever a creature you control explores" triggers, after the whole effect (E8)."""
+def explore_triggers(play: Play, state: GameState, rows: np.ndarray, explored: np.ndarray,
+                     lands: np.ndarray, nonlands: np.ndarray) -> None:
+    """"Whenever a creature you control explores" triggers, after the whole effect (E8): the
+    registry's ``"explore_trigger"`` step, for the rows where something explored."""
     fired = explored > 0
-    rows, explored, lands, nonlands = rows[fired], explored[fired], lands[fired], nonlands[fired]
-    if rows.size == 0:
-        return
-    totals = state.totals
-
-    def count(name: str) -> np.ndarray:
-        return game.count(state, name, rows)
-
-    walkers = count("walker")
-    totals["trigger_counters"][rows] += walkers * explored + count("caravel") * explored
-    totals["life_gained"][rows] += 3 * walkers * explored
-    totals["cave_diver_pumps"][rows] += count("cave_diver") * explored
-    totals["chupacabra_triggers"][rows] += count("chupacabra") * explored
-    nicanzils = count("nicanzil")
-    # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
-    # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
-    totals["trigger_counters"][rows] += nicanzils * nonlands
-    land_triggers = nicanzils * lands
-    for k in range(int(land_triggers.max(initial=0))):
-        putting = rows[k < land_triggers]
-        put = put_land(game, state, putting)
-        state.totals["nicanzil_lands"][putting[put]] += 1
+    if fired.any():
+        play.run("explore_trigger", state, rows[fired], explored[fired], lands[fired],
+                 nonlands[fired])

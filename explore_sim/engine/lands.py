@@ -49,8 +49,6 @@ played as the land drop whose basic enters tapped counts in ``tapped_lands_playe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..cards import EMPTY
@@ -60,19 +58,26 @@ from ..cards.features import (
     LAND_ENTERS_CODES,
     TAPPED_RULES,
 )
-from ..cards.mana import ANY_COLOUR
+from .castability import castable_in_hand, held_spells, will_use_mana
+from .config import LAND_FACES
+from .context import Play
+from .explore_effects import scry
 from .rowwise import row_any, row_max, row_sum
-from .state import GameState, from_hand, kinds_in, leave, of_rows, to_hand
+from .state import GameState, from_hand, kinds_in, of_rows, to_hand
+from .tables import COLOUR_BITS as _COLOUR_BITS
+from .zones import (
+    basics_in_library,
+    count,
+    enters,
+    land_types,
+    return_to_hand,
+    sacrifice,
+)
 
-if TYPE_CHECKING:  # the turn loop passes itself in; annotations only
-    from .goldfish import Goldfish
+__all__ = ["LAND_FACES", "play_land", "put_land", "land_enters", "choose_land",
+           "search_basics", "shuffle_libraries", "wanted_cards", "sources_in_play",
+           "colour_deficits"]
 
-__all__ = ["LandOptions", "LAND_FACES", "play_land", "put_land", "land_enters",
-           "search_basics", "shuffle_libraries"]
-
-#: Settings of :attr:`GameConfig.land_faces` (spell // land cards played as lands).
-LAND_FACES = ("when-needed", "always", "never")
-_COLOUR_BITS = (1, 2, 4, 8, 16)  # W U B R G
 _YES, _UNLESS, _FAST, _SLOW, _LIFE = (TAPPED_RULES.index(k) for k in
                                        ("yes", "unless", "fast", "slow", "life"))
 _SCRY, _BOUNCE = LAND_ENTERS_CODES.index("scry"), LAND_ENTERS_CODES.index("bounce")
@@ -80,166 +85,43 @@ _SACRIFICE = FETCH_WHEN_CODES.index("sacrifice")
 _PASSAGE = FETCH_CODES.index("basic_passage")
 
 
-class LandOptions:
-    """The ways a deck's lands can be played: ``(card in hand, permanent on the battlefield)``.
-
-    Attributes
-    ----------
-    card, kind : ndarray of intp, shape (n_options,)
-        The card that leaves the hand and the id that enters (a land face's id for a
-        Pathway's back or a spell // land card).
-    is_spell_face : ndarray of bool
-        The option plays a spell's land face.
-    is_bounce : ndarray of bool
-        The option is a bounce land (it returns a land you control to hand).
-    colours : ndarray of int64
-        Colours the option's mana can be (W U B R G bits).
-    units : ndarray, shape (n_options, n_classes), int32
-        Mana units the option makes.
-    tiebreak : ndarray of int64
-        Step 5 of the choice, larger first.
-    is_fetch : ndarray of bool
-        The option is a land that sacrifices itself to search for a basic land (Evolving
-        Wilds, Fabled Passage).
-    is_passage : ndarray of bool
-        A fetch whose land is untapped once you control four lands (Fabled Passage).
-    """
-
-    def __init__(self, game: Goldfish) -> None:
-        f = game.f
-        cards, kinds, spell_face = [], [], []
-        for card_id in range(1, f.n_deck + 1):
-            face = int(f.land_face[card_id])
-            if f.is_land[card_id]:
-                cards.append(card_id)
-                kinds.append(card_id)
-                spell_face.append(False)
-                if face:  # a Pathway: either face
-                    cards.append(card_id)
-                    kinds.append(face)
-                    spell_face.append(False)
-            elif face and game.config.land_faces != "never":
-                cards.append(card_id)
-                kinds.append(face)
-                spell_face.append(True)
-        self.card = np.array(cards, dtype=np.intp)
-        self.kind = np.array(kinds, dtype=np.intp)
-        self.is_spell_face = np.array(spell_face, dtype=bool)
-        class_mask = np.array([mask for mask, _ in f.unit_classes], dtype=np.int64)
-        self.units = f.source_units[self.kind].astype(np.int32)
-        self.is_fetch = f.fetch_when[self.kind] == _SACRIFICE
-        self.is_passage = self.is_fetch & (f.fetch[self.kind] == _PASSAGE)
-        # A fetch land may find any basic land of the deck: its colours are theirs.
-        basics = game.basic_ids
-        basic_colours = int(np.bitwise_or.reduce(game.land_colours[basics], initial=0))
-        self.colours = np.array([
-            basic_colours if fetch else
-            np.bitwise_or.reduce(class_mask[row > 0] & ANY_COLOUR) if (row > 0).any() else 0
-            for row, fetch in zip(self.units, self.is_fetch)], dtype=np.int64)
-        n_colours = np.array([bin(int(c)).count("1") for c in self.colours])
-        self.tiebreak = (n_colours * 4 + (~self.is_spell_face) * 2).astype(np.int64) * 1000 \
-            - np.arange(len(cards))
-        self.is_land_card = ~self.is_spell_face
-        self.tapped_rule = f.tapped_rule[self.kind]
-        self.tapped_arg = f.tapped_arg[self.kind].astype(np.int64)
-        self.is_bounce = f.land_enters[self.kind] == _BOUNCE
-        self.basic_units = f.source_units[basics].astype(np.int32)
-
-
 # --------------------------------------------------------------------------------------
 # Choosing
 
 
-class ColourNeeds:
-    """What the wanted cards of a game need, for steps 3 and 4 of the land choice.
-
-    Wanted cards with the same coloured pips (in every way to pay them) share a *profile*;
-    cards with no coloured pip need nothing and have none.
-
-    Attributes
-    ----------
-    profile_modes : list of list of int
-        The :class:`~explore_sim.engine.mana.ManaTables` mode indices of each profile.
-    hand_profiles : ndarray of int32, shape (len(cast_ids), n_profiles)
-        One-hot profile of each spell the casting order casts.
-    commander_profiles : ndarray of int32, shape (len(commander_ids), n_profiles)
-    castable_profiles : ndarray of int32, shape (n_profiles,)
-        Profiles of the cards named by ``castable`` (always wanted).
-    pips : ndarray of int32, shape (n_profiles, 5)
-        Pips of each colour (W U B R G) in a profile's first mode.
-    colour_units : ndarray of int32, shape (n_classes, 5)
-        Whether a unit of each class can be each colour.
-    """
-
-    def __init__(self, game: Goldfish) -> None:
-        mana = game.mana
-        profiles: dict[bytes, int] = {}
-        self.profile_modes: list[list[int]] = []
-
-        def profile_of(modes: list[int]) -> int:
-            if not modes or not any(mana.modes[m].pips for m in modes):
-                return -1
-            key = b"".join(mana.req[m].tobytes() for m in modes)
-            if key not in profiles:
-                profiles[key] = len(self.profile_modes)
-                self.profile_modes.append(list(modes))
-            return profiles[key]
-
-        hand = [profile_of(game.kind_modes[k]) for k in game.cast_ids.tolist()]
-        commanders = [profile_of(game.kind_modes[k]) for k in game.commander_ids.tolist()]
-        extra = [profile_of(modes) for modes in game.castable_card_modes]
-        n = len(self.profile_modes)
-
-        def one_hot(indices: list[int]) -> np.ndarray:
-            table = np.zeros((len(indices), n), dtype=np.int32)
-            for row, p in enumerate(indices):
-                if p >= 0:
-                    table[row, p] = 1
-            return table
-
-        self.hand_profiles = one_hot(hand)
-        self.commander_profiles = one_hot(commanders)
-        self.castable_profiles = one_hot(extra).sum(axis=0).astype(np.int32)
-        self.pips = np.array([[sum(1 for pip in mana.modes[modes[0]].pips if pip & bit)
-                               for bit in _COLOUR_BITS] for modes in self.profile_modes],
-                             dtype=np.int32).reshape(n, 5)
-        self.colour_units = ((mana.class_mask[:, None] & np.array(_COLOUR_BITS)[None, :]) != 0
-                             ).astype(np.int32)
-
-    @property
-    def n_profiles(self) -> int:
-        return len(self.profile_modes)
-
-    def wanted(self, game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """Distinct wanted cards of each profile in each row, shape (rows, n_profiles)."""
-        held = (of_rows(state.hand, rows)[:, game.cast_ids] > 0).astype(np.int32)
-        counts = held @ self.hand_profiles + self.castable_profiles
-        for j, kind in enumerate(game.commander_ids.tolist()):
-            counts += (state.command[rows, kind, None] > 0) * self.commander_profiles[j]
-        return counts
+def wanted_cards(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Distinct wanted cards of each :class:`~explore_sim.engine.tables.ColourNeeds` profile
+    in each row: the spells in hand the casting order casts, the commanders in the command
+    zone and the ``castable`` cards, shape (rows, n_profiles)."""
+    needs, t = play.tables.colour_needs, play.tables
+    held = (of_rows(state.hand, rows)[:, t.casting.cast_ids] > 0).astype(np.int32)
+    counts = held @ needs.hand_profiles + needs.castable_profiles
+    for j, kind in enumerate(t.commander_ids.tolist()):
+        counts += (state.command[rows, kind, None] > 0) * needs.commander_profiles[j]
+    return counts
 
 
-def sources_in_play(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+def sources_in_play(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     """Units of every plain mana source you control, tapped or not, (rows, n_classes)."""
-    mana = game.mana
+    mana = play.mana
     plain = mana.source_cost == 0
     counts = of_rows(state.battlefield, rows)[:, mana.source_ids[plain]].astype(np.int32)
     return counts @ mana.source_units[plain]
 
 
-def colour_deficits(game: Goldfish, covered: np.ndarray) -> np.ndarray:
+def colour_deficits(play: Play, covered: np.ndarray) -> np.ndarray:
     """Each profile's colour deficit for the units summarised by ``covered``
     (:meth:`~explore_sim.engine.mana.ManaTables.covered`, (rows, n_masks)): the fewest pips,
     over its ways to pay, that no distinct unit can pay. By Hall's theorem with deficiency,
     the largest matching of pips to units leaves ``max(0, max_M (pips inside M - units
     meeting M))`` pips unpaid, over the masks M of the exact test. Shape (rows, n_profiles).
     """
-    needs = game.colour_needs
+    needs = play.tables.colour_needs
     out = np.zeros((covered.shape[0], needs.n_profiles), dtype=np.int32)
     for p, modes in enumerate(needs.profile_modes):
         best = None
         for m in modes:
-            short = row_max(game.mana.req[m][None, :] - covered)
+            short = row_max(play.mana.req[m][None, :] - covered)
             best = short if best is None else np.minimum(best, short)
         out[:, p] = np.maximum(best, 0)
     return out
@@ -256,31 +138,22 @@ def _option_demand(demand: np.ndarray, colours: np.ndarray) -> np.ndarray:
     return best
 
 
-def will_use_mana(game: Goldfish, state: GameState, rows: np.ndarray,
-                  total: np.ndarray) -> np.ndarray:
-    """Mana will be used this turn: a spell in hand costs no more than the mana available
-    (``total``) plus one (colours aside), shape (rows,)."""
-    holds = of_rows(state.hand, rows)[:, game.spell_ids] > 0
-    cheap = game.cheapest[game.spell_ids][None, :] <= (total + 1)[:, None]
-    return row_any(holds & cheap)
-
-
-def _enters_untapped(game: Goldfish, state: GameState, rows: np.ndarray, rule: np.ndarray,
+def _enters_untapped(play: Play, state: GameState, rows: np.ndarray, rule: np.ndarray,
                      arg: np.ndarray, will_use: np.ndarray) -> np.ndarray:
     """Whether lands with these tapped rules (rows, options) would enter untapped now."""
     untapped = np.broadcast_to(rule == 0, (len(rows), rule.shape[1])).copy()
     if (rule == _UNLESS).any():
-        types = game.land_types(state, rows)[:, None]
+        types = land_types(play, state, rows)[:, None]
         untapped |= (rule == _UNLESS) & ((types & arg) != 0)
     if ((rule == _FAST) | (rule == _SLOW)).any():
-        lands = game.count(state, "land", rows)[:, None]
+        lands = count(play, state, "land", rows)[:, None]
         untapped |= (rule == _FAST) & (lands <= 2)
         untapped |= (rule == _SLOW) & (lands >= 2)
     untapped |= (rule == _LIFE) & will_use[:, None]
     return untapped
 
 
-def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: bool,
+def choose_land(play: Play, state: GameState, rows: np.ndarray, land_drop: bool,
                 tapped: bool = False) -> np.ndarray:
     """The option (index into :class:`LandOptions`) to play in each row, -1 if none.
 
@@ -289,85 +162,85 @@ def choose_land(game: Goldfish, state: GameState, rows: np.ndarray, land_drop: b
     a land that would enter tapped anyway first, then steps 3-5; as its own text says
     (Hakbal), chosen like a land drop, since its mana can be spent in the second main phase.
     """
-    options = game.land_options
+    options = play.tables.lands
     choice = np.full(len(rows), -1, dtype=np.intp)
     if not options.card.size or not rows.size:
         return choice
     held = of_rows(state.hand, rows)[:, options.card] > 0
     if land_drop:
-        if game.config.land_faces == "when-needed":
+        if play.config.land_faces == "when-needed":
             has_land = row_any(held & options.is_land_card)
             held &= ~(options.is_spell_face[None, :] & has_land[:, None])
     else:
         held &= options.is_land_card
     if options.is_bounce.any():  # step 0: a bounce land needs another land to return
-        no_land = game.count(state, "land", rows) == 0
+        no_land = count(play, state, "land", rows) == 0
         held &= ~(options.is_bounce[None, :] & no_land[:, None])
-    count = row_sum(held)
-    single = count == 1
+    options_held = row_sum(held)
+    single = options_held == 1
     choice[single] = np.argmax(held[single], axis=1)
-    several = np.flatnonzero(count > 1)
+    several = np.flatnonzero(options_held > 1)
     if several.size:
-        choice[several] = _best(game, state, rows[several], held[several],
+        choice[several] = _best(play, state, rows[several], held[several],
                                 may_use=land_drop or not tapped)
     return choice
 
 
-def _best(game: Goldfish, state: GameState, rows: np.ndarray, held: np.ndarray,
+def _best(play: Play, state: GameState, rows: np.ndarray, held: np.ndarray,
           may_use: bool) -> np.ndarray:
     """Steps 1-5 where the land's mana may be used this turn (``may_use``); else, for a land
     put onto the battlefield tapped, step 2 as on a turn whose mana is not used (a land that
     would enter tapped anyway first), then steps 3-5."""
-    options = game.land_options
+    options = play.tables.lands
     n = len(options.card)
     key = np.zeros((len(rows), n), dtype=np.int64)
     if may_use:
-        unit_sets = game.mana.unit_sets(state, rows)
-        will_use = will_use_mana(game, state, rows, row_sum(unit_sets[-1]))
+        unit_sets = play.mana.unit_sets(state, rows)
+        will_use = will_use_mana(play, state, rows, row_sum(unit_sets[-1]))
     else:
         will_use = np.zeros(len(rows), dtype=bool)
-    untapped = _enters_untapped(game, state, rows, options.tapped_rule[None, :],
+    untapped = _enters_untapped(play, state, rows, options.tapped_rule[None, :],
                                 options.tapped_arg[None, :], will_use)
     if options.is_fetch.any():  # the land a fetch finds enters tapped (a Passage's not,
-        lands = game.count(state, "land", rows)[:, None]  # from the fourth land on)
+        lands = count(play, state, "land", rows)[:, None]  # from the fourth land on)
         untapped = np.where(options.is_fetch[None, :],
                             options.is_passage[None, :] & (lands >= 3), untapped)
     if may_use:
-        spells = game.held_spells(state, rows)
-        before = game.castable_in_hand(state, rows, unit_sets, spells)
+        spells = held_spells(play, state, rows)
+        before = castable_in_hand(play, state, rows, unit_sets, spells)
         enables = np.zeros((len(rows), n), dtype=bool)
         for o in range(n):
             trying = held[:, o] & untapped[:, o] & ~before
             if trying.any():
                 more = [units[trying] + options.units[o] for units in unit_sets]
-                enables[trying, o] = game.castable_in_hand(state, rows[trying], more,
+                enables[trying, o] = castable_in_hand(play, state, rows[trying], more,
                                                            spells[trying])
         key += enables.astype(np.int64) << 50
     key += (untapped == will_use[:, None]).astype(np.int64) << 49
-    key += _colour_key(game, state, rows, options.units, options.colours, options.is_fetch)
+    key += _colour_key(play, state, rows, options.units, options.colours, options.is_fetch)
     key += options.tiebreak[None, :] + (1 << 20)
     return np.argmax(np.where(held, key, -1), axis=1)
 
 
-def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray, units: np.ndarray,
+def _colour_key(play: Play, state: GameState, rows: np.ndarray, units: np.ndarray,
                 colours: np.ndarray, is_fetch: np.ndarray | None = None) -> np.ndarray:
     """Steps 3 and 4 as one integer key per (row, option) for options making ``units``
     (options, n_classes) of ``colours`` (options,); a fetch option (``is_fetch``) is worth
     the best basic land of the deck."""
-    needs = game.colour_needs
-    mana = game.mana
-    in_play = sources_in_play(game, state, rows)
+    needs = play.tables.colour_needs
+    mana = play.mana
+    in_play = sources_in_play(play, state, rows)
     key = np.zeros((len(rows), len(colours)), dtype=np.int64)
     if needs.n_profiles:
-        wanted = needs.wanted(game, state, rows)
+        wanted = wanted_cards(play, state, rows)
         covered = mana.covered(in_play)
-        before = colour_deficits(game, covered)
+        before = colour_deficits(play, covered)
 
         def closed(option_units: np.ndarray) -> np.ndarray:
-            after = colour_deficits(game, covered + option_units @ mana.intersects)
+            after = colour_deficits(play, covered + option_units @ mana.intersects)
             return row_sum(wanted * (before - after))
 
-        basics = game.land_options.basic_units if is_fetch is not None and is_fetch.any() \
+        basics = play.tables.lands.basic_units if is_fetch is not None and is_fetch.any() \
             else np.zeros((0, mana.n_classes), dtype=np.int32)
         for o in range(len(colours)):
             if is_fetch is not None and is_fetch[o]:
@@ -388,91 +261,91 @@ def _colour_key(game: Goldfish, state: GameState, rows: np.ndarray, units: np.nd
 # Playing and entering
 
 
-def play_land(game: Goldfish, state: GameState, rows: np.ndarray) -> np.ndarray:
+def play_land(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     """Play a land where a land drop is left and a land can be played; the mask of rows that
     did."""
     with_drop = state.land_drops[rows] > 0
     option = np.full(len(rows), -1, dtype=np.intp)
-    option[with_drop] = choose_land(game, state, rows[with_drop], land_drop=True)
+    option[with_drop] = choose_land(play, state, rows[with_drop], land_drop=True)
     playing = option >= 0
     if playing.any():
         players = rows[playing]
         state.land_drops[players] -= 1
         state.played_land[players] = True
-        enter_options(game, state, players, option[playing], land_drop=True)
+        enter_options(play, state, players, option[playing], land_drop=True)
     return playing
 
 
-def put_land(game: Goldfish, state: GameState, rows: np.ndarray,
+def put_land(play: Play, state: GameState, rows: np.ndarray,
              tapped: bool = True) -> np.ndarray:
     """Put a land card from hand onto the battlefield (not a land drop): tapped (Nicanzil),
     or as its own text says (Hakbal's attack trigger); the rows that did."""
-    option = choose_land(game, state, rows, land_drop=False, tapped=tapped)
+    option = choose_land(play, state, rows, land_drop=False, tapped=tapped)
     putting = option >= 0
     if putting.any():
-        enter_options(game, state, rows[putting], option[putting], land_drop=False,
+        enter_options(play, state, rows[putting], option[putting], land_drop=False,
                       tapped=tapped)
     return putting
 
 
-def enter_options(game: Goldfish, state: GameState, rows: np.ndarray, option: np.ndarray,
+def enter_options(play: Play, state: GameState, rows: np.ndarray, option: np.ndarray,
                   land_drop: bool, tapped: bool = False) -> None:
     """The cards of the chosen options leave the hand and their lands enter (``tapped``: by
     the effect that puts them there)."""
-    options = game.land_options
+    options = play.tables.lands
     for o in kinds_in(option):
         here = rows[option == o]
         from_hand(state, here, options.card[o])
-        land_enters(game, state, here, int(options.kind[o]), tapped=tapped,
+        land_enters(play, state, here, int(options.kind[o]), tapped=tapped,
                     land_drop=land_drop)
 
 
-def land_enters(game: Goldfish, state: GameState, rows: np.ndarray, kind: int, tapped: bool,
+def land_enters(play: Play, state: GameState, rows: np.ndarray, kind: int, tapped: bool,
                 land_drop: bool = False) -> None:
     """Land ``kind`` enters the battlefield in each of ``rows`` (its card already left the
     hand or library): tapped by the effect (``tapped``) or by its own rule; then its enter
     abilities (scry, bounce, a sacrifice-to-search) and the permanent's enter triggers."""
-    f = game.f
+    f = play.tables.features
     rule, arg = int(f.tapped_rule[kind]), int(f.tapped_arg[kind])
     if tapped or rule == _YES:
         enters_tapped = np.ones(len(rows), dtype=bool)
     elif rule == 0:
         enters_tapped = np.zeros(len(rows), dtype=bool)
     else:
-        total = row_sum(game.mana.unit_sets(state, rows)[-1])
-        will_use = will_use_mana(game, state, rows, total)
-        untapped = _enters_untapped(game, state, rows, np.array([[rule]]), np.array([[arg]]),
+        total = row_sum(play.mana.unit_sets(state, rows)[-1])
+        will_use = will_use_mana(play, state, rows, total)
+        untapped = _enters_untapped(play, state, rows, np.array([[rule]]), np.array([[arg]]),
                                     will_use)[:, 0]
         enters_tapped = ~untapped
         if rule == _LIFE:  # paid the life to have it untapped
             state.totals["life_paid"][rows[untapped]] += arg
     if not land_drop:
         state.totals["lands_put"][rows] += 1
-    game.enters(state, rows, kind, tapped=enters_tapped)
+    enters(play, state, rows, kind, tapped=enters_tapped)
     if land_drop:
         state.totals["tapped_lands_played"][rows[enters_tapped]] += 1
     effect = int(f.land_enters[kind])
     if effect == _SCRY:
-        _scry(game, state, rows)
+        _scry(play, state, rows)
     elif effect == _BOUNCE:
-        _bounce(game, state, rows, kind)
+        _bounce(play, state, rows, kind)
     if int(f.fetch_when[kind]) == _SACRIFICE:
-        _sacrifice_to_search(game, state, rows, kind, land_drop)
+        _sacrifice_to_search(play, state, rows, kind, land_drop)
 
 
-def _scry(game: Goldfish, state: GameState, rows: np.ndarray) -> None:
+def _scry(play: Play, state: GameState, rows: np.ndarray) -> None:
     zeros = np.zeros(len(rows), dtype=np.int32)
-    game.scry(state, rows, zeros, zeros, np.ones(len(rows), dtype=bool))
+    scry(play, state, rows, zeros, zeros, np.ones(len(rows), dtype=bool))
 
 
-def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int) -> None:
+def _bounce(play: Play, state: GameState, rows: np.ndarray, bounce_land: int) -> None:
     """Return a land you control to hand: the least flexible other land, tapped ones first,
     tapped for mana beforehand if it is untapped; else the bounce land itself."""
-    lands = game.land_ids
+    lands = play.tables.land_ids
     present = of_rows(state.battlefield, rows)[:, lands].astype(np.int32)
     present[:, lands == bounce_land] -= 1
     tapped = (of_rows(state.tapped, rows)[:, lands] > 0).astype(np.int64)
-    colours = np.array([bin(int(c)).count("1") for c in game.land_colours[lands]])
+    colours = np.array([bin(int(c)).count("1") for c in play.tables.land_colours[lands]])
     # Tapped ones first, then the fewest colours, then deck order.
     score = (tapped << 20) + ((8 - colours) << 12)[None, :] + (4095 - np.arange(len(lands)))[None, :]
     score = np.where(present > 0, score, -1)
@@ -481,40 +354,32 @@ def _bounce(game: Goldfish, state: GameState, rows: np.ndarray, bounce_land: int
     chosen = np.where(has_other, lands[pick], bounce_land)
     for kind in kinds_in(chosen):
         here = rows[chosen == kind]
-        if game.mana.is_plain(kind):  # tap it for mana first; the mana stays in the pool
-            using = here[game.mana.usable(state, here, kind) > 0]
-            with game.mana.track(state, using, kind):
+        if play.mana.is_plain(kind):  # tap it for mana first; the mana stays in the pool
+            using = here[play.mana.usable(state, here, kind) > 0]
+            with play.mana.track(state, using, kind):
                 state.tapped[using, kind] += 1
-            state.pool[using] += game.f.source_units[kind].astype(state.pool.dtype)
+            state.pool[using] += play.tables.features.source_units[kind].astype(state.pool.dtype)
             state.pool_in_use = True
-        return_to_hand(game, state, here, kind)
+        return_to_hand(play, state, here, kind)
 
 
-def return_to_hand(game: Goldfish, state: GameState, rows: np.ndarray, kind: int) -> None:
-    """Permanent ``kind`` returns to its owner's hand (a land face returns as its card)."""
-    with game.mana.track(state, rows, kind):
-        leave(state, rows, kind)
-    card = int(game.f.face_of[kind]) or kind
-    to_hand(state, rows, card)
-
-
-def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kind: int,
+def _sacrifice_to_search(play: Play, state: GameState, rows: np.ndarray, kind: int,
                          land_drop: bool) -> None:
     """A land's "{T}, Sacrifice this land: search ..." used at once, where it is untapped
     and the library holds a basic land; played as the land drop, a basic that enters tapped
     is a tapped land played."""
     untapped = state.battlefield[rows, kind] - state.tapped[rows, kind] > 0
-    has_basic = row_sum(game.basics_in_library(state, rows)) > 0
+    has_basic = row_sum(basics_in_library(play, state, rows)) > 0
     using = rows[untapped & has_basic]
     if not using.size:
         return
-    game.sacrifice(state, using, kind)
-    how = FETCH_CODES[int(game.f.fetch[kind])]
-    search_basics(game, state, using, how)
+    sacrifice(play, state, using, kind)
+    how = FETCH_CODES[int(play.tables.features.fetch[kind])]
+    search_basics(play, state, using, how)
     if land_drop:
         tapped = using
         if how == "basic_passage":  # untapped with four or more lands
-            tapped = using[game.count(state, "land", using) < 4]
+            tapped = using[count(play, state, "land", using) < 4]
         state.totals["tapped_lands_played"][tapped] += 1
 
 
@@ -522,56 +387,56 @@ def _sacrifice_to_search(game: Goldfish, state: GameState, rows: np.ndarray, kin
 # Searching the library
 
 
-def search_basics(game: Goldfish, state: GameState, rows: np.ndarray, how: str) -> None:
+def search_basics(play: Play, state: GameState, rows: np.ndarray, how: str) -> None:
     """Search each library in ``rows`` for basic lands as ``how`` says (a code of
     :data:`~explore_sim.cards.card.FETCHES`), then shuffle it."""
     if how in {"basic_tapped", "basic_passage"}:
-        found = _take_basic(game, state, rows)
+        found = _take_basic(play, state, rows)
         untap = None
         if how == "basic_passage":  # untapped if you control four or more lands
-            untap = game.count(state, "land", rows) + 1 >= 4
-        _enter_found(game, state, rows, found, untap)
+            untap = count(play, state, "land", rows) + 1 >= 4
+        _enter_found(play, state, rows, found, untap)
     elif how == "basic_hand":
-        found = _take_basic(game, state, rows)
+        found = _take_basic(play, state, rows)
         ok = found != EMPTY
         to_hand(state, rows[ok], found[ok])
     elif how == "basic_tapped_and_hand":
-        first = _take_basic(game, state, rows)
-        second = _take_basic(game, state, rows)
-        _enter_found(game, state, rows, first, None)
+        first = _take_basic(play, state, rows)
+        second = _take_basic(play, state, rows)
+        _enter_found(play, state, rows, first, None)
         ok = second != EMPTY
         to_hand(state, rows[ok], second[ok])
     elif how == "two_basics_tapped":
-        first = _take_basic(game, state, rows)
-        second = _take_basic(game, state, rows, same_type_as=first)
-        _enter_found(game, state, rows, first, None)
-        _enter_found(game, state, rows, second, None)
-    shuffle_libraries(game, state, rows)
+        first = _take_basic(play, state, rows)
+        second = _take_basic(play, state, rows, same_type_as=first)
+        _enter_found(play, state, rows, first, None)
+        _enter_found(play, state, rows, second, None)
+    shuffle_libraries(play, state, rows)
 
 
-def _enter_found(game: Goldfish, state: GameState, rows: np.ndarray, found: np.ndarray,
+def _enter_found(play: Play, state: GameState, rows: np.ndarray, found: np.ndarray,
                  untap: np.ndarray | None) -> None:
     for kind in kinds_in(found[found != EMPTY]):
         here = found == kind
-        land_enters(game, state, rows[here], kind, tapped=True)
+        land_enters(play, state, rows[here], kind, tapped=True)
         if untap is not None:
             freed = rows[here & untap]
-            with game.mana.track(state, freed, kind):
+            with play.mana.track(state, freed, kind):
                 state.tapped[freed, kind] -= 1
 
 
-def _take_basic(game: Goldfish, state: GameState, rows: np.ndarray,
+def _take_basic(play: Play, state: GameState, rows: np.ndarray,
                 same_type_as: np.ndarray | None = None) -> np.ndarray:
     """Choose a basic land in each library (steps 3-5 of the land choice), take it out of
     the library; its card id, ``EMPTY`` where there is none."""
-    basics = game.basic_ids
-    counts = game.basics_in_library(state, rows)
+    basics = play.tables.basic_ids
+    counts = basics_in_library(play, state, rows)
     held = counts > 0
     if same_type_as is not None:
-        wanted = game.f.basic_types[same_type_as][:, None]
-        held &= (game.f.basic_types[basics][None, :] & wanted) != 0
-    key = _colour_key(game, state, rows, game.f.source_units[basics].astype(np.int32),
-                      game.land_colours[basics])
+        wanted = play.tables.features.basic_types[same_type_as][:, None]
+        held &= (play.tables.features.basic_types[basics][None, :] & wanted) != 0
+    key = _colour_key(play, state, rows, play.tables.features.source_units[basics].astype(np.int32),
+                      play.tables.land_colours[basics])
     key += (1 << 20) - np.arange(len(basics))[None, :]
     pick = np.argmax(np.where(held, key, -1), axis=1)
     found = np.where(row_any(held), basics[pick], EMPTY).astype(np.intp)
@@ -616,13 +481,13 @@ def _remove_from_library(state: GameState, rows: np.ndarray, card: np.ndarray) -
     state.library_lands[rows] -= 1
 
 
-def shuffle_libraries(game: Goldfish, state: GameState, rows: np.ndarray) -> None:
+def shuffle_libraries(play: Play, state: GameState, rows: np.ndarray) -> None:
     """Shuffle each library in ``rows`` (the cards from ``top`` to ``end``), drawing the
     random order from the game's ``"search"`` stream."""
     if not rows.size:
         return
     positions, cards, live = _library_window(state, rows)
-    keys = np.asarray(game.rngs["search"].random(cards.shape), dtype=np.float64)
+    keys = np.asarray(play.rngs["search"].random(cards.shape), dtype=np.float64)
     keys = np.where(live, keys, np.inf)
     order = np.argsort(keys, axis=1, kind="stable")
     state.library[rows[:, None], positions] = np.take_along_axis(cards, order, axis=1)

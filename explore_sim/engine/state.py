@@ -31,8 +31,6 @@ __all__ = [
     "kinds_in",
     "to_hand",
     "from_hand",
-    "PERMANENT_GROUPS",
-    "GROUP",
     "shuffled_libraries",
     "card_dtype",
     "CARD_DTYPE",
@@ -215,39 +213,6 @@ class OpeningHands:
     mulligans: np.ndarray
 
 
-#: Kinds of permanents counted per trial as they enter and leave (:attr:`GameState.permanents`),
-#: so the turn loop reads a count instead of summing the battlefield's columns.
-PERMANENT_GROUPS = {
-    "land": lambda card: card.is_land,
-    "creature": lambda card: card.is_creature,
-    "source": None,  # a mana source (FeatureTable.is_source)
-    "tracker": lambda card: card.explore_replacement == "tracker",
-    "twists": lambda card: card.explore_replacement == "twists",
-    "helm": lambda card: card.maps_when == "token_extra",
-    "enters_explorer": lambda card: card.explores_when == "creature_enters",
-    "lantern": lambda card: card.explores_when == "equipped_attack",
-    "hakbal": lambda card: card.explores_when == "merfolk_at_combat",
-    "each_turn_land": lambda card: card.extra_land == "each_turn",
-    **{name: (lambda card, n=name: card.explore_trigger == n)
-       for name in ("walker", "cave_diver", "chupacabra", "caravel", "nicanzil")},
-}
-#: Column of each group in :attr:`GameState.permanents`.
-GROUP = {name: i for i, name in enumerate(PERMANENT_GROUPS)}
-
-
-def group_members(features: FeatureTable) -> np.ndarray:
-    """Which :data:`PERMANENT_GROUPS` each card id belongs to, shape (n_cards + 1, n_groups),
-    int16 (row 0, no card, in none)."""
-    members = np.zeros((len(features), len(PERMANENT_GROUPS)), dtype=np.int16)
-    for g, (name, belongs) in enumerate(PERMANENT_GROUPS.items()):
-        if belongs is None:
-            members[:, g] = features.is_source
-        else:
-            members[1:, g] = [belongs(card) for card in features.cards]
-    members.flags.writeable = False
-    return members
-
-
 @dataclasses.dataclass(eq=False)
 class GameState:
     """Every trial's game, as arrays with the trial axis first (updated in place).
@@ -267,12 +232,15 @@ class GameState:
         came under your control this turn (summoning sick) and the tapped ones.
     hand_lands : ndarray, shape (trials,), int32
         Land cards in hand (kept up to date by :func:`to_hand` and :func:`from_hand`).
+    is_land : ndarray, shape (n_cards + 1,), int32
+        1 for a land card's id (keeps :attr:`hand_lands` up to date).
     permanents : ndarray, shape (trials, n_groups), int16
-        Permanents on the battlefield in each of :data:`PERMANENT_GROUPS` (kept up to date
-        as permanents enter and :func:`leave`).
+        Permanents on the battlefield in each group of the deck's tables (:attr:`members`;
+        kept up to date as permanents enter and :func:`leave`).
     members : ndarray, shape (n_cards + 1, n_groups), int16
-        :func:`group_members` of the deck's cards.
-    groups_of : tuple of list of int
+        Which groups each card id is in
+        (:attr:`~explore_sim.engine.tables.DeckTables.members`, set by :meth:`attach`).
+    groups_of : tuple of tuple of int
         For each card id, the groups it is in (the nonzero columns of ``members``).
     card_pips : ndarray, shape (n_cards + 1, 5), int32
         Pips of each colour of each card id (:attr:`FeatureTable.pips`).
@@ -312,9 +280,10 @@ class GameState:
     sick: np.ndarray
     tapped: np.ndarray
     hand_lands: np.ndarray
+    is_land: np.ndarray
     permanents: np.ndarray
     members: np.ndarray
-    groups_of: tuple[list[int], ...]
+    groups_of: tuple[tuple[int, ...], ...]
     card_pips: np.ndarray
     command: np.ndarray
     command_casts: np.ndarray
@@ -343,7 +312,6 @@ class GameState:
     @classmethod
     def from_opening_hands(cls, opening: OpeningHands, features: FeatureTable) -> GameState:
         trials, n_kinds = opening.hand.shape
-        members = group_members(features)
         zeros = np.zeros(trials, dtype=np.int32)
         # Every trial holds the same deck, split between library and hand.
         hand_lands = (opening.hand * features.is_land).sum(axis=1, dtype=np.int32)
@@ -365,9 +333,10 @@ class GameState:
             sick=np.zeros((trials, n_kinds), dtype=np.int16),
             tapped=np.zeros((trials, n_kinds), dtype=np.int16),
             hand_lands=hand_lands.copy(),
-            permanents=np.zeros((trials, len(PERMANENT_GROUPS)), dtype=np.int16),
-            members=members,
-            groups_of=tuple(np.flatnonzero(row).tolist() for row in members),
+            is_land=features.is_land.astype(np.int32),
+            permanents=np.zeros((trials, 0), dtype=np.int16),
+            members=np.zeros((n_kinds, 0), dtype=np.int16),
+            groups_of=((),) * n_kinds,
             card_pips=pips,
             command=np.zeros((trials, n_kinds), dtype=np.int16),
             command_casts=np.zeros((trials, n_kinds), dtype=np.int16),
@@ -441,7 +410,6 @@ class GameState:
 
         cards = library[:, : width - 1].astype(np.intp)
         zeros = np.zeros(trials, dtype=np.int32)
-        members = group_members(features)
         state = cls(
             library=library,
             top=zeros.copy(),
@@ -453,9 +421,10 @@ class GameState:
             sick=counts(sick),
             tapped=counts(None),
             hand_lands=zeros.copy(),
-            permanents=np.zeros((trials, len(PERMANENT_GROUPS)), dtype=np.int16),
-            members=members,
-            groups_of=tuple(np.flatnonzero(row).tolist() for row in members),
+            is_land=features.is_land.astype(np.int32),
+            permanents=np.zeros((trials, 0), dtype=np.int16),
+            members=np.zeros((n_kinds, 0), dtype=np.int16),
+            groups_of=((),) * n_kinds,
             card_pips=features.pips.astype(np.int32),
             command=counts(command),
             command_casts=counts(command_casts),
@@ -472,11 +441,20 @@ class GameState:
         state.recount()
         return state
 
+    def attach(self, members: np.ndarray, groups_of: tuple[tuple[int, ...], ...]) -> None:
+        """Count the permanents of the groups of a deck's tables from now on
+        (:attr:`~explore_sim.engine.tables.DeckTables.members`); a state is attached once,
+        by the game that plays it."""
+        if self.members is members:
+            return
+        self.members, self.groups_of = members, groups_of
+        self.permanents = np.zeros((self.trials, members.shape[1]), dtype=np.int16)
+        self.recount()
+
     def recount(self) -> None:
         """:attr:`hand_lands` and :attr:`permanents` from the per-card arrays (after a
         position was set up by hand, and at each untap step)."""
-        is_land = self.members[:, GROUP["land"]] > 0
-        self.hand_lands[:] = row_sum(self.hand[:, is_land])
+        self.hand_lands[:] = row_sum(self.hand[:, self.is_land > 0])
         for g in range(self.members.shape[1]):
             ids = np.flatnonzero(self.members[:, g])
             self.permanents[:, g] = row_sum(self.battlefield[:, ids])
@@ -511,14 +489,14 @@ def enter(state: GameState, rows: np.ndarray, kind: int) -> None:
 def to_hand(state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:
     """Card ``card`` (an id, or ids aligned with ``rows``) is put into each row's hand."""
     state.hand[rows, card] += 1
-    state.hand_lands[rows] += state.members[card, GROUP["land"]]
+    state.hand_lands[rows] += state.is_land[card]
 
 
 def from_hand(state: GameState, rows: np.ndarray, card: np.ndarray | int,
               count: np.ndarray | int = 1) -> None:
     """``count`` copies of ``card`` (ids or counts aligned with ``rows``) leave each row's hand."""
     state.hand[rows, card] -= np.asarray(count, dtype=state.hand.dtype)
-    state.hand_lands[rows] -= state.members[card, GROUP["land"]] * np.asarray(count, np.int32)
+    state.hand_lands[rows] -= state.is_land[card] * np.asarray(count, np.int32)
 
 
 def leave(state: GameState, rows: np.ndarray, kind: int) -> None:

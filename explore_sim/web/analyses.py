@@ -39,7 +39,7 @@ from ..cards import CardSources
 from ..cards.name_lists import joined_card_lists
 from ..cards.decklist import Deck
 from ..engine.goldfish import GAMES, TURN_METRICS
-from ..engine.lands import LAND_FACES
+from ..engine.config import LAND_FACES
 from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.mulligan import MULLIGAN_RULES
 from ..engine.policies import as_policy

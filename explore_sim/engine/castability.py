@@ -1,0 +1,174 @@
+"""Which spells the mana in play can pay, exactly, vectorised over trials.
+
+Every test reads the mana as :meth:`~explore_sim.engine.mana.ManaTables.unit_sets` (the
+units available now, with and without Signet-style filters activated) and answers, for
+each row, whether a card can be paid in any of its ways (docs/mana.md). Where the deck has a
+lookup table, whole rows of candidate spells are read at once from
+:attr:`~explore_sim.engine.tables.CastingOrder.pass_lookup`; otherwise the exact test is
+computed pair by pair.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import Play
+from .metrics import CASTABLE_PREFIX
+from .rowwise import row_any, row_sum
+from .state import GameState, of_rows
+
+__all__ = ["castable_columns", "held_spells", "castable_in_hand", "first_castable",
+           "castable_pairs", "castable_card", "castable_next_turn", "available_mana",
+           "record_main_phase", "will_use_mana"]
+
+
+def castable_columns(play: Play, unit_sets: list[np.ndarray], table: np.ndarray) -> np.ndarray:
+    """Rows of a card lookup (:attr:`CastingOrder.pass_lookup`, ``cast_lookup``) for the mana
+    in ``unit_sets``: whether each row can pay each column's card, (rows, columns)."""
+    mana = play.mana
+    ok = np.take(table, mana.keys(unit_sets[0]), axis=0)
+    for units in unit_sets[1:]:
+        ok |= np.take(table, mana.keys(units), axis=0)
+    return ok
+
+
+def held_spells(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """Which of :attr:`CastingOrder.cast_ids` each row holds, (rows, len(cast_ids)), bool."""
+    return of_rows(state.hand, rows)[:, play.tables.casting.cast_ids] > 0
+
+
+def castable_in_hand(play: Play, state: GameState, rows: np.ndarray,
+                     unit_sets: list[np.ndarray], held: np.ndarray | None = None) -> np.ndarray:
+    """Some spell in hand (one the casting order casts) can be paid with the mana in
+    ``unit_sets``; ``held``: :func:`held_spells` of ``rows`` if already known."""
+    casting = play.tables.casting
+    kinds = casting.cast_ids
+    if not kinds.size:
+        return np.zeros(len(rows), dtype=bool)
+    if held is None:
+        held = held_spells(play, state, rows)
+    total = row_sum(unit_sets[-1])
+    cheap = casting.cheapest[kinds][None, :] <= total[:, None]
+    if casting.cast_lookup is None:
+        return first_castable(play, unit_sets, held & cheap, kinds) >= 0
+    ok = held & cheap & castable_columns(play, unit_sets, casting.cast_lookup)
+    if casting.cast_x.size:  # Jadelight Spelunker needs X >= 1
+        ok[:, casting.cast_x] &= total[:, None] >= play.tables.cost[kinds[casting.cast_x]] + 1
+    return row_any(ok)
+
+
+def first_castable(play: Play, unit_sets: list[np.ndarray], candidate: np.ndarray,
+                   kinds: np.ndarray, x_rule: bool = True) -> np.ndarray:
+    """The first column of ``candidate`` (rows, len(kinds)) whose card each row can pay,
+    -1 if none; ``candidate`` is cleared where a card cannot be paid. Candidates are checked
+    one per row at a time, so a row usually costs one exact test."""
+    first = np.full(len(candidate), -1, dtype=np.intp)
+    pending = np.flatnonzero(row_any(candidate))
+    while pending.size:
+        j = np.argmax(candidate[pending], axis=1)
+        ok = castable_pairs(play, unit_sets, pending, kinds[j], x_rule)
+        first[pending[ok]] = j[ok]
+        failed, j = pending[~ok], j[~ok]
+        candidate[failed, j] = False
+        pending = failed[row_any(candidate[failed])]
+    return first
+
+
+def castable_pairs(play: Play, unit_sets: list[np.ndarray], r: np.ndarray, k: np.ndarray,
+                   x_rule: bool = True) -> np.ndarray:
+    """Whether row ``r`` of the mana in ``unit_sets`` can pay card ``k`` in any of its ways,
+    for each pair; with ``x_rule`` Jadelight Spelunker needs X >= 1. ``r`` and ``k`` have
+    shape (pairs,)."""
+    ok = np.zeros(len(r), dtype=bool)
+    if not len(r):
+        return ok
+    mana, casting = play.mana, play.tables.casting
+    mode = casting.first_mode[k]
+    for units in unit_sets:
+        ok |= mana.payable_rows(units, r, mode)
+        for kind in casting.multi_mode_ids.tolist():
+            here = np.flatnonzero((k == kind) & ~ok)
+            for other in casting.kind_modes[kind][1:]:
+                ok[here] |= mana.payable(units[r[here]], other)
+    x_ids = play.tables.x_ids
+    if x_rule and x_ids.size:
+        spelunker = np.isin(k, x_ids)
+        ok[spelunker] &= row_sum(unit_sets[-1][r[spelunker]]) >= play.tables.cost[k[spelunker]] + 1
+    return ok
+
+
+def castable_card(play: Play, card: np.ndarray, unit_sets: list[np.ndarray]) -> np.ndarray:
+    """Whether the mana in ``unit_sets`` can pay each row's ``card`` (an id per row) in any of
+    its ways; False for lands and no card."""
+    f, mana, casting = play.tables.features, play.mana, play.tables.casting
+    ok = np.zeros(len(card), dtype=bool)
+    spell = np.flatnonzero(f.is_nonland[card] & f.is_card[card])
+    if not spell.size:
+        return ok
+    kinds = card[spell]
+    for units in unit_sets:
+        ok[spell] |= mana.payable(units[spell], casting.first_mode[kinds])
+        for kind in np.intersect1d(kinds, casting.multi_mode_ids).tolist():
+            here = spell[kinds == kind]
+            for mode in casting.kind_modes[kind][1:]:
+                ok[here] |= mana.payable(units[here], mode)
+    return ok
+
+
+def castable_next_turn(play: Play, state: GameState, rows: np.ndarray,
+                       card: np.ndarray) -> np.ndarray:
+    """Whether every source you control, untapped, plus one land from your hand (the best for
+    the purpose) could pay each row's ``card``."""
+    mana, options = play.mana, play.tables.lands
+    ids = mana.source_ids
+    plain = np.where(mana.source_cost > 0, 0,
+                     of_rows(state.battlefield, rows)[:, ids].astype(np.int32))
+    units = plain @ mana.source_units
+    ok = castable_card(play, card, [units])
+    for o in range(len(options.card)):
+        held = (state.hand[rows, options.card[o]] > 0) & ~ok
+        if held.any():
+            here = np.flatnonzero(held)
+            ok[here] = castable_card(play, card[here], [units[here] + options.units[o]])
+    return ok
+
+
+def available_mana(play: Play, state: GameState, rows: np.ndarray | None = None) -> np.ndarray:
+    """Mana the untapped sources and the pool can make now, shape (rows,), int32
+    (Signet-style filters counted as activated)."""
+    rows = np.arange(state.trials) if rows is None else rows
+    return row_sum(play.mana.units(state, rows, filters=True)).astype(np.int32)
+
+
+def will_use_mana(play: Play, state: GameState, rows: np.ndarray,
+                  total: np.ndarray) -> np.ndarray:
+    """Mana will be used this turn: a spell in hand costs no more than the mana available
+    (``total``) plus one (colours aside), shape (rows,)."""
+    t = play.tables
+    holds = of_rows(state.hand, rows)[:, t.spell_ids] > 0
+    cheap = t.casting.cheapest[t.spell_ids][None, :] <= (total + 1)[:, None]
+    return row_any(holds & cheap)
+
+
+def record_main_phase(play: Play, state: GameState) -> None:
+    """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
+    mana, casting = play.mana, play.tables.casting
+    everyone = np.arange(state.trials)
+    unit_sets = mana.unit_sets(state, everyone)
+    total = row_sum(unit_sets[-1])
+    kinds = casting.cast_ids
+    held = state.hand[:, kinds] > 0
+    affordable = held & (casting.cheapest[kinds][None, :] <= total[:, None])
+    if casting.cast_lookup is None:
+        r, j = np.nonzero(affordable)
+        screwed = np.zeros(state.trials, dtype=bool)
+        screwed[r[~castable_pairs(play, unit_sets, r, kinds[j], x_rule=False)]] = True
+    else:
+        screwed = row_any(affordable & ~castable_columns(play, unit_sets, casting.cast_lookup))
+    state.main_phase["mana_available"] = total.astype(np.int32)
+    state.main_phase["colour_screwed"] = screwed.astype(np.int32)
+    for card, modes in zip(play.tables.castable_cards, play.tables.castable_card_modes):
+        ok = np.zeros(state.trials, dtype=bool)
+        for mode in modes:
+            ok |= mana.payable_any(unit_sets, mode)
+        state.main_phase[CASTABLE_PREFIX + card.name] = ok.astype(np.int32)

@@ -1,0 +1,108 @@
+"""The options of a goldfish game (keyword-only, hashable, printable)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..cards import Card, FeatureTable
+from ..errors import OptionError, clip
+from .metrics import CASTABLE_PREFIX, TURN_METRICS
+
+__all__ = ["GameConfig", "GAMES", "LAND_FACES", "MAX_ACTIONS", "is_commander_game"]
+
+#: Settings of :attr:`GameConfig.land_faces` (spell // land cards played as lands).
+LAND_FACES = ("when-needed", "always", "never")
+#: Safety bound on actions per main phase; every action uses a card, mana or a Map.
+MAX_ACTIONS = 60
+
+#: Kinds of game: ``auto`` is a Commander game when the deck has a commander.
+GAMES = ("auto", "normal", "commander")
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig:
+    """Options of a goldfish game (keyword-only, hashable, printable).
+
+    Parameters
+    ----------
+    turns : int
+        Turns to play.
+    on_play : bool
+        True: no draw on turn 1.
+    removal : float
+        Probability that an explorer leaves the battlefield in response to its explore
+        (E3: no counter, still a trigger; a targeted explore then does nothing, E9).
+    replacement_order : {"tracker-first", "twists-first"}
+        R3: which replacement applies first when Topography Tracker and Twists and Turns
+        both apply (tracker-first: scry, explore, scry, explore).
+    opponent_land_fraction : float
+        Chance that the opponent's revealed card is a land in parley (Storm Fleet
+        Negotiator); 0.4 is 24 lands in 60 cards.
+    use_maps : bool
+        Activate every Map token possible with the mana left in the second main phase.
+    cast_order : tuple of str
+        Card names cast first, in this order, before the default priority.
+    hand_limit : int
+        Maximum hand size at cleanup.
+    land_faces : {"when-needed", "always", "never"}
+        When a spell // land modal double-faced card is played as its land face: only when
+        no land card can be played (default), like any land, or never.
+    castable : tuple of Card
+        Cards (in the deck or not) whose ``castable:NAME`` metric is taken each turn: 1
+        where the sources in play after the land drop, before any spell, could pay the cost.
+    game : {"auto", "normal", "commander"}
+        A Commander game (CR 903): the commanders start in the command zone and are cast from
+        there with {2} of tax per earlier cast, a removed commander returns there, and nobody
+        skips the first draw. ``auto``: Commander when the deck has a commander.
+    """
+
+    turns: int = 6
+    on_play: bool = True
+    removal: float = 0.0
+    replacement_order: str = "tracker-first"
+    opponent_land_fraction: float = 0.4
+    use_maps: bool = True
+    cast_order: tuple[str, ...] = ()
+    hand_limit: int = 7
+    land_faces: str = "when-needed"
+    castable: tuple[Card, ...] = ()
+    game: str = "auto"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.turns, bool) or not isinstance(self.turns, (int, np.integer)):
+            raise OptionError(f"turns must be a whole number, got {self.turns!r}")
+        if not 1 <= self.turns <= 50:
+            raise OptionError(f"turns must be between 1 and 50, got {self.turns}")
+        for name in ("removal", "opponent_land_fraction"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise OptionError(f"{name} must be a probability between 0 and 1, got {clip(repr(value))}")
+        if self.replacement_order not in {"tracker-first", "twists-first"}:
+            raise OptionError(
+                "replacement_order must be 'tracker-first' or 'twists-first', "
+                f"got {self.replacement_order!r}"
+            )
+        if not 0 <= self.hand_limit <= 100:
+            raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
+        if not all(isinstance(card, Card) for card in self.castable):
+            raise OptionError("castable must be cards (resolve names with the card sources)")
+        if self.game not in GAMES:
+            raise OptionError(f"game must be one of {', '.join(GAMES)}, got {clip(self.game)!r}")
+        if self.land_faces not in LAND_FACES:
+            raise OptionError(f"land_faces must be one of {', '.join(LAND_FACES)}, "
+                              f"got {self.land_faces!r}")
+
+    @property
+    def metric_names(self) -> dict[str, bool]:
+        """Every per-turn metric of a game with this configuration (0/1 indicators True):
+        :data:`TURN_METRICS` and one ``castable:NAME`` per card of :attr:`castable`."""
+        names = dict(TURN_METRICS)
+        names.update({CASTABLE_PREFIX + card.name: True for card in self.castable})
+        return names
+
+
+def is_commander_game(config: GameConfig, features: FeatureTable) -> bool:
+    """Whether a game of these cards with this configuration is a Commander game."""
+    return config.game == "commander" or (config.game == "auto" and features.commander_ids.size > 0)
