@@ -184,10 +184,10 @@ class Jobs:
             self._finish(job, "cancelled", error=job.cancel_reason or "cancelled")
         except ExploreSimError as error:
             self._finish(job, "failed", error=str(error))
-        except Exception as error:  # never a traceback on the page; the server log keeps it
+        except Exception:  # never a traceback, nor the error's name, on the page
             log.exception("run %s failed", job.id)
-            self._finish(job, "failed", error=f"the run failed: {type(error).__name__}: "
-                                              f"{str(error)[:300]}")
+            self._finish(job, "failed", error="the run failed unexpectedly; the server's log "
+                                              "has the details")
         else:
             self._finish(job, "done", outcome=outcome)
 
@@ -298,3 +298,4 @@ class Jobs:
 
 def _spent(progress: Callable[[int, int], None]) -> Any:  # pragma: no cover - never called
     raise RunCancelled("this run has already finished")
+
