@@ -940,6 +940,8 @@ def _serve(args: argparse.Namespace) -> _Output:
     decks = Path(args.decks) if args.decks else None
     if decks is not None and not decks.is_dir():
         raise OptionError(f"--decks: {args.decks} is not a directory")
+    if args.cards_dir and os.path.lexists(args.cards_dir) and not os.path.isdir(args.cards_dir):
+        raise OptionError(f"--cards-dir: {args.cards_dir} is not a directory")
     try:
         from .web import Settings, serve
     except ImportError as error:

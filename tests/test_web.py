@@ -584,11 +584,17 @@ def test_trials_over_the_cap_are_refused():
         wait_for(job_of(small, ok))
 
 
-def test_a_run_that_fails_says_why(client):
-    job, page = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", drawn=61,
-                    trials=100)
+def test_a_run_that_fails_says_why(client, monkeypatch):
+    from explore_sim.errors import OptionError
+
+    def refused(decks, options, progress):
+        raise OptionError(f"drawn: {ROOT}/decks/x.cards.toml says no")
+
+    monkeypatch.setitem(ANALYSES, "explore", dataclasses.replace(ANALYSES["explore"],
+                                                                 run=refused))
+    job, page = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", trials=100)
     assert job.state == "failed"
-    assert "The run stopped:" in page.text and "drawn" in page.text
+    assert "The run stopped: drawn: decks/x.cards.toml says no" in page.text  # path shortened
 
 
 def test_an_unexpected_error_never_shows_a_traceback(client, monkeypatch):

@@ -59,6 +59,7 @@ from starlette.types import ASGIApp
 
 from .._version import __version__
 from ..cards.decklist import MAX_DECK_BYTES
+from ..cards.index import CardIndex, cards_dir
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
 from .decks import (
@@ -69,6 +70,7 @@ from .decks import (
     deck_problems,
     read_deck,
     shipped_decks,
+    short_paths,
 )
 from .forms import parse_fields, query_pairs
 from .jobs import Busy, Job, Jobs
@@ -187,9 +189,11 @@ class WebApp:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.jobs = Jobs(settings.max_runs, settings.max_queued, settings.keep,
-                         settings.orphan_seconds)
+        self._directories = (settings.decks_dir, cards_dir(settings.cards_dir))
+        CardIndex.open_default(settings.cards_dir)  # a card directory that is none: refused
         self.decks: dict[str, ShippedDeck] = shipped_decks(settings.decks_dir)
+        self.jobs = Jobs(settings.max_runs, settings.max_queued, settings.keep,
+                         settings.orphan_seconds, describe=self.short)
         self._deck_texts = {_normalised(deck.text()): name for name, deck in self.decks.items()}
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                  autoescape=True, undefined=jinja2.StrictUndefined)
@@ -403,7 +407,7 @@ class WebApp:
                                            list(dict.fromkeys(companions)),
                                            self.settings.cards_dir)
             except CardError as error:
-                state.errors["cards_file"] = str(error)
+                state.errors["cards_file"] = self.short(str(error))
                 return None
             decks = []
             inputs = [DeckInput("deck", "deck", data.get("deck", ""), bases[0])]
@@ -416,8 +420,13 @@ class WebApp:
                     state.problems[deck_input.slot] = deck_problems(error, deck_input.text)
             if not state.problems and not state.errors:
                 state.errors.update(analysis.check(options, decks, sources))
-        state.notes.extend(" ".join(str(w.message).split()) for w in caught)
+        state.notes.extend(self.short(" ".join(str(w.message).split())) for w in caught)
+        state.errors.update({key: self.short(text) for key, text in state.errors.items()})
         return decks
+
+    def short(self, text: str) -> str:
+        """A message with the server's paths shortened (:func:`.decks.short_paths`)."""
+        return short_paths(text, self._directories)
 
     def _permalink(self, analysis: Analysis, data: Mapping[str, str],
                    seed: int) -> dict[str, str | None]:
@@ -578,6 +587,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     -------
     starlette.applications.Starlette
         ``app.state.web`` holds the server's state (its jobs in ``.jobs``).
+
+    Raises
+    ------
+    CardError
+        A card directory that is not one (``--cards-dir /dev/zero``), a card index or a
+        shipped deck's card file that cannot be read: the server does not start.
     """
     settings = settings or Settings()
     web = WebApp(settings)

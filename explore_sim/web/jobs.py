@@ -106,14 +106,18 @@ class Jobs:
         Finished jobs kept for their results and downloads (the oldest are forgotten).
     orphan_seconds : float
         A job no page has watched for this long is cancelled.
+    describe : callable, optional
+        Turns the message of a job's error into what the page shows (default: as it is).
     """
 
     def __init__(self, max_runs: int = 1, max_queued: int = 4, keep: int = 32,
-                 orphan_seconds: float = 20.0) -> None:
+                 orphan_seconds: float = 20.0,
+                 describe: Callable[[str], str] | None = None) -> None:
         if max_runs < 1 or max_queued < 0 or keep < 1:
             raise ValueError("max_runs and keep must be >= 1 and max_queued >= 0")
         self.max_runs, self.max_queued, self.keep = max_runs, max_queued, keep
         self.orphan_seconds = orphan_seconds
+        self._describe = describe or str
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=max_runs, thread_name_prefix="explore-run")
@@ -183,7 +187,7 @@ class Jobs:
         except RunCancelled:
             self._finish(job, "cancelled", error=job.cancel_reason or "cancelled")
         except ExploreSimError as error:
-            self._finish(job, "failed", error=str(error))
+            self._finish(job, "failed", error=self._describe(str(error)))
         except Exception:  # never a traceback, nor the error's name, on the page
             log.exception("run %s failed", job.id)
             self._finish(job, "failed", error="the run failed unexpectedly; the server's log "
