@@ -1,10 +1,12 @@
-"""The web page against other sites: every answer carries the security headers (the 500 page
-and the host check's 400 included) and never an exception's name, and no other site's page
-can start or stop a run, by a POST or by a link."""
+"""The web page against other sites and broken requests: every answer carries the security
+headers (the 500 page, the host check's 400 and the server's own answers to malformed
+requests included) and never an exception's name, and no other site's page can start or stop
+a run, by a POST or by a link."""
 
 from __future__ import annotations
 
 import dataclasses
+import socket
 
 import pytest
 
@@ -19,6 +21,7 @@ from web_helpers import (  # noqa: E402
     job_of,
     live_server,
     wait_for,
+    wait_until,
 )
 
 from explore_sim.web import Settings, create_app  # noqa: E402
@@ -39,6 +42,26 @@ EVIL = "http://evil.example"
 def assert_secured(headers, what: str) -> None:
     for name, value in HEADERS.items():
         assert headers.get(name) == value, (what, name, headers.get(name))
+
+
+def raw_request(url: str, data: bytes, read_all: bool = True) -> bytes:
+    """Send bytes to the live server; everything it answers until it closes."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=DEADLINE) as sock:
+        sock.sendall(data)
+        answer = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return answer
+            answer += chunk
+            if not read_all and b"</html>" in answer:
+                return answer
+
+
+def raw_headers(answer: bytes) -> dict[str, str]:
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
+    return {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in head)}
 
 
 @pytest.fixture
@@ -75,6 +98,31 @@ def test_every_answer_carries_the_security_headers(client, monkeypatch):
         assert "Traceback" not in response.text and "KeyError" not in response.text, what
     assert "Something went wrong" in answers["500"].text
     assert client.get("/").status_code == 200
+
+
+def test_the_servers_own_answers_carry_the_headers_and_no_exception_names():
+    settings = Settings(max_connections=3)
+    with live_server(settings) as (url, app):
+        for malformed in (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n",
+                          b"BREW /pot HTCPCP/1.0\r\n\r\n",
+                          b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n"):
+            answer = raw_request(url, malformed)
+            assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+            assert_secured(raw_headers(answer), malformed[:20])
+            assert b"Error" not in answer.split(b"\r\n\r\n", 1)[1]  # no exception's name
+        host, port = url.removeprefix("http://").split(":")
+        idle = [socket.create_connection((host, int(port)), timeout=DEADLINE) for _ in range(3)]
+        try:  # three connections open: a fourth's request is answered 503, with a page
+            answer = raw_request(url, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert answer.startswith(b"HTTP/1.1 503 "), answer[:200]
+            assert_secured(raw_headers(answer), "503")
+            assert b"too many connections" in answer
+        finally:
+            for sock in idle:
+                sock.close()
+        import httpx
+
+        wait_until(lambda: httpx.get(url + "/", timeout=DEADLINE).status_code == 200)
 
 
 # ------------------------------------------------------------------------------ other sites

@@ -50,16 +50,18 @@ def job_of(client, response):
 
 @contextlib.contextmanager
 def live_server(settings) -> Iterator[tuple[str, object]]:
-    """The page's application on uvicorn in a thread, on a free port of 127.0.0.1."""
+    """The page's application on uvicorn in a thread, on a free port of 127.0.0.1, configured
+    as ``explore-sim serve`` configures it."""
     import uvicorn
 
     from explore_sim.web import create_app
+    from explore_sim.web.server import server_config
 
     app = create_app(settings)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(server_config(app, settings))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     end = time.monotonic() + 30

@@ -126,6 +126,13 @@ class Settings:
         Finished runs kept for their results and downloads.
     allowed_hosts : tuple of str, optional
         Host names the server answers to (None: any).
+    max_connections : int
+        Connections served at once; a request beyond them is answered 503.
+    header_seconds : float
+        A connection's request line and headers must arrive within this many seconds (from
+        the connection, or from the first byte of a next request).
+    body_seconds : float
+        A request's body must arrive within this many seconds of its headers.
     """
 
     max_trials: int = 1_000_000
@@ -137,6 +144,9 @@ class Settings:
     orphan_seconds: float = 20.0
     keep: int = 32
     allowed_hosts: tuple[str, ...] | None = None
+    max_connections: int = 100
+    header_seconds: float = 10.0
+    body_seconds: float = 60.0
 
 
 # ------------------------------------------------------------------------------ the page state
