@@ -264,6 +264,9 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--open", action="store_true", help="open the page in the default browser")
     serve.add_argument("--max-trials", type=_count, default=1_000_000,
                        help="trials one run may ask for (default 1000000)")
+    serve.add_argument("--max-game-turns", type=_count, default=100_000_000, metavar="N",
+                       help="game turns (trials x deck variants x turns) one run may play "
+                            "(default 100000000)")
     serve.add_argument("--max-runs", type=_count, default=1,
                        help="runs at once (default 1); more wait in a queue")
     serve.add_argument("--max-queued", type=_count, default=4,
@@ -948,7 +951,7 @@ def _serve(args: argparse.Namespace) -> _Output:
         raise OptionError(f"serve needs the web extra: pip install 'explore_sim[web]' "
                           f"({error.name or error} is missing)") from None
     settings = Settings(max_trials=args.max_trials, max_runs=args.max_runs,
-                        max_queued=args.max_queued,
+                        max_queued=args.max_queued, max_game_turns=args.max_game_turns,
                         cards_dir=Path(args.cards_dir) if args.cards_dir else None,
                         **({"decks_dir": decks} if decks is not None else {}))
     serve(args.host, args.port, args.open, settings)

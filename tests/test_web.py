@@ -38,7 +38,7 @@ SULTAI = "xln_sultai_explore"
 MERFOLK = "lci_merfolk_explore"
 BIG = 10**9  # trials of a run that is stopped long before it could end
 #: A server that takes runs of BIG trials.
-ROOMY = Settings(max_trials=BIG)
+ROOMY = Settings(max_trials=BIG, max_game_turns=10**12)
 
 
 @pytest.fixture

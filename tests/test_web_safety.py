@@ -151,7 +151,7 @@ def test_a_post_from_the_page_itself_runs(client):
 
 
 def test_another_site_cannot_cancel_a_run():
-    settings = Settings(max_trials=10**9)
+    settings = Settings(max_trials=10**9, max_game_turns=10**12)
     with TestClient(create_app(settings)) as client:
         data = {**RUN, "trials": str(10**9), "deck": deck_text("lci_merfolk_explore.txt")}
         job = job_of(client, client.post("/", data=data, follow_redirects=False))

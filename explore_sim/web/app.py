@@ -18,7 +18,8 @@ Routes::
 Every response carries a strict Content-Security-Policy (scripts and styles only from
 /static, no inline script) and the other headers of :mod:`explore_sim.web.middleware`,
 templates auto-escape, request bodies are capped, a POST from another site's page is refused,
-and no error shows a traceback or an exception's name.
+a run's cost is capped before it is queued (:mod:`explore_sim.web.costs`), and no error shows
+a traceback or an exception's name.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from ..cards.decklist import MAX_DECK_BYTES
 from ..cards.index import CardIndex, cards_dir
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
+from .costs import cost_errors
 from .decks import (
     MAX_CARD_FILE_CHARS,
     DeckInput,
@@ -126,6 +128,11 @@ class Settings:
         Finished runs kept for their results and downloads.
     allowed_hosts : tuple of str, optional
         Host names the server answers to (None: any).
+    max_game_turns : int
+        Game turns (trials x deck variants x turns) one run may play.
+    max_at_once : int
+        Game turns one chunk of a run may play at once: they are in memory together (about
+        125 bytes each) and a cancel waits for the chunk.
     max_connections : int
         Connections served at once; a request beyond them is answered 503.
     header_seconds : float
@@ -144,6 +151,8 @@ class Settings:
     orphan_seconds: float = 20.0
     keep: int = 32
     allowed_hosts: tuple[str, ...] | None = None
+    max_game_turns: int = 100_000_000
+    max_at_once: int = 8_000_000
     max_connections: int = 100
     header_seconds: float = 10.0
     body_seconds: float = 60.0
@@ -353,6 +362,10 @@ class WebApp:
             return self.render(request, state, 400)
         decks = await run_in_threadpool(self._check, analysis, state, options)
         if state.errors or state.problems or decks is None:
+            return self.render(request, state, 400)
+        state.errors.update(cost_errors(analysis.name, options, decks,
+                                        self.settings.max_game_turns, self.settings.max_at_once))
+        if state.errors:
             return self.render(request, state, 400)
         if options["seed"] is None:
             options["seed"] = secrets.randbelow(2**32)

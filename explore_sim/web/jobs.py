@@ -7,11 +7,18 @@ chunk of trials, and that callback is also where a job stops: when it was cancel
 cancel button), when its page closed its progress stream, or when no page asked about it
 for ``orphan_seconds``, the callback raises :class:`RunCancelled`, which unwinds the API
 call. A job therefore stops within one chunk of trials (65,536) of being cancelled.
+
+When a job ends, however it ends, its work (the decks, the options) is dropped, garbage is
+collected and, on glibc, the memory its chunks took is handed back to the system
+(``malloc_trim``): an idle server holds only the results it keeps.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import dataclasses
+import gc
 import itertools
 import logging
 import secrets
@@ -24,7 +31,7 @@ from typing import Any
 
 from ..errors import ExploreSimError
 
-__all__ = ["Job", "Jobs", "Busy", "RunCancelled", "STATES"]
+__all__ = ["Job", "Jobs", "Busy", "RunCancelled", "STATES", "release_memory"]
 
 log = logging.getLogger("explore_sim.web")
 
@@ -194,6 +201,8 @@ class Jobs:
                                               "has the details")
         else:
             self._finish(job, "done", outcome=outcome)
+            del outcome
+        release_memory()
 
     def _stop_if_cancelled(self, job: Job) -> None:
         if job.cancel_reason:
@@ -303,3 +312,25 @@ class Jobs:
 def _spent(progress: Callable[[int, int], None]) -> Any:  # pragma: no cover - never called
     raise RunCancelled("this run has already finished")
 
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None on another C library."""
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+    if trim is not None:
+        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+_TRIM = _malloc_trim()
+
+
+def release_memory() -> None:
+    """Collect garbage and hand freed memory back to the system (glibc keeps the memory a
+    finished run's chunks took, in its arenas, until it is trimmed)."""
+    gc.collect()
+    if _TRIM is not None:
+        _TRIM(0)
