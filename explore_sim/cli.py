@@ -266,6 +266,9 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--open", action="store_true", help="open the page in the default browser")
     serve.add_argument("--max-trials", type=_count, default=1_000_000,
                        help="trials one run may ask for (default 1000000)")
+    serve.add_argument("--max-game-turns", type=_count, default=100_000_000, metavar="N",
+                       help="game turns (trials x deck variants x turns) one run may play "
+                            "(default 100000000)")
     serve.add_argument("--max-runs", type=_count, default=1,
                        help="runs at once (default 1); more wait in a queue")
     serve.add_argument("--max-queued", type=_count, default=4,
@@ -948,13 +951,15 @@ def _serve(args: argparse.Namespace) -> _Output:
     decks = Path(args.decks) if args.decks else None
     if decks is not None and not decks.is_dir():
         raise OptionError(f"--decks: {args.decks} is not a directory")
+    if args.cards_dir and os.path.lexists(args.cards_dir) and not os.path.isdir(args.cards_dir):
+        raise OptionError(f"--cards-dir: {args.cards_dir} is not a directory")
     try:
         from .web import Settings, serve
     except ImportError as error:
         raise OptionError(f"serve needs the web extra: pip install 'explore_sim[web]' "
                           f"({error.name or error} is missing)") from None
     settings = Settings(max_trials=args.max_trials, max_runs=args.max_runs,
-                        max_queued=args.max_queued,
+                        max_queued=args.max_queued, max_game_turns=args.max_game_turns,
                         cards_dir=Path(args.cards_dir) if args.cards_dir else None,
                         **({"decks_dir": decks} if decks is not None else {}))
     serve(args.host, args.port, args.open, settings)

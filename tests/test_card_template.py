@@ -4,6 +4,7 @@ correct built-in cards, and ``load_deck(..., cards=..., cards_dir=...)``."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -117,6 +118,24 @@ def test_the_fix_names_another_file_when_the_deck_has_its_card_file_already(tmp_
         load_deck(deck)
     with pytest.raises(DeckError, match=r"cards template DECK -o FILE.*--cards FILE"):
         parse_deck("4 Tireless Tracker\n20 Forest\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_named_as_the_decks_card_file_is_an_error_not_skipped(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("24 Forest\n36 Grizzly Bears\n")
+    os.mkfifo(tmp_path / "deck.cards.toml")  # nobody writes to it: reading it would hang
+    with pytest.raises(CardError, match=r"deck\.cards\.toml: is a FIFO \(named pipe\), not a "
+                                        r"card file \(only regular files are read\)$"):
+        load_deck(deck)
+    out = run("simulate", str(deck), "--turns", "2", "--trials", "100")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == (f"explore-sim: error: {tmp_path}/deck.cards.toml: is a FIFO (named "
+                          "pipe), not a card file (only regular files are read)\n")
+    (tmp_path / "deck.cards.toml").unlink()
+    (tmp_path / "deck.cards.toml").symlink_to(tmp_path / "nowhere.toml")
+    with pytest.raises(CardError, match=r"deck\.cards\.toml: no such card file"):
+        load_deck(deck)
 
 
 def test_cards_template_writes_a_file_that_loads_once_filled_in(pasted, tmp_path):

@@ -19,7 +19,14 @@ pytest.importorskip("multipart")
 
 from conftest import DECKS, ROOT  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
-from web_helpers import deck_text, job_of, live_server, wait_for, wait_until  # noqa: E402
+from web_helpers import (  # noqa: E402
+    deck_text,
+    job_of,
+    live_server,
+    run_permalink,
+    wait_for,
+    wait_until,
+)
 
 from explore_sim.cli import main  # noqa: E402
 from explore_sim.web import Settings, create_app  # noqa: E402
@@ -30,11 +37,13 @@ from explore_sim.web.server import is_loopback, page_url, serve  # noqa: E402
 SULTAI = "xln_sultai_explore"
 MERFOLK = "lci_merfolk_explore"
 BIG = 10**9  # trials of a run that is stopped long before it could end
+#: A server that takes runs of BIG trials.
+ROOMY = Settings(max_trials=BIG, max_game_turns=10**12)
 
 
 @pytest.fixture
 def client():
-    with TestClient(create_app(Settings(max_trials=BIG)), raise_server_exceptions=False) as c:
+    with TestClient(create_app(ROOMY), raise_server_exceptions=False) as c:
         yield c
 
 
@@ -284,8 +293,7 @@ def test_the_permalink_reproduces_the_run(client):
     query = dict(parse_qsl(urlsplit(link).query))
     assert query["seed"] == str(job.context["options"]["seed"])  # a fresh seed is recorded
     assert query["run"] == "1" and query["turns"] == "3" and query["base"] == SULTAI
-    again = client.get(link, follow_redirects=False)
-    second = wait_for(job_of(client, again))
+    second = run_permalink(client, link)
     assert second.id != job.id
     first_csv = client.get(f"/jobs/{job.id}/download.csv").text
     assert client.get(f"/jobs/{second.id}/download.csv").text == first_csv
@@ -345,7 +353,7 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
     cli(capsys, *argv, "--plot", str(tmp_path / "value.svg"))
     on_page, written = (drawing(figure) for figure in drawn_figures)
     assert on_page == written and on_page[1][0].startswith("land-equivalent")
-    again = wait_for(job_of(client, client.get(permalink(page), follow_redirects=False)))
+    again = run_permalink(client, permalink(page))
     assert client.get(f"/jobs/{again.id}/download.csv").text == csv_text
 
 
@@ -398,7 +406,7 @@ def test_advise_gives_the_command_lines_numbers(client, capsys):
     assert "turn 3 on the play, first main phase" in page.text
     assert 'id="figure"' not in page.text and "No figure" not in page.text  # none, as the CLI
     assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 404
-    again = wait_for(job_of(client, client.get(permalink(page), follow_redirects=False)))
+    again = run_permalink(client, permalink(page))
     assert client.get(f"/jobs/{again.id}/download.csv").text == csv_text
 
 
@@ -638,11 +646,17 @@ def test_trials_over_the_cap_are_refused():
         wait_for(job_of(small, ok))
 
 
-def test_a_run_that_fails_says_why(client):
-    job, page = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", drawn=61,
-                    trials=100)
+def test_a_run_that_fails_says_why(client, monkeypatch):
+    from explore_sim.errors import OptionError
+
+    def refused(decks, options, progress):
+        raise OptionError(f"drawn: {ROOT}/decks/x.cards.toml says no")
+
+    monkeypatch.setitem(ANALYSES, "explore", dataclasses.replace(ANALYSES["explore"],
+                                                                 run=refused))
+    job, page = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", trials=100)
     assert job.state == "failed"
-    assert "The run stopped:" in page.text and "drawn" in page.text
+    assert "The run stopped: drawn: decks/x.cards.toml says no" in page.text  # path shortened
 
 
 def test_an_unexpected_error_never_shows_a_traceback(client, monkeypatch):
@@ -652,8 +666,9 @@ def test_an_unexpected_error_never_shows_a_traceback(client, monkeypatch):
     monkeypatch.setitem(ANALYSES, "explore", dataclasses.replace(ANALYSES["explore"], run=broken))
     job, page = run(client, analysis="explore", deck="24 Forest\n36 Grizzly Bears", trials=100)
     assert job.state == "failed"
-    assert "the run failed: ZeroDivisionError" in page.text
-    assert "Traceback" not in page.text
+    assert "the run failed unexpectedly; the server&#39;s log has the details" in page.text
+    assert "Traceback" not in page.text and "ZeroDivisionError" not in page.text
+    assert "ZeroDivisionError" not in client.get(f"/jobs/{job.id}/status").text
 
     import explore_sim.web.app as web_app
 
@@ -664,6 +679,7 @@ def test_an_unexpected_error_never_shows_a_traceback(client, monkeypatch):
     response = client.post("/", data={"analysis": "simulate", "deck": "24 Forest"})
     assert response.status_code == 500
     assert "Something went wrong" in response.text and "Traceback" not in response.text
+    assert "RuntimeError" not in response.text  # not even the exception's name
     monkeypatch.undo()
     still_serving(client)
 
@@ -715,7 +731,7 @@ def test_cancelling_a_run(client):
 
 
 def test_a_full_server_says_it_is_busy():
-    settings = Settings(max_trials=BIG, max_runs=1, max_queued=1)
+    settings = dataclasses.replace(ROOMY, max_runs=1, max_queued=1)
     with TestClient(create_app(settings)) as busy:
         data = {"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears", "trials": str(BIG)}
         first = job_of(busy, busy.post("/", data=data, follow_redirects=False))
@@ -735,7 +751,7 @@ def test_a_full_server_says_it_is_busy():
 
 
 def test_a_run_no_page_watches_is_cancelled():
-    with TestClient(create_app(Settings(max_trials=BIG, orphan_seconds=0.3))) as quiet:
+    with TestClient(create_app(dataclasses.replace(ROOMY, orphan_seconds=0.3))) as quiet:
         response = quiet.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
                                          "trials": str(BIG)}, follow_redirects=False)
         job = wait_for(job_of(quiet, response))  # nobody asks about it
@@ -755,7 +771,7 @@ def test_progress_events_end_with_the_result(client):
 def test_closing_the_page_cancels_its_run():
     import httpx
 
-    with live_server(Settings(max_trials=BIG)) as (url, app):
+    with live_server(ROOMY) as (url, app):
         with httpx.Client(base_url=url, timeout=30) as http:
             response = http.post("/", data={"analysis": "explore",
                                             "deck": deck_text(f"{MERFOLK}.txt"),

@@ -1,7 +1,8 @@
 """The web page in a real headless browser: Debian's chromium driven by Playwright.
 
 Pastes a shipped deck, runs a goldfish analysis, waits for the table and the figure, checks
-the numbers against the command line's for the same seed, and saves a screenshot (also to
+the numbers against the command line's for the same seed, follows a permalink (and another
+site's form and link, which start nothing), and saves a screenshot (also to
 ``$EXPLORE_SIM_SCREENSHOT`` when set: that is how the README's picture is made). No browser is
 downloaded: the test is skipped, with the reason, when no chromium is installed (``.ci/run``
 installs it with apt-get).
@@ -9,6 +10,7 @@ installs it with apt-get).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -126,5 +128,86 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
         assert shown[:3] == ["Jadelight Ranger", "4", "on_curve@4"]
         assert shown[3:7] == [f"{float(x):.4f}" for x in found[5:9]]  # mean, se, interval
         assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=value")
+        assert not errors, errors
+        page.close()
+
+
+@contextlib.contextmanager
+def other_site(pages: dict[str, str]):
+    """Another web site on this machine (another port of 127.0.0.1: another origin), serving
+    ``pages`` (name -> HTML)."""
+    import functools
+    import http.server
+    import tempfile
+    import threading
+
+    with tempfile.TemporaryDirectory() as directory:
+        for name, html in pages.items():
+            (Path(directory) / name).write_text(html, encoding="utf-8")
+
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(Quiet, directory=directory))
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+def test_permalinks_and_other_sites_in_a_real_browser(browser):
+    """A permalink followed from the page (or opened by the user) runs again, with the same
+    numbers; another site's form is refused and another site's link only fills the form."""
+    from explore_sim.web import Settings
+
+    settings = Settings(max_trials=100_000, allowed_hosts=("127.0.0.1",))
+    with live_server(settings) as (url, app):
+        jobs = app.state.web.jobs._jobs
+        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page.set_default_timeout(DEADLINE * 1000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url + "/")
+        page.fill("textarea[name=deck]", deck_text(f"{SHIPPED}.txt"))
+        page.fill("input[name=trials]", "3000")
+        page.click("#run")
+        first = page.wait_for_selector("table.stats").inner_text()
+        assert len(jobs) == 1
+        link = page.locator("#permalink").get_attribute("href")
+        assert "run=1" in link
+
+        page.click("#permalink")  # same origin: the page's script submits the filled form
+        page.wait_for_url(re.compile(r"/jobs/"))
+        assert page.wait_for_selector("table.stats").inner_text() == first  # same seed
+        assert len(jobs) == 2
+        page.go_back()  # the permalink's address without run=1: the form, not a third run
+        page.wait_for_selector("#run-form:not([data-autorun])")
+        assert "run=1" not in page.url and len(jobs) == 2
+
+        page.goto(url + link)  # typed or pasted by the user: runs
+        page.wait_for_url(re.compile(r"/jobs/"))
+        page.wait_for_selector("table.stats")
+        assert len(jobs) == 3
+
+        form = ('<form id="f" method="post" action="{url}/"><input name="action" value="run">'
+                '<input name="analysis" value="explore"><input name="deck" value="24 Forest">'
+                '<input name="trials" value="2000"></form>'
+                '<script>document.getElementById("f").submit()</script>').format(url=url)
+        with other_site({"form.html": form,
+                         "link.html": f'<a id="go" href="{url}{link}">results</a>'}) as evil:
+            page.goto(evil + "/form.html")
+            page.wait_for_selector("text=came from another site")
+            assert len(jobs) == 3
+            page.goto(evil + "/link.html")
+            page.click("#go")
+            page.wait_for_selector("text=press Run to start it")
+            assert page.locator("#run-form").get_attribute("data-autorun") is None
+            assert page.input_value("input[name=trials]") == "3000"  # filled, not run
+            assert len(jobs) == 3
         assert not errors, errors
         page.close()

@@ -50,16 +50,18 @@ def job_of(client, response):
 
 @contextlib.contextmanager
 def live_server(settings) -> Iterator[tuple[str, object]]:
-    """The page's application on uvicorn in a thread, on a free port of 127.0.0.1."""
+    """The page's application on uvicorn in a thread, on a free port of 127.0.0.1, configured
+    as ``explore-sim serve`` configures it."""
     import uvicorn
 
     from explore_sim.web import create_app
+    from explore_sim.web.server import server_config
 
     app = create_app(settings)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(server_config(app, settings))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     end = time.monotonic() + 30
@@ -83,3 +85,66 @@ def chromium_path() -> str | None:
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return candidate
     return None
+
+
+def form_fields(html: str, form_id: str = "run-form") -> list[tuple[str, str]]:
+    """What a browser sends when the form ``form_id`` of ``html`` is submitted with its Run
+    button: text inputs, hidden inputs, ticked checkboxes, text areas and the selected option
+    of each select (the first without one), in document order."""
+    from html.parser import HTMLParser
+
+    class Form(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.inside, self.fields = False, []
+            self.area = self.select = None
+            self.options: list[tuple[str, bool]] = []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "form":
+                self.inside = a.get("id") == form_id
+            if not self.inside or "name" not in a and tag != "option":
+                return
+            if tag == "input" and a.get("type") not in ("file", "submit", "button"):
+                if a.get("type") != "checkbox" or "checked" in a:
+                    self.fields.append((a["name"], a.get("value", "")))
+            elif tag == "textarea":
+                self.area = [a["name"], ""]
+            elif tag == "select":
+                self.select, self.options = a["name"], []
+            elif tag == "option" and self.select is not None:
+                self.options.append((a.get("value", ""), "selected" in a))
+
+        def handle_data(self, data):
+            if self.area is not None:
+                self.area[1] += data
+
+        def handle_endtag(self, tag):
+            if tag == "form":
+                self.inside = False
+            elif tag == "textarea" and self.area is not None:
+                name, text = self.area
+                self.fields.append((name, text[1:] if text.startswith("\n") else text))
+                self.area = None
+            elif tag == "select" and self.select is not None:
+                chosen = [v for v, on in self.options if on] or [v for v, _ in self.options[:1]]
+                self.fields.append((self.select, chosen[0] if chosen else ""))
+                self.select = None
+
+    parser = Form()
+    parser.feed(html)
+    return [("action", "run"), *parser.fields]
+
+
+def run_permalink(client, link: str):
+    """What the page does with a permalink the browser vouches for (opened by the user): the
+    GET fills the form and starts nothing; the page's script submits that form (a POST from
+    the page itself). The job the POST starts, once finished."""
+    jobs = client.app.state.web.jobs._jobs
+    before = set(jobs)
+    page = client.get(link, headers={"sec-fetch-site": "none"})
+    assert page.status_code == 200, page.text[:2000]
+    assert 'data-autorun="1"' in page.text and set(jobs) == before
+    response = client.post("/", data=dict(form_fields(page.text)), follow_redirects=False)
+    return wait_for(job_of(client, response))

@@ -41,7 +41,8 @@ from .report import (
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import Accumulator
 
-__all__ = ["explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS", "ExploreTask"]
+__all__ = ["explore", "check_explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS",
+           "ExploreTask"]
 
 #: Per-trial metrics of an explore sequence; True marks 0/1 indicators (probabilities).
 EXPLORE_METRICS: dict[str, bool] = {
@@ -217,13 +218,8 @@ def explore(
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     features = deck.features()
-    explorer_card = _explorer_card(deck, explorer, explorer_outside)
-    explores = _check_explores(explores, explorer_card)
-    known_ids = _ids_of(deck, features, _known_names(known, deck))
-    library = _library_ids(deck, features, known_ids,
-                           None if explorer_outside else explorer_card)
-    drawn = _check_drawn(drawn, len(library), deck)
-    turn = max(1, drawn - 6) if turn is None else _check_int("turn", turn, 1, 1000)
+    explorer_card, explores, known_ids, library, drawn, turn = _setup(
+        deck, features, explores, drawn, known, explorer, explorer_outside, turn)
     trials = check_trials(trials)
     seed_seq = seed_sequence(seed)
     policy = one_policy(policy, "explore")
@@ -411,6 +407,48 @@ def explore_trials(
     totals["counters"] = state.counters.copy()
     totals["land_hit"] = (totals["lands_to_hand"] > 0).astype(np.int32)
     return totals
+
+
+def check_explore(
+    deck: Deck,
+    explores: int | None = None,
+    drawn: int = 8,
+    known: Iterable[str] | str = (),
+    *,
+    explorer: str | Card | None = None,
+    explorer_outside: bool = False,
+    turn: int | None = None,
+) -> None:
+    """Refuse what :func:`explore` would refuse about a deck's explore sequence, without
+    playing it: the explorer, the explores, the known cards, ``drawn`` against the library
+    left and the turn (the trials, seed and policy are checked by their own helpers).
+
+    Parameters
+    ----------
+    deck : Deck
+    explores, drawn, known, explorer, explorer_outside, turn
+        As for :func:`explore`.
+
+    Raises
+    ------
+    DeckError, OptionError
+        The error :func:`explore` raises for the same arguments.
+    """
+    _setup(deck, deck.features(), explores, drawn, known, explorer, explorer_outside, turn)
+
+
+def _setup(deck: Deck, features: FeatureTable, explores: int | None, drawn: object,
+           known: Iterable[str] | str, explorer: str | Card | None, explorer_outside: bool,
+           turn: object) -> tuple[Card | None, int, np.ndarray, np.ndarray, int, int]:
+    """The explorer, explores, known ids, library, drawn and turn of an explore sequence."""
+    explorer_card = _explorer_card(deck, explorer, explorer_outside)
+    explores = _check_explores(explores, explorer_card)
+    known_ids = _ids_of(deck, features, _known_names(known, deck))
+    library = _library_ids(deck, features, known_ids,
+                           None if explorer_outside else explorer_card)
+    drawn = _check_drawn(drawn, len(library), deck)
+    turn = max(1, drawn - 6) if turn is None else _check_int("turn", turn, 1, 1000)
+    return explorer_card, explores, known_ids, library, drawn, turn
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:

@@ -46,6 +46,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import hashlib
+import os
 import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -68,7 +69,7 @@ from ..errors import (
 from .card import Card, normalize_name
 from .catalog import Catalog
 from .features import FeatureTable
-from .files import check_lines, read_file_bytes
+from .files import check_lines, check_regular_file, read_file_bytes
 
 __all__ = [
     "Deck",
@@ -514,10 +515,18 @@ def deck_card_files(path: str | PathLike[str]) -> list[Path]:
     list of Path
         ``[NAME.cards.toml]`` when that file stands beside the decklist (any extension),
         else ``[]``.
+
+    Raises
+    ------
+    CardError
+        Something of that name that is not a readable regular file (a FIFO, a device, a
+        directory, a broken link): it is named, never skipped, and never opened for reading.
     """
     path = Path(path)
     companion = path.with_name(f"{path.stem}.cards.toml")
-    return [companion] if companion.is_file() else []
+    if not os.path.lexists(companion):
+        return []
+    return [check_regular_file(companion, "card file", CardError)]
 
 
 def parse_deck(

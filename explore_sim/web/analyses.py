@@ -45,6 +45,7 @@ from ..engine.mulligan import MULLIGAN_RULES
 from ..engine.policies import as_policy
 from ..errors import ExploreSimError, OptionError, clip
 from ..plotting import result_figure
+from .checks import cast_first_errors, explore_errors
 from .forms import Field
 
 __all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress"]
@@ -252,7 +253,7 @@ _EXPLORE_FIELDS = (
 
 def _explore_check(options: dict[str, Any], decks: list[Deck],
                    sources: CardSources) -> dict[str, str]:
-    return _policy_error(options, "policy")
+    return {**_policy_error(options, "policy"), **explore_errors(options, decks[0])}
 
 
 def _explore_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
@@ -368,7 +369,8 @@ def _with_castable(metrics: Sequence[str], result: Any) -> list[str]:
 def _simulate_check(options: dict[str, Any], decks: list[Deck],
                     sources: CardSources) -> dict[str, str]:
     return {**_policy_error(options, "policy"),
-            **_game_check(options, sources, DEFAULT_TABLE_METRICS)}
+            **_game_check(options, sources, DEFAULT_TABLE_METRICS),
+            **cast_first_errors(options, decks)}
 
 
 def _simulate_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
@@ -416,7 +418,8 @@ SIMULATE = Analysis(
 
 def _compare_check(options: dict[str, Any], decks: list[Deck],
                    sources: CardSources) -> dict[str, str]:
-    errors = _game_check(options, sources, DEFAULT_COMPARE_METRICS)
+    errors = {**_game_check(options, sources, DEFAULT_COMPARE_METRICS),
+              **cast_first_errors(options, decks)}
     policies = options["policies"]
     for text in policies:
         try:

@@ -3,7 +3,9 @@
 Routes::
 
     GET  /                      the page; ?shipped=NAME loads a shipped deck; a permalink's
-                                query string (…&run=1) runs its analysis again
+                                query string (…&run=1) fills the form, and the page's own
+                                script submits it when the browser says the link was opened
+                                from this page or by the user (a GET never starts a run)
     POST /                      the page's form: run, switch analysis, load a shipped deck
     GET  /jobs/ID               a run: its progress, then its result (works without JavaScript)
     GET  /jobs/ID/events        progress as server-sent events; closing it cancels the run
@@ -14,8 +16,10 @@ Routes::
     GET  /jobs/ID/download.csv  the command line's --format csv output (and .json)
 
 Every response carries a strict Content-Security-Policy (scripts and styles only from
-/static, no inline script), templates auto-escape, request bodies are capped, and no error
-shows a traceback.
+/static, no inline script) and the other headers of :mod:`explore_sim.web.middleware`,
+templates auto-escape, request bodies are capped, a POST from another site's page is refused,
+a run's cost is capped before it is queued (:mod:`explore_sim.web.costs`), and no error shows
+a traceback or an exception's name.
 """
 
 from __future__ import annotations
@@ -34,7 +38,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import anyio
 import jinja2
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -42,7 +45,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
@@ -53,12 +56,14 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from .._version import __version__
 from ..cards.decklist import MAX_DECK_BYTES
+from ..cards.index import CardIndex, cards_dir
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
+from .costs import cost_errors
 from .decks import (
     MAX_CARD_FILE_CHARS,
     DeckInput,
@@ -67,9 +72,11 @@ from .decks import (
     deck_problems,
     read_deck,
     shipped_decks,
+    short_paths,
 )
 from .forms import parse_fields, query_pairs
 from .jobs import Busy, Job, Jobs
+from .middleware import BodyLimit, SameOrigin, SecurityHeaders, message_page, own_navigation
 
 __all__ = ["Settings", "create_app", "default_decks_dir", "LOOPBACK_HOSTS"]
 
@@ -81,14 +88,6 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 #: The longest permalink offered, in characters (longer decks: download the JSON instead).
 MAX_LINK = 8000
 _FIGURE_LOCK = threading.Lock()  # matplotlib's font cache and text layout are shared state
-_SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-     b"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
 
 
 def default_decks_dir() -> Path | None:
@@ -129,6 +128,18 @@ class Settings:
         Finished runs kept for their results and downloads.
     allowed_hosts : tuple of str, optional
         Host names the server answers to (None: any).
+    max_game_turns : int
+        Game turns (trials x deck variants x turns) one run may play.
+    max_at_once : int
+        Game turns one chunk of a run may play at once: they are in memory together (about
+        125 bytes each) and a cancel waits for the chunk.
+    max_connections : int
+        Connections served at once; a request beyond them is answered 503.
+    header_seconds : float
+        A connection's request line and headers must arrive within this many seconds (from
+        the connection, or from the first byte of a next request).
+    body_seconds : float
+        A request's body must arrive within this many seconds of its headers.
     """
 
     max_trials: int = 1_000_000
@@ -140,112 +151,11 @@ class Settings:
     orphan_seconds: float = 20.0
     keep: int = 32
     allowed_hosts: tuple[str, ...] | None = None
-
-
-# ------------------------------------------------------------------------------ middleware
-
-class _TooLarge(Exception):
-    def __init__(self, size: int | None) -> None:
-        super().__init__(size)
-        self.size = size
-
-
-class BodyLimit:
-    """Refuse a request body over ``max_body`` bytes with 413, before or while it arrives."""
-
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
-        self.app, self.max_body = app, max_body
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None:
-            if not declared.isdigit() or int(declared) > self.max_body:
-                await self._refuse(send, int(declared) if declared.isdigit() else None)
-                return
-        received = 0
-        started = False
-
-        async def limited() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise _TooLarge(None)
-            return message
-
-        async def tracked(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, limited, tracked)
-        except _TooLarge as error:
-            if started:
-                raise
-            await self._drain(receive)
-            await self._refuse(send, error.size)
-
-    async def _drain(self, receive: Receive) -> None:
-        """Read what is left of an oversized body (at most 8 times the cap, for at most 10
-        seconds), so that a client still sending it reads the refusal, not a reset."""
-        left = 8 * self.max_body
-        with anyio.move_on_after(10):
-            while left > 0:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return
-                left -= len(message.get("body", b""))
-                if not message.get("more_body"):
-                    return
-
-    async def _refuse(self, send: Send, size: int | None) -> None:
-        got = f" ({size:,} bytes)" if size is not None else ""
-        body = _message_page(
-            "Too large", f"The request is too large{got}; this page accepts at most "
-            f"{self.max_body:,} bytes: a decklist of at most {MAX_DECK_BYTES:,} characters "
-            f"(1 MB) and a card file of at most {MAX_CARD_FILE_CHARS:,}.").encode()
-        await send({"type": "http.response.start", "status": 413, "headers": [
-            (b"content-type", b"text/html; charset=utf-8"),
-            (b"content-length", str(len(body)).encode()), (b"connection", b"close"),
-            *_SECURITY_HEADERS]})
-        await send({"type": "http.response.body", "body": body})
-
-
-class SecurityHeaders:
-    """Add :data:`_SECURITY_HEADERS` to every response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                names = {name for name, _ in message.get("headers", [])}
-                message = {**message, "headers": [
-                    *message.get("headers", []),
-                    *(h for h in _SECURITY_HEADERS if h[0] not in names)]}
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
-
-
-def _message_page(title: str, text: str) -> str:
-    """A self-contained page for the answers given before any template can be rendered."""
-    from markupsafe import escape
-
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{escape(title)} - "
-            f"explore_sim</title><link rel=stylesheet href=/static/style.css></head><body>"
-            f"<main class=message><h1>{escape(title)}</h1><p class=error>{escape(text)}</p>"
-            f"<p><a href=/>Back to the page</a></p></main></body></html>")
+    max_game_turns: int = 100_000_000
+    max_at_once: int = 8_000_000
+    max_connections: int = 100
+    header_seconds: float = 10.0
+    body_seconds: float = 60.0
 
 
 # ------------------------------------------------------------------------------ the page state
@@ -298,9 +208,11 @@ class WebApp:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.jobs = Jobs(settings.max_runs, settings.max_queued, settings.keep,
-                         settings.orphan_seconds)
+        self._directories = (settings.decks_dir, cards_dir(settings.cards_dir))
+        CardIndex.open_default(settings.cards_dir)  # a card directory that is none: refused
         self.decks: dict[str, ShippedDeck] = shipped_decks(settings.decks_dir)
+        self.jobs = Jobs(settings.max_runs, settings.max_queued, settings.keep,
+                         settings.orphan_seconds, describe=self.short)
         self._deck_texts = {_normalised(deck.text()): name for name, deck in self.decks.items()}
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                  autoescape=True, undefined=jinja2.StrictUndefined)
@@ -310,7 +222,8 @@ class WebApp:
 
     # -------------------------------------------------------------------- rendering
 
-    def render(self, request: Request, state: PageState, status: int = 200) -> Response:
+    def render(self, request: Request, state: PageState, status: int = 200,
+               autorun: bool = False) -> Response:
         analysis = state.analysis
         fields = [
             {"field": f, "value": state.data.get(f.name, f.to_form(f.default))
@@ -337,7 +250,7 @@ class WebApp:
             "slots": slots, "shipped": list(self.decks), "data": state.data,
             "errors": state.errors, "notes": state.notes, "message": message,
             "job": job, "view": self.view(job) if job is not None else None,
-            "settings": self.settings, "version": __version__,
+            "settings": self.settings, "version": __version__, "autorun": autorun,
         }
         return self.templates.TemplateResponse(request, "page.html", context,
                                                status_code=status)
@@ -366,16 +279,26 @@ class WebApp:
     # -------------------------------------------------------------------- handlers
 
     async def page(self, request: Request) -> Response:
+        """The page; a permalink's query string fills its form. A GET never starts a run:
+        the page's script submits a permalink's form (a POST from the page itself) when the
+        browser says the link was opened from this page or by the user."""
         data = _plain(request.query_params)
-        if "run" in data:
-            return await self.start(request, data, None)
         analysis = ANALYSES.get(data.get("analysis", ""), ANALYSES["explore"])
         state = PageState(analysis, data)
+        autorun = False
+        if data.pop("run", None) is not None:
+            autorun = own_navigation(request.headers)
+            state.notes.append(
+                "This permalink's run starts as soon as the page has loaded (without "
+                "JavaScript: press Run)." if autorun else
+                "This link fills the form with a run: press Run to start it (a link from "
+                "another site, or one a browser does not vouch for, never starts a run).")
         for slot, base in (("deck", "base"), ("deck2", "base2")):
             name = data.pop("shipped" if slot == "deck" else "shipped2", None)
             if name:
                 self._load_shipped(state, slot, base, name)
-        return self.render(request, state, 400 if state.errors else 200)
+        return self.render(request, state, 400 if state.errors else 200,
+                           autorun=autorun and not state.errors)
 
     def _load_shipped(self, state: PageState, slot: str, base: str, name: str) -> None:
         if not name:
@@ -392,8 +315,10 @@ class WebApp:
         try:
             form = await request.form(max_files=1, max_fields=100,
                                       max_part_size=self.settings.max_body)
+        except ClientDisconnect:  # gone (or timed out) before its form arrived: no answer
+            return Response(status_code=400)
         except HTTPException as error:
-            return HTMLResponse(_message_page("Bad request", f"The form could not be read: "
+            return HTMLResponse(message_page("Bad request", f"The form could not be read: "
                                               f"{error.detail}"), status_code=400)
         data = _plain(form)
         upload = form.get("cards_file")
@@ -437,6 +362,10 @@ class WebApp:
             return self.render(request, state, 400)
         decks = await run_in_threadpool(self._check, analysis, state, options)
         if state.errors or state.problems or decks is None:
+            return self.render(request, state, 400)
+        state.errors.update(cost_errors(analysis.name, options, decks,
+                                        self.settings.max_game_turns, self.settings.max_at_once))
+        if state.errors:
             return self.render(request, state, 400)
         if options["seed"] is None:
             options["seed"] = secrets.randbelow(2**32)
@@ -501,7 +430,7 @@ class WebApp:
                                            list(dict.fromkeys(companions)),
                                            self.settings.cards_dir)
             except CardError as error:
-                state.errors["cards_file"] = str(error)
+                state.errors["cards_file"] = self.short(str(error))
                 return None
             decks = []
             shipped = [self._deck_texts.get(_normalised(data.get(slot, "")))
@@ -517,8 +446,13 @@ class WebApp:
                     state.problems[deck_input.slot] = deck_problems(error, deck_input.text)
             if not state.problems and not state.errors:
                 state.errors.update(analysis.check(options, decks, sources))
-        state.notes.extend(" ".join(str(w.message).split()) for w in caught)
+        state.notes.extend(self.short(" ".join(str(w.message).split())) for w in caught)
+        state.errors.update({key: self.short(text) for key, text in state.errors.items()})
         return decks
+
+    def short(self, text: str) -> str:
+        """A message with the server's paths shortened (:func:`.decks.short_paths`)."""
+        return short_paths(text, self._directories)
 
     def _permalink(self, analysis: Analysis, data: Mapping[str, str],
                    seed: int) -> dict[str, str | None]:
@@ -644,19 +578,28 @@ async def _http_error(request: Request, error: Exception) -> Response:
     status = getattr(error, "status_code", 500)
     detail = getattr(error, "detail", "") or "Not found."
     titles = {404: "Not found", 405: "Method not allowed", 400: "Bad request"}
-    return HTMLResponse(_message_page(titles.get(status, "Error"), str(detail)),
+    return HTMLResponse(message_page(titles.get(status, "Error"), str(detail)),
                         status_code=status, headers=getattr(error, "headers", None))
 
 
 async def _server_error(request: Request, error: Exception) -> Response:
+    """The 500 page: what happened is in the server's log (Starlette logs the traceback),
+    never on the page, not even the exception's name."""
     log.error("unexpected error on %s: %s: %s", request.url.path, type(error).__name__, error)
-    return HTMLResponse(_message_page(
-        "Something went wrong", f"The server could not answer this request "
-        f"({type(error).__name__}); it keeps serving. The server's log has the details."),
-        status_code=500)
+    return HTMLResponse(message_page(
+        "Something went wrong", "The server could not answer this request; it keeps "
+        "serving. The server's log has the details."), status_code=500)
 
 
 # ------------------------------------------------------------------------------ the app
+
+class _Page(Starlette):
+    """Starlette with :class:`SecurityHeaders` outside its own error layer, so that the
+    500 page carries the headers too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """The web page's application.
@@ -670,6 +613,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     -------
     starlette.applications.Starlette
         ``app.state.web`` holds the server's state (its jobs in ``.jobs``).
+
+    Raises
+    ------
+    CardError
+        A card directory that is not one (``--cards-dir /dev/zero``), a card index or a
+        shipped deck's card file that cannot be read: the server does not start.
     """
     settings = settings or Settings()
     web = WebApp(settings)
@@ -679,7 +628,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         yield
         web.jobs.close()
 
-    middleware = [Middleware(SecurityHeaders), Middleware(BodyLimit, max_body=settings.max_body)]
+    middleware = [Middleware(SameOrigin), Middleware(BodyLimit, max_body=settings.max_body)]
     if settings.allowed_hosts is not None:
         middleware.insert(0, Middleware(TrustedHostMiddleware,
                                         allowed_hosts=list(settings.allowed_hosts)))
@@ -696,7 +645,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                    exception_handlers={HTTPException: _http_error, 500: _server_error})
+    app = _Page(routes=routes, middleware=middleware, lifespan=lifespan,
+                exception_handlers={HTTPException: _http_error, 500: _server_error})
     app.state.web = web
     return app

@@ -10,8 +10,10 @@ looked up by name in a fixed listing of the decks directory, never by a path fro
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..cards import CardSources, Catalog
@@ -29,6 +31,7 @@ __all__ = [
     "card_sources_for",
     "read_deck",
     "deck_problems",
+    "short_paths",
 ]
 
 #: The longest card file the page accepts, in characters (uploaded or pasted).
@@ -260,3 +263,35 @@ def deck_problems(error: DeckError, text: str) -> list[DeckProblem]:
         number = int(at_line.group("line"))
         return [DeckProblem(number, line_text(number), at_line.group("message"))]
     return [DeckProblem(None, "", message)]
+
+
+def short_paths(text: str, directories: Iterable[Path | None]) -> str:
+    """``text`` with the server's paths shortened: a path inside one of ``directories`` keeps
+    only that directory's name (``decks/golgari_explore.cards.toml``), and the home directory
+    is ``~``.
+
+    Parameters
+    ----------
+    text : str
+        A message about to be shown on the page.
+    directories : iterable of Path or None
+        The decks directory, the card directory, ... (one that is not a directory is left
+        as it is)
+
+    Returns
+    -------
+    str
+    """
+    prefixes = set()
+    for directory in directories:
+        if directory is None or not os.path.isdir(directory):
+            continue
+        for form in (Path(os.path.abspath(directory)), Path(directory).resolve()):
+            if str(form.parent) != form.anchor:
+                prefixes.add(str(form.parent) + os.sep)
+    home = os.path.expanduser("~")
+    for prefix in sorted(prefixes, key=len, reverse=True):
+        text = text.replace(prefix, "")
+    if home not in ("", "/", "~"):
+        text = text.replace(home + os.sep, "~" + os.sep)
+    return text

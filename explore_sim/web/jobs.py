@@ -7,11 +7,18 @@ chunk of trials, and that callback is also where a job stops: when it was cancel
 cancel button), when its page closed its progress stream, or when no page asked about it
 for ``orphan_seconds``, the callback raises :class:`RunCancelled`, which unwinds the API
 call. A job therefore stops within one chunk of trials (65,536) of being cancelled.
+
+When a job ends, however it ends, its work (the decks, the options) is dropped, garbage is
+collected and, on glibc, the memory its chunks took is handed back to the system
+(``malloc_trim``): an idle server holds only the results it keeps.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import dataclasses
+import gc
 import itertools
 import logging
 import secrets
@@ -24,7 +31,7 @@ from typing import Any
 
 from ..errors import ExploreSimError
 
-__all__ = ["Job", "Jobs", "Busy", "RunCancelled", "STATES"]
+__all__ = ["Job", "Jobs", "Busy", "RunCancelled", "STATES", "release_memory"]
 
 log = logging.getLogger("explore_sim.web")
 
@@ -106,14 +113,18 @@ class Jobs:
         Finished jobs kept for their results and downloads (the oldest are forgotten).
     orphan_seconds : float
         A job no page has watched for this long is cancelled.
+    describe : callable, optional
+        Turns the message of a job's error into what the page shows (default: as it is).
     """
 
     def __init__(self, max_runs: int = 1, max_queued: int = 4, keep: int = 32,
-                 orphan_seconds: float = 20.0) -> None:
+                 orphan_seconds: float = 20.0,
+                 describe: Callable[[str], str] | None = None) -> None:
         if max_runs < 1 or max_queued < 0 or keep < 1:
             raise ValueError("max_runs and keep must be >= 1 and max_queued >= 0")
         self.max_runs, self.max_queued, self.keep = max_runs, max_queued, keep
         self.orphan_seconds = orphan_seconds
+        self._describe = describe or str
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=max_runs, thread_name_prefix="explore-run")
@@ -183,13 +194,15 @@ class Jobs:
         except RunCancelled:
             self._finish(job, "cancelled", error=job.cancel_reason or "cancelled")
         except ExploreSimError as error:
-            self._finish(job, "failed", error=str(error))
-        except Exception as error:  # never a traceback on the page; the server log keeps it
+            self._finish(job, "failed", error=self._describe(str(error)))
+        except Exception:  # never a traceback, nor the error's name, on the page
             log.exception("run %s failed", job.id)
-            self._finish(job, "failed", error=f"the run failed: {type(error).__name__}: "
-                                              f"{str(error)[:300]}")
+            self._finish(job, "failed", error="the run failed unexpectedly; the server's log "
+                                              "has the details")
         else:
             self._finish(job, "done", outcome=outcome)
+            del outcome
+        release_memory()
 
     def _stop_if_cancelled(self, job: Job) -> None:
         if job.cancel_reason:
@@ -298,3 +311,26 @@ class Jobs:
 
 def _spent(progress: Callable[[int, int], None]) -> Any:  # pragma: no cover - never called
     raise RunCancelled("this run has already finished")
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None on another C library."""
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+    if trim is not None:
+        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+_TRIM = _malloc_trim()
+
+
+def release_memory() -> None:
+    """Collect garbage and hand freed memory back to the system (glibc keeps the memory a
+    finished run's chunks took, in its arenas, until it is trimmed)."""
+    gc.collect()
+    if _TRIM is not None:
+        _TRIM(0)

@@ -1,4 +1,5 @@
-"""Run the web page's application on uvicorn, on the loopback interface by default."""
+"""Run the web page's application on uvicorn, on the loopback interface by default, with the
+connection limits of :mod:`explore_sim.web.connections`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import TextIO
 from ..errors import OptionError
 from .app import LOOPBACK_HOSTS, Settings, create_app
 
-__all__ = ["serve", "is_loopback", "page_url"]
+__all__ = ["serve", "server_config", "is_loopback", "page_url"]
 
 
 def is_loopback(host: str) -> bool:
@@ -54,6 +55,32 @@ def page_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def server_config(app, settings: Settings):
+    """uvicorn's configuration for the page: the h11 protocol with the deadlines and the
+    connection limit of ``settings`` (:class:`~.connections.PageProtocol`), no WebSockets,
+    quiet logs.
+
+    Parameters
+    ----------
+    app : ASGI application
+        :func:`~.app.create_app`'s.
+    settings : Settings
+
+    Returns
+    -------
+    uvicorn.Config
+    """
+    import uvicorn
+
+    from .connections import protocol_class
+
+    return uvicorn.Config(
+        app, http=protocol_class(settings.header_seconds, settings.body_seconds,
+                                 settings.max_connections),
+        ws="none", lifespan="on", log_level="warning", access_log=False,
+        timeout_keep_alive=5, timeout_graceful_shutdown=2)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
           settings: Settings | None = None, stream: TextIO | None = None) -> None:
     """Serve the page until interrupted (Ctrl-C).
@@ -76,6 +103,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     ------
     OptionError
         When the address cannot be listened on (in use, not this machine's).
+    CardError
+        When the card directory, the card index or a shipped deck's card file cannot be
+        read (:func:`~.app.create_app`): the server does not start.
     """
     import dataclasses
 
@@ -85,6 +115,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     settings = settings or Settings()
     if is_loopback(host) and settings.allowed_hosts is None:
         settings = dataclasses.replace(settings, allowed_hosts=LOOPBACK_HOSTS)
+    app = create_app(settings)  # before listening: a bad directory stops it here
     if not is_loopback(host):
         print(f"explore-sim: warning: --host {host} makes the page reachable from other "
               "machines; it has no login and runs any analysis anyone asks for", file=stream)
@@ -98,9 +129,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         raise OptionError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     port = sock.getsockname()[1]
     url = page_url(host, port)
-    config = uvicorn.Config(create_app(settings), log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, limit_concurrency=100)
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(app, settings))
     print(f"explore-sim: serving {url} (Ctrl-C stops it); at most {settings.max_trials:,} "
           f"trials and {settings.max_runs} run(s) at once", file=stream, flush=True)
     if open_browser:

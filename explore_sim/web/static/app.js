@@ -1,5 +1,6 @@
-// explore_sim web page: progress, cancel and deck fixes. The page works without it (the
-// run page reloads itself); nothing here evaluates text from the page or the server.
+// explore_sim web page: progress, cancel, deck fixes and permalinks. The page works without
+// it (the run page reloads itself, a permalink waits for Run); nothing here evaluates text
+// from the page or the server.
 "use strict";
 
 function lineRange(text, line) {
@@ -122,5 +123,16 @@ document.addEventListener("DOMContentLoaded", () => {
         run.textContent = "Starting…";
       }
     });
+    if (form.dataset.autorun) runPermalink(form);
   }
 });
+
+// A permalink the browser says was opened from this page or by the user: the server filled
+// the form (a GET never starts a run) and this submits it, a POST from the page itself.
+// "run=1" leaves the address first, so going back shows the form without running it again.
+function runPermalink(form) {
+  const url = new URL(window.location.href);
+  url.searchParams.delete("run");
+  history.replaceState(null, "", url.pathname + url.search);
+  form.requestSubmit(document.getElementById("run"));
+}

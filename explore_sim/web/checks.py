@@ -1,0 +1,96 @@
+"""Checks of the page's options against its decks, made before a run is queued: what the
+analysis would refuse once running (an explorer, a known card or a card to cast first that
+the deck does not hold, more cards drawn than the library has) is refused beside its field,
+so that a run that cannot play never takes a place in the queue.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..analysis.explore import check_explore
+from ..cards import Catalog
+from ..cards.decklist import Deck
+from ..cards.name_lists import joined_card_lists
+from ..errors import ExploreSimError, clip
+
+__all__ = ["explore_errors", "cast_first_errors"]
+
+#: The command line's advice at the end of an explorer error (the page has no such option).
+_OUTSIDE_HINT = re.compile(r"; if it comes from elsewhere.*$", re.S)
+#: The field of an explore error, by what the message says (first match wins).
+_EXPLORE_FIELDS = (
+    ("explorer", re.compile(r"^(unknown explorer|explorer )")),
+    ("known", re.compile(r"^(known card|no copy of )")),
+    ("drawn", re.compile(r"cannot be drawn$")),
+    ("explores", re.compile(r"explores X times|^explores ")),
+    ("turn", re.compile(r"^turn ")),
+)
+_LABELS = {"explorer": "explorer", "known": "known cards", "drawn": "cards drawn",
+           "explores": "explores", "turn": "turn"}
+
+
+def explore_errors(options: Mapping[str, Any], deck: Deck) -> dict[str, str]:
+    """What :func:`explore_sim.explore` would refuse about the explorer, the explores, the
+    known cards, the cards drawn and the turn, under the field it concerns.
+
+    Parameters
+    ----------
+    options : mapping
+        The explore tab's options, as parsed.
+    deck : Deck
+
+    Returns
+    -------
+    dict of str to str
+        ``{field: message}``; empty when the sequence can be played.
+    """
+    try:
+        check_explore(deck, explores=options.get("explores"), drawn=options["drawn"],
+                      known=joined_card_lists(options.get("known") or []),
+                      explorer=options.get("explorer"),
+                      turn=options.get("turn"))
+    except ExploreSimError as error:
+        text = _OUTSIDE_HINT.sub("", str(error))
+        text = text.removeprefix(f"{deck.source}: ")
+        field = next((name for name, pattern in _EXPLORE_FIELDS if pattern.search(text)),
+                     "explorer")
+        word = _LABELS[field].split()[0]
+        named = text.startswith((word, f"unknown {word}"))
+        return {field: text if named else f"{_LABELS[field]}: {text}"}
+    return {}
+
+
+def cast_first_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dict[str, str]:
+    """A card to cast first that a deck does not hold, or that is a land: refused as the
+    game refuses it once running (the deck's own cards, commanders included).
+
+    Parameters
+    ----------
+    options : mapping
+        With ``cast_first``, a list of names.
+    decks : sequence of Deck
+        The run's decks (a compare's second deck too).
+
+    Returns
+    -------
+    dict of str to str
+        ``{"cast_first": message}`` or empty.
+    """
+    names = options.get("cast_first") or []
+    for index, deck in enumerate(decks):
+        if not names:
+            break
+        features = deck.features()
+        catalog = Catalog(features.cards[: features.n_deck])
+        which = "the second deck" if index else "the deck"
+        for name in names:
+            card = catalog.find(name)
+            if card is None:
+                return {"cast_first": f"cast first: {clip(name)!r} is not in {which}"
+                                      f"{catalog.suggestion_text(name)}"}
+            if card.is_land:
+                return {"cast_first": f"cast first: {card.name!r} is a land, not a spell"}
+    return {}
