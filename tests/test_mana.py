@@ -314,7 +314,7 @@ def test_hall_condition_agrees_with_a_brute_force_matcher(units, pips, generic):
                   type_line="Snow Land" if m == G | S else "Land") for i, m in enumerate(units)]
     spell = Card(name="Spell", mana_cost=cost, type_line="Sorcery")
     features = explore_sim.FeatureTable.from_cards([spell, *cards])
-    from explore_sim.engine.mana import ManaTables
+    from explore_sim.engine.paying import ManaTables
 
     tables = ManaTables(features)
     counts = np.zeros((1, tables.n_classes), dtype=np.int32)
@@ -334,7 +334,7 @@ def test_hall_condition_agrees_with_a_brute_force_matcher(units, pips, generic):
 def test_the_lookup_table_is_the_exact_test_for_any_amount_of_mana(deck):
     import copy
 
-    from explore_sim.engine.mana import ManaTables
+    from explore_sim.engine.paying import ManaTables
 
     tables = ManaTables(explore_sim.load_deck(DECKS / deck).features(), ["{1}"])
     assert tables.lookup is not None
@@ -365,7 +365,7 @@ def test_the_lookup_table_is_the_exact_test_for_any_amount_of_mana(deck):
                                   "lci_merfolk_explore.txt"])
 def test_games_with_the_lookup_table_are_the_games_without_it(deck, monkeypatch):
     from explore_sim.analysis.simulate import play_games
-    from explore_sim.engine import mana
+    from explore_sim.engine import paying as mana
     from explore_sim.engine.mulligan import MulliganRule
     from explore_sim.engine.policies import as_policy
 

@@ -6,7 +6,7 @@
 - :mod:`.mulligan`: opening hands and mulligans;
 - :mod:`.config`: the options of a goldfish game;
 - :mod:`.tables`: the frozen per-deck tables every game reads (:class:`DeckTables`);
-- :mod:`.mana`: the mana model: the exact test of castability and paying;
+- :mod:`.paying`: the mana model: the exact test of castability and paying;
 - :mod:`.context`: what every step is played with (tables, options, policies, streams);
 - :mod:`.zones`, :mod:`.castability`, :mod:`.casting`, :mod:`.lands`,
   :mod:`.explore_effects`: the steps of a game (cards moving, paying, casting, land drops,

@@ -1,6 +1,6 @@
 """Which spells the mana in play can pay, exactly, vectorised over trials.
 
-Every test reads the mana as :meth:`~explore_sim.engine.mana.ManaTables.unit_sets` (the
+Every test reads the mana as :meth:`~explore_sim.engine.paying.ManaTables.unit_sets` (the
 units available now, with and without Signet-style filters activated) and answers, for
 each row, whether a card can be paid in any of its ways (docs/mana.md). Where the deck has a
 lookup table, whole rows of candidate spells are read at once from

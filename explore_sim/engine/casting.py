@@ -3,7 +3,7 @@
 Each pass, every trial casts at most one spell: the castable one of highest priority
 (:class:`~explore_sim.engine.tables.CastingOrder`), commanders from the command zone with
 their tax (CR 903.8). Paying follows the documented payment rule of
-:mod:`explore_sim.engine.mana`. A permanent spell enters the battlefield
+:mod:`explore_sim.engine.paying`. A permanent spell enters the battlefield
 (:func:`explore_sim.engine.zones.enters`); an instant or sorcery resolves through the ability
 registry's ``"resolve"`` step and goes to the graveyard.
 """
@@ -17,7 +17,7 @@ import numpy as np
 
 from .castability import castable_columns, castable_pairs
 from .context import Play
-from .mana import MAX_TAXED_CASTS
+from .paying import MAX_TAXED_CASTS
 from .rowwise import row_any, row_sum
 from .state import GameState, from_hand, kinds_in, of_rows
 from .zones import creatures, enters

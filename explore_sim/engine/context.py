@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .config import GameConfig
-from .mana import ManaTables
+from .paying import ManaTables
 from .policies import Policy
 from .tables import DeckTables
 

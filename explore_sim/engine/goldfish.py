@@ -7,7 +7,7 @@ explores, every creature able to attack attacks and is unblocked, mana creatures
 (attacking taps them): attack and combat-damage triggers); second main phase (a land found
 meanwhile is still played, more casting, Map tokens and activated abilities with the mana
 left); cleanup (discard down to seven). Mana comes from untapped sources and is paid exactly
-by colour (:mod:`explore_sim.engine.mana`); unspent mana empties between phases.
+by colour (:mod:`explore_sim.engine.paying`); unspent mana empties between phases.
 
 The state is a :class:`GameState` of arrays with the trial axis first. The turn loop owns it
 and updates it in place, one vectorised step at a time. This module holds the turn
@@ -29,7 +29,7 @@ from .casting import cast_pass
 from .config import GAMES, MAX_ACTIONS, GameConfig, is_commander_game
 from .context import Play
 from .lands import play_land
-from .mana import ManaTables
+from .paying import ManaTables
 from .metrics import OPENING_METRICS, TURN_METRICS
 from .policies import Policy
 from .rowwise import row_sum

@@ -111,7 +111,7 @@ def sources_in_play(play: Play, state: GameState, rows: np.ndarray) -> np.ndarra
 
 def colour_deficits(play: Play, covered: np.ndarray) -> np.ndarray:
     """Each profile's colour deficit for the units summarised by ``covered``
-    (:meth:`~explore_sim.engine.mana.ManaTables.covered`, (rows, n_masks)): the fewest pips,
+    (:meth:`~explore_sim.engine.paying.ManaTables.covered`, (rows, n_masks)): the fewest pips,
     over its ways to pay, that no distinct unit can pay. By Hall's theorem with deficiency,
     the largest matching of pips to units leaves ``max(0, max_M (pips inside M - units
     meeting M))`` pips unpaid, over the masks M of the exact test. Shape (rows, n_profiles).

@@ -249,7 +249,7 @@ class GameState:
         was cast from there (its commander tax).
     units : ndarray, shape (trials, n_classes), int16
         Mana units the untapped, usable sources could make now, by unit class (kept up to
-        date by :class:`~explore_sim.engine.mana.ManaTables`).
+        date by :class:`~explore_sim.engine.paying.ManaTables`).
     pool : ndarray, shape (trials, n_classes), int16
         Mana made this phase and not yet spent, by unit class (it empties between phases).
     land_drops : ndarray, shape (trials,), int32
@@ -371,7 +371,7 @@ class GameState:
 
         Nothing is tapped, the mana pool is empty and every event total is 0 (events are
         counted from the position on). The caller brings the mana state up to date
-        (:meth:`explore_sim.engine.mana.ManaTables.recount`) before playing on.
+        (:meth:`explore_sim.engine.paying.ManaTables.recount`) before playing on.
 
         Parameters
         ----------

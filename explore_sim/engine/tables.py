@@ -19,7 +19,7 @@ from ..cards.features import FETCH_CODES, FETCH_WHEN_CODES, LAND_ENTERS_CODES
 from ..cards.mana import ANY_COLOUR
 from ..errors import OptionError, clip
 from .config import GameConfig, is_commander_game
-from .mana import ManaTables
+from .paying import ManaTables
 
 __all__ = ["DeckTables", "LandOptions", "ColourNeeds", "CastingOrder", "BASIC_GROUPS",
            "COLOUR_BITS"]
@@ -131,7 +131,7 @@ class ColourNeeds:
     Attributes
     ----------
     profile_modes : tuple of tuple of int
-        The :class:`~explore_sim.engine.mana.ManaTables` mode indices of each profile.
+        The :class:`~explore_sim.engine.paying.ManaTables` mode indices of each profile.
     hand_profiles : ndarray of int32, shape (len(cast_ids), n_profiles)
         One-hot profile of each spell the casting order casts.
     commander_profiles : ndarray of int32, shape (len(commander_ids), n_profiles)
@@ -199,7 +199,7 @@ class CastingOrder:
     priority : ndarray of float64, shape (n_cards + 1,)
         Higher is cast first; -1: never cast (lands).
     kind_modes : tuple of tuple of int
-        Each card id's :class:`~explore_sim.engine.mana.ManaTables` mode indices.
+        Each card id's :class:`~explore_sim.engine.paying.ManaTables` mode indices.
     first_mode, cheapest : ndarray, shape (n_cards + 1,)
         A card's first mode, and the least mana any of its modes takes.
     multi_mode_ids : ndarray of intp
