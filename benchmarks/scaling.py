@@ -42,7 +42,7 @@ from explore_sim.analysis.executors import (  # noqa: E402
     ProcessExecutor,
 )
 from explore_sim.analysis.runner import CHUNK_TRIALS, seed_sequence  # noqa: E402
-from explore_sim.analysis.simulate import SimulateTask, _TurnStats  # noqa: E402
+from explore_sim.analysis.games import SimulateTask, TurnStats  # noqa: E402
 from explore_sim.engine.goldfish import GameConfig  # noqa: E402
 from explore_sim.engine.mulligan import as_mulligan_rule  # noqa: E402
 from explore_sim.engine.policies import as_policy  # noqa: E402
@@ -108,7 +108,7 @@ def main() -> None:
     chunk = min(timed(lambda: task(CHUNK_TRIALS, seed_sequence(1)))[0] for _ in range(rounds))
     stats = task(CHUNK_TRIALS, seed_sequence(1))
     payload = len(pickle.dumps(stats))
-    total = _TurnStats(5, stats.by_turn[1].binary)
+    total = TurnStats(5, stats.by_turn[1].binary)
     merge = timed(lambda: [total.merge(stats) for _ in range(200)])[0] / 200
 
     def sweep(scheduler=None):

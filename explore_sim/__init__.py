@@ -16,7 +16,8 @@ from .analysis.advise import AdviceResult, advise
 from .analysis.explore import ExploreResult, explore
 from .analysis.objectives import Objective, parse_objective
 from .analysis.runner import notebook_trials
-from .analysis.simulate import CompareResult, SimulationResult, compare, simulate
+from .analysis.compare import CompareResult, compare
+from .analysis.simulate import SimulationResult, simulate
 from .analysis.sweep import SweepResult, sweep
 from .analysis.tune import TuneResult, tune
 from .analysis.value import ValueResult, value

@@ -36,7 +36,9 @@ from .analysis.executors import (
 )
 from .analysis.explore import EXPLORE_METRICS, explore
 from .analysis.report import FORMATS, render, text_table
-from .analysis.simulate import check_distribution, check_metrics, compare, simulate
+from .analysis.compare import compare
+from .analysis.metric_checks import check_distribution, check_metrics
+from .analysis.simulate import simulate
 from .analysis.sweep import sweep
 from .analysis.tune import tune
 from .analysis.value import value

@@ -623,7 +623,7 @@ def plot_metrics(
     OptionError
         An unknown metric (with the closest names).
     """
-    from .analysis.simulate import DEFAULT_COMPARE_METRICS, check_metrics, table_metrics
+    from .analysis.metric_checks import DEFAULT_COMPARE_METRICS, check_metrics, table_metrics
 
     meta = result.meta
     extra = [f"castable:{name}" for name in meta.get("castable", [])]

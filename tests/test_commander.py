@@ -11,7 +11,7 @@ import pytest
 from conftest import DECKS, scripted_game
 
 import explore_sim
-from explore_sim.analysis.simulate import game_mulligan
+from explore_sim.analysis.game_setup import game_mulligan
 from explore_sim.engine.goldfish import GameConfig
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.state import shuffled_libraries

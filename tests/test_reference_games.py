@@ -11,7 +11,7 @@ import reference
 from conftest import DECKS
 
 import explore_sim
-from explore_sim.analysis.simulate import game_mulligan
+from explore_sim.analysis.game_setup import game_mulligan
 from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy

@@ -14,7 +14,7 @@ import explore_sim
 from explore_sim.analysis.executors import InProcessExecutor
 from explore_sim.analysis.objectives import parse_objective
 from explore_sim.analysis.runner import child_seed, seed_sequence
-from explore_sim.analysis.simulate import _options
+from explore_sim.analysis.game_setup import game_setup
 from explore_sim.analysis.tune import (
     TUNE_COLUMNS,
     _play,
@@ -70,8 +70,8 @@ def test_the_fresh_evaluation_is_what_is_reported():
     result = tune(MERFOLK, "on_curve@4", budget=12_000, candidates=SMALL, seed=5)
     rows = result.summary()
     deck = explore_sim.load_deck(MERFOLK)
-    config, rule, _, _ = _options(4, True, "london", 2, 0.0, None, True, "tracker-first", 0.4,
-                                  (), False, None, (), "when-needed", [deck], "auto")
+    setup = game_setup([deck], 2, {"turns": 4})
+    config, rule = setup.config, setup.rule
     replay = _play(deck, config, rule, parse_objective("on_curve@4"),
                    as_policies(rows["policy"].tolist()), result.meta["final_games"],
                    child_seed(seed_sequence(5), 1), InProcessExecutor(), lambda games: None)

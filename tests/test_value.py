@@ -13,7 +13,8 @@ import pytest
 from conftest import DECKS, ROOT
 
 import explore_sim
-from explore_sim.analysis.simulate import CompareResult, _TurnPairs, _TurnStats, play_games
+from explore_sim.analysis.compare import CompareResult
+from explore_sim.analysis.games import TurnPairs, TurnStats, play_games
 from explore_sim.analysis.value import (
     VALUE_COLUMNS,
     _coupled_ids,
@@ -129,12 +130,12 @@ def _synthetic(variants: list[np.ndarray], metric: str = "lands_played") -> Comp
     results = [{0: {"mulligans": zero, "hand_size": zero, "opening_lands": zero},
                 1: {metric: values}} for values in variants]
     metrics = {metric: False}
-    pairs = _TurnPairs(1, len(results), metrics)
+    pairs = TurnPairs(1, len(results), metrics)
     pairs.add(results)
     labels = ["explorer deck", "vanilla", *(f"vanilla +{k} lands" for k in
                                             range(1, len(variants) - 1))]
     return CompareResult(meta={}, decks=labels, policies=["forge"], labels=labels,
-                         variants=[_TurnStats.of(r, 1, metrics) for r in results], pairs=pairs)
+                         variants=[TurnStats.of(r, 1, metrics) for r in results], pairs=pairs)
 
 
 def _coupled_values(n: int = 4000, seed: int = 3, explorer_rate: float = 0.27):

@@ -17,6 +17,7 @@ __all__ = [
     "RULES_VERSION",
     "INTERVAL",
     "render",
+    "cell_table",
     "to_table",
     "to_csv",
     "to_json",
@@ -351,3 +352,34 @@ def render(fmt: str, meta: Mapping[str, Any], rows: pd.DataFrame, title: str) ->
     if fmt == "table":
         return to_table(meta, rows, title)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def cell_table(rows: pd.DataFrame, index: str, columns: str, order: Sequence[Any],
+                metrics: Sequence[str], cell: str = "{:.3f} ({:.3f})") -> pd.DataFrame:
+    """Metrics down, ``columns`` across: ``mean (se)`` cells, in ``metrics`` and ``order``.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        Tidy rows with ``metric``, ``mean`` and ``se``.
+    index : str
+        The column down the side.
+    columns : str
+        The column across.
+    order : sequence
+        The values of ``columns``, in order.
+    metrics : sequence of str
+        The rows wanted, in order.
+    cell : str
+        The format of a cell, given the mean and the standard error.
+
+    Returns
+    -------
+    DataFrame
+    """
+    shown = rows[rows["metric"].isin(metrics)]
+    shown = shown.assign(cell=[cell.format(m, s) for m, s in zip(shown["mean"], shown["se"])])
+    table = shown.pivot(index=index, columns=columns, values="cell")
+    table = table.reindex(index=[m for m in metrics if m in table.index],
+                          columns=[c for c in order if c in table.columns])
+    return table.rename_axis(None).rename_axis(None, axis=1)

@@ -38,17 +38,10 @@ from .report import (
     with_meta,
 )
 from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
-from .simulate import (
-    DEFAULT_COMPARE_METRICS,
-    SimulateTask,
-    SimulationResult,
-    _config_meta,
-    _extra,
-    _game_setup,
-    _meta,
-    _TurnStats,
-    check_metrics,
-)
+from .game_setup import GameSetup, game_setup, options_meta, run_meta
+from .games import SimulateTask, TurnStats
+from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
+from .simulate import SimulationResult
 from .store import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
 
 __all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS"]
@@ -155,7 +148,7 @@ class SweepResult:
         -------
         str
         """
-        extra = _extra(self.meta)
+        extra = castable_metrics(self.meta)
         rows = self.summary()
         if metrics is None and self.meta["metrics"] is not None:
             metrics = self.meta["metrics"]
@@ -344,7 +337,8 @@ def sweep(
                           "not both")
     resolved = as_policies(policies if grid_policies is None else grid_policies)
     labels = unique_labels([policy_name(policy) for policy in resolved])
-    config, rule, scry, trials = _game_setup(bases, trials, options)
+    setup = game_setup(bases, trials, options)
+    config, rule, scry, trials = setup.config, setup.rule, setup.scry, setup.trials
     chosen = None if metrics is None else check_metrics(
         metrics, extra=[f"castable:{card.name}" for card in config.castable])
     deck_labels = unique_labels([d.name for d in bases])
@@ -377,19 +371,19 @@ def sweep(
             if stored is not None and "seed" in stored:
                 seed = stored["seed"]
         seed_seq = seed_sequence(seed)
-        meta = _meta("sweep", bases, config, rule, resolved, scry, trials, seed_seq)
+        meta = run_meta("sweep", bases, setup, resolved, seed_seq)
         meta.update(grid=grid, filler=fillers[0] if len(bases) == 1 else fillers,
                     policy=labels, metrics=chosen)
         turn_metrics = [OPENING_METRICS, *[config.metric_names] * config.turns]
         store = None
         finished: dict[tuple, list] = {}
         if out is not None:
-            settings = _settings(bases, deck_labels, fillers, grid, resolved, labels, config,
-                                 rule, scry, trials, seed_seq)
+            settings = _settings(bases, deck_labels, fillers, grid, resolved, labels, setup,
+                                 seed_seq)
             store = SweepFile(out, settings, list(grid), meta)
             finished = store.read(keys, turn_metrics)
 
-        stats = {key: _TurnStats.from_turns(finished[key]) for key in finished}
+        stats = {key: TurnStats.from_turns(finished[key]) for key in finished}
         pending = [i for i, key in enumerate(keys) if key not in finished]
         chunks = list(chunk_seeds(trials, seed_seq, CHUNK_TRIALS))
         if scheduler is None and pending:
@@ -403,7 +397,7 @@ def sweep(
                     results = executor.map(tasks, jobs)
                     try:
                         for i in pending:
-                            point = _TurnStats(config.turns, config.metric_names)
+                            point = TurnStats(config.turns, config.metric_names)
                             for size, _ in chunks:
                                 point.merge(next(results))
                                 done += size
@@ -422,8 +416,7 @@ def sweep(
         results_list = []
         for i, key in enumerate(keys):
             variant, policy = runs[i]
-            point_meta = _meta("simulate", [variant], config, rule, [policy], scry, trials,
-                               seed_seq)
+            point_meta = run_meta("simulate", [variant], setup, [policy], seed_seq)
             point_meta["policy"] = [key[-1]]
             results_list.append(SimulationResult(meta=point_meta, stats=stats[key]))
         return SweepResult(meta=meta, grid=grid, policies=labels, results=results_list,
@@ -449,10 +442,10 @@ def _product(sizes: list[int]) -> int:
 
 def _settings(bases: list[Deck], deck_labels: list[str], fillers: list[str],
               grid: dict[str, list[int]], policies: list[Policy], labels: list[str],
-              config: Any, rule: Any, scry: Policy | None, trials: int,
-              seed_seq: Any) -> dict[str, Any]:
+              setup: GameSetup, seed_seq: Any) -> dict[str, Any]:
     """What decides a sweep's numbers, for its results file (JSON-safe)."""
-    game = _config_meta(config)
+    config, rule, scry = setup.config, setup.rule, setup.scry
+    game = options_meta(setup)
     game["castable"] = [{"name": card.name, "fingerprint": deck_fingerprint([(card, 1)])}
                         for card in config.castable]
     game["mulligan"] = rule.name
@@ -466,7 +459,7 @@ def _settings(bases: list[Deck], deck_labels: list[str], fillers: list[str],
         "policies": [{"name": label, "spec": _policy_spec(policy)}
                      for label, policy in zip(labels, policies)],
         "game": game,
-        "trials": trials,
+        "trials": setup.trials,
         "seed": seed_seq.entropy,
         "chunk_trials": CHUNK_TRIALS,
         "versions": versions(),

@@ -41,7 +41,8 @@ from .objectives import Objective, PairedValues, parse_objective
 from .report import deck_meta, html_repr, render, short_repr, text_table, unique_labels, versions, with_meta
 from .executors import Executor, Job, executing
 from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
-from .simulate import ASSUMPTIONS, _config_meta, _options, game_formats, play_games
+from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta
+from .games import play_games
 
 __all__ = ["tune", "TuneResult", "policy_space", "TUNE_COLUMNS", "THRESHOLDS", "RACING_SHARE"]
 
@@ -341,9 +342,9 @@ def tune(
                           f"got {clip(repr(budget))}")
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= 50:
         raise OptionError(f"top must be a whole number from 1 to 50, got {clip(repr(top))}")
-    config, rule, _, _ = _options(
-        target.last_turn, on_play, mulligan, 2, 0.0, None, True, "tracker-first", 0.4, (),
-        False, None, (), "when-needed", [deck], game)
+    setup = game_setup([deck], 2, {"turns": target.last_turn, "on_play": on_play,
+                                   "mulligan": mulligan, "game": game})
+    config, rule = setup.config, setup.rule
     policies = as_policies(list(policy_space() if candidates is None else candidates))
     labels = unique_labels([policy_name(policy) for policy in policies])
     baselines = {"forge": as_policy("forge"), "keep": as_policy("keep")}
@@ -425,7 +426,7 @@ def tune(
         "note": note,
         "policy": final_labels,
         "formats": game_formats([deck], config, rule),
-        **_config_meta(config),
+        **options_meta(setup),
         "seed": seed_seq.entropy,
         "interval": "95%: mean +/- 1.96 se (paired for differences)",
         "assumptions": [*ASSUMPTIONS,

@@ -56,15 +56,10 @@ from ..errors import DeckError, OptionError, clip
 from .report import deck_meta, html_repr, render, short_repr, versions, with_meta
 from .executors import executing
 from .runner import seed_sequence
-from .simulate import (
-    ASSUMPTIONS,
-    CompareResult,
-    _config_meta,
-    _options,
-    check_metrics,
-    game_formats,
-    play_paired,
-)
+from .compare import CompareResult
+from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta
+from .games import play_paired
+from .metric_checks import check_metrics
 
 __all__ = ["value", "ValueResult", "explore_cards", "chosen_cards", "vanilla_stand_in",
            "added_basics", "DEFAULT_VALUE_METRICS", "VALUE_COLUMNS"]
@@ -644,9 +639,9 @@ def value(
     (metric_name,) = check_metrics([metric], label="metric")
     if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)):
         raise OptionError(f"turn must be a whole number, got {turn!r}")
-    config, rule, _, trials = _options(
-        turns, on_play, mulligan, trials, 0.0, None, True, "tracker-first", 0.4, (), False,
-        None, (), "when-needed", [deck], game)
+    setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
+                                        "mulligan": mulligan, "game": game})
+    config, rule, trials = setup.config, setup.rule, setup.trials
     if not 1 <= turn <= config.turns:
         raise OptionError(f"turn must be between 1 and turns ({config.turns}), got {turn}")
     chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS)
@@ -692,7 +687,7 @@ def value(
         "metrics": chosen_metrics,
         "mulligan": formats[0]["mulligan"],
         "formats": formats,
-        **_config_meta(config),
+        **options_meta(setup),
         "trials": trials,
         "seed": seed_seq.entropy,
         "interval": _INTERVAL,

@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from ..cards import Card, FeatureTable
-from ..errors import OptionError, clip
 from .metrics import CASTABLE_PREFIX, TURN_METRICS
+from .options import GAMES, LAND_FACES, config_options
 
 __all__ = ["GameConfig", "GAMES", "LAND_FACES", "MAX_ACTIONS", "is_commander_game"]
 
-#: Settings of :attr:`GameConfig.land_faces` (spell // land cards played as lands).
-LAND_FACES = ("when-needed", "always", "never")
 #: Safety bound on actions per main phase; every action uses a card, mana or a Map.
 MAX_ACTIONS = 60
-
-#: Kinds of game: ``auto`` is a Commander game when the deck has a commander.
-GAMES = ("auto", "normal", "commander")
 
 
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
     """Options of a goldfish game (keyword-only, hashable, printable).
+
+    Each field is an entry of the option schema (:data:`~explore_sim.engine.options.GAME_OPTIONS`),
+    whose checks it runs.
 
     Parameters
     ----------
@@ -35,8 +31,8 @@ class GameConfig:
         Probability that an explorer leaves the battlefield in response to its explore
         (E3: no counter, still a trigger; a targeted explore then does nothing, E9).
     replacement_order : {"tracker-first", "twists-first"}
-        R3: which replacement applies first when Topography Tracker and Twists and Turns
-        both apply (tracker-first: scry, explore, scry, explore).
+        Which replacement applies first when Topography Tracker and Twists and Turns both
+        apply (tracker-first: scry, explore, scry, explore).
     opponent_land_fraction : float
         Chance that the opponent's revealed card is a land in parley (Storm Fleet
         Negotiator); 0.4 is 24 lands in 60 cards.
@@ -71,28 +67,8 @@ class GameConfig:
     game: str = "auto"
 
     def __post_init__(self) -> None:
-        if isinstance(self.turns, bool) or not isinstance(self.turns, (int, np.integer)):
-            raise OptionError(f"turns must be a whole number, got {self.turns!r}")
-        if not 1 <= self.turns <= 50:
-            raise OptionError(f"turns must be between 1 and 50, got {self.turns}")
-        for name in ("removal", "opponent_land_fraction"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise OptionError(f"{name} must be a probability between 0 and 1, got {clip(repr(value))}")
-        if self.replacement_order not in {"tracker-first", "twists-first"}:
-            raise OptionError(
-                "replacement_order must be 'tracker-first' or 'twists-first', "
-                f"got {self.replacement_order!r}"
-            )
-        if not 0 <= self.hand_limit <= 100:
-            raise OptionError(f"hand_limit must be between 0 and 100, got {self.hand_limit}")
-        if not all(isinstance(card, Card) for card in self.castable):
-            raise OptionError("castable must be cards (resolve names with the card sources)")
-        if self.game not in GAMES:
-            raise OptionError(f"game must be one of {', '.join(GAMES)}, got {clip(self.game)!r}")
-        if self.land_faces not in LAND_FACES:
-            raise OptionError(f"land_faces must be one of {', '.join(LAND_FACES)}, "
-                              f"got {self.land_faces!r}")
+        for entry in config_options():  # the checks of the option schema
+            entry.check(getattr(self, entry.name))
 
     @property
     def metric_names(self) -> dict[str, bool]:

@@ -26,14 +26,14 @@ from ..analysis.advise import PHASES, advice_cells, advise, position
 from ..analysis.explore import EXPLORE_METRICS, explore
 from ..analysis.objectives import parse_objectives
 from ..analysis.report import meta_text
-from ..analysis.simulate import (
+from ..analysis.compare import compare
+from ..analysis.metric_checks import (
     DEFAULT_COMPARE_METRICS,
     DEFAULT_TABLE_METRICS,
     check_metrics,
-    compare,
-    simulate,
     table_metrics,
 )
+from ..analysis.simulate import simulate
 from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
 from ..cards import CardSources
 from ..cards.name_lists import joined_card_lists

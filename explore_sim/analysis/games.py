@@ -1,0 +1,322 @@
+"""Playing goldfish games in seeded chunks: :func:`play_games` (one deck and policy),
+:func:`play_paired` (every variant on the same shuffles), and the exact sums they keep by turn.
+
+Every chunk of trials draws its randomness from named streams of its own
+``SeedSequence`` child (shuffles of each mulligan attempt, policy, removal, parley), so
+variants compared on the same seed see the same shuffles (common random numbers): a paired
+difference then has a much smaller standard error than two independent runs would give.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cards.decklist import Deck
+from ..engine.goldfish import OPENING_METRICS, TURN_METRICS, GameConfig, GameState, Goldfish
+from ..engine.mulligan import MulliganRule, deal_opening_hands
+from ..engine.policies import Policy
+from .game_setup import game_mulligan
+from .runner import run_chunks
+from .stats import Accumulator, PairedSums
+
+__all__ = ["play_games", "play_paired", "TurnStats", "TurnPairs", "SimulateTask", "CompareTask"]
+
+_STREAM_POLICY, _STREAM_REMOVAL, _STREAM_PARLEY, _STREAM_SHUFFLE, _STREAM_SEARCH = range(5)
+
+
+def _stream(chunk_seed: np.random.SeedSequence, *key: int) -> np.random.Generator:
+    child = np.random.SeedSequence(
+        chunk_seed.entropy, spawn_key=(*chunk_seed.spawn_key, *key), pool_size=chunk_seed.pool_size
+    )
+    return np.random.default_rng(child)
+
+
+def play_games(
+    deck: Deck,
+    config: GameConfig,
+    policy: Policy,
+    mulligan: MulliganRule,
+    trials: int,
+    chunk_seed: np.random.SeedSequence,
+    scry_policy: Policy | None = None,
+    card_ids: np.ndarray | None = None,
+) -> dict[int, dict[str, np.ndarray]]:
+    """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
+
+    Parameters
+    ----------
+    deck : Deck
+    config : GameConfig
+    policy : callable
+        Keep-or-mill policy.
+    mulligan : MulliganRule
+    trials : int
+    chunk_seed : numpy.random.SeedSequence
+        The chunk's seed; shuffles, policy, removal and parley draw from separate streams of
+        it, so every variant played from the same seed sees the same shuffles.
+    scry_policy : callable, optional
+        Twists and Turns' scry (default: ``policy``).
+    card_ids : ndarray of shape (size,), optional
+        The main deck's card ids in the order the shuffle starts from (default
+        :meth:`Deck.card_ids`). Decks of the same size shuffled with the same random
+        numbers hold the same card at every position where their orders agree, so an
+        order that lines up what two decks share couples their games closely (common
+        random numbers); any order gives the same distribution of games.
+
+    Returns
+    -------
+    dict of int to dict of str to ndarray of shape (trials,)
+    """
+    features = deck.features()
+    mulligan = game_mulligan(mulligan, config, features)
+    opening = deal_opening_hands(
+        deck.card_ids() if card_ids is None else card_ids, features, trials, mulligan,
+        lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
+    )
+    state = GameState.from_opening_hands(opening, features)
+    rngs = {
+        "policy": _stream(chunk_seed, _STREAM_POLICY),
+        "removal": _stream(chunk_seed, _STREAM_REMOVAL),
+        "parley": _stream(chunk_seed, _STREAM_PARLEY),
+        "search": _stream(chunk_seed, _STREAM_SEARCH),
+    }
+    game = Goldfish(features, config, policy, scry_policy, rngs)
+    lands = game.land_ids
+    out = {0: {
+        "mulligans": opening.mulligans,
+        "hand_size": opening.hand.sum(axis=1, dtype=np.int32),
+        "opening_lands": opening.hand[:, lands].sum(axis=1, dtype=np.int32),
+    }}
+    for turn in range(1, config.turns + 1):
+        game.play_turn(state)
+        out[turn] = game.turn_metrics(state)
+    return out
+
+
+class TurnStats:
+    """One :class:`Accumulator` per turn (turn 0: the opening hand).
+
+    Attributes
+    ----------
+    by_turn : dict of int to Accumulator
+    """
+
+    def __init__(self, turns: int, metrics: dict[str, bool] | None = None) -> None:
+        self.by_turn = {0: Accumulator(OPENING_METRICS)}
+        for turn in range(1, turns + 1):
+            self.by_turn[turn] = Accumulator(metrics or TURN_METRICS)
+
+    def add(self, values: dict[int, dict[str, np.ndarray]]) -> None:
+        for turn, metrics in values.items():
+            self.by_turn[turn].add(metrics)
+
+    def merge(self, other: TurnStats) -> None:
+        for turn, acc in other.by_turn.items():
+            self.by_turn[turn].merge(acc)
+
+    @classmethod
+    def from_turns(cls, accumulators: Sequence[Accumulator]) -> TurnStats:
+        stats = cls.__new__(cls)
+        stats.by_turn = dict(enumerate(accumulators))
+        return stats
+
+    @classmethod
+    def of(cls, values: dict[int, dict[str, np.ndarray]], turns: int,
+           metrics: dict[str, bool] | None = None) -> TurnStats:
+        stats = cls(turns, metrics)
+        stats.add(values)
+        return stats
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        frames = []
+        for turn, acc in self.by_turn.items():
+            frame = acc.summary(level)
+            frame.insert(0, "turn", turn)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    @property
+    def n(self) -> int:
+        return self.by_turn[0].n
+
+
+@dataclasses.dataclass(frozen=True)
+class SimulateTask:
+    """One deck and policy's games, as a picklable chunk task (:mod:`.executors`).
+
+    Attributes
+    ----------
+    deck : Deck
+    config : GameConfig
+    policy : callable
+        Keep-or-mill policy.
+    rule : MulliganRule
+    scry : callable or None
+        Twists and Turns' scry policy (None: ``policy``).
+    """
+
+    deck: Deck
+    config: GameConfig
+    policy: Policy
+    rule: MulliganRule
+    scry: Policy | None = None
+
+    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> TurnStats:
+        """Play one chunk.
+
+        Parameters
+        ----------
+        trials : int
+        chunk_seed : numpy.random.SeedSequence
+
+        Returns
+        -------
+        TurnStats
+            The chunk's exact sums by turn.
+        """
+        return TurnStats.of(
+            play_games(self.deck, self.config, self.policy, self.rule, trials, chunk_seed,
+                       self.scry),
+            self.config.turns, self.config.metric_names)
+
+
+class TurnPairs:
+    """One :class:`PairedSums` per turn: products of every two variants' per-game metrics.
+
+    Attributes
+    ----------
+    by_turn : dict of int to PairedSums
+    """
+
+    def __init__(self, turns: int, variants: int, metrics: dict[str, bool] | None = None) -> None:
+        self.by_turn = {0: PairedSums(list(OPENING_METRICS), variants)}
+        for turn in range(1, turns + 1):
+            self.by_turn[turn] = PairedSums(list(metrics or TURN_METRICS), variants)
+
+    def add(self, results: list[dict[int, dict[str, np.ndarray]]]) -> None:
+        for turn, sums in self.by_turn.items():
+            sums.add([result[turn] for result in results])
+
+    def merge(self, other: TurnPairs) -> None:
+        for turn, sums in other.by_turn.items():
+            self.by_turn[turn].merge(sums)
+
+    def difference(self, base: TurnStats, other: TurnStats, base_index: int,
+                   other_index: int, level: float) -> pd.DataFrame:
+        frames = []
+        for turn, sums in self.by_turn.items():
+            frame = sums.difference(base.by_turn[turn], other.by_turn[turn], base_index,
+                                    other_index, level)
+            frame.insert(0, "turn", turn)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class CompareTask:
+    """Every deck x policy variant on the same shuffles, as a picklable chunk task.
+
+    Attributes
+    ----------
+    variants : tuple of (Deck, callable)
+        The variants, in order.
+    config : GameConfig
+    rule : MulliganRule
+    scry : callable or None
+        Twists and Turns' scry (None: each variant's policy).
+    card_ids : tuple of (ndarray or None), optional
+        Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
+    """
+
+    variants: tuple[tuple[Deck, Policy], ...]
+    config: GameConfig
+    rule: MulliganRule
+    scry: Policy | None = None
+    card_ids: tuple[np.ndarray | None, ...] | None = None
+
+    def __call__(self, trials: int,
+                 chunk_seed: np.random.SeedSequence) -> tuple[list[TurnStats], TurnPairs]:
+        """Play one chunk with every variant.
+
+        Parameters
+        ----------
+        trials : int
+        chunk_seed : numpy.random.SeedSequence
+
+        Returns
+        -------
+        (list of TurnStats, TurnPairs)
+            Each variant's sums, and the sums of products of every two variants.
+        """
+        config = self.config
+        card_ids = self.card_ids or (None,) * len(self.variants)
+        results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry, ids)
+                   for (deck, policy), ids in zip(self.variants, card_ids)]
+        pairs = TurnPairs(config.turns, len(self.variants), config.metric_names)
+        pairs.add(results)
+        return ([TurnStats.of(result, config.turns, config.metric_names) for result in results],
+                pairs)
+
+
+def play_paired(
+    variants: Sequence[tuple[Deck, Policy]],
+    config: GameConfig,
+    rule: MulliganRule,
+    scry: Policy | None,
+    trials: int,
+    seed_seq: np.random.SeedSequence,
+    *,
+    card_ids: Sequence[np.ndarray | None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    scheduler: Any = None,
+) -> tuple[list[TurnStats], TurnPairs]:
+    """Play every ``(deck, policy)`` variant on the same shuffles; statistics for pairing.
+
+    Parameters
+    ----------
+    variants : sequence of (Deck, callable)
+        The decks and keep-or-mill policies, each pair played on every chunk's shuffles.
+    config : GameConfig
+    rule : MulliganRule
+    scry : callable or None
+        Twists and Turns' scry (None: each variant's policy).
+    trials : int
+    seed_seq : numpy.random.SeedSequence
+    card_ids : sequence of (ndarray or None), optional
+        Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
+    progress : callable, optional
+        ``progress(games done, games)`` after every chunk.
+    workers : int
+        Processes (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        Run the chunks on a Dask cluster instead (:func:`~.runner.run_chunks`).
+
+    Returns
+    -------
+    (list of TurnStats, TurnPairs)
+        Each variant's exact sums and histograms by turn, and the sums of products of every
+        two variants' per-game metrics (for :class:`CompareResult`).
+    """
+    card_ids = list(card_ids) if card_ids is not None else [None] * len(variants)
+    if len(card_ids) != len(variants):
+        raise ValueError("card_ids needs one entry per variant")
+    for deck, policy in variants:
+        Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
+    stats = [TurnStats(config.turns, config.metric_names) for _ in variants]
+    pairs = TurnPairs(config.turns, len(variants), config.metric_names)
+
+    def merge(part: tuple[list[TurnStats], TurnPairs]) -> None:
+        for total, chunk_stats in zip(stats, part[0]):
+            total.merge(chunk_stats)
+        pairs.merge(part[1])
+
+    task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids))
+    run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
+               scheduler=scheduler)
+    return stats, pairs
