@@ -344,7 +344,7 @@ def test_seaborn_relplot_straight_from_the_compare_summary(two_by_three):
 def test_defaults_agree_across_functions_and_commands():
     import inspect
 
-    from explore_sim.cli import _build_parser
+    from explore_sim.cli.parser import build_parser as _build_parser
 
     functions = [explore_sim.explore, explore_sim.simulate, explore_sim.compare,
                  explore_sim.sweep]

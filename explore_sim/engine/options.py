@@ -169,7 +169,7 @@ def _schema() -> list[GameOption]:
             flag="--on-draw", negated=True, web="on_draw", web_label="on the draw",
             web_help="play on the draw (default: on the play)"),
         GameOption(
-            "mulligan", "mulligan", "london", "none, london or london-free",
+            "mulligan", "mulligan", "london", "none, london or london-free (default london)",
             doc='{"london", "london-free", "none"} or MulliganRule',
             doc_help="mulligan rule (:mod:`explore_sim.engine.mulligan`); ``free_mulligan`` "
                      "and ``keep`` refine it",
@@ -197,8 +197,8 @@ def _schema() -> list[GameOption]:
             flag="--no-maps", negated=True, web="no_maps", web_label="no Maps"),
         GameOption(
             "replacement_order", "choice", "tracker-first",
-            "which applies first when Topography Tracker doubles an explore and Twists and "
-            "Turns adds a scry",
+            "which applies first when Topography Tracker (each explore twice) and Twists and "
+            "Turns (a scry before each explore) both apply",
             doc='{"tracker-first", "twists-first"}',
             doc_help="Topography Tracker and Twists and Turns: which replacement applies first",
             choices=REPLACEMENT_ORDERS, flag="--replacement-order", web="replacement_order"),

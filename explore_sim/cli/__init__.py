@@ -1,0 +1,95 @@
+"""The ``explore-sim`` command line.
+
+Every input error is printed as one line, ``explore-sim: error: ...``, with exit status 2;
+warnings go to standard error as ``explore-sim: warning: ...``. Nothing printed carries
+terminal control characters. Results are printed before a figure is drawn, so a figure that
+cannot be written (exit status 2) never costs the results. Output into a closed pipe ends
+quietly with status 141 (128 + SIGPIPE); a full disk or a closed standard output is an
+error. Only ``explore-sim cards update`` and ``--scheduler`` (a Dask cluster) use the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+
+from ..errors import ExploreSimError, OptionError
+from . import answers, cards, explore, games, serve
+from .arguments import PROG
+from .output import BROKEN_PIPE_STATUS, Output, print_error, print_line, print_warnings, \
+    write_output
+from .parser import build_parser
+
+__all__ = ["main", "BROKEN_PIPE_STATUS", "COMMANDS"]
+
+#: What runs each command.
+COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
+    "cards": cards.run_cards,
+    "policies": cards.run_policies,
+    "explore": explore.run,
+    "simulate": games.run,
+    "compare": games.run,
+    "sweep": games.run,
+    "value": answers.run_value,
+    "advise": answers.run_advise,
+    "tune": answers.run_tune,
+    "serve": serve.run,
+}
+
+
+def _normalise_argv(argv: list[str]) -> list[str]:
+    """``cards`` alone lists the catalog and ``cards NAME`` shows a card."""
+    if argv[:1] == ["cards"]:
+        rest = argv[1:]
+        if rest[:1] in (["-h"], ["--help"]):
+            return argv
+        if not rest or rest[0].startswith("-"):
+            return ["cards", "list", *rest]
+        if rest[0] not in cards.CARD_COMMANDS:
+            return ["cards", "show", *rest]
+    return argv
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0, 2 for an input error, 130 when interrupted, 141 for a closed pipe.
+    """
+    argv = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            args = parser.parse_args(argv)
+            if args.command is None:
+                raise OptionError(
+                    "choose a command: cards, policies, explore, simulate, compare, sweep, "
+                    "value, advise, tune or serve (see --help)"
+                )
+            output = COMMANDS[args.command](args)
+        except ExploreSimError as error:
+            print_warnings(caught)
+            print_error(error)
+            return 2
+        except KeyboardInterrupt:
+            print_line(f"{PROG}: interrupted")
+            return 130
+    print_warnings(caught)
+    status = write_output(output.text)
+    if status == 0 and output.plot is not None:
+        try:
+            output.plot()
+        except ExploreSimError as error:
+            print_error(error)
+            return 2
+    return status

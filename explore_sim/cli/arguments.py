@@ -1,0 +1,130 @@
+"""The command line's argument parser class and the types of its option values."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+from ..analysis.report import FORMATS
+from ..errors import MAX_ECHO, OptionError, clip, parse_count
+
+__all__ = ["PROG", "Parser", "count", "number", "seconds", "megabytes", "port",
+           "add_seed_and_format"]
+
+PROG = "explore-sim"
+_QUOTED = re.compile(r"'([^'\n]{%d})[^'\n]+'" % (MAX_ECHO - 3))
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit with status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Raise the parser's error as one :class:`OptionError` line.
+
+        Parameters
+        ----------
+        message : str
+        """
+        if message.startswith("unrecognized arguments: "):
+            message = clip(message, 2 * MAX_ECHO)
+        raise OptionError(_QUOTED.sub(r"'\1...'", message))
+
+
+def count(text: str) -> int:
+    """A whole number, allowing ``200_000``, ``200,000`` and ``2e5``.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+    """
+    value = parse_count(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}")
+    return value
+
+
+def number(text: str) -> float:
+    """A finite decimal number.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    float
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a number, got {clip(text)!r}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A number of seconds > 0.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    float
+    """
+    value = number(text) if text.strip() else 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {clip(text)!r}")
+    return value
+
+
+def megabytes(text: str) -> int:
+    """A whole number of megabytes >= 1, as bytes.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+    """
+    value = count(text)
+    if not 1 <= value <= 10**7:
+        raise argparse.ArgumentTypeError(f"expected megabytes from 1 to 10000000, got {clip(text)!r}")
+    return value * 1_000_000
+
+
+def port(text: str) -> int:
+    """A TCP port, 0 to 65535.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+    """
+    value = count(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {clip(text)!r}")
+    return value
+
+
+def add_seed_and_format(run: argparse.ArgumentParser) -> None:
+    """The ``--seed`` and ``--format`` options every command that plays games ends with.
+
+    Parameters
+    ----------
+    run : argparse.ArgumentParser
+    """
+    run.add_argument("--seed", type=count, default=None, help="random seed (default: fresh)")
+    run.add_argument("--format", choices=FORMATS, default="table")

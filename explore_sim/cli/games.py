@@ -1,0 +1,167 @@
+"""``simulate``, ``compare`` and ``sweep``: goldfish games with every game option."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..analysis.compare import compare
+from ..analysis.metric_checks import check_distribution, check_metrics
+from ..analysis.report import render
+from ..analysis.simulate import simulate
+from ..analysis.sweep import sweep
+from ..cards import Card
+from ..cards.decklist import deck_card_files
+from ..cards.index import card_sources
+from ..errors import OptionError, clip
+from ..plotting import sweep_dimensions
+from . import shared
+from .arguments import add_seed_and_format, count
+from .game_options import add_game_options, game_options_of
+from .output import Output
+from .vary import parse_vary
+
+__all__ = ["add_parsers", "run"]
+
+
+def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
+    """Add ``simulate``, ``compare`` and ``sweep`` to the command line.
+
+    Parameters
+    ----------
+    commands : argparse subparsers
+    parents : list of argparse.ArgumentParser
+        The card-source, decklist-format and output options.
+    """
+    for name, help_text in (
+        ("simulate", "play goldfish games with one deck and report metrics by turn"),
+        ("compare", "compare decks and/or policies on the same shuffles, with paired differences"),
+    ):
+        game = commands.add_parser(name, parents=parents, help=help_text,
+                                   description=help_text)
+        if name == "simulate":
+            game.add_argument("deck", help="decklist file")
+            game.add_argument("--policy", default="forge",
+                              help="keep-or-mill policy: a preset or an expression (default forge)")
+        else:
+            game.add_argument("decks", nargs="+", metavar="DECK", help="decklist files")
+            game.add_argument("--policy", action="append", dest="policies", default=None,
+                              metavar="POLICY",
+                              help="a policy to compare (repeat for several; default forge)")
+        _add_game_options(game)
+        if name == "simulate":
+            game.add_argument("--distribution", default=None, metavar="METRIC",
+                              help="print the full distribution of one metric at one turn "
+                                   "instead of the summary")
+            game.add_argument("--turn", type=count, default=None,
+                              help="the turn of --distribution (0: the opening hand; "
+                                   "default: the last turn)")
+    sweeping = commands.add_parser(
+        "sweep", parents=parents,
+        help="simulate a grid of land counts, card counts, policies and decks",
+        description="Simulate every combination of the --vary values (and every --deck), "
+                    "each on the same seed; --out keeps the points in a Parquet file that a "
+                    "rerun of the same command completes.")
+    sweeping.add_argument("deck", help="decklist file")
+    sweeping.add_argument("--deck", action="append", default=[], dest="more_decks",
+                          metavar="DECK", help="another deck swept the same way (repeatable)")
+    sweeping.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
+                          help="lands=20..26, \"Cenote Scout=0,4,8\" or policy=keep,mill,forge "
+                               "(repeatable; ranges are inclusive)")
+    sweeping.add_argument("--filler", default=None, metavar="CARD",
+                          help="the card traded against to keep the deck size (default: the "
+                               "deck's // filler: line, else Grizzly Bears)")
+    sweeping.add_argument("--out", default=None, metavar="FILE",
+                          help="write the points to a Parquet file as they finish; rerunning "
+                               "the same command reads them back and plays only the rest")
+    _add_game_options(sweeping)
+
+
+def _add_game_options(game: argparse.ArgumentParser) -> None:
+    """The game options of simulate, compare and sweep (from the option schema), then
+    ``--metrics``, ``--trials``, ``--seed`` and ``--format``."""
+    add_game_options(game)
+    game.add_argument("--metrics", default=None,
+                      help="comma-separated metrics to show (default: a selection)")
+    game.add_argument("--trials", type=count, default=100_000, help="games (default 100000)")
+    add_seed_and_format(game)
+
+
+def run(args: argparse.Namespace) -> Output:
+    """Run ``simulate``, ``compare`` or ``sweep``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    Output
+    """
+    sources = shared.sources(args)
+    paths = [args.deck, *args.more_decks] if args.command == "sweep" else \
+        [args.deck] if args.command == "simulate" else args.decks
+    if args.command == "sweep":  # card names of --vary come from every deck's card file too
+        companions = [str(f) for path in paths for f in deck_card_files(path)]
+        if companions:
+            sources = card_sources([*args.cards, *companions], args.cards_dir)
+    castable = []
+    for name in args.castable:
+        card = sources.find(name)
+        if card is None:
+            raise OptionError(f"--castable: unknown card {clip(name)!r}"
+                              f"{sources.suggestion_text(name)}")
+        castable.append(card)
+    metrics = None
+    if args.metrics:  # checked before the games are played
+        metrics = check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()],
+                                label="--metrics",
+                                extra=[f"castable:{card.name}" for card in castable])
+    grid = parse_vary(args.vary, sources) if args.command == "sweep" else None
+    options = dict(game_options_of(args), castable=castable, trials=args.trials, seed=args.seed)
+    distribution = _distribution_option(args, castable)
+    shared.check_plot_path(args)
+    if args.plot and grid is not None:
+        sweep_dimensions(grid, len(paths), label="--plot")
+    decks = [shared.deck(args, path) for path in paths]
+    bar = shared.progress(args, args.command)
+    with shared.scheduler(args) as scheduler:
+        options.update(workers=1 if scheduler else args.workers, scheduler=scheduler,
+                       progress=bar)
+        if args.command == "simulate":
+            result: Any = simulate(decks[0], policy=args.policy, **options)
+        elif args.command == "compare":
+            result = compare(decks, args.policies or ["forge"], **options)
+        else:
+            assert grid is not None
+            result = sweep(decks, grid, filler=args.filler, metrics=metrics, out=args.out,
+                           catalog=sources, **options)
+    bar.close()
+    if distribution is not None:
+        metric, turn = distribution
+        rows = result.distribution(metric, turn)
+        where = " in the opening hand" if turn == 0 else f" at the end of turn {turn}"
+        plot = shared.plot_later(args.plot, result, distribution=metric, turn=turn) if args.plot \
+            else None
+        return Output(render(args.format, result.meta, rows,
+                              f"simulate: distribution of {metric}{where}"), plot)
+    plot = shared.plot_later(args.plot, result, metrics) if args.plot else None
+    return Output(result.render(args.format, metrics=metrics), plot)
+
+
+def _distribution_option(args: argparse.Namespace, castable: list[Card]) -> tuple[str, int] | None:
+    """``(metric, turn)`` of ``simulate --distribution METRIC [--turn T]``, checked before
+    any game is played (the turn defaults to the last)."""
+    metric = getattr(args, "distribution", None)
+    turn = getattr(args, "turn", None)
+    if metric is None:
+        if turn is not None:
+            raise OptionError("--turn goes with --distribution METRIC")
+        return None
+    turn = args.turns if turn is None else turn
+    if not 0 <= turn <= args.turns:
+        raise OptionError(f"--turn: must be between 0 (the opening hand) and {args.turns} "
+                          f"(--turns), got {turn}")
+    check_distribution(metric, turn, args.turns, [f"castable:{card.name}" for card in castable],
+                       label="--distribution")
+    return metric, turn

@@ -1,0 +1,108 @@
+"""What a command prints: its results on standard output, one-line errors and warnings on
+standard error, and the figure it draws once the results are printed."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import warnings
+from collections.abc import Callable
+
+from ..errors import ExploreSimError, OptionError, printable
+from .arguments import PROG
+
+__all__ = ["Output", "BROKEN_PIPE_STATUS", "print_line", "print_error", "print_warnings",
+           "write_output"]
+
+#: Exit status of a command whose output went into a closed pipe (128 + SIGPIPE).
+BROKEN_PIPE_STATUS = 141
+
+
+@dataclasses.dataclass
+class Output:
+    """What a command prints, and the figure it draws once that is printed.
+
+    Attributes
+    ----------
+    text : str
+    plot : callable or None
+    """
+
+    text: str
+    plot: Callable[[], None] | None = None
+
+
+def print_line(line: str) -> None:
+    """One line on standard error (nothing if it is closed).
+
+    Parameters
+    ----------
+    line : str
+    """
+    if sys.stderr is None:
+        return
+    try:
+        sys.stderr.write(printable(line) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def print_error(error: ExploreSimError) -> None:
+    """``explore-sim: error: ...`` on standard error.
+
+    Parameters
+    ----------
+    error : ExploreSimError
+    """
+    print_line(f"{PROG}: error: {error}")
+
+
+def print_warnings(caught: list[warnings.WarningMessage]) -> None:
+    """Each warning as ``explore-sim: warning: ...``, on one line.
+
+    Parameters
+    ----------
+    caught : list of warnings.WarningMessage
+    """
+    for item in caught:
+        print_line(f"{PROG}: warning: {' '.join(str(item.message).split())}")
+
+
+def write_output(text: str) -> int:
+    """Print the results; the exit status (a closed pipe, a full disk or no output).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+    """
+    if sys.stdout is None:
+        print_error(OptionError("cannot write the results: standard output is closed"))
+        return 2
+    try:
+        sys.stdout.write(printable(text))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+        return BROKEN_PIPE_STATUS
+    except (OSError, ValueError) as error:
+        _discard_stdout()
+        reason = getattr(error, "strerror", None) or error
+        print_error(OptionError(f"cannot write the results to standard output: {reason}"))
+        return 2
+    return 0
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device, so nothing fails again at exit."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing is flushed at exit
