@@ -38,7 +38,7 @@ from .report import (
     with_meta,
 )
 from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
-from .game_setup import GameSetup, game_setup, options_meta, run_meta
+from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_game_options
 from .games import SimulateTask, TurnStats
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
 from .simulate import SimulationResult
@@ -254,6 +254,7 @@ def _policy_spec(policy: Policy) -> str:
     return f"{getattr(policy, '__module__', '?')}.{getattr(policy, '__qualname__', policy_name(policy))}"
 
 
+@with_game_options(positional=())
 def sweep(
     deck: Deck | str | PathLike[str] | Sequence[Deck | str | PathLike[str]],
     grid: Mapping[str, Sequence[Any]],
@@ -309,9 +310,9 @@ def sweep(
     catalog : Catalog or CardSources, optional
         Where grid card names not in a deck are looked up (default: the built-in catalog
         and the imported index).
+    {game_options}
     **options
-        Game options of :func:`explore_sim.simulate` (``turns``, ``mulligan``, ``castable``,
-        ...).
+        The game options (keyword-only, listed above), as for :func:`explore_sim.simulate`.
 
     Returns
     -------

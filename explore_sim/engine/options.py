@@ -152,10 +152,6 @@ class GameOption:
                 allowed = "one of " + ", ".join(self.choices)
             raise OptionError(f"{self.name} must be {allowed}, got {clip(str(value))!r}")
 
-    def cli_value(self, value: Any) -> Any:
-        """The option's value from its command-line or web value (a negated flag flips)."""
-        return (not value) if self.negated else value
-
 
 def _schema() -> list[GameOption]:
     return [

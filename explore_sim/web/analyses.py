@@ -38,15 +38,14 @@ from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
 from ..cards import CardSources
 from ..cards.name_lists import joined_card_lists
 from ..cards.decklist import Deck
-from ..engine.goldfish import GAMES, TURN_METRICS
-from ..engine.config import LAND_FACES
+from ..engine.goldfish import TURN_METRICS
 from ..engine.metrics import CASTABLE_PREFIX
-from ..engine.mulligan import MULLIGAN_RULES
 from ..engine.policies import as_policy
 from ..errors import ExploreSimError, OptionError, clip
 from ..plotting import result_figure
 from .checks import cast_first_errors, explore_errors
 from .forms import Field
+from .game_fields import GameFields
 
 __all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress"]
 
@@ -148,8 +147,9 @@ class Analysis:
         The tab's label.
     description : str
         One paragraph above the options.
-    fields : tuple of Field
-        The options (``trials`` and ``seed`` last).
+    form : tuple of Field or GameFields
+        The options (``trials`` and ``seed`` last); a :class:`GameFields` stands for game
+        options of the schema, read when :attr:`fields` is.
     check : callable
         ``check(options, decks, sources) -> {field: message}``: what can be refused before
         the run, shown beside its field (a message under a key that is no field, such as
@@ -171,13 +171,26 @@ class Analysis:
     name: str
     title: str
     description: str
-    fields: tuple[Field, ...]
+    form: tuple[Field | GameFields, ...]
     check: Callable[[dict[str, Any], list[Deck], CardSources], dict[str, str]]
     run: Callable[[list[Deck], Mapping[str, Any], Progress], Any]
     tables: Callable[[Any, Mapping[str, Any]], list[Table]]
     figure: Callable[[Any, Mapping[str, Any]], Figure] | None
     download: Callable[[Any, Mapping[str, Any], str], str]
     second_deck: bool = False
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        """The form's fields, game options included.
+
+        Returns
+        -------
+        tuple of Field
+        """
+        out: list[Field] = []
+        for item in self.form:
+            out.extend(item.fields() if isinstance(item, GameFields) else [item])
+        return tuple(out)
 
     def field(self, name: str) -> Field:
         """The field called ``name``.
@@ -242,9 +255,9 @@ _EXPLORE_FIELDS = (
     Field("turn", "turn", "int", None, "the turn the policy sees (blank: cards drawn - 6, at "
           "least 1)", low=1, high=1000),
     Field("explorer_gone", "explorer gone", "flag", False, "the explorer left the battlefield "
-          "before exploring (E3): no counters"),
+          "before exploring: it still explores, without counters"),
     Field("targeted", "targeted", "flag", False, "the explore targets the explorer (a Map, a "
-          "spell): gone means nothing happens (E9)"),
+          "spell): gone means nothing happens"),
     Field("distribution", "distribution of", "choice", "counters", "the metric whose full "
           "distribution is listed and drawn", choices=tuple(EXPLORE_METRICS)),
     *_trials_and_seed("shuffles"),
@@ -256,15 +269,16 @@ def _explore_check(options: dict[str, Any], decks: list[Deck],
     return {**_policy_error(options, "policy"), **explore_errors(options, decks[0])}
 
 
-def _explore_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
-    return explore(decks[0], explores=o["explores"], drawn=o["drawn"], policy=o["policy"],
-                   explorer_gone=o["explorer_gone"], known=joined_card_lists(o["known"]),
-                   trials=o["trials"], seed=o["seed"], explorer=o["explorer"],
-                   targeted=o["targeted"], turn=o["turn"], progress=progress)
+def _explore_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
+    return explore(decks[0], explores=options["explores"], drawn=options["drawn"],
+                   policy=options["policy"], explorer_gone=options["explorer_gone"],
+                   known=joined_card_lists(options["known"]),
+                   trials=options["trials"], seed=options["seed"], explorer=options["explorer"],
+                   targeted=options["targeted"], turn=options["turn"], progress=progress)
 
 
-def _explore_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
-    metric = o["distribution"]
+def _explore_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
+    metric = options["distribution"]
     return [
         frame_table(result.summary(), f"explore: {result.meta['explores']} explore(s) after "
                     f"{result.meta['drawn']} cards drawn",
@@ -280,41 +294,19 @@ EXPLORE = Analysis(
     title="Explore sequence",
     description="K explores in a row by one explorer after D cards are drawn, over many "
                 "shuffles: counters, lands to hand, cards milled.",
-    fields=_EXPLORE_FIELDS,
+    form=_EXPLORE_FIELDS,
     check=_explore_check,
     run=_explore_run,
     tables=_explore_tables,
-    figure=lambda result, o: result_figure(result, distribution=o["distribution"]),
+    figure=lambda result, options: result_figure(result, distribution=options["distribution"]),
     download=_render,
 )
 
 
 # --------------------------------------------------------------------------- simulate, compare
 
-_GAME_FIELDS = (
-    Field("turns", "turns", "int", 6, "turns to play", low=1, high=50),
-    Field("on_draw", "on the draw", "flag", False, "play on the draw (default: on the play)"),
-    Field("mulligan", "mulligan", "choice", "london", "none, London (Karsten's keep rule) or "
-          "London with a free first mulligan", choices=MULLIGAN_RULES),
-    Field("removal", "removal", "number", 0.0, "probability an explorer is removed in response "
-          "to its explore", low=0, high=1),
-    Field("scry_policy", "scry policy", "text", None, "Twists and Turns scry: bottom where "
-          "true (blank: the keep-or-mill policy)"),
-    Field("no_maps", "no Maps", "flag", False, "never use Map tokens"),
-    Field("replacement_order", "replacement order", "choice", "tracker-first",
-          "R3: Topography Tracker / Twists and Turns", choices=("tracker-first", "twists-first")),
-    Field("opponent_land_fraction", "opponent land fraction", "number", 0.4, "land share of the "
-          "opponent's library for parley", low=0, high=1),
-    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
-          "has a Commander section", choices=GAMES),
-    Field("land_faces", "land faces", "choice", "when-needed", "play a spell // land card as "
-          "its land face when no land card can be played, always, or never",
-          choices=LAND_FACES),
-    Field("cast_first", "cast first", "lines", [], "cards to cast before others, one per line, "
-          "in order"),
-    Field("castable", "castable", "lines", [], "cards whose metric castable:CARD is taken (could "
-          "the sources in play pay it?), one per line"),
-)
+#: Every game option of the schema with a web field.
+_GAME_FIELDS = GameFields()
 
 
 def _game_check(options: dict[str, Any], sources: CardSources, default_metrics: Sequence[str],
@@ -341,13 +333,8 @@ def _game_check(options: dict[str, Any], sources: CardSources, default_metrics: 
     return errors
 
 
-def _game_options(o: Mapping[str, Any]) -> dict[str, Any]:
-    return dict(turns=o["turns"], on_play=not o["on_draw"], mulligan=o["mulligan"],
-                trials=o["trials"], seed=o["seed"], removal=o["removal"],
-                scry_policy=o["scry_policy"], use_maps=not o["no_maps"],
-                replacement_order=o["replacement_order"],
-                opponent_land_fraction=o["opponent_land_fraction"], cast_order=o["cast_first"],
-                castable=o["castable"], land_faces=o["land_faces"], game=o["game"])
+def _game_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(_GAME_FIELDS.options(options), trials=options["trials"], seed=options["seed"])
 
 
 def _metric_fields(default: Sequence[str]) -> tuple[Field]:
@@ -357,9 +344,9 @@ def _metric_fields(default: Sequence[str]) -> tuple[Field]:
     )
 
 
-def _games_figure(result: Any, o: Mapping[str, Any]) -> Figure:
+def _games_figure(result: Any, options: Mapping[str, Any]) -> Figure:
     """The metrics of the tables, one panel each: the figure ``--plot`` writes."""
-    return result_figure(result, o["metrics"])
+    return result_figure(result, options["metrics"])
 
 
 def _with_castable(metrics: Sequence[str], result: Any) -> list[str]:
@@ -373,13 +360,13 @@ def _simulate_check(options: dict[str, Any], decks: list[Deck],
             **cast_first_errors(options, decks)}
 
 
-def _simulate_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
-    return simulate(decks[0], policy=o["policy"], progress=progress, **_game_options(o))
+def _simulate_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
+    return simulate(decks[0], policy=options["policy"], progress=progress, **_game_options(options))
 
 
-def _simulate_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+def _simulate_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     rows = result.summary()
-    metrics = o["metrics"] or table_metrics(result.meta)
+    metrics = options["metrics"] or table_metrics(result.meta)
     turns = range(1, result.meta["turns"] + 1)
     by_turn = rows[rows["turn"] > 0]
     opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
@@ -401,10 +388,10 @@ SIMULATE = Analysis(
     title="Goldfish by turn",
     description="Whole goldfish games with one deck: land drops, curve, counters, explores "
                 "and more, turn by turn.",
-    fields=(
+    form=(
         Field("policy", "policy", "text", "forge", "keep or mill each revealed nonland card: a "
               "preset (keep, mill, forge, xmage, ...) or an expression"),
-        *_GAME_FIELDS,
+        _GAME_FIELDS,
         *_metric_fields(DEFAULT_TABLE_METRICS),
         *_trials_and_seed("games"),
     ),
@@ -412,7 +399,7 @@ SIMULATE = Analysis(
     run=_simulate_run,
     tables=_simulate_tables,
     figure=_games_figure,
-    download=lambda result, o, fmt: result.render(fmt, metrics=o["metrics"]),
+    download=lambda result, options, fmt: result.render(fmt, metrics=options["metrics"]),
 )
 
 
@@ -437,12 +424,12 @@ def _compare_check(options: dict[str, Any], decks: list[Deck],
     return errors
 
 
-def _compare_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
-    return compare(decks, list(o["policies"]), progress=progress, **_game_options(o))
+def _compare_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
+    return compare(decks, list(options["policies"]), progress=progress, **_game_options(options))
 
 
-def _compare_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
-    metrics = o["metrics"] or _with_castable(DEFAULT_COMPARE_METRICS, result)
+def _compare_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
+    metrics = options["metrics"] or _with_castable(DEFAULT_COMPARE_METRICS, result)
     last = result.meta["turns"]
     rows = result.summary()
     diffs = result.paired_differences()
@@ -470,10 +457,10 @@ COMPARE = Analysis(
     title="Compare policies or decks",
     description="Every deck x policy variant plays the same shuffles; paired differences to "
                 "the first variant have small standard errors.",
-    fields=(
+    form=(
         Field("policies", "policies", "lines", ["keep", "forge"], "keep-or-mill policies to "
               "compare, one per line (presets or expressions); the first is the baseline"),
-        *_GAME_FIELDS,
+        _GAME_FIELDS,
         *_metric_fields(DEFAULT_COMPARE_METRICS),
         *_trials_and_seed("games"),
     ),
@@ -481,13 +468,16 @@ COMPARE = Analysis(
     run=_compare_run,
     tables=_compare_tables,
     figure=_games_figure,
-    download=lambda result, o, fmt: result.render(fmt, metrics=o["metrics"]),
+    download=lambda result, options, fmt: result.render(fmt, metrics=options["metrics"]),
     second_deck=True,
 )
 
 
 # --------------------------------------------------------------------------- value
 
+_VALUE_TURNS = GameFields(("turns",), help=(("turns", "turns to play; the differences are "
+                                                     "shown for each"),))
+_VALUE_GAME = GameFields(("on_play", "mulligan", "game"))
 _VALUE_FIELDS = (
     Field("card", "cards to value", "lines", [], "cards of the main deck to value, one per "
           "line (blank: every explore or Map card of the deck)"),
@@ -495,19 +485,14 @@ _VALUE_FIELDS = (
           "land-equivalent matches", choices=tuple(TURN_METRICS)),
     Field("turn", "at turn", "int", 4, "the turn it is matched at (at most turns)", low=1,
           high=50),
-    Field("turns", "turns", "int", 6, "turns to play; the differences are shown for each",
-          low=1, high=50),
+    _VALUE_TURNS,
     Field("metrics", "metrics", "text", None, "comma-separated metrics of the differences by "
           f"turn (blank: {', '.join(DEFAULT_VALUE_METRICS[:4])}, ...)", wide=True),
     Field("max_lands", "max lands", "int", 8, "the most stand-ins replaced by basic lands; a "
           "card worth more is reported as such", low=1, high=60),
     Field("policy", "policy", "text", "forge", "keep-or-mill policy of every deck: a preset "
           "(keep, mill, forge, xmage, ...) or an expression"),
-    Field("on_draw", "on the draw", "flag", False, "play on the draw (default: on the play)"),
-    Field("mulligan", "mulligan", "choice", "london", "none, London (Karsten's keep rule) or "
-          "London with a free first mulligan", choices=MULLIGAN_RULES),
-    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
-          "has a Commander section", choices=GAMES),
+    _VALUE_GAME,
     *_trials_and_seed("games of each deck variant"),
 )
 
@@ -535,14 +520,15 @@ def _value_check(options: dict[str, Any], decks: list[Deck],
     return errors
 
 
-def _value_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
-    return value(decks[0], joined_card_lists(o["card"]) or None, metric=o["metric"],
-                 turn=o["turn"], turns=o["turns"], metrics=o["metrics"], policy=o["policy"],
-                 on_play=not o["on_draw"], mulligan=o["mulligan"], trials=o["trials"],
-                 seed=o["seed"], game=o["game"], max_lands=o["max_lands"], progress=progress)
+def _value_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
+    return value(decks[0], joined_card_lists(options["card"]) or None, metric=options["metric"],
+                 turn=options["turn"], metrics=options["metrics"], policy=options["policy"],
+                 trials=options["trials"], seed=options["seed"], max_lands=options["max_lands"],
+                 progress=progress, **_VALUE_TURNS.options(options),
+                 **_VALUE_GAME.options(options))
 
 
-def _value_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+def _value_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     """The land-equivalents, then per card: the matched metric of every deck variant, what
     exploring adds by turn (mean and paired standard error) and its 95% intervals."""
     meta = result.meta
@@ -591,11 +577,11 @@ VALUE = Analysis(
     description="What each explore or Map card adds against a vanilla stand-in (the same "
                 "card without explore), and how many lands it is worth, on the same "
                 "shuffles.",
-    fields=_VALUE_FIELDS,
+    form=_VALUE_FIELDS,
     check=_value_check,
     run=_value_run,
     tables=_value_tables,
-    figure=lambda result, o: result_figure(result),  # what value --plot writes
+    figure=lambda result, options: result_figure(result),  # what value --plot writes
     download=_render,
 )
 
@@ -604,7 +590,7 @@ VALUE = Analysis(
 
 _ADVISE_FIELDS = (
     Field("turn", "turn", "int", None, "the turn being played (required)", low=1, high=50),
-    Field("on_draw", "on the draw", "flag", False, "you are on the draw"),
+    GameFields(("on_play",), help=(("on_play", "you are on the draw"),)),
     Field("revealed", "revealed", "text", None, "the nonland card the explore revealed "
           "(required)"),
     Field("explorer", "explorer", "text", None, "the exploring permanent (blank: the only "
@@ -627,8 +613,7 @@ _ADVISE_FIELDS = (
           wide=True),
     Field("policy", "policy", "text", "forge", "later keep-or-mill decisions (and scries): a "
           "preset (keep, mill, forge, xmage, ...) or an expression"),
-    Field("game", "game", "choice", "auto", "commander: Commander games; auto: when the deck "
-          "has a Commander section", choices=GAMES),
+    GameFields(("game",)),
     *_trials_and_seed("libraries (each played by both choices)"),
 )
 #: The advise fields a position's error can name (its message starts with the name).
@@ -636,13 +621,14 @@ _POSITION_FIELDS = ("hand", "battlefield", "graveyard", "revealed", "explorer",
                     "explores_left", "turn", "phase")
 
 
-def _position_options(o: Mapping[str, Any]) -> dict[str, Any]:
-    return dict(turn=o["turn"], revealed=o["revealed"], hand=joined_card_lists(o["hand"]),
-                battlefield=joined_card_lists(o["battlefield"]),
-                graveyard=joined_card_lists(o["graveyard"]),
-                explorer=o["explorer"], explores_left=o["explores_left"],
-                explorer_cast=not o["explorer_in_play"], on_play=not o["on_draw"],
-                phase=o["phase"])
+def _position_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(turn=options["turn"], revealed=options["revealed"],
+                hand=joined_card_lists(options["hand"]),
+                battlefield=joined_card_lists(options["battlefield"]),
+                graveyard=joined_card_lists(options["graveyard"]),
+                explorer=options["explorer"], explores_left=options["explores_left"],
+                explorer_cast=not options["explorer_in_play"], on_play=not options["on_draw"],
+                phase=options["phase"])
 
 
 def _advise_check(options: dict[str, Any], decks: list[Deck],
@@ -676,13 +662,13 @@ def _advise_check(options: dict[str, Any], decks: list[Deck],
     return errors
 
 
-def _advise_run(decks: list[Deck], o: Mapping[str, Any], progress: Progress) -> Any:
-    return advise(decks[0], **_position_options(o), objectives=o["objective"],
-                  policy=o["policy"], trials=o["trials"], seed=o["seed"], game=o["game"],
-                  progress=progress)
+def _advise_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
+    return advise(decks[0], **_position_options(options), objectives=options["objective"],
+                  policy=options["policy"], trials=options["trials"], seed=options["seed"],
+                  game=options["game"], progress=progress)
 
 
-def _advise_tables(result: Any, o: Mapping[str, Any]) -> list[Table]:
+def _advise_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     rows = result.summary()
     where = result.meta["position"]
     shown = advice_cells(rows, interval=lambda lo, hi: f"{lo:+.4f} to {hi:+.4f}")
@@ -700,7 +686,7 @@ ADVISE = Analysis(
     description="From your position (turn, hand, battlefield, graveyard and the card an "
                 "explore just revealed), keep and mill are both played on, on the same "
                 "libraries: the paired difference says which is better.",
-    fields=_ADVISE_FIELDS,
+    form=_ADVISE_FIELDS,
     check=_advise_check,
     run=_advise_run,
     tables=_advise_tables,

@@ -62,18 +62,18 @@ class Cost:
         return min(self.trials, CHUNK_TRIALS) * self.together * self.turns
 
 
-def _value_variants(decks: Sequence[Deck], o: Mapping[str, Any]) -> list[int]:
+def _value_variants(decks: Sequence[Deck], options: Mapping[str, Any]) -> list[int]:
     """Per card to value: the explorer deck, the vanilla deck and one variant per land."""
     deck = decks[0]
     copies = dict(deck.main)
-    return [2 + min(copies.get(card, 1), o["max_lands"])
-            for card in chosen_cards(deck, o.get("card") or None)]
+    return [2 + min(copies.get(card, 1), options["max_lands"])
+            for card in chosen_cards(deck, options.get("card") or None)]
 
 
-def _advise_turns(o: Mapping[str, Any]) -> int:
+def _advise_turns(options: Mapping[str, Any]) -> int:
     """Turns played from the position to the last objective's turn."""
-    turn = o["turn"]
-    text = o.get("objective") or f"on_curve@{turn + 1},mana_spent@{turn + 3}"
+    turn = options["turn"]
+    text = options.get("objective") or f"on_curve@{turn + 1},mana_spent@{turn + 3}"
     last = max(objective.last_turn for objective in parse_objectives(text))
     return max(1, last - turn + 1)
 
