@@ -52,7 +52,8 @@ from ..engine.policies import Observation, Policy, one_policy, policy_name
 from ..engine.state import shuffled_libraries
 from ..errors import DeckError, OptionError, clip
 from .objectives import Objective, PairedValues, parse_objectives
-from .report import deck_meta, html_repr, meta_text, render, short_repr, text_table, versions, with_meta
+from .results import Result
+from .report import deck_meta, meta_text, text_table, versions
 from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence
 
 __all__ = ["advise", "AdviceResult", "Position", "position", "ADVICE_COLUMNS", "PHASES",
@@ -439,7 +440,7 @@ def _verdict(found: Mapping[str, float]) -> str:
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
-class AdviceResult:
+class AdviceResult(Result):
     """The outcome of :func:`advise`: per objective, keep, mill, and mill - keep.
 
     Attributes
@@ -480,7 +481,7 @@ class AdviceResult:
                          "difference": diff["mean"], "se": diff["se"],
                          "ci_low": diff["ci_low"], "ci_high": diff["ci_high"],
                          "verdict": _verdict(diff)})
-        return with_meta(pd.DataFrame(rows, columns=list(ADVICE_COLUMNS)), self.meta)
+        return self._with_meta(pd.DataFrame(rows, columns=list(ADVICE_COLUMNS)))
 
     def render(self, fmt: str = "table") -> str:
         """The advice as text, as the command line prints it.
@@ -493,9 +494,9 @@ class AdviceResult:
         -------
         str
         """
-        rows = self.summary()
-        if fmt != "table":
-            return render(fmt, self.meta, rows, "")
+        return super().render(fmt)
+
+    def _table(self, rows: pd.DataFrame) -> str:
         where = self.meta["position"]
         lines = [
             f"advise: keep or mill {where['revealed']}, revealed by {where['explorer']} "
@@ -524,15 +525,11 @@ class AdviceResult:
                 "revealed": where["revealed"], "objectives": self.meta["objectives"],
                 "trials": self.meta["trials"], "seed": self.meta["seed"]}
 
-    def __repr__(self) -> str:
-        return short_repr("AdviceResult", self._facts())
-
-    def _repr_html_(self) -> str:
+    def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
         table = self.summary()[["objective", "difference", "se", "ci_low", "ci_high",
                                 "verdict"]].round(4)
-        facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()),
-                 "difference: mill - keep, paired on the same libraries"]
-        return html_repr("AdviceResult", facts, table)
+        return [self._facts_line(), "difference: mill - keep, paired on the same libraries"], \
+            table, False
 
 
 def advice_cells(rows: pd.DataFrame,

@@ -28,16 +28,8 @@ from ..engine.rules import explore as explore_rule
 from ..engine.rules import reveal
 from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError, clip
-from .report import (
-    INTERVAL,
-    deck_meta,
-    html_repr,
-    meta_text,
-    render,
-    short_repr,
-    versions,
-    with_meta,
-)
+from .results import Result
+from .report import INTERVAL, deck_meta, meta_text, render, versions
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
 from .stats import Accumulator
 
@@ -58,7 +50,7 @@ _MAX_EXPLORES = 100
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
-class ExploreResult:
+class ExploreResult(Result):
     """The outcome of :func:`explore`.
 
     Attributes
@@ -88,7 +80,7 @@ class ExploreResult:
             ``metric, mean, se, ci_low, ci_high``, with :attr:`meta` in
             ``attrs["explore_sim"]``.
         """
-        return with_meta(self.stats.summary(level), self.meta)
+        return self._with_meta(self.stats.summary(level))
 
     def distribution(self, metric: str = "counters", level: float = 0.95) -> pd.DataFrame:
         """Full distribution of a metric.
@@ -106,7 +98,7 @@ class ExploreResult:
             ``value, count, probability, se, ci_low, ci_high``, with :attr:`meta` in
             ``attrs["explore_sim"]``.
         """
-        return with_meta(self.stats.distribution(metric, level), self.meta)
+        return self._with_meta(self.stats.distribution(metric, level))
 
     def render(self, fmt: str = "table") -> str:
         """The summary as text, as the command line prints it.
@@ -134,13 +126,8 @@ class ExploreResult:
                 "drawn": self.meta["drawn"], "trials": self.meta["trials"],
                 "seed": self.meta["seed"]}
 
-    def __repr__(self) -> str:
-        return short_repr("ExploreResult", self._facts())
-
-    def _repr_html_(self) -> str:
-        facts = [", ".join(f"{key}: {value}" for key, value in self._facts().items()),
-                 f"ci: {self.meta['interval']}"]
-        return html_repr("ExploreResult", facts, self.summary().round(4))
+    def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
+        return [self._facts_line(), f"ci: {self.meta['interval']}"], self.summary().round(4), False
 
 
 def explore(

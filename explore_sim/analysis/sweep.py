@@ -27,16 +27,8 @@ from ..engine.policies import ExpressionPolicy, NamedPolicy, Policy, as_policies
 from ..errors import DeckError, OptionError, clip
 from .executors import Job, check_workers, executing
 from .locking import ResultsLock
-from .report import (
-    html_repr,
-    meta_text,
-    ordered_categorical,
-    render,
-    short_repr,
-    unique_labels,
-    versions,
-    with_meta,
-)
+from .results import Result
+from .report import meta_text, ordered_categorical, render, unique_labels, versions
 from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
 from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_game_options
 from .games import SimulateTask, TurnStats
@@ -51,7 +43,7 @@ MAX_GRID_POINTS = 100_000
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
-class SweepResult:
+class SweepResult(Result):
     """The outcome of :func:`sweep`: one goldfish simulation per deck, grid point and policy.
 
     Attributes
@@ -124,7 +116,7 @@ class SweepResult:
         frame["policy"] = ordered_categorical(frame["policy"].tolist(), self.policies)
         if several:
             frame["deck"] = ordered_categorical(frame["deck"].tolist(), self.decks)
-        return with_meta(frame, self.meta)
+        return self._with_meta(frame)
 
     def _points(self) -> list[str]:
         return [*(["deck"] if len(self.decks) > 1 else []), *self.grid, "policy"]
@@ -186,10 +178,7 @@ class SweepResult:
                 "policies": self.policies, "turns": self.meta["turns"],
                 "trials": self.meta["trials"], "seed": self.meta["seed"]}
 
-    def __repr__(self) -> str:
-        return short_repr("SweepResult", self._facts())
-
-    def _repr_html_(self) -> str:
+    def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
         rows = self.summary()
         last = self.meta["turns"]
         shown = self.meta["metrics"] or list(DEFAULT_COMPARE_METRICS)
@@ -201,7 +190,7 @@ class SweepResult:
                  f"policies: {'; '.join(self.policies)}",
                  f"turns: {last}, trials: {self.meta['trials']}, seed: {self.meta['seed']}",
                  f"cells: mean at turn {last}; summary() gives the tidy rows"]
-        return html_repr("SweepResult", facts, table.rename_axis(None, axis=1), index=True)
+        return facts, table.rename_axis(None, axis=1), True
 
 
 def _check_grid(grid: object) -> tuple[dict[str, list[int]], list[Any] | None]:

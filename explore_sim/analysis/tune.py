@@ -38,7 +38,8 @@ from ..cards.decklist import Deck, load_deck
 from ..engine.policies import Policy, as_policies, as_policy, policy_name
 from ..errors import OptionError, clip
 from .objectives import Objective, PairedValues, parse_objective
-from .report import deck_meta, html_repr, render, short_repr, text_table, unique_labels, versions, with_meta
+from .results import Result
+from .report import deck_meta, text_table, unique_labels, versions
 from .executors import Executor, Job, executing
 from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta
@@ -183,7 +184,7 @@ def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: li
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
-class TuneResult:
+class TuneResult(Result):
     """The outcome of :func:`tune`.
 
     Attributes
@@ -220,7 +221,7 @@ class TuneResult:
             ``keep`` themselves follow with ``rank`` 0 when they are not finalists.
             ``attrs["explore_sim"]`` holds :attr:`meta`.
         """
-        return with_meta(self.rows.copy(), self.meta)
+        return self._with_meta(self.rows.copy())
 
     def render(self, fmt: str = "table") -> str:
         """The result as text, as the command line prints it.
@@ -233,9 +234,9 @@ class TuneResult:
         -------
         str
         """
-        rows = self.summary()
-        if fmt != "table":
-            return render(fmt, self.meta, rows, "")
+        return super().render(fmt)
+
+    def _table(self, rows: pd.DataFrame) -> str:
         meta = self.meta
         lines = [f"tune: {meta['objective']} over {meta['candidates']} keep-or-mill rules, "
                  "racing on the same shuffles",
@@ -268,14 +269,10 @@ class TuneResult:
                 "candidates": self.meta["candidates"], "budget": self.meta["budget"],
                 "recommended": self.meta["recommended"], "seed": self.meta["seed"]}
 
-    def __repr__(self) -> str:
-        return short_repr("TuneResult", self._facts())
-
-    def _repr_html_(self) -> str:
+    def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
         table = self.rows[["rank", "policy", "mean", "se", "vs_forge", "vs_forge_se",
                            "vs_keep", "vs_keep_se"]].round(4)
-        facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()), self.meta["note"]]
-        return html_repr("TuneResult", facts, table)
+        return [self._facts_line(), self.meta["note"]], table, False
 
 
 def tune(

@@ -53,7 +53,8 @@ from ..cards.features import pip_demand
 from ..cards.mana import ANY_COLOUR
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
-from .report import deck_meta, html_repr, render, short_repr, versions, with_meta
+from .results import Result
+from .report import deck_meta, versions, with_meta
 from .executors import executing
 from .runner import seed_sequence
 from .compare import CompareResult
@@ -382,7 +383,7 @@ def _land_equivalent(compared: CompareResult, copies: int, metric: str, turn: in
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
-class ValueResult:
+class ValueResult(Result):
     """The outcome of :func:`value`: per card, what exploring adds and its land-equivalent.
 
     Attributes
@@ -510,10 +511,7 @@ class ValueResult:
         -------
         str
         """
-        rows = self.summary()
-        if fmt != "table":
-            return render(fmt, self.meta, rows, "")
-        return self._table(rows)
+        return super().render(fmt)
 
     def _table(self, rows: pd.DataFrame) -> str:
         meta = self.meta
@@ -566,15 +564,11 @@ class ValueResult:
                                    f"{self.meta['land_equivalent']['turn']}",
                 "trials": self.meta["trials"], "seed": self.meta["seed"]}
 
-    def __repr__(self) -> str:
-        return short_repr("ValueResult", self._facts())
-
-    def _repr_html_(self) -> str:
+    def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
         table = self.land_equivalents()[["card", "copies", "basis", "mean", "se", "ci_low",
                                          "ci_high", "note"]].round(3)
-        facts = [", ".join(f"{k}: {v}" for k, v in self._facts().items()),
-                 "rows: land-equivalent (lands); summary() adds what exploring adds by turn"]
-        return html_repr("ValueResult", facts, table)
+        return [self._facts_line(), "rows: land-equivalent (lands); summary() adds what "
+                "exploring adds by turn"], table, False
 
 
 def value(
