@@ -34,7 +34,10 @@ from explore_sim.analysis.runner import available_cores, check_workers
 from explore_sim.cards import Card, CardSources, Catalog, FeatureTable, parse_deck
 from explore_sim.cards.card import normalize_name
 from explore_sim.cards.card_files import load_card_file
-from explore_sim.cards.decklist import _card_line, _section_of, _words, load_deck
+from explore_sim.cards.decklist import load_deck
+from explore_sim.cards.decklists.lines import card_line as _card_line
+from explore_sim.cards.decklists.lines import section_of as _section_of
+from explore_sim.cards.decklists.lines import words as _words
 from explore_sim.cards.index import import_cards, index_path
 from explore_sim.cards.oracle import abilities_from_text
 from explore_sim.cards.update import DOWNLOAD_NAME, update_cards

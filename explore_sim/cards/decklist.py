@@ -1,6 +1,7 @@
 """Decklists in every common format, read into a :class:`Deck`.
 
-Formats (detected automatically, or forced with ``format=``)
+Formats (detected automatically, or forced with ``format=``; each is a module of
+:mod:`explore_sim.cards.decklists`, which detects and reads it)
 -----------------------------------------------------------
 ``arena``
     MTG Arena exports: ``4 Cenote Scout (LCI) 178`` under optional section headers ``About``
@@ -43,11 +44,9 @@ card lines. Every line is read in time linear in its length.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import hashlib
 import os
-import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
@@ -69,7 +68,15 @@ from ..errors import (
 from .card import Card, normalize_name
 from .catalog import Catalog
 from .features import FeatureTable
-from .files import check_lines, check_regular_file, read_file_bytes
+from .decklists import DECK_FORMATS, detect_format, read_entries
+from .decklists.limits import (
+    MAX_CARD_LINES,
+    MAX_COPIES_PER_LINE,
+    MAX_DECK_BYTES,
+    MAX_LINE_LENGTH,
+    Entry,
+)
+from .files import check_regular_file, read_file_bytes
 
 __all__ = [
     "Deck",
@@ -79,6 +86,9 @@ __all__ = [
     "deck_from_counts",
     "deck_card_files",
     "read_entries",
+    "read_deck_text",
+    "deck_sources",
+    "detect_format",
     "DECK_FORMATS",
     "MAX_COPIES_PER_LINE",
     "MAX_DECK_SIZE",
@@ -90,63 +100,10 @@ __all__ = [
 
 #: The filler card of a deck that names none (``// filler: ...``) when none is given.
 DEFAULT_FILLER = "Grizzly Bears"
-#: Formats accepted by ``format=`` (``auto`` detects).
-DECK_FORMATS = ("auto", "arena", "mtgo", "moxfield", "archidekt", "dek", "text")
-#: The most copies one line may ask for; more is treated as a typo.
-MAX_COPIES_PER_LINE = 250
 #: The largest main deck accepted.
 MAX_DECK_SIZE = 1000
-#: A header-less second block of at most this many cards is read as the sideboard.
-_SIDEBOARD_BLOCK_MAX = 15
-#: Largest decklist read (a file, in bytes; text, in characters).
-MAX_DECK_BYTES = 1 << 20
-#: Longest line of a text decklist.
-MAX_LINE_LENGTH = 1000
-#: The most card lines a decklist may have (all sections together).
-MAX_CARD_LINES = 5000
 #: Unknown cards named in an error, with suggestions; the rest are counted.
 MAX_LISTED_UNKNOWN = 20
-#: A section header is short ("Sideboard (15)"); longer lines are never headers.
-_MAX_HEADER_LENGTH = 40
-
-_SECTIONS = {
-    "about": "about",
-    "name": "about",
-    "deck": "main",
-    "main": "main",
-    "maindeck": "main",
-    "main deck": "main",
-    "mainboard": "main",
-    "sideboard": "sideboard",
-    "side board": "sideboard",
-    "side": "sideboard",
-    "commander": "commander",
-    "commanders": "commander",
-    "companion": "companion",
-    "maybeboard": "maybeboard",
-    "considering": "maybeboard",
-}
-#: Type headers of some exports ("Creatures (24)"): skipped, the section stays.
-_TYPE_HEADERS = frozenset({
-    "creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries",
-    "artifact", "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers",
-    "battle", "battles", "spell", "spells", "other spells", "other", "nonland", "nonlands",
-})
-# Line patterns run on a line whose whitespace runs are collapsed to single spaces
-# (:func:`_words`), so no two quantifiers compete for the same characters: each match is
-# linear in the line's length.
-_HEADER = re.compile(r"(?P<name>[A-Za-z]+(?: [A-Za-z]+)*) ?:? ?(?:\( ?\d+ ?\)|\d+)? ?:?")
-_COUNT_AND_NAME = re.compile(r"(?P<sb>SB: ?)?(?P<count>[+-]?\d+) ?[xX]? (?P<name>.+)")
-_SET_CODE = re.compile(r"\((?P<set>[A-Za-z0-9_]{2,6})\)")
-_COLLECTOR_NUMBER = re.compile(r"[A-Za-z0-9\-★*]+")
-#: Moxfield finish markers and #tags (one word each, at the end of a line).
-_MARKER_WORD = re.compile(r"\*[A-Z]\*|#\S+")
-_BAD_NAME = re.compile(r"[\x00-\x1f\x7f{}\[\]<>|\\]")
-_FILLER_LINE = re.compile(r"(?:#|//) ?filler ?: ?(?P<name>.*)", flags=re.IGNORECASE)
-
-Entry = tuple[int, str, int]  # (line number, card name, copies)
-
-
 class _Names(Protocol):
     def find(self, name: str) -> Card | None: ...
 
@@ -452,18 +409,30 @@ def load_deck(
     CardError
         A card file that cannot be read.
     """
-    text, source, name, format, path = _read_deck(path_or_text, format)
-    catalog = _deck_sources(catalog, cards, cards_dir, path)
+    text, source, name, format, path = read_deck_text(path_or_text, format)
+    catalog = deck_sources(catalog, cards, cards_dir, path)
     if path is None:
         return parse_deck(text, catalog=catalog, format=format)
     return parse_deck(text, catalog=catalog, source=source, name=name, format=format)
 
 
-def _read_deck(
+def read_deck_text(
     path_or_text: str | PathLike[str], format: str
 ) -> tuple[str, str, str | None, str, Path | None]:
-    """``(text, source, name, format, path)`` of a decklist file, or of decklist text (any
-    string with a line break; its path is None)."""
+    """The text of a decklist file, or decklist text itself.
+
+    Parameters
+    ----------
+    path_or_text : str or path-like
+        A path, or decklist text (any string with a line break).
+    format : str
+        The format asked for (a ``.dek`` file is read as ``dek`` when it is ``auto``).
+
+    Returns
+    -------
+    (str, str, str or None, str, Path or None)
+        ``(text, source, name, format, path)``; text has no path (None).
+    """
     if isinstance(path_or_text, str) and "\n" in path_or_text:
         return path_or_text, "<text>", None, format, None
     if not isinstance(path_or_text, (str, PathLike)):
@@ -481,14 +450,27 @@ def _read_deck(
     return text, str(path), path.stem, format, path
 
 
-def _deck_sources(
+def deck_sources(
     catalog: _Names | None,
     cards: Iterable[str | PathLike[str]] | str | PathLike[str],
     cards_dir: str | PathLike[str] | None,
     path: Path | None,
 ) -> _Names:
     """``catalog``, else the card sources of ``cards``, the deck's own card file and
-    ``cards_dir``."""
+    ``cards_dir``.
+
+    Parameters
+    ----------
+    catalog : Catalog or CardSources, optional
+    cards : path or paths of card files
+    cards_dir : path, optional
+    path : Path or None
+        The decklist file (its ``NAME.cards.toml`` joins the sources).
+
+    Returns
+    -------
+    Catalog or CardSources
+    """
     if isinstance(cards, (str, PathLike)):
         cards = [cards]
     cards = list(cards)
@@ -588,54 +570,6 @@ def parse_deck(
     )
 
 
-def read_entries(
-    text: str, source: str = "<text>", format: str = "auto"
-) -> tuple[dict[str, list[tuple[int, str, int]]], str | None, tuple[int, str] | None, str]:
-    """The card lines of decklist text, per section, before any name is looked up.
-
-    Parameters
-    ----------
-    text : str
-        The decklist.
-    source : str
-        Names the list in error messages.
-    format : str
-        One of :data:`DECK_FORMATS`; ``auto`` detects it.
-
-    Returns
-    -------
-    entries : dict of str to list of (int, str, int)
-        ``(line number, card name as written, copies)`` per section (``main``,
-        ``sideboard``, ``commander``, ``companion``); the maybeboard is dropped.
-    name : str or None
-        The deck's name if the list gives one.
-    filler : (int, str) or None
-        The line and card name of a ``// filler: ...`` line.
-    format : str
-        The format the text was read as.
-
-    Raises
-    ------
-    DeckError
-        An unknown format, a malformed line or count, or text too large for a decklist.
-    """
-    if format not in DECK_FORMATS:
-        raise DeckError(f"unknown deck format {format!r}; use one of {', '.join(DECK_FORMATS)}")
-    if "\x00" in text:
-        raise DeckError(f"{source}: not a text decklist (it contains NUL bytes)")
-    if len(text) > MAX_DECK_BYTES:
-        raise DeckError(f"{source}: too large for a decklist ({len(text):,} characters, at "
-                        f"most {MAX_DECK_BYTES:,})")
-    forced = format != "auto"
-    if not forced:
-        format = detect_format(text)
-    if format == "dek":
-        return _parse_dek(text, source), None, None, format
-    check_lines(text, source, MAX_LINE_LENGTH, DeckError)
-    entries, deck_name, filler = _parse_text(text, source, format, forced)
-    return entries, deck_name, filler, format
-
-
 def _resolve_filler(filler: tuple[int, str] | None, catalog: _Names, source: str) -> str | None:
     """The declared filler card's catalog name, or None if the list declares none."""
     if filler is None:
@@ -646,250 +580,6 @@ def _resolve_filler(filler: tuple[int, str] | None, catalog: _Names, source: str
         raise DeckError(f"{source}:{number}: unknown filler card {clip(name)!r}"
                         f"{catalog.suggestion_text(name)}")
     return card.name
-
-
-def detect_format(text: str) -> str:
-    """Guess the decklist format of ``text`` (one of :data:`DECK_FORMATS` but ``auto``)."""
-    head = text.lstrip()[:200].casefold()
-    if head.startswith("<?xml") or head.startswith("<deck"):
-        return "dek"
-    lines = [_words(line) for line in text.splitlines()[:MAX_CARD_LINES * 2]]
-    lines = [line for line in lines if line and len(line) <= MAX_LINE_LENGTH]
-    parsed = [(line, _card_line(line)) for line in lines]
-    cards = [(line, card) for line, card in parsed if card is not None]
-    if any(_categories(line) is not None and line.endswith("]") for line, _ in cards):
-        return "archidekt"
-    if any(re.search(r" \*[A-Z]\*( |$)| #\S", line) for line, _ in cards):
-        return "moxfield"
-    if any(line.upper().startswith("SB:") for line in lines) or any(
-        re.match(r"\d+x ", line) for line, _ in cards
-    ):
-        return "mtgo"
-    if any(_section_of(line) for line in lines) or any(card.set_code for _, card in cards):
-        return "arena"
-    return "text"
-
-
-@dataclasses.dataclass(frozen=True)
-class _CardLine:
-    """The parts of a card line: ``SB: 4x Cenote Scout (LCI) 178``."""
-
-    sideboard: bool
-    count: str
-    name: str
-    set_code: str | None = None
-    number: str | None = None
-
-
-def _words(line: str) -> str:
-    """``line`` with surrounding whitespace removed and inner runs made single spaces."""
-    return " ".join(line.split())
-
-
-def _card_line(line: str) -> _CardLine | None:
-    """Parse a card line (whitespace already collapsed by :func:`_words`), or None."""
-    match = _COUNT_AND_NAME.fullmatch(_strip_markers(line))
-    if match is None:
-        return None
-    name, set_code, number = match.group("name"), None, None
-    words = name.rsplit(" ", 2)
-    if len(words) == 3 and _SET_CODE.fullmatch(words[1]) and _COLLECTOR_NUMBER.fullmatch(words[2]):
-        name, set_code, number = words[0], words[1][1:-1], words[2]
-    elif len(words) >= 2 and _SET_CODE.fullmatch(words[-1]):
-        name, set_code = name.rsplit(" ", 1)[0], words[-1][1:-1]
-    return _CardLine(bool(match.group("sb")), match.group("count"), name, set_code, number)
-
-
-def _strip_markers(line: str) -> str:
-    """``line`` without the Moxfield finish markers (``*F*``) and ``#tags``, Archidekt
-    ``^tags^`` and ``[Categories]`` at its end (each after a space)."""
-    end = len(line)
-    while (start := _last_marker(line, end)) is not None:
-        end = start
-    return line[:end]
-
-
-def _last_marker(line: str, end: int) -> int | None:
-    """Where the space before the last marker of ``line[:end]`` is, or None."""
-    starts = []
-    if line.endswith("]", 0, end):  # the first " [" after the previous "]"
-        space = line.find(" [", max(line.rfind("]", 0, end - 1), 0), end - 1)
-        if space >= 0:
-            starts.append(space + 1)
-    if end > 1 and line[end - 1] == "^":
-        starts.append(line.rfind("^", 0, end - 1))
-    word = line.rfind(" ", 0, end) + 1
-    if _MARKER_WORD.fullmatch(line, word, end):
-        starts.append(word)
-    starts = [start for start in starts if start > 0 and line[start - 1] == " "]
-    return min(starts) - 1 if starts else None
-
-
-def _categories(line: str) -> str | None:
-    """The text inside the first ``[...]`` of a line (Archidekt categories), or None."""
-    opening = line.find("[")
-    closing = line.find("]", opening + 1) if opening >= 0 else -1
-    return line[opening + 1: closing] if closing >= 0 else None
-
-
-def _parse_text(
-    text: str, source: str, fmt: str, forced: bool
-) -> tuple[dict[str, list[Entry]], str | None, tuple[int, str] | None]:
-    """Card lines per section, the deck's name if the list gives one, and its declared
-    filler card as ``(line number, name)`` if a ``// filler: ...`` line names one.
-
-    Header-less blocks separated by blank lines: a forced ``arena`` / ``mtgo`` format reads
-    the last block as the sideboard, a forced ``text`` / ``moxfield`` / ``archidekt`` never
-    does, and auto-detection does when there are exactly two blocks and the second has at
-    most 15 cards.
-    """
-    never_split = forced and fmt in {"text", "moxfield", "archidekt"}
-    lines = text.splitlines()
-    has_headers = any(_section_of(line) is not None for line in lines)
-    section = "main"
-    deck_name = None
-    filler: tuple[int, str] | None = None
-    blocks: list[list[Entry]] = [[]]  # header-less: blocks between blank lines
-    entries: dict[str, list[Entry]] = collections.defaultdict(list)
-    card_lines = 0
-    for number, raw_line in enumerate(lines, start=1):
-        line = _words(raw_line)
-        where = f"{source}:{number}"
-        if not line:
-            if not has_headers and blocks[-1]:
-                blocks.append([])
-            continue
-        if line.startswith("#") or line.startswith("//"):
-            declared = _FILLER_LINE.fullmatch(line)
-            if declared:
-                if not declared.group("name"):
-                    raise DeckError(f"{where}: 'filler:' needs a card name")
-                filler = (number, declared.group("name"))
-            continue
-        header = _section_of(line)
-        if header == "type":
-            continue
-        if header is not None:
-            section = header
-            continue
-        if section == "about":
-            if line[:5].casefold() == "name ":
-                deck_name = line[5:]
-                continue
-            raise DeckError(f"{where}: expected 'Name <deck name>' in the About section, "
-                            f"got {clip(line)!r}")
-        categories = _categories(line) if fmt == "archidekt" else None
-        parsed = _card_line(line)
-        if parsed is None:
-            raise DeckError(
-                f"{where}: malformed line {clip(line)!r} (expected a count and a card name, "
-                "such as '4 Cenote Scout')"
-            )
-        card_lines += 1
-        if card_lines > MAX_CARD_LINES:
-            raise DeckError(f"{where}: more than {MAX_CARD_LINES:,} card lines")
-        digits = parsed.count.lstrip("+-")
-        if (len(digits) > 4 or parsed.count[0] in "+-"
-                or not 1 <= int(digits) <= MAX_COPIES_PER_LINE):
-            raise DeckError(
-                f"{where}: count {clip(parsed.count, 12)} is out of range "
-                f"(1 to {MAX_COPIES_PER_LINE} copies per line)"
-            )
-        count = int(digits)
-        card_name = parsed.name
-        if _BAD_NAME.search(card_name):
-            raise DeckError(f"{where}: malformed card name {clip(card_name)!r}")
-        target = "sideboard" if parsed.sideboard else section
-        if categories is not None:
-            target = _archidekt_section(categories, target)
-        entry = (number, card_name, count)
-        if has_headers or target != "main" or never_split:
-            entries[target].append(entry)
-        else:
-            blocks[-1].append(entry)
-    blocks = [block for block in blocks if block]
-    if len(blocks) >= 2 and forced and fmt in {"arena", "mtgo"}:
-        entries["main"].extend(entry for block in blocks[:-1] for entry in block)
-        entries["sideboard"][:0] = blocks[-1]
-    elif len(blocks) == 2 and sum(c for _, _, c in blocks[1]) <= _SIDEBOARD_BLOCK_MAX:
-        entries["main"].extend(blocks[0])
-        entries["sideboard"][:0] = blocks[1]
-        warnings.warn(
-            f"{source}: the {sum(c for _, _, c in blocks[1])} cards after the blank line (line "
-            f"{blocks[1][0][0]}) are read as the sideboard; add a 'Deck' header above "
-            "the list to keep them in the main deck",
-            DeckWarning,
-            stacklevel=4,
-        )
-    else:
-        for block in blocks:
-            entries["main"].extend(block)
-    entries.pop("maybeboard", None)
-    return entries, deck_name, filler
-
-
-def _archidekt_section(categories: str, default: str) -> str:
-    """The section an Archidekt category list puts a card in."""
-    names = {re.sub(r"\{[^{}]*\}", "", c).strip().casefold() for c in categories.split(",")}
-    for category, section in (("commander", "commander"), ("sideboard", "sideboard"),
-                              ("maybeboard", "maybeboard"), ("companion", "companion")):
-        if category in names:
-            return section
-    return default
-
-
-def _parse_dek(text: str, source: str) -> dict[str, list[Entry]]:
-    """MTGO .dek XML: ``<Deck><Cards Quantity="4" Sideboard="false" Name="..."/></Deck>``."""
-    import xml.etree.ElementTree as ElementTree
-
-    from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import fromstring
-
-    try:
-        root = fromstring(text, forbid_dtd=True)
-    except DefusedXmlException as error:
-        raise DeckError(f"{source}: refused: the XML uses {type(error).__name__} "
-                        "(DTDs and entities are not allowed in a .dek file)") from None
-    except ElementTree.ParseError as error:
-        line, column = error.position
-        raise DeckError(f"{source}:{line}: malformed XML at column {column + 1}") from None
-    if root.tag != "Deck":
-        raise DeckError(f"{source}: not an MTGO .dek file (root element <{clip(root.tag, 40)}>)")
-    card_lines = [i + 1 for i, line in enumerate(text.splitlines()) if "<Cards" in line]
-    entries: dict[str, list[Entry]] = collections.defaultdict(list)
-    for index, element in enumerate(root.iter("Cards")):
-        line = card_lines[index] if index < len(card_lines) else 0
-        where = f"{source}:{line}"
-        name = (element.get("Name") or "").strip()
-        quantity = (element.get("Quantity") or "").strip()
-        if not name:
-            raise DeckError(f"{where}: <Cards> element without a Name")
-        if len(name) > MAX_LINE_LENGTH or _BAD_NAME.search(name):
-            raise DeckError(f"{where}: malformed card name {clip(name)!r}")
-        if index >= MAX_CARD_LINES:
-            raise DeckError(f"{where}: more than {MAX_CARD_LINES:,} <Cards> elements")
-        if not re.fullmatch(r"\d{1,4}", quantity) or not 1 <= int(quantity) <= MAX_COPIES_PER_LINE:
-            raise DeckError(
-                f"{where}: Quantity {clip(quantity, 12)!r} is out of range "
-                f"(1 to {MAX_COPIES_PER_LINE})"
-            )
-        side = (element.get("Sideboard") or "false").strip().casefold()
-        if side not in {"true", "false"}:
-            raise DeckError(f"{where}: Sideboard must be true or false, got {clip(side, 12)!r}")
-        entries["sideboard" if side == "true" else "main"].append((line, name, int(quantity)))
-    return entries
-
-
-def _section_of(line: str) -> str | None:
-    """The section a header line opens, "type" for a type header, or None for other lines."""
-    line = _words(line)
-    match = _HEADER.fullmatch(line) if len(line) <= _MAX_HEADER_LENGTH else None
-    if match is None:
-        return None
-    key = match.group("name").casefold()
-    if key in _TYPE_HEADERS:
-        return "type"
-    return _SECTIONS.get(key)
 
 
 #: Sections whose cards are played: an unknown card there is an error. Unknown cards of the

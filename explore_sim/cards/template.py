@@ -32,7 +32,7 @@ from .card import (
     MAPS_WHEN,
     normalize_name,
 )
-from .decklist import _deck_sources, _read_deck, read_entries
+from .decklist import deck_sources, read_deck_text, read_entries
 
 __all__ = ["card_template", "unknown_cards"]
 
@@ -68,13 +68,13 @@ def unknown_cards(
         ``(line number, name as written)`` of each unknown card, once per card, in decklist
         order (commander first).
     """
-    return _unknown(*_read_deck(deck, format), cards, cards_dir)
+    return _unknown(*read_deck_text(deck, format), cards, cards_dir)
 
 
 def _unknown(text: str, source: str, name: str | None, format: str, path: Path | None,
              cards: Iterable[str | PathLike[str]] | str | PathLike[str],
              cards_dir: str | PathLike[str] | None) -> list[tuple[int, str]]:
-    catalog = _deck_sources(None, cards, cards_dir, path)
+    catalog = deck_sources(None, cards, cards_dir, path)
     entries = read_entries(text, source, format)[0]
     found: dict[str, tuple[int, str]] = {}
     for section in _SECTIONS:
@@ -120,7 +120,7 @@ def card_template(
     CardError
         A card file in ``cards`` (or beside the deck) that cannot be read.
     """
-    text, source, name, format, path = _read_deck(deck, format)
+    text, source, name, format, path = read_deck_text(deck, format)
     unknown = _unknown(text, source, name, format, path, cards, cards_dir)
     if not unknown:
         return f"# {source}: every main-deck card is known; no card file is needed\n"
@@ -129,7 +129,7 @@ def card_template(
     else:
         save = (f"save it as {path.stem}.cards.toml beside the deck (it is read with the deck) "
                 "or pass it with --cards FILE (cards=[FILE] in Python)")
-    catalog = _deck_sources(None, cards, cards_dir, path)
+    catalog = deck_sources(None, cards, cards_dir, path)
     noun = "card" if len(unknown) == 1 else "cards"
     intro = (f"Card file for {source}: the {len(unknown)} main-deck {noun} that no card "
              "source knows (the built-in catalog, card files, the imported card index). Fill "
