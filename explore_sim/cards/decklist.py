@@ -1,7 +1,8 @@
 """Decklists in every common format, read into a :class:`Deck`.
 
-Formats (detected automatically, or forced with ``format=``; each is a module of
-:mod:`explore_sim.cards.decklists`, which detects and reads it)
+Each format is a module of :mod:`explore_sim.cards.decklists`, which detects and reads it.
+
+Formats (detected automatically, or forced with ``format=``)
 -----------------------------------------------------------
 ``arena``
     MTG Arena exports: ``4 Cenote Scout (LCI) 178`` under optional section headers ``About``
