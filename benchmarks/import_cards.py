@@ -96,7 +96,7 @@ def generate(path: Path, cards: int) -> None:
 
 IMPORT = """
 import sys, time
-from explore_sim.cards.index import import_cards
+from explore_sim.cards.card_index import import_cards
 started = time.perf_counter()
 report = import_cards(sys.argv[1], sys.argv[2])
 print(report.cards, time.perf_counter() - started)
@@ -104,7 +104,7 @@ print(report.cards, time.perf_counter() - started)
 LOOKUP = """
 import sys, time
 started = time.perf_counter()
-from explore_sim.cards.index import card_sources
+from explore_sim.cards.card_index import card_sources
 from explore_sim.cards.decklist import load_deck
 sources = card_sources((), sys.argv[1])
 deck = load_deck(sys.argv[2], catalog=sources)

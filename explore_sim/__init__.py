@@ -53,7 +53,7 @@ from .errors import (
     PolicyError,
     PolicyWarning,
 )
-from .testing import check_policy
+from .policy_conformance import check_policy
 
 
 def __getattr__(name: str) -> Any:

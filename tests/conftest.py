@@ -63,7 +63,7 @@ MANA_CARDS = TESTS / "fixtures" / "cards" / "mana_cards.toml"
 
 def fixture_cards():
     """The built-in catalog plus the mana cards of ``fixtures/cards/mana_cards.toml``."""
-    from explore_sim.cards.index import card_sources
+    from explore_sim.cards.card_index import card_sources
 
     return card_sources([MANA_CARDS], use_index=False)
 

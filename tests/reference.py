@@ -352,7 +352,7 @@ class Game:
             self.card(i).explores_when in ("equipped_attack", "activated")
             or self.card(i).maps_when == "land_attack" or self.card(i).fetch_when == "activated")
             and self.card(i).ability_cost]
-        from explore_sim.cards.mana import cost_modes
+        from explore_sim.cards.costs import cost_modes
         modes = [m for i in self.ids if not self.card(i).is_land for m in self.card(i).cost_modes]
         modes += [cost_modes(c)[0] for c in costs]
         modes += [m for card in self.castable_cards for m in card.cost_modes]
@@ -590,11 +590,11 @@ class Game:
         raise AssertionError("no payable mode")
 
     def can_pay_cost(self, cost, unavailable=None):
-        from explore_sim.cards.mana import cost_modes
+        from explore_sim.cards.costs import cost_modes
         return self.payable(cost_modes(cost)[0], self.unit_sets(unavailable))
 
     def pay_cost(self, cost, unavailable=None):
-        from explore_sim.cards.mana import cost_modes
+        from explore_sim.cards.costs import cost_modes
         self.pay([cost_modes(cost)[0]], unavailable=unavailable)
 
     # ---- observation

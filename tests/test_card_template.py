@@ -18,7 +18,7 @@ import explore_sim
 from explore_sim import CardError, DeckError, DeckWarning, load_deck, parse_deck
 from explore_sim.cards import Catalog, card_template, unknown_cards
 from explore_sim.cards.card_files import _FIELDS
-from explore_sim.cards.index import import_cards
+from explore_sim.cards.card_index import import_cards
 
 #: An Arena export of a Golgari explore deck: seven cards outside the built-in catalog in the
 #: main deck (one of them twice), two in the sideboard, one companion.

@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, TESTS
 
 import explore_sim
-from explore_sim.cards.index import CardIndex, card_sources, import_cards, index_path
+from explore_sim.cards.card_index import CardIndex, card_sources, import_cards, index_path
 from explore_sim.cli import main
 from explore_sim.errors import CardError
 
@@ -279,7 +279,7 @@ def test_cards_check_warns_about_unmodelled_mana_text(tmp_path, capsys):
     ("({T}: Add {G}.)", "Basic Land — Forest", ""),  # the Forest type makes the mana
 ])
 def test_imported_lands_make_what_their_text_says(text, type_line, produces):
-    from explore_sim.cards.index import card_from_scryfall
+    from explore_sim.cards.card_index import card_from_scryfall
 
     card, _ = card_from_scryfall({"object": "card", "name": "Some Land", "layout": "normal",
                                   "type_line": type_line, "mana_cost": "", "oracle_text": text})

@@ -10,27 +10,31 @@ import pytest
 from conftest import ROOT
 
 import explore_sim
-from explore_sim import plotting, testing
+from explore_sim import plotting, policy_conformance
 from explore_sim.analysis import (
     advise,
+    compare,
     dask_connect,
     executors,
     explore,
+    game_setup,
     locking,
+    metric_checks,
     objectives,
     parent_watch,
     report,
+    results,
+    results_file_checks,
+    results_files,
     runner,
     simulate,
     stats,
-    store,
-    store_checks,
     sweep,
     tune,
     value,
 )
 from explore_sim.cards import decklist
-from explore_sim.engine import policies
+from explore_sim.engine import options, policies
 
 
 def web_modules():
@@ -43,8 +47,9 @@ def web_modules():
 
 
 def public_callables():
-    modules = [explore_sim, plotting, testing, explore, simulate, sweep, report, stats, runner,
-               executors, store, store_checks, locking, parent_watch, dask_connect, decklist,
+    modules = [explore_sim, plotting, policy_conformance, explore, simulate, compare,
+               game_setup, metric_checks, results, options, sweep, report, stats, runner,
+               executors, results_files, results_file_checks, locking, parent_watch, dask_connect, decklist,
                policies, value, advise, tune, objectives, *web_modules()]
     seen = {}
     for module in modules:

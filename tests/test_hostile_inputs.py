@@ -38,7 +38,7 @@ from explore_sim.cards.decklist import load_deck
 from explore_sim.cards.decklists.lines import card_line as _card_line
 from explore_sim.cards.decklists.lines import section_of as _section_of
 from explore_sim.cards.decklists.lines import words as _words
-from explore_sim.cards.index import import_cards, index_path
+from explore_sim.cards.card_index import import_cards, index_path
 from explore_sim.cards.oracle import abilities_from_text
 from explore_sim.cards.update import DOWNLOAD_NAME, update_cards
 from explore_sim.cli import BROKEN_PIPE_STATUS, main

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import explore_sim
 from explore_sim.cards import Card
-from explore_sim.cards.mana import ANY_COLOUR, B, C, G, R, S, U, W, cost_modes, parse_produces
+from explore_sim.cards.costs import ANY_COLOUR, B, C, G, R, S, U, W, cost_modes, parse_produces
 from explore_sim.engine.goldfish import GameConfig
 from explore_sim.errors import CardError
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from explore_sim.cards.card_files import load_card_file
 from explore_sim.cards.decklist import DECK_FORMATS, load_deck, parse_deck
-from explore_sim.cards.index import import_cards
+from explore_sim.cards.card_index import import_cards
 from explore_sim.cards.oracle import abilities_from_text
 from explore_sim.errors import DeckWarning, ExploreSimError
 

@@ -18,7 +18,7 @@ from explore_sim.engine.policies import (
     decide,
     policy_name,
 )
-from explore_sim.testing import random_observation
+from explore_sim.policy_conformance import random_observation
 
 RNG = np.random.default_rng(0)
 

@@ -145,7 +145,7 @@ MANA_CARDS = Path(__file__).parent / "fixtures" / "cards" / "mana_cards.toml"
 
 
 def mana_sources():
-    from explore_sim.cards.index import card_sources
+    from explore_sim.cards.card_index import card_sources
 
     return card_sources([MANA_CARDS], use_index=False)
 

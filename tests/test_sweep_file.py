@@ -14,7 +14,7 @@ from conftest import DECKS, ROOT
 
 import explore_sim
 from explore_sim import OptionError
-from explore_sim.analysis.store import SweepFile
+from explore_sim.analysis.results_files import SweepFile
 
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -279,7 +279,7 @@ def test_a_file_changed_by_a_writer_without_the_lock_is_never_replaced(tmp_path)
 
 
 def test_each_process_writes_through_a_partial_file_of_its_own(tmp_path, monkeypatch):
-    from explore_sim.analysis import store
+    from explore_sim.analysis import results_files as store
 
     out = tmp_path / "r.parquet"
     stale = tmp_path / f".r.parquet.{2**22 + 12345}.partial"  # a pid that is not running

@@ -11,7 +11,7 @@ import time
 import pytest
 from conftest import TESTS
 
-from explore_sim.cards.index import CardIndex, import_cards, index_path
+from explore_sim.cards.card_index import CardIndex, import_cards, index_path
 from explore_sim.cli import main
 from explore_sim.errors import CardError
 from explore_sim.cards.update import DOWNLOAD_NAME, update_cards

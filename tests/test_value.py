@@ -26,7 +26,7 @@ from explore_sim.analysis.value import (
     value,
 )
 from explore_sim.cards import Catalog, parse_deck
-from explore_sim.cards.index import card_sources
+from explore_sim.cards.card_index import card_sources
 from explore_sim.engine.goldfish import GameConfig
 from explore_sim.engine.mulligan import as_mulligan_rule
 from explore_sim.engine.policies import as_policy

@@ -43,7 +43,7 @@ import pandas as pd
 
 from ..cards import Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
-from ..cards.index import card_sources
+from ..cards.card_index import card_sources
 from ..cards.name_lists import COUNT_AND_NAME, split_card_names
 from ..engine.castability import record_main_phase
 from ..engine.explore_effects import explore_instruction

@@ -469,7 +469,7 @@ def _explorer_card(deck: Deck, explorer: str | Card | None, outside: bool) -> Ca
     else:
         raise OptionError(f"explorer must be a card name, got {clip(repr(explorer))}")
     if card is None:
-        from ..cards.index import card_sources
+        from ..cards.card_index import card_sources
 
         sources = card_sources()
         card = sources.find(explorer)
@@ -501,7 +501,7 @@ def _check_explores(explores: int | None, explorer: Card | None) -> int:
 
 def _known_names(known: Iterable[str] | str, deck: Deck) -> list[str]:
     if isinstance(known, str):  # a name's own commas kept (Sheoldred, the Apocalypse)
-        from ..cards.index import card_sources
+        from ..cards.card_index import card_sources
         from ..cards.name_lists import split_card_names
 
         known = split_card_names(known, Catalog(deck.cards), card_sources)

@@ -296,7 +296,7 @@ def castable_cards(names: Sequence[str | Card] | str | Card,
             card = next((c for d in decks for c in d.cards if normalize_name(c.name) == key
                          or normalize_name(c.front_name) == key), None)
             if card is None:
-                from ..cards.index import card_sources
+                from ..cards.card_index import card_sources
 
                 sources = card_sources()
                 card = sources.find(name)

@@ -6,7 +6,7 @@ numbers: neighbouring points see the same shuffles where their decks agree). The
 all points go to one executor (:mod:`.executors`), so a sweep of many small points keeps
 every worker busy, and each point's chunks are merged in chunk order, so the numbers are
 the same wherever they ran. With ``out=`` the points go to a Parquet file as they finish
-(:mod:`.store`), and a run with the same settings carries on where one stopped.
+(:mod:`.results_files`), and a run with the same settings carries on where one stopped.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_game
 from .games import SimulateTask, TurnStats
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
 from .simulate import SimulationResult
-from .store import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
+from .results_files import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
 
 __all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS"]
 
@@ -287,7 +287,7 @@ def sweep(
         their decks agree. None draws fresh entropy, recorded in ``meta["seed"]`` (with
         ``out``: the seed recorded in the file, if there is one).
     out : str or PathLike, optional
-        A Parquet file that receives the points as they finish (:mod:`.store`). If it holds
+        A Parquet file that receives the points as they finish (:mod:`.results_files`). If it holds
         points of a run with the same settings, they are read back and not played again;
         a file of other settings is refused.
     progress : callable, optional

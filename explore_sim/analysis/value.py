@@ -50,7 +50,7 @@ import pandas as pd
 from ..cards import Card, Catalog
 from ..cards.decklist import Deck, load_deck
 from ..cards.features import pip_demand
-from ..cards.mana import ANY_COLOUR
+from ..cards.costs import ANY_COLOUR
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
 from .results import Result
@@ -281,7 +281,7 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[C
                               "to value (--card NAME)")
         return found
     if isinstance(cards, str):  # names a line or separated by commas, a name's commas kept
-        from ..cards.index import card_sources
+        from ..cards.card_index import card_sources
         from ..cards.name_lists import split_card_names
 
         held = [*deck.cards, *(c for c, _ in deck.commander if c not in deck.cards)]

@@ -21,7 +21,7 @@ from .card import Card, classify_types, mana_value_of, normalize_name
 from .catalog import CardSources, Catalog
 from .decklist import Deck, deck_from_counts, load_deck, parse_deck
 from .features import EMPTY, FeatureTable
-from .index import card_sources
+from .card_index import card_sources
 from .template import card_template, unknown_cards
 
 __all__ = [

@@ -12,7 +12,7 @@ import re
 import unicodedata
 
 from ..errors import CardError, clip
-from .mana import (
+from .costs import (
     ANY_COLOUR,
     CostMode,
     S,
@@ -248,7 +248,7 @@ class Card:
     layout by :func:`classify_types` (E10).
 
     Mana: ``produces`` is what one activation of the card's mana ability makes
-    (:func:`explore_sim.cards.mana.parse_produces`: ``"G"``, ``"BG"`` for B or G, ``"any"``,
+    (:func:`explore_sim.cards.costs.parse_produces`: ``"G"``, ``"BG"`` for B or G, ``"any"``,
     ``"CC"``, ``"G+U"``, ``"commander"``); a land without it makes the colours of its basic
     land types. ``mana_ability_cost`` is the mana the ability needs (``"{1}"`` for a Signet)
     and ``mana_life`` the life each coloured mana from it costs (pain lands: 1).
@@ -358,7 +358,7 @@ class Card:
 
     @property
     def cost_modes(self) -> tuple[CostMode, ...]:
-        """The ways to cast the card from hand (:func:`explore_sim.cards.mana.cost_modes`)."""
+        """The ways to cast the card from hand (:func:`explore_sim.cards.costs.cost_modes`)."""
         return cost_modes(self.mana_cost, self.layout)
 
     @property
@@ -394,7 +394,7 @@ class Card:
         Returns
         -------
         tuple of int
-            One colour mask per unit (:mod:`explore_sim.cards.mana`); empty for a card that
+            One colour mask per unit (:mod:`explore_sim.cards.costs`); empty for a card that
             makes no mana.
         """
         if self.produces:
@@ -501,7 +501,7 @@ class Card:
         parts = []
         units = self.mana_units(ANY_COLOUR)
         if units:
-            from .mana import mask_text
+            from .costs import mask_text
 
             text = "+".join(mask_text(u & ~S) for u in units)
             if self.produces.strip().casefold() == "commander":

@@ -288,7 +288,7 @@ class Deck:
             unknown card, or a count that is not a whole number >= 0.
         """
         if catalog is None:
-            from .index import card_sources
+            from .card_index import card_sources
 
             catalog = card_sources()
         main = dict(self.main)
@@ -386,7 +386,7 @@ def load_deck(
         Where card names are looked up. Default: the card files ``cards``, the decklist's
         own card file if there is one (:func:`deck_card_files`), the built-in catalog, then
         the imported card index if there is one
-        (:func:`explore_sim.cards.index.card_sources`).
+        (:func:`explore_sim.cards.card_index.card_sources`).
     format : str
         One of :data:`DECK_FORMATS`; ``auto`` detects it.
     cards : path or iterable of paths
@@ -479,7 +479,7 @@ def deck_sources(
         if cards or cards_dir is not None:
             raise OptionError("give either catalog= or cards= / cards_dir=, not both")
         return catalog
-    from .index import card_sources
+    from .card_index import card_sources
 
     companions = deck_card_files(path) if path is not None else []
     return card_sources([*cards, *companions], cards_dir)
@@ -546,7 +546,7 @@ def parse_deck(
         Naming the line of a malformed entry, every unknown card, or an empty main deck.
     """
     if catalog is None:
-        from .index import card_sources
+        from .card_index import card_sources
 
         catalog = card_sources()
     entries, deck_name, filler, format = read_entries(text, source, format)
@@ -735,7 +735,7 @@ def deck_from_counts(
         a whole number >= 1.
     """
     if catalog is None:
-        from .index import card_sources
+        from .card_index import card_sources
 
         catalog = card_sources()
     if isinstance(counts, Mapping):

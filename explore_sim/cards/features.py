@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from .card import FETCH_WHEN, FETCHES, Card, mana_value_of
-from .mana import ANY_COLOUR, B, G, R, U, W
+from .costs import ANY_COLOUR, B, G, R, U, W
 
 __all__ = ["EMPTY", "FeatureTable", "TAPPED_RULES", "LAND_ENTERS_CODES", "FETCH_CODES",
            "FETCH_WHEN_CODES", "pip_demand"]
@@ -59,7 +59,7 @@ class FeatureTable:
         (0 where there is none).
     unit_classes : tuple of (int, bool)
         The distinct kinds of mana the deck's sources make: a colour mask
-        (:mod:`explore_sim.cards.mana`) and whether coloured mana of that kind costs life.
+        (:mod:`explore_sim.cards.costs`) and whether coloured mana of that kind costs life.
     source_units : ndarray, shape (n_cards + 1, n_classes), int8
         Units of each class one activation of the card's mana ability makes.
     source_cost : ndarray of int8

@@ -36,7 +36,7 @@ from typing import IO, Any
 from .._version import __version__
 from ..errors import CardError, OptionError, clip
 from ..progress import ProgressBar
-from .index import ImportReport, cards_dir, import_cards, prepare_cards_dir, temporary_file
+from .card_index import ImportReport, cards_dir, import_cards, prepare_cards_dir, temporary_file
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -85,7 +85,7 @@ def update_cards(
     Parameters
     ----------
     directory : path, optional
-        The card directory (:func:`explore_sim.cards.index.cards_dir`).
+        The card directory (:func:`explore_sim.cards.card_index.cards_dir`).
     base_url : str, optional
         The API's base URL; default ``$EXPLORE_SIM_SCRYFALL_URL`` or Scryfall's.
     timeout : float

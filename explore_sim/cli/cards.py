@@ -14,7 +14,7 @@ import pandas as pd
 from ..analysis.report import FORMATS, text_table
 from ..cards import Card, Catalog
 from ..cards.decklist import Deck, deck_card_files
-from ..cards.index import import_cards
+from ..cards.card_index import import_cards
 from ..cards.template import card_template
 from ..cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from ..engine.policies import OBSERVATION_NAMES, PRESETS

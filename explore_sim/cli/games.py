@@ -12,7 +12,7 @@ from ..analysis.simulate import simulate
 from ..analysis.sweep import sweep
 from ..cards import Card
 from ..cards.decklist import deck_card_files
-from ..cards.index import card_sources
+from ..cards.card_index import card_sources
 from ..errors import OptionError, clip
 from ..plotting import sweep_dimensions
 from . import shared

@@ -16,7 +16,7 @@ from ..analysis.executors import SCHEDULER_ENV, DaskExecutor, Executor
 from ..analysis.metric_checks import check_metrics
 from ..cards import CardSources
 from ..cards.decklist import Deck, load_deck
-from ..cards.index import card_sources
+from ..cards.card_index import card_sources
 from ..errors import OptionError, clip
 from ..plotting import result_figure
 from ..progress import ProgressBar

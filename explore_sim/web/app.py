@@ -60,7 +60,7 @@ from starlette.types import ASGIApp
 
 from .._version import __version__
 from ..cards.decklist import MAX_DECK_BYTES
-from ..cards.index import CardIndex, cards_dir
+from ..cards.card_index import CardIndex, cards_dir
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
 from .costs import cost_errors

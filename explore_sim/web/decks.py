@@ -19,7 +19,7 @@ from pathlib import Path
 from ..cards import CardSources, Catalog
 from ..cards.card_files import load_card_file
 from ..cards.decklist import Deck, deck_card_files, parse_deck
-from ..cards.index import CardIndex
+from ..cards.card_index import CardIndex
 from ..errors import CardError, DeckError, clip
 
 __all__ = [

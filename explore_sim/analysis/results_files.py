@@ -17,7 +17,7 @@ valid Parquet file. A run with the same settings reads those points back (their 
 and plays only the others; the file it ends with is the one an uninterrupted run writes,
 byte for byte. A file of other settings is never mixed with: the run is refused, naming what
 differs, and the settings are checked again before each replace. A file read back must be
-whole (:mod:`.store_checks`); one run at a time writes a file (:mod:`.locking`).
+whole (:mod:`.results_file_checks`); one run at a time writes a file (:mod:`.locking`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import numpy as np
 from ..errors import OptionError, clip
 from .locking import partial_path
 from .stats import Accumulator, summary_rows
-from .store_checks import check_footer, check_rows, histograms, not_whole, read_rows
+from .results_file_checks import check_footer, check_rows, histograms, not_whole, read_rows
 
 __all__ = ["SweepFile", "FORMAT_VERSION", "deck_fingerprint", "RESERVED_COLUMNS"]
 

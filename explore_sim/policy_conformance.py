@@ -2,7 +2,7 @@
 
 Use :func:`check_policy` on a custom policy before trusting numbers made with it::
 
-    from explore_sim.testing import check_policy
+    from explore_sim.policy_conformance import check_policy
     check_policy(my_policy)
 """
 

@@ -35,8 +35,8 @@ from .card import KNOWN_LAYOUTS, Card, normalize_name
 from .catalog import CardSources, Catalog
 from .files import check_regular_file
 from .jsonstream import expect_end, first_char, iter_array, iter_object, open_text
-from .mana import basic_land_colours
-from .mana_text import mana_from_text
+from .costs import basic_land_colours
+from .oracle_mana import mana_from_text
 from .oracle import abilities_from_text
 
 __all__ = [

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .mana import COLOURS
+from .costs import COLOURS
 
 __all__ = ["mana_from_text"]
 
