@@ -309,6 +309,20 @@ def position(
         raise OptionError(f"explorer: {explorer_card.name} is not a permanent; name the "
                           "creature that explores")
     zones["battlefield"].setdefault(explorer_card, 1)
+    _check_zones(zones, commanders)
+    remaining = _library(deck, zones, commanders, revealed_card)
+    ids = [i + 1 for i, card in enumerate(deck.cards) for _ in range(remaining[card])]
+    return Position(
+        deck=deck, turn=turn, on_play=bool(on_play), hand=zones["hand"],
+        battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
+        revealed=revealed_card, explores_left=explores_left, explorer_cast=bool(explorer_cast),
+        phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
+    )
+
+
+def _check_zones(zones: dict[str, dict[Card, int]], commanders: list[Card]) -> None:
+    """Refuse a commander in hand or in the graveyard (or twice on the battlefield), and
+    replacements of an explore that has begun."""
     for card in commanders:
         for label in ("hand", "graveyard"):
             if zones[label].get(card):
@@ -321,26 +335,25 @@ def position(
     if blocking:
         raise OptionError(f"battlefield: {', '.join(blocking)} would replace an explore that "
                           "has already begun; advise cannot take up such a position")
+
+
+def _library(deck: Deck, zones: dict[str, dict[Card, int]], commanders: list[Card],
+             revealed: Card) -> dict[Card, int]:
+    """The copies of each card left in the library (the revealed one is on top, not in it)."""
     remaining = dict(deck.main)
     used: dict[Card, int] = {}
     for zone in zones.values():
         for card, count in zone.items():
             if card not in commanders:
                 used[card] = used.get(card, 0) + count
-    used[revealed_card] = used.get(revealed_card, 0) + 1
+    used[revealed] = used.get(revealed, 0) + 1
     for card, count in used.items():
         if count > remaining.get(card, 0):
             raise DeckError(f"{card.name}: {count} cop{'y' if count == 1 else 'ies'} in hand, "
                             f"on the battlefield, in the graveyard and revealed, but the deck "
                             f"has {remaining.get(card, 0)}")
         remaining[card] -= count
-    ids = [i + 1 for i, card in enumerate(deck.cards) for _ in range(remaining[card])]
-    return Position(
-        deck=deck, turn=turn, on_play=bool(on_play), hand=zones["hand"],
-        battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
-        revealed=revealed_card, explores_left=explores_left, explorer_cast=bool(explorer_cast),
-        phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
-    )
+    return remaining
 
 
 def _whole(label: str, value: object, low: int, high: int) -> int:
@@ -581,6 +594,57 @@ class _BranchTask:
         return found
 
 
+#: What advise assumes, for its metadata.
+_ASSUMPTIONS = [
+    "goldfish: no opponent; attacks are unblocked",
+    "both branches play the same library in every trial (common random numbers); "
+    "only the first choice differs",
+    "the explore happens in the phase given; the turn goes on from there",
+    "listed permanents were there before this turn, except an explorer cast this turn "
+    "(its cost paid, least flexible sources first; summoning sick)",
+    "the turn's land has been played when you control at least as many lands as the "
+    "turn number",
+    "event metrics count from the position on",
+    "objectives are maximised; the verdict is mill or keep when the 95% interval of "
+    "mill - keep excludes 0",
+]
+
+
+def _advise_meta(deck: Deck, pos: Position, policy: Policy, chosen: list[Objective],
+                 config: GameConfig, trials: int, seed_seq: Any) -> dict[str, Any]:
+    """The metadata of an advice (JSON-safe)."""
+    features = deck.features()
+    meta = {
+        "command": "advise",
+        "deck": [deck_meta(deck)],
+        "position": pos.describe(),
+        "policy": [policy_name(policy)],
+        "objectives": [objective.text for objective in chosen],
+        "game": "commander" if is_commander_game(config, features) else "normal",
+        "turns": config.turns,
+        "trials": trials,
+        "seed": seed_seq.entropy,
+        "chunk_trials": CHUNK_TRIALS,
+        "interval": "95%: mean +/- 1.96 se (paired for mill - keep)",
+        "assumptions": _ASSUMPTIONS,
+        "versions": versions(),
+    }
+    return meta
+
+
+def _objectives(objectives: Any, turn: int) -> list[Objective]:
+    """The objectives of an advice (default: on_curve next turn, mana_spent three turns on),
+    none looking at a turn before the position's."""
+    if objectives is None:
+        objectives = f"on_curve@{turn + 1},mana_spent@{turn + 3}"
+    chosen = parse_objectives(objectives)
+    for objective in chosen:
+        if objective.first_turn < turn:
+            raise OptionError(f"objective {objective.text!r} looks at turn "
+                              f"{objective.first_turn}, before the position's turn {turn}")
+    return chosen
+
+
 def advise(
     deck: Deck | str | PathLike[str],
     *,
@@ -658,13 +722,7 @@ def advise(
     pos = position(deck, turn=turn, revealed=revealed, hand=hand, battlefield=battlefield,
                    graveyard=graveyard, explorer=explorer, explores_left=explores_left,
                    explorer_cast=explorer_cast, on_play=on_play, phase=phase)
-    if objectives is None:
-        objectives = f"on_curve@{pos.turn + 1},mana_spent@{pos.turn + 3}"
-    chosen = parse_objectives(objectives)
-    for objective in chosen:
-        if objective.first_turn < pos.turn:
-            raise OptionError(f"objective {objective.text!r} looks at turn "
-                              f"{objective.first_turn}, before the position's turn {pos.turn}")
+    chosen = _objectives(objectives, pos.turn)
     last_turn = max(objective.last_turn for objective in chosen)
     policy = one_policy(policy, "advise")
     trials = check_trials(trials)
@@ -679,34 +737,7 @@ def advise(
 
     run_chunks(_BranchTask(pos, config, policy, tuple(chosen), last_turn), merge, trials,
                seed_seq, progress=progress, workers=workers, scheduler=scheduler)
-    features = deck.features()
-    meta = {
-        "command": "advise",
-        "deck": [deck_meta(deck)],
-        "position": pos.describe(),
-        "policy": [policy_name(policy)],
-        "objectives": [objective.text for objective in chosen],
-        "game": "commander" if is_commander_game(config, features) else "normal",
-        "turns": last_turn,
-        "trials": trials,
-        "seed": seed_seq.entropy,
-        "chunk_trials": CHUNK_TRIALS,
-        "interval": "95%: mean +/- 1.96 se (paired for mill - keep)",
-        "assumptions": [
-            "goldfish: no opponent; attacks are unblocked",
-            "both branches play the same library in every trial (common random numbers); "
-            "only the first choice differs",
-            "the explore happens in the phase given; the turn goes on from there",
-            "listed permanents were there before this turn, except an explorer cast this turn "
-            "(its cost paid, least flexible sources first; summoning sick)",
-            "the turn's land has been played when you control at least as many lands as the "
-            "turn number",
-            "event metrics count from the position on",
-            "objectives are maximised; the verdict is mill or keep when the 95% interval of "
-            "mill - keep excludes 0",
-        ],
-        "versions": versions(),
-    }
+    meta = _advise_meta(deck, pos, policy, chosen, config, trials, seed_seq)
     return AdviceResult(meta=meta, sums=sums)
 
 

@@ -130,6 +130,15 @@ class ExploreResult(Result):
         return [self._facts_line(), f"ci: {self.meta['interval']}"], self.summary().round(4), False
 
 
+#: What an explore sequence assumes, for its metadata.
+_ASSUMPTIONS = [
+    "goldfish: no opponent",
+    "seen cards = known + drawn; one land played per turn while possible, the rest in hand",
+    "the player model counts lands, not colours: a policy's mana_sources is the lands "
+    "in play and castable_now compares mana value with it (simulate plays colours)",
+]
+
+
 def explore(
     deck: Deck | str | PathLike[str],
     explores: int | None = None,
@@ -221,6 +230,17 @@ def explore(
     stats = Accumulator(EXPLORE_METRICS)
     run_chunks(task, stats.merge, trials, seed_seq, progress=progress, workers=workers,
                scheduler=scheduler)
+    meta = _explore_meta(deck, features, library, explorer_card, explorer_outside, known_ids,
+                         explores, drawn, turn, explorer_gone, targeted, policy, trials,
+                         seed_seq)
+    return ExploreResult(meta=meta, stats=stats)
+
+
+def _explore_meta(deck: Deck, features: FeatureTable, library: np.ndarray,
+                  explorer_card: Card | None, explorer_outside: bool, known_ids: np.ndarray,
+                  explores: int, drawn: int, turn: int, explorer_gone: bool, targeted: bool,
+                  policy: Policy, trials: int, seed_seq: Any) -> dict[str, Any]:
+    """The metadata of an explore sequence (JSON-safe)."""
     meta = {
         "command": "explore",
         "deck": [deck_meta(deck)],
@@ -238,16 +258,10 @@ def explore(
         "seed": seed_seq.entropy,
         "chunk_trials": CHUNK_TRIALS,
         "interval": INTERVAL,
-        "assumptions": [
-            "goldfish: no opponent",
-            "seen cards = known + drawn; one land played per turn while possible, "
-            "the rest in hand",
-            "the player model counts lands, not colours: a policy's mana_sources is the lands "
-            "in play and castable_now compares mana value with it (simulate plays colours)",
-        ],
+        "assumptions": _ASSUMPTIONS,
         "versions": versions(),
     }
-    return ExploreResult(meta=meta, stats=stats)
+    return meta
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

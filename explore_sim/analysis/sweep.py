@@ -317,18 +317,10 @@ def sweep(
     ExecutorError
         A scheduler that cannot be used.
     """
-    bases = list(deck) if isinstance(deck, (list, tuple)) else [deck]
-    if not bases:
-        raise OptionError("sweep needs at least one deck")
-    bases = [d if isinstance(d, Deck) else load_deck(d) for d in bases]
-    grid, grid_policies = _check_grid(grid)
-    if grid_policies is not None and not (isinstance(policies, str) and policies == "forge"):
-        raise OptionError("give the policies either in the grid ('policy') or as policies, "
-                          "not both")
-    resolved = as_policies(policies if grid_policies is None else grid_policies)
+    bases, grid, resolved = _sweep_inputs(deck, grid, policies)
     labels = unique_labels([policy_name(policy) for policy in resolved])
     setup = game_setup(bases, trials, options)
-    config, rule, scry, trials = setup.config, setup.rule, setup.scry, setup.trials
+    config, scry = setup.config, setup.scry
     chosen = None if metrics is None else check_metrics(
         metrics, extra=[f"castable:{card.name}" for card in config.castable])
     deck_labels = unique_labels([d.name for d in bases])
@@ -337,6 +329,93 @@ def sweep(
         raise OptionError(f"the sweep has {points:,} points (decks x grid x policies); the "
                           f"most is {MAX_GRID_POINTS:,}: split it")
 
+    fillers, variants = _variants(bases, deck_labels, grid, filler, catalog)
+    for variant in variants:
+        Goldfish(variant.features(), config, resolved[0], scry, {})  # check cast_order
+    plan = _Plan(bases, deck_labels, fillers, grid, resolved, labels, setup, chosen,
+                 [(variant, policy) for variant in variants for policy in resolved],
+                 [(label, *values, policy_label) for label in deck_labels
+                  for values in itertools.product(*grid.values()) for policy_label in labels])
+    with _writing(out):  # one run at a time writes a results file: from here to the end
+        return _run(plan, seed, out, progress, workers, scheduler)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """Everything a sweep plays, checked: its decks, grid, policies and points."""
+
+    bases: list[Deck]
+    deck_labels: list[str]
+    fillers: list[str]
+    grid: dict[str, list[int]]
+    policies: list[Policy]
+    labels: list[str]
+    setup: GameSetup
+    metrics: list[str] | None
+    runs: list[tuple[Deck, Policy]]
+    keys: list[tuple]
+
+
+def _run(plan: _Plan, seed: Any, out: str | PathLike[str] | None,
+         progress: Callable[[int, int], None] | None, workers: int,
+         scheduler: Any) -> SweepResult:
+    """Play a sweep's points (those not read back from ``out``), with the file's lock held."""
+    config, setup = plan.setup.config, plan.setup
+    if seed is None and out is not None:
+        stored = SweepFile.stored_settings(out)
+        if stored is not None and "seed" in stored:
+            seed = stored["seed"]
+    seed_seq = seed_sequence(seed)
+    meta = run_meta("sweep", plan.bases, setup, plan.policies, seed_seq)
+    meta.update(grid=plan.grid, filler=plan.fillers[0] if len(plan.bases) == 1 else plan.fillers,
+                policy=plan.labels, metrics=plan.metrics)
+    turn_metrics = [OPENING_METRICS, *[config.metric_names] * config.turns]
+    store = None
+    finished: dict[tuple, list] = {}
+    if out is not None:
+        settings = _settings(plan.bases, plan.deck_labels, plan.fillers, plan.grid,
+                             plan.policies, plan.labels, setup, seed_seq)
+        store = SweepFile(out, settings, list(plan.grid), meta)
+        finished = store.read(plan.keys, turn_metrics)
+    stats = {key: TurnStats.from_turns(finished[key]) for key in finished}
+    pending = [i for i, key in enumerate(plan.keys) if key not in finished]
+    try:
+        _play_points(plan.runs, plan.keys, pending, setup, seed_seq, stats, store, progress,
+                     workers, scheduler)
+    finally:
+        if store is not None:
+            store.write()
+    results = [_point_result(variant, policy, key[-1], setup, seed_seq, stats[key])
+               for (variant, policy), key in zip(plan.runs, plan.keys)]
+    return SweepResult(meta=meta, grid=plan.grid, policies=plan.labels, results=results,
+                       decks=plan.deck_labels, read_back=len(finished))
+
+
+def _sweep_inputs(deck: Any, grid: Mapping[str, Sequence[Any]],
+                  policies: Any) -> tuple[list[Deck], dict[str, list[int]], list[Policy]]:
+    """The decks, the checked grid and the policies of a sweep (the grid's or ``policies``)."""
+    bases = list(deck) if isinstance(deck, (list, tuple)) else [deck]
+    if not bases:
+        raise OptionError("sweep needs at least one deck")
+    bases = [d if isinstance(d, Deck) else load_deck(d) for d in bases]
+    checked, grid_policies = _check_grid(grid)
+    if grid_policies is not None and not (isinstance(policies, str) and policies == "forge"):
+        raise OptionError("give the policies either in the grid ('policy') or as policies, "
+                          "not both")
+    return bases, checked, as_policies(policies if grid_policies is None else grid_policies)
+
+
+def _point_result(variant: Deck, policy: Policy, label: str, setup: GameSetup, seed_seq: Any,
+                  stats: TurnStats) -> SimulationResult:
+    """One point of a sweep as the simulation it is (its policy under its sweep label)."""
+    meta = run_meta("simulate", [variant], setup, [policy], seed_seq)
+    meta["policy"] = [label]
+    return SimulationResult(meta=meta, stats=stats)
+
+
+def _variants(bases: list[Deck], deck_labels: list[str], grid: dict[str, list[int]],
+              filler: str | None, catalog: Any) -> tuple[list[str], list[Deck]]:
+    """Each deck's filler, and every deck x grid point's deck, in order."""
     fillers = []
     variants: list[Deck] = []
     for label, base in zip(deck_labels, bases):
@@ -349,68 +428,40 @@ def sweep(
                 where = ", ".join(f"{key}={value}" for key, value in point.items())
                 deck_text = f"deck {label!r}, " if len(bases) > 1 else ""
                 raise DeckError(f"sweep point {deck_text}{where}: {error}") from None
-    runs = [(variant, policy) for variant in variants for policy in resolved]
-    keys = [(label, *values, policy_label) for label in deck_labels
-            for values in itertools.product(*grid.values()) for policy_label in labels]
-    for variant in variants:
-        Goldfish(variant.features(), config, resolved[0], scry, {})  # check cast_order
+    return fillers, variants
 
-    with _writing(out):  # one run at a time writes a results file: from here to the end
-        if seed is None and out is not None:
-            stored = SweepFile.stored_settings(out)
-            if stored is not None and "seed" in stored:
-                seed = stored["seed"]
-        seed_seq = seed_sequence(seed)
-        meta = run_meta("sweep", bases, setup, resolved, seed_seq)
-        meta.update(grid=grid, filler=fillers[0] if len(bases) == 1 else fillers,
-                    policy=labels, metrics=chosen)
-        turn_metrics = [OPENING_METRICS, *[config.metric_names] * config.turns]
-        store = None
-        finished: dict[tuple, list] = {}
-        if out is not None:
-            settings = _settings(bases, deck_labels, fillers, grid, resolved, labels, setup,
-                                 seed_seq)
-            store = SweepFile(out, settings, list(grid), meta)
-            finished = store.read(keys, turn_metrics)
 
-        stats = {key: TurnStats.from_turns(finished[key]) for key in finished}
-        pending = [i for i, key in enumerate(keys) if key not in finished]
-        chunks = list(chunk_seeds(trials, seed_seq, CHUNK_TRIALS))
-        if scheduler is None and pending:
-            workers = min(check_workers(workers), len(pending) * len(chunks))
-        tasks = [SimulateTask(runs[i][0], config, runs[i][1], rule, scry) for i in pending]
-        jobs = (Job(t, size, child) for t in range(len(pending)) for size, child in chunks)
-        total, done = len(pending) * trials, 0
+def _play_points(runs: list[tuple[Deck, Policy]], keys: list[tuple], pending: list[int],
+                 setup: GameSetup, seed_seq: Any, stats: dict[tuple, TurnStats],
+                 store: SweepFile | None, progress: Callable[[int, int], None] | None,
+                 workers: int, scheduler: Any) -> None:
+    """Play the pending points' chunks on one executor; each point's sums go into ``stats``
+    (and the results file) in point order, once all its chunks are in."""
+    config, trials = setup.config, setup.trials
+    chunks = list(chunk_seeds(trials, seed_seq, CHUNK_TRIALS))
+    if scheduler is None and pending:
+        workers = min(check_workers(workers), len(pending) * len(chunks))
+    tasks = [SimulateTask(runs[i][0], config, runs[i][1], setup.rule, setup.scry)
+             for i in pending]
+    jobs = (Job(t, size, child) for t in range(len(pending)) for size, child in chunks)
+    total, done = len(pending) * trials, 0
+    if not pending:
+        return
+    with executing(workers, scheduler) as executor:
+        results = executor.map(tasks, jobs)
         try:
-            if pending:
-                with executing(workers, scheduler) as executor:
-                    results = executor.map(tasks, jobs)
-                    try:
-                        for i in pending:
-                            point = TurnStats(config.turns, config.metric_names)
-                            for size, _ in chunks:
-                                point.merge(next(results))
-                                done += size
-                                if progress is not None:
-                                    progress(done, total)
-                            stats[keys[i]] = point
-                            if store is not None:
-                                store.add(keys[i], list(point.by_turn.values()),
-                                          runs[i][0].digest())
-                    finally:
-                        getattr(results, "close", lambda: None)()
+            for i in pending:
+                point = TurnStats(config.turns, config.metric_names)
+                for size, _ in chunks:
+                    point.merge(next(results))
+                    done += size
+                    if progress is not None:
+                        progress(done, total)
+                stats[keys[i]] = point
+                if store is not None:
+                    store.add(keys[i], list(point.by_turn.values()), runs[i][0].digest())
         finally:
-            if store is not None:
-                store.write()
-
-        results_list = []
-        for i, key in enumerate(keys):
-            variant, policy = runs[i]
-            point_meta = run_meta("simulate", [variant], setup, [policy], seed_seq)
-            point_meta["policy"] = [key[-1]]
-            results_list.append(SimulationResult(meta=point_meta, stats=stats[key]))
-        return SweepResult(meta=meta, grid=grid, policies=labels, results=results_list,
-                           decks=deck_labels, read_back=len(finished))
+            getattr(results, "close", lambda: None)()
 
 
 @contextlib.contextmanager

@@ -329,22 +329,12 @@ def tune(
         A candidate that is not a policy.
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
-    if isinstance(objective, str) and "," in objective:
-        raise OptionError("tune optimises one objective; combine metrics with weights, "
-                          "for example 'on_curve@4 + 0.1*counters@6'")
-    target = parse_objective(objective)
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
-            not 1 <= budget <= MAX_TRIALS:
-        raise OptionError(f"budget must be a whole number of games from 1 to {MAX_TRIALS:.0e}, "
-                          f"got {clip(repr(budget))}")
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= 50:
-        raise OptionError(f"top must be a whole number from 1 to 50, got {clip(repr(top))}")
+    target = _check_tune(objective, budget, top)
     setup = game_setup([deck], 2, {"turns": target.last_turn, "on_play": on_play,
                                    "mulligan": mulligan, "game": game})
     config, rule = setup.config, setup.rule
     policies = as_policies(list(policy_space() if candidates is None else candidates))
     labels = unique_labels([policy_name(policy) for policy in policies])
-    baselines = {"forge": as_policy("forge"), "keep": as_policy("keep")}
     schedule = _schedule(len(policies), top)
     racing_budget = int(budget * RACING_SHARE)
     per_round = racing_budget // len(schedule)
@@ -362,27 +352,14 @@ def tune(
             progress(min(done[0], budget), budget)
 
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
-        race = _Race.start(len(policies))
-        twins: dict[int, int] = {}
-        alive = list(range(len(policies)))
-        rounds = []
-        racing_seed = child_seed(seed_seq, 0)
-        for number, _ in enumerate(schedule):
-            games = per_round // len(alive)  # twins left out leave more games to the rest
-            sums = _play(deck, config, rule, target, [policies[i] for i in alive], games,
-                         child_seed(racing_seed, number), executor, step)
-            race.add(alive, sums)
-            keep = schedule[number + 1] if number + 1 < len(schedule) else top
-            ranked = race.cut(alive, keep, twins)
-            rounds.append({"round": number + 1, "survivors": len(alive), "games_each": games,
-                           "leader": labels[ranked[0]], "leader_mean": race.mean(ranked[0])})
-            alive = ranked
-        finalists = alive[:top]
+        race, twins, rounds, finalists = _racing(
+            deck, config, rule, target, policies, labels, schedule, per_round, top,
+            child_seed(seed_seq, 0), executor, step)
         final = [policies[i] for i in finalists]
         final_labels = [labels[i] for i in finalists]
-        for name, policy in baselines.items():
+        for name in ("forge", "keep"):
             if name not in final_labels:
-                final.append(policy)
+                final.append(as_policy(name))
                 final_labels.append(name)
         final_games = (budget - done[0]) // len(final)
         if final_games < 2:
@@ -390,6 +367,84 @@ def tune(
                               f"give at least {done[0] + 2 * len(final)}")
         fresh = _play(deck, config, rule, target, final, final_games, child_seed(seed_seq, 1),
                       executor, step)
+    frame = _final_rows(race, twins, finalists, final_labels, fresh)
+    recommended, note = _recommend(frame)
+    meta = _tune_meta(deck, target, policies, budget, rounds, final_games, final_labels,
+                      recommended, note, setup, seed_seq)
+    return TuneResult(meta=meta, rows=frame)
+
+
+def _tune_meta(deck: Deck, target: Objective, policies: list[Policy], budget: int,
+               rounds: list[dict[str, Any]], final_games: int, final_labels: list[str],
+               recommended: str, note: str, setup: Any, seed_seq: Any) -> dict[str, Any]:
+    """The metadata of a tune (JSON-safe)."""
+    meta = {
+        "command": "tune",
+        "deck": [deck_meta(deck)],
+        "objective": target.text,
+        "candidates": len(policies),
+        "budget": int(budget),
+        "racing_games": int(sum(r["games_each"] * r["survivors"] for r in rounds)),
+        "rounds": rounds,
+        "final_games": int(final_games),
+        "final_rules": len(final_labels),
+        "recommended": recommended,
+        "note": note,
+        "policy": final_labels,
+        "formats": game_formats([deck], setup.config, setup.rule),
+        **options_meta(setup),
+        "seed": seed_seq.entropy,
+        "interval": "95%: mean +/- 1.96 se (paired for differences)",
+        "assumptions": [*ASSUMPTIONS,
+                        "racing: successive halving on common random numbers; the finalists "
+                        "are re-evaluated on a fresh seed and those figures are reported"],
+        "versions": versions(),
+    }
+    return meta
+
+
+def _check_tune(objective: str | Objective, budget: int, top: int) -> Objective:
+    """The one objective of a tune, its budget and finalists checked."""
+    if isinstance(objective, str) and "," in objective:
+        raise OptionError("tune optimises one objective; combine metrics with weights, "
+                          "for example 'on_curve@4 + 0.1*counters@6'")
+    target = parse_objective(objective)
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or \
+            not 1 <= budget <= MAX_TRIALS:
+        raise OptionError(f"budget must be a whole number of games from 1 to {MAX_TRIALS:.0e}, "
+                          f"got {clip(repr(budget))}")
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= 50:
+        raise OptionError(f"top must be a whole number from 1 to 50, got {clip(repr(top))}")
+    return target
+
+
+def _racing(deck: Deck, config: Any, rule: Any, target: Objective, policies: list[Policy],
+            labels: list[str], schedule: list[int], per_round: int, top: int,
+            racing_seed: Any, executor: Any, step: Callable[[int], None],
+            ) -> tuple[_Race, dict[int, int], list[dict[str, Any]], list[int]]:
+    """Successive halving on common random numbers: the race, the twins left out, each
+    round's facts, and the finalists (indices into ``policies``, best first)."""
+    race = _Race.start(len(policies))
+    twins: dict[int, int] = {}
+    alive = list(range(len(policies)))
+    rounds = []
+    for number, _ in enumerate(schedule):
+        games = per_round // len(alive)  # twins left out leave more games to the rest
+        sums = _play(deck, config, rule, target, [policies[i] for i in alive], games,
+                     child_seed(racing_seed, number), executor, step)
+        race.add(alive, sums)
+        keep = schedule[number + 1] if number + 1 < len(schedule) else top
+        ranked = race.cut(alive, keep, twins)
+        rounds.append({"round": number + 1, "survivors": len(alive), "games_each": games,
+                       "leader": labels[ranked[0]], "leader_mean": race.mean(ranked[0])})
+        alive = ranked
+    return race, twins, rounds, alive[:top]
+
+
+def _final_rows(race: _Race, twins: dict[int, int], finalists: list[int],
+                final_labels: list[str], fresh: Any) -> pd.DataFrame:
+    """:data:`TUNE_COLUMNS`: each finalist's racing and fresh figures (then ``forge`` and
+    ``keep`` when they are not finalists)."""
     forge_at, keep_at = final_labels.index("forge"), final_labels.index("keep")
     rows = []
     for j, label in enumerate(final_labels):
@@ -407,31 +462,7 @@ def tune(
             **{f"vs_keep{suffix}": vs_keep[key] for suffix, key in
                (("", "mean"), ("_se", "se"), ("_ci_low", "ci_low"), ("_ci_high", "ci_high"))},
         })
-    frame = pd.DataFrame(rows, columns=list(TUNE_COLUMNS))
-    recommended, note = _recommend(frame)
-    meta = {
-        "command": "tune",
-        "deck": [deck_meta(deck)],
-        "objective": target.text,
-        "candidates": len(policies),
-        "budget": int(budget),
-        "racing_games": int(sum(r["games_each"] * r["survivors"] for r in rounds)),
-        "rounds": rounds,
-        "final_games": int(final_games),
-        "final_rules": len(final),
-        "recommended": recommended,
-        "note": note,
-        "policy": final_labels,
-        "formats": game_formats([deck], config, rule),
-        **options_meta(setup),
-        "seed": seed_seq.entropy,
-        "interval": "95%: mean +/- 1.96 se (paired for differences)",
-        "assumptions": [*ASSUMPTIONS,
-                        "racing: successive halving on common random numbers; the finalists "
-                        "are re-evaluated on a fresh seed and those figures are reported"],
-        "versions": versions(),
-    }
-    return TuneResult(meta=meta, rows=frame)
+    return pd.DataFrame(rows, columns=list(TUNE_COLUMNS))
 
 
 def _recommend(rows: pd.DataFrame) -> tuple[str, str]:

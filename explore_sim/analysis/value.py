@@ -631,20 +631,17 @@ def value(
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     (metric_name,) = check_metrics([metric], label="metric")
-    if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)):
-        raise OptionError(f"turn must be a whole number, got {turn!r}")
+    _check_whole("turn", turn)
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
                                         "mulligan": mulligan, "game": game})
-    config, rule, trials = setup.config, setup.rule, setup.trials
+    config, trials = setup.config, setup.trials
     if not 1 <= turn <= config.turns:
         raise OptionError(f"turn must be between 1 and turns ({config.turns}), got {turn}")
     chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS)
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]
     policy = one_policy(policy, "value")
-    if isinstance(max_lands, bool) or not isinstance(max_lands, (int, np.integer)) \
-            or not 1 <= max_lands <= 60:
-        raise OptionError(f"max_lands must be a whole number from 1 to 60, got {max_lands!r}")
+    _check_whole("max_lands", max_lands, 1, 60)
     plans = [_plan(deck, card, int(max_lands)) for card in chosen_cards(deck, cards)]
     seed_seq = seed_sequence(seed)
     total = trials * len(plans)
@@ -655,17 +652,18 @@ def value(
                 if progress is not None:
                     progress(before + done, total)
 
-            stats, pairs = play_paired([(d, policy) for d in plan.decks], config, rule, None,
-                                       trials, seed_seq, card_ids=plan.card_ids, progress=step,
-                                       scheduler=executor)
-            compare_meta = {"command": "value", "turns": config.turns, "trials": trials,
-                            "seed": seed_seq.entropy, "mulligan": rule.name,
-                            "deck": [deck_meta(d) for d in plan.decks],
-                            "policy": [policy_name(policy)], "variants": plan.labels}
-            comparisons[plan.card.name] = CompareResult(
-                meta=compare_meta, decks=plan.labels, policies=[policy_name(policy)],
-                labels=plan.labels, variants=stats, pairs=pairs)
-    formats = game_formats([deck], config, rule)
+            comparisons[plan.card.name] = _compare_plan(plan, policy, setup, seed_seq, step,
+                                                        executor)
+    meta = _value_meta(deck, plans, policy, metric_name, int(turn), int(max_lands),
+                       chosen_metrics, setup, seed_seq)
+    return ValueResult(meta=meta, comparisons=comparisons)
+
+
+def _value_meta(deck: Deck, plans: list[_Plan], policy: Policy, metric_name: str, turn: int,
+                max_lands: int, chosen_metrics: list[str], setup: Any,
+                seed_seq: Any) -> dict[str, Any]:
+    """The metadata of a valuation (JSON-safe)."""
+    formats = game_formats([deck], setup.config, setup.rule)
     meta = {
         "command": "value",
         "deck": [deck_meta(deck)],
@@ -677,12 +675,12 @@ def value(
             "variants": plan.labels,
         } for plan in plans},
         "policy": [policy_name(policy)],
-        "land_equivalent": {"metric": metric_name, "turn": int(turn), "max_lands": int(max_lands)},
+        "land_equivalent": {"metric": metric_name, "turn": turn, "max_lands": max_lands},
         "metrics": chosen_metrics,
         "mulligan": formats[0]["mulligan"],
         "formats": formats,
         **options_meta(setup),
-        "trials": trials,
+        "trials": setup.trials,
         "seed": seed_seq.entropy,
         "interval": _INTERVAL,
         "assumptions": [*ASSUMPTIONS, _LAND_RULE,
@@ -692,7 +690,34 @@ def value(
                         "stand-ins) and the lands added in their place share positions"],
         "versions": versions(),
     }
-    return ValueResult(meta=meta, comparisons=comparisons)
+    return meta
+
+
+def _check_whole(name: str, number: Any, low: int | None = None,
+                 high: int | None = None) -> None:
+    """Refuse a value that is not a whole number (from ``low`` to ``high``)."""
+    whole = not isinstance(number, bool) and isinstance(number, (int, np.integer))
+    if low is None:
+        if not whole:
+            raise OptionError(f"{name} must be a whole number, got {number!r}")
+    elif not whole or not low <= number <= high:
+        raise OptionError(f"{name} must be a whole number from {low} to {high}, got "
+                          f"{number!r}")
+
+
+def _compare_plan(plan: _Plan, policy: Policy, setup: Any, seed_seq: Any,
+                  step: Callable[[int, int], None], executor: Any) -> CompareResult:
+    """One card's variants played on the same shuffles, as a comparison."""
+    config, rule, trials = setup.config, setup.rule, setup.trials
+    stats, pairs = play_paired([(d, policy) for d in plan.decks], config, rule, None,
+                               trials, seed_seq, card_ids=plan.card_ids, progress=step,
+                               scheduler=executor)
+    compare_meta = {"command": "value", "turns": config.turns, "trials": trials,
+                    "seed": seed_seq.entropy, "mulligan": rule.name,
+                    "deck": [deck_meta(d) for d in plan.decks],
+                    "policy": [policy_name(policy)], "variants": plan.labels}
+    return CompareResult(meta=compare_meta, decks=plan.labels, policies=[policy_name(policy)],
+                         labels=plan.labels, variants=stats, pairs=pairs)
 
 
 def _describe(card: Card) -> str:
