@@ -1,10 +1,11 @@
-"""The package's wings import only downward, and no module imports itself in a cycle.
+"""The package's wings import only downward, no module imports itself in a cycle, no module
+takes another's private names, and every module and function stays small.
 
 Layers, lowest first: the shared basics (``errors``, ``progress``, ``_version``), ``cards``,
-``engine``, ``analysis``, and the faces (``cli``, ``plotting``, ``testing``, ``web``, the
-package's ``__init__`` and ``__main__``). A module may import its own layer or a lower one.
-Imports under ``if TYPE_CHECKING:`` are annotations only: they are held to the direction
-rule but not counted as cycles.
+``engine``, ``analysis``, and the faces (``cli``, ``plotting``, ``policy_conformance``,
+``web``, the package's ``__init__`` and ``__main__``). A module may import its own layer or a
+lower one. Imports under ``if TYPE_CHECKING:`` count like any other: a cycle through an
+annotation is still a cycle.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ WINGS = {"cards": 1, "engine": 2, "analysis": 3}
 FACE = 4
 
 
-def module_name(path: Path) -> str:
-    parts = ["explore_sim", *path.relative_to(PACKAGE).with_suffix("").parts]
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    parts = ["explore_sim", *path.relative_to(root).with_suffix("").parts]
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -51,10 +52,10 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
-def imports_of(path: Path, known: set[str]) -> list[tuple[str, int, bool]]:
+def imports_of(path: Path, known: set[str], root: Path = PACKAGE) -> list[tuple[str, int, bool]]:
     """``(imported explore_sim module, line, runtime)`` for every import in a file."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    here = module_name(path)
+    here = module_name(path, root)
     package = here if is_package(path) else here.rpartition(".")[0]
     type_only = _type_checking_lines(tree)
     found = []
@@ -80,9 +81,9 @@ def imports_of(path: Path, known: set[str]) -> list[tuple[str, int, bool]]:
     return found
 
 
-def import_graph() -> dict[str, list[tuple[str, int, bool]]]:
-    files = {module_name(path): path for path in PACKAGE.rglob("*.py")}
-    return {name: imports_of(path, set(files)) for name, path in files.items()}
+def import_graph(root: Path = PACKAGE) -> dict[str, list[tuple[str, int, bool]]]:
+    files = {module_name(path, root): path for path in root.rglob("*.py")}
+    return {name: imports_of(path, set(files), root) for name, path in files.items()}
 
 
 def test_the_wings_exist():
@@ -111,9 +112,10 @@ def test_cards_and_engine_do_not_reach_sideways():
             assert all(layer(t) <= 2 for t, _, _ in targets), module
 
 
-def test_no_import_cycles():
-    graph = {module: sorted({t for t, _, runtime in targets if runtime and t != module})
-             for module, targets in import_graph().items()}
+def import_cycles(root: Path = PACKAGE) -> list[list[str]]:
+    """Every cycle of the import graph, ``TYPE_CHECKING`` imports included."""
+    graph = {module: sorted({t for t, _, _ in targets if t != module})
+             for module, targets in import_graph(root).items()}
     # A package imports its own submodules through its __init__; a submodule importing its
     # package is the only way to close a loop through it, and that is a cycle too.
     state: dict[str, int] = {}
@@ -134,7 +136,32 @@ def test_no_import_cycles():
     for node in sorted(graph):
         if node not in state:
             visit(node)
+    return cycles
+
+
+def test_no_import_cycles():
+    cycles = import_cycles()
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def fake_package(tmp_path: Path, modules: dict[str, str]) -> Path:
+    """A package called explore_sim under ``tmp_path`` with these modules' text."""
+    root = tmp_path / "explore_sim"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    for name, text in modules.items():
+        (root / f"{name}.py").write_text(text)
+    return root
+
+
+def test_a_cycle_through_an_annotation_import_is_a_cycle(tmp_path):
+    root = fake_package(tmp_path, {
+        "loop": "from .helper import helps\n",
+        "helper": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                  "    from .loop import Loop\nhelps = 1\n",
+    })
+    assert import_cycles(root) == [["explore_sim.helper", "explore_sim.loop",
+                                    "explore_sim.helper"]]
 
 
 @pytest.mark.parametrize("source, target, expected", [
@@ -147,3 +174,86 @@ def test_no_import_cycles():
 ])
 def test_the_layer_rule_itself(source, target, expected):
     assert (layer(target) > layer(source)) is expected
+
+
+# --- private names ----------------------------------------------------------------------------
+
+def private_imports(root: Path = PACKAGE) -> list[str]:
+    """``module line N imports _name from other`` for every name starting with "_" (dunder
+    names aside) that a module imports from another explore_sim module."""
+    files = {module_name(path, root): path for path in root.rglob("*.py")}
+    found = []
+    for module, path in sorted(files.items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = module if is_package(path) else module.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if source != "explore_sim" and not source.startswith("explore_sim."):
+                continue
+            for alias in node.names:
+                name = alias.name
+                private = name.startswith("_") and not (name.startswith("__")
+                                                        and name.endswith("__"))
+                if private and source != module:
+                    found.append(f"{module} line {node.lineno} imports {name} from {source}")
+    return found
+
+
+def test_no_module_imports_another_s_private_names():
+    found = private_imports()
+    assert not found, "private names imported from other modules:\n" + "\n".join(found)
+
+
+def test_the_private_name_rule_itself(tmp_path):
+    """A private import is found, a dunder or an aliased public name is not."""
+    root = fake_package(tmp_path, {
+        "a": "_hidden = shown = 1\n",
+        "b": "from .a import _hidden\nfrom .a import __doc__\nfrom .a import shown as _s\n",
+    })
+    assert private_imports(root) == ["explore_sim.b line 1 imports _hidden from explore_sim.a"]
+
+
+# --- sizes --------------------------------------------------------------------------------------
+
+#: The longest module, in lines.
+MAX_MODULE_LINES = 800
+#: The longest function or method, in lines (from ``def`` to its last line, docstring
+#: included).
+MAX_FUNCTION_LINES = 100
+#: Functions still longer than that, each to be split (the list only shrinks: a function on it
+#: that is short enough fails the test too).
+LONG_FUNCTIONS = {"explore_sim.engine.explore_effects.explore_instruction"}
+
+
+def long_functions() -> dict[str, int]:
+    """``{module.function: lines}`` of every function over :data:`MAX_FUNCTION_LINES`."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    found[f"{module_name(path)}.{node.name}"] = lines
+    return found
+
+
+def test_no_module_is_longer_than_800_lines():
+    long = {module_name(path): n for path in PACKAGE.rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_no_function_is_longer_than_100_lines():
+    found = long_functions()
+    new = {name: n for name, n in found.items() if name not in LONG_FUNCTIONS}
+    assert not new, f"functions over {MAX_FUNCTION_LINES} lines: {new}"
+    assert set(found) == LONG_FUNCTIONS, \
+        f"short enough now, take them off LONG_FUNCTIONS: {sorted(LONG_FUNCTIONS - set(found))}"
