@@ -69,12 +69,13 @@ def fixture_cards():
 
 
 def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), commanders=(), config=None,
-                  policy="keep", scry_policy=None, seed=0):
+                  policy="keep", scry_policy=None, seed=0, cards=()):
     """One goldfish game (trials=1) from a hand-built library (top first), hand and battlefield.
 
     Permanents on the battlefield are not summoning sick. ``extra`` names more cards for the
     feature table; ``commanders`` names the deck's commanders (a Commander game unless the
-    config says otherwise; their colour identity is the commander's colours). Returns
+    config says otherwise; their colour identity is the commander's colours). ``cards`` are
+    more :class:`Card` objects the names may refer to (made-up cards). Returns
     ``(game, state, ids)`` where ``ids[name]`` is a card's id.
     """
     from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish
@@ -82,8 +83,9 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), commanders=(
     from explore_sim.engine.policies import as_policy
 
     catalog = fixture_cards()
+    made_up = {card.name: card for card in cards}
     names = list(dict.fromkeys([*library, *hand, *battlefield, *extra]))
-    cards = [catalog.get(name) for name in names]
+    cards = [made_up.get(name) or catalog.get(name) for name in names]
     identity = 0
     for name in commanders:
         identity |= catalog.get(name).identity
