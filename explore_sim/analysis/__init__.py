@@ -1,9 +1,16 @@
 """Questions over many games: the analyses, their seeded chunked runner and their reports.
 
 - :mod:`.explore`: one explore sequence over many shuffles;
-- :mod:`.simulate`: whole goldfish games (:func:`simulate`) and paired comparisons
-  (:func:`compare`);
-- :mod:`.sweep`: a grid of deck variants and policies;
+- :mod:`.simulate`: whole goldfish games with one deck (:func:`simulate`);
+- :mod:`.compare`: paired comparisons of decks and policies (:func:`compare`);
+- :mod:`.game_setup`: game options (the schema of :mod:`explore_sim.engine.options`) to a
+  game, and their metadata; :mod:`.games`: games in seeded chunks, sums by turn;
+  :mod:`.metric_checks`: which metrics exist and are shown;
+- :mod:`.sweep`: a grid of deck variants and policies (:mod:`.results_files`: its Parquet
+  file);
+- :mod:`.value`, :mod:`.advise`, :mod:`.tune`: what explore is worth, what to do now, which
+  keep-or-mill rule suits a deck;
+- :mod:`.results`: what every result shares (metadata, summary, text, reprs);
 - :mod:`.runner`: seeded chunks (one ``SeedSequence`` child each) and worker processes;
 - :mod:`.stats`: exact streaming statistics, standard errors and intervals;
 - :mod:`.report`: tables, CSV and JSON with metadata.
