@@ -7,7 +7,7 @@ Every face reads the options from :data:`GAME_OPTIONS` instead of writing them o
 and turned into a game by :mod:`explore_sim.analysis.game_setup`, which also writes them into
 a result's metadata under their ``meta`` name); the command line adds one ``flag`` per option
 (:mod:`explore_sim.cli.game_options`) and the web page one form field (``web``,
-:mod:`explore_sim.web.analyses`). Adding an option is one :class:`GameOption` entry here, plus
+:mod:`explore_sim.web.game_fields`). Adding an option is one :class:`GameOption` entry here, plus
 the code that uses its value.
 
 The schema is read when a face is built (a parser, a form, a result), never copied at import,
