@@ -1,0 +1,192 @@
+"""The compiled game: whole goldfish games, one at a time, in numba.
+
+The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game of a chunk
+at once with NumPy; this engine plays them one after another in compiled scalar code
+(:mod:`.game`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
+(packed by :mod:`.pack`) and playing the same rules: the two implementations agree game by
+game on the same libraries, which the tests check for every shipped deck. Policies run as a
+small bytecode (:mod:`.bytecode`): the presets and every policy expression; a Python
+callable policy (or mulligan keep rule) needs the vectorised engine.
+
+Randomness: every chunk has one key, drawn from its :class:`numpy.random.SeedSequence`;
+each game's deal (the library, dealt lazily: a partial Fisher-Yates shuffle of only the
+cards the game reaches, every mulligan a fresh shuffle) and its play (removal, parley, the
+shuffle after a search) have streams of their own derived from the key and the game's
+index, so the same seed gives the same numbers however the chunks are spread over workers,
+and decks that share positions of their starting order see the same cards there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import GameConfig
+from ..metrics import CASTABLE_PREFIX
+from ..mulligan import MulliganRule
+from ..policies import Policy
+from ..state import OpeningHands
+from ..tables import DeckTables
+from .bytecode import compile_policy
+from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
+from .state import R_NO_PENDING, SIZE, new_state
+
+__all__ = ["KernelUnsupported", "kernel_problem", "play_games_kernel", "play_openings",
+           "KernelTables", "pack", "compile_policy"]
+
+
+class KernelUnsupported(ValueError):
+    """What the compiled game cannot play (a Python callable policy, a custom keep rule)."""
+
+
+def kernel_problem(tables: DeckTables, policy: Policy, scry_policy: Policy | None,
+                   mulligan: MulliganRule) -> str | None:
+    """Why the compiled game cannot play these games (None when it can)."""
+    for name, value in (("policy", policy), ("scry policy", scry_policy)):
+        if value is not None and compile_policy(value) is None:
+            return f"the {name} is a Python callable"
+    if mulligan.keep is not None:
+        return "the mulligan keep rule is a Python callable"
+    unknown = [g for g in tables.groups if g not in GROUPS and tables.ids[g].size]
+    if unknown:
+        return f"abilities the compiled game does not play: {', '.join(unknown)}"
+    # The compiled game never recurses: no land's entering starts an explore or a search.
+    f = tables.features
+    for group in ("each_turn_land_on_enter", "explores_on_enter", "target_explores_on_enter",
+                  "basic_to_hand_on_enter"):
+        if f.is_land[tables.ids[group]].any():
+            return "a land with an enter trigger that explores or searches"
+    if tables.ids["enters_explorer"].size and (f.is_land & f.is_creature).any():
+        return "a land creature with a 'whenever a creature enters, it explores' permanent"
+    basics = tables.basic_ids
+    if (f.fetch_when[basics].any() or f.land_enters[basics].any()
+            or f.is_creature[basics].any()):
+        return "a basic land with an ability of its own"
+    return None
+
+
+_PACKED: dict[tuple, tuple[KernelTables, np.ndarray, DeckTables]] = {}
+
+
+def _packed(tables: DeckTables, config: GameConfig) -> tuple[KernelTables, np.ndarray]:
+    """The packed tables and the cleanup's discard order, built once per tables and
+    options."""
+    key = (id(tables), config)
+    entry = _PACKED.get(key)
+    if entry is None or entry[2] is not tables:
+        f, cost = tables.features, tables.cost
+        order = sorted(range(1, tables.n_kinds), key=lambda i: (
+            not f.is_land[i], cost[i], not f.is_source[i], -i), reverse=True)
+        entry = (pack(tables, config), np.array(order, dtype=np.int64), tables)
+        if len(_PACKED) >= 32:
+            _PACKED.clear()
+        _PACKED[key] = entry
+    return entry[0], entry[1]
+
+
+def _programs(policy: Policy, scry_policy: Policy | None) -> tuple[np.ndarray, ...]:
+    code = compile_policy(policy)
+    scry_code = compile_policy(scry_policy) if scry_policy is not None else code
+    if code is None or scry_code is None:
+        raise KernelUnsupported("a Python callable policy needs the vectorised engine")
+    return (*code, *scry_code)
+
+
+def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
+             ) -> dict[int, dict[str, np.ndarray]]:
+    names = [*METRICS, *(CASTABLE_PREFIX + card.name for card in config.castable)]
+    result = {0: {"mulligans": opening[:, 0].copy(), "hand_size": opening[:, 1].copy(),
+                  "opening_lands": opening[:, 2].copy()}}
+    for turn in range(1, config.turns + 1):
+        result[turn] = {name: out[:, turn - 1, m].copy() for m, name in enumerate(names)
+                        if name in config.metric_names}
+    return result
+
+
+def _mulligan(rule: MulliganRule) -> np.ndarray:
+    if rule.keep is not None:
+        raise KernelUnsupported("a mulligan keep rule that is a Python callable needs the "
+                                "vectorised engine")
+    return np.array([0 if rule.kind == "none" else 1, int(rule.free_first), rule.max_mulligans],
+                    dtype=np.int64)
+
+
+def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...]) -> tuple:
+    """A game's arrays (:mod:`.state`), allocated once for a chunk's games."""
+    d = dict(zip(DIMS, K.dims.tolist()))
+    width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
+                d["n_profiles"], len(METRICS) + d["n_castable"], 8)
+    S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], size, len(EVENTS),
+                  2 + d["n_castable"], width, max(len(programs[0]), len(programs[2])))
+    S[0][SIZE] = size
+    S[10][R_NO_PENDING, 0] = -1
+    return S
+
+
+def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
+    return (np.zeros((0, size + 1), np.int32), np.zeros(0, np.int64), np.zeros(0, np.int64),
+            np.zeros((0, n_kinds), np.int32), np.zeros(0, np.int64))
+
+
+def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
+                      mulligan: MulliganRule, trials: int, chunk_seed: np.random.SeedSequence,
+                      card_ids: np.ndarray, scry_policy: Policy | None = None
+                      ) -> dict[int, dict[str, np.ndarray]]:
+    """Play ``trials`` goldfish games of the deck of ``tables`` in compiled code.
+
+    Parameters
+    ----------
+    tables : DeckTables
+    config : GameConfig
+    policy, scry_policy : Policy
+        Presets or expressions (:func:`compile_policy`); the scry policy defaults to the
+        keep-or-mill policy.
+    mulligan : MulliganRule
+        As played (a Commander game's free first mulligan already applied).
+    trials : int
+    chunk_seed : numpy.random.SeedSequence
+        The chunk's seed: its first four 64-bit words key every game's streams.
+    card_ids : ndarray of shape (size,)
+        The library's starting order (the deal shuffles it).
+
+    Returns
+    -------
+    dict of int to dict of str to ndarray of shape (trials,)
+        Per-trial metrics by turn (0: the opening hand), as the vectorised engine gives them.
+    """
+    from .game import play_chunk
+
+    K, discard = _packed(tables, config)
+    n_metrics = len(METRICS) + len(config.castable)
+    out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
+    opening = np.zeros((trials, 3), dtype=np.int32)
+    key = chunk_seed.generate_state(4, dtype=np.uint64)
+    deck = np.ascontiguousarray(card_ids, dtype=np.int32)
+    programs = _programs(policy, scry_policy)
+    play_chunk(K, programs, _state(K, len(deck), programs), deck, key, _mulligan(mulligan),
+               discard, out, opening, _empty_given(len(deck), tables.n_kinds))
+    return _results(config, out, opening)
+
+
+def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
+                  opening: OpeningHands, card_ids: np.ndarray,
+                  scry_policy: Policy | None = None) -> dict[int, dict[str, np.ndarray]]:
+    """Play the vectorised engine's opening hands (given libraries, as the tests do), a
+    search reversing the library instead of shuffling it (the tests' stand-in for both
+    engines); removal and parley coins draw from the compiled game's own stream."""
+    from .game import play_chunk
+
+    K, discard = _packed(tables, config)
+    trials = opening.hand.shape[0]
+    n_metrics = len(METRICS) + len(config.castable)
+    out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
+    first = np.zeros((trials, 3), dtype=np.int32)
+    given = (np.ascontiguousarray(opening.library, dtype=np.int32),
+             opening.top.astype(np.int64), opening.end.astype(np.int64),
+             np.ascontiguousarray(opening.hand, dtype=np.int32),
+             opening.mulligans.astype(np.int64))
+    deck = np.ascontiguousarray(card_ids, dtype=np.int32)
+    key = np.zeros(4, dtype=np.uint64)
+    programs = _programs(policy, scry_policy)
+    play_chunk(K, programs, _state(K, len(deck), programs), deck, key,
+               np.array([0, 0, 0], dtype=np.int64), discard, out, first, given)
+    return _results(config, out, first)

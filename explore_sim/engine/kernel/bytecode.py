@@ -1,0 +1,96 @@
+"""Keep-or-mill policies as a small bytecode for the compiled game.
+
+The presets (``keep``, ``mill``, ``xmage``, ``forge`` and its variants) and every checked
+policy expression (:class:`~explore_sim.engine.policies.ExpressionPolicy`, tuned ones
+included) compile to a postfix program over the observation's fields: ``LOAD field``,
+``CONST index``, ``NOT``, ``NEG``, ``AND``, ``OR``, the six comparisons and the six
+arithmetic operators, on float64 values (conditions are 0 and 1), exactly as the vectorised
+evaluation computes them. :func:`compile_policy` returns None for a Python callable, which
+only the vectorised engine can call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..policies import (
+    OBSERVATION_NAMES,
+    ExpressionPolicy,
+    ForgePolicy,
+    KeepPolicy,
+    MillPolicy,
+    NamedPolicy,
+    Policy,
+)
+
+__all__ = ["compile_policy", "FIELDS", "OPS"]
+
+#: Observation fields by number (the compiled game's ``observe``).
+FIELDS = tuple(OBSERVATION_NAMES)
+#: Operations by number.
+OPS = ("LOAD", "CONST", "NOT", "NEG", "AND", "OR", "EQ", "NE", "LT", "LE", "GT", "GE", "ADD",
+       "SUB", "MUL", "DIV", "FLOORDIV", "MOD")
+_COMPARE = {np.equal: "EQ", np.not_equal: "NE", np.less: "LT", np.less_equal: "LE",
+            np.greater: "GT", np.greater_equal: "GE"}
+_ARITHMETIC = {np.add: "ADD", np.subtract: "SUB", np.multiply: "MUL", np.true_divide: "DIV",
+               np.floor_divide: "FLOORDIV", np.mod: "MOD"}
+
+
+def compile_policy(policy: Policy) -> tuple[np.ndarray, np.ndarray] | None:
+    """The bytecode of ``policy``: (operations, int64; constants, float64), or None when it
+    is a Python callable (not a preset or an expression)."""
+    while isinstance(policy, NamedPolicy):
+        policy = policy.policy
+    if isinstance(policy, (KeepPolicy, MillPolicy)):
+        return _program([("const", isinstance(policy, MillPolicy))])
+    if isinstance(policy, ForgePolicy):  # dig for lands, or it will not be cast soon
+        tree = ("bool", np.logical_or, [
+            ("bool", np.logical_and, [
+                ("compare", np.equal, ("name", "lands_in_hand"), ("const", 0)),
+                ("compare", np.less_equal, ("name", "lands_in_play"),
+                 ("const", policy.need_lands))]),
+            ("compare", np.greater_equal, ("name", "mana_value"),
+             ("arith", np.add, ("name", "predicted_mana"), ("const", policy.max_mv_diff)))])
+        return _program([tree])
+    if isinstance(policy, ExpressionPolicy):
+        return _program([policy._tree])  # noqa: SLF001 - the checked tree of the policy
+    return None
+
+
+def _program(trees: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
+    code: list[int] = []
+    consts: list[float] = []
+
+    def emit(node: tuple) -> None:
+        kind = node[0]
+        if kind == "name":
+            code.extend((OPS.index("LOAD"), FIELDS.index(node[1])))
+        elif kind == "const":
+            consts.append(float(node[1]))
+            code.extend((OPS.index("CONST"), len(consts) - 1))
+        elif kind == "not":
+            emit(node[1])
+            code.append(OPS.index("NOT"))
+        elif kind == "neg":
+            emit(node[1])
+            code.append(OPS.index("NEG"))
+        elif kind == "bool":
+            op = "AND" if node[1] is np.logical_and else "OR"
+            emit(node[2][0])
+            for part in node[2][1:]:
+                emit(part)
+                code.append(OPS.index(op))
+        elif kind == "compare":
+            emit(node[2])
+            emit(node[3])
+            code.append(OPS.index(_COMPARE[node[1]]))
+        elif kind == "arith":
+            emit(node[2])
+            emit(node[3])
+            code.append(OPS.index(_ARITHMETIC[node[1]]))
+        else:  # "at": objectives only, never in a policy
+            raise ValueError(f"cannot compile {kind!r}")
+
+    for tree in trees:
+        emit(tree)
+    return np.array(code, dtype=np.int64), np.array(consts or [0.0], dtype=np.float64)

@@ -1,0 +1,343 @@
+"""Mana in the compiled game: what the sources in play can pay, exactly, and paying.
+
+The same rules as :mod:`explore_sim.engine.paying` (docs/mana.md), one game at a time:
+units of mana by class; a mode of a cost is payable when Hall's condition holds over the
+masks of the exact test and the units are at least its mana value (read from the lookup
+table where the deck has one); pips are paid one at a time, the most demanding first, each
+by the least flexible class that leaves the rest payable; generic mana by the least
+flexible units, of equally flexible ones the colour the rest of the hand (then the library)
+needs least; units come from the pool first, then sources are tapped in tapping order.
+``K`` is the packed :class:`~.pack.KernelTables`, ``S`` the game :mod:`.state`.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .pack import DIMS
+from .pack import (
+    CL_CLASS_PAIN,
+    CL_COLOURS,
+    CL_FLEXIBILITY,
+    CL_GENERIC_ORDER,
+    CL_GENERIC_RANK,
+    CL_STRIDES,
+    C_HAS_HASTE,
+    C_IS_CREATURE,
+    MO_GENERIC,
+    MO_LIFE,
+    MO_MODE_CARD,
+    MO_N_PIPS,
+    MO_TOTAL,
+    PI_N_CAND,
+    PI_PIP_MASK,
+    PI_REST_TOTAL,
+    SO_COST,
+    SO_KIND,
+)
+from .state import (
+    BF,
+    HAND,
+    POOL_IN_USE,
+    R_FILTER_ONE,
+    R_FILTER_UNITS,
+    R_MODE_UNITS,
+    R_NEED,
+    R_ORDER,
+    R_ORDER_KEYS,
+    R_ORDER_PIPS,
+    R_TRIAL,
+    SICK,
+    TAPPED,
+)
+
+_N_CLASSES, _N_MASKS, _HAS_FILTERS, _TIES, _LOOKUP, _CAP, _N_SOURCES = (
+    DIMS.index(d) for d in ("n_classes", "n_masks", "has_filters", "has_generic_ties",
+                            "use_lookup", "cap", "n_sources"))
+_ANY_COLOUR, _ALL_MANA = 31, 127
+
+
+@njit(cache=True, inline="always")
+def usable(K, S, kind):
+    """Untapped copies of source ``kind`` able to make mana now (a creature's only once it
+    has been under your control since the turn began, CR 302.6)."""
+    n = S.zones[BF, kind] - S.zones[TAPPED, kind]
+    if K.card[kind, C_IS_CREATURE] and not K.card[kind, C_HAS_HASTE]:
+        n -= S.zones[SICK, kind]
+    return max(n, 0)
+
+
+@njit(cache=True)
+def plain_units(K, S, out, skip_kind, skip_copies):
+    """The pool plus the units of every untapped plain source (no filter) into ``out``,
+    less ``skip_copies`` of ``skip_kind`` (a source that pays part of a cost by tapping)."""
+    n_classes = K.dims[_N_CLASSES]
+    pool = S.pool
+    for c in range(n_classes):
+        out[c] = pool[c]
+    for si in range(K.dims[_N_SOURCES]):
+        if K.sources[si, SO_COST] > 0:
+            continue
+        kind = K.sources[si, SO_KIND]
+        copies = usable(K, S, kind)
+        if kind == skip_kind:
+            copies -= min(copies, skip_copies)
+        if copies:
+            for c in range(n_classes):
+                out[c] += copies * K.s_units[si, c]
+
+
+@njit(cache=True)
+def _take_least_flexible(K, units):
+    for j in range(K.dims[_N_CLASSES]):
+        c = K.classes[j, CL_GENERIC_ORDER]
+        if units[c] > 0:
+            units[c] -= 1
+            return c
+    return -1
+
+
+@njit(cache=True)
+def filtered_units(K, S, plain, out):
+    """``plain`` with every untapped Signet-style filter activated from the least flexible
+    other mana, into ``out``."""
+    n_classes = K.dims[_N_CLASSES]
+    for c in range(n_classes):
+        out[c] = plain[c]
+    for si in range(K.dims[_N_SOURCES]):
+        cost = K.sources[si, SO_COST]
+        if cost == 0:
+            continue
+        copies = usable(K, S, K.sources[si, SO_KIND])
+        for _ in range(copies):
+            if total_of(K, out) < cost:
+                continue
+            for _ in range(cost):
+                _take_least_flexible(K, out)
+            for c in range(n_classes):
+                out[c] += K.s_units[si, c]
+
+
+@njit(cache=True)
+def unit_sets(K, S, plain, filtered, skip_kind, skip_copies):
+    """The mana available now in the ways it can be made: ``plain`` (no filter activated)
+    and, when the deck has filters, ``filtered`` (every filter activated). Returns how many
+    sets there are (1 or 2)."""
+    plain_units(K, S, plain, skip_kind, skip_copies)
+    if not K.dims[_HAS_FILTERS]:
+        return 1
+    filtered_units(K, S, plain, filtered)
+    return 2
+
+
+@njit(cache=True)
+def hall(K, units, req, total):
+    """Hall's condition: for every mask M, the units meeting M cover the pips inside M
+    (``req``), and there are at least ``total`` units."""
+    n_classes = K.dims[_N_CLASSES]
+    have = 0
+    for c in range(n_classes):
+        have += units[c]
+    if have < total:
+        return False
+    for m in range(K.dims[_N_MASKS]):
+        covered = 0
+        for c in range(n_classes):
+            covered += units[c] * K.intersects[c, m]
+        if covered < req[m]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def payable(K, units, mode):
+    """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
+    if K.dims[_LOOKUP]:
+        cap = K.dims[_CAP]
+        key = 0
+        for c in range(K.dims[_N_CLASSES]):
+            key += min(units[c], cap) * K.classes[c, CL_STRIDES]
+        return K.lookup[key, mode] != 0
+    if K.modes[mode, MO_N_PIPS] == 0:
+        have = 0
+        for c in range(K.dims[_N_CLASSES]):
+            have += units[c]
+        return have >= K.modes[mode, MO_TOTAL]
+    return hall(K, units, K.req[mode], K.modes[mode, MO_TOTAL])
+
+
+@njit(cache=True, inline="always")
+def payable_any(K, plain, filtered, n_sets, mode):
+    """:func:`payable` with either set of units."""
+    if payable(K, plain, mode):
+        return True
+    return n_sets > 1 and payable(K, filtered, mode)
+
+
+@njit(cache=True, inline="always")
+def total_of(K, units):
+    t = 0
+    for c in range(K.dims[_N_CLASSES]):
+        t += units[c]
+    return t
+
+
+@njit(cache=True)
+def generic_order(K, S, mode, order):
+    """The order of unit classes generic mana is paid in, into ``order``: the static order,
+    or, where equally flexible classes exist, the colours the rest of the hand (then the
+    library) needs least first (docs/mana.md)."""
+    n_classes = K.dims[_N_CLASSES]
+    if not K.dims[_TIES]:
+        for j in range(n_classes):
+            order[j] = K.classes[j, CL_GENERIC_ORDER]
+        return
+    lib_pips = S.lib_pips
+    pips = S.work[R_ORDER_PIPS]
+    pips[:5] = 0
+    for kind in range(K.dims[0]):
+        if S.zones[HAND, kind]:
+            for k in range(5):
+                pips[k] += S.zones[HAND, kind] * K.pips[kind, k]
+    card = K.modes[mode, MO_MODE_CARD]
+    if card and S.zones[HAND, card] > 0:
+        for k in range(5):
+            pips[k] -= K.pips[card, k]
+    keys = S.work[R_ORDER_KEYS]
+    for c in range(n_classes):
+        need_hand = 0
+        need_library = 0
+        for k in range(5):
+            need_hand += pips[k] * K.classes[c, CL_COLOURS + k]
+            need_library += lib_pips[k] * K.classes[c, CL_COLOURS + k]
+        keys[c] = ((K.classes[c, CL_FLEXIBILITY] << 40) + (min(need_hand, 32767) << 24)
+                   + (min(need_library, 4095) << 12) + K.classes[c, CL_GENERIC_RANK])
+    for j in range(n_classes):  # the classes by key (keys are distinct): an insertion sort
+        order[j] = j
+        k = j
+        while k > 0 and keys[order[k - 1]] > keys[order[k]]:
+            order[k - 1], order[k] = order[k], order[k - 1]
+            k -= 1
+
+
+@njit(cache=True)
+def allocate(K, S, units, mode, take_all, used):
+    """Which units pay ``mode`` (payable by ``units``, which is changed): into ``used``;
+    returns (life paid, X)."""
+    n_classes = K.dims[_N_CLASSES]
+    for c in range(n_classes):
+        used[c] = 0
+    life = K.modes[mode, MO_LIFE]
+    trial = S.work[R_TRIAL]
+    for i in range(K.modes[mode, MO_N_PIPS]):
+        pip = K.pips_of[mode, i, PI_PIP_MASK]
+        for k in range(K.pips_of[mode, i, PI_N_CAND]):
+            c = K.cand[mode, i, k] >> 1
+            if units[c] <= 0:
+                continue
+            if not K.cand[mode, i, k] & 1:  # a safe pick needs no check
+                for d in range(n_classes):
+                    trial[d] = units[d]
+                trial[c] -= 1
+                if not hall(K, trial, K.rest_req[mode, i], K.pips_of[mode, i, PI_REST_TOTAL]):
+                    continue
+            units[c] -= 1
+            used[c] += 1
+            if K.classes[c, CL_CLASS_PAIN] and pip & _ANY_COLOUR and not (pip & ~_ANY_COLOUR & _ALL_MANA):
+                life += 1
+            break
+    if take_all:  # X takes all the mana left
+        spent = 0
+        for c in range(n_classes):
+            used[c] += units[c]
+            units[c] = 0
+            spent += used[c]
+        return life, spent - K.modes[mode, MO_TOTAL]
+    need = K.modes[mode, MO_GENERIC]
+    if need:
+        order = S.work[R_ORDER]
+        generic_order(K, S, mode, order)
+        for j in range(n_classes):
+            c = order[j]
+            take = min(units[c], need)
+            units[c] -= take
+            used[c] += take
+            need -= take
+    return life, 0
+
+
+@njit(cache=True)
+def tap(K, S, used, skip_kind, skip_copies):
+    """Take ``used`` from the pool, then tap plain sources in tapping order; what a tapped
+    source makes beyond the need goes to the pool."""
+    n_classes = K.dims[_N_CLASSES]
+    pool = S.pool
+    need = S.work[R_NEED]
+    for c in range(n_classes):
+        from_pool = min(pool[c], used[c])
+        pool[c] -= from_pool
+        need[c] = used[c] - from_pool
+    for si in range(K.dims[_N_SOURCES]):
+        if K.sources[si, SO_COST] > 0:
+            continue
+        wanted = 0
+        for c in range(n_classes):
+            if K.s_units[si, c] and need[c] > 0:
+                wanted = max(wanted, -(-need[c] // K.s_units[si, c]))
+        if wanted == 0:
+            continue
+        kind = K.sources[si, SO_KIND]
+        copies = usable(K, S, kind)
+        if kind == skip_kind:
+            copies = max(copies - skip_copies, 0)
+        copies = min(copies, wanted)
+        for c in range(n_classes):
+            produced = copies * K.s_units[si, c]
+            spent = min(produced, need[c])
+            need[c] -= spent
+            pool[c] += produced - spent
+        S.zones[TAPPED, kind] += copies
+
+
+@njit(cache=True)
+def activate_filters(K, S, skip_kind, skip_copies):
+    """Activate every untapped Signet-style filter, each paid with the least flexible other
+    mana; their mana goes to the pool."""
+    n_classes = K.dims[_N_CLASSES]
+    units = S.work[R_FILTER_UNITS]
+    one = S.work[R_FILTER_ONE]
+    pool = S.pool
+    for si in range(K.dims[_N_SOURCES]):
+        cost = K.sources[si, SO_COST]
+        if cost == 0:
+            continue
+        kind = K.sources[si, SO_KIND]
+        copies = usable(K, S, kind)
+        for _ in range(copies):
+            plain_units(K, S, units, skip_kind, skip_copies)
+            if total_of(K, units) < cost:
+                break
+            for _ in range(cost):
+                plain_units(K, S, units, skip_kind, skip_copies)
+                c = _take_least_flexible(K, units)
+                one[:n_classes] = 0
+                one[c] = 1
+                tap(K, S, one, skip_kind, skip_copies)
+            S.zones[TAPPED, kind] += 1
+            for c in range(n_classes):
+                pool[c] += K.s_units[si, c]
+            S.slots[POOL_IN_USE] = 1
+
+
+@njit(cache=True)
+def pay_mode(K, S, mode, take_all, skip_kind, skip_copies, used):
+    """Pay ``mode`` (payable now), tapping sources: units spent into ``used``; returns
+    (life paid, X)."""
+    units = S.work[R_MODE_UNITS]
+    plain_units(K, S, units, skip_kind, skip_copies)
+    if K.dims[_HAS_FILTERS] and not payable(K, units, mode):
+        activate_filters(K, S, skip_kind, skip_copies)
+        plain_units(K, S, units, skip_kind, skip_copies)
+    life, x = allocate(K, S, units, mode, take_all, used)
+    tap(K, S, used, skip_kind, skip_copies)
+    return life, x

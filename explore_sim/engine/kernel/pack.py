@@ -1,0 +1,253 @@
+"""The deck tables as flat arrays for the compiled game, and the game's options as numbers.
+
+:func:`pack` turns a :class:`~explore_sim.engine.tables.DeckTables` (and the game's
+:class:`~explore_sim.engine.config.GameConfig`) into :class:`KernelTables`, a named tuple of
+NumPy arrays that the compiled functions of :mod:`.game` read: ragged Python lists become
+padded arrays with a count beside them, codes become small integers. Nothing here is
+compiled; it runs once per deck and options (the result is cached).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ...cards.features import FETCH_CODES, FETCH_WHEN_CODES, LAND_ENTERS_CODES, TAPPED_RULES
+from ..config import GameConfig
+from ..metrics import EVENT_METRICS, TURN_METRICS
+from ..tables import DeckTables
+
+__all__ = ["KernelTables", "pack", "GROUPS", "EVENTS", "METRICS", "DIMS", "MAIN_METRICS",
+           "FETCH", "FETCH_WHEN", "TAPPED", "LAND_ENTERS"]
+
+#: The ability groups the compiled game reads, by slot (``K.gi[slot]`` is the group's column in
+#: ``K.members``, -1 when the deck's tables have no such group).
+GROUPS = ("land", "creature", "source", "tracker", "twists", "helm", "each_turn_land",
+          "each_turn_land_on_enter", "maps_on_enter", "explores_on_enter",
+          "target_explores_on_enter", "enters_explorer", "basic_to_hand_on_enter",
+          "spell_explores", "extra_land_this_turn", "draws", "ramp", "lantern", "seeker",
+          "activated_search", "combat_explorer", "hakbal", "anchorage", "schooner",
+          "attack_map", "attack_explorer", "parley", "attack_land", "damage_explorer",
+          "walker", "caravel", "cave_diver", "chupacabra", "nicanzil")
+#: Event counters (:data:`~explore_sim.engine.metrics.EVENT_METRICS`), by slot.
+EVENTS = EVENT_METRICS
+#: The per-turn metrics, in :data:`~explore_sim.engine.metrics.TURN_METRICS` order.
+METRICS = tuple(TURN_METRICS)
+#: Metrics taken in the first main phase (then one per castable card).
+MAIN_METRICS = ("mana_available", "colour_screwed")
+#: Slots of ``K.dims`` (the deck's sizes and the game's options as integers).
+DIMS = ("n_kinds", "n_classes", "n_masks", "n_modes", "n_deck", "n_options", "n_basics",
+        "n_profiles", "n_castable", "has_filters", "has_generic_ties", "use_lookup", "cap",
+        "map_mode", "hand_limit", "turns", "on_play", "is_commander", "twists_first",
+        "use_maps", "n_groups", "n_sources", "n_commanders", "max_taxed", "spell_faces")
+#: Codes of the fetch, land-entering and enters-tapped arrays, as the cards layer numbers them.
+FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_RULES, \
+    LAND_ENTERS_CODES
+
+_FIELDS = ("dims", "fdims", "card", "pips", "source_units", "members", "card_modes", "gi",
+           "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
+           "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
+           "castable_modes", "options", "opt_units", "basic_units", "profiles")
+#: The deck's tables for the compiled game (see :func:`pack` for every field). Few arrays,
+#: with named columns, so that compiled functions taking them compile quickly.
+KernelTables = namedtuple("KernelTables", _FIELDS)
+
+#: Columns of ``K.card`` (one row per card id).
+CARD_COLUMNS = ("is_land", "is_creature", "is_permanent", "is_nonland", "is_card", "is_source",
+                "has_haste", "is_land_like", "cost", "explores", "is_x", "maps", "fetch",
+                "fetch_when", "land_enters", "tapped_rule", "tapped_arg", "basic_types",
+                "face_of", "power", "toughness", "source_cost", "cheapest", "n_card_modes",
+                "needs_target", "ability_cost_mode", "is_cast", "commander_slot",
+                "land_colours", "hand_profile")
+#: Columns of ``K.classes`` (one row per unit class), then its colours W U B R G.
+CLASS_COLUMNS = ("class_mask", "class_pain", "generic_order", "flexibility", "generic_rank",
+                 "strides", "colours")
+#: Columns of ``K.modes`` (one row per way to pay), of ``K.pips_of`` (per mode and pip),
+#: ``K.options`` (per land option, then its units in ``K.opt_units``), ``K.sources`` (in
+#: tapping order), ``K.commanders`` and ``K.profiles`` (then the pips W U B R G, then the
+#: mode indices).
+MODE_COLUMNS = ("total", "life", "generic", "n_pips", "mode_card")
+PIP_COLUMNS = ("pip_mask", "rest_total", "n_cand")
+OPTION_COLUMNS = ("card", "kind", "spell_face", "bounce", "fetch", "passage", "colours",
+                  "tiebreak", "rule", "arg")
+SOURCE_COLUMNS = ("kind", "cost")
+COMMANDER_COLUMNS = ("n_taxed", "commander_profile")
+PROFILE_COLUMNS = ("prof_n", "castable_profiles", "pips")
+#: Rows of ``K.group_ids`` after the ability groups' (their slots follow :data:`GROUPS`).
+ID_LISTS = ("merfolk_ids", "land_ids", "basic_ids", "commander_ids", "pass_ids")
+
+
+def _padded(rows: list[list[int]], dtype: type = np.int32, fill: int = -1,
+            width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Ragged lists as a (len(rows), width) array padded with ``fill``, and their lengths."""
+    width = max([len(r) for r in rows] + [1]) if width is None else width
+    out = np.full((max(len(rows), 1), width), fill, dtype=dtype)
+    for i, row in enumerate(rows):
+        out[i, : len(row)] = row
+    return out, np.array([len(r) for r in rows] or [0], dtype=np.int32)
+
+
+def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
+    """The arrays of ``tables`` and the options of ``config`` for the compiled game.
+
+    Parameters
+    ----------
+    tables : DeckTables
+    config : GameConfig
+
+    Returns
+    -------
+    KernelTables
+        Per-card arrays indexed by card id, the mana model (every way to pay, its exact
+        test and lookup table, the payment rule's orders, the sources in tapping order), the
+        land options, the colour needs of the land choice and ``dims`` / ``fdims``: the
+        sizes and options (:data:`DIMS`; ``fdims`` holds removal and the parley fraction).
+    """
+    f, mana, casting = tables.features, tables.mana, tables.casting
+    n = tables.n_kinds
+
+    def card(values, dtype=np.int32) -> np.ndarray:
+        return np.ascontiguousarray(np.asarray(values), dtype=dtype)
+
+    gi = np.array([tables.groups.index(g) if g in tables.groups else -1 for g in GROUPS],
+                  dtype=np.int64)
+    group_ids, group_n = _padded([tables.ids[g].tolist() for g in tables.groups])
+    card_modes, n_card_modes = _padded([list(m) for m in casting.kind_modes])
+    is_cast = np.zeros(n, dtype=np.uint8)
+    is_cast[casting.cast_ids] = 1
+    commander_slot = np.full(n, -1, dtype=np.int32)
+    for slot, kind in enumerate(tables.commander_ids.tolist()):
+        commander_slot[kind] = slot
+    # The mana model: every way to pay, its pips in paying order, the candidates of each pip.
+    modes = mana.modes
+    n_modes, n_masks, n_classes = len(modes), len(mana.masks), mana.n_classes
+    max_pips = max([len(m.pips) for m in modes] + [1])
+    pip_mask = np.zeros((n_modes, max_pips), dtype=np.int64)
+    rest_req = np.zeros((n_modes, max_pips, max(n_masks, 1)), dtype=np.int32)
+    rest_total = np.zeros((n_modes, max_pips), dtype=np.int32)
+    n_cand = np.zeros((n_modes, max_pips), dtype=np.int32)
+    cand = np.zeros((n_modes, max_pips, max(n_classes, 1)), dtype=np.int32)
+    cand_safe = np.zeros((n_modes, max_pips, max(n_classes, 1)), dtype=np.uint8)
+    for m, mode in enumerate(modes):
+        for i, pip in enumerate(mode.pips):
+            pip_mask[m, i] = pip
+            req, total = mana.rest[m][i]
+            rest_req[m, i, :n_masks] = req
+            rest_total[m, i] = total
+            for k, (c, safe) in enumerate(mana.pip_candidates[pip]):
+                cand[m, i, k], cand_safe[m, i, k] = c, safe
+            n_cand[m, i] = len(mana.pip_candidates[pip])
+    lookup = mana.lookup if mana.lookup is not None else np.zeros((1, 1), dtype=bool)
+    taxed_rows = [mana.taxed_modes[k] for k in tables.commander_ids.tolist()]
+    max_taxed = max([len(levels) for levels in taxed_rows] + [1])
+    max_opts = max([len(level) for levels in taxed_rows for level in levels] + [1])
+    taxed = np.full((max(len(taxed_rows), 1), max_taxed, max_opts), -1, dtype=np.int32)
+    n_taxed = np.zeros(max(len(taxed_rows), 1), dtype=np.int32)
+    for slot, levels in enumerate(taxed_rows):
+        for level, options in enumerate(levels):
+            taxed[slot, level, : len(options)] = options
+        n_taxed[slot] = len(levels[0])
+    castable_modes, n_castable_modes = _padded([list(m) for m in tables.castable_card_modes])
+    # The land choice's colour needs.
+    needs = tables.colour_needs
+    prof_modes, prof_n = _padded([list(m) for m in needs.profile_modes])
+    hand_profile = np.full(n, -1, dtype=np.int32)
+    for row, kind in enumerate(casting.cast_ids.tolist()):
+        hot = np.flatnonzero(needs.hand_profiles[row])
+        hand_profile[kind] = hot[0] if hot.size else -1
+    commander_profile = np.full(max(len(tables.commander_ids), 1), -1, dtype=np.int32)
+    for slot in range(len(tables.commander_ids)):
+        hot = np.flatnonzero(needs.commander_profiles[slot])
+        commander_profile[slot] = hot[0] if hot.size else -1
+    options = tables.lands
+    face = {"when-needed": 0, "always": 1, "never": 2}[config.land_faces]
+    dims = {
+        "n_kinds": n, "n_classes": n_classes, "n_masks": n_masks, "n_modes": n_modes,
+        "n_deck": int(f.n_deck), "n_options": len(options.card), "n_basics": len(tables.basic_ids),
+        "n_profiles": needs.n_profiles, "n_castable": len(tables.castable_cards),
+        "has_filters": int(mana.has_filters), "has_generic_ties": int(mana.has_generic_ties),
+        "use_lookup": int(mana.lookup is not None), "cap": int(mana.cap),
+        "map_mode": int(mana.cost_mode["{1}"]), "hand_limit": int(config.hand_limit),
+        "turns": int(config.turns), "on_play": int(config.on_play),
+        "is_commander": int(tables.is_commander),
+        "twists_first": int(config.replacement_order == "twists-first"),
+        "use_maps": int(config.use_maps), "n_groups": len(tables.groups),
+        "n_sources": len(mana.source_ids), "n_commanders": len(tables.commander_ids),
+        "max_taxed": max_taxed, "spell_faces": face,
+    }
+    lists = [tables.merfolk_ids, tables.land_ids, tables.basic_ids, tables.commander_ids,
+             casting.pass_ids]
+    rows = [tables.ids[g].tolist() for g in tables.groups] + [ids.tolist() for ids in lists]
+    group_ids, group_n = _padded(rows)
+    gi = np.concatenate([gi, np.arange(len(tables.groups), len(tables.groups) + len(lists))])
+    card_table = np.stack([card(v, np.int64) for v in (
+        f.is_land, f.is_creature, f.is_permanent, f.is_nonland, f.is_card, f.is_source,
+        f.has_haste, f.is_land_like, tables.cost, f.explores,
+        np.isin(np.arange(n), tables.x_ids), f.maps, f.fetch, f.fetch_when, f.land_enters,
+        f.tapped_rule, f.tapped_arg, f.basic_types, f.face_of, f.power, f.toughness,
+        f.source_cost, casting.cheapest, n_card_modes, tables.needs_creature_target,
+        tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile)],
+        axis=1)
+    classes = np.zeros((max(n_classes, 1), 6 + 5), dtype=np.int64)
+    if n_classes:
+        classes[:n_classes, :6] = np.stack([
+            mana.class_mask, mana.class_pain, np.asarray(mana.generic_order), mana.flexibility,
+            mana.generic_rank, mana.strides], axis=1)
+        classes[:n_classes, 6:] = mana.class_colours
+    mode_table = np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i]]
+                           for i, m in enumerate(modes)], dtype=np.int64).reshape(n_modes, 5)
+    pips_of = np.stack([pip_mask, rest_total, n_cand], axis=2).astype(np.int64)
+    cand_code = (cand.astype(np.int64) << 1) | cand_safe
+    sources = np.stack([card(mana.source_ids, np.int64), card(mana.source_cost, np.int64)],
+                       axis=1).reshape(len(mana.source_ids), 2)
+    commanders = np.stack([n_taxed.astype(np.int64), commander_profile.astype(np.int64)], axis=1)
+    castable = np.concatenate([n_castable_modes[:, None], castable_modes], axis=1).astype(np.int64)
+    option_table = np.stack([card(v, np.int64) for v in (
+        options.card, options.kind, options.is_spell_face, options.is_bounce, options.is_fetch,
+        options.is_passage, options.colours, options.tiebreak, options.tapped_rule,
+        options.tapped_arg)], axis=1).reshape(len(options.card), len(OPTION_COLUMNS))
+    profiles = np.zeros((max(needs.n_profiles, 1), 2 + 5 + prof_modes.shape[1]), dtype=np.int64)
+    if needs.n_profiles:
+        profiles[:, 0] = prof_n
+        profiles[:, 1] = needs.castable_profiles
+        profiles[:, 2:7] = needs.pips
+        profiles[:, 7:] = prof_modes
+    return KernelTables(
+        dims=np.array([dims[d] for d in DIMS], dtype=np.int64),
+        fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
+        card=np.ascontiguousarray(card_table), pips=card(f.pips, np.int64),
+        source_units=card(f.source_units, np.int64), members=card(tables.members, np.int64),
+        card_modes=card_modes.astype(np.int64), gi=gi.astype(np.int64),
+        group_ids=group_ids.astype(np.int64), group_n=group_n.astype(np.int64),
+        classes=classes, intersects=card(mana.intersects, np.int64).reshape(n_classes, n_masks),
+        modes=mode_table, req=card(mana.req, np.int64).reshape(n_modes, n_masks),
+        pips_of=np.ascontiguousarray(pips_of), rest_req=rest_req.astype(np.int64),
+        cand=np.ascontiguousarray(cand_code), sources=np.ascontiguousarray(sources),
+        s_units=card(mana.source_units, np.int64).reshape(len(mana.source_ids), n_classes),
+        lookup=np.ascontiguousarray(lookup, dtype=np.uint8), taxed=taxed.astype(np.int64),
+        commanders=np.ascontiguousarray(commanders), castable_modes=np.ascontiguousarray(castable),
+        options=np.ascontiguousarray(option_table),
+        opt_units=card(options.units, np.int64).reshape(len(options.card), n_classes),
+        basic_units=card(options.basic_units, np.int64).reshape(len(tables.basic_ids), n_classes),
+        profiles=profiles,
+    )
+
+
+def _constants(prefix: str, columns: tuple[str, ...]) -> dict[str, int]:
+    return {f"{prefix}_{name.upper()}": i for i, name in enumerate(columns)}
+
+
+# Column numbers as module constants (C_IS_LAND, CL_STRIDES, MO_TOTAL, ...), for the
+# compiled functions.
+globals().update(_constants("C", CARD_COLUMNS))
+globals().update(_constants("CL", CLASS_COLUMNS))
+globals().update(_constants("MO", MODE_COLUMNS))
+globals().update(_constants("PI", PIP_COLUMNS))
+globals().update(_constants("LO", OPTION_COLUMNS))
+globals().update(_constants("SO", SOURCE_COLUMNS))
+globals().update(_constants("CM", COMMANDER_COLUMNS))
+PR_PROF_N, PR_CASTABLE_PROFILES, PR_PIPS, PR_MODES = 0, 1, 2, 7
+#: Slots of ``K.gi`` for the id lists.
+G_MERFOLK_IDS, G_LAND_IDS, G_BASIC_IDS, G_COMMANDER_IDS, G_PASS_IDS = range(
+    len(GROUPS), len(GROUPS) + len(ID_LISTS))

@@ -1,0 +1,113 @@
+"""One game's state in the compiled engine: a few small arrays, reused from game to game.
+
+A game's state is the tuple ``S = (s, lib, zones, perm, pool, lib_pips, totals, main, deal,
+play, work, stack)``:
+
+- ``s``: int64 scalars at the slots named below (the library's top and end, land drops,
+  Maps, ...);
+- ``lib``: the library, card ids in a circular buffer of ``size + 1`` positions, exactly as
+  the vectorised engine's (logical positions ``top .. end - 1``, a card put on the bottom
+  written at ``end``); positions from ``s[DEALT]`` to ``size`` are not dealt yet: the first
+  read of one swaps in a uniform choice among them (a partial Fisher-Yates shuffle, so only
+  the cards a game reaches are shuffled);
+- ``zones``: counts per card id, one row each: :data:`HAND`, :data:`BF` (on the
+  battlefield), :data:`SICK` (of those, summoning sick), :data:`TAPPED`, :data:`COMMAND`
+  (in the command zone), :data:`CASTS` (cast from there), :data:`LIB_COUNT` (in the
+  library);
+- ``perm``: permanents on the battlefield per group of ``K.members``;
+- ``pool``: mana made and not spent, per unit class; ``lib_pips``: the library's pips per
+  colour;
+- ``totals``: the event counters (:data:`~.pack.EVENTS`); ``main``: the first main phase's
+  metrics (:data:`~.pack.MAIN_METRICS`, then one per castable card);
+- ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
+  the library (so games that read the same positions of the same deck see the same cards,
+  whatever else differs), the other decides removal, parley coins and shuffles after a
+  search;
+- ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack.
+
+Everything here is compiled with numba (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["TOP", "END", "DEALT", "LAND_DROPS", "PLAYED_LAND", "MAPS", "EQUIPPED",
+           "GRAVEYARD", "TURN", "HAND_LANDS", "LIB_LANDS", "POOL_IN_USE", "SIZE",
+           "SEARCH_REVERSES", "N_SLOTS", "HAND", "BF", "SICK", "TAPPED", "COMMAND", "CASTS",
+           "LIB_COUNT", "N_ZONES", "new_state", "next_u64", "uniform", "below"]
+
+TOP, END, DEALT, LAND_DROPS, PLAYED_LAND, MAPS, EQUIPPED, GRAVEYARD, TURN, HAND_LANDS, \
+    LIB_LANDS, POOL_IN_USE, SIZE, SEARCH_REVERSES = range(14)
+N_SLOTS = 14
+
+
+#: Rows of the zones array.
+HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT = range(7)
+N_ZONES = 7
+#: Rows of the workspace ``S[10]`` (int64): each function that needs scratch space has rows
+#: of its own, so no call overwrites its caller's (the compiled game never recurses), and
+#: no array is allocated while games are played.
+ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", "mode_units",
+        "trial", "order", "order_keys", "order_pips", "need", "filter_units", "filter_one",
+        "choose_plain", "choose_filtered", "more_plain", "more_filtered", "option_keys",
+        "option_held", "wanted", "in_play", "covered", "before", "more_covered", "demand",
+        "enter_plain", "enter_filtered", "record_plain", "record_filtered", "observe_plain",
+        "observe_filtered", "next_units", "next_more", "can_plain", "can_filtered",
+        "no_pending", "pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
+        "attackers", "crewers", "bottomed", "counts", "hakbal_pending", "metrics_row")
+globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
+
+
+def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack):
+    """Arrays for one game at a time (the chunk's games reuse them): ``width`` columns of
+    workspace, ``stack`` entries for a policy's bytecode."""
+    return (np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
+            np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
+            np.zeros(max(n_classes, 1), np.int32), np.zeros(5, np.int32),
+            np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
+            np.zeros(4, np.uint64), np.zeros(4, np.uint64),
+            np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64))
+
+
+# --------------------------------------------------------------------------------------
+# The game's random stream: xoshiro256** (Blackman and Vigna), seeded from a SeedSequence.
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def next_u64(rng):
+    """The next 64 random bits of the stream ``rng`` (uint64[4], updated)."""
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    return result
+
+
+@njit(cache=True, inline="always")
+def uniform(rng):
+    """A float uniform on [0, 1) with 53 random bits."""
+    return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def below(rng, n):
+    """An integer uniform on 0 .. n - 1 (exactly: bits are redrawn past the largest
+    multiple of n)."""
+    bound = np.uint64(n)
+    limit = np.uint64(0xFFFFFFFFFFFFFFFF) - (np.uint64(0xFFFFFFFFFFFFFFFF) % bound)
+    while True:
+        x = next_u64(rng)
+        if x < limit:
+            return np.int64(x % bound)
