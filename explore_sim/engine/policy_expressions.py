@@ -115,6 +115,12 @@ class ExpressionPolicy:
         self.name = text
         self._tree = _compile(text)
 
+    @property
+    def tree(self) -> tuple:
+        """The checked expression as nested tuples (``("name", n)``, ``("const", v)``,
+        ``("compare", ...)``, ...), which the compiled game's bytecode is made from."""
+        return self._tree
+
     def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         with np.errstate(all="ignore"):
             value = _evaluate(self._tree, obs)

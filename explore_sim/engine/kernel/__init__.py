@@ -2,7 +2,9 @@
 
 The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game of a chunk
 at once with NumPy; this engine plays them one after another in compiled scalar code
-(:mod:`.game`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
+(:mod:`.game` and the modules it builds on: :mod:`.zones`, :mod:`.decisions`,
+:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`.explore`, :mod:`.spells`,
+:mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`) and playing the same rules: the two implementations agree game by
 game on the same libraries, which the tests check for every shipped deck. Policies run as a
 small bytecode (:mod:`.bytecode`): the presets and every policy expression; a Python
@@ -27,11 +29,21 @@ from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
 from .bytecode import compile_policy
+from .cache import drop_stale_cache
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
 from .state import R_NO_PENDING, SIZE, new_state
 
-__all__ = ["KernelUnsupported", "kernel_problem", "play_games_kernel", "play_openings",
-           "KernelTables", "pack", "compile_policy"]
+drop_stale_cache()  # before any compiled function loads from numba's cache
+
+__all__ = [
+    "KernelTables",
+    "KernelUnsupported",
+    "compile_policy",
+    "kernel_problem",
+    "pack",
+    "play_games_kernel",
+    "play_openings",
+]
 
 
 class KernelUnsupported(ValueError):

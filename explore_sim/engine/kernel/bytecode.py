@@ -23,7 +23,7 @@ from ..policies import (
     Policy,
 )
 
-__all__ = ["compile_policy", "FIELDS", "OPS"]
+__all__ = ["FIELDS", "OPS", "compile_policy"]
 
 #: Observation fields by number (the compiled game's ``observe``).
 FIELDS = tuple(OBSERVATION_NAMES)
@@ -53,7 +53,7 @@ def compile_policy(policy: Policy) -> tuple[np.ndarray, np.ndarray] | None:
              ("arith", np.add, ("name", "predicted_mana"), ("const", policy.max_mv_diff)))])
         return _program([tree])
     if isinstance(policy, ExpressionPolicy):
-        return _program([policy._tree])  # noqa: SLF001 - the checked tree of the policy
+        return _program([policy.tree])
     return None
 
 

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from .pack import DIMS
 from .pack import (
+    C_HAS_HASTE,
+    C_IS_CREATURE,
     CL_CLASS_PAIN,
     CL_COLOURS,
     CL_FLEXIBILITY,
     CL_GENERIC_ORDER,
     CL_GENERIC_RANK,
     CL_STRIDES,
-    C_HAS_HASTE,
-    C_IS_CREATURE,
+    DIMS,
     MO_GENERIC,
     MO_LIFE,
     MO_MODE_CARD,

@@ -13,13 +13,29 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...cards.features import FETCH_CODES, FETCH_WHEN_CODES, LAND_ENTERS_CODES, TAPPED_RULES
+from ...cards.features import (
+    FETCH_CODES,
+    FETCH_WHEN_CODES,
+    LAND_ENTERS_CODES,
+    TAPPED_RULES,
+)
 from ..config import GameConfig
 from ..metrics import EVENT_METRICS, TURN_METRICS
 from ..tables import DeckTables
 
-__all__ = ["KernelTables", "pack", "GROUPS", "EVENTS", "METRICS", "DIMS", "MAIN_METRICS",
-           "FETCH", "FETCH_WHEN", "TAPPED", "LAND_ENTERS"]
+__all__ = [
+    "DIMS",
+    "EVENTS",
+    "FETCH",
+    "FETCH_WHEN",
+    "GROUPS",
+    "LAND_ENTERS",
+    "MAIN_METRICS",
+    "METRICS",
+    "TAPPED",
+    "KernelTables",
+    "pack",
+]
 
 #: The ability groups the compiled game reads, by slot (``K.gi[slot]`` is the group's column in
 #: ``K.members``, -1 when the deck's tables have no such group).
@@ -88,6 +104,125 @@ def _padded(rows: list[list[int]], dtype: type = np.int32, fill: int = -1,
     return out, np.array([len(r) for r in rows] or [0], dtype=np.int32)
 
 
+def _array(values, dtype=np.int32) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(values), dtype=dtype)
+
+
+def _pip_arrays(mana) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every way to pay: its pips in paying order and the candidate classes of each pip.
+
+    Returns ``pips_of`` of shape (n_modes, max_pips, 3) (:data:`PIP_COLUMNS`), ``rest_req``
+    of shape (n_modes, max_pips, n_masks) and ``cand`` of shape (n_modes, max_pips,
+    n_classes): each candidate class shifted left by one, its low bit set when it is safe.
+    """
+    modes, n_masks, n_classes = mana.modes, len(mana.masks), mana.n_classes
+    n_modes, max_pips = len(modes), max([len(m.pips) for m in modes] + [1])
+    pip_mask = np.zeros((n_modes, max_pips), dtype=np.int64)
+    rest_req = np.zeros((n_modes, max_pips, max(n_masks, 1)), dtype=np.int64)
+    rest_total = np.zeros((n_modes, max_pips), dtype=np.int64)
+    n_cand = np.zeros((n_modes, max_pips), dtype=np.int64)
+    cand = np.zeros((n_modes, max_pips, max(n_classes, 1)), dtype=np.int64)
+    for m, mode in enumerate(modes):
+        for i, pip in enumerate(mode.pips):
+            pip_mask[m, i] = pip
+            req, total = mana.rest[m][i]
+            rest_req[m, i, :n_masks] = req
+            rest_total[m, i] = total
+            for k, (c, safe) in enumerate(mana.pip_candidates[pip]):
+                cand[m, i, k] = (c << 1) | int(safe)
+            n_cand[m, i] = len(mana.pip_candidates[pip])
+    return np.stack([pip_mask, rest_total, n_cand], axis=2), rest_req, cand
+
+
+def _class_table(mana) -> np.ndarray:
+    """Per mana class (:data:`CLASS_COLUMNS`), then its five colours: (n_classes, 11)."""
+    classes = np.zeros((max(mana.n_classes, 1), 6 + 5), dtype=np.int64)
+    if mana.n_classes:
+        classes[:mana.n_classes, :6] = np.stack([
+            mana.class_mask, mana.class_pain, np.asarray(mana.generic_order), mana.flexibility,
+            mana.generic_rank, mana.strides], axis=1)
+        classes[:mana.n_classes, 6:] = mana.class_colours
+    return classes
+
+
+def _taxed_modes(tables: DeckTables) -> tuple[np.ndarray, np.ndarray]:
+    """A commander's ways to pay by times cast: ``taxed`` of shape (n_commanders, max_taxed,
+    max_options) (-1 past the end) and the number of ways at the first cast, (n_commanders,)."""
+    taxed_rows = [tables.mana.taxed_modes[k] for k in tables.commander_ids.tolist()]
+    max_taxed = max([len(levels) for levels in taxed_rows] + [1])
+    max_opts = max([len(level) for levels in taxed_rows for level in levels] + [1])
+    taxed = np.full((max(len(taxed_rows), 1), max_taxed, max_opts), -1, dtype=np.int64)
+    n_taxed = np.zeros(max(len(taxed_rows), 1), dtype=np.int64)
+    for slot, levels in enumerate(taxed_rows):
+        for level, options in enumerate(levels):
+            taxed[slot, level, : len(options)] = options
+        n_taxed[slot] = len(levels[0])
+    return taxed, n_taxed
+
+
+def _colour_profiles(tables: DeckTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The land choice's colour needs: each card's profile (n_kinds,), each commander's
+    (n_commanders,), -1 for none, and the profiles' table (n_profiles, 7 + max_modes)."""
+    needs, casting = tables.colour_needs, tables.casting
+    prof_modes, prof_n = _padded([list(m) for m in needs.profile_modes])
+    hand_profile = np.full(tables.n_kinds, -1, dtype=np.int64)
+    for row, kind in enumerate(casting.cast_ids.tolist()):
+        hot = np.flatnonzero(needs.hand_profiles[row])
+        hand_profile[kind] = hot[0] if hot.size else -1
+    commander_profile = np.full(max(len(tables.commander_ids), 1), -1, dtype=np.int64)
+    for slot in range(len(tables.commander_ids)):
+        hot = np.flatnonzero(needs.commander_profiles[slot])
+        commander_profile[slot] = hot[0] if hot.size else -1
+    profiles = np.zeros((max(needs.n_profiles, 1), 2 + 5 + prof_modes.shape[1]), dtype=np.int64)
+    if needs.n_profiles:
+        profiles[:, 0] = prof_n
+        profiles[:, 1] = needs.castable_profiles
+        profiles[:, 2:7] = needs.pips
+        profiles[:, 7:] = prof_modes
+    return hand_profile, commander_profile, profiles
+
+
+def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
+    """The deck's sizes and the game's options as integers, in :data:`DIMS` order."""
+    mana, options = tables.mana, tables.lands
+    dims = {
+        "n_kinds": tables.n_kinds, "n_classes": mana.n_classes, "n_masks": len(mana.masks),
+        "n_modes": len(mana.modes), "n_deck": int(tables.features.n_deck),
+        "n_options": len(options.card), "n_basics": len(tables.basic_ids),
+        "n_profiles": tables.colour_needs.n_profiles, "n_castable": len(tables.castable_cards),
+        "has_filters": int(mana.has_filters), "has_generic_ties": int(mana.has_generic_ties),
+        "use_lookup": int(mana.lookup is not None), "cap": int(mana.cap),
+        "map_mode": int(mana.cost_mode["{1}"]), "hand_limit": int(config.hand_limit),
+        "turns": int(config.turns), "on_play": int(config.on_play),
+        "is_commander": int(tables.is_commander),
+        "twists_first": int(config.replacement_order == "twists-first"),
+        "use_maps": int(config.use_maps), "n_groups": len(tables.groups),
+        "n_sources": len(mana.source_ids), "n_commanders": len(tables.commander_ids),
+        "max_taxed": max_taxed,
+        "spell_faces": {"when-needed": 0, "always": 1, "never": 2}[config.land_faces],
+    }
+    return np.array([dims[d] for d in DIMS], dtype=np.int64)
+
+
+def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.ndarray
+                ) -> np.ndarray:
+    """One row per card id, :data:`CARD_COLUMNS`: (n_kinds, len(CARD_COLUMNS))."""
+    f, casting, n = tables.features, tables.casting, tables.n_kinds
+    is_cast = np.zeros(n, dtype=np.int64)
+    is_cast[casting.cast_ids] = 1
+    commander_slot = np.full(n, -1, dtype=np.int64)
+    for slot, kind in enumerate(tables.commander_ids.tolist()):
+        commander_slot[kind] = slot
+    return np.ascontiguousarray(np.stack([_array(v, np.int64) for v in (
+        f.is_land, f.is_creature, f.is_permanent, f.is_nonland, f.is_card, f.is_source,
+        f.has_haste, f.is_land_like, tables.cost, f.explores,
+        np.isin(np.arange(n), tables.x_ids), f.maps, f.fetch, f.fetch_when, f.land_enters,
+        f.tapped_rule, f.tapped_arg, f.basic_types, f.face_of, f.power, f.toughness,
+        f.source_cost, casting.cheapest, n_card_modes, tables.needs_creature_target,
+        tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile)],
+        axis=1))
+
+
 def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
     """The arrays of ``tables`` and the options of ``config`` for the compiled game.
 
@@ -104,132 +239,50 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         land options, the colour needs of the land choice and ``dims`` / ``fdims``: the
         sizes and options (:data:`DIMS`; ``fdims`` holds removal and the parley fraction).
     """
-    f, mana, casting = tables.features, tables.mana, tables.casting
-    n = tables.n_kinds
-
-    def card(values, dtype=np.int32) -> np.ndarray:
-        return np.ascontiguousarray(np.asarray(values), dtype=dtype)
-
-    gi = np.array([tables.groups.index(g) if g in tables.groups else -1 for g in GROUPS],
-                  dtype=np.int64)
-    group_ids, group_n = _padded([tables.ids[g].tolist() for g in tables.groups])
+    f, mana, casting, options = tables.features, tables.mana, tables.casting, tables.lands
+    n_modes, n_masks, n_classes = len(mana.modes), len(mana.masks), mana.n_classes
     card_modes, n_card_modes = _padded([list(m) for m in casting.kind_modes])
-    is_cast = np.zeros(n, dtype=np.uint8)
-    is_cast[casting.cast_ids] = 1
-    commander_slot = np.full(n, -1, dtype=np.int32)
-    for slot, kind in enumerate(tables.commander_ids.tolist()):
-        commander_slot[kind] = slot
-    # The mana model: every way to pay, its pips in paying order, the candidates of each pip.
-    modes = mana.modes
-    n_modes, n_masks, n_classes = len(modes), len(mana.masks), mana.n_classes
-    max_pips = max([len(m.pips) for m in modes] + [1])
-    pip_mask = np.zeros((n_modes, max_pips), dtype=np.int64)
-    rest_req = np.zeros((n_modes, max_pips, max(n_masks, 1)), dtype=np.int32)
-    rest_total = np.zeros((n_modes, max_pips), dtype=np.int32)
-    n_cand = np.zeros((n_modes, max_pips), dtype=np.int32)
-    cand = np.zeros((n_modes, max_pips, max(n_classes, 1)), dtype=np.int32)
-    cand_safe = np.zeros((n_modes, max_pips, max(n_classes, 1)), dtype=np.uint8)
-    for m, mode in enumerate(modes):
-        for i, pip in enumerate(mode.pips):
-            pip_mask[m, i] = pip
-            req, total = mana.rest[m][i]
-            rest_req[m, i, :n_masks] = req
-            rest_total[m, i] = total
-            for k, (c, safe) in enumerate(mana.pip_candidates[pip]):
-                cand[m, i, k], cand_safe[m, i, k] = c, safe
-            n_cand[m, i] = len(mana.pip_candidates[pip])
-    lookup = mana.lookup if mana.lookup is not None else np.zeros((1, 1), dtype=bool)
-    taxed_rows = [mana.taxed_modes[k] for k in tables.commander_ids.tolist()]
-    max_taxed = max([len(levels) for levels in taxed_rows] + [1])
-    max_opts = max([len(level) for levels in taxed_rows for level in levels] + [1])
-    taxed = np.full((max(len(taxed_rows), 1), max_taxed, max_opts), -1, dtype=np.int32)
-    n_taxed = np.zeros(max(len(taxed_rows), 1), dtype=np.int32)
-    for slot, levels in enumerate(taxed_rows):
-        for level, options in enumerate(levels):
-            taxed[slot, level, : len(options)] = options
-        n_taxed[slot] = len(levels[0])
+    pips_of, rest_req, cand = _pip_arrays(mana)
+    taxed, n_taxed = _taxed_modes(tables)
+    hand_profile, commander_profile, profiles = _colour_profiles(tables)
     castable_modes, n_castable_modes = _padded([list(m) for m in tables.castable_card_modes])
-    # The land choice's colour needs.
-    needs = tables.colour_needs
-    prof_modes, prof_n = _padded([list(m) for m in needs.profile_modes])
-    hand_profile = np.full(n, -1, dtype=np.int32)
-    for row, kind in enumerate(casting.cast_ids.tolist()):
-        hot = np.flatnonzero(needs.hand_profiles[row])
-        hand_profile[kind] = hot[0] if hot.size else -1
-    commander_profile = np.full(max(len(tables.commander_ids), 1), -1, dtype=np.int32)
-    for slot in range(len(tables.commander_ids)):
-        hot = np.flatnonzero(needs.commander_profiles[slot])
-        commander_profile[slot] = hot[0] if hot.size else -1
-    options = tables.lands
-    face = {"when-needed": 0, "always": 1, "never": 2}[config.land_faces]
-    dims = {
-        "n_kinds": n, "n_classes": n_classes, "n_masks": n_masks, "n_modes": n_modes,
-        "n_deck": int(f.n_deck), "n_options": len(options.card), "n_basics": len(tables.basic_ids),
-        "n_profiles": needs.n_profiles, "n_castable": len(tables.castable_cards),
-        "has_filters": int(mana.has_filters), "has_generic_ties": int(mana.has_generic_ties),
-        "use_lookup": int(mana.lookup is not None), "cap": int(mana.cap),
-        "map_mode": int(mana.cost_mode["{1}"]), "hand_limit": int(config.hand_limit),
-        "turns": int(config.turns), "on_play": int(config.on_play),
-        "is_commander": int(tables.is_commander),
-        "twists_first": int(config.replacement_order == "twists-first"),
-        "use_maps": int(config.use_maps), "n_groups": len(tables.groups),
-        "n_sources": len(mana.source_ids), "n_commanders": len(tables.commander_ids),
-        "max_taxed": max_taxed, "spell_faces": face,
-    }
     lists = [tables.merfolk_ids, tables.land_ids, tables.basic_ids, tables.commander_ids,
              casting.pass_ids]
     rows = [tables.ids[g].tolist() for g in tables.groups] + [ids.tolist() for ids in lists]
     group_ids, group_n = _padded(rows)
-    gi = np.concatenate([gi, np.arange(len(tables.groups), len(tables.groups) + len(lists))])
-    card_table = np.stack([card(v, np.int64) for v in (
-        f.is_land, f.is_creature, f.is_permanent, f.is_nonland, f.is_card, f.is_source,
-        f.has_haste, f.is_land_like, tables.cost, f.explores,
-        np.isin(np.arange(n), tables.x_ids), f.maps, f.fetch, f.fetch_when, f.land_enters,
-        f.tapped_rule, f.tapped_arg, f.basic_types, f.face_of, f.power, f.toughness,
-        f.source_cost, casting.cheapest, n_card_modes, tables.needs_creature_target,
-        tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile)],
-        axis=1)
-    classes = np.zeros((max(n_classes, 1), 6 + 5), dtype=np.int64)
-    if n_classes:
-        classes[:n_classes, :6] = np.stack([
-            mana.class_mask, mana.class_pain, np.asarray(mana.generic_order), mana.flexibility,
-            mana.generic_rank, mana.strides], axis=1)
-        classes[:n_classes, 6:] = mana.class_colours
-    mode_table = np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i]]
-                           for i, m in enumerate(modes)], dtype=np.int64).reshape(n_modes, 5)
-    pips_of = np.stack([pip_mask, rest_total, n_cand], axis=2).astype(np.int64)
-    cand_code = (cand.astype(np.int64) << 1) | cand_safe
-    sources = np.stack([card(mana.source_ids, np.int64), card(mana.source_cost, np.int64)],
-                       axis=1).reshape(len(mana.source_ids), 2)
-    commanders = np.stack([n_taxed.astype(np.int64), commander_profile.astype(np.int64)], axis=1)
-    castable = np.concatenate([n_castable_modes[:, None], castable_modes], axis=1).astype(np.int64)
-    option_table = np.stack([card(v, np.int64) for v in (
-        options.card, options.kind, options.is_spell_face, options.is_bounce, options.is_fetch,
-        options.is_passage, options.colours, options.tiebreak, options.tapped_rule,
-        options.tapped_arg)], axis=1).reshape(len(options.card), len(OPTION_COLUMNS))
-    profiles = np.zeros((max(needs.n_profiles, 1), 2 + 5 + prof_modes.shape[1]), dtype=np.int64)
-    if needs.n_profiles:
-        profiles[:, 0] = prof_n
-        profiles[:, 1] = needs.castable_profiles
-        profiles[:, 2:7] = needs.pips
-        profiles[:, 7:] = prof_modes
+    gi = np.array([tables.groups.index(g) if g in tables.groups else -1 for g in GROUPS]
+                  + list(range(len(tables.groups), len(tables.groups) + len(lists))),
+                  dtype=np.int64)
+    option_columns = (options.card, options.kind, options.is_spell_face, options.is_bounce,
+                      options.is_fetch, options.is_passage, options.colours, options.tiebreak,
+                      options.tapped_rule, options.tapped_arg)
+    lookup = mana.lookup if mana.lookup is not None else np.zeros((1, 1), dtype=bool)
     return KernelTables(
-        dims=np.array([dims[d] for d in DIMS], dtype=np.int64),
+        dims=_dims(tables, config, taxed.shape[1]),
         fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
-        card=np.ascontiguousarray(card_table), pips=card(f.pips, np.int64),
-        source_units=card(f.source_units, np.int64), members=card(tables.members, np.int64),
-        card_modes=card_modes.astype(np.int64), gi=gi.astype(np.int64),
-        group_ids=group_ids.astype(np.int64), group_n=group_n.astype(np.int64),
-        classes=classes, intersects=card(mana.intersects, np.int64).reshape(n_classes, n_masks),
-        modes=mode_table, req=card(mana.req, np.int64).reshape(n_modes, n_masks),
-        pips_of=np.ascontiguousarray(pips_of), rest_req=rest_req.astype(np.int64),
-        cand=np.ascontiguousarray(cand_code), sources=np.ascontiguousarray(sources),
-        s_units=card(mana.source_units, np.int64).reshape(len(mana.source_ids), n_classes),
-        lookup=np.ascontiguousarray(lookup, dtype=np.uint8), taxed=taxed.astype(np.int64),
-        commanders=np.ascontiguousarray(commanders), castable_modes=np.ascontiguousarray(castable),
-        options=np.ascontiguousarray(option_table),
-        opt_units=card(options.units, np.int64).reshape(len(options.card), n_classes),
-        basic_units=card(options.basic_units, np.int64).reshape(len(tables.basic_ids), n_classes),
+        card=_card_table(tables, hand_profile, n_card_modes), pips=_array(f.pips, np.int64),
+        source_units=_array(f.source_units, np.int64), members=_array(tables.members, np.int64),
+        card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
+        group_n=group_n.astype(np.int64), classes=_class_table(mana),
+        intersects=_array(mana.intersects, np.int64).reshape(n_classes, n_masks),
+        modes=np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i]]
+                        for i, m in enumerate(mana.modes)], dtype=np.int64).reshape(n_modes, 5),
+        req=_array(mana.req, np.int64).reshape(n_modes, n_masks),
+        pips_of=np.ascontiguousarray(pips_of), rest_req=rest_req, cand=cand,
+        sources=np.ascontiguousarray(np.stack(
+            [_array(mana.source_ids, np.int64), _array(mana.source_cost, np.int64)],
+            axis=1).reshape(len(mana.source_ids), 2)),
+        s_units=_array(mana.source_units, np.int64).reshape(len(mana.source_ids), n_classes),
+        lookup=np.ascontiguousarray(lookup, dtype=np.uint8), taxed=taxed,
+        commanders=np.ascontiguousarray(np.stack([n_taxed, commander_profile], axis=1)),
+        castable_modes=np.ascontiguousarray(np.concatenate(
+            [n_castable_modes[:, None], castable_modes], axis=1).astype(np.int64)),
+        options=np.ascontiguousarray(np.stack([_array(v, np.int64) for v in option_columns],
+                                              axis=1).reshape(len(options.card),
+                                                              len(OPTION_COLUMNS))),
+        opt_units=_array(options.units, np.int64).reshape(len(options.card), n_classes),
+        basic_units=_array(options.basic_units, np.int64).reshape(len(tables.basic_ids),
+                                                                   n_classes),
         profiles=profiles,
     )
 

@@ -33,10 +33,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["TOP", "END", "DEALT", "LAND_DROPS", "PLAYED_LAND", "MAPS", "EQUIPPED",
-           "GRAVEYARD", "TURN", "HAND_LANDS", "LIB_LANDS", "POOL_IN_USE", "SIZE",
-           "SEARCH_REVERSES", "N_SLOTS", "HAND", "BF", "SICK", "TAPPED", "COMMAND", "CASTS",
-           "LIB_COUNT", "N_ZONES", "new_state", "next_u64", "uniform", "below"]
+__all__ = [
+    "BF",
+    "CASTS",
+    "COMMAND",
+    "DEALT",
+    "END",
+    "EQUIPPED",
+    "GRAVEYARD",
+    "HAND",
+    "HAND_LANDS",
+    "LAND_DROPS",
+    "LIB_COUNT",
+    "LIB_LANDS",
+    "MAPS",
+    "N_SLOTS",
+    "N_ZONES",
+    "PLAYED_LAND",
+    "POOL_IN_USE",
+    "SEARCH_REVERSES",
+    "SICK",
+    "SIZE",
+    "TAPPED",
+    "TOP",
+    "TURN",
+    "below",
+    "new_state",
+    "next_u64",
+    "uniform",
+]
 
 TOP, END, DEALT, LAND_DROPS, PLAYED_LAND, MAPS, EQUIPPED, GRAVEYARD, TURN, HAND_LANDS, \
     LIB_LANDS, POOL_IN_USE, SIZE, SEARCH_REVERSES = range(14)

@@ -7,14 +7,19 @@ packed tables (:class:`~.pack.KernelTables`, with the policy's bytecode) and the
 arrays (:func:`~.state.new_state`) are made into these records once per chunk, by
 :func:`as_tables` and :func:`as_state`, and every compiled function reads them by field name:
 ``K.card[kind, C_COST]``, ``S.zones[HAND, kind]``.
+
+With numba's JIT disabled (``NUMBA_DISABLE_JIT=1``: the compiled game runs as plain Python,
+slowly, for a debugger or a print), the records are plain namespaces of the same fields.
 """
 
 from __future__ import annotations
 
-from numba import njit, types
+from types import SimpleNamespace
+
+from numba import config, njit, types
 from numba.experimental import structref
 
-__all__ = ["TABLES", "STATE", "as_tables", "as_state"]
+__all__ = ["STATE", "TABLES", "as_state", "as_tables"]
 
 
 def _array(dtype, ndim: int) -> types.Array:
@@ -86,3 +91,15 @@ def as_state(arrays):
     S.slots, S.lib, S.zones, S.perm, S.pool, S.lib_pips = arrays[:6]
     S.totals, S.main, S.deal, S.play, S.work, S.stack = arrays[6:]
     return S
+
+
+if config.DISABLE_JIT:  # plain Python: the records as namespaces of the same fields
+
+    def as_tables(K, programs):  # noqa: F811 - the uncompiled stand-in
+        """The packed tables ``K`` and the policies' ``programs`` as one namespace."""
+        return SimpleNamespace(**K._asdict(), **dict(zip(
+            ("policy_code", "policy_consts", "scry_code", "scry_consts"), programs)))
+
+    def as_state(arrays):  # noqa: F811 - the uncompiled stand-in
+        """A game's state arrays as one namespace."""
+        return SimpleNamespace(**{name: a for (name, _), a in zip(STATE_FIELDS, arrays)})

@@ -1,0 +1,130 @@
+"""The colours a land option brings toward the spells' remaining colour deficit (docs/mana.md).
+
+Part of the compiled game (:mod:`explore_sim.engine.kernel`); every function reads the
+packed deck tables ``K`` and changes the game state ``S``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .codes import (
+    COLOUR_BITS,
+    G_COMMANDER_IDS,
+    N_BASICS,
+    N_CLASSES,
+    N_COMMANDERS,
+    N_KINDS,
+    N_MASKS,
+    N_PROFILES,
+    N_SOURCES,
+)
+from .pack import (
+    C_HAND_PROFILE,
+    C_IS_CAST,
+    CL_COLOURS,
+    CM_COMMANDER_PROFILE,
+    PR_CASTABLE_PROFILES,
+    PR_MODES,
+    PR_PIPS,
+    PR_PROF_N,
+    SO_COST,
+    SO_KIND,
+)
+from .state import (
+    BF,
+    COMMAND,
+    HAND,
+    R_BEFORE,
+    R_COVERED,
+    R_DEMAND,
+    R_IN_PLAY,
+    R_MORE_COVERED,
+    R_WANTED,
+)
+from .zones import group_ids
+
+
+@njit(cache=True)
+def colour_deficit(K, covered, p):
+    """Profile ``p``'s colour deficit: the fewest pips, over its ways to pay, that no
+    distinct unit can pay (Hall's theorem with deficiency)."""
+    best = 1 << 30
+    for i in range(K.profiles[p, PR_PROF_N]):
+        mode = K.profiles[p, PR_MODES + i]
+        short = -(1 << 30)
+        for m in range(K.dims[N_MASKS]):
+            short = max(short, K.req[mode, m] - covered[m])
+        best = min(best, short)
+    return max(best, 0)
+
+
+@njit(cache=True)
+def colour_keys(K, S, units, colours, is_fetch, keys):
+    """Steps 3 and 4 of the land choice for options making ``units`` (options, classes) of
+    ``colours``, added to ``keys``: the remaining colour deficit of the wanted cards the
+    option closes, then the colour with the largest remaining deficit, then the library's
+    most demanded colour. A fetch option closes what the deck's best basic land would."""
+    n_classes, n_masks, n_profiles = K.dims[N_CLASSES], K.dims[N_MASKS], K.dims[N_PROFILES]
+    n_options = len(colours)
+    if n_profiles:
+        wanted = S.work[R_WANTED]
+        wanted[:n_profiles] = 0
+        for kind in range(1, K.dims[N_KINDS]):
+            if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_CAST] and K.card[kind, C_HAND_PROFILE] >= 0:
+                wanted[K.card[kind, C_HAND_PROFILE]] += 1
+        for p in range(n_profiles):
+            wanted[p] += K.profiles[p, PR_CASTABLE_PROFILES]
+        for slot in range(K.dims[N_COMMANDERS]):
+            if S.zones[COMMAND, group_ids(K, G_COMMANDER_IDS)[slot]] > 0 and K.commanders[slot, CM_COMMANDER_PROFILE] >= 0:
+                wanted[K.commanders[slot, CM_COMMANDER_PROFILE]] += 1
+        in_play = S.work[R_IN_PLAY]
+        in_play[:n_classes] = 0
+        for si in range(K.dims[N_SOURCES]):
+            if K.sources[si, SO_COST] == 0:
+                copies = S.zones[BF, K.sources[si, SO_KIND]]
+                for c in range(n_classes):
+                    in_play[c] += copies * K.s_units[si, c]
+        covered = S.work[R_COVERED]
+        covered[:n_masks] = 0
+        for m in range(n_masks):
+            for c in range(n_classes):
+                covered[m] += in_play[c] * K.intersects[c, m]
+        before = S.work[R_BEFORE]
+        for p in range(n_profiles):
+            before[p] = colour_deficit(K, covered, p)
+        more = S.work[R_MORE_COVERED]
+        demand = S.work[R_DEMAND]
+        demand[:5] = 0
+        for k in range(5):
+            made = 0
+            for c in range(n_classes):
+                made += in_play[c] * K.classes[c, CL_COLOURS + k]
+            for p in range(n_profiles):
+                demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
+        for o in range(n_options):
+            gain = 0
+            tries = K.dims[N_BASICS] if is_fetch[o] else 1
+            for t in range(tries):
+                option_units = K.basic_units[t] if is_fetch[o] else units[o]
+                for m in range(n_masks):
+                    more[m] = covered[m]
+                    for c in range(n_classes):
+                        more[m] += option_units[c] * K.intersects[c, m]
+                closed = 0
+                for p in range(n_profiles):
+                    closed += wanted[p] * (before[p] - colour_deficit(K, more, p))
+                gain = max(gain, closed)
+            keys[o] += min(gain, 255) << 41
+            best = 0
+            for k in range(5):
+                if colours[o] & COLOUR_BITS[k]:
+                    best = max(best, demand[k])
+            keys[o] += min(best, 255) << 33
+    lib_pips = S.lib_pips
+    for o in range(n_options):
+        best = 0
+        for k in range(5):
+            if colours[o] & COLOUR_BITS[k]:
+                best = max(best, lib_pips[k])
+        keys[o] += min(best, 4095) << 21

@@ -1,0 +1,300 @@
+"""Castability (docs/mana.md) and the policies' bytecode over the observation (docs: keep or mill).
+
+Part of the compiled game (:mod:`explore_sim.engine.kernel`); every function reads the
+packed deck tables ``K`` and changes the game state ``S``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .codes import (
+    E_SCRIES,
+    G_LAND,
+    G_SOURCE,
+    N_CLASSES,
+    N_KINDS,
+    N_OPTIONS,
+    N_SOURCES,
+    NO,
+    NONE,
+    O_CARD,
+    O_CARDS_IN_HAND,
+    O_CASTABLE_NEXT_TURN,
+    O_CASTABLE_NOW,
+    O_COUNTERS,
+    O_EXPLORER_PRESENT,
+    O_EXPLORES_LEFT,
+    O_IS_CREATURE,
+    O_IS_EMPTY,
+    O_IS_LAND,
+    O_IS_LAND_LIKE,
+    O_IS_NONLAND,
+    O_LANDS_IN_HAND,
+    O_LANDS_IN_PLAY,
+    O_LIBRARY_SIZE,
+    O_MAKES_EXPLORES,
+    O_MAKES_MAPS,
+    O_MANA_SOURCES,
+    O_MANA_VALUE,
+    O_POWER,
+    O_PREDICTED_MANA,
+    O_TOUGHNESS,
+    O_TURN,
+    ONE,
+    OP_ADD,
+    OP_AND,
+    OP_CONST,
+    OP_DIV,
+    OP_EQ,
+    OP_FLOORDIV,
+    OP_GE,
+    OP_GT,
+    OP_LE,
+    OP_LOAD,
+    OP_LT,
+    OP_MUL,
+    OP_NE,
+    OP_NEG,
+    OP_NOT,
+    OP_OR,
+    OP_SUB,
+    YES,
+    ZERO,
+)
+from .mana import payable_any, total_of, unit_sets
+from .pack import (
+    C_CHEAPEST,
+    C_COST,
+    C_EXPLORES,
+    C_IS_CARD,
+    C_IS_CAST,
+    C_IS_CREATURE,
+    C_IS_LAND,
+    C_IS_LAND_LIKE,
+    C_IS_NONLAND,
+    C_IS_X,
+    C_MAPS,
+    C_N_CARD_MODES,
+    C_POWER,
+    C_TOUGHNESS,
+    LO_CARD,
+    SO_COST,
+    SO_KIND,
+)
+from .state import (
+    BF,
+    END,
+    HAND,
+    HAND_LANDS,
+    LIB_LANDS,
+    R_NEXT_MORE,
+    R_NEXT_UNITS,
+    R_OBSERVE_FILTERED,
+    R_OBSERVE_PLAIN,
+    SIZE,
+    TOP,
+    TURN,
+)
+from .zones import count, peek
+
+
+@njit(cache=True)
+def castable_kind(K, plain, filtered, n_sets, kind, x_rule):
+    """Whether the mana can pay card ``kind`` in any of its ways (Jadelight Spelunker, with
+    ``x_rule``, needs X >= 1)."""
+    for i in range(K.card[kind, C_N_CARD_MODES]):
+        if payable_any(K, plain, filtered, n_sets, K.card_modes[kind, i]):
+            if x_rule and K.card[kind, C_IS_X]:
+                last = filtered if n_sets > 1 else plain
+                return total_of(K, last) >= K.card[kind, C_COST] + 1
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def castable_card(K, card, plain, filtered, n_sets):
+    if not (K.card[card, C_IS_NONLAND] and K.card[card, C_IS_CARD]):
+        return False
+    return castable_kind(K, plain, filtered, n_sets, card, NO)
+
+
+@njit(cache=True)
+def castable_in_hand(K, S, plain, filtered, n_sets):
+    """Some spell in hand that the casting order casts can be paid."""
+    last = filtered if n_sets > 1 else plain
+    total = total_of(K, last)
+    for kind in range(1, K.dims[N_KINDS]):
+        if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
+            if castable_kind(K, plain, filtered, n_sets, kind, YES):
+                return True
+    return False
+
+
+@njit(cache=True)
+def will_use_mana(K, S, total):
+    """A spell in hand costs no more than the mana available plus one (colours aside)."""
+    for kind in range(1, K.dims[N_KINDS]):
+        if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_NONLAND] and K.card[kind, C_CHEAPEST] <= total + 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def castable_next_turn(K, S, card):
+    """Every source you control, untapped, plus one land from hand could pay ``card``."""
+    n_classes = K.dims[N_CLASSES]
+    units = S.work[R_NEXT_UNITS]
+    units[:n_classes] = 0
+    for si in range(K.dims[N_SOURCES]):
+        if K.sources[si, SO_COST] == 0:
+            copies = S.zones[BF, K.sources[si, SO_KIND]]
+            for c in range(n_classes):
+                units[c] += copies * K.s_units[si, c]
+    if castable_card(K, card, units, units, ONE):
+        return True
+    more = S.work[R_NEXT_MORE]
+    for o in range(K.dims[N_OPTIONS]):
+        if S.zones[HAND, K.options[o, LO_CARD]] > 0:
+            for c in range(n_classes):
+                more[c] = units[c] + K.opt_units[o, c]
+            if castable_card(K, card, more, more, ONE):
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def as_float(condition):
+    """A condition as the number the expressions compute with (1.0 or 0.0)."""
+    return 1.0 if condition else 0.0
+
+
+@njit(cache=True)
+def observe(K, S, field, card, explores_left, counters, present):
+    """One observation field of the revealed ``card`` (what the player may know)."""
+    if field == O_CARD:
+        return float(card)
+    if field == O_IS_LAND:
+        return float(K.card[card, C_IS_LAND])
+    if field == O_IS_NONLAND:
+        return float(K.card[card, C_IS_NONLAND])
+    if field == O_IS_EMPTY:
+        return as_float(not K.card[card, C_IS_CARD])
+    if field == O_IS_CREATURE:
+        return float(K.card[card, C_IS_CREATURE])
+    if field == O_IS_LAND_LIKE:
+        return float(K.card[card, C_IS_LAND_LIKE])
+    if field == O_MAKES_EXPLORES:
+        return as_float(K.card[card, C_EXPLORES] > 0)
+    if field == O_MAKES_MAPS:
+        return as_float(K.card[card, C_MAPS] > 0)
+    if field == O_MANA_VALUE:
+        return float(K.card[card, C_COST])
+    if field == O_POWER:
+        return float(K.card[card, C_POWER])
+    if field == O_TOUGHNESS:
+        return float(K.card[card, C_TOUGHNESS])
+    if field == O_CARDS_IN_HAND:
+        return float(S.zones[HAND].sum())
+    if field == O_LANDS_IN_HAND:
+        return float(S.slots[HAND_LANDS])
+    if field == O_LANDS_IN_PLAY:
+        return float(count(K, S, G_LAND))
+    if field == O_MANA_SOURCES:
+        return float(count(K, S, G_SOURCE))
+    if field == O_PREDICTED_MANA:
+        return float(count(K, S, G_SOURCE) + S.slots[HAND_LANDS])
+    if field == O_CASTABLE_NOW:
+        plain, filtered = S.work[R_OBSERVE_PLAIN], S.work[R_OBSERVE_FILTERED]
+        n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
+        return as_float(castable_card(K, card, plain, filtered, n_sets))
+    if field == O_CASTABLE_NEXT_TURN:
+        return as_float(castable_next_turn(K, S, card))
+    if field == O_TURN:
+        return float(S.slots[TURN])
+    if field == O_EXPLORES_LEFT:
+        return float(explores_left)
+    if field == O_COUNTERS:
+        return float(counters)
+    if field == O_EXPLORER_PRESENT:
+        return as_float(present)
+    if field == O_LIBRARY_SIZE:
+        return float(S.slots[END] - S.slots[TOP])
+    return float(S.slots[LIB_LANDS])  # O_LANDS_IN_LIBRARY
+
+
+@njit(cache=True, error_model="numpy")
+def decide(K, S, code, consts, card, explores_left, counters, present):
+    """Run a policy's bytecode: True mills the revealed ``card`` (keeps it on top: False)."""
+    stack = S.stack
+    top = 0
+    i = 0
+    while i < len(code):
+        op = code[i]
+        if op == OP_LOAD:
+            stack[top] = observe(K, S, code[i + 1], card, explores_left, counters, present)
+            top += 1
+            i += 2
+            continue
+        if op == OP_CONST:
+            stack[top] = consts[code[i + 1]]
+            top += 1
+            i += 2
+            continue
+        if op == OP_NOT:
+            stack[top - 1] = as_float(stack[top - 1] == 0)
+        elif op == OP_NEG:
+            stack[top - 1] = -stack[top - 1]
+        else:
+            b = stack[top - 1]
+            a = stack[top - 2]
+            top -= 1
+            if op == OP_AND:
+                r = as_float(a != 0 and b != 0)
+            elif op == OP_OR:
+                r = as_float(a != 0 or b != 0)
+            elif op == OP_EQ:
+                r = as_float(a == b)
+            elif op == OP_NE:
+                r = as_float(a != b)
+            elif op == OP_LT:
+                r = as_float(a < b)
+            elif op == OP_LE:
+                r = as_float(a <= b)
+            elif op == OP_GT:
+                r = as_float(a > b)
+            elif op == OP_GE:
+                r = as_float(a >= b)
+            elif op == OP_ADD:
+                r = a + b
+            elif op == OP_SUB:
+                r = a - b
+            elif op == OP_MUL:
+                r = a * b
+            elif op == OP_DIV:
+                r = a / b
+            elif op == OP_FLOORDIV:
+                r = np.floor(a / b)
+            else:
+                r = a - np.floor(a / b) * b
+            stack[top - 1] = r
+        i += 1
+    return top > 0 and stack[top - 1] != 0
+
+
+@njit(cache=True)
+def scry(K, S, explores_left, counters, present):
+    """Scry 1 (R2; temples): a land stays on top; a nonland goes to the bottom if the scry
+    policy says so."""
+    card = peek(K, S)
+    if card == 0:
+        return
+    s = S.slots
+    if K.card[card, C_IS_NONLAND] and decide(K, S, K.scry_code, K.scry_consts, card, explores_left, counters,
+                                     present):
+        width = s[SIZE] + 1
+        S.lib[s[END] % width] = card
+        s[TOP] += 1
+        s[END] += 1
+    S.totals[E_SCRIES] += 1

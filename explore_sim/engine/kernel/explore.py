@@ -1,0 +1,125 @@
+"""Explore instructions with their replacements (R1-R3) and triggers (E8).
+
+Part of the compiled game (:mod:`explore_sim.engine.kernel`); every function reads the
+packed deck tables ``K`` and changes the game state ``S``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .codes import (
+    E_CAVE_DIVER,
+    E_CHUPACABRA,
+    E_EXPLORE_COUNTERS,
+    E_EXPLORE_LANDS,
+    E_EXPLORES,
+    E_LIFE_GAINED,
+    E_MILLED,
+    E_NICANZIL_LANDS,
+    E_REMOVED,
+    E_TRIGGER_COUNTERS,
+    G_CARAVEL,
+    G_CAVE_DIVER,
+    G_CHUPACABRA,
+    G_NICANZIL,
+    G_TRACKER,
+    G_TWISTS,
+    G_WALKER,
+    MAX_TRACKER_DOUBLINGS,
+    ONE,
+    TWISTS_FIRST,
+    YES,
+)
+from .decisions import decide, scry
+from .lands import put_land
+from .pack import C_IS_LAND
+from .state import BF, GRAVEYARD, uniform
+from .zones import count, leave_library, peek, remove, to_hand
+
+
+@njit(cache=True)
+def explore_triggers(K, S, explored, lands, nonlands):
+    """"Whenever a creature you control explores", after the whole effect (E8)."""
+    if explored <= 0:
+        return
+    totals = S.totals
+    walkers = count(K, S, G_WALKER)
+    totals[E_TRIGGER_COUNTERS] += walkers * explored
+    totals[E_LIFE_GAINED] += 3 * walkers * explored
+    totals[E_TRIGGER_COUNTERS] += count(K, S, G_CARAVEL) * explored
+    totals[E_CAVE_DIVER] += count(K, S, G_CAVE_DIVER) * explored
+    totals[E_CHUPACABRA] += count(K, S, G_CHUPACABRA) * explored
+    # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
+    # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
+    nicanzils = count(K, S, G_NICANZIL)
+    totals[E_TRIGGER_COUNTERS] += nicanzils * nonlands
+    for _ in range(nicanzils * lands):
+        if put_land(K, S, YES):
+            totals[E_NICANZIL_LANDS] += 1
+
+
+@njit(cache=True)
+def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
+                        just_entered):
+    """One effect that makes ``explorer`` explore ``times`` times (E6), then its triggers
+    (or, with ``pending`` (int64[3]), its explores added there for the caller's triggers).
+    Returns whether the explorer is still on the battlefield."""
+    s, totals = S.slots, S.totals
+    present = explorer != 0 and S.zones[BF, explorer] > 0 and present_in
+    if times <= 0:
+        return present
+    removal = K.fdims[0]
+    if removal > 0:  # the removal model: the explorer leaves in response (E3)
+        if present and uniform(S.play) < removal:
+            remove(K, S, explorer, just_entered)
+            totals[E_REMOVED] += 1
+            present = False
+    if targeted and not present:
+        return present  # E9: the target is gone, nothing happens at all
+    # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
+    # R3 (the order chosen: tracker-first gives scry, explore, scry, explore).
+    trackers = min(count(K, S, G_TRACKER), MAX_TRACKER_DOUBLINGS)
+    twists = count(K, S, G_TWISTS)
+    per = 1 << trackers
+    if K.dims[TWISTS_FIRST]:
+        period = twists + per
+        steps = times * period
+    else:
+        period = twists + 1
+        steps = times * per * period
+    total_explores = times * per
+    explored = lands = nonlands = counters = 0
+    for step in range(steps):
+        if step % period < twists:
+            scry(K, S, total_explores - explored, counters, present)
+            continue
+        card = peek(K, S)
+        explored += 1
+        totals[E_EXPLORES] += 1
+        if card == 0:  # E4: nothing revealed, still a counter
+            if present:
+                counters += 1
+                totals[E_EXPLORE_COUNTERS] += 1
+        elif K.card[card, C_IS_LAND]:  # E1: a land goes to hand
+            leave_library(K, S, card)
+            to_hand(K, S, card, ONE)
+            lands += 1
+            totals[E_EXPLORE_LANDS] += 1
+        else:  # E2 (E3: no counter when the explorer is gone; the choice is still made)
+            nonlands += 1
+            if present:
+                counters += 1
+                totals[E_EXPLORE_COUNTERS] += 1
+            if decide(K, S, K.policy_code, K.policy_consts, card, total_explores - explored + 1,
+                      counters - present, present):
+                leave_library(K, S, card)
+                s[GRAVEYARD] += 1
+                totals[E_MILLED] += 1
+    if pending[0] < 0:
+        explore_triggers(K, S, explored, lands, nonlands)
+    else:
+        pending[0] += explored
+        pending[1] += lands
+        pending[2] += nonlands
+    return present

@@ -1,0 +1,186 @@
+"""Searches for basic lands (fetches, Map-free ramp, activated searches) and the shuffle after one.
+
+Part of the compiled game (:mod:`explore_sim.engine.kernel`); every function reads the
+packed deck tables ``K`` and changes the game state ``S``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .codes import (
+    E_LANDS_PUT,
+    E_TAPPED_LANDS,
+    F_BASIC_HAND,
+    F_BASIC_TAPPED,
+    F_PASSAGE,
+    F_TAPPED_AND_HAND,
+    F_TWO_BASICS,
+    G_BASIC_IDS,
+    G_LAND,
+    G_MAPS_ON_ENTER,
+    N_BASICS,
+    NO,
+    NONE,
+    ONE,
+    YES,
+)
+from .colours import colour_keys
+from .pack import C_BASIC_TYPES, C_FETCH, C_LAND_COLOURS, C_MAPS
+from .state import (
+    BF,
+    END,
+    LIB_COUNT,
+    LIB_LANDS,
+    R_BASIC_COLOURS,
+    R_BASIC_FETCH,
+    R_BASIC_HELD,
+    R_BASIC_KEYS,
+    SEARCH_REVERSES,
+    SIZE,
+    TAPPED,
+    TOP,
+    below,
+)
+from .zones import (
+    basics_left,
+    count,
+    create_maps,
+    deal_all,
+    enter,
+    group_ids,
+    member,
+    sacrifice,
+    to_hand,
+)
+
+
+@njit(cache=True)
+def sacrifice_to_search(K, S, kind, land_drop):
+    """A land's "{T}, Sacrifice this land: search ..." used at once, where it is untapped and
+    the library holds a basic; played as the land drop, a land found tapped is a tapped
+    land played."""
+    if S.zones[BF, kind] - S.zones[TAPPED, kind] <= 0 or basics_left(K, S) == 0:
+        return
+    sacrifice(K, S, kind)
+    how = K.card[kind, C_FETCH]
+    search_basics(K, S, how)
+    if land_drop and (how != F_PASSAGE or count(K, S, G_LAND) < 4):
+        S.totals[E_TAPPED_LANDS] += 1
+
+
+@njit(cache=True)
+def take_basic(K, S, same_type_as):
+    """Choose a basic land in the library (steps 3-5 of the land choice) and take it out (it
+    swaps places with the top card); its id, 0 if there is none."""
+    n_basics = K.dims[N_BASICS]
+    if n_basics == 0:
+        return 0
+    held = S.work[R_BASIC_HELD]
+    anything = False
+    for b in range(n_basics):
+        kind = group_ids(K, G_BASIC_IDS)[b]
+        held[b] = S.zones[LIB_COUNT, kind] > 0
+        if same_type_as >= 0:
+            held[b] = held[b] and (K.card[kind, C_BASIC_TYPES] & K.card[same_type_as, C_BASIC_TYPES]) != 0
+        anything = anything or held[b]
+    if not anything:
+        return 0
+    keys, colours, no_fetch = S.work[R_BASIC_KEYS], S.work[R_BASIC_COLOURS], S.work[R_BASIC_FETCH]
+    for b in range(n_basics):
+        keys[b] = 0
+        no_fetch[b] = 0
+        colours[b] = K.card[group_ids(K, G_BASIC_IDS)[b], C_LAND_COLOURS]
+    colour_keys(K, S, K.basic_units, colours[:n_basics], no_fetch[:n_basics], keys)
+    best, best_key = -1, -1
+    for b in range(n_basics):
+        if held[b]:
+            key = keys[b] + (1 << 20) - b
+            if key > best_key:
+                best, best_key = b, key
+    card = group_ids(K, G_BASIC_IDS)[best]
+    # Take one copy out of the library: it swaps places with the top card.
+    deal_all(S)
+    s, lib = S.slots, S.lib
+    width = s[SIZE] + 1
+    first = s[TOP] % width
+    for p in range(s[TOP], s[END]):
+        if lib[p % width] == card:
+            lib[p % width] = lib[first]
+            lib[first] = card
+            break
+    s[TOP] += 1
+    s[LIB_LANDS] -= 1
+    S.zones[LIB_COUNT, card] -= 1
+    return card
+
+
+@njit(cache=True)
+def shuffle_library(S):
+    """Shuffle the library (after a search); with ``s[SEARCH_REVERSES]`` (the tests'
+    stand-in, shared with the vectorised engine's) reverse it instead."""
+    deal_all(S)
+    s, lib = S.slots, S.lib
+    width = s[SIZE] + 1
+    top, end = s[TOP], s[END]
+    n = end - top
+    if s[SEARCH_REVERSES]:
+        for i in range(n // 2):
+            a, b = (top + i) % width, (end - 1 - i) % width
+            lib[a], lib[b] = lib[b], lib[a]
+        return
+    for i in range(n - 1):
+        j = i + below(S.play, n - i)
+        a, b = (top + i) % width, (top + j) % width
+        lib[a], lib[b] = lib[b], lib[a]
+
+
+@njit(cache=True)
+def enters_land(K, S, kind, tapped):
+    """A land enters the battlefield (tapped where ``tapped``) with the enter triggers a land
+    can have here: Maps. A land that would explore or make a creature explore when it
+    enters is played by the vectorised engine (:func:`~explore_sim.engine.kernel.kernel_problem`),
+    so no land's entering starts another explore: the compiled game never recurses."""
+    enter(K, S, kind)
+    if tapped:
+        S.zones[TAPPED, kind] += 1
+    if member(K, G_MAPS_ON_ENTER, kind):
+        create_maps(K, S, K.card[kind, C_MAPS])
+
+
+@njit(cache=True)
+def enter_found(K, S, card, untap):
+    """A basic land found by a search enters tapped (untapped again with ``untap``); a
+    basic land has no ability of its own here (:func:`~explore_sim.engine.kernel.kernel_problem`)."""
+    if card == 0:
+        return
+    S.totals[E_LANDS_PUT] += 1
+    enters_land(K, S, card, YES)
+    if untap:
+        S.zones[TAPPED, card] -= 1
+
+
+@njit(cache=True)
+def search_basics(K, S, how):
+    """Search the library for basic lands as ``how`` says (Evolving Wilds, Fabled Passage,
+    Rampant Growth, Cultivate, District Guide, Myriad Landscape), then shuffle it."""
+    if how == F_BASIC_TAPPED or how == F_PASSAGE:
+        found = take_basic(K, S, NONE)
+        untap = how == F_PASSAGE and count(K, S, G_LAND) + 1 >= 4
+        enter_found(K, S, found, untap)
+    elif how == F_BASIC_HAND:
+        found = take_basic(K, S, NONE)
+        if found:
+            to_hand(K, S, found, ONE)
+    elif how == F_TAPPED_AND_HAND:
+        first = take_basic(K, S, NONE)
+        second = take_basic(K, S, NONE)
+        enter_found(K, S, first, NO)
+        if second:
+            to_hand(K, S, second, ONE)
+    elif how == F_TWO_BASICS:
+        first = take_basic(K, S, NONE)
+        second = take_basic(K, S, first if first else 0)
+        enter_found(K, S, first, NO)
+        enter_found(K, S, second, NO)
+    shuffle_library(S)

@@ -1,0 +1,178 @@
+"""Phases and turns: untap and draw, the two main phases, combat, cleanup, the turn's metrics.
+
+Part of the compiled game (:mod:`explore_sim.engine.kernel`); every function reads the
+packed deck tables ``K`` and changes the game state ``S``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .actions import (
+    activate_explore_ability,
+    activate_map,
+    activate_search,
+    combat,
+    equip,
+)
+from .codes import (
+    E_EXPLORE_COUNTERS,
+    E_EXTRA_LAND_DROPS,
+    E_TRIGGER_COUNTERS,
+    G_COMMANDER_IDS,
+    G_CREATURE,
+    G_EACH_TURN_LAND,
+    G_LAND,
+    HAND_LIMIT,
+    IS_COMMANDER,
+    M_COLOUR_SCREWED,
+    M_COUNTERS,
+    M_CREATURES,
+    M_HAND_SIZE,
+    M_LAND_DROP,
+    M_LANDS_PLAYED,
+    M_MANA_AVAILABLE,
+    M_ON_CURVE,
+    MAX_ACTIONS,
+    METRIC_EVENT,
+    N_CASTABLE,
+    N_COMMANDERS,
+    N_KINDS,
+    NO,
+    NONE,
+    ON_PLAY,
+    YES,
+    ZERO,
+)
+from .decisions import castable_kind
+from .lands import play_land
+from .mana import payable_any, total_of, unit_sets
+from .pack import C_CHEAPEST, C_IS_CAST
+from .spells import cast_pass
+from .state import (
+    COMMAND,
+    GRAVEYARD,
+    HAND,
+    LAND_DROPS,
+    PLAYED_LAND,
+    R_RECORD_FILTERED,
+    R_RECORD_PLAIN,
+    SICK,
+    TAPPED,
+    TURN,
+)
+from .zones import count, draw, group_ids, to_hand
+
+
+@njit(cache=True)
+def record_main_phase(K, S):
+    """``mana_available``, ``colour_screwed`` and ``castable:CARD`` after the land drop,
+    before any spell."""
+    plain, filtered = S.work[R_RECORD_PLAIN], S.work[R_RECORD_FILTERED]
+    n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
+    total = total_of(K, filtered if n_sets > 1 else plain)
+    main = S.main
+    main[0] = total
+    screwed = 0
+    for kind in range(1, K.dims[N_KINDS]):
+        if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
+            if not castable_kind(K, plain, filtered, n_sets, kind, NO):
+                screwed = 1
+                break
+    main[1] = screwed
+    for j in range(K.dims[N_CASTABLE]):
+        ok = 0
+        for i in range(K.castable_modes[j, 0]):
+            if payable_any(K, plain, filtered, n_sets, K.castable_modes[j, 1 + i]):
+                ok = 1
+                break
+        main[2 + j] = ok
+
+
+@njit(cache=True)
+def main_phase(K, S, second):
+    """Play lands and cast until nothing changes; in the second, Maps and abilities too.
+    The first main phase takes its metrics after the land drop."""
+    for step in range(MAX_ACTIONS):
+        progressed = play_land(K, S)
+        if step == 0 and not second:
+            record_main_phase(K, S)
+        if cast_pass(K, S):
+            progressed = True
+        if not progressed:
+            progressed = equip(K, S)
+        if second:
+            if not progressed:
+                progressed = activate_map(K, S)
+            if not progressed:
+                progressed = activate_explore_ability(K, S)
+            if not progressed:
+                progressed = activate_search(K, S)
+        if not progressed:
+            break
+    S.pool[:] = 0  # mana empties at the end of the phase
+
+
+@njit(cache=True)
+def untap_and_draw(K, S):
+    s = S.slots
+    s[TURN] += 1
+    S.zones[SICK, :] = 0
+    S.zones[TAPPED, :] = 0
+    S.pool[:] = 0
+    extra = count(K, S, G_EACH_TURN_LAND)  # Janeway: an additional land each turn
+    s[LAND_DROPS] = 1 + extra
+    S.totals[E_EXTRA_LAND_DROPS] += extra
+    s[PLAYED_LAND] = 0
+    if s[TURN] == 1:  # commanders start in the command zone
+        for slot in range(K.dims[N_COMMANDERS]):
+            S.zones[COMMAND, group_ids(K, G_COMMANDER_IDS)[slot]] = 1
+    # The player on the play skips the first draw, except in a multiplayer Commander game.
+    if s[TURN] > 1 or not K.dims[ON_PLAY] or K.dims[IS_COMMANDER]:
+        draw(K, S)
+
+
+@njit(cache=True)
+def cleanup(K, S, discard_order):
+    """Discard down to the hand limit: the most expensive spells first (of two that cost the
+    same, not a mana source), lands last, then by id."""
+    excess = S.zones[HAND].sum() - K.dims[HAND_LIMIT]
+    if excess <= 0:
+        return
+    for kind in discard_order:
+        dropping = min(excess, S.zones[HAND, kind])
+        if dropping > 0:
+            to_hand(K, S, kind, -dropping)
+            S.slots[GRAVEYARD] += dropping
+            excess -= dropping
+        if excess <= 0:
+            return
+
+
+@njit(cache=True)
+def turn_metrics(K, S, out):
+    """This turn's metrics in :data:`~.pack.METRICS` order (then the castable cards)."""
+    totals, main, s = S.totals, S.main, S.slots
+    lands = count(K, S, G_LAND)
+    for m in range(len(METRIC_EVENT)):  # event counters, cumulative from the start
+        if METRIC_EVENT[m] >= 0:
+            out[m] = totals[METRIC_EVENT[m]]
+    out[M_LANDS_PLAYED] = lands
+    out[M_ON_CURVE] = 1 if lands >= s[TURN] else 0
+    out[M_LAND_DROP] = s[PLAYED_LAND]
+    out[M_COUNTERS] = totals[E_EXPLORE_COUNTERS] + totals[E_TRIGGER_COUNTERS]
+    out[M_CREATURES] = count(K, S, G_CREATURE)
+    out[M_HAND_SIZE] = S.zones[HAND].sum()
+    out[M_MANA_AVAILABLE] = main[0]
+    out[M_COLOUR_SCREWED] = main[1]
+    for j in range(K.dims[N_CASTABLE]):
+        out[len(METRIC_EVENT) + j] = main[2 + j]
+
+
+@njit(cache=True, inline="always")
+def play_turn(K, S, discard_order, attackers, crewers):
+    untap_and_draw(K, S)
+    main_phase(K, S, NO)
+    combat(K, S, attackers, crewers)
+    main_phase(K, S, YES)
+    cleanup(K, S, discard_order)

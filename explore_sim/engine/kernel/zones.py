@@ -1,0 +1,207 @@
+"""The library, the hand and the battlefield: dealing, drawing, entering and leaving.
+
+Part of the compiled game (:mod:`explore_sim.engine.kernel`); every function reads the
+packed deck tables ``K`` and changes the game state ``S``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .codes import (
+    E_DECKED,
+    E_MAPS_CREATED,
+    G_BASIC_IDS,
+    G_HELM,
+    G_LAND_IDS,
+    IS_COMMANDER,
+    N_GROUPS,
+    N_KINDS,
+    ONE,
+)
+from .pack import C_BASIC_TYPES, C_COMMANDER_SLOT, C_IS_CREATURE, C_IS_LAND
+from .state import (
+    BF,
+    COMMAND,
+    DEALT,
+    END,
+    GRAVEYARD,
+    HAND,
+    HAND_LANDS,
+    LIB_COUNT,
+    LIB_LANDS,
+    MAPS,
+    SICK,
+    SIZE,
+    TAPPED,
+    TOP,
+    below,
+)
+
+
+@njit(cache=True, inline="always")
+def count(K, S, slot):
+    """Permanents of group ``slot`` on the battlefield."""
+    g = K.gi[slot]
+    return S.perm[g] if g >= 0 else 0
+
+
+@njit(cache=True, inline="always")
+def member(K, slot, kind):
+    g = K.gi[slot]
+    return g >= 0 and K.members[kind, g] != 0
+
+
+@njit(cache=True, inline="always")
+def group_ids(K, slot):
+    """The card ids of group ``slot``."""
+    g = K.gi[slot]
+    if g < 0:
+        return K.group_ids[0, :0]
+    return K.group_ids[g, : K.group_n[g]]
+
+
+@njit(cache=True)
+def deal_to(S, position):
+    """Deal the library up to logical ``position``: each undealt position takes a uniform
+    choice among the cards not dealt yet (a partial Fisher-Yates shuffle)."""
+    s, lib, rng = S.slots, S.lib, S.deal
+    size = s[SIZE]
+    while s[DEALT] <= position and s[DEALT] < size:
+        d = s[DEALT]
+        j = d + below(rng, size - d)
+        lib[d], lib[j] = lib[j], lib[d]
+        s[DEALT] = d + 1
+
+
+@njit(cache=True, inline="always")
+def deal_all(S):
+    deal_to(S, S.slots[SIZE])
+
+
+@njit(cache=True, inline="always")
+def peek(K, S):
+    """The top card of the library, 0 where it is empty."""
+    s = S.slots
+    if s[TOP] >= s[END]:
+        return 0
+    deal_to(S, s[TOP])
+    return S.lib[s[TOP] % (s[SIZE] + 1)]
+
+
+@njit(cache=True, inline="always")
+def to_hand(K, S, card, n):
+    S.zones[HAND, card] += n
+    S.slots[HAND_LANDS] += n * K.card[card, C_IS_LAND]
+
+
+@njit(cache=True)
+def leave_library(K, S, card):
+    """The top card ``card`` leaves the library (drawn, explored into hand, milled)."""
+    s = S.slots
+    s[TOP] += 1
+    S.zones[LIB_COUNT, card] -= 1
+    s[LIB_LANDS] -= K.card[card, C_IS_LAND]
+    for k in range(5):
+        S.lib_pips[k] -= K.pips[card, k]
+
+
+@njit(cache=True)
+def draw(K, S):
+    """Draw a card; drawing from an empty library is recorded (``decked``)."""
+    card = peek(K, S)
+    if card == 0:
+        S.totals[E_DECKED] = 1
+        return
+    leave_library(K, S, card)
+    to_hand(K, S, card, ONE)
+
+
+@njit(cache=True, inline="always")
+def enter(K, S, kind):
+    """A permanent enters the battlefield (summoning sick); its groups count it."""
+    S.zones[BF, kind] += 1
+    S.zones[SICK, kind] += 1
+    for g in range(K.dims[N_GROUPS]):
+        S.perm[g] += K.members[kind, g]
+
+
+@njit(cache=True, inline="always")
+def leave(K, S, kind):
+    """A permanent leaves the battlefield; its sick and tapped counts stay within what is
+    left."""
+    S.zones[BF, kind] -= 1
+    for g in range(K.dims[N_GROUPS]):
+        S.perm[g] -= K.members[kind, g]
+    S.zones[SICK, kind] = min(S.zones[SICK, kind], S.zones[BF, kind])
+    S.zones[TAPPED, kind] = min(S.zones[TAPPED, kind], S.zones[BF, kind])
+
+
+@njit(cache=True, inline="always")
+def is_game_commander(K, kind):
+    return K.dims[IS_COMMANDER] and K.card[kind, C_COMMANDER_SLOT] >= 0
+
+
+@njit(cache=True)
+def remove(K, S, kind, just_entered):
+    """The removal model: a permanent leaves in response to its explore (E3); the copy that
+    just entered goes (an older one stays free of summoning sickness), a commander returns
+    to the command zone (CR 903.9)."""
+    if kind == 0 or S.zones[BF, kind] <= 0:
+        return
+    if just_entered and S.zones[SICK, kind] > 0:
+        S.zones[SICK, kind] -= 1
+    leave(K, S, kind)
+    if is_game_commander(K, kind):
+        S.zones[COMMAND, kind] += 1
+    else:
+        S.slots[GRAVEYARD] += 1
+
+
+@njit(cache=True, inline="always")
+def sacrifice(K, S, kind):
+    leave(K, S, kind)
+    S.slots[GRAVEYARD] += 1
+
+
+@njit(cache=True)
+def pick_creature(K, S, prefer_sick):
+    """A creature you control (a target of Maps and spells): the first by id (by name), or a
+    summoning-sick one first."""
+    first = 0
+    for kind in range(1, K.dims[N_KINDS]):
+        if S.zones[BF, kind] > 0 and K.card[kind, C_IS_CREATURE]:
+            if not prefer_sick:
+                return kind
+            if S.zones[SICK, kind] > 0:
+                return kind
+            if first == 0:
+                first = kind
+    return first
+
+
+@njit(cache=True)
+def create_maps(K, S, n):
+    """Create ``n`` Maps; each Worldwalker Helm adds one (M6)."""
+    if n <= 0:
+        return
+    made = n + count(K, S, G_HELM)
+    S.slots[MAPS] += made
+    S.totals[E_MAPS_CREATED] += made
+
+
+@njit(cache=True, inline="always")
+def land_types(K, S):
+    types = 0
+    for kind in group_ids(K, G_LAND_IDS):
+        if S.zones[BF, kind] > 0:
+            types |= K.card[kind, C_BASIC_TYPES]
+    return types
+
+
+@njit(cache=True, inline="always")
+def basics_left(K, S):
+    n = 0
+    for b in group_ids(K, G_BASIC_IDS):
+        n += S.zones[LIB_COUNT, b]
+    return n

@@ -1,0 +1,217 @@
+"""The compiled game (explore_sim.engine.kernel) against the vectorised engine.
+
+Two implementations of the rules: on the same libraries and opening hands (a search reverses
+the library instead of shuffling it in both, the tests' stand-in) they must play every game
+the same way, metric by metric and turn by turn; dealt by their own shuffles their averages
+must agree within a few standard errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from explore_sim.analysis.game_setup import game_mulligan
+from explore_sim.cards.decklist import load_deck, parse_deck
+from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
+from explore_sim.engine.kernel import kernel_problem, play_games_kernel, play_openings
+from explore_sim.engine.kernel.cache import drop_stale_cache, sources_digest
+from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
+from explore_sim.engine.policies import as_policy
+
+DECKS = sorted(Path(__file__).resolve().parent.parent.joinpath("decks").glob("*.txt"))
+
+
+class ReversingSearch:
+    """The ``"search"`` stream of the vectorised engine as the tests' stand-in: shuffle keys
+    that put a library in reverse order."""
+
+    def random(self, shape):
+        return np.broadcast_to(-np.arange(shape[-1], dtype=np.float64), shape).copy()
+
+
+def numpy_games(tables_deck, config, policy, rule, opening):
+    """The vectorised engine's games from given opening hands: metrics by turn."""
+    features = tables_deck.features()
+    rngs = {name: np.random.default_rng(0) for name in ("policy", "removal", "parley")}
+    rngs["search"] = ReversingSearch()
+    game = Goldfish(features, config, policy, None, rngs)
+    state = GameState.from_opening_hands(opening, features)
+    out = {}
+    for turn in range(1, config.turns + 1):
+        game.play_turn(state)
+        out[turn] = game.turn_metrics(state)
+    return out
+
+
+def disagreements(deck, config, policy, mulligan=None, trials=400, seed=0):
+    """Metric-turn pairs where the two engines play any game of the same deal differently,
+    with the first such game."""
+    features = deck.features()
+    tables = deck_tables(features, config)
+    mulligan = {"kind": "london"} if mulligan is None else mulligan
+    rule = game_mulligan(MulliganRule(**mulligan), config, features)
+    assert kernel_problem(tables, policy, None, rule) is None
+    ids = deck.card_ids()
+    opening = deal_opening_hands(ids, features, trials, rule,
+                                 lambda attempt: np.random.default_rng([seed, attempt]))
+    got = play_openings(tables, config, policy, opening, ids)
+    expected = numpy_games(deck, config, policy, rule, opening)  # plays on opening's arrays
+    bad = {}
+    for turn in range(1, config.turns + 1):
+        for name, values in expected[turn].items():
+            differ = np.flatnonzero(np.asarray(values) != got[turn][name])
+            if differ.size:
+                bad[(turn, name)] = int(differ[0])
+    return bad
+
+
+@pytest.mark.parametrize("path", DECKS, ids=[p.stem for p in DECKS])
+@pytest.mark.parametrize("policy", ["forge", "mill", "keep", "xmage",
+                                    "lands_in_hand == 0 or counters >= 2"])
+def test_every_shipped_deck_plays_the_same_games_in_both_engines(path, policy):
+    deck = load_deck(path)
+    # Parley's coin (is the opponent's top card a land?) comes from each engine's own stream:
+    # sure either way, it plays the same in both.
+    config = GameConfig(turns=7, castable=(), opponent_land_fraction=float(len(policy) % 2))
+    assert disagreements(deck, config, as_policy(policy), trials=300) == {}
+
+
+@pytest.mark.parametrize("options", [
+    {"on_play": False}, {"hand_limit": 7, "turns": 9}, {"use_maps": False},
+    {"replacement_order": "twists-first"}, {"land_faces": "always"}, {"land_faces": "never"},
+    {"opponent_land_fraction": 0.0}, {"opponent_land_fraction": 1.0},
+])
+def test_game_options_play_the_same_games_in_both_engines(options):
+    deck = load_deck(DECKS[0].parent / "lci_merfolk_explore.txt")
+    config = GameConfig(**{"turns": 7, **options})
+    assert disagreements(deck, config, as_policy("forge"), trials=300) == {}
+
+
+@pytest.mark.parametrize("mulligan", [{"kind": "none"}, {"kind": "london"},
+                                      {"kind": "london", "free_first": True}])
+def test_mulligan_rules_play_the_same_games_in_both_engines(mulligan):
+    deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
+    assert disagreements(deck, GameConfig(turns=6), as_policy("forge"), mulligan) == {}
+
+
+#: Catalog cards of every colour for random decks (no card file needed).
+SPELLS = ["Jadelight Ranger", "Merfolk Branchwalker", "Wildgrowth Walker", "Grizzly Bears",
+          "Seekers' Squire", "Emissary of Sunrise", "Brazen Buccaneers", "Deadeye Tracker",
+          "Cenote Scout", "Tishana's Wayfinder", "Jadelight Spelunker", "Path of Discovery",
+          "River Herald Scout", "Sunrise Seeker", "Queen's Agent", "Lurking Chupacabra",
+          "Topography Tracker", "Cartographer's Companion", "Spyglass Siren", "Explore",
+          "Merfolk Cave-Diver", "Twists and Turns // Mycoid Maze", "Worldwalker Helm"]
+LANDS = ["Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Dryad Arbor",
+         "Restless Anchorage", "Snow-Covered Forest"]
+
+
+def random_decklist(rng: np.random.Generator, commander: bool) -> str:
+    """A random multi-colour list of catalog cards (Hakbal and 99 others, or 60)."""
+    size = 99 if commander else 60
+    n_lands = int(rng.integers(size * 3 // 10, size // 2))
+    spells = rng.choice(SPELLS, size=7, replace=False)
+    lands = rng.choice(LANDS, size=4, replace=False)
+    counts = dict.fromkeys([*spells, *lands], 0)
+    for i in range(size - n_lands):
+        counts[spells[i % len(spells)]] += 1
+    for i in range(n_lands):
+        counts[lands[i % len(lands)]] += 1
+    lines = "\n".join(f"{n} {name}" for name, n in counts.items() if n)
+    return f"Commander\n1 Hakbal of the Surging Soul\n\nDeck\n{lines}" if commander else lines
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_multicolour_and_commander_decks_play_the_same_games(seed):
+    rng = np.random.default_rng(seed)
+    deck = parse_deck(random_decklist(rng, commander=seed % 2 == 1), source=f"random {seed}")
+    config = GameConfig(turns=6, on_play=bool(seed % 3), opponent_land_fraction=1.0)
+    assert disagreements(deck, config, as_policy("forge"), trials=300, seed=seed) == {}
+
+
+def test_a_broken_rule_is_seen(monkeypatch):
+    """The agreement check can fail: a vectorised engine whose cleanup discards nothing."""
+    deck = load_deck(DECKS[0].parent / "lci_merfolk_explore.txt")
+    config = GameConfig(turns=6, hand_limit=3)
+    assert disagreements(deck, config, as_policy("forge"), trials=200) == {}
+    monkeypatch.setattr(Goldfish, "cleanup", lambda self, state: None)
+    assert (6, "hand_size") in disagreements(deck, config, as_policy("forge"), trials=200)
+
+
+def z_scores(deck, config, policy, trials):
+    """Per metric and turn, (kernel mean - numpy mean) / standard error of the difference."""
+    from explore_sim.analysis.games import play_games
+
+    features = deck.features()
+    tables = deck_tables(features, config)
+    rule = MulliganRule("london")
+    played = game_mulligan(rule, config, features)
+    a = play_games(deck, config, policy, rule, trials, np.random.SeedSequence(1))
+    b = play_games_kernel(tables, config, policy, played, trials, np.random.SeedSequence(2),
+                          deck.card_ids())
+    z = {}
+    for turn in a:
+        for name, values in a[turn].items():
+            x, y = np.asarray(values, float), np.asarray(b[turn][name], float)
+            se = np.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
+            if se > 0:
+                z[(turn, name)] = (y.mean() - x.mean()) / se
+            else:
+                assert x.mean() == y.mean(), (turn, name)
+    return z
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", ["lci_merfolk_explore", "hakbal_merfolk_commander"])
+def test_dealt_games_agree_in_distribution(stem):
+    deck = load_deck(DECKS[0].parent / f"{stem}.txt")
+    z = z_scores(deck, GameConfig(turns=6), as_policy("forge"), 20000)
+    worst = max(z, key=lambda k: abs(z[k]))
+    assert abs(z[worst]) <= 4.5, (worst, z[worst])
+
+
+def test_the_kernel_compiles_once_for_every_deck_and_option():
+    from explore_sim.engine.kernel.game import play_chunk
+
+    for stem, config in (("golgari_explore", GameConfig(turns=3)),
+                         ("hakbal_merfolk_commander", GameConfig(turns=4, on_play=False))):
+        deck = load_deck(DECKS[0].parent / f"{stem}.txt")
+        features = deck.features()
+        tables = deck_tables(features, config)
+        rule = game_mulligan(MulliganRule("london"), config, features)
+        for policy in ("forge", "turn >= 3 and lands_in_hand > 1"):
+            play_games_kernel(tables, config, as_policy(policy), rule, 50,
+                              np.random.SeedSequence(0), deck.card_ids())
+    assert len(play_chunk.signatures) == 1
+
+
+def test_the_same_seed_gives_the_same_games():
+    deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
+    config = GameConfig(turns=4)
+    features = deck.features()
+    tables = deck_tables(features, config)
+    rule = game_mulligan(MulliganRule("london"), config, features)
+    runs = [play_games_kernel(tables, config, as_policy("forge"), rule, 200,
+                              np.random.SeedSequence(seed), deck.card_ids())
+            for seed in (5, 5, 6)]
+    same = all(np.array_equal(runs[0][t][m], runs[1][t][m]) for t in runs[0] for m in runs[0][t])
+    assert same
+    assert not np.array_equal(runs[0][4]["counters"], runs[2][4]["counters"])
+
+
+def test_an_edited_kernel_source_drops_the_cached_compiled_functions(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    (cache / "a.f-1.py312.nbi").write_text("index")
+    (cache / "a.f-1.py312.nbc").write_text("code")
+    assert drop_stale_cache(tmp_path)  # no stamp yet: whatever is cached is of unknown sources
+    (cache / "a.f-1.py312.nbi").write_text("index")
+    assert not drop_stale_cache(tmp_path)
+    assert (cache / "a.f-1.py312.nbi").exists()
+    (tmp_path / "b.py").write_text("y = 2\n")  # another module of the package changes
+    assert drop_stale_cache(tmp_path)
+    assert not (cache / "a.f-1.py312.nbi").exists()
+    assert (cache / "kernel-sources.sha256").read_text() == sources_digest(tmp_path)
