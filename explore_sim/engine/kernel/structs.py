@@ -95,11 +95,11 @@ def as_state(arrays):
 
 if config.DISABLE_JIT:  # plain Python: the records as namespaces of the same fields
 
-    def as_tables(K, programs):  # noqa: F811 - the uncompiled stand-in
+    def as_tables(K, programs):  # the uncompiled stand-in
         """The packed tables ``K`` and the policies' ``programs`` as one namespace."""
         return SimpleNamespace(**K._asdict(), **dict(zip(
             ("policy_code", "policy_consts", "scry_code", "scry_consts"), programs)))
 
-    def as_state(arrays):  # noqa: F811 - the uncompiled stand-in
+    def as_state(arrays):  # the uncompiled stand-in
         """A game's state arrays as one namespace."""
         return SimpleNamespace(**{name: a for (name, _), a in zip(STATE_FIELDS, arrays)})
