@@ -1,5 +1,6 @@
-"""The vectorised goldfish agrees exactly, game by game and turn by turn, with the scalar
-reference, which deals and mulligans its own opening hands from the same shuffles."""
+"""The vectorised goldfish agrees exactly, game by game and turn by turn, with the compiled
+game (the scalar implementation), on opening hands the scalar reference deals and mulligans
+itself from the same shuffles."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from conftest import DECKS
 
 import explore_sim
 from explore_sim.analysis.game_setup import game_mulligan
-from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
+from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
+from explore_sim.engine.kernel import kernel_problem, play_openings
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
 from explore_sim.engine.state import shuffled_libraries
@@ -20,7 +22,7 @@ from explore_sim.engine.state import shuffled_libraries
 POLICIES = {"keep": (KeepPolicy(), reference.keep), "mill": (MillPolicy(), reference.mill),
             "forge": (ForgePolicy(), reference.forge())}
 KITCHEN_SINK = explore_sim.deck_from_counts([
-    ("Forest", 16), ("Island", 4), ("Restless Anchorage", 2), ("Dryad Arbor", 1),
+    ("Forest", 17), ("Island", 4), ("Restless Anchorage", 2),
     ("Jadelight Ranger", 3), ("Jadelight Spelunker", 2), ("Topography Tracker", 2),
     ("Twists and Turns", 2), ("Wildgrowth Walker", 2), ("Nicanzil, Current Conductor", 2),
     ("Path of Discovery", 1), ("Captain Kathryn Janeway", 1), ("Spyglass Siren", 2),
@@ -75,33 +77,40 @@ def deal_both(deck, trials, seed, rule=MulliganRule("london")):
 
 
 def play_both(deck, policy_name, config, trials=300, seed=0):
-    policy, scalar = POLICIES[policy_name]
+    """Play the same deal in the vectorised engine and in the compiled game (the scalar one,
+    one game at a time): every metric of every game on every turn must be equal."""
+    policy, _ = POLICIES[policy_name]
     features = deck.features()
-    assert config.opponent_land_fraction in (0.0, 1.0), "the reference's parley coin is fixed"
-    opening, dealt = deal_both(deck, trials, seed,
-                               game_mulligan(MulliganRule("london"), config, features))
-    commanders = ([card for card, _ in deck.commander]
-                  if is_commander_game(config, features) else [])
-    games = []
-    for hand, library, _ in dealt:
-        games.append(reference.Game(
-            features.cards[: features.n_deck], library, hand, on_play=config.on_play,
-            decide=scalar, use_maps=config.use_maps, replacement_order=config.replacement_order,
-            opponent_land_fraction=config.opponent_land_fraction, land_faces=config.land_faces,
-            castable=config.castable, cast_order=config.cast_order, commanders=commanders))
-    state = GameState.from_opening_hands(opening, features)
+    assert config.opponent_land_fraction in (0.0, 1.0), "each engine draws parley's coin itself"
+    rule = game_mulligan(MulliganRule("london"), config, features)
+    opening, _ = deal_both(deck, trials, seed, rule)
+    tables = deck_tables(features, config)
+    problem = kernel_problem(tables, policy, None, rule)
+    if problem is not None:  # the vectorised engine plays it alone (engine "auto" falls back)
+        pytest.skip(f"the compiled game does not play {problem}")
+    compiled = play_openings(tables, config, policy, opening, deck.card_ids())
+    state = GameState.from_opening_hands(opening, features)  # plays on opening's arrays
     rngs = {n: np.random.default_rng([seed, 7, i]) for i, n in enumerate(("policy", "removal", "parley"))}
     rngs["search"] = ReversingShuffle()
     engine = Goldfish(features, config, policy, None, rngs)
-    names = engine.metric_names
     for turn in range(1, config.turns + 1):
         engine.play_turn(state)
         vectorised = engine.turn_metrics(state)
-        for row, game in enumerate(games):
-            game.play_turn()
-            expected = game.metrics()
-            got = {name: int(vectorised[name][row]) for name in names}
-            assert got == {name: expected[name] for name in names}, (turn, row)
+        for name in engine.metric_names:
+            differ = np.flatnonzero(np.asarray(vectorised[name]) != compiled[turn][name])
+            assert not differ.size, f"turn {turn}, {name}: game {differ[0]} of {differ.size}"
+
+
+def playable_by_both(counts, **options):
+    """The deck of ``counts``; with Dryad Arbor as a Forest where the deck also holds a
+    "whenever a creature enters, it explores" permanent, a combination the compiled game
+    leaves to the vectorised engine (its scripted tests cover it)."""
+    deck = explore_sim.deck_from_counts(counts, **options)
+    tables = deck_tables(deck.features(), GameConfig())
+    if tables.ids["enters_explorer"].size:
+        counts = [("Forest" if name == "Dryad Arbor" else name, n) for name, n in counts]
+        deck = explore_sim.deck_from_counts(counts, **options)
+    return deck
 
 
 @pytest.mark.parametrize("deck_path", sorted(DECKS.glob("*.txt")), ids=lambda p: p.stem)
@@ -134,7 +143,7 @@ def test_random_decks_agree_with_the_reference(seed):
     counts = [(catalog[i].name, int(rng.integers(1, 5))) for i in picks]
     counts += [(name, int(n)) for name, n in zip(lands, rng.integers(0, 8, size=4)) if n]
     counts.append(("Forest", 8))
-    deck = explore_sim.deck_from_counts(counts, name=f"random {seed}")
+    deck = playable_by_both(counts, name=f"random {seed}")
     config = GameConfig(turns=7, on_play=bool(seed % 2),
                         replacement_order=("tracker-first", "twists-first")[seed % 3 == 0],
                         opponent_land_fraction=float(seed % 2), use_maps=seed % 5 != 0)
@@ -168,8 +177,7 @@ def test_random_multicolour_decks_agree_with_the_reference(seed):
     land_picks = rng.choice(len(lands), size=7, replace=False)
     counts += [(lands[i].name, int(rng.integers(1, 5))) for i in land_picks]
     counts += [("Forest", 4), ("Swamp", 2), ("Island", 2)]
-    deck = explore_sim.deck_from_counts(counts, name=f"multicolour {seed}",
-                                        catalog=mana_sources())
+    deck = playable_by_both(counts, name=f"multicolour {seed}", catalog=mana_sources())
     castable = tuple(mana_sources().get(name) for name in ("Kitchen Finks", "Find // Finality"))
     config = GameConfig(turns=7, on_play=bool(seed % 2), opponent_land_fraction=float(seed % 2),
                         use_maps=seed % 5 != 0,
