@@ -103,35 +103,18 @@ def explore_instruction(
     active = count > 0
     if not active.any():
         return present
-    # Removal model: the explorer leaves in response to its explore.
     if play.config.removal > 0:
-        roll = play.rngs["removal"].random(len(rows))
-        gone = active & present & (roll < play.config.removal)
-        remove(play, state, rows[gone], explorer[gone], just_entered)
-        state.totals["explorers_removed"][rows[gone]] += 1
-        present = present & ~gone
+        present = removed_in_response(play, state, rows, explorer, active, present,
+                                      just_entered)
     if targeted:
         active = active & present  # E9: the target is gone, nothing happens at all
     # E3: an explorer that is gone still explores, without counters.
-    # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
-    # R3 (order chosen: tracker-first gives scry, explore, scry, explore).
-    trackers = np.minimum(zones.count(play, state, "tracker", rows),
-                          MAX_TRACKER_DOUBLINGS)
-    twists = zones.count(play, state, "twists", rows)
-    explores_per = 2**trackers
-    if play.config.replacement_order == "tracker-first":
-        period = twists + 1
-        steps = count * explores_per * period
-    else:
-        period = twists + explores_per
-        steps = count * period
-    steps = np.where(active, steps, 0)
-    total_explores = np.where(active, count * explores_per, 0)
+    period, twists, steps, total_explores = replacement_schedule(play, state, rows, count,
+                                                                 active)
     explored = np.zeros(len(rows), dtype=np.int32)
     lands = np.zeros(len(rows), dtype=np.int32)
     nonlands = np.zeros(len(rows), dtype=np.int32)
     counters = np.zeros(len(rows), dtype=np.int32)
-    totals = state.totals
     for step in range(int(steps.max())):
         in_step = step < steps
         is_scry = in_step & ((step % period) < twists)
@@ -142,33 +125,77 @@ def explore_instruction(
         e = np.flatnonzero(is_explore)
         if not e.size:
             continue
-        here = rows[e]
-        revealed = peek(play, state, here)
-        obs = observe(play, state, here, revealed, total_explores[e] - explored[e],
-                      counters[e], present[e])
-        mill = decide(play.policy, obs, play.rngs["policy"])
-        events = explore_outcome(revealed, play.tables.features, mill, present[e],
-                                 np.ones(len(here), dtype=bool))
-        found = here[events.land_to_hand]
-        to_hand(state, found, revealed[events.land_to_hand])  # E1
-        state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
-        state.library_lands[here] -= events.land_to_hand
-        state.graveyard[here] += events.milled
-        state.library_pips[here[events.milled]] -= play.tables.features.pips[revealed[events.milled]]
+        events = explore_once(play, state, rows[e], total_explores[e] - explored[e],
+                              counters[e], present[e])
         explored[e] += events.explored
         lands[e] += events.land_to_hand
         nonlands[e] += events.nonland
         counters[e] += events.counter
-        totals["explores"][here] += events.explored
-        totals["explore_counters"][here] += events.counter
-        totals["explore_lands"][here] += events.land_to_hand
-        totals["milled"][here] += events.milled
     if pending is None:
         explore_triggers(play, state, rows, explored, lands, nonlands)
     else:
         for total, part in zip(pending, (explored, lands, nonlands)):
             total[rows] += part
     return present
+
+
+def removed_in_response(play: Play, state: GameState, rows: np.ndarray, explorer: np.ndarray,
+                        active: np.ndarray, present: np.ndarray, just_entered: bool
+                        ) -> np.ndarray:
+    """The removal model: an explorer about to explore (``active`` and ``present``) leaves
+    in response with chance ``config.removal`` (E3). Returns ``present`` less the explorers
+    removed, aligned with ``rows``."""
+    roll = play.rngs["removal"].random(len(rows))
+    gone = active & present & (roll < play.config.removal)
+    remove(play, state, rows[gone], explorer[gone], just_entered)
+    state.totals["explorers_removed"][rows[gone]] += 1
+    return present & ~gone
+
+
+def replacement_schedule(play: Play, state: GameState, rows: np.ndarray, count: np.ndarray,
+                         active: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The steps an effect of ``count`` explores takes after its replacements, by row.
+
+    R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first), R3
+    (the order chosen: tracker-first gives scry, explore, scry, explore). Returns ``period``
+    (steps per explore instruction), ``twists`` (its scries, first), ``steps`` (all of
+    them, 0 where not ``active``) and the explores the effect makes, each (len(rows),).
+    """
+    trackers = np.minimum(zones.count(play, state, "tracker", rows), MAX_TRACKER_DOUBLINGS)
+    twists = zones.count(play, state, "twists", rows)
+    explores_per = 2**trackers
+    if play.config.replacement_order == "tracker-first":
+        period = twists + 1
+        steps = count * explores_per * period
+    else:
+        period = twists + explores_per
+        steps = count * period
+    return (period, twists, np.where(active, steps, 0),
+            np.where(active, count * explores_per, 0))
+
+
+def explore_once(play: Play, state: GameState, here: np.ndarray, explores_left: np.ndarray,
+                 counters: np.ndarray, present: np.ndarray):
+    """One explore in each game of ``here`` (trial indices): reveal, decide, and move the
+    revealed card (E1, E2, E6, E7); the event counters are updated. Returns the
+    :func:`~explore_sim.engine.rules.explore_outcome` events, aligned with ``here``."""
+    revealed = peek(play, state, here)
+    obs = observe(play, state, here, revealed, explores_left, counters, present)
+    mill = decide(play.policy, obs, play.rngs["policy"])
+    events = explore_outcome(revealed, play.tables.features, mill, present,
+                             np.ones(len(here), dtype=bool))
+    to_hand(state, here[events.land_to_hand], revealed[events.land_to_hand])  # E1
+    state.top[here] += events.land_to_hand | events.milled  # E2: kept cards stay (E6, E7)
+    state.library_lands[here] -= events.land_to_hand
+    state.graveyard[here] += events.milled
+    state.library_pips[here[events.milled]] -= play.tables.features.pips[revealed[events.milled]]
+    totals = state.totals
+    totals["explores"][here] += events.explored
+    totals["explore_counters"][here] += events.counter
+    totals["explore_lands"][here] += events.land_to_hand
+    totals["milled"][here] += events.milled
+    return events
 
 
 def scry(play: Play, state: GameState, rows: np.ndarray, explores_left: np.ndarray,
