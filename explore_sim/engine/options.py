@@ -157,6 +157,11 @@ class GameOption:
 
 
 def _schema() -> list[GameOption]:
+    return [*_turn_options(), *_deck_options()]
+
+
+def _turn_options() -> list[GameOption]:
+    """The options of how a turn is played, in command-line order."""
     return [
         GameOption(
             "turns", "int", 6, "turns to play (default 6)", doc="int",
@@ -207,6 +212,13 @@ def _schema() -> list[GameOption]:
             doc_help="land share of the opponent's library for parley (Storm Fleet Negotiator)",
             flag="--opponent-land-fraction", web="opponent_land_fraction",
             web_help="land share of the opponent's library for parley"),
+    ]
+
+
+def _deck_options() -> list[GameOption]:
+    """The options of what is cast and counted, the kind of game and the engine, in
+    command-line order."""
+    return [
         GameOption(
             "cast_order", "names", (), "cast this card before others (repeat for an order)",
             doc="sequence of str", doc_help="cards to cast first, in this order",
