@@ -18,6 +18,8 @@ and decks that share positions of their starting order see the same cards there.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..config import GameConfig
@@ -127,6 +129,31 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
             np.zeros((0, n_kinds), np.int32), np.zeros(0, np.int64))
 
 
+_RELEASED: list = []
+
+
+def _chunk_player():
+    """:func:`.game.play_chunk`; in a thread other than the main one (the web page's runs, a
+    Dask worker's tasks) a wrapper compiled to release the GIL while a chunk plays, so that
+    the thread answering requests goes on meanwhile. The wrapper is compiled once per process
+    (a few seconds) and not cached on disk: a cached copy would keep calling the old code of
+    an edited game module."""
+    from .game import play_chunk
+
+    if threading.current_thread() is threading.main_thread():
+        return play_chunk
+    if not _RELEASED:
+        from numba import njit
+
+        def released(tables, programs, arrays, deck, key, mulligan, discard_order, out,
+                     opening, given):
+            play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out,
+                       opening, given)
+
+        _RELEASED.append(njit(nogil=True)(released))
+    return _RELEASED[0]
+
+
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
                       mulligan: MulliganRule, trials: int, chunk_seed: np.random.SeedSequence,
                       card_ids: np.ndarray, scry_policy: Policy | None = None
@@ -153,8 +180,6 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     dict of int to dict of str to ndarray of shape (trials,)
         Per-trial metrics by turn (0: the opening hand), as the vectorised engine gives them.
     """
-    from .game import play_chunk
-
     K, discard = _packed(tables, config)
     n_metrics = len(METRICS) + len(config.castable)
     out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
@@ -162,7 +187,7 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
-    play_chunk(K, programs, _state(K, len(deck), programs), deck, key, _mulligan(mulligan),
+    _chunk_player()(K, programs, _state(K, len(deck), programs), deck, key, _mulligan(mulligan),
                discard, out, opening, _empty_given(len(deck), tables.n_kinds))
     return _results(config, out, opening)
 
