@@ -25,6 +25,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..cards import FeatureTable
 from ..engine.config import GameConfig
 from ..engine.goldfish import deck_tables
@@ -85,12 +87,17 @@ class EnginePlay:
         The mulligan rule as played (:func:`~.game_setup.game_mulligan`).
     label : str
         The variant's name, for messages when a run has several.
+    card_ids : ndarray of shape (size,), optional
+        The deck's library (:meth:`~explore_sim.cards.decklist.Deck.card_ids`): given, the
+        choice of the kernel loads it in this process once (one game), so that worker
+        processes forked from it start with it loaded.
     """
 
     features: FeatureTable
     policy: Policy
     mulligan: MulliganRule
     label: str = ""
+    card_ids: np.ndarray | None = None
 
 
 def kernel_unavailable() -> str | None:
@@ -169,7 +176,21 @@ def choose_engine(requested: str, plays: Sequence[EnginePlay], config: GameConfi
             raise OptionError(f"engine 'kernel': the compiled kernel cannot play these "
                               f"games: {problem}; engine 'auto' or 'numpy' plays them")
         return EngineChoice("numpy", problem)
+    if plays and plays[0].card_ids is not None:
+        _load_kernel(plays[0], config, scry)
     return EngineChoice("kernel")
+
+
+def _load_kernel(play: EnginePlay, config: GameConfig, scry: Policy | None) -> None:
+    """Load the compiled kernel in this process (once): worker processes forked from it
+    then start with it loaded instead of each loading it again."""
+    if _STATE.get("loaded"):
+        return
+    _STATE["loaded"] = True
+    from ..engine.kernel import play_games_kernel
+
+    play_games_kernel(deck_tables(play.features, config), config, play.policy, play.mulligan,
+                      1, np.random.SeedSequence(0), play.card_ids, scry)
 
 
 def position_engine(requested: str) -> EngineChoice:

@@ -189,7 +189,8 @@ def engine_plays(variants: Sequence[tuple[Deck, Policy]], config: GameConfig,
     list of EnginePlay
     """
     return [EnginePlay(deck.features(), policy, game_mulligan(rule, config, deck.features()),
-                       f"{deck.name} / {policy_name(policy)}") for deck, policy in variants]
+                       f"{deck.name} / {policy_name(policy)}", deck.card_ids())
+            for deck, policy in variants]
 
 
 def with_engine(setup: GameSetup, variants: Sequence[tuple[Deck, Policy]]) -> GameSetup:
