@@ -18,7 +18,9 @@ and decks that share positions of their starting order see the same cards there.
 
 from __future__ import annotations
 
+import hashlib
 import threading
+from pathlib import Path
 
 import numpy as np
 
@@ -29,6 +31,7 @@ from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
 from .bytecode import compile_policy
+from .game import play_chunk
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
 from .state import R_NO_PENDING, SIZE, new_state
 
@@ -135,23 +138,35 @@ _RELEASED: list = []
 def _chunk_player():
     """:func:`.game.play_chunk`; in a thread other than the main one (the web page's runs, a
     Dask worker's tasks) a wrapper compiled to release the GIL while a chunk plays, so that
-    the thread answering requests goes on meanwhile. The wrapper is compiled once per process
-    (a few seconds) and not cached on disk: a cached copy would keep calling the old code of
-    an edited game module."""
-    from .game import play_chunk
-
+    the thread answering requests goes on meanwhile."""
     if threading.current_thread() is threading.main_thread():
         return play_chunk
     if not _RELEASED:
-        from numba import njit
-
-        def released(tables, programs, arrays, deck, key, mulligan, discard_order, out,
-                     opening, given):
-            play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out,
-                       opening, given)
-
-        _RELEASED.append(njit(nogil=True)(released))
+        _RELEASED.append(_released(_sources_digest()))
     return _RELEASED[0]
+
+
+def _sources_digest() -> str:
+    """The digest of this package's sources: it keys the cached wrapper, so that an edited
+    kernel is compiled afresh (numba's cache alone would only see this file's edits)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _released(digest: str):
+    """:func:`.game.play_chunk` without the GIL, cached on disk under ``digest``."""
+    from numba import njit
+
+    def released(tables, programs, arrays, deck, key, mulligan, discard_order, out,
+                 opening, given):
+        if len(digest) == 0:  # never: the digest is part of the cache's key
+            return
+        play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out,
+                   opening, given)
+
+    return njit(nogil=True, cache=True)(released)
 
 
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
