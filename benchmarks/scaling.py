@@ -11,6 +11,9 @@ commands, on loopback: one worker and two, with Dask's allocator setting and wit
 :data:`~explore_sim.analysis.executors.WORKER_MALLOC`. Every run is checked to give the
 numbers of the run in this process.
 
+The games are the NumPy engine's (the README's figures) unless ``--engine kernel`` asks for
+the compiled kernel.
+
 A shared machine is noisy, so every configuration runs once per round, in turn, and the
 table shows each one's median over the rounds: background load falls on all of them alike.
 """
