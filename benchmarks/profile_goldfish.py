@@ -4,7 +4,9 @@
     python benchmarks/profile_goldfish.py decks/sultai_explore.txt --trials 50000 --top 40
     python benchmarks/profile_goldfish.py --sort tottime          # time inside each function itself
 
-Runs ``explore_sim.simulate`` once in this process on one core (``workers=1``), after a
+Runs ``explore_sim.simulate`` on the NumPy engine (``engine="numpy"``: the compiled kernel's
+time is one call that cProfile cannot see into) once in this process on one core
+(``workers=1``), after a
 small warm-up run, and prints the functions with the most cumulative (or own) time. The
 numbers are for reading the hot path, not for speed claims: ``benchmarks/run.py`` measures
 throughput.
@@ -32,11 +34,13 @@ def main() -> None:
     parser.add_argument("--sort", choices=("cumulative", "tottime"), default="cumulative")
     args = parser.parse_args()
     deck = explore_sim.load_deck(args.deck)
-    explore_sim.simulate(deck, turns=args.turns, trials=2_000, seed=0, workers=1)  # warm-up
+    explore_sim.simulate(deck, turns=args.turns, trials=2_000, seed=0, workers=1,
+                         engine="numpy")  # warm-up
     profiler = cProfile.Profile()
     start = time.perf_counter()
     profiler.enable()
-    explore_sim.simulate(deck, turns=args.turns, trials=args.trials, seed=1, workers=1)
+    explore_sim.simulate(deck, turns=args.turns, trials=args.trials, seed=1, workers=1,
+                         engine="numpy")
     profiler.disable()
     seconds = time.perf_counter() - start
     print(f"{deck.name}: {args.trials:,} games of {args.turns} turns in {seconds:.2f} s "

@@ -5,8 +5,11 @@
     python benchmarks/run.py --baseline REV   # also the 8-turn goldfish of git revision REV
     python benchmarks/run.py --baseline REV --pairs 5   # and 5 alternating pairs for the ratio
     python benchmarks/run.py --huge 1e8       # peak memory of 10^8 games (about 20 minutes)
+    python benchmarks/run.py --engines        # the two engines and the shuffle floor, one process
 
-Each row runs in a fresh process (so its peak resident memory is its own) and reports
+Each row runs in a fresh process (so its peak resident memory is its own), the goldfish rows
+on the vectorised NumPy engine (``engine="numpy"``; ``--engines`` compares it with the compiled
+kernel), and reports
 games (or explore sequences) per second, the ratio to the NumPy shuffle floor measured in
 the same process, and peak memory. The floor is the time NumPy alone takes to shuffle the
 same number of 60-card decks with the cheapest full shuffle found (``Generator.permuted``,
@@ -21,6 +24,16 @@ checked out into a temporary git worktree, beside the current one in the same ta
 ratio of the two is then measured again over ``--pairs`` alternating pairs of fresh processes
 (this version, then REV), and the median pair is reported, so that a drift of the machine's
 speed during the table does not decide it.
+
+``--engines`` times the two engines that play goldfish games (``engine="numpy"`` and
+``engine="kernel"``: :func:`explore_sim.simulate`, 8 turns, policy forge, London mulligans, one
+worker) on the merfolk deck and on the Commander deck ``decks/hakbal_merfolk_commander.txt``,
+in one fresh process, alternating the engines over ``--rounds`` rounds and keeping each one's
+best round, beside the shuffle floor of the same process: random uint32 keys with the card
+ids in their low bits, sorted along axis 1, for 1,000,000 decks of the library's size (in
+chunks of 65,536). It then times the kernel's cold compile in another fresh process with an
+empty ``NUMBA_CACHE_DIR`` (the first game of a clean checkout) and its load from that cache in a
+third.
 """
 
 from __future__ import annotations
@@ -28,6 +41,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import tempfile
 import subprocess
 import sys
@@ -37,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "decks" / "lci_merfolk_explore.txt"
 THREE_COLOURS = ROOT / "decks" / "sultai_explore.txt"
 BASIC_LANDS = ROOT / "benchmarks" / "lci_merfolk_basic_lands.txt"
+COMMANDER = ROOT / "decks" / "hakbal_merfolk_commander.txt"
 
 RUNNER = r"""
 import json, resource, sys, time
@@ -75,8 +90,12 @@ start = time.perf_counter()
 if kind == "explore":
     explore_sim.explore(deck, explores=2, policy="forge", trials=n, seed=1, workers=workers)
 elif kind == "simulate":
+    import inspect
+    # The table's rows are the NumPy engine's (a revision without the option has no other).
+    engine = {"engine": "numpy"} if "engine" in inspect.signature(explore_sim.simulate).parameters \
+        else {}
     explore_sim.simulate(deck, turns=8, mulligan="london", policy="forge", trials=n, seed=1,
-                         workers=workers)
+                         workers=workers, **engine)
 elif kind == "reference":
     import reference
     from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
@@ -101,6 +120,96 @@ peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
 print(json.dumps({"rate": rate, "seconds": elapsed, "floor": floor_rate, "floor_name": floor_name,
                   "peak_mb": peak, "package": explore_sim.__file__}))
 """
+
+
+ENGINES_RUNNER = r"""
+import json, sys, time
+import numpy as np
+n, rounds, decks = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+import explore_sim
+
+def floor(size, decks=1_000_000, chunk=65536):
+    # Random uint32 keys with the card ids in the low bits, sorted along axis 1.
+    rng = np.random.default_rng(0)
+    ids = np.arange(size, dtype=np.uint32) % 256
+    start = time.perf_counter()
+    for done in range(0, decks, chunk):
+        m = min(chunk, decks - done)
+        keys = (rng.integers(0, 1 << 24, (m, size), dtype=np.uint32) << 8) | ids
+        keys.sort(axis=1)
+        (keys & 0xFF).astype(np.int16)
+    return decks / (time.perf_counter() - start)
+
+rows = []
+for path in decks:
+    deck = explore_sim.load_deck(path)
+    explore_sim.simulate(deck, turns=8, trials=1000, seed=2, engine="kernel")  # loaded
+    best = {"numpy": 0.0, "kernel": 0.0}
+    floors = []
+    for _ in range(rounds):
+        for engine in ("numpy", "kernel"):
+            start = time.perf_counter()
+            result = explore_sim.simulate(deck, turns=8, mulligan="london", policy="forge",
+                                          trials=n, seed=1, engine=engine)
+            best[engine] = max(best[engine], n / (time.perf_counter() - start))
+            assert result.meta["engine"] == engine
+        floors.append(floor(deck.size))
+    rows.append({"deck": path, "size": deck.size, "game": result.meta["formats"][0]["game"],
+                 **best, "floor": max(floors)})
+print(json.dumps(rows))
+"""
+
+COMPILE_RUNNER = r"""
+import json, time
+start = time.perf_counter()
+import numpy as np
+import explore_sim
+from explore_sim.engine.goldfish import deck_tables
+from explore_sim.engine.config import GameConfig
+from explore_sim.engine.mulligan import as_mulligan_rule
+from explore_sim.engine.policies import as_policy
+from explore_sim.engine.kernel import play_games_kernel
+deck = explore_sim.load_deck(%r)
+config = GameConfig(turns=8)
+imported = time.perf_counter()
+play_games_kernel(deck_tables(deck.features(), config), config, as_policy("forge"),
+                  as_mulligan_rule("london"), 1, np.random.SeedSequence(1), deck.card_ids())
+print(json.dumps({"import": imported - start, "first_game": time.perf_counter() - imported}))
+"""
+
+
+def engines(games: int, rounds: int) -> None:
+    """``--engines``: both engines and the shuffle floor in one process, then the kernel's
+    cold compile and its cached load."""
+    decks = [DECK, COMMANDER]
+    out = subprocess.run([sys.executable, "-c", ENGINES_RUNNER, str(games), str(rounds),
+                          *map(str, decks)], capture_output=True, text=True, check=True,
+                         cwd=ROOT)
+    rows = json.loads(out.stdout)
+    print(f"engines: {games:,} games of 8 turns a round (policy forge, London mulligans, one "
+          f"worker), best of {rounds} alternating rounds, one process")
+    header = (f"{'deck':<42}{'library':>8}{'numpy/s':>10}{'kernel/s':>10}{'kernel/numpy':>14}"
+              f"{'floor decks/s':>15}{'numpy x floor':>15}{'kernel x floor':>16}")
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        name = f"{Path(row['deck']).name} ({row['game']})"
+        print(f"{name:<42}{row['size']:>8}{row['numpy']:>10,.0f}{row['kernel']:>10,.0f}"
+              f"{row['kernel'] / row['numpy']:>13.2f}x{row['floor']:>15,.0f}"
+              f"{row['floor'] / row['numpy']:>15.1f}{row['floor'] / row['kernel']:>16.1f}")
+    print("floor: random uint32 keys with the card ids in the low bits, sorted along axis 1, "
+          "1,000,000 decks of the library's size")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        times = []
+        for _ in ("cold", "cached"):
+            done = subprocess.run([sys.executable, "-c", COMPILE_RUNNER % str(DECK)],
+                                  capture_output=True, text=True, check=True, cwd=ROOT, env=env)
+            times.append(json.loads(done.stdout))
+    cold, cached = times
+    print(f"kernel's first game, empty NUMBA_CACHE_DIR (cold compile): {cold['first_game']:.1f} s; "
+          f"from that cache in a new process: {cached['first_game']:.2f} s (imports "
+          f"{cached['import']:.2f} s)")
 
 
 def measure(kind: str, n: int, workers: int = 1, deck: Path = DECK, tree: Path = ROOT) -> dict:
@@ -141,7 +250,17 @@ def main() -> None:
     parser.add_argument("--huge", type=float, default=0,
                         help="only measure peak memory and time of this many 8-turn games on "
                              "2 workers (e.g. 1e8)")
+    parser.add_argument("--engines", action="store_true",
+                        help="only time the numpy engine, the compiled kernel and the shuffle "
+                             "floor in one process, and the kernel's cold compile")
+    parser.add_argument("--games", type=int, default=131_072,
+                        help="with --engines: games a round (default 131072)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --engines: alternating rounds (default 3)")
     args = parser.parse_args()
+    if args.engines:
+        engines(args.games, args.rounds)
+        return
     if args.huge:
         result = measure("simulate", int(args.huge), 2)
         print(f"{int(args.huge):,} 8-turn games on 2 workers: {result['seconds']:,.0f} s, "

@@ -2,11 +2,16 @@
 
     python benchmarks/same_outputs.py --baseline REV     # this tree against git revision REV
     python benchmarks/same_outputs.py --baseline REV --trials 20000
+    python benchmarks/same_outputs.py --baseline REV --engine kernel   # the compiled kernel's
 
 A speed change must not change a single number: for every deck in ``decks/`` and every
 setting below, the per-trial metrics of every turn (before any averaging) from this tree and
 from REV (checked out into a temporary git worktree) are compared exactly, and the script
 exits with status 1 when any differs, naming the first deck, setting, turn and metric.
+The games are the NumPy engine's (``--engine numpy``, the default: a revision from before the
+engine option has no other) or the compiled kernel's (``--engine kernel``, both trees having
+it); the two engines draw their randomness differently, so they are never compared with each
+other here.
 """
 
 from __future__ import annotations
@@ -41,7 +46,14 @@ from explore_sim.analysis.simulate import play_games
 from explore_sim.engine.goldfish import GameConfig
 from explore_sim.engine.mulligan import MulliganRule
 from explore_sim.engine.policies import as_policy
-settings, trials = json.loads(sys.argv[2]), int(sys.argv[3])
+settings, trials, engine = json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[5]
+import inspect
+if "engine" in inspect.signature(play_games).parameters:
+    chosen = {"engine": engine}
+elif engine == "numpy":
+    chosen = {}
+else:
+    sys.exit(f"this version has no engine option: it cannot play --engine {engine}")
 out, unplayable = {}, {}
 for path in sorted(Path(sys.argv[4]).glob("*.txt")):
     try:
@@ -53,7 +65,7 @@ for path in sorted(Path(sys.argv[4]).glob("*.txt")):
         try:
             config = GameConfig(turns=8, **kwargs)
             games = play_games(deck, config, as_policy(policy), MulliganRule("london"), trials,
-                               np.random.SeedSequence(20261130))
+                               np.random.SeedSequence(20261130), **chosen)
         except Exception as error:  # a setting this version does not have
             unplayable[f"{path.stem} | {label}"] = str(error).splitlines()[0][:160]
             continue
@@ -65,11 +77,11 @@ print(json.dumps({"digests": out, "unplayable": unplayable}))
 """
 
 
-def digests(tree: Path, trials: int) -> tuple[dict[str, str], dict[str, str]]:
+def digests(tree: Path, trials: int, engine: str) -> tuple[dict[str, str], dict[str, str]]:
     """Per (deck, setting, turn, metric): a hash of the per-trial values, from ``tree``; and
     the decks (or deck and setting) that version cannot play, with its error."""
     out = subprocess.run([sys.executable, "-c", RUNNER, str(tree), json.dumps(SETTINGS),
-                          str(trials), str(ROOT / "decks")],
+                          str(trials), str(ROOT / "decks"), engine],
                          capture_output=True, text=True, cwd=tree)
     if out.returncode:
         last = (out.stderr.strip().splitlines() or ["no error output"])[-1]
@@ -82,10 +94,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", required=True, metavar="REV")
     parser.add_argument("--trials", type=int, default=5000)
+    parser.add_argument("--engine", choices=["numpy", "kernel"], default="numpy",
+                        help="the engine both trees play (default numpy)")
     args = parser.parse_args()
-    mine, mine_unplayable = digests(ROOT, args.trials)
+    mine, mine_unplayable = digests(ROOT, args.trials, args.engine)
     with checkout(args.baseline) as tree:
-        theirs, theirs_unplayable = digests(tree, args.trials)
+        theirs, theirs_unplayable = digests(tree, args.trials, args.engine)
     for who, unplayable in (("this tree", mine_unplayable), (args.baseline, theirs_unplayable)):
         for what, error in unplayable.items():
             print(f"  {who} cannot play {what}: {error}")

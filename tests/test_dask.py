@@ -60,10 +60,16 @@ def test_every_analysis_gives_the_local_numbers_on_the_cluster(cluster):
     games = dict(turns=1, trials=CHUNK_TRIALS + 11, seed=4)
     client = distributed.Client(cluster.scheduler_address, set_as_default=False)
     try:
-        local = explore_sim.simulate(DECK, **games).summary()
+        local = explore_sim.simulate(DECK, **games)
+        assert local.meta["engine"] == "kernel"  # the default engine plays on the cluster too
         for scheduler in (cluster.scheduler_address, client):
-            there = explore_sim.simulate(DECK, scheduler=scheduler, **games).summary()
-            pd.testing.assert_frame_equal(local, there, check_exact=True)
+            there = explore_sim.simulate(DECK, scheduler=scheduler, **games)
+            assert there.meta["engine"] == "kernel"
+            pd.testing.assert_frame_equal(local.summary(), there.summary(), check_exact=True)
+        numpy = dict(games, engine="numpy")
+        pd.testing.assert_frame_equal(
+            explore_sim.simulate(DECK, **numpy).summary(),
+            explore_sim.simulate(DECK, scheduler=client, **numpy).summary(), check_exact=True)
         pd.testing.assert_frame_equal(
             explore_sim.compare(DECK, ["keep", "forge"], **games).paired_differences(),
             explore_sim.compare(DECK, ["keep", "forge"], scheduler=client,

@@ -40,6 +40,8 @@ def statistics(values, probability=False):
     return mean, se, mean - Z95 * se, mean + Z95 * se
 
 SHIPPED = sorted(DECKS.glob("*.txt"))
+#: The two engines that play goldfish games (explore_sim.analysis.engines).
+ENGINES = ("kernel", "numpy")
 
 
 def hypergeometric_tail(deck, lands, drawn, at_least):
@@ -47,14 +49,15 @@ def hypergeometric_tail(deck, lands, drawn, at_least):
                for k in range(at_least, min(lands, drawn) + 1)) / comb(deck, drawn)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("on_play", [True, False])
 @pytest.mark.parametrize("size, lands", [(60, 24), (40, 17)])
-def test_on_curve_is_the_hypergeometric_tail(on_play, size, lands):
+def test_on_curve_is_the_hypergeometric_tail(on_play, size, lands, engine):
     """A land drop every turn 1..T <=> at least T lands in the first 6+T cards on the play
-    (7+T on the draw)."""
+    (7+T on the draw), on either engine."""
     deck = explore_sim.deck_from_counts([("Forest", lands), ("Grizzly Bears", size - lands)])
     result = explore_sim.simulate(deck, turns=6, on_play=on_play, mulligan="none",
-                                  trials=200_000, seed=10 + size + on_play)
+                                  trials=200_000, seed=10 + size + on_play, engine=engine)
     rows = result.summary().set_index(["turn", "metric"])
     for turn in range(1, 7):
         exact = hypergeometric_tail(size, lands, (6 if on_play else 7) + turn, turn)
@@ -132,24 +135,28 @@ def test_decking_is_recorded_exactly_when_the_library_runs_out():
     assert [decked[(t, "decked")] for t in range(1, 6)] == [0, 0, 0, 1, 1]
 
 
-def test_simulate_is_reproducible_and_seed_sensitive():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_simulate_is_reproducible_and_seed_sensitive(engine):
     deck = DECKS / "lci_merfolk_explore.txt"
-    a = explore_sim.simulate(deck, turns=4, trials=3000, seed=2).summary()
-    b = explore_sim.simulate(deck, turns=4, trials=3000, seed=2).summary()
-    c = explore_sim.simulate(deck, turns=4, trials=3000, seed=3).summary()
+    a = explore_sim.simulate(deck, turns=4, trials=3000, seed=2, engine=engine).summary()
+    b = explore_sim.simulate(deck, turns=4, trials=3000, seed=2, engine=engine).summary()
+    c = explore_sim.simulate(deck, turns=4, trials=3000, seed=3, engine=engine).summary()
     pd.testing.assert_frame_equal(a, b, check_exact=True)
     assert not a["mean"].equals(c["mean"])
 
 
-def test_summary_is_the_statistics_of_the_games_played():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_summary_is_the_statistics_of_the_games_played(engine):
     """Every cell of the summary and of a distribution is computed here from the games
-    themselves (the first chunk's games, replayed from its documented seed)."""
+    themselves (the first chunk's games, replayed from its documented seed), on either
+    engine."""
     deck = explore_sim.load_deck(DECKS / "xln_sultai_explore.txt")
-    result = explore_sim.simulate(deck, turns=3, trials=2000, seed=1)
+    result = explore_sim.simulate(deck, turns=3, trials=2000, seed=1, engine=engine)
+    assert result.meta["engine"] == engine
     summary = result.summary()
     assert list(summary.columns) == ["turn", "metric", "mean", "se", "ci_low", "ci_high"]
     games = play_games(deck, GameConfig(turns=3), as_policy("forge"), MulliganRule("london"),
-                       2000, first_chunk(1))
+                       2000, first_chunk(1), engine=engine)
     rows = summary.set_index(["turn", "metric"])
     assert sorted(rows.index) == sorted((t, m) for t, values in games.items() for m in values)
     for turn, values in games.items():

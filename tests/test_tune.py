@@ -74,7 +74,8 @@ def test_the_fresh_evaluation_is_what_is_reported():
     config, rule = setup.config, setup.rule
     replay = _play(deck, config, rule, parse_objective("on_curve@4"),
                    as_policies(rows["policy"].tolist()), result.meta["final_games"],
-                   child_seed(seed_sequence(5), 1), InProcessExecutor(), lambda games: None)
+                   child_seed(seed_sequence(5), 1), InProcessExecutor(), lambda games: None,
+                   result.meta["engine"])
     for j, mean in enumerate(rows["mean"]):
         assert replay.mean(j)["mean"] == pytest.approx(mean, abs=1e-12)
     finalists = rows[rows["rank"] > 0]

@@ -51,6 +51,7 @@ from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
 from ..engine.policies import Observation, Policy, one_policy, policy_name
 from ..engine.state import shuffled_libraries
 from ..errors import DeckError, OptionError, clip
+from .engines import position_engine
 from .objectives import Objective, PairedValues, parse_objectives
 from .results import Result
 from .report import deck_meta, meta_text, text_table, versions
@@ -663,6 +664,7 @@ def advise(
     trials: int = 100_000,
     seed: Any = None,
     game: str = "auto",
+    engine: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
@@ -701,6 +703,9 @@ def advise(
     seed : int, SeedSequence, Generator or None
     game : {"auto", "normal", "commander"}
         A Commander game when the deck has a commander (``auto``).
+    engine : {"auto", "numpy"}
+        The NumPy engine plays on from the position (``"kernel"`` is refused: the compiled
+        kernel plays whole games from the deal); recorded in the metadata.
     progress : callable, optional
         ``progress(trials done, trials)``.
     workers : int
@@ -725,6 +730,7 @@ def advise(
     chosen = _objectives(objectives, pos.turn)
     last_turn = max(objective.last_turn for objective in chosen)
     policy = one_policy(policy, "advise")
+    choice = position_engine(engine)
     trials = check_trials(trials)
     config = GameConfig(turns=last_turn, on_play=bool(on_play), game=game)
     _check_explorer_paid(pos, config, policy)
@@ -737,7 +743,7 @@ def advise(
 
     run_chunks(_BranchTask(pos, config, policy, tuple(chosen), last_turn), merge, trials,
                seed_seq, progress=progress, workers=workers, scheduler=scheduler)
-    meta = _advise_meta(deck, pos, policy, chosen, config, trials, seed_seq)
+    meta = {**_advise_meta(deck, pos, policy, chosen, config, trials, seed_seq), **choice.meta()}
     return AdviceResult(meta=meta, sums=sums)
 
 

@@ -17,10 +17,17 @@ from ..cards.decklist import Deck, load_deck
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, as_policies, policy_name
 from ..errors import OptionError, close_matches
-from .game_setup import game_setup, run_meta, with_game_options
+from .game_setup import game_setup, run_meta, with_engine, with_game_options
 from .games import TurnPairs, TurnStats, play_paired
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
-from .report import cell_table, ordered_categorical, render, unique_labels, with_meta
+from .report import (
+    cell_table,
+    engine_text,
+    ordered_categorical,
+    render,
+    unique_labels,
+    with_meta,
+)
 from .results import Result
 from .runner import seed_sequence
 from .stats import SUMMARY_COLUMNS
@@ -279,7 +286,8 @@ class CompareResult(Result):
         last = int(variants["turn"].max())
         lines = [f"compare: {len(self.labels)} variants on the same shuffles, turn {last}",
                  f"  trials: {self.meta['trials']}  seed: {self.meta['seed']}  "
-                 f"mulligan: {self.meta['mulligan']}", ""]
+                 f"mulligan: {self.meta['mulligan']}", f"  engine: {engine_text(self.meta)}",
+                 ""]
         at_last = variants[variants["turn"] == last]
         lines.append(cell_table(at_last, "metric", "variant", self.labels, metrics).to_string())
         d = diffs[diffs["turn"] == last]
@@ -382,10 +390,11 @@ def compare(
         labels = list(deck_labels)
     else:
         labels = unique_labels([f"{d} / {p}" for d in deck_labels for p in policy_labels])
+    setup = with_engine(setup, variants)
     seed_seq = seed_sequence(seed)
     stats, pairs = play_paired(variants, setup.config, setup.rule, setup.scry, setup.trials,
                                seed_seq, progress=progress, workers=workers,
-                               scheduler=scheduler)
+                               scheduler=scheduler, engine=setup.engine.engine)
     meta = run_meta("compare", decks, setup, policies, seed_seq)
     meta["variants"] = labels
     return CompareResult(meta=meta, decks=deck_labels, policies=policy_labels, labels=labels,

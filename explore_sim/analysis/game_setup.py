@@ -24,12 +24,13 @@ from ..engine.mulligan import MulliganRule, as_mulligan_rule
 from ..engine.options import GAME_OPTIONS, GameOption, keyword_options
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError, close_matches
+from .engines import EngineChoice, EnginePlay, choose_engine
 from .report import INTERVAL, deck_meta, versions
 from .runner import CHUNK_TRIALS, check_trials
 
 __all__ = ["ASSUMPTIONS", "GameSetup", "game_setup", "game_option_defaults", "run_meta",
            "options_meta", "game_mulligan", "game_formats", "castable_cards",
-           "with_game_options"]
+           "with_game_options", "with_engine", "engine_plays"]
 
 #: What every goldfish game assumes, for result metadata.
 ASSUMPTIONS = [
@@ -72,6 +73,9 @@ class GameSetup:
     trials : int
     options : dict
         Every keyword option's value, as given or defaulted (``castable`` as cards).
+    engine : EngineChoice or None
+        The engine that plays the run, once chosen for its decks and policies
+        (:func:`with_engine`).
     """
 
     config: GameConfig
@@ -79,6 +83,7 @@ class GameSetup:
     scry: Policy | None
     trials: int
     options: dict[str, Any]
+    engine: EngineChoice | None = None
 
 
 def game_option_defaults() -> dict[str, Any]:
@@ -163,7 +168,52 @@ def options_meta(setup: GameSetup) -> dict[str, Any]:
         if not entry.config and entry.meta and entry.meta not in _RUN_KEYS \
                 and entry.name in setup.options:
             meta[entry.meta] = _json_value(setup.options[entry.name])
+    if setup.engine is not None:
+        meta.update(setup.engine.meta())
     return meta
+
+
+def engine_plays(variants: Sequence[tuple[Deck, Policy]], config: GameConfig,
+                 rule: MulliganRule) -> list[EnginePlay]:
+    """The decks and policies of a run, as :func:`~.engines.choose_engine` takes them.
+
+    Parameters
+    ----------
+    variants : sequence of (Deck, callable)
+    config : GameConfig
+    rule : MulliganRule
+        The mulligan rule asked for (each deck's as played is worked out here).
+
+    Returns
+    -------
+    list of EnginePlay
+    """
+    return [EnginePlay(deck.features(), policy, game_mulligan(rule, config, deck.features()),
+                       f"{deck.name} / {policy_name(policy)}", deck.card_ids())
+            for deck, policy in variants]
+
+
+def with_engine(setup: GameSetup, variants: Sequence[tuple[Deck, Policy]]) -> GameSetup:
+    """``setup`` with the engine that plays ``variants`` chosen (its ``engine`` option).
+
+    Parameters
+    ----------
+    setup : GameSetup
+    variants : sequence of (Deck, callable)
+        Every deck and policy the run plays.
+
+    Returns
+    -------
+    GameSetup
+
+    Raises
+    ------
+    OptionError
+        ``engine="kernel"`` for games the compiled kernel cannot play, naming why.
+    """
+    plays = engine_plays(variants, setup.config, setup.rule)
+    choice = choose_engine(setup.options.get("engine", "auto"), plays, setup.config, setup.scry)
+    return dataclasses.replace(setup, engine=choice)
 
 
 def _json_value(value: Any) -> Any:

@@ -1,10 +1,14 @@
 """Playing goldfish games in seeded chunks: :func:`play_games` (one deck and policy),
 :func:`play_paired` (every variant on the same shuffles), and the exact sums they keep by turn.
 
-Every chunk of trials draws its randomness from named streams of its own
-``SeedSequence`` child (shuffles of each mulligan attempt, policy, removal, parley), so
-variants compared on the same seed see the same shuffles (common random numbers): a paired
-difference then has a much smaller standard error than two independent runs would give.
+Every chunk of trials draws its randomness from its own ``SeedSequence`` child, so variants
+compared on the same seed see the same shuffles (common random numbers): a paired difference
+then has a much smaller standard error than two independent runs would give. The games are
+played by the engine the ``engine`` option chooses (:mod:`.engines`): the vectorised NumPy
+engine draws from named streams of the chunk's seed (shuffles of each mulligan attempt,
+policy, removal, parley, searches); the compiled kernel keys every game's streams from the
+chunk's seed and the game's index in the chunk. Each engine's numbers depend only on the
+seed and the chunks (:data:`~.runner.CHUNK_TRIALS` games each), never on where they run.
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ import numpy as np
 import pandas as pd
 
 from ..cards.decklist import Deck
-from ..engine.goldfish import OPENING_METRICS, TURN_METRICS, GameConfig, GameState, Goldfish
+from ..engine.goldfish import (OPENING_METRICS, TURN_METRICS, GameConfig, GameState, Goldfish,
+                               deck_tables)
 from ..engine.mulligan import MulliganRule, deal_opening_hands
 from ..engine.policies import Policy
-from .game_setup import game_mulligan
+from .engines import EnginePlay, choose_engine
+from .game_setup import engine_plays, game_mulligan
 from .runner import run_chunks
 from .stats import Accumulator, PairedSums
 
@@ -45,6 +51,7 @@ def play_games(
     chunk_seed: np.random.SeedSequence,
     scry_policy: Policy | None = None,
     card_ids: np.ndarray | None = None,
+    engine: str = "auto",
 ) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
 
@@ -67,15 +74,32 @@ def play_games(
         numbers hold the same card at every position where their orders agree, so an
         order that lines up what two decks share couples their games closely (common
         random numbers); any order gives the same distribution of games.
+    engine : {"auto", "kernel", "numpy"}
+        The engine that plays them (:func:`~.engines.choose_engine`): the compiled kernel
+        (its streams keyed from ``chunk_seed`` and each game's index, so the first games of
+        a chunk do not depend on ``trials``), the vectorised NumPy engine, or ``auto``: the
+        kernel when it can play them.
 
     Returns
     -------
     dict of int to dict of str to ndarray of shape (trials,)
+
+    Raises
+    ------
+    OptionError
+        ``engine="kernel"`` for games the compiled kernel cannot play.
     """
     features = deck.features()
     mulligan = game_mulligan(mulligan, config, features)
+    ids = deck.card_ids() if card_ids is None else card_ids
+    play = EnginePlay(features, policy, mulligan, deck.name)
+    if choose_engine(engine, [play], config, scry_policy).engine == "kernel":
+        from ..engine.kernel import play_games_kernel
+
+        return play_games_kernel(deck_tables(features, config), config, policy, mulligan,
+                                 trials, chunk_seed, ids, scry_policy)
     opening = deal_opening_hands(
-        deck.card_ids() if card_ids is None else card_ids, features, trials, mulligan,
+        ids, features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
     )
     state = GameState.from_opening_hands(opening, features)
@@ -158,6 +182,8 @@ class SimulateTask:
     rule : MulliganRule
     scry : callable or None
         Twists and Turns' scry policy (None: ``policy``).
+    engine : {"auto", "kernel", "numpy"}
+        The engine that plays the games (:func:`play_games`).
     """
 
     deck: Deck
@@ -165,6 +191,7 @@ class SimulateTask:
     policy: Policy
     rule: MulliganRule
     scry: Policy | None = None
+    engine: str = "auto"
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> TurnStats:
         """Play one chunk.
@@ -181,7 +208,7 @@ class SimulateTask:
         """
         return TurnStats.of(
             play_games(self.deck, self.config, self.policy, self.rule, trials, chunk_seed,
-                       self.scry),
+                       self.scry, engine=self.engine),
             self.config.turns, self.config.metric_names)
 
 
@@ -231,6 +258,8 @@ class CompareTask:
         Twists and Turns' scry (None: each variant's policy).
     card_ids : tuple of (ndarray or None), optional
         Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
+    engine : {"auto", "kernel", "numpy"}
+        The engine that plays every variant (:func:`play_games`).
     """
 
     variants: tuple[tuple[Deck, Policy], ...]
@@ -238,6 +267,7 @@ class CompareTask:
     rule: MulliganRule
     scry: Policy | None = None
     card_ids: tuple[np.ndarray | None, ...] | None = None
+    engine: str = "auto"
 
     def __call__(self, trials: int,
                  chunk_seed: np.random.SeedSequence) -> tuple[list[TurnStats], TurnPairs]:
@@ -255,7 +285,10 @@ class CompareTask:
         """
         config = self.config
         card_ids = self.card_ids or (None,) * len(self.variants)
-        results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry, ids)
+        engine = choose_engine(self.engine, engine_plays(self.variants, config, self.rule),
+                               config, self.scry).engine  # one engine for every variant
+        results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry, ids,
+                              engine)
                    for (deck, policy), ids in zip(self.variants, card_ids)]
         pairs = TurnPairs(config.turns, len(self.variants), config.metric_names)
         pairs.add(results)
@@ -275,6 +308,7 @@ def play_paired(
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
+    engine: str = "auto",
 ) -> tuple[list[TurnStats], TurnPairs]:
     """Play every ``(deck, policy)`` variant on the same shuffles; statistics for pairing.
 
@@ -296,6 +330,10 @@ def play_paired(
         Processes (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
         Run the chunks on a Dask cluster instead (:func:`~.runner.run_chunks`).
+    engine : {"auto", "kernel", "numpy"}
+        The engine that plays every variant (one for all, so that they share their
+        shuffles): as for :func:`play_games`, ``auto`` choosing the kernel only when it can
+        play every variant.
 
     Returns
     -------
@@ -308,6 +346,7 @@ def play_paired(
         raise ValueError("card_ids needs one entry per variant")
     for deck, policy in variants:
         Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
+    engine = choose_engine(engine, engine_plays(variants, config, rule), config, scry).engine
     stats = [TurnStats(config.turns, config.metric_names) for _ in variants]
     pairs = TurnPairs(config.turns, len(variants), config.metric_names)
 
@@ -316,7 +355,7 @@ def play_paired(
             total.merge(chunk_stats)
         pairs.merge(part[1])
 
-    task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids))
+    task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids), engine)
     run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
                scheduler=scheduler)
     return stats, pairs

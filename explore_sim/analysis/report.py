@@ -25,6 +25,7 @@ __all__ = [
     "deck_meta",
     "versions",
     "meta_text",
+    "engine_text",
     "with_meta",
     "ordered_categorical",
     "unique_labels",
@@ -96,6 +97,23 @@ def meta_text(value: Any) -> str:
     if isinstance(value, list):
         return "; ".join(meta_text(item) for item in value)
     return str(value)
+
+
+def engine_text(meta: Mapping[str, Any]) -> str:
+    """The engine that played a run, for a table header: ``kernel``, ``numpy``, or
+    ``numpy (auto: why not the kernel)``.
+
+    Parameters
+    ----------
+    meta : mapping
+        Result metadata (``engine``, ``engine_fallback``).
+
+    Returns
+    -------
+    str
+    """
+    fallback = meta.get("engine_fallback")
+    return f"{meta.get('engine')} (auto: {fallback})" if fallback else str(meta.get("engine"))
 
 
 def with_meta(frame: pd.DataFrame, meta: Mapping[str, Any]) -> pd.DataFrame:
@@ -288,6 +306,8 @@ def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
     for key in ("deck", "policy", "trials", "seed"):
         if key in meta:
             lines.append(f"  {key}: {meta_text(meta[key])}")
+    if "engine" in meta:
+        lines.append(f"  engine: {engine_text(meta)}")
     shown = rows.copy()
     for column in ("mean", "se", "ci_low", "ci_high", "probability"):
         if column in shown:

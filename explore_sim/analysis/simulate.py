@@ -21,7 +21,7 @@ from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy
 from .compare import CompareResult, compare
 from .game_setup import ASSUMPTIONS, game_formats, game_mulligan, game_setup, run_meta, \
-    with_game_options
+    with_engine, with_game_options
 from .games import CompareTask, SimulateTask, TurnStats, play_games, play_paired
 from .metric_checks import (
     DEFAULT_COMPARE_METRICS,
@@ -31,7 +31,7 @@ from .metric_checks import (
     check_metrics,
     table_metrics,
 )
-from .report import cell_table, meta_text, render
+from .report import cell_table, engine_text, meta_text, render
 from .results import Result
 from .runner import run_chunks, seed_sequence
 
@@ -148,6 +148,7 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) 
     lines = [title]
     for key in ("deck", "policy", "mulligan", "removal", "trials", "seed"):
         lines.append(f"  {key}: {meta_text(meta.get(key))}")
+    lines.append(f"  engine: {engine_text(meta)}")
     lines.append(f"  mulligans per game: {opening.get('mulligans', float('nan')):.3f}")
     lines.append("")
     lines.append(table.to_string())
@@ -219,9 +220,11 @@ def simulate(
     config = setup.config
     policy = one_policy(policy, "simulate")
     Goldfish(deck.features(), config, policy, setup.scry, {})  # validate cast_order up front
+    setup = with_engine(setup, [(deck, policy)])
     seed_seq = seed_sequence(seed)
     stats = TurnStats(config.turns, config.metric_names)
-    run_chunks(SimulateTask(deck, config, policy, setup.rule, setup.scry), stats.merge,
-               setup.trials, seed_seq, progress=progress, workers=workers, scheduler=scheduler)
+    task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
+    run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress, workers=workers,
+               scheduler=scheduler)
     meta = run_meta("simulate", [deck], setup, [policy], seed_seq)
     return SimulationResult(meta=meta, stats=stats)

@@ -28,9 +28,10 @@ from ..errors import DeckError, OptionError, clip
 from .executors import Job, check_workers, executing
 from .locking import ResultsLock
 from .results import Result
-from .report import meta_text, ordered_categorical, render, unique_labels, versions
+from .report import engine_text, meta_text, ordered_categorical, render, unique_labels, versions
 from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
-from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_game_options
+from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_engine, \
+    with_game_options
 from .games import SimulateTask, TurnStats
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
 from .simulate import SimulationResult
@@ -162,6 +163,7 @@ class SweepResult(Result):
                  f"{'on the play' if self.meta['on_play'] else 'on the draw'}"]
         for key in ("deck", "filler", "mulligan", "trials", "seed"):
             lines.append(f"  {key}: {meta_text(self.meta.get(key))}")
+        lines.append(f"  engine: {engine_text(self.meta)}")
         if self.read_back:
             lines.append(f"  read back from the results file: {self.read_back} of {points} "
                          "points")
@@ -332,6 +334,7 @@ def sweep(
     fillers, variants = _variants(bases, deck_labels, grid, filler, catalog)
     for variant in variants:
         Goldfish(variant.features(), config, resolved[0], scry, {})  # check cast_order
+    setup = with_engine(setup, [(variant, policy) for variant in variants for policy in resolved])
     plan = _Plan(bases, deck_labels, fillers, grid, resolved, labels, setup, chosen,
                  [(variant, policy) for variant in variants for policy in resolved],
                  [(label, *values, policy_label) for label in deck_labels
@@ -441,7 +444,8 @@ def _play_points(runs: list[tuple[Deck, Policy]], keys: list[tuple], pending: li
     chunks = list(chunk_seeds(trials, seed_seq, CHUNK_TRIALS))
     if scheduler is None and pending:
         workers = min(check_workers(workers), len(pending) * len(chunks))
-    tasks = [SimulateTask(runs[i][0], config, runs[i][1], setup.rule, setup.scry)
+    engine = setup.engine.engine if setup.engine is not None else "auto"
+    tasks = [SimulateTask(runs[i][0], config, runs[i][1], setup.rule, setup.scry, engine)
              for i in pending]
     jobs = (Job(t, size, child) for t in range(len(pending)) for size, child in chunks)
     total, done = len(pending) * trials, 0
@@ -487,6 +491,7 @@ def _settings(bases: list[Deck], deck_labels: list[str], fillers: list[str],
     """What decides a sweep's numbers, for its results file (JSON-safe)."""
     config, rule, scry = setup.config, setup.rule, setup.scry
     game = options_meta(setup)
+    game.pop("engine_fallback", None)  # the engine that played decides the numbers, not why
     game["castable"] = [{"name": card.name, "fingerprint": deck_fingerprint([(card, 1)])}
                         for card in config.castable]
     game["mulligan"] = rule.name

@@ -39,10 +39,10 @@ from ..engine.policies import Policy, as_policies, as_policy, policy_name
 from ..errors import OptionError, clip
 from .objectives import Objective, PairedValues, parse_objective
 from .results import Result
-from .report import deck_meta, text_table, unique_labels, versions
+from .report import deck_meta, engine_text, text_table, unique_labels, versions
 from .executors import Executor, Job, executing
 from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
-from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta
+from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
 from .games import play_games
 
 __all__ = ["tune", "TuneResult", "policy_space", "TUNE_COLUMNS", "THRESHOLDS", "RACING_SHARE"]
@@ -151,16 +151,17 @@ class _GroupTask:
     rule: Any
     objective: Objective
     policies: tuple[Policy, ...]
+    engine: str = "auto"
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> list[np.ndarray]:
         return [self.objective.values(play_games(self.deck, self.config, policy, self.rule,
-                                                 trials, chunk_seed))
+                                                 trials, chunk_seed, engine=self.engine))
                 for policy in self.policies]
 
 
 def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: list[Policy],
           games: int, seed: np.random.SeedSequence, executor: Executor,
-          progress: Callable[[int], None]) -> PairedValues:
+          progress: Callable[[int], None], engine: str) -> PairedValues:
     """Every policy on the same ``games`` games (chunks of the seed, as every command cuts
     them): sums of their objective values. The work is split by chunk and by groups of
     policies, so that small rounds of many rules use every worker too; each task's values
@@ -170,7 +171,8 @@ def _play(deck: Deck, config: Any, rule: Any, objective: Objective, policies: li
     # Groups small enough that every worker gets one when there are few rules (the fresh
     # evaluation of the finalists), at most _GROUP rules each otherwise.
     per_task = max(1, min(_GROUP, math.ceil(len(policies) / max(1, executor.capacity))))
-    tasks = [_GroupTask(deck, config, rule, objective, tuple(policies[start:start + per_task]))
+    tasks = [_GroupTask(deck, config, rule, objective, tuple(policies[start:start + per_task]),
+                        engine)
              for start in range(0, len(policies), per_task)]
     jobs = (Job(group, size, child) for size, child in chunks for group in range(len(tasks)))
     results = executor.map(tasks, jobs)
@@ -244,7 +246,7 @@ class TuneResult(Result):
                  f"  budget: {meta['budget']} games ({meta['racing_games']} racing in "
                  f"{len(meta['rounds'])} rounds, {meta['final_games'] * meta['final_rules']} "
                  f"on a fresh seed: {meta['final_games']} per rule)",
-                 f"  seed: {meta['seed']}", ""]
+                 f"  seed: {meta['seed']}  engine: {engine_text(meta)}", ""]
         shown = pd.DataFrame({
             "rank": [str(r) if r else "-" for r in rows["rank"]],
             "policy": rows["policy"],
@@ -286,6 +288,7 @@ def tune(
     mulligan: str | None = "london",
     seed: Any = None,
     game: str = "auto",
+    engine: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
@@ -304,8 +307,8 @@ def tune(
         The rules to search (default :func:`policy_space`).
     top : int
         Finalists re-evaluated and reported (default 5).
-    on_play, mulligan, game
-        As for :func:`explore_sim.simulate`.
+    on_play, mulligan, game, engine
+        As for :func:`explore_sim.simulate`; every rule plays on the same engine.
     seed : int, SeedSequence, Generator or None
         The racing uses one stream of it, the re-evaluation another: the same seed gives
         the same result.
@@ -331,9 +334,11 @@ def tune(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     target = _check_tune(objective, budget, top)
     setup = game_setup([deck], 2, {"turns": target.last_turn, "on_play": on_play,
-                                   "mulligan": mulligan, "game": game})
+                                   "mulligan": mulligan, "game": game, "engine": engine})
     config, rule = setup.config, setup.rule
     policies = as_policies(list(policy_space() if candidates is None else candidates))
+    setup = with_engine(setup, [(deck, policy) for policy in policies])
+    engine = setup.engine.engine
     labels = unique_labels([policy_name(policy) for policy in policies])
     schedule = _schedule(len(policies), top)
     racing_budget = int(budget * RACING_SHARE)
@@ -354,7 +359,7 @@ def tune(
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         race, twins, rounds, finalists = _racing(
             deck, config, rule, target, policies, labels, schedule, per_round, top,
-            child_seed(seed_seq, 0), executor, step)
+            child_seed(seed_seq, 0), executor, step, engine)
         final = [policies[i] for i in finalists]
         final_labels = [labels[i] for i in finalists]
         for name in ("forge", "keep"):
@@ -366,7 +371,7 @@ def tune(
             raise OptionError(f"budget: {budget} games leave too few for the fresh evaluation; "
                               f"give at least {done[0] + 2 * len(final)}")
         fresh = _play(deck, config, rule, target, final, final_games, child_seed(seed_seq, 1),
-                      executor, step)
+                      executor, step, engine)
     frame = _final_rows(race, twins, finalists, final_labels, fresh)
     recommended, note = _recommend(frame)
     meta = _tune_meta(deck, target, policies, budget, rounds, final_games, final_labels,
@@ -420,7 +425,7 @@ def _check_tune(objective: str | Objective, budget: int, top: int) -> Objective:
 
 def _racing(deck: Deck, config: Any, rule: Any, target: Objective, policies: list[Policy],
             labels: list[str], schedule: list[int], per_round: int, top: int,
-            racing_seed: Any, executor: Any, step: Callable[[int], None],
+            racing_seed: Any, executor: Any, step: Callable[[int], None], engine: str,
             ) -> tuple[_Race, dict[int, int], list[dict[str, Any]], list[int]]:
     """Successive halving on common random numbers: the race, the twins left out, each
     round's facts, and the finalists (indices into ``policies``, best first)."""
@@ -431,7 +436,7 @@ def _racing(deck: Deck, config: Any, rule: Any, target: Objective, policies: lis
     for number, _ in enumerate(schedule):
         games = per_round // len(alive)  # twins left out leave more games to the rest
         sums = _play(deck, config, rule, target, [policies[i] for i in alive], games,
-                     child_seed(racing_seed, number), executor, step)
+                     child_seed(racing_seed, number), executor, step, engine)
         race.add(alive, sums)
         keep = schedule[number + 1] if number + 1 < len(schedule) else top
         ranked = race.cut(alive, keep, twins)

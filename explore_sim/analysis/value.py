@@ -54,11 +54,11 @@ from ..cards.costs import ANY_COLOUR
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
 from .results import Result
-from .report import deck_meta, versions, with_meta
+from .report import deck_meta, engine_text, versions, with_meta
 from .executors import executing
 from .runner import seed_sequence
 from .compare import CompareResult
-from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta
+from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
 from .games import play_paired
 from .metric_checks import check_metrics
 
@@ -521,7 +521,8 @@ class ValueResult(Result):
                  f"{meta['deck'][0]['lands']} lands)",
                  f"  policy: {meta['policy'][0]}",
                  f"  land-equivalent of: {basis['metric']} at turn {basis['turn']}",
-                 f"  trials: {meta['trials']}  seed: {meta['seed']}", ""]
+                 f"  trials: {meta['trials']}  seed: {meta['seed']}",
+                 f"  engine: {engine_text(meta)}", ""]
         curve = self.curve()
         for card in self.cards:
             info = meta["cards"][card]
@@ -586,6 +587,7 @@ def value(
     seed: Any = None,
     game: str = "auto",
     max_lands: int = 8,
+    engine: str = "auto",
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
@@ -613,9 +615,9 @@ def value(
     max_lands : int
         The most stand-ins replaced by lands (default 8): a card with more copies is tried
         with 0 to ``max_lands`` lands, and one worth more is reported as such.
-    on_play, mulligan, trials, seed, game, progress, workers, scheduler
+    on_play, mulligan, trials, seed, game, engine, progress, workers, scheduler
         As for :func:`explore_sim.simulate`; every card's variants play the same shuffles
-        (the same seed), ``trials`` games each.
+        (the same seed), ``trials`` games each, all on one engine.
 
     Returns
     -------
@@ -633,7 +635,7 @@ def value(
     (metric_name,) = check_metrics([metric], label="metric")
     _check_whole("turn", turn)
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
-                                        "mulligan": mulligan, "game": game})
+                                        "mulligan": mulligan, "game": game, "engine": engine})
     config, trials = setup.config, setup.trials
     if not 1 <= turn <= config.turns:
         raise OptionError(f"turn must be between 1 and turns ({config.turns}), got {turn}")
@@ -643,6 +645,7 @@ def value(
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
     plans = [_plan(deck, card, int(max_lands)) for card in chosen_cards(deck, cards)]
+    setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
     seed_seq = seed_sequence(seed)
     total = trials * len(plans)
     comparisons = {}
@@ -711,11 +714,12 @@ def _compare_plan(plan: _Plan, policy: Policy, setup: Any, seed_seq: Any,
     config, rule, trials = setup.config, setup.rule, setup.trials
     stats, pairs = play_paired([(d, policy) for d in plan.decks], config, rule, None,
                                trials, seed_seq, card_ids=plan.card_ids, progress=step,
-                               scheduler=executor)
+                               scheduler=executor, engine=setup.engine.engine)
     compare_meta = {"command": "value", "turns": config.turns, "trials": trials,
                     "seed": seed_seq.entropy, "mulligan": rule.name,
                     "deck": [deck_meta(d) for d in plan.decks],
-                    "policy": [policy_name(policy)], "variants": plan.labels}
+                    "policy": [policy_name(policy)], "variants": plan.labels,
+                    **setup.engine.meta()}
     return CompareResult(meta=compare_meta, decks=plan.labels, policies=[policy_name(policy)],
                          labels=plan.labels, variants=stats, pairs=pairs)
 

@@ -18,6 +18,10 @@ from .output import Output
 
 __all__ = ["add_parsers", "run_value", "run_advise", "run_tune"]
 
+#: What ``advise --engine`` does (the NumPy engine plays on from a position).
+_ADVISE_ENGINE = ("auto or numpy (default auto): the numpy engine plays on from the position; "
+                  "kernel is refused (it plays whole games from the deal)")
+
 
 def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
     """Add ``value``, ``advise`` and ``tune`` to the command line.
@@ -54,7 +58,7 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
                      help="the most stand-ins replaced by lands (default 8)")
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy of every deck (default forge)")
-    add_game_options(run, ["on_play", "mulligan", "game"])
+    add_game_options(run, ["on_play", "mulligan", "game", "engine"])
     run.add_argument("--trials", type=count, default=100_000,
                      help="games per deck variant (default 100000)")
     add_seed_and_format(run)
@@ -91,7 +95,7 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
                           "(default: on_curve next turn, mana_spent three turns on)")
     run.add_argument("--policy", default="forge",
                      help="later keep-or-mill decisions (default forge)")
-    add_game_options(run, ["game"])
+    add_game_options(run, ["game", "engine"], help={"engine": _ADVISE_ENGINE})
     run.add_argument("--trials", type=count, default=100_000,
                      help="libraries played by both choices (default 100000)")
     add_seed_and_format(run)
@@ -109,7 +113,7 @@ def _add_tune_parser(commands: argparse._SubParsersAction, parents: list) -> Non
     run.add_argument("--budget", type=count, default=400_000,
                      help="games to play in all (default 400000)")
     run.add_argument("--top", type=count, default=5, help="finalists reported (default 5)")
-    add_game_options(run, ["on_play", "mulligan", "game"])
+    add_game_options(run, ["on_play", "mulligan", "game", "engine"])
     add_seed_and_format(run)
 
 
@@ -134,7 +138,8 @@ def run_value(args: argparse.Namespace) -> Output:
         result = value(deck, cards, metric=metric, turn=args.turn, turns=args.turns,
                        metrics=metrics, policy=args.policy, on_play=args.on_play,
                        mulligan=args.mulligan, trials=args.trials, seed=args.seed,
-                       game=args.game, max_lands=args.max_lands, progress=bar,
+                       game=args.game, max_lands=args.max_lands, engine=args.engine,
+                       progress=bar,
                        workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
     plot = shared.plot_later(args.plot, result) if args.plot else None
@@ -166,8 +171,8 @@ def run_advise(args: argparse.Namespace) -> Output:
                         objectives=args.objective, policy=args.policy,
                         on_play=args.on_play, explorer_cast=not args.explorer_in_play,
                         phase=args.phase, trials=args.trials, seed=args.seed, game=args.game,
-                        progress=bar, workers=1 if scheduler else args.workers,
-                        scheduler=scheduler)
+                        engine=args.engine, progress=bar,
+                        workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
     return Output(result.render(args.format))
 
@@ -191,7 +196,7 @@ def run_tune(args: argparse.Namespace) -> Output:
     with shared.scheduler(args) as scheduler:
         result = tune(deck, args.objective, budget=args.budget, top=args.top,
                       on_play=args.on_play, mulligan=args.mulligan, seed=args.seed,
-                      game=args.game, progress=bar, workers=1 if scheduler else args.workers,
-                      scheduler=scheduler)
+                      game=args.game, engine=args.engine, progress=bar,
+                      workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
     return Output(result.render(args.format))

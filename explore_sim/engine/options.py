@@ -27,7 +27,7 @@ from ..errors import OptionError, clip
 from .mulligan import MULLIGAN_RULES
 
 __all__ = ["GameOption", "GAME_OPTIONS", "KINDS", "GAMES", "LAND_FACES", "REPLACEMENT_ORDERS",
-           "option", "keyword_options", "config_options", "options_named"]
+           "ENGINES", "option", "keyword_options", "config_options", "options_named"]
 
 #: Settings of ``land_faces`` (spell // land cards played as lands).
 LAND_FACES = ("when-needed", "always", "never")
@@ -35,6 +35,9 @@ LAND_FACES = ("when-needed", "always", "never")
 GAMES = ("auto", "normal", "commander")
 #: Which of Topography Tracker's and Twists and Turns' replacements applies first.
 REPLACEMENT_ORDERS = ("tracker-first", "twists-first")
+#: The engines that play goldfish games: ``auto`` is the compiled kernel when it can play
+#: them, else the vectorised NumPy engine (:mod:`explore_sim.analysis.engines`).
+ENGINES = ("auto", "kernel", "numpy")
 
 #: The kinds of value an option takes: a whole number, a probability (0 to 1), a yes/no, one of
 #: ``choices``, a mulligan rule (a name of ``choices`` or a MulliganRule), a keep-or-mill policy
@@ -154,6 +157,11 @@ class GameOption:
 
 
 def _schema() -> list[GameOption]:
+    return [*_turn_options(), *_deck_options()]
+
+
+def _turn_options() -> list[GameOption]:
+    """The options of how a turn is played, in command-line order."""
     return [
         GameOption(
             "turns", "int", 6, "turns to play (default 6)", doc="int",
@@ -204,6 +212,13 @@ def _schema() -> list[GameOption]:
             doc_help="land share of the opponent's library for parley (Storm Fleet Negotiator)",
             flag="--opponent-land-fraction", web="opponent_land_fraction",
             web_help="land share of the opponent's library for parley"),
+    ]
+
+
+def _deck_options() -> list[GameOption]:
+    """The options of what is cast and counted, the kind of game and the engine, in
+    command-line order."""
+    return [
         GameOption(
             "cast_order", "names", (), "cast this card before others (repeat for an order)",
             doc="sequence of str", doc_help="cards to cast first, in this order",
@@ -241,6 +256,22 @@ def _schema() -> list[GameOption]:
             choices=LAND_FACES, flag="--land-faces", web="land_faces",
             web_help="play a spell // land card as its land face when no land card can be "
                      "played, always, or never"),
+        GameOption(
+            "engine", "choice", "auto",
+            "which engine plays the games: auto (default): the compiled kernel when it can "
+            "play them, else numpy; kernel; numpy (the same seed gives other, equally valid, "
+            "numbers on each)",
+            doc='{"auto", "kernel", "numpy"}',
+            doc_help="the engine that plays the games: ``kernel`` (compiled with numba, whole "
+                     "games one at a time), ``numpy`` (vectorised, every game of a chunk at "
+                     "once) or ``auto``: the kernel when it can play them (preset or "
+                     "expression policies, no callable keep rule, abilities it plays) and "
+                     "numba imports, else numpy, the reason in ``meta['engine_fallback']``; "
+                     "both play the same rules, but the same seed gives other (equally "
+                     "valid) numbers on each",
+            choices=ENGINES, config=False, meta=None, flag="--engine", web="engine",
+            web_help="auto: the compiled kernel when it can play the games, else numpy; the "
+                     "same seed gives other, equally valid, numbers on each engine"),
         GameOption(
             "free_mulligan", "bool", False, "the first mulligan is free", doc="bool",
             config=False, meta=None),

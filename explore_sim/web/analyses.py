@@ -25,7 +25,8 @@ from matplotlib.figure import Figure
 from ..analysis.advise import PHASES, advice_cells, advise, position
 from ..analysis.explore import EXPLORE_METRICS, explore
 from ..analysis.objectives import parse_objectives
-from ..analysis.report import meta_text
+from ..analysis.engines import POSITION_FALLBACK
+from ..analysis.report import engine_text, meta_text
 from ..analysis.compare import compare
 from ..analysis.metric_checks import (
     DEFAULT_COMPARE_METRICS,
@@ -43,7 +44,7 @@ from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.policies import as_policy
 from ..errors import ExploreSimError, OptionError, clip
 from ..plotting import result_figure
-from .checks import cast_first_errors, explore_errors
+from .checks import cast_first_errors, engine_errors, explore_errors
 from .forms import Field
 from .game_fields import GameFields
 
@@ -355,9 +356,10 @@ def _with_castable(metrics: Sequence[str], result: Any) -> list[str]:
 
 def _simulate_check(options: dict[str, Any], decks: list[Deck],
                     sources: CardSources) -> dict[str, str]:
-    return {**_policy_error(options, "policy"),
-            **_game_check(options, sources, DEFAULT_TABLE_METRICS),
-            **cast_first_errors(options, decks)}
+    errors = {**_policy_error(options, "policy"),
+              **_game_check(options, sources, DEFAULT_TABLE_METRICS),
+              **cast_first_errors(options, decks)}
+    return errors or engine_errors(_GAME_FIELDS.options(options), decks, [options["policy"]])
 
 
 def _simulate_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
@@ -421,7 +423,7 @@ def _compare_check(options: dict[str, Any], decks: list[Deck],
     elif variants > MAX_VARIANTS:
         errors["policies"] = (f"policies: {variants} variants (decks x policies); at most "
                               f"{MAX_VARIANTS} on this page")
-    return errors
+    return errors or engine_errors(_GAME_FIELDS.options(options), decks, policies)
 
 
 def _compare_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
@@ -477,7 +479,7 @@ COMPARE = Analysis(
 
 _VALUE_TURNS = GameFields(("turns",), help=(("turns", "turns to play; the differences are "
                                                      "shown for each"),))
-_VALUE_GAME = GameFields(("on_play", "mulligan", "game"))
+_VALUE_GAME = GameFields(("on_play", "mulligan", "game", "engine"))
 _VALUE_FIELDS = (
     Field("card", "cards to value", "lines", [], "cards of the main deck to value, one per "
           "line (blank: every explore or Map card of the deck)"),
@@ -517,7 +519,8 @@ def _value_check(options: dict[str, Any], decks: list[Deck],
     except ExploreSimError as error:
         text = _page_message(error)
         errors["card"] = text if text.startswith("card") else f"card: {text}"
-    return errors
+    game = {**_VALUE_TURNS.options(options), **_VALUE_GAME.options(options)}
+    return errors or engine_errors(game, decks[:1], [options["policy"]])
 
 
 def _value_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
@@ -588,6 +591,9 @@ VALUE = Analysis(
 
 # --------------------------------------------------------------------------- advise
 
+#: The advise form's help of the engine (the NumPy engine plays on from a position).
+_ADVISE_ENGINE = ("auto or numpy: the numpy engine plays on from a position (kernel is "
+                  "refused: it plays whole games from the deal)")
 _ADVISE_FIELDS = (
     Field("turn", "turn", "int", None, "the turn being played (required)", low=1, high=50),
     GameFields(("on_play",), help=(("on_play", "you are on the draw"),)),
@@ -613,7 +619,7 @@ _ADVISE_FIELDS = (
           wide=True),
     Field("policy", "policy", "text", "forge", "later keep-or-mill decisions (and scries): a "
           "preset (keep, mill, forge, xmage, ...) or an expression"),
-    GameFields(("game",)),
+    GameFields(("game", "engine"), help=(("engine", _ADVISE_ENGINE),)),
     *_trials_and_seed("libraries (each played by both choices)"),
 )
 #: The advise fields a position's error can name (its message starts with the name).
@@ -635,6 +641,8 @@ def _advise_check(options: dict[str, Any], decks: list[Deck],
                   sources: CardSources) -> dict[str, str]:
     """The policy, the objectives and the position (its cards looked up in the deck)."""
     errors = _policy_error(options, "policy")
+    if options.get("engine") == "kernel":
+        errors["engine"] = f"engine 'kernel': {POSITION_FALLBACK}; choose auto or numpy"
     for name, what in (("turn", "the turn being played"),
                        ("revealed", "the nonland card the explore revealed")):
         if options.get(name) is None:
@@ -665,7 +673,7 @@ def _advise_check(options: dict[str, Any], decks: list[Deck],
 def _advise_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
     return advise(decks[0], **_position_options(options), objectives=options["objective"],
                   policy=options["policy"], trials=options["trials"], seed=options["seed"],
-                  game=options["game"], progress=progress)
+                  game=options["game"], engine=options["engine"], progress=progress)
 
 
 def _advise_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
@@ -741,6 +749,8 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
             facts.append((key, meta_text(meta[key])))
     if "on_play" in meta:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
+    if "engine" in meta:
+        facts.append(("engine", engine_text(meta)))
     facts += [("trials", f"{meta['trials']:,}"), ("seed", str(meta.get("seed")))]
     return facts
 

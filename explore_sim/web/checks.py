@@ -1,7 +1,8 @@
 """Checks of the page's options against its decks, made before a run is queued: what the
 analysis would refuse once running (an explorer, a known card or a card to cast first that
 the deck does not hold, more cards drawn than the library has) is refused beside its field,
-so that a run that cannot play never takes a place in the queue.
+so that a run that cannot play never takes a place in the queue; so is a run the compiled
+kernel cannot play when the page asks for the kernel.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis.explore import check_explore
+from ..analysis.game_setup import game_setup, with_engine
 from ..cards import Catalog
 from ..cards.decklist import Deck
 from ..cards.name_lists import joined_card_lists
+from ..engine.policies import as_policies
 from ..errors import ExploreSimError, clip
 
-__all__ = ["explore_errors", "cast_first_errors"]
+__all__ = ["explore_errors", "cast_first_errors", "engine_errors"]
 
 #: The command line's advice at the end of an explorer error (the page has no such option).
 _OUTSIDE_HINT = re.compile(r"; if it comes from elsewhere.*$", re.S)
@@ -93,4 +96,37 @@ def cast_first_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dict
                                       f"{catalog.suggestion_text(name)}"}
             if card.is_land:
                 return {"cast_first": f"cast first: {card.name!r} is a land, not a spell"}
+    return {}
+
+
+def engine_errors(game_options: Mapping[str, Any], decks: Sequence[Deck],
+                  policies: Sequence[str]) -> dict[str, str]:
+    """Games the compiled kernel cannot play, when the page asks for it (``engine`` kernel):
+    refused beside the engine field, as the run would refuse them.
+
+    Parameters
+    ----------
+    game_options : mapping
+        The run's keyword game options (``engine`` among them).
+    decks : sequence of Deck
+    policies : sequence of str
+        The keep-or-mill policies the run plays (each on every deck).
+
+    Returns
+    -------
+    dict of str to str
+        ``{"engine": message}`` or empty (also when another option is wrong: its own check
+        says so).
+    """
+    if game_options.get("engine") != "kernel":
+        return {}
+    try:
+        setup = game_setup(list(decks), 2, game_options)
+        played = as_policies(list(policies))
+    except ExploreSimError:
+        return {}
+    try:
+        with_engine(setup, [(deck, policy) for deck in decks for policy in played])
+    except ExploreSimError as error:
+        return {"engine": str(error)}
     return {}

@@ -20,6 +20,10 @@ and decks that share positions of their starting order see the same cards there.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from pathlib import Path
+
 import numpy as np
 
 from ..config import GameConfig
@@ -30,6 +34,7 @@ from ..state import OpeningHands
 from ..tables import DeckTables
 from .bytecode import compile_policy
 from .cache import drop_stale_cache
+from .game import play_chunk
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
 from .state import R_NO_PENDING, SIZE, new_state
 
@@ -139,6 +144,43 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
             np.zeros((0, n_kinds), np.int32), np.zeros(0, np.int64))
 
 
+_RELEASED: list = []
+
+
+def _chunk_player():
+    """:func:`.game.play_chunk`; in a thread other than the main one (the web page's runs, a
+    Dask worker's tasks) a wrapper compiled to release the GIL while a chunk plays, so that
+    the thread answering requests goes on meanwhile."""
+    if threading.current_thread() is threading.main_thread():
+        return play_chunk
+    if not _RELEASED:
+        _RELEASED.append(_released(_sources_digest()))
+    return _RELEASED[0]
+
+
+def _sources_digest() -> str:
+    """The digest of this package's sources: it keys the cached wrapper, so that an edited
+    kernel is compiled afresh (numba's cache alone would only see this file's edits)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _released(digest: str):
+    """:func:`.game.play_chunk` without the GIL, cached on disk under ``digest``."""
+    from numba import njit
+
+    def released(tables, programs, arrays, deck, key, mulligan, discard_order, out,
+                 opening, given):
+        if len(digest) == 0:  # never: the digest is part of the cache's key
+            return
+        play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out,
+                   opening, given)
+
+    return njit(nogil=True, cache=True)(released)
+
+
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
                       mulligan: MulliganRule, trials: int, chunk_seed: np.random.SeedSequence,
                       card_ids: np.ndarray, scry_policy: Policy | None = None
@@ -165,8 +207,6 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     dict of int to dict of str to ndarray of shape (trials,)
         Per-trial metrics by turn (0: the opening hand), as the vectorised engine gives them.
     """
-    from .game import play_chunk
-
     K, discard = _packed(tables, config)
     n_metrics = len(METRICS) + len(config.castable)
     out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
@@ -174,7 +214,7 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
-    play_chunk(K, programs, _state(K, len(deck), programs), deck, key, _mulligan(mulligan),
+    _chunk_player()(K, programs, _state(K, len(deck), programs), deck, key, _mulligan(mulligan),
                discard, out, opening, _empty_given(len(deck), tables.n_kinds))
     return _results(config, out, opening)
 

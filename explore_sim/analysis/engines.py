@@ -1,0 +1,217 @@
+"""Which engine plays a run's goldfish games: the compiled kernel or the vectorised NumPy engine.
+
+Both engines play the same rules (:mod:`explore_sim.engine.kernel` is checked game by game
+against :mod:`explore_sim.engine.goldfish` on the same libraries), but they draw their
+randomness differently, so the same seed gives other (equally valid) numbers on each. The
+``engine`` game option says which plays:
+
+- ``"numpy"``: the vectorised engine, every game of a chunk at once;
+- ``"kernel"``: the compiled kernel, whole games one at a time; a run it cannot play (a
+  Python callable as policy, scry policy or keep rule, an ability it does not play) or a
+  machine where numba cannot be imported is refused with one line naming why;
+- ``"auto"`` (the default): the kernel when numba imports and the kernel can play every
+  game of the run, else the NumPy engine, the reason recorded as ``engine_fallback``. When
+  numba cannot be imported a one-line :class:`~explore_sim.errors.OptionWarning` says so,
+  once per process.
+
+One engine plays every variant of a run (a comparison, a sweep, a valuation, a tune), so
+that variants played on the same seed keep sharing their shuffles (common random numbers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..cards import FeatureTable
+from ..engine.config import GameConfig
+from ..engine.goldfish import deck_tables
+from ..engine.mulligan import MulliganRule
+from ..engine.options import option
+from ..engine.policies import Policy
+from ..errors import OptionError, OptionWarning
+
+__all__ = ["EngineChoice", "EnginePlay", "choose_engine", "position_engine",
+           "kernel_unavailable", "POSITION_FALLBACK"]
+
+#: Why a game played on from a position (advise) is the NumPy engine's: the kernel plays
+#: whole games from the deal.
+POSITION_FALLBACK = "the compiled kernel plays whole games from the deal, not on from a position"
+
+_STATE: dict[str, Any] = {}
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineChoice:
+    """The engine that plays a run, and why ``auto`` did not choose the kernel.
+
+    Attributes
+    ----------
+    engine : {"kernel", "numpy"}
+    fallback : str or None
+        Why ``auto`` chose the NumPy engine (None: it was asked for, or the kernel plays).
+    """
+
+    engine: str
+    fallback: str | None = None
+
+    def meta(self) -> dict[str, str]:
+        """The choice in a result's metadata.
+
+        Returns
+        -------
+        dict of str to str
+            ``{"engine": ...}``, with ``"engine_fallback"`` when ``auto`` fell back.
+        """
+        out = {"engine": self.engine}
+        if self.fallback is not None:
+            out["engine_fallback"] = self.fallback
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class EnginePlay:
+    """One deck and policy of a run, as the engine choice looks at it.
+
+    Attributes
+    ----------
+    features : FeatureTable
+        The deck's cards.
+    policy : callable
+        The keep-or-mill policy.
+    mulligan : MulliganRule
+        The mulligan rule as played (:func:`~.game_setup.game_mulligan`).
+    label : str
+        The variant's name, for messages when a run has several.
+    card_ids : ndarray of shape (size,), optional
+        The deck's library (:meth:`~explore_sim.cards.decklist.Deck.card_ids`): given, the
+        choice of the kernel loads it in this process once (one game), so that worker
+        processes forked from it start with it loaded.
+    """
+
+    features: FeatureTable
+    policy: Policy
+    mulligan: MulliganRule
+    label: str = ""
+    card_ids: np.ndarray | None = None
+
+
+def kernel_unavailable() -> str | None:
+    """Why the compiled kernel cannot run in this process (None: numba imports).
+
+    Returns
+    -------
+    str or None
+        One line, such as ``"numba cannot be imported (No module named 'numba')"``.
+    """
+    if "unavailable" not in _STATE:
+        try:
+            import numba  # noqa: F401
+
+            from ..engine import kernel  # noqa: F401
+        except ImportError as error:
+            _STATE["unavailable"] = f"numba cannot be imported ({' '.join(str(error).split())})"
+        else:
+            _STATE["unavailable"] = None
+    return _STATE["unavailable"]
+
+
+def _notice(reason: str) -> None:
+    """The one-line notice that ``auto`` plays with NumPy for want of numba (once per
+    process)."""
+    if not _STATE.get("noticed"):
+        _STATE["noticed"] = True
+        warnings.warn(f"engine auto: {reason}; the games are played by the numpy engine",
+                      OptionWarning, stacklevel=3)
+
+
+def choose_engine(requested: str, plays: Sequence[EnginePlay], config: GameConfig,
+                  scry: Policy | None = None) -> EngineChoice:
+    """The engine that plays ``plays`` (one for all of them).
+
+    Parameters
+    ----------
+    requested : {"auto", "kernel", "numpy"}
+        The ``engine`` option.
+    plays : sequence of EnginePlay
+        Every deck and policy of the run.
+    config : GameConfig
+    scry : callable, optional
+        Twists and Turns' scry policy (None: each play's policy).
+
+    Returns
+    -------
+    EngineChoice
+
+    Raises
+    ------
+    OptionError
+        An engine that is not one of the choices, or ``"kernel"`` for games it cannot play
+        (naming why) or without numba.
+    """
+    option("engine").check(requested)
+    if requested == "numpy":
+        return EngineChoice("numpy")
+    missing = kernel_unavailable()
+    if missing is not None:
+        if requested == "kernel":
+            raise OptionError(f"engine 'kernel': {missing}; engine 'auto' or 'numpy' plays "
+                              "the games with NumPy")
+        _notice(missing)
+        return EngineChoice("numpy", missing)
+    from ..engine.kernel import kernel_problem
+
+    for play in plays:
+        problem = kernel_problem(deck_tables(play.features, config), play.policy, scry,
+                                 play.mulligan)
+        if problem is None:
+            continue
+        if len(plays) > 1 and play.label:
+            problem = f"{problem} ({play.label})"
+        if requested == "kernel":
+            raise OptionError(f"engine 'kernel': the compiled kernel cannot play these "
+                              f"games: {problem}; engine 'auto' or 'numpy' plays them")
+        return EngineChoice("numpy", problem)
+    if plays and plays[0].card_ids is not None:
+        _load_kernel(plays[0], config, scry)
+    return EngineChoice("kernel")
+
+
+def _load_kernel(play: EnginePlay, config: GameConfig, scry: Policy | None) -> None:
+    """Load the compiled kernel in this process (once): worker processes forked from it
+    then start with it loaded instead of each loading it again."""
+    if _STATE.get("loaded"):
+        return
+    _STATE["loaded"] = True
+    from ..engine.kernel import play_games_kernel
+
+    play_games_kernel(deck_tables(play.features, config), config, play.policy, play.mulligan,
+                      1, np.random.SeedSequence(0), play.card_ids, scry)
+
+
+def position_engine(requested: str) -> EngineChoice:
+    """The engine that plays on from a position (:func:`~.advise.advise`): the NumPy engine,
+    the only one that starts a game mid-turn.
+
+    Parameters
+    ----------
+    requested : {"auto", "kernel", "numpy"}
+
+    Returns
+    -------
+    EngineChoice
+
+    Raises
+    ------
+    OptionError
+        An engine that is not one of the choices, or ``"kernel"``.
+    """
+    option("engine").check(requested)
+    if requested == "kernel":
+        raise OptionError(f"engine 'kernel': {POSITION_FALLBACK}; engine 'auto' or 'numpy' "
+                          "plays on from it")
+    return EngineChoice("numpy", POSITION_FALLBACK if requested == "auto" else None)
