@@ -16,11 +16,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-from explore_sim import __version__  # noqa: E402
+import explore_sim
+from explore_sim import __version__
+
+#: The package documented: the one imported (from this checkout when it is not installed).
+PACKAGE = Path(explore_sim.__file__).resolve().parent
 
 project = "explore_sim"
 author = "explore_sim's authors"
-copyright = "explore_sim's authors"  # noqa: A001
+copyright = "explore_sim's authors"
 version = release = __version__
 
 extensions = [
@@ -55,10 +59,9 @@ def _public_modules() -> list[str]:
     the packages that hold them: the modules the API reference documents."""
     import ast
 
-    package = ROOT / "explore_sim"
     found = set()
-    for path in sorted(package.rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
         if any(part.startswith("_") for part in parts):
@@ -98,20 +101,73 @@ def _entry(module: str, name: str) -> tuple[str, str, str]:
     return name, kind, f"{module}.{name}"
 
 
+def _shadowed(module: str) -> bool:
+    """A submodule hidden by a name of its package (``kernel.pack``, the module, behind
+    ``kernel.pack``, its function): autosummary would find the name, not the module."""
+    import importlib
+    import inspect
+
+    parent, _, child = module.rpartition(".")
+    if not parent:
+        return False
+    missing = object()
+    value = getattr(importlib.import_module(parent), child, missing)
+    return value is not missing and not inspect.ismodule(value)
+
+
 def api_context() -> dict[str, dict[str, list]]:
     """What the module template reads (plain data, so Sphinx can cache the configuration):
-    ``children``, each public module's public submodules, and ``entries``, each module's
-    ``__all__`` as :func:`_entry` describes it."""
+    ``children``, each public module's public submodules (``hidden``: those a name of the
+    package hides, documented on pages of their own, :func:`write_hidden_modules`), and
+    ``entries``, each module's ``__all__`` as :func:`_entry` describes it."""
     import importlib
 
     modules = _public_modules()
-    children = {module: [child.rpartition(".")[2] for child in modules
-                         if child.rpartition(".")[0] == module] for module in modules}
+    children, hidden = {}, {}
+    for module in modules:
+        kids = [child for child in modules if child.rpartition(".")[0] == module]
+        children[module] = [kid.rpartition(".")[2] for kid in kids if not _shadowed(kid)]
+        hidden[module] = [kid for kid in kids if _shadowed(kid)]
     entries = {}
     for module in modules:
         names = getattr(importlib.import_module(module), "__all__", [])
         entries[module] = [list(_entry(module, name)) for name in names]
-    return {"children": children, "entries": entries}
+    return {"children": children, "hidden": hidden, "entries": entries}
+
+
+#: The directive that documents each kind of name.
+DIRECTIVES = {"class": "autoclass", "function": "autofunction", "data": "autodata",
+              "alias": "py:data"}
+
+
+def write_hidden_modules(app) -> None:
+    """Write the page of every hidden submodule (``api/generated/NAME-module.rst``), as the
+    module template writes the others: the module's docstring, then each name of its
+    ``__all__``."""
+    context = app.config.autosummary_context
+    out = Path(app.srcdir) / "api" / "generated"
+    out.mkdir(parents=True, exist_ok=True)
+    for module in (kid for kids in context["hidden"].values() for kid in kids):
+        lines = [module.replace("_", "\\_"), "=" * (len(module) + module.count("_")), "",
+                 f".. automodule:: {module}", "   :no-members:", ""]
+        for name, kind, target in context["entries"][module]:
+            if kind == "module" or target != f"{module}.{name}":
+                lines += [f"- :py:obj:`{target}`", ""]
+                continue
+            lines += [f".. {DIRECTIVES[kind]}:: {name}"]
+            lines += ["   :members:", "   :show-inheritance:"] if kind == "class" else []
+            lines += ["   :no-value:"] if kind == "data" else []
+            lines += ["", "   A type alias (its definition is in the module's source).", ""] \
+                if kind == "alias" else [""]
+        page = out / f"{module}-module.rst"
+        text = "\n".join(lines) + "\n"
+        if not page.exists() or page.read_text(encoding="utf-8") != text:
+            page.write_text(text, encoding="utf-8")
+
+
+def setup(app) -> None:
+    """Write the hidden submodules' pages once autosummary has written the others."""
+    app.connect("builder-inited", write_hidden_modules)
 
 
 autosummary_context = api_context()
@@ -124,3 +180,4 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 html_static_path: list[str] = []
+highlight_language = "text"

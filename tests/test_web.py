@@ -896,15 +896,15 @@ def test_every_field_reads_back_its_own_query_text(name):
 
 
 
-def test_the_readme_describes_the_page_as_it_is(capsys):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## The web page: `serve`")[1].split("\n## ")[0]
+def test_the_docs_describe_the_page_as_it_is(capsys):
+    section = (ROOT / "docs" / "guide" / "serve.md").read_text(encoding="utf-8")
+    limits = (ROOT / "docs" / "guide" / "assumptions.md").read_text(encoding="utf-8")
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     usage = capsys.readouterr().out
     for option in set(re.findall(r"`(--[a-z-]+)", section)) - {"--plot", "--format"}:
         assert option in usage, option
     picture = ROOT / "docs" / "figures" / "web_page.png"
-    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "docs/figures/web_page.png" in section
-    assert f"{Settings().max_body:,} bytes" in readme
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "../figures/web_page.png" in section
+    assert f"{Settings().max_body:,} bytes" in limits
     assert "explore-sim serve --port 8765" in section

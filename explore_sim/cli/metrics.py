@@ -11,7 +11,7 @@ from ..analysis.report import text_table
 from ..engine.metrics import SCOPES, catalogue
 from .output import Output
 
-__all__ = ["METRICS_FORMATS", "add_parser", "run", "metrics_text", "names_help"]
+__all__ = ["METRICS_FORMATS", "add_parser", "metrics_text", "names_help", "run"]
 
 #: The output formats of ``explore-sim metrics``.
 METRICS_FORMATS = ("table", "csv", "markdown", "json")
