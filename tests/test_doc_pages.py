@@ -173,6 +173,14 @@ def test_the_pages_with_python_examples_are_run():
         assert page in PYTHON_PAGES, page
 
 
+@pytest.mark.parametrize("path", PAGES, ids=page_name)
+def test_every_code_block_is_closed(path):
+    """An unclosed fence would swallow the rest of the page (and the outputs it shows)."""
+    fences = [line for line in path.read_text(encoding="utf-8").splitlines()
+              if line.startswith("```")]
+    assert len(fences) % 2 == 0, f"{page_name(path)}: a code block is not closed"
+
+
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
 
