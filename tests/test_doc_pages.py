@@ -228,3 +228,28 @@ def test_getting_started_shows_the_line_serve_prints(monkeypatch):
     serve("127.0.0.1", 0, stream=stream)
     port = re.search(r"127\.0\.0\.1:(\d+)/", stream.getvalue()).group(1)
     assert stream.getvalue().strip() == shown.group(0).replace(":8765/", f":{port}/")
+
+
+def gallery_commands() -> list[str]:
+    """The commands of docs/gallery.md, each drawing a figure with ``--plot``."""
+    blocks = re.findall(r"```sh\n(explore-sim .*?)\n```", text("docs/gallery.md"), flags=re.DOTALL)
+    return [block.replace("\\\n", " ") for block in blocks]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", gallery_commands(), ids=lambda command: command[:50])
+def test_the_gallery_commands_draw_their_figures(command, tmp_path):
+    """Each runs as written (with fewer trials, on one worker) and writes its figure."""
+    (tmp_path / "shell.txt").write_text("24 Forest\n36 Grizzly Bears\n", encoding="utf-8")
+    small = re.sub(r"--trials \d+", "--trials 500", command).replace("--workers 0", "")
+    out = run_command(small, tmp_path)
+    assert out.returncode == 0, f"docs/gallery.md: `{command}` failed: {out.stderr}"
+    figure = re.search(r"--plot (\S+)", command).group(1)
+    assert (tmp_path / figure).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", command
+
+
+def test_the_gallery_shows_every_figure():
+    gallery = text("docs/gallery.md")
+    for figure in sorted((DOCS / "figures").glob("*.png")):
+        assert f"(figures/{figure.name})" in gallery, figure.name
+    assert len(gallery_commands()) == 4
