@@ -565,6 +565,15 @@ MUTATIONS = [
              "part.add([values for _ in tasks for values in next(results)])",
              "part.add([values for _ in tasks for values in next(results)][::-1])",
              ("test_tune.py",)),
+    # The metrics catalogue: the engine's tables and the metrics page are read from it.
+    Mutation("metrics-catalogue-mana-available-an-event", "explore_sim/engine/metrics.py",
+             '_m("mana_available", "turn", "state", "mana",',
+             '_m("mana_available", "turn", "event", "mana",',
+             ("test_metrics.py",)),
+    Mutation("metrics-table-without-units", "explore_sim/cli/metrics.py",
+             "| {row.kind} | {row.unit} | {row.meaning} |",
+             "| {row.kind} | {row.meaning} |",
+             ("test_metrics.py",)),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Make the README's figures from the shipped decks.
+"""Make the documentation's figures from the shipped decks (the gallery, docs/gallery.md).
 
     python docs/make_figures.py            # writes docs/figures/*.png
 """

@@ -151,6 +151,7 @@ def test_impossible_positions_are_refused(deck, changes, error, message):
         advise(deck, **{**SEVEN_DROP, **changes}, trials=10)
 
 
+@pytest.mark.slow
 def test_advise_command_line(tmp_path):
     base = [sys.executable, "-m", "explore_sim", "advise", str(SEVENS), "--turn", "2",
             "--battlefield", "2 Forest, Cenote Scout", "--hand", "Grizzly Bears"]

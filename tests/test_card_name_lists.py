@@ -124,6 +124,7 @@ def test_value_card_takes_a_name_with_commas_and_the_comma_form(deck_file, capsy
                                                                           NICANZIL]
 
 
+@pytest.mark.slow
 def test_a_name_not_in_the_deck_is_one_line_and_status_2(tmp_path):
     deck = tmp_path / "plain.txt"
     deck.write_text("4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n", encoding="utf-8")

@@ -92,6 +92,7 @@ def pasted(tmp_path):
     return deck
 
 
+@pytest.mark.slow
 def test_unknown_cards_are_one_error_line_naming_them_all_and_the_fix(pasted):
     out = run("simulate", str(pasted), "--turns", "3", "--trials", "100")
     assert out.returncode == 2 and out.stdout == ""
@@ -121,6 +122,7 @@ def test_the_fix_names_another_file_when_the_deck_has_its_card_file_already(tmp_
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.slow
 def test_a_fifo_named_as_the_decks_card_file_is_an_error_not_skipped(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("24 Forest\n36 Grizzly Bears\n")
@@ -138,6 +140,7 @@ def test_a_fifo_named_as_the_decks_card_file_is_an_error_not_skipped(tmp_path):
         load_deck(deck)
 
 
+@pytest.mark.slow
 def test_cards_template_writes_a_file_that_loads_once_filled_in(pasted, tmp_path):
     companion = pasted.with_name("golgari_paste.cards.toml")
     out = run("cards", "template", str(pasted), "-o", str(companion))
@@ -181,6 +184,7 @@ def test_cards_template_writes_a_file_that_loads_once_filled_in(pasted, tmp_path
     assert sources["Jadelight Ranger"] == "built-in"
 
 
+@pytest.mark.slow
 def test_cards_template_to_standard_output_and_its_errors(pasted, tmp_path):
     out = run("cards", "template", str(pasted))
     assert out.returncode == 0 and out.stdout.count("[[card]]") == 6

@@ -158,6 +158,7 @@ def bomb(path):
     (gzip.compress(b"[{]"), "malformed JSON"),
     (b"\x1f\x8b\x08\x00garbage", "corrupt compressed data"),
 ])
+@pytest.mark.slow
 def test_bad_card_files_give_one_line_errors(tmp_path, content, message):
     path = tmp_path / "cards.json"
     path.write_bytes(content)
@@ -167,6 +168,7 @@ def test_bad_card_files_give_one_line_errors(tmp_path, content, message):
     assert message in out.stderr
 
 
+@pytest.mark.slow
 def test_decompression_bomb_is_refused(tmp_path):
     path = tmp_path / "bomb.json.gz"
     bomb(path)
@@ -175,6 +177,7 @@ def test_decompression_bomb_is_refused(tmp_path):
     assert "decompression bomb" in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_cards_check_prints_the_classification(tmp_path):
     imported(tmp_path, SCRYFALL)
     deck = tmp_path / "deck.txt"
@@ -189,6 +192,7 @@ def test_cards_check_prints_the_classification(tmp_path):
     assert all({"class", "mv", "abilities", "source"} <= set(row) for row in rows)
 
 
+@pytest.mark.slow
 def test_cards_show_finds_imported_cards(tmp_path):
     imported(tmp_path, SCRYFALL)
     out = cli("cards", "Fire // Ice", "--cards-dir", str(tmp_path / "cards"))
@@ -212,6 +216,7 @@ def test_bad_card_files_name_file_and_line(tmp_path, content, message):
         card_sources([path])
 
 
+@pytest.mark.slow
 def test_card_file_csv_and_homebrew_in_a_deck(tmp_path):
     path = tmp_path / "mine.csv"
     path.write_text("name,mana_cost,type_line,power,toughness,explores,explores_when\n"

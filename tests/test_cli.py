@@ -19,6 +19,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           text=True, cwd=ROOT, timeout=120)
 
 
+@pytest.mark.slow
 def test_done_when_command_prints_the_documented_json():
     out = run("explore", "decks/lci_merfolk_explore.txt", "--explores", "2", "--drawn", "8",
               "--policy", "keep", "--trials", "200000", "--seed", "1", "--format", "json")
@@ -39,6 +40,7 @@ def test_done_when_command_prints_the_documented_json():
     assert rows["counters"]["ci_low"] < rows["counters"]["mean"] < rows["counters"]["ci_high"]
 
 
+@pytest.mark.slow
 def test_same_seed_is_byte_identical_and_another_seed_differs():
     args = ["explore", DECK, "--explores", "2", "--policy", "forge", "--trials", "70000",
             "--format", "json"]
@@ -107,6 +109,7 @@ def test_explorer_known_and_turn_options(capsys):
     assert json.loads(capsys.readouterr().out)["meta"]["turn"] == 4  # 7-card hand, 3 draws
 
 
+@pytest.mark.slow
 def test_an_explorer_outside_the_deck_is_refused_unless_said_so(capsys):
     out = run("explore", DECK, "--explorer", "Jadelight Ranger", "--trials", "100")
     assert out.returncode == 2 and out.stdout == ""
@@ -179,6 +182,7 @@ def test_policies_command(capsys):
         ("20 Forest\n", ["--bogus"], "unrecognized arguments"),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_one_line_with_status_2(tmp_path, content, args, message):
     deck = tmp_path / "deck.txt"
     deck.write_text(content)
@@ -192,6 +196,7 @@ def test_bad_input_is_one_line_with_status_2(tmp_path, content, args, message):
     assert message in out.stderr
 
 
+@pytest.mark.slow
 def test_missing_file_and_unknown_card_name():
     out = run("explore", "no/such/deck.txt")
     assert out.returncode == 2 and "no such decklist file" in out.stderr
@@ -201,6 +206,7 @@ def test_missing_file_and_unknown_card_name():
     assert out.returncode == 2 and len(out.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_deck_warnings_go_to_stderr(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("20 Forest\n20 Cenote Scout\n\n2 Get Lost\n")
@@ -255,6 +261,7 @@ def test_compare_command(capsys):
     (["compare", DECK], "at least two variants"),
     (["compare", DECK, "--policy", "keep", "--policy", "nope nope"], "policy expression"),
 ])
+@pytest.mark.slow
 def test_game_command_errors(args, message):
     out = run(*args, "--trials", "100")
     assert out.returncode == 2
@@ -267,6 +274,7 @@ def test_game_command_errors(args, message):
     ["simulate", DECK, "--turns", "3"],
     ["compare", DECK, "--policy", "keep", "--policy", "mill", "--turns", "3"],
 ])
+@pytest.mark.slow
 def test_plot_option_writes_a_figure(tmp_path, command, capsys):
     for suffix in (".png", ".svg"):
         path = tmp_path / f"figure{suffix}"
@@ -277,6 +285,7 @@ def test_plot_option_writes_a_figure(tmp_path, command, capsys):
     assert "--plot" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_no_progress_bar_when_not_a_terminal():
     out = run("simulate", DECK, "--turns", "2", "--trials", "70000", "--seed", "1")
     assert out.returncode == 0 and out.stderr == ""
@@ -302,6 +311,7 @@ def panel_titles(figure):
     return [ax.get_title() for ax in figure.axes if ax.get_visible()]
 
 
+@pytest.mark.slow
 def test_plot_draws_every_requested_metric_titled_with_what_ran(tmp_path, capsys,
                                                                drawn_figures):
     path = tmp_path / "games.png"
@@ -363,6 +373,7 @@ def test_simulate_distribution_of_a_metric_at_a_turn(capsys, tmp_path, drawn_fig
     (["--distribution", "opening_lands", "--turn", "2"], "opening_lands describes the opening"),
     (["--turn", "2"], "--turn goes with --distribution METRIC"),
 ])
+@pytest.mark.slow
 def test_simulate_distribution_is_checked_before_the_games(args, message):
     out = run("simulate", DECK, "--turns", "4", "--trials", "100000000", *args)
     assert out.returncode == 2 and out.stdout == ""

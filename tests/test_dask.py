@@ -15,6 +15,8 @@ from explore_sim.analysis import executors
 from explore_sim.analysis.executors import DaskExecutor, ExecutorError
 from explore_sim.analysis.runner import CHUNK_TRIALS
 
+pytestmark = pytest.mark.slow  # a real Dask cluster
+
 distributed = pytest.importorskip("distributed")
 
 DECK = DECKS / "lci_merfolk_explore.txt"

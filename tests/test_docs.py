@@ -34,7 +34,8 @@ from explore_sim.analysis import (
     value,
 )
 from explore_sim.cards import decklist
-from explore_sim.engine import options, policies
+from explore_sim.cli import metrics as metrics_command
+from explore_sim.engine import metrics, options, policies
 
 
 def web_modules():
@@ -50,7 +51,8 @@ def public_callables():
     modules = [explore_sim, plotting, policy_conformance, explore, simulate, compare,
                game_setup, metric_checks, results, options, sweep, report, stats, runner,
                executors, results_files, results_file_checks, locking, parent_watch, dask_connect, decklist,
-               policies, value, advise, tune, objectives, *web_modules()]
+               policies, value, advise, tune, objectives, metrics, metrics_command,
+               *web_modules()]
     seen = {}
     for module in modules:
         for name in module.__all__:

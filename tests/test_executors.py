@@ -48,6 +48,7 @@ def _collect(executor: executors.Executor, chunks: int = 12) -> list[np.ndarray]
     return out
 
 
+@pytest.mark.slow
 def test_every_executor_hands_back_results_in_chunk_order():
     here = _collect(InProcessExecutor())
     for executor in (ProcessExecutor(2), ProcessExecutor(2, "spawn")):
@@ -78,6 +79,7 @@ def test_jobs_in_flight_are_bounded_and_read_lazily():
     assert finished == list(range(20))
 
 
+@pytest.mark.slow
 def test_spawned_workers_give_the_numbers_of_one_process():
     spawn = ProcessExecutor(2, start_method="spawn")
     kwargs = dict(turns=1, trials=TRIALS, seed=6, policy="mana_value >= 3")
@@ -99,6 +101,7 @@ def test_a_lambda_policy_cannot_go_to_spawned_workers():
     explore_sim.simulate(DECK, policy=policy, turns=1, trials=200, seed=1)
 
 
+@pytest.mark.slow
 def test_the_command_line_runs_workers_under_spawn(tmp_path):
     """The start method of macOS and Windows: --workers 2 gives the numbers of --workers 1."""
     script = tmp_path / "spawned.py"
@@ -180,6 +183,7 @@ def test_the_dev_extra_brings_dask_for_the_cluster_tests():
     assert any(r.startswith("pyarrow>=") for r in project["dependencies"])
 
 
+@pytest.mark.slow
 def test_value_advise_and_tune_give_the_numbers_of_one_process_on_spawned_workers():
     """Their chunk tasks pickle, so they run under spawn (and on Dask) with the same numbers."""
     spawn = ProcessExecutor(2, start_method="spawn")

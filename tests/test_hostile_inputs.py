@@ -243,6 +243,7 @@ def special_command(command: str, path: str, tmp_path: Path) -> list[str]:
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("kind", SPECIAL)
 @pytest.mark.parametrize("command", ["deck", "--cards", "cards import"])
+@pytest.mark.slow
 def test_special_files_are_refused(tmp_path, fifo, capsys, kind, command):
     """Devices run in a process with capped memory; FIFOs and directories in this one, under
     the test's time limit (a FIFO without a writer used to block for ever)."""
@@ -264,6 +265,7 @@ def test_special_files_are_refused(tmp_path, fifo, capsys, kind, command):
 
 
 @pytest.mark.timeout(30)
+@pytest.mark.slow
 def test_a_card_index_that_is_a_fifo_is_refused(tmp_path):
     folder = tmp_path / "cards"
     folder.mkdir()
@@ -385,6 +387,7 @@ HOSTILE_LINKS = {
 
 @pytest.mark.timeout(20)
 @pytest.mark.parametrize("case", list(HOSTILE_LINKS))
+@pytest.mark.slow
 def test_hostile_downloads_are_refused_within_the_deadline(server, updated, case):
     folder, download, index = updated
     link, message = HOSTILE_LINKS[case]
@@ -601,6 +604,7 @@ def big_sources():
 
 
 @pytest.mark.timeout(30)
+@pytest.mark.slow
 def test_150_unknown_names_against_35000_cards(big_sources):
     names = big_sources.sources[1].names()
     typo = names[100][:-1] + "x"
@@ -818,6 +822,7 @@ def test_cards_dir_that_is_a_file_or_read_only(tmp_path, read_only_dir, capsys):
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.slow
 def test_closed_full_and_broken_standard_output(tmp_path):
     with open("/dev/full", "w") as full:
         out = cli("cards", stdout=full, stderr=subprocess.PIPE, capture_output=False)

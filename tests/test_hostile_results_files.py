@@ -110,6 +110,7 @@ def replaced(table, name: str, values) -> object:
     (lambda t: t.append_column("extra", pa.array(range(t.num_rows))),
      "it has a column 'extra' that results files do not have"),
 ])
+@pytest.mark.slow
 def test_a_damaged_column_is_refused_in_one_line(tmp_path, whole, change, message):
     path = damaged(tmp_path, whole, change)
     before = path.read_bytes()
@@ -117,6 +118,7 @@ def test_a_damaged_column_is_refused_in_one_line(tmp_path, whole, change, messag
     assert path.read_bytes() == before  # never overwritten
 
 
+@pytest.mark.slow
 def test_settings_nested_100000_deep_are_refused_in_one_line(tmp_path, whole):
     deep = ("[" * 100_000 + "]" * 100_000).encode()
 
@@ -133,6 +135,7 @@ def test_settings_nested_100000_deep_are_refused_in_one_line(tmp_path, whole):
 # Small footers of large data: refused from the footer, before anything is loaded
 
 
+@pytest.mark.slow
 def test_six_million_rows_are_refused_from_the_footer(tmp_path, whole):
     def six_million(table):
         return pa.concat_tables([table] * (6_000_000 // table.num_rows + 1)).slice(0, 6_000_000)
@@ -147,6 +150,7 @@ def test_six_million_rows_are_refused_from_the_footer(tmp_path, whole):
     (20_000_000, "its histograms hold 20,000,"),
     (1_500_000, "the histogram of row 1 holds 1,500,000 values (from 1 to 1,000,000)"),
 ])
+@pytest.mark.slow
 def test_one_enormous_histogram_is_refused(tmp_path, whole, length, message):
     """A histogram padded with zeros: its trials and sums still add up."""
 
@@ -199,6 +203,7 @@ def test_flipped_bytes_in_the_data_pages_never_give_other_numbers(tmp_path, whol
     assert refused >= len(chunks)  # most damage is seen
 
 
+@pytest.mark.slow
 def test_a_whole_file_is_still_read_back(tmp_path, whole):
     path = tmp_path / "r.parquet"
     path.write_bytes(whole[0])

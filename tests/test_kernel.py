@@ -21,6 +21,8 @@ from explore_sim.engine.kernel.cache import drop_stale_cache, sources_digest
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import as_policy
 
+pytestmark = pytest.mark.slow  # the compiled game: a compilation, then every deck in both engines
+
 DECKS = sorted(Path(__file__).resolve().parent.parent.joinpath("decks").glob("*.txt"))
 
 

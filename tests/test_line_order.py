@@ -31,6 +31,7 @@ def permuted_lines(text: str, seed: int) -> str:
 
 
 @pytest.mark.parametrize("path", sorted(DECKS.glob("*.txt")), ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_shuffling_a_decklists_lines_changes_no_number(path, tmp_path):
     text = path.read_text()
     shuffled = permuted_lines(text, seed=11)

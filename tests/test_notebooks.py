@@ -10,6 +10,8 @@ import pytest
 from conftest import ROOT
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow  # the notebooks are re-executed
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

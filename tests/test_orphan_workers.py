@@ -20,6 +20,7 @@ import pytest
 from conftest import DECKS, ROOT
 
 pytestmark = [
+    pytest.mark.slow,  # worker processes started and killed
     pytest.mark.timeout(120),
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc"),
 ]

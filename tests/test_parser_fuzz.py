@@ -21,6 +21,8 @@ from explore_sim.cards.card_index import import_cards
 from explore_sim.cards.oracle import abilities_from_text
 from explore_sim.errors import DeckWarning, ExploreSimError
 
+pytestmark = pytest.mark.slow  # fuzzing every parser
+
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")), deadline=timedelta(seconds=2),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])

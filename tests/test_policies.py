@@ -164,6 +164,7 @@ token = st.one_of(
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(token, max_size=12).map(" ".join))
+@pytest.mark.slow
 def test_fuzz_expressions_only_raise_policy_errors(text):
     obs = random_observation(16)
     try:

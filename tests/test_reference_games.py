@@ -19,6 +19,8 @@ from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
 from explore_sim.engine.state import shuffled_libraries
 
+pytestmark = pytest.mark.slow  # reference games: every shipped deck and policy, one game at a time
+
 POLICIES = {"keep": (KeepPolicy(), reference.keep), "mill": (MillPolicy(), reference.mill),
             "forge": (ForgePolicy(), reference.forge())}
 KITCHEN_SINK = explore_sim.deck_from_counts([

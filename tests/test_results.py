@@ -140,6 +140,7 @@ def test_pair_baseline_differences_every_variant_against_one(two_by_three):
     assert diffs.equals(two_by_three.paired_differences(baseline="xln_sultai_explore / forge"))
 
 
+@pytest.mark.slow
 def test_a_chosen_baseline_equals_the_two_variant_comparison():
     """Variants play the same random streams whatever else is compared, so keep - mill
     from a three-policy run equals the default difference of a two-policy run exactly."""

@@ -153,6 +153,7 @@ def test_progress_callback_sees_every_chunk():
                      (2 * CHUNK_TRIALS + 10, 2 * CHUNK_TRIALS + 10)]
 
 
+@pytest.mark.slow
 def test_two_workers_give_exactly_the_same_numbers():
     trials = 3 * CHUNK_TRIALS + 17
     one = explore_sim.explore(DECK, explores=2, policy="forge", trials=trials, seed=5)
@@ -164,6 +165,7 @@ def test_two_workers_give_exactly_the_same_numbers():
     pd.testing.assert_frame_equal(games_one.summary(), games_two.summary(), check_exact=True)
 
 
+@pytest.mark.slow
 def test_two_workers_compare_and_lambda_policies():
     policy = lambda obs, rng: obs.mana_value >= 3  # noqa: E731 - a closure crosses the fork
     kwargs = dict(turns=2, trials=CHUNK_TRIALS + 3, seed=7)

@@ -31,7 +31,7 @@ from explore_sim.errors import OptionError
 
 distributed = pytest.importorskip("distributed")
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]  # real Dask schedulers, killed and hung
 
 DECK = str(DECKS / "lci_merfolk_explore.txt")
 SIMULATE = ["simulate", DECK, "--trials", "1000", "--quiet"]

@@ -111,6 +111,7 @@ def play_checked(deck, config, policy="forge", trials=4000, seed=0):
 
 @pytest.mark.parametrize("deck_path", SHIPPED, ids=lambda p: p.stem)
 @pytest.mark.parametrize("removal", [0.0, 0.3])
+@pytest.mark.slow
 def test_invariants_on_every_shipped_deck(deck_path, removal):
     deck = explore_sim.load_deck(deck_path)
     play_checked(deck, GameConfig(turns=8, removal=removal), seed=int(removal * 10))
@@ -172,6 +173,7 @@ def test_summary_is_the_statistics_of_the_games_played(engine):
     assert f"{rows.loc[(3, 'counters'), 'mean']:.3f} ({rows.loc[(3, 'counters'), 'se']:.3f})" in table
 
 
+@pytest.mark.slow
 def test_compare_is_paired_differences_of_the_same_games():
     deck = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
     result = explore_sim.compare(deck, ["keep", "mill"], turns=6, trials=20_000, seed=7)

@@ -85,6 +85,7 @@ def test_a_partial_file_is_completed_to_the_file_of_an_uninterrupted_run(tmp_pat
     assert part.read_bytes() == whole.read_bytes()
 
 
+@pytest.mark.slow
 def test_killed_midway_and_rerun_it_ends_with_the_uninterrupted_file(tmp_path):
     """The command of the documentation, killed with SIGKILL once some points are written."""
     args = [sys.executable, "-m", "explore_sim", "sweep", str(DECK), "--vary", "lands=22..25",
@@ -202,6 +203,7 @@ def _seeds(out):
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.slow
 def test_a_second_writer_is_refused_at_once_naming_the_first(tmp_path):
     out = tmp_path / "r.parquet"
     lock = tmp_path / ".r.parquet.lock"
@@ -227,6 +229,7 @@ def test_a_second_writer_is_refused_at_once_naming_the_first(tmp_path):
 
 
 @pytest.mark.timeout(240)
+@pytest.mark.slow
 def test_two_sweeps_started_together_never_both_write_the_file(tmp_path):
     for attempt in range(3):
         out = tmp_path / f"r{attempt}.parquet"

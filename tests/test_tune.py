@@ -49,6 +49,7 @@ def test_halving_schedule():
     assert _schedule(8, 5) == [8] and _schedule(5, 5) == [5] and _schedule(3, 5) == [3]
 
 
+@pytest.mark.slow
 def test_tune_is_reproducible_by_seed_and_picks_the_best():
     first = tune(MERFOLK, "on_curve@4", budget=12_000, candidates=SMALL, seed=3)
     again = tune(MERFOLK, "on_curve@4", budget=12_000, candidates=SMALL, seed=3)
@@ -64,6 +65,7 @@ def test_tune_is_reproducible_by_seed_and_picks_the_best():
     as_policy(first.winner)
 
 
+@pytest.mark.slow
 def test_the_fresh_evaluation_is_what_is_reported():
     """The reported figures are the finalists replayed on the seed's second stream: not the
     racing's games (no winner's curse)."""
@@ -121,6 +123,7 @@ def test_weighted_objectives_and_bad_requests():
         tune(MERFOLK, "on_curv@4", budget=1000)
 
 
+@pytest.mark.slow
 def test_tune_command_line_prints_a_policy_simulate_accepts(monkeypatch, capsys):
     from explore_sim import cli
     from explore_sim.analysis import tune as tune_module
@@ -139,6 +142,7 @@ def test_tune_command_line_prints_a_policy_simulate_accepts(monkeypatch, capsys)
     assert bad.returncode == 2 and "needs a turn" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_workers_do_not_change_the_numbers():
     one = tune(MERFOLK, "on_curve@3", budget=6_000, candidates=SMALL[:6], top=2, seed=9)
     two = tune(MERFOLK, "on_curve@3", budget=6_000, candidates=SMALL[:6], top=2, seed=9,

@@ -108,6 +108,7 @@ def test_update_downloads_and_imports(server, tmp_path):
     ("/slow.json", "timed out"),
     ("/missing.json", "answered 404"),
 ])
+@pytest.mark.slow
 def test_failed_updates_leave_the_old_index_intact(server, tmp_path, old_index, download, message):
     server.download = download
     with pytest.raises(CardError, match=message):

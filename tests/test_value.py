@@ -217,6 +217,7 @@ def test_a_card_that_does_not_explore_is_worth_zero_lands():
     assert len(adds) == 2 * 4
 
 
+@pytest.mark.slow
 def test_an_explorer_is_worth_a_positive_number_of_lands():
     result = value(XLN, ["Jadelight Ranger"], metric="lands_played", turn=6, turns=6,
                    trials=2500, seed=2)
@@ -257,6 +258,7 @@ def test_bad_value_requests_are_refused(kwargs, error, message):
         value(XLN, trials=10, **kwargs)
 
 
+@pytest.mark.slow
 def test_the_commander_is_valued_against_a_vanilla_commander():
     """Hakbal against a vanilla 3/3 commander for {2}{G}{U} (cast from the command zone):
     its beginning-of-combat explores add counters; being in the command zone,
@@ -275,6 +277,7 @@ def test_the_commander_is_valued_against_a_vanilla_commander():
     assert hakbal in [card.name for card in explore_cards(explore_sim.load_deck(HAKBAL))]
 
 
+@pytest.mark.slow
 def test_value_command_line_json_and_errors(tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "explore_sim", "value", str(VANILLA), "--card", "Grizzly Bears",

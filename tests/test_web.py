@@ -124,6 +124,7 @@ def test_a_shipped_deck_is_loaded_into_the_text_area(client):
     assert missing.status_code == 400 and "no shipped deck called" in missing.text
 
 
+@pytest.mark.slow
 def test_a_pasted_deck_is_named_by_its_own_text_not_by_the_shipped_deck_chosen(client):
     def deck_name(**fields):
         job, _ = run(client, analysis="explore", trials=200, seed=1, **fields)
@@ -182,6 +183,7 @@ def test_explore_gives_the_command_lines_numbers(client, capsys):
     assert json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["seed"] == 3
 
 
+@pytest.mark.slow
 def test_simulate_gives_the_command_lines_numbers(client, capsys):
     job, page = run(client, analysis="simulate", deck=deck_text(f"{SULTAI}.txt"), trials=3000,
                     seed=1)
@@ -244,6 +246,7 @@ def drawing(figure):
      ["compare", str(DECKS / f"{SULTAI}.txt"), "--policy", "keep", "--policy", "mill",
       "--turns", "3"]),
 ])
+@pytest.mark.slow
 def test_the_figure_is_the_one_plot_writes(client, capsys, tmp_path, drawn_figures, analysis,
                                            fields, argv):
     job, page = run(client, analysis=analysis, deck=deck_text(f"{SULTAI}.txt"), trials=1000,
@@ -258,6 +261,7 @@ def test_the_figure_is_the_one_plot_writes(client, capsys, tmp_path, drawn_figur
         assert len(on_page[1]) == 2 * len(cells(page.text, "compare: 2 variants"))
 
 
+@pytest.mark.slow
 def test_compare_gives_the_command_lines_numbers(client, capsys):
     job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
                     policies="keep\nmill\nforge", turns=4, trials=2000, seed=2)
@@ -272,6 +276,7 @@ def test_compare_gives_the_command_lines_numbers(client, capsys):
     assert all(cell in text for cell in differences)
 
 
+@pytest.mark.slow
 def test_compare_two_decks(client, capsys):
     job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
                     deck2=deck_text("lci_merfolk_vanilla.txt"), policies="forge", trials=2000,
@@ -286,6 +291,7 @@ def test_compare_two_decks(client, capsys):
     assert svg.headers["content-security-policy"].startswith("default-src 'none'")
 
 
+@pytest.mark.slow
 def test_the_permalink_reproduces_the_run(client):
     job, page = run(client, analysis="simulate", deck=deck_text(f"{SULTAI}.txt"), trials=2000,
                     turns=3)
@@ -323,6 +329,7 @@ def field_error(html: str, name: str) -> str:
     return unescape(found.group(2)) if found else ""
 
 
+@pytest.mark.slow
 def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_path,
                                                           drawn_figures):
     job, page = run(client, analysis="value", deck=deck_text(f"{SULTAI}.txt"),
@@ -357,6 +364,7 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
     assert client.get(f"/jobs/{again.id}/download.csv").text == csv_text
 
 
+@pytest.mark.slow
 def test_value_options_reach_the_run(client, capsys):
     options = dict(card="Jadelight Ranger\nmerfolk branchwalker", metric="mana_spent", turn=3,
                    turns=4, metrics="counters, on_curve", max_lands=2, policy="keep",
@@ -383,6 +391,7 @@ ADVISE_POSITION = dict(turn=3, battlefield="Forest, Swamp, Woodland Cemetery, Ja
                        objective="on_curve@4,mana_spent@6,counters@6")
 
 
+@pytest.mark.slow
 def test_advise_gives_the_command_lines_numbers(client, capsys):
     job, page = run(client, analysis="advise", deck=deck_text(f"{SULTAI}.txt"), trials=2000,
                     seed=1, **ADVISE_POSITION)
@@ -480,6 +489,7 @@ def test_card_fields_take_names_with_commas_one_a_line_or_comma_separated(client
         f"card '{NICANZIL}' is not in the main deck of pasted deck"
 
 
+@pytest.mark.slow
 def test_cancelling_a_value_run(client):
     response = client.post("/", data={"analysis": "value", "deck": "24 Forest\n35 Grizzly Bears\n"
                                       "1 Jadelight Ranger", "turns": "2", "turn": "2",
@@ -540,6 +550,7 @@ def test_a_malformed_line_is_named(client):
     assert "malformed line" in response.text
 
 
+@pytest.mark.slow
 def test_script_in_a_card_name_is_shown_as_text(client):
     deck = "24 Forest\n1 <script>alert(1)</script>\n35 Grizzly Bears"
     response = client.post("/", data={"analysis": "explore", "deck": deck})
@@ -570,6 +581,7 @@ def test_an_empty_deck_and_an_oversized_deck_are_refused(client):
 
 # ------------------------------------------------------------------------------ card files
 
+@pytest.mark.slow
 def test_an_uploaded_card_file_is_read(client):
     deck = deck_text(f"{SULTAI}.txt").replace("4x Jadelight Ranger", "4x Jadelight Ranger\n")
     cards = (DECKS / f"{SULTAI}.cards.toml").read_bytes()
@@ -695,6 +707,7 @@ def test_unknown_runs_and_downloads_are_404(client):
 
 # ------------------------------------------------------------------------------ limits
 
+@pytest.mark.slow
 def test_a_two_megabyte_body_is_refused_and_the_server_keeps_serving(client):
     body = b"x" * (2 * 1024 * 1024)
     response = client.post("/", content=body,
@@ -768,6 +781,7 @@ def test_progress_events_end_with_the_result(client):
     assert job.watchers == 0
 
 
+@pytest.mark.slow
 def test_closing_the_page_cancels_its_run():
     import httpx
 
@@ -896,15 +910,15 @@ def test_every_field_reads_back_its_own_query_text(name):
 
 
 
-def test_the_readme_describes_the_page_as_it_is(capsys):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## The web page: `serve`")[1].split("\n## ")[0]
+def test_the_docs_describe_the_page_as_it_is(capsys):
+    section = (ROOT / "docs" / "guide" / "serve.md").read_text(encoding="utf-8")
+    limits = (ROOT / "docs" / "guide" / "assumptions.md").read_text(encoding="utf-8")
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     usage = capsys.readouterr().out
     for option in set(re.findall(r"`(--[a-z-]+)", section)) - {"--plot", "--format"}:
         assert option in usage, option
     picture = ROOT / "docs" / "figures" / "web_page.png"
-    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "docs/figures/web_page.png" in section
-    assert f"{Settings().max_body:,} bytes" in readme
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "../figures/web_page.png" in section
+    assert f"{Settings().max_body:,} bytes" in limits
     assert "explore-sim serve --port 8765" in section

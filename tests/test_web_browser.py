@@ -3,7 +3,7 @@
 Pastes a shipped deck, runs a goldfish analysis, waits for the table and the figure, checks
 the numbers against the command line's for the same seed, follows a permalink (and another
 site's form and link, which start nothing), and saves a screenshot (also to
-``$EXPLORE_SIM_SCREENSHOT`` when set: that is how the README's picture is made). No browser is
+``$EXPLORE_SIM_SCREENSHOT`` when set: that is how the documentation's picture is made). No browser is
 downloaded: the test is skipped, with the reason, when no chromium is installed (``.ci/run``
 installs it with apt-get).
 """
@@ -21,6 +21,8 @@ from conftest import DECKS
 from web_helpers import DEADLINE, chromium_path, deck_text, live_server
 
 from explore_sim.cli import main
+
+pytestmark = pytest.mark.slow  # a real browser
 
 CHROMIUM = chromium_path()
 SHIPPED = "xln_sultai_explore"

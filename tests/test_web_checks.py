@@ -73,6 +73,7 @@ def test_what_a_run_would_fail_on_is_refused_beside_its_field(client, analysis, 
     assert not client.app.state.web.jobs._jobs  # no queue place taken
 
 
+@pytest.mark.slow
 def test_the_same_fields_run_when_they_are_right(client):
     for analysis, fields in (("explore", {"explorer": "Jadelight Ranger", "known": "Forest",
                                           "drawn": "58"}),
@@ -92,6 +93,7 @@ def _decks_with_a_fifo(tmp_path: Path) -> Path:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.slow
 def test_a_fifo_beside_a_deck_is_named_not_skipped(tmp_path):
     decks = _decks_with_a_fifo(tmp_path)
     with pytest.raises(CardError, match=r"brew\.cards\.toml: is a FIFO \(named pipe\), not a "
@@ -106,6 +108,7 @@ def test_a_fifo_beside_a_deck_is_named_not_skipped(tmp_path):
         assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_card_directory_that_is_none_stops_the_server(tmp_path, monkeypatch):
     with pytest.raises(CardError, match="/dev/zero: not a directory"):
         create_app(Settings(cards_dir=Path("/dev/zero")))
@@ -139,6 +142,7 @@ def test_the_servers_paths_are_shortened_in_messages(tmp_path):
         assert "decks/brew.cards.toml:1:" in text and str(tmp_path) not in text
 
 
+@pytest.mark.slow
 def test_shipped_decks_still_read_their_card_files(client):
     response = client.post("/", data={"action": "run", "analysis": "simulate",
                                       "deck": deck_text("golgari_explore.txt"),

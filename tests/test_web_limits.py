@@ -57,6 +57,7 @@ def test_a_run_of_every_card_and_variant_is_refused_beside_trials():
         assert not client.app.state.web.jobs._jobs  # nothing was queued
 
 
+@pytest.mark.slow
 def test_variants_played_at_once_are_capped():
     policies = "\n".join(["keep", "forge", "mill", "xmage"] * 2)
     data = {"action": "run", "analysis": "compare", "deck": SULTAI, "policies": policies,
@@ -91,6 +92,7 @@ def test_the_game_turn_cap_is_the_servers_to_set(monkeypatch):
     assert settings[-1].max_game_turns == 5000
 
 
+@pytest.mark.slow
 def test_a_cancelled_value_run_stops_within_one_chunk():
     deck = "24 Forest\n30 Grizzly Bears\n6 Jadelight Ranger"  # 8 variants of one card
     with TestClient(create_app(Settings(max_trials=10**8, max_game_turns=10**12))) as client:
@@ -128,6 +130,7 @@ def served(*argv: str):
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.slow
 def test_a_finished_run_gives_its_memory_back():
     """A chunk of 65,536 games of 50 turns takes some 400 MB in the server; once the run is
     over the server's memory is back near where it was (a real server in its own process)."""
@@ -156,6 +159,7 @@ def test_a_finished_run_gives_its_memory_back():
 
 # ------------------------------------------------------------------------------ slow clients
 
+@pytest.mark.slow
 def test_idle_and_trickling_connections_are_closed():
     """300 connections: 100 send nothing, 100 send their headers a byte at a time, 100 their
     body a byte at a time. The server closes all of them (408 for those that had started a
@@ -219,6 +223,7 @@ def test_idle_and_trickling_connections_are_closed():
         assert httpx.get(url + "/", timeout=DEADLINE).status_code == 200
 
 
+@pytest.mark.slow
 def test_a_slow_client_that_finishes_in_time_is_served():
     settings = Settings(header_seconds=3.0, body_seconds=3.0)
     with live_server(settings) as (url, app):

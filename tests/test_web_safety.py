@@ -143,6 +143,7 @@ def test_a_post_from_another_site_starts_no_run(client, headers):
     assert "came from another site" in response.text and not jobs
 
 
+@pytest.mark.slow
 def test_a_post_from_the_page_itself_runs(client):
     for headers in ({"origin": "http://testserver", "sec-fetch-site": "same-origin"},
                     {"origin": "http://testserver"}, {}):  # a client that is no browser

@@ -372,7 +372,7 @@ class ProcessExecutor(Executor):
 
 
 #: The allocator settings that keep NumPy's chunk-sized arrays on the heap (glibc's largest
-#: automatic thresholds, fixed), for Dask workers: their nanny sets MALLOC_TRIM_THRESHOLD_,
+#: automatic thresholds, fixed), for Dask workers: their nanny sets ``MALLOC_TRIM_THRESHOLD_``,
 #: which turns glibc's automatic mmap threshold off.
 WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": "67108864", "MALLOC_MMAP_THRESHOLD_": "33554432"}
 

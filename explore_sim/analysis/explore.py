@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
+from ..engine.metrics import catalogue
 from ..engine.policies import Observation, Policy, decide, one_policy, policy_name
 from ..engine.rules import explore as explore_rule
 from ..engine.rules import reveal
@@ -36,16 +37,9 @@ from .stats import Accumulator
 __all__ = ["explore", "check_explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS",
            "ExploreTask"]
 
-#: Per-trial metrics of an explore sequence; True marks 0/1 indicators (probabilities).
-EXPLORE_METRICS: dict[str, bool] = {
-    "explores": False,  # explores that happened: what "whenever ... explores" triggers count
-    "counters": False,  # +1/+1 counters on the explorer
-    "lands_to_hand": False,  # land cards put into hand (E1)
-    "land_hit": True,  # at least one land to hand
-    "nonlands_revealed": False,  # nonland reveals, a kept card counted each time (E6)
-    "milled": False,  # nonland cards put into the graveyard
-    "empty_reveals": False,  # explores of an empty library (E4)
-}
+#: Per-trial metrics of an explore sequence (their meanings are in the metrics catalogue,
+#: :data:`explore_sim.engine.metrics.CATALOGUE`); True marks 0/1 indicators (probabilities).
+EXPLORE_METRICS: dict[str, bool] = {m.name: m.probability for m in catalogue("explore")}
 _MAX_EXPLORES = 100
 
 

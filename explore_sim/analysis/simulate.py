@@ -1,8 +1,8 @@
 """Whole goldfish games with one deck: :func:`simulate` and its :class:`SimulationResult`.
 
-The games are played by :mod:`.games` (seeded chunks, exact sums by turn), the options are
-checked by :mod:`.game_setup` (from the schema of :mod:`explore_sim.engine.options`), and the
-metric names by :mod:`.metric_checks`. :func:`compare` (paired comparisons, :mod:`.compare`)
+The games are played by :mod:`~explore_sim.analysis.games` (seeded chunks, exact sums by
+turn), the options are checked by :mod:`.game_setup` (from the schema of
+:mod:`explore_sim.engine.options`), and the metric names by :mod:`.metric_checks`. :func:`compare` (paired comparisons, :mod:`.compare`)
 and the names of those modules that this one always offered are importable from here too.
 """
 

@@ -3,7 +3,7 @@
 Each format is a module of :mod:`explore_sim.cards.decklists`, which detects and reads it.
 
 Formats (detected automatically, or forced with ``format=``)
------------------------------------------------------------
+------------------------------------------------------------
 ``arena``
     MTG Arena exports: ``4 Cenote Scout (LCI) 178`` under optional section headers ``About``
     (with a ``Name ...`` line), ``Commander``, ``Companion``, ``Deck``, ``Sideboard``; headers

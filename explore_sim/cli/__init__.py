@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from ..errors import ExploreSimError, OptionError
-from . import answers, cards, explore, games, serve
+from . import answers, cards, explore, games, metrics, serve
 from .arguments import PROG
 from .output import BROKEN_PIPE_STATUS, Output, print_error, print_line, print_warnings, \
     write_output
@@ -35,6 +35,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "value": answers.run_value,
     "advise": answers.run_advise,
     "tune": answers.run_tune,
+    "metrics": metrics.run,
     "serve": serve.run,
 }
 
@@ -73,8 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
             if args.command is None:
                 raise OptionError(
-                    "choose a command: cards, policies, explore, simulate, compare, sweep, "
-                    "value, advise, tune or serve (see --help)"
+                    "choose a command: cards, policies, metrics, explore, simulate, compare, "
+                    "sweep, value, advise, tune or serve (see --help)"
                 )
             output = COMMANDS[args.command](args)
         except ExploreSimError as error:

@@ -14,6 +14,7 @@ from ..errors import OptionError
 from . import shared
 from .arguments import add_seed_and_format, count
 from .game_options import add_game_options
+from .metrics import names_help
 from .output import Output
 
 __all__ = ["add_parsers", "run_value", "run_advise", "run_tune"]
@@ -47,13 +48,14 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
                      help="a card of the main deck to value (repeatable, or names separated "
                           "by commas; default: every explore or Map card)")
     run.add_argument("--metric", default="on_curve",
-                     help="the per-turn metric the land-equivalent matches (default on_curve)")
+                     help="the per-turn metric the land-equivalent matches (default on_curve): "
+                          + names_help("turn"))
     run.add_argument("--turn", type=count, default=4,
                      help="the turn it is matched at (default 4)")
     add_game_options(run, ["turns"])
     run.add_argument("--metrics", default=None,
                      help="comma-separated metrics of the differences by turn (default: a "
-                          "selection)")
+                          "selection); see --metric")
     run.add_argument("--max-lands", type=count, default=8,
                      help="the most stand-ins replaced by lands (default 8)")
     run.add_argument("--policy", default="forge",

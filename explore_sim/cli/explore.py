@@ -9,6 +9,7 @@ from ..analysis.report import render
 from ..cards.name_lists import joined_card_lists
 from . import shared
 from .arguments import add_seed_and_format, count
+from .metrics import names_help
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -54,7 +55,8 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     add_seed_and_format(run)
     run.add_argument("--distribution", choices=list(EXPLORE_METRICS), default=None,
                      metavar="METRIC",
-                     help="print the full distribution of one metric instead of the summary")
+                     help="print the full distribution of one metric instead of the summary: "
+                          + names_help("explore"))
 
 
 def run(args: argparse.Namespace) -> Output:

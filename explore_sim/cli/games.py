@@ -18,6 +18,7 @@ from ..plotting import sweep_dimensions
 from . import shared
 from .arguments import add_seed_and_format, count
 from .game_options import add_game_options, game_options_of
+from .metrics import names_help
 from .output import Output
 from .vary import parse_vary
 
@@ -52,7 +53,8 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
         if name == "simulate":
             game.add_argument("--distribution", default=None, metavar="METRIC",
                               help="print the full distribution of one metric at one turn "
-                                   "instead of the summary")
+                                   "instead of the summary: a name of --metrics; at --turn 0, "
+                                   + names_help("opening"))
             game.add_argument("--turn", type=count, default=None,
                               help="the turn of --distribution (0: the opening hand; "
                                    "default: the last turn)")
@@ -82,7 +84,8 @@ def _add_game_options(game: argparse.ArgumentParser) -> None:
     ``--metrics``, ``--trials``, ``--seed`` and ``--format``."""
     add_game_options(game)
     game.add_argument("--metrics", default=None,
-                      help="comma-separated metrics to show (default: a selection)")
+                      help="comma-separated metrics to show (default: a selection): "
+                           + names_help("turn"))
     game.add_argument("--trials", type=count, default=100_000, help="games (default 100000)")
     add_seed_and_format(game)
 

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from ..engine.metrics import CATALOGUE
 from ..errors import OptionError
 
 __all__ = ["PALETTE", "LINESTYLES", "MARKERS", "HATCHES", "LABELS", "LEGEND_PLACES",
@@ -23,26 +24,9 @@ LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 1)))
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 HATCHES = ("", "//", "..", "xx", "\\\\", "--", "++", "oo")
 
-LABELS = {
-    "on_curve": "P(on curve: lands ≥ turn)",
-    "land_drop": "P(land played this turn)",
-    "lands_played": "lands on the battlefield",
-    "counters": "+1/+1 counters",
-    "explore_counters": "+1/+1 counters from explore",
-    "trigger_counters": "+1/+1 counters from triggers",
-    "explores": "explores",
-    "explore_lands": "lands found by explore",
-    "lands_to_hand": "lands put into hand",
-    "land_hit": "P(at least one land)",
-    "milled": "cards milled",
-    "maps_created": "Map tokens created",
-    "maps_used": "Map tokens used",
-    "mana_spent": "mana spent",
-    "hand_size": "cards in hand",
-    "life_gained": "life gained",
-    "decked": "P(drew from an empty library)",
-    "mulligans": "mulligans",
-}
+#: Axis labels by metric name, from the metrics catalogue (a metric measured both in an
+#: explore sequence and in goldfish games has one label).
+LABELS: dict[str, str] = {metric.name: metric.label for metric in CATALOGUE}
 
 
 def metric_label(metric: str) -> str:

@@ -3,7 +3,7 @@
 The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game of a chunk
 at once with NumPy; this engine plays them one after another in compiled scalar code
 (:mod:`.game` and the modules it builds on: :mod:`.zones`, :mod:`.decisions`,
-:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`.explore`, :mod:`.spells`,
+:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`,
 :mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`) and playing the same rules: the two implementations agree game by
 game on the same libraries, which the tests check for every shipped deck. Policies run as a

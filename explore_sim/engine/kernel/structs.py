@@ -34,7 +34,7 @@ class TablesType(types.StructRef):
 
 @structref.register
 class StateType(types.StructRef):
-    """numba type of one game's state (:mod:`.state`)."""
+    """numba type of one game's state (:mod:`explore_sim.engine.kernel.state`)."""
 
 
 _I64, _F64, _I32 = types.int64, types.float64, types.int32
