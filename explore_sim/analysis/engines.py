@@ -120,6 +120,12 @@ def kernel_unavailable() -> str | None:
     return _STATE["unavailable"]
 
 
+def _refusal(reason: str, what: str) -> OptionError:
+    """The one-line error of ``engine="kernel"`` where the kernel cannot play: ``reason``,
+    then what ``auto`` or ``numpy`` plays instead (``what``)."""
+    return OptionError(f"engine 'kernel': {reason}; engine 'auto' or 'numpy' plays {what}")
+
+
 def _notice(reason: str) -> None:
     """The one-line notice that ``auto`` plays with NumPy for want of numba (once per
     process)."""
@@ -159,8 +165,7 @@ def choose_engine(requested: str, plays: Sequence[EnginePlay], config: GameConfi
     missing = kernel_unavailable()
     if missing is not None:
         if requested == "kernel":
-            raise OptionError(f"engine 'kernel': {missing}; engine 'auto' or 'numpy' plays "
-                              "the games with NumPy")
+            raise _refusal(missing, "the games with NumPy")
         _notice(missing)
         return EngineChoice("numpy", missing)
     from ..engine.kernel import kernel_problem
@@ -173,8 +178,7 @@ def choose_engine(requested: str, plays: Sequence[EnginePlay], config: GameConfi
         if len(plays) > 1 and play.label:
             problem = f"{problem} ({play.label})"
         if requested == "kernel":
-            raise OptionError(f"engine 'kernel': the compiled kernel cannot play these "
-                              f"games: {problem}; engine 'auto' or 'numpy' plays them")
+            raise _refusal(f"the compiled kernel cannot play these games: {problem}", "them")
         return EngineChoice("numpy", problem)
     if plays and plays[0].card_ids is not None:
         _load_kernel(plays[0], config, scry)
@@ -212,6 +216,5 @@ def position_engine(requested: str) -> EngineChoice:
     """
     option("engine").check(requested)
     if requested == "kernel":
-        raise OptionError(f"engine 'kernel': {POSITION_FALLBACK}; engine 'auto' or 'numpy' "
-                          "plays on from it")
+        raise _refusal(POSITION_FALLBACK, "on from it")
     return EngineChoice("numpy", POSITION_FALLBACK if requested == "auto" else None)
