@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -66,10 +65,25 @@ def printed_in_order(printed: str, shown: str) -> str | None:
 
 
 def run_command(command: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run ``command`` as ``explore-sim`` runs it, in ``cwd`` (with the shipped decks), in
+    this process: :func:`explore_sim.cli.main` with its standard streams captured, which
+    spares a process start per command."""
+    import contextlib
+    import io
+    import os
+
+    from explore_sim.cli import main
+
     (cwd / "decks").symlink_to(ROOT / "decks")
     words = shlex.split(command)[1:]
-    return subprocess.run([sys.executable, "-m", "explore_sim", *words], capture_output=True,
-                          text=True, cwd=cwd, timeout=300, check=False)
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(words)
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(words, status, out.getvalue(), err.getvalue())
 
 
 @pytest.mark.slow
