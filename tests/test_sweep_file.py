@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from conftest import DECKS, ROOT
 
 import explore_sim
 from explore_sim import OptionError
+from explore_sim.errors import clip
 from explore_sim.analysis.results_files import SweepFile
 
 pq = pytest.importorskip("pyarrow.parquet")
@@ -219,7 +221,8 @@ def test_a_second_writer_is_refused_at_once_naming_the_first(tmp_path):
         first.wait()
     assert second.returncode == 2 and "Traceback" not in second.stderr
     assert second.stderr.strip().splitlines() == [
-        f"explore-sim: error: --out: {out} is being written by another run (pid {first.pid}); "
+        f"explore-sim: error: --out: {clip(out)} is being written by another run "
+        f"(pid {first.pid}); "
         "wait for it to finish or choose another --out file"]
     # Killed, the first run left its lock file, unlocked: the next run takes it.
     again = subprocess.run(_sweep_command(out, 31), cwd=ROOT, capture_output=True, text=True,
@@ -271,9 +274,11 @@ def test_a_file_changed_by_a_writer_without_the_lock_is_never_replaced(tmp_path)
         if done == 3000:  # another run, not taking the lock, writes the file
             out.write_bytes(changed)
 
-    with pytest.raises(OptionError, match=r"r\.parquet was changed by another run meanwhile: "
-                                          r"seed 2 \(this run: 1\); this run's points are kept "
-                                          rf"in .*r\.{os.getpid()}\.parquet"):
+    # The paths are echoed as every message echoes user text, clipped when long.
+    kept_at = clip(tmp_path / f"r.{os.getpid()}.parquet")
+    with pytest.raises(OptionError, match=re.escape(
+            f"{clip(out)} was changed by another run meanwhile: seed 2 (this run: 1); this "
+            f"run's points are kept in {kept_at}")):
         sweep(out, progress=meanwhile)
     assert out.read_bytes() == changed
     kept = pd.read_parquet(tmp_path / f"r.{os.getpid()}.parquet")
