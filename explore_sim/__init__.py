@@ -17,6 +17,7 @@ from .analysis.explore import ExploreResult, explore
 from .analysis.objectives import Objective, parse_objective
 from .analysis.runner import notebook_trials
 from .analysis.compare import CompareResult, compare
+from .analysis.curve import CurveResult, curve
 from .analysis.simulate import SimulationResult, simulate
 from .analysis.sweep import SweepResult, sweep
 from .analysis.tune import TuneResult, tune
@@ -78,6 +79,8 @@ __all__ = [
     "explore",
     "ExploreResult",
     "simulate",
+    "curve",
+    "CurveResult",
     "SimulationResult",
     "compare",
     "CompareResult",

@@ -217,3 +217,14 @@ def test_an_edited_kernel_source_drops_the_cached_compiled_functions(tmp_path):
     assert drop_stale_cache(tmp_path)
     assert not (cache / "a.f-1.py312.nbi").exists()
     assert (cache / "kernel-sources.sha256").read_text() == sources_digest(tmp_path)
+
+
+@pytest.mark.parametrize("stem", ["golgari_explore", "lci_merfolk_explore"])
+def test_the_curve_metrics_play_the_same_games_in_both_engines(stem):
+    # main_lands and castable_lands:CARD (castable_lands=True, what the curve answer plays).
+    deck = load_deck(DECKS[0].parent / f"{stem}.txt")
+    spells = tuple(card for card, _ in deck.main if not card.is_land)[:4]
+    config = GameConfig(turns=6, castable=spells, castable_lands=True)
+    assert "main_lands" in config.metric_names
+    assert all(f"castable_lands:{card.name}" in config.metric_names for card in spells)
+    assert disagreements(deck, config, as_policy("forge")) == {}

@@ -21,7 +21,7 @@ from ..cards import Card, FeatureTable, normalize_name
 from ..cards.decklist import Deck
 from ..engine.config import GameConfig, is_commander_game
 from ..engine.mulligan import MulliganRule, as_mulligan_rule
-from ..engine.options import GAME_OPTIONS, GameOption, keyword_options
+from ..engine.options import GAME_OPTIONS, GameOption, keyword_options, option
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError, close_matches
 from .engines import EngineChoice, EnginePlay, choose_engine
@@ -161,7 +161,9 @@ def options_meta(setup: GameSetup) -> dict[str, Any]:
     dict
     """
     config = setup.config
-    meta = {field.name: getattr(config, field.name) for field in dataclasses.fields(config)}
+    # A field whose option has no meta name (castable_lands) is not recorded on its own.
+    meta = {field.name: getattr(config, field.name) for field in dataclasses.fields(config)
+            if option(field.name).meta is not None}
     meta["cast_order"] = list(config.cast_order)
     meta["castable"] = [card.name for card in config.castable]
     for entry in GAME_OPTIONS:

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from ..errors import ExploreSimError, OptionError
-from . import answers, cards, explore, games, metrics, serve
+from . import answers, cards, curve, explore, games, metrics, serve
 from .arguments import PROG
 from .output import BROKEN_PIPE_STATUS, Output, print_error, print_line, print_warnings, \
     write_output
@@ -35,6 +35,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "value": answers.run_value,
     "advise": answers.run_advise,
     "tune": answers.run_tune,
+    "curve": curve.run,
     "metrics": metrics.run,
     "serve": serve.run,
 }

@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .context import Play
-from .metrics import CASTABLE_PREFIX
+from .metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from .rowwise import row_any, row_sum
 from .state import GameState, of_rows
+from .zones import count
 
 __all__ = ["castable_columns", "held_spells", "castable_in_hand", "first_castable",
            "castable_pairs", "castable_card", "castable_next_turn", "available_mana",
@@ -151,7 +152,8 @@ def will_use_mana(play: Play, state: GameState, rows: np.ndarray,
 
 
 def record_main_phase(play: Play, state: GameState) -> None:
-    """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn."""
+    """Take ``mana_available``, ``colour_screwed`` and ``castable:CARD`` for this turn (with
+    ``castable_lands``, ``main_lands`` and ``castable_lands:CARD`` too)."""
     mana, casting = play.mana, play.tables.casting
     everyone = np.arange(state.trials)
     unit_sets = mana.unit_sets(state, everyone)
@@ -167,8 +169,14 @@ def record_main_phase(play: Play, state: GameState) -> None:
         screwed = row_any(affordable & ~castable_columns(play, unit_sets, casting.cast_lookup))
     state.main_phase["mana_available"] = total.astype(np.int32)
     state.main_phase["colour_screwed"] = screwed.astype(np.int32)
+    lands = count(play, state, "land", everyone) if play.config.castable_lands else None
+    if lands is not None:
+        state.main_phase[MAIN_LANDS] = lands.astype(np.int32)
     for card, modes in zip(play.tables.castable_cards, play.tables.castable_card_modes):
         ok = np.zeros(state.trials, dtype=bool)
         for mode in modes:
             ok |= mana.payable_any(unit_sets, mode)
         state.main_phase[CASTABLE_PREFIX + card.name] = ok.astype(np.int32)
+        if lands is not None:  # the joint of castable:CARD and the lands in play
+            state.main_phase[CASTABLE_LANDS_PREFIX + card.name] = np.where(
+                ok, lands, 0).astype(np.int32)

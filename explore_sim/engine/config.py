@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..cards import Card, FeatureTable
-from .metrics import CASTABLE_PREFIX, TURN_METRICS
+from .metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS, TURN_METRICS
 from .options import GAMES, LAND_FACES, config_options
 
 __all__ = ["GameConfig", "GAMES", "LAND_FACES", "MAX_ACTIONS", "is_commander_game"]
@@ -48,6 +48,10 @@ class GameConfig:
     castable : tuple of Card
         Cards (in the deck or not) whose ``castable:NAME`` metric is taken each turn: 1
         where the sources in play after the land drop, before any spell, could pay the cost.
+    castable_lands : bool
+        Also take ``main_lands`` (the lands on the battlefield at that moment) and, per card
+        of :attr:`castable`, ``castable_lands:NAME`` (``main_lands`` where ``castable:NAME``
+        is 1, else 0): what the ``curve`` answer needs (Python only).
     game : {"auto", "normal", "commander"}
         A Commander game (CR 903): the commanders start in the command zone and are cast from
         there with {2} of tax per earlier cast, a removed commander returns there, and nobody
@@ -64,6 +68,7 @@ class GameConfig:
     hand_limit: int = 7
     land_faces: str = "when-needed"
     castable: tuple[Card, ...] = ()
+    castable_lands: bool = False
     game: str = "auto"
 
     def __post_init__(self) -> None:
@@ -73,9 +78,13 @@ class GameConfig:
     @property
     def metric_names(self) -> dict[str, bool]:
         """Every per-turn metric of a game with this configuration (0/1 indicators True):
-        :data:`TURN_METRICS` and one ``castable:NAME`` per card of :attr:`castable`."""
+        :data:`TURN_METRICS` and one ``castable:NAME`` per card of :attr:`castable`; with
+        :attr:`castable_lands`, ``main_lands`` and one ``castable_lands:NAME`` per card."""
         names = dict(TURN_METRICS)
         names.update({CASTABLE_PREFIX + card.name: True for card in self.castable})
+        if self.castable_lands:
+            names[MAIN_LANDS] = False
+            names.update({CASTABLE_LANDS_PREFIX + card.name: False for card in self.castable})
         return names
 
 

@@ -14,7 +14,7 @@ import dataclasses
 
 __all__ = ["Metric", "CATALOGUE", "SCOPES", "KINDS", "catalogue", "TURN_METRICS",
            "OPENING_METRICS", "STATE_METRICS", "EVENT_METRICS", "MAIN_PHASE_METRICS",
-           "EXPLORE_METRIC_NAMES", "CASTABLE_PREFIX"]
+           "EXPLORE_METRIC_NAMES", "CASTABLE_PREFIX", "MAIN_LANDS", "CASTABLE_LANDS_PREFIX"]
 
 #: Where a metric is measured: one explore sequence, the opening hand, or each turn.
 SCOPES = ("explore", "opening", "turn")
@@ -23,6 +23,12 @@ SCOPES = ("explore", "opening", "turn")
 KINDS = ("state", "event")
 #: Prefix of the metric "the sources in play after the land drop could pay CARD's cost".
 CASTABLE_PREFIX = "castable:"
+#: The lands on the battlefield after the land drop, when ``castable:CARD`` is taken (only
+#: in games with ``castable_lands``, as the ``curve`` answer plays them).
+MAIN_LANDS = "main_lands"
+#: Prefix of the metric ``main_lands`` where ``castable:CARD`` is 1, else 0 (the joint
+#: distribution of castability and lands in play; only with ``castable_lands``).
+CASTABLE_LANDS_PREFIX = "castable_lands:"
 
 
 @dataclasses.dataclass(frozen=True)

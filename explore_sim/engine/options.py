@@ -236,6 +236,10 @@ def _deck_options() -> list[GameOption]:
             web_help="cards whose metric castable:CARD is taken (could the sources in play "
                      "pay it?), one per line"),
         GameOption(
+            "castable_lands", "bool", False,
+            "also take main_lands and castable_lands:CARD for every castable card",
+            doc="bool", keyword=False, meta=None),
+        GameOption(
             "game", "choice", "auto",
             "commander: Commander games (the commander cast from the command zone, 40 life, "
             "the first mulligan free, no skipped first draw); auto (default): when the deck "

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..config import GameConfig
-from ..metrics import CASTABLE_PREFIX
+from ..metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..mulligan import MulliganRule
 from ..policies import Policy
 from ..state import OpeningHands
@@ -111,6 +111,8 @@ def _programs(policy: Policy, scry_policy: Policy | None) -> tuple[np.ndarray, .
 def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
              ) -> dict[int, dict[str, np.ndarray]]:
     names = [*METRICS, *(CASTABLE_PREFIX + card.name for card in config.castable)]
+    if config.castable_lands:
+        names += [MAIN_LANDS, *(CASTABLE_LANDS_PREFIX + card.name for card in config.castable)]
     result = {0: {"mulligans": opening[:, 0].copy(), "hand_size": opening[:, 1].copy(),
                   "opening_lands": opening[:, 2].copy()}}
     for turn in range(1, config.turns + 1):
@@ -131,9 +133,9 @@ def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...]) -> tupl
     """A game's arrays (:mod:`.state`), allocated once for a chunk's games."""
     d = dict(zip(DIMS, K.dims.tolist()))
     width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
-                d["n_profiles"], len(METRICS) + d["n_castable"], 8)
+                d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
     S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], size, len(EVENTS),
-                  2 + d["n_castable"], width, max(len(programs[0]), len(programs[2])))
+                  3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])))
     S[0][SIZE] = size
     S[10][R_NO_PENDING, 0] = -1
     return S
@@ -208,7 +210,7 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         Per-trial metrics by turn (0: the opening hand), as the vectorised engine gives them.
     """
     K, discard = _packed(tables, config)
-    n_metrics = len(METRICS) + len(config.castable)
+    n_metrics = len(config.metric_names)
     out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
     opening = np.zeros((trials, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
@@ -229,7 +231,7 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
 
     K, discard = _packed(tables, config)
     trials = opening.hand.shape[0]
-    n_metrics = len(METRICS) + len(config.castable)
+    n_metrics = len(config.metric_names)
     out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
     first = np.zeros((trials, 3), dtype=np.int32)
     given = (np.ascontiguousarray(opening.library, dtype=np.int32),

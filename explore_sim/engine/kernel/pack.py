@@ -50,13 +50,15 @@ GROUPS = ("land", "creature", "source", "tracker", "twists", "helm", "each_turn_
 EVENTS = EVENT_METRICS
 #: The per-turn metrics, in :data:`~explore_sim.engine.metrics.TURN_METRICS` order.
 METRICS = tuple(TURN_METRICS)
-#: Metrics taken in the first main phase (then one per castable card).
+#: Metrics taken in the first main phase (then one per castable card; with
+#: ``castable_lands``, then ``main_lands`` and one ``castable_lands:CARD`` per castable card).
 MAIN_METRICS = ("mana_available", "colour_screwed")
 #: Slots of ``K.dims`` (the deck's sizes and the game's options as integers).
 DIMS = ("n_kinds", "n_classes", "n_masks", "n_modes", "n_deck", "n_options", "n_basics",
         "n_profiles", "n_castable", "has_filters", "has_generic_ties", "use_lookup", "cap",
         "map_mode", "hand_limit", "turns", "on_play", "is_commander", "twists_first",
-        "use_maps", "n_groups", "n_sources", "n_commanders", "max_taxed", "spell_faces")
+        "use_maps", "n_groups", "n_sources", "n_commanders", "max_taxed", "spell_faces",
+        "castable_lands")
 #: Codes of the fetch, land-entering and enters-tapped arrays, as the cards layer numbers them.
 FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_RULES, \
     LAND_ENTERS_CODES
@@ -200,6 +202,7 @@ def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
         "n_sources": len(mana.source_ids), "n_commanders": len(tables.commander_ids),
         "max_taxed": max_taxed,
         "spell_faces": {"when-needed": 0, "always": 1, "never": 2}[config.land_faces],
+        "castable_lands": int(config.castable_lands),
     }
     return np.array([dims[d] for d in DIMS], dtype=np.int64)
 

@@ -16,6 +16,7 @@ from .actions import (
     equip,
 )
 from .codes import (
+    CASTABLE_LANDS,
     E_EXPLORE_COUNTERS,
     E_EXTRA_LAND_DROPS,
     E_TRIGGER_COUNTERS,
@@ -67,7 +68,9 @@ from .zones import count, draw, group_ids, to_hand
 @njit(cache=True)
 def record_main_phase(K, S):
     """``mana_available``, ``colour_screwed`` and ``castable:CARD`` after the land drop,
-    before any spell."""
+    before any spell; with ``castable_lands``, ``main_lands`` (the lands in play then) and
+    ``castable_lands:CARD`` (``main_lands`` where ``castable:CARD``, else 0). ``S.main``
+    holds ``3 + 2 * n_castable`` slots."""
     plain, filtered = S.work[R_RECORD_PLAIN], S.work[R_RECORD_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     total = total_of(K, filtered if n_sets > 1 else plain)
@@ -80,13 +83,17 @@ def record_main_phase(K, S):
                 screwed = 1
                 break
     main[1] = screwed
-    for j in range(K.dims[N_CASTABLE]):
+    n_castable = K.dims[N_CASTABLE]
+    lands = count(K, S, G_LAND) if K.dims[CASTABLE_LANDS] else 0
+    main[2 + n_castable] = lands  # main_lands, taken with castable_lands only
+    for j in range(n_castable):
         ok = 0
         for i in range(K.castable_modes[j, 0]):
             if payable_any(K, plain, filtered, n_sets, K.castable_modes[j, 1 + i]):
                 ok = 1
                 break
         main[2 + j] = ok
+        main[3 + n_castable + j] = lands if ok else 0  # castable_lands:CARD
 
 
 @njit(cache=True)
@@ -151,7 +158,8 @@ def cleanup(K, S, discard_order):
 
 @njit(cache=True)
 def turn_metrics(K, S, out):
-    """This turn's metrics in :data:`~.pack.METRICS` order (then the castable cards)."""
+    """This turn's metrics in :data:`~.pack.METRICS` order (then the castable cards; with
+    ``castable_lands``, then ``main_lands`` and ``castable_lands:CARD``)."""
     totals, main, s = S.totals, S.main, S.slots
     lands = count(K, S, G_LAND)
     for m in range(len(METRIC_EVENT)):  # event counters, cumulative from the start
@@ -165,8 +173,12 @@ def turn_metrics(K, S, out):
     out[M_HAND_SIZE] = S.zones[HAND].sum()
     out[M_MANA_AVAILABLE] = main[0]
     out[M_COLOUR_SCREWED] = main[1]
-    for j in range(K.dims[N_CASTABLE]):
+    n_castable = K.dims[N_CASTABLE]
+    for j in range(n_castable):
         out[len(METRIC_EVENT) + j] = main[2 + j]
+    if K.dims[CASTABLE_LANDS]:  # main_lands, then castable_lands:CARD
+        for j in range(n_castable + 1):
+            out[len(METRIC_EVENT) + n_castable + j] = main[2 + n_castable + j]
 
 
 @njit(cache=True, inline="always")

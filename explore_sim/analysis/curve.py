@@ -1,0 +1,272 @@
+"""Casting on curve: :func:`curve` and its :class:`CurveResult`.
+
+For every nonland card of a deck, the probability that the sources in play after the land
+drop of the card's turn (its mana value, at least 1) can pay its cost (the metric
+``castable:CARD``), and the same given at least mana-value lands in play then (Frank
+Karsten's criterion: a missed land drop is not a colour failure), beside the deck's
+coloured sources and the number Karsten's 2022 table recommends
+(:mod:`explore_sim.cards.karsten`). The games are :func:`~explore_sim.simulate`'s, with
+``castable_lands`` on: the engines also take ``main_lands`` and ``castable_lands:CARD``,
+whose histograms give the joint probabilities exactly (docs/guide/curve.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping
+from os import PathLike
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cards.card import Card
+from ..cards.decklist import Deck, load_deck
+from ..cards.karsten import KARSTEN_SOURCE, coloured_sources, cost_colours, karsten_column, \
+    karsten_sources
+from ..engine.goldfish import Goldfish
+from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
+from ..engine.mulligan import MulliganRule
+from ..engine.policies import Policy, one_policy
+from ..errors import OptionError
+from .game_setup import game_setup, run_meta, with_engine, with_game_options
+from .games import SimulateTask, TurnStats
+from .report import engine_text, meta_text
+from .results import Result
+from .runner import run_chunks, seed_sequence
+from .stats import wilson_interval
+
+__all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS"]
+
+#: The most turns :func:`curve` plays when ``turns`` is not given (a card of mana value 11
+#: is then judged on turn 10).
+MAX_CURVE_TURNS = 10
+#: The columns of :meth:`CurveResult.summary`, in order.
+CURVE_COLUMNS = ("card", "copies", "mana_value", "cost", "turn", "probability", "se",
+                 "ci_low", "ci_high", "lands_probability", "given_lands", "given_lands_se",
+                 "given_lands_ci_low", "given_lands_ci_high", "colours", "sources", "karsten",
+                 "short")
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class CurveResult(Result):
+    """The outcome of :func:`curve`: each nonland card's chance of being castable on curve.
+
+    Attributes
+    ----------
+    meta : dict
+        What was run and assumed (JSON-safe), as :func:`~explore_sim.simulate` records it
+        (``command`` is ``curve``; ``castable`` names every nonland card), with
+        ``karsten_column`` (the deck size whose recommendations are read) and
+        ``karsten_source``.
+    stats : TurnStats
+        Exact sums and histograms of every metric, by turn.
+    cards : tuple of (Card, int)
+        The nonland cards and their copies, in the deck's order.
+    sources : dict of str to int
+        The deck's cards that can make each colour of ``WUBRG``.
+    """
+
+    meta: dict[str, Any]
+    stats: TurnStats
+    cards: tuple[tuple[Card, int], ...]
+    sources: dict[str, int]
+
+    def _rows(self, level: float) -> pd.DataFrame:
+        """One row per card: :data:`CURVE_COLUMNS`."""
+        rows = []
+        for card, copies in self.cards:
+            turn = min(max(card.mana_value, 1), self.meta["turns"])
+            rows.append({"card": card.name, "copies": copies, "mana_value": card.mana_value,
+                         "cost": _cost_text(card), "turn": turn,
+                         **_probabilities(self.stats, card, turn, level),
+                         **_colour_columns(card, self.sources, self.meta["deck"][0]["size"])})
+        return pd.DataFrame(rows, columns=list(CURVE_COLUMNS))
+
+    def _table(self, rows: pd.DataFrame) -> str:
+        meta = self.meta
+        play = "on the play" if meta["on_play"] else "on the draw"
+        lines = [f"curve: each nonland card on its turn (mana value, at least 1), {play}"]
+        for key in ("deck", "policy", "mulligan", "trials", "seed"):
+            lines.append(f"  {key}: {meta_text(meta.get(key))}")
+        lines.append(f"  engine: {engine_text(meta)}")
+        lines.append(f"  sources recommended: Karsten 2022, {meta['karsten_column']}-card "
+                     "column")
+        lines.append("")
+        shown = pd.DataFrame({
+            "card": rows["card"], "n": rows["copies"], "cost": rows["cost"],
+            "turn": rows["turn"],
+            "castable": [_cell(p, se) for p, se in zip(rows["probability"], rows["se"])],
+            "given lands": [_cell(p, se) for p, se in zip(rows["given_lands"],
+                                                           rows["given_lands_se"])],
+            "sources (Karsten)": [_sources_cell(r) for r in rows.itertuples()],
+        })
+        lines.append(shown.to_string(index=False))
+        lines.append("")
+        lines.append("  cells: probability (standard error); given lands: castable given at "
+                     "least mana-value lands in play; * short of Karsten's number")
+        return "\n".join(lines) + "\n"
+
+    def _facts(self) -> dict[str, Any]:
+        return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),
+                "cards": len(self.cards), "on_play": self.meta["on_play"],
+                "trials": self.meta["trials"], "seed": self.meta["seed"]}
+
+    def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
+        table = self.summary()[["card", "copies", "cost", "turn", "probability", "se",
+                                "given_lands", "given_lands_se", "sources", "karsten",
+                                "short"]]
+        return [self._facts_line(), "summary() gives every column"], table, False
+
+
+def _probabilities(stats: TurnStats, card: Card, turn: int, level: float) -> dict[str, float]:
+    """``castable:CARD`` on ``turn``, and given ``main_lands >= mana value``.
+
+    P(castable and lands >= k) is the share of ``castable_lands:CARD >= k`` (k >= 1; for
+    k = 0 every castable trial), P(lands >= k) that of ``main_lands >= k``; their ratio is
+    the share of the trials with lands >= k that can cast, whose binomial standard error is
+    what the delta method gives for the ratio (the joint event lies inside the condition).
+    """
+    acc = stats.by_turn[turn]
+    n, k = acc.n, card.mana_value
+    castable = acc.total[CASTABLE_PREFIX + card.name]
+    joint = int(acc.histogram[CASTABLE_LANDS_PREFIX + card.name][k:].sum()) if k else castable
+    lands = int(acc.histogram[MAIN_LANDS][k:].sum())
+    p = castable / n
+    low, high = wilson_interval(castable, n, level)
+    out = {"probability": p, "se": math.sqrt(p * (1 - p) / n), "ci_low": low, "ci_high": high,
+           "lands_probability": lands / n}
+    if lands == 0:
+        given = dict.fromkeys(("given_lands", "given_lands_se", "given_lands_ci_low",
+                               "given_lands_ci_high"), float("nan"))
+    else:
+        q = joint / lands
+        q_low, q_high = wilson_interval(joint, lands, level)
+        given = {"given_lands": q, "given_lands_se": math.sqrt(q * (1 - q) / lands),
+                 "given_lands_ci_low": q_low, "given_lands_ci_high": q_high}
+    return {**out, **given}
+
+
+def _colour_columns(card: Card, sources: Mapping[str, int], deck_size: int) -> dict[str, str]:
+    """``colours``, ``sources``, ``karsten`` and ``short`` of a card (text, one entry per
+    colour of its first cost mode: ``"G 17, U 9"``)."""
+    mode = card.cost_modes[0]
+    colours = cost_colours(mode)
+    have = {c: sources[c] for c in colours}
+    want = {c: karsten_sources(mode, c, deck_size) for c in colours}
+    return {"colours": colours,
+            "sources": ", ".join(f"{c} {have[c]}" for c in colours),
+            "karsten": ", ".join(f"{c} {want[c]}" for c in colours),
+            "short": "".join(c for c in colours if have[c] < want[c])}
+
+
+def _cost_text(card: Card) -> str:
+    """The cost as cast from hand (a spell // land card's front face)."""
+    faces = [face.strip() for face in card.mana_cost.split("//")]
+    faces = faces[:1] if card.land_face is not None else faces
+    return " // ".join(face for face in faces if face) or "{0}"
+
+
+def _cell(p: float, se: float) -> str:
+    return "-" if np.isnan(p) else f"{p:.3f} ({se:.3f})"
+
+
+def _sources_cell(row: Any) -> str:
+    if not row.colours:
+        return "-"
+    have = dict(part.split(" ") for part in row.sources.split(", "))
+    want = dict(part.split(" ") for part in row.karsten.split(", "))
+    return ", ".join(f"{c} {have[c]} ({want[c]}){'*' if c in row.short else ''}"
+                     for c in row.colours)
+
+
+def _curve_turns(turns: int | None, cards: tuple[tuple[Card, int], ...]) -> int:
+    if turns is None:
+        return min(max(max(card.mana_value for card, _ in cards), 1), MAX_CURVE_TURNS)
+    return turns  # checked by the option schema (1-50)
+
+
+@with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
+def curve(
+    deck: Deck | str | PathLike[str],
+    turns: int | None = None,
+    on_play: bool = True,
+    mulligan: str | MulliganRule | None = "london",
+    policy: str | Policy | Mapping[str, str | Policy] = "forge",
+    trials: int = 100_000,
+    seed: Any = None,
+    removal: float = 0.0,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    scheduler: Any = None,
+    **options: Any,
+) -> CurveResult:
+    """For every nonland card of a deck, the probability that it is castable on curve.
+
+    Parameters
+    ----------
+    deck : Deck, path or decklist text
+    turns : int, optional
+        Turns to play (1-50); a card is judged on turn ``max(mana value, 1)``, at most
+        ``turns``. Default: the largest mana value of the deck's nonland cards, at least 1
+        and at most :data:`MAX_CURVE_TURNS`.
+    on_play : bool
+        On the play (no draw on turn 1) or on the draw.
+    mulligan : {"london", "london-free", "none"} or MulliganRule
+        Mulligan rule (:mod:`explore_sim.engine.mulligan`).
+    policy : str, callable or dict
+        Keep-or-mill policy for explore, as :func:`~explore_sim.simulate` takes it.
+    trials : int
+        Games to play.
+    seed : int, SeedSequence, Generator or None
+        None draws fresh entropy, recorded in ``meta["seed"]``.
+    removal : float
+        Probability that an explorer leaves the battlefield in response to its explore.
+    {game_options}
+    progress : callable, optional
+        ``progress(games done, games)`` after every chunk.
+    workers : int
+        Local processes to run chunks in (0: every core); the numbers do not depend on it.
+    scheduler : str, distributed.Client or Executor, optional
+        Run the chunks on a Dask cluster (as :func:`~explore_sim.simulate`).
+    **options
+        The other game options (keyword-only, listed above), except ``castable``: every
+        nonland card is.
+
+    Returns
+    -------
+    CurveResult
+        ``summary()`` has one row per nonland card (:data:`CURVE_COLUMNS`).
+
+    Raises
+    ------
+    OptionError
+        A bad option, ``castable`` given, or a deck without a nonland card.
+    """
+    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    if options.get("castable"):
+        raise OptionError("curve: castable is not an option of curve (every nonland card of "
+                          "the deck is taken)")
+    cards = tuple((card, n) for card, n in deck.main if not card.is_land)
+    if not cards:
+        raise OptionError(f"curve: the deck {deck.name!r} has no nonland card")
+    setup = game_setup([deck], trials, dict(
+        options, turns=_curve_turns(turns, cards), on_play=on_play, mulligan=mulligan,
+        removal=removal, castable=[card for card, _ in cards]))
+    setup = dataclasses.replace(setup, config=dataclasses.replace(setup.config,
+                                                                  castable_lands=True))
+    config = setup.config
+    policy = one_policy(policy, "curve")
+    Goldfish(deck.features(), config, policy, setup.scry, {})  # validate cast_order up front
+    setup = with_engine(setup, [(deck, policy)])
+    seed_seq = seed_sequence(seed)
+    stats = TurnStats(config.turns, config.metric_names)
+    task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
+    run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress, workers=workers,
+               scheduler=scheduler)
+    meta = run_meta("curve", [deck], setup, [policy], seed_seq)
+    meta["karsten_column"] = karsten_column(deck.size)
+    meta["karsten_source"] = KARSTEN_SOURCE
+    return CurveResult(meta=meta, stats=stats, cards=cards, sources=coloured_sources(deck))

@@ -1,0 +1,167 @@
+"""Coloured mana sources: how many a deck has of each colour, and how many Frank Karsten
+recommends for casting a card on curve.
+
+The recommendations are the table of Frank Karsten, "How Many Sources Do You Need to
+Consistently Cast Your Spells? A 2022 Update", kept as data in
+``explore_sim/cards/data/karsten_2022.csv`` (one row per cost, one column per deck size).
+How a cost is matched to a row, how gold cards are counted and which deck-size column is
+read are written down in ``docs/guide/curve.md``:
+
+- the colour's pips are the pips of exactly that one colour; every other mana of the cost
+  (generic, other colours, hybrid, ``{C}``) counts as generic;
+- a cost not in the table reads the row with the same pips (at most three) and the most
+  generic mana not above the cost's (5C reads 4C, 3CC reads 2CC, 2CCC reads 1CCC);
+- a gold card (single-colour pips of two or more colours) needs one more source of each of
+  its colours;
+- the deck-size column is the nearest of 40, 60, 80 and 99 cards (the larger on a tie).
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from importlib import resources
+
+from .card import Card
+from .costs import ANY_COLOUR, COLOURS, CostMode
+from .decklist import Deck
+
+__all__ = ["KARSTEN_SOURCE", "KARSTEN_DECK_SIZES", "karsten_table", "karsten_column",
+           "karsten_key", "karsten_sources", "coloured_sources", "cost_colours"]
+
+#: Where the recommendations come from.
+KARSTEN_SOURCE = ('Frank Karsten, "How Many Sources Do You Need to Consistently Cast Your '
+                  'Spells? A 2022 Update"')
+#: The deck sizes of the table's columns.
+KARSTEN_DECK_SIZES = (40, 60, 80, 99)
+
+
+@functools.cache
+def karsten_table() -> dict[tuple[int, int], dict[int, int]]:
+    """The recommendations, read from the package's data.
+
+    Returns
+    -------
+    dict of (int, int) to dict of int to int
+        ``{(generic, pips): {deck size: sources}}``: 1CC is ``(1, 2)``.
+    """
+    text = (resources.files("explore_sim.cards") / "data" / "karsten_2022.csv").read_text(
+        encoding="utf-8")
+    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
+    return {(int(row["generic"]), int(row["pips"])):
+            {size: int(row[f"deck_{size}"]) for size in KARSTEN_DECK_SIZES} for row in rows}
+
+
+def karsten_column(deck_size: int) -> int:
+    """The table's deck size nearest ``deck_size`` (the larger on a tie).
+
+    Parameters
+    ----------
+    deck_size : int
+
+    Returns
+    -------
+    int
+        One of :data:`KARSTEN_DECK_SIZES`.
+    """
+    return min(KARSTEN_DECK_SIZES, key=lambda size: (abs(size - deck_size), -size))
+
+
+def cost_colours(mode: CostMode) -> str:
+    """The colours of a cost's single-colour pips, in WUBRG order.
+
+    Parameters
+    ----------
+    mode : CostMode
+
+    Returns
+    -------
+    str
+        Such as ``"GU"`` -> ``"UG"``; empty for a colourless or hybrid-only cost.
+    """
+    return "".join(letter for bit, letter in enumerate(COLOURS[:5])
+                   if any(pip == 1 << bit for pip in mode.pips))
+
+
+def karsten_key(mode: CostMode, colour: str) -> tuple[int, int]:
+    """The table row that a cost reads for one of its colours.
+
+    Parameters
+    ----------
+    mode : CostMode
+    colour : str
+        One letter of ``WUBRG`` among :func:`cost_colours`.
+
+    Returns
+    -------
+    (int, int)
+        ``(generic, pips)`` of a row of :func:`karsten_table`: the pips of ``colour`` (at
+        most three) and the rest of the cost as generic mana, lowered to the nearest row.
+    """
+    bit = 1 << COLOURS.index(colour)
+    pips = sum(1 for pip in mode.pips if pip == bit)
+    if pips == 0:
+        raise ValueError(f"the cost {mode.text()} has no {colour} pip")
+    generic = mode.mana - pips
+    pips = min(pips, 3)
+    table = karsten_table()
+    while (generic, pips) not in table:
+        generic -= 1
+    return generic, pips
+
+
+def karsten_sources(mode: CostMode, colour: str, deck_size: int) -> int:
+    """Sources of ``colour`` Karsten recommends for casting a card of this cost on curve.
+
+    Parameters
+    ----------
+    mode : CostMode
+    colour : str
+        One letter of ``WUBRG`` among :func:`cost_colours`.
+    deck_size : int
+        Cards in the deck (the nearest column is read).
+
+    Returns
+    -------
+    int
+        The table's number, one more for a gold card (two or more colours).
+    """
+    gold = len(cost_colours(mode)) > 1
+    return karsten_table()[karsten_key(mode, colour)][karsten_column(deck_size)] + int(gold)
+
+
+def coloured_sources(deck: Deck) -> dict[str, int]:
+    """Cards of the main deck that can make each colour: lands and other mana sources.
+
+    A card counts once for each colour one of its mana abilities (or its land face's) can
+    make; a fetch land or a ramp spell makes no mana itself and is not counted.
+
+    Parameters
+    ----------
+    deck : Deck
+
+    Returns
+    -------
+    dict of str to int
+        ``{letter: copies}`` for each of ``WUBRG``.
+    """
+    commander = 0
+    for card, _ in deck.commander:
+        commander |= card.identity
+    counts = dict.fromkeys(COLOURS[:5], 0)
+    for card, copies in deck.main:
+        mask = _makes(card, commander)
+        for bit, letter in enumerate(COLOURS[:5]):
+            if mask & (1 << bit):
+                counts[letter] += copies
+    return counts
+
+
+def _makes(card: Card, commander: int) -> int:
+    """The colours any mana of the card (or of its land face) can be, as a mask."""
+    mask = 0
+    for face in (card, card.land_face):
+        if face is not None:
+            for unit in face.mana_units(commander):
+                mask |= unit
+    return mask & ANY_COLOUR
