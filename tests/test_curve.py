@@ -142,3 +142,14 @@ def test_the_command_prints_the_header_and_a_row_per_card(capsys):
     rows = {row["card"]: row for row in data["rows"]}
     assert rows["Carnage Tyrant"]["turn"] == 3 and rows["Llanowar Elves"]["turn"] == 1
     assert len(rows) == 12
+
+
+def test_a_split_card_is_judged_on_its_cheaper_halfs_turn():
+    """Find // Finality ({B/G}{B/G} // {4}{B}{G}, mana value 8 in hand) is a two-drop."""
+    from explore_sim.analysis.curve import curve_mana_value
+
+    golgari = explore_sim.load_deck(DECKS / "golgari_explore.txt")
+    find = next(card for card, _ in golgari.main if card.name == "Find // Finality")
+    assert find.mana_value == 8 and curve_mana_value(find) == 2
+    ranger = next(card for card, _ in golgari.main if card.name == "Jadelight Ranger")
+    assert curve_mana_value(ranger) == 3

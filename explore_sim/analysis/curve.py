@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cards.card import Card
+from ..cards.card import Card, mana_value_of
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten import KARSTEN_SOURCE, coloured_sources, cost_colours, karsten_column, \
     karsten_sources
@@ -37,7 +37,7 @@ from .results import Result
 from .runner import run_chunks, seed_sequence
 from .stats import wilson_interval
 
-__all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS"]
+__all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS", "curve_mana_value"]
 
 #: The most turns :func:`curve` plays when ``turns`` is not given (a card of mana value 11
 #: is then judged on turn 10).
@@ -77,8 +77,9 @@ class CurveResult(Result):
         """One row per card: :data:`CURVE_COLUMNS`."""
         rows = []
         for card, copies in self.cards:
-            turn = min(max(card.mana_value, 1), self.meta["turns"])
-            rows.append({"card": card.name, "copies": copies, "mana_value": card.mana_value,
+            turn = min(max(curve_mana_value(card), 1), self.meta["turns"])
+            rows.append({"card": card.name, "copies": copies,
+                         "mana_value": curve_mana_value(card),
                          "cost": _cost_text(card), "turn": turn,
                          **_probabilities(self.stats, card, turn, level),
                          **_colour_columns(card, self.sources, self.meta["deck"][0]["size"])})
@@ -129,7 +130,7 @@ def _probabilities(stats: TurnStats, card: Card, turn: int, level: float) -> dic
     what the delta method gives for the ratio (the joint event lies inside the condition).
     """
     acc = stats.by_turn[turn]
-    n, k = acc.n, card.mana_value
+    n, k = acc.n, curve_mana_value(card)
     castable = acc.total[CASTABLE_PREFIX + card.name]
     joint = int(acc.histogram[CASTABLE_LANDS_PREFIX + card.name][k:].sum()) if k else castable
     lands = int(acc.histogram[MAIN_LANDS][k:].sum())
@@ -181,9 +182,19 @@ def _sources_cell(row: Any) -> str:
                      for c in row.colours)
 
 
+def curve_mana_value(card: Card) -> int:
+    """The mana value a card is cast on curve at: its mana value, but a split card's cheaper
+    half (Find // Finality is a two-drop: on the stack a split card's mana value is the half
+    cast's)."""
+    if card.layout != "split":
+        return card.mana_value
+    return min(mana_value_of(half.strip()) for half in card.mana_cost.split("//"))
+
+
 def _curve_turns(turns: int | None, cards: tuple[tuple[Card, int], ...]) -> int:
     if turns is None:
-        return min(max(max(card.mana_value for card, _ in cards), 1), MAX_CURVE_TURNS)
+        return min(max(max(curve_mana_value(card) for card, _ in cards), 1),
+                   MAX_CURVE_TURNS)
     return turns  # checked by the option schema (1-50)
 
 
