@@ -605,7 +605,7 @@ def check_the_copy_is_imported(repo: Path) -> None:
 
 def run_tests(repo: Path, tests: tuple[str, ...]) -> tuple[int, str]:
     """(pytest's exit status, or -1 on a timeout; the last line of its output)."""
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
                *(f"tests/{name}" for name in tests)]
     try:
         out = subprocess.run(command, cwd=repo, env=environment(repo), capture_output=True,
