@@ -17,7 +17,6 @@ from .codes import (
     N_KINDS,
     N_MASKS,
     N_PROFILES,
-    N_SOURCES,
 )
 from .pack import (
     C_HAND_PROFILE,
@@ -28,11 +27,8 @@ from .pack import (
     PR_MODES,
     PR_PIPS,
     PR_PROF_N,
-    SO_COST,
-    SO_KIND,
 )
 from .state import (
-    BF,
     COMMAND,
     HAND,
     R_BEFORE,
@@ -42,6 +38,7 @@ from .state import (
     R_MORE_COVERED,
     R_WANTED,
 )
+from .mana import units_in_play
 from .zones import group_ids
 
 
@@ -79,12 +76,7 @@ def colour_keys(K, S, units, colours, is_fetch, keys):
             if S.zones[COMMAND, group_ids(K, G_COMMANDER_IDS)[slot]] > 0 and K.commanders[slot, CM_COMMANDER_PROFILE] >= 0:
                 wanted[K.commanders[slot, CM_COMMANDER_PROFILE]] += 1
         in_play = S.work[R_IN_PLAY]
-        in_play[:n_classes] = 0
-        for si in range(K.dims[N_SOURCES]):
-            if K.sources[si, SO_COST] == 0:
-                copies = S.zones[BF, K.sources[si, SO_KIND]]
-                for c in range(n_classes):
-                    in_play[c] += copies * K.s_units[si, c]
+        units_in_play(K, S, in_play)
         covered = S.work[R_COVERED]
         covered[:n_masks] = 0
         for m in range(n_masks):

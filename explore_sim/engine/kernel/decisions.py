@@ -16,7 +16,6 @@ from .codes import (
     N_CLASSES,
     N_KINDS,
     N_OPTIONS,
-    N_SOURCES,
     NO,
     NONE,
     O_CARD,
@@ -63,7 +62,7 @@ from .codes import (
     YES,
     ZERO,
 )
-from .mana import payable_any, total_of, unit_sets
+from .mana import payable_any, total_of, unit_sets, units_in_play
 from .pack import (
     C_CHEAPEST,
     C_COST,
@@ -80,11 +79,8 @@ from .pack import (
     C_POWER,
     C_TOUGHNESS,
     LO_CARD,
-    SO_COST,
-    SO_KIND,
 )
 from .state import (
-    BF,
     END,
     HAND,
     HAND_LANDS,
@@ -146,12 +142,7 @@ def castable_next_turn(K, S, card):
     """Every source you control, untapped, plus one land from hand could pay ``card``."""
     n_classes = K.dims[N_CLASSES]
     units = S.work[R_NEXT_UNITS]
-    units[:n_classes] = 0
-    for si in range(K.dims[N_SOURCES]):
-        if K.sources[si, SO_COST] == 0:
-            copies = S.zones[BF, K.sources[si, SO_KIND]]
-            for c in range(n_classes):
-                units[c] += copies * K.s_units[si, c]
+    units_in_play(K, S, units)
     if castable_card(K, card, units, units, ONE):
         return True
     more = S.work[R_NEXT_MORE]

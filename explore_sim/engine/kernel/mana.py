@@ -88,6 +88,20 @@ def plain_units(K, S, out, skip_kind, skip_copies):
 
 
 @njit(cache=True)
+def units_in_play(K, S, out):
+    """The units of every plain source (no activation cost) you control, tapped or not, into
+    ``out`` (classes): the mana the battlefield can make next turn."""
+    n_classes = K.dims[_N_CLASSES]
+    for c in range(n_classes):
+        out[c] = 0
+    for si in range(K.dims[_N_SOURCES]):
+        if K.sources[si, SO_COST] == 0:
+            copies = S.zones[BF, K.sources[si, SO_KIND]]
+            for c in range(n_classes):
+                out[c] += copies * K.s_units[si, c]
+
+
+@njit(cache=True)
 def _take_least_flexible(K, units):
     for j in range(K.dims[_N_CLASSES]):
         c = K.classes[j, CL_GENERIC_ORDER]
