@@ -574,6 +574,32 @@ MUTATIONS = [
              "| {row.kind} | {row.unit} | {row.meaning} |",
              "| {row.kind} | {row.meaning} |",
              ("test_metrics.py",)),
+    # The compiled kernel: each planted bug must make it play other games than the NumPy
+    # engine on the same deals (each one recompiles the kernel in the copy, about a minute).
+    Mutation("kernel-explored-land-stays-on-top", "explore_sim/engine/kernel/explore.py",
+             "leave_library(K, S, card)\n            to_hand(K, S, card, ONE)",
+             "pass",
+             ("test_kernel.py",)),
+    Mutation("kernel-milled-card-stays-on-top", "explore_sim/engine/kernel/explore.py",
+             "leave_library(K, S, card)\n                s[GRAVEYARD] += 1",
+             "s[GRAVEYARD] += 1",
+             ("test_kernel.py",)),
+    Mutation("kernel-land-drops-never-used-up", "explore_sim/engine/kernel/lands.py",
+             "s[LAND_DROPS] -= 1\n    s[PLAYED_LAND] = 1",
+             "s[PLAYED_LAND] = 1",
+             ("test_kernel.py",)),
+    Mutation("kernel-maps-never-used-up", "explore_sim/engine/kernel/actions.py",
+             "s[MAPS] -= 1\n    pay_one(K, S, mode, NO, NONE, ZERO)",
+             "pay_one(K, S, mode, NO, NONE, ZERO)",
+             ("test_kernel.py",)),
+    Mutation("kernel-mana-creatures-never-sick", "explore_sim/engine/kernel/mana.py",
+             "n -= S.zones[SICK, kind]",
+             "n -= 0",
+             ("test_kernel.py",)),
+    Mutation("kernel-commander-tax-not-counted", "explore_sim/engine/kernel/spells.py",
+             "totals[E_COMMANDER_TAX] += 2 * S.zones[CASTS, kind]",
+             "totals[E_COMMANDER_TAX] += 0 * S.zones[CASTS, kind]",
+             ("test_kernel.py",)),
 ]
 
 

@@ -5,9 +5,9 @@ links resolve.
 A command shown with its output is a shell block of one ``explore-sim`` command followed
 (after at most one paragraph) by a plain block: every line of that block must be printed, in
 order (an output may be shown in part, with ``...`` where lines are left out); the seeds make
-the numbers exact, so a changed digit fails, naming the page and the command. ``tune`` (which
-takes minutes) and ``serve`` (which runs until stopped) are left out; the line ``serve``
-prints is checked by :func:`test_getting_started_shows_the_line_serve_prints`.
+the numbers exact, so a changed digit fails, naming the page and the command. ``serve``
+(which runs until stopped) is left out; the line it prints is checked by
+:func:`test_getting_started_shows_the_line_serve_prints`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ FRAGMENTS = {"docs/contributing.md"}
 #: Pages whose Python examples go on from another page's (run first, in one namespace).
 CONTINUES = {"docs/guide/plots.md": "docs/guide/python.md"}
 #: Commands shown without being run here.
-NOT_RUN = ("explore-sim tune", "explore-sim serve")
+NOT_RUN = ("explore-sim serve",)
 #: A shell block of one explore-sim command, at most one paragraph, then a plain block.
 SHOWN = re.compile(r"```sh\n(explore-sim [^`]*?)\n```\n\n(?:(?:(?!\n\n)[^`])*\n\n)?```\n(.*?)```",
                    flags=re.DOTALL)
