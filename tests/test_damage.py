@@ -116,8 +116,8 @@ def bears_games(games: int, turns: int, seed: int) -> np.ndarray:
 def test_forests_and_bears_deal_the_independent_damage_and_kill_turns():
     turns, trials = 9, 4000
     result = explore_sim.simulate(explore_sim.parse_deck("24 Forest\n36 Grizzly Bears"),
-                                  trials=trials, seed=3, turns=turns, policy="keep", engine="numpy",
-                                  mulligan="none")
+                                  trials=trials, seed=3, turns=turns, policy="keep",
+                                  mulligan="none", engine="numpy")
     rows = result.summary().set_index(["turn", "metric"])
     damage = bears_games(trials, turns, seed=11)
     dead = damage >= 20
