@@ -77,6 +77,18 @@ def test_cave_diver_attacks_with_its_pump_for_each_explore_this_turn():
     assert [d for d, _ in damage_by_turn(game, state, 2)] == [3, 3 + 2 + 3]
 
 
+def test_a_removed_copy_takes_its_own_counters_not_an_older_copys():
+    # The new Branchwalker is removed in response to its explore (--removal 1): the older
+    # copy keeps its two counters and attacks for 4; removed in turn 2 by nothing, again 4.
+    game, state, ids = scripted_game(["Grizzly Bears", *FORESTS], hand=["Merfolk Branchwalker"],
+                                     battlefield=["Merfolk Branchwalker", "Forest", "Forest"],
+                                     config=GameConfig(removal=1.0))
+    state.counters[0, ids["Merfolk Branchwalker"]] = 2
+    assert [d for d, _ in damage_by_turn(game, state, 1)] == [4]
+    assert state.battlefield[0, ids["Merfolk Branchwalker"]] == 1
+    assert state.counters[0, ids["Merfolk Branchwalker"]] == 2
+
+
 def test_a_mana_creature_stays_back_and_deals_nothing():
     game, state, _ = scripted_game(FORESTS, battlefield=["Llanowar Elves"])
     assert [d for d, _ in damage_by_turn(game, state, 2)] == [0, 0]
@@ -160,6 +172,15 @@ def test_a_bad_life_is_a_one_line_error(value, capsys):
                  "--life", value]) == 2
     err = capsys.readouterr().err.strip()
     assert "life" in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_compare_shows_damage_and_opponent_dead(capsys):
+    assert main(["compare", str(DECKS / "lci_merfolk_explore.txt"),
+                 str(DECKS / "lci_merfolk_vanilla.txt"), "--trials", "200", "--seed", "1",
+                 "--engine", "numpy", "--life", "10", "--quiet",
+                 "--metrics", "damage,opponent_dead"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\ndamage ") == 2 and out.count("\nopponent_dead ") == 2
 
 
 def test_life_sets_the_starting_life_of_the_format():
