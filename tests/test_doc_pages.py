@@ -158,6 +158,9 @@ def check_python_page(page: str, namespace: dict) -> None:
         assert fixed.table()["source"].iloc[0] == "card file fixes.toml"
     if page == "docs/guide/sweep.md":
         assert (namespace["tmp"] / "lands.parquet").is_file()
+    if page == "docs/guide/damage.md":
+        clock = namespace["clock"]
+        assert clock.median == 6 and 5 < clock.mean < 6.5 and len(clock.by_turn) == 7
     if page == "README.md":
         assert list(namespace["result"].summary()["metric"])[:2] == ["explores", "counters"]
 

@@ -84,7 +84,8 @@ def test_every_shipped_deck_plays_the_same_games_in_both_engines(path, policy):
 @pytest.mark.parametrize("options", [
     {"on_play": False}, {"hand_limit": 7, "turns": 9}, {"use_maps": False},
     {"replacement_order": "twists-first"}, {"land_faces": "always"}, {"land_faces": "never"},
-    {"opponent_land_fraction": 0.0}, {"opponent_land_fraction": 1.0},
+    {"opponent_land_fraction": 0.0}, {"opponent_land_fraction": 1.0}, {"life": 9},
+    {"removal": 1.0},  # sure removal: each engine's own stream decides it the same way
 ])
 def test_game_options_play_the_same_games_in_both_engines(options):
     deck = load_deck(DECKS[0].parent / "lci_merfolk_explore.txt")

@@ -2,6 +2,7 @@
 
 - :mod:`.explore`: one explore sequence over many shuffles;
 - :mod:`.simulate`: whole goldfish games with one deck (:func:`simulate`);
+- :mod:`.kill_turn`: the damage clock (on which turn the opponent is dead);
 - :mod:`.compare`: paired comparisons of decks and policies (:func:`compare`);
 - :mod:`.game_setup`: game options (the schema of :mod:`explore_sim.engine.options`) to a
   game, and their metadata; :mod:`.games`: games in seeded chunks, sums by turn;

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..cards import Card, FeatureTable, normalize_name
 from ..cards.decklist import Deck
-from ..engine.config import GameConfig, is_commander_game
+from ..engine.config import GameConfig, is_commander_game, starting_life
 from ..engine.mulligan import MulliganRule, as_mulligan_rule
 from ..engine.options import GAME_OPTIONS, GameOption, keyword_options, option
 from ..engine.policies import Policy, one_policy, policy_name
@@ -310,7 +310,7 @@ def game_formats(decks: Sequence[Deck], config: GameConfig,
             "game": "commander" if commander else "normal",
             "commander": [card.name for card, _ in deck.commander] if commander else [],
             "library": deck.size,
-            "starting_life": 40 if commander else 20,
+            "starting_life": starting_life(config, commander),
             "mulligan": game_mulligan(rule, config, features).name,
             "first_draw_skipped_on_the_play": not commander,
         })

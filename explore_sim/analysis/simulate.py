@@ -32,6 +32,7 @@ from .metric_checks import (
     table_metrics,
 )
 from .report import cell_table, engine_text, meta_text, render
+from .kill_turn import KillTurn, kill_turn
 from .results import Result
 from .runner import run_chunks, seed_sequence
 
@@ -100,6 +101,21 @@ class SimulationResult(Result):
         """
         check_distribution(metric, turn, self.meta["turns"], castable_metrics(self.meta))
         return self._with_meta(self.stats.by_turn[turn].distribution(metric, level))
+
+    def kill_turn(self, level: float = 0.95) -> KillTurn:
+        """The damage clock: P(opponent dead by turn T), the median kill turn and the mean
+        of min(kill turn, turns + 1) (:func:`explore_sim.analysis.kill_turn.kill_turn`).
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the Wilson intervals.
+
+        Returns
+        -------
+        KillTurn
+        """
+        return kill_turn(self.stats, level)
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None) -> str:
         """The result as text, as the command line prints it.

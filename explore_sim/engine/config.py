@@ -8,7 +8,11 @@ from ..cards import Card, FeatureTable
 from .metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS, TURN_METRICS
 from .options import GAMES, LAND_FACES, config_options
 
-__all__ = ["GameConfig", "GAMES", "LAND_FACES", "MAX_ACTIONS", "is_commander_game"]
+__all__ = ["GameConfig", "GAMES", "LAND_FACES", "MAX_ACTIONS", "is_commander_game",
+           "starting_life", "STARTING_LIFE", "COMMANDER_LIFE"]
+
+#: The opponent's starting life in a normal game (CR 119.1) and in a Commander game (CR 903.7).
+STARTING_LIFE, COMMANDER_LIFE = 20, 40
 
 #: Safety bound on actions per main phase; every action uses a card, mana or a Map.
 MAX_ACTIONS = 60
@@ -52,6 +56,10 @@ class GameConfig:
         Also take ``main_lands`` (the lands on the battlefield at that moment) and, per card
         of :attr:`castable`, ``castable_lands:NAME`` (``main_lands`` where ``castable:NAME``
         is 1, else 0): what the ``curve`` answer needs (Python only).
+    life : int
+        The goldfish opponent's starting life, against which ``opponent_dead`` compares the
+        combat damage dealt; 0: :data:`STARTING_LIFE`, or :data:`COMMANDER_LIFE` in a
+        Commander game (:func:`starting_life`).
     game : {"auto", "normal", "commander"}
         A Commander game (CR 903): the commanders start in the command zone and are cast from
         there with {2} of tax per earlier cast, a removed commander returns there, and nobody
@@ -63,6 +71,7 @@ class GameConfig:
     removal: float = 0.0
     replacement_order: str = "tracker-first"
     opponent_land_fraction: float = 0.4
+    life: int = 0
     use_maps: bool = True
     cast_order: tuple[str, ...] = ()
     hand_limit: int = 7
@@ -91,3 +100,22 @@ class GameConfig:
 def is_commander_game(config: GameConfig, features: FeatureTable) -> bool:
     """Whether a game of these cards with this configuration is a Commander game."""
     return config.game == "commander" or (config.game == "auto" and features.commander_ids.size > 0)
+
+
+def starting_life(config: GameConfig, commander: bool) -> int:
+    """The goldfish opponent's starting life: ``config.life`` when set, else 20 (CR 119.1),
+    or 40 in a Commander game (CR 903.7).
+
+    Parameters
+    ----------
+    config : GameConfig
+    commander : bool
+        The game is a Commander game (:func:`is_commander_game`).
+
+    Returns
+    -------
+    int
+    """
+    if config.life:
+        return int(config.life)
+    return COMMANDER_LIFE if commander else STARTING_LIFE

@@ -19,7 +19,7 @@ from .context import Play
 from .policies import Observation, decide
 from .rules import explore_outcome
 from .rowwise import row_sum
-from .state import GameState, of_rows, to_hand
+from .state import GameState, add_counters, of_rows, to_hand
 from . import zones
 from .zones import peek, remove
 
@@ -131,6 +131,8 @@ def explore_instruction(
         lands[e] += events.land_to_hand
         nonlands[e] += events.nonland
         counters[e] += events.counter
+    # E2, E4: the counters go on the explorer (the copy that just entered, if it did).
+    add_counters(state, rows, explorer, counters, just_entered)
     if pending is None:
         explore_triggers(play, state, rows, explored, lands, nonlands)
     else:

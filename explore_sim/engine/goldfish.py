@@ -26,7 +26,7 @@ from ..cards import FeatureTable
 from . import abilities
 from .castability import available_mana, castable_card, record_main_phase
 from .casting import cast_pass
-from .config import GAMES, MAX_ACTIONS, GameConfig, is_commander_game
+from .config import GAMES, MAX_ACTIONS, GameConfig, is_commander_game, starting_life
 from .context import Play
 from .lands import play_land
 from .paying import ManaTables
@@ -176,7 +176,7 @@ class Goldfish:
     def combat(self, state: GameState) -> None:
         """Beginning of combat, attackers (every creature that can), attack triggers and
         unblocked combat damage."""
-        from .abilities.combat import AttackEvent
+        from .abilities.combat import AttackEvent, combat_damage
 
         play = self.play
         self.attach(state)
@@ -188,6 +188,7 @@ class Goldfish:
         crewers = [crew for crew_step in play.steps["crew"]
                    for crew in crew_step(play, state, attackers)]
         play.run("attack", state, AttackEvent(attackers, animated, crewers))
+        combat_damage(play, state, attackers)
         play.run("combat_damage", state, attackers)
         state.empty_pool()
 
@@ -210,6 +211,9 @@ class Goldfish:
         self.attach(state)
         state.turn += 1
         state.recount()
+        state.counters += state.sick_counters  # no copy is summoning sick any more
+        state.sick_counters[:] = 0
+        state.explores_before[:] = state.totals["explores"]
         state.sick[:] = 0
         state.tapped[:] = 0
         state.empty_pool()
@@ -261,4 +265,6 @@ class Goldfish:
         out["land_drop"] = state.played_land.astype(np.int32)
         out["creatures"] = creatures(play, state, everyone)
         out["hand_size"] = row_sum(state.hand, np.int32)
+        life = starting_life(self.config, self.tables.is_commander)
+        out["opponent_dead"] = (out["damage"] >= life).astype(np.int32)
         return {name: out[name] for name in self.metric_names}

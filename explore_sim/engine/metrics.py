@@ -153,6 +153,12 @@ CATALOGUE: tuple[Metric, ...] = (
        "zone (above 1 when a removed commander is cast again; Commander games)"),
     _m("commander_tax_paid", "turn", "event", "mana", "mana paid as commander tax ({2} per "
        "earlier cast; Commander games)"),
+    _m("damage", "turn", "event", "damage", "combat damage dealt to the goldfish opponent, "
+       "attacks unblocked: each attacker's power, +1/+1 counters and Merfolk Cave-Diver's "
+       "+1/+0 (docs/guide/damage.md)", "combat damage dealt"),
+    _m("opponent_dead", "turn", "state", "probability", "the combat damage dealt is at least "
+       "the opponent's starting life (20, 40 in Commander games, or --life)",
+       "P(opponent dead)"),
     _m(f"{CASTABLE_PREFIX}CARD", "turn", "state", "probability", "the sources in play after "
        "the land drop could pay CARD, a card named with --castable, in the deck or not",
        main_phase=True),

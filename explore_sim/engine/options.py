@@ -212,6 +212,14 @@ def _turn_options() -> list[GameOption]:
             doc_help="land share of the opponent's library for parley (Storm Fleet Negotiator)",
             flag="--opponent-land-fraction", web="opponent_land_fraction",
             web_help="land share of the opponent's library for parley"),
+        GameOption(
+            "life", "int", 0,
+            "the goldfish opponent's starting life for opponent_dead (default 0: 20, 40 in "
+            "Commander games)", doc="int",
+            doc_help="the goldfish opponent's starting life, against which ``opponent_dead`` "
+                     "compares the combat damage dealt (0, the default: 20, or 40 in a "
+                     "Commander game)",
+            low=0, high=100000, flag="--life", metavar="N"),
     ]
 
 

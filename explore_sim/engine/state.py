@@ -27,6 +27,9 @@ __all__ = [
     "GameState",
     "leave",
     "enter",
+    "add_counters",
+    "counters_on_copies",
+    "countered_copy_is_sick",
     "of_rows",
     "kinds_in",
     "to_hand",
@@ -259,6 +262,14 @@ class GameState:
         Map tokens; Glowcap Lanterns attached to a creature.
     graveyard : ndarray, shape (trials,), int32
         Cards in the graveyard (milled, resolved spells, discarded, removed permanents).
+    counters, sick_counters : ndarray, shape (trials, n_cards + 1), int32
+        +1/+1 counters on the permanents of each card id: on its copies that are not
+        summoning sick, and on its summoning-sick ones (docs/guide/damage.md: a counter goes
+        on the copy :func:`countered_copy_is_sick` names; at the untap step every counter
+        is on a copy that is no longer sick).
+    explores_before : ndarray, shape (trials,), int32
+        ``totals["explores"]`` at the start of this turn (the explores this turn give each
+        Merfolk Cave-Diver that attacks +1/+0).
     turn : int
     totals : dict of str to ndarray, shape (trials,), int32
         Cumulative event counts (explores, counters, Maps, mana spent, ...).
@@ -294,6 +305,9 @@ class GameState:
     maps: np.ndarray
     equipped: np.ndarray
     graveyard: np.ndarray
+    counters: np.ndarray
+    sick_counters: np.ndarray
+    explores_before: np.ndarray
     turn: int
     totals: dict[str, np.ndarray]
     main_phase: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
@@ -347,6 +361,9 @@ class GameState:
             maps=zeros.copy(),
             equipped=zeros.copy(),
             graveyard=zeros.copy(),
+            counters=np.zeros((trials, n_kinds), dtype=np.int32),
+            sick_counters=np.zeros((trials, n_kinds), dtype=np.int32),
+            explores_before=zeros.copy(),
             turn=0,
             totals=totals,
         )
@@ -435,6 +452,9 @@ class GameState:
             maps=zeros.copy(),
             equipped=zeros.copy(),
             graveyard=np.full(trials, graveyard, dtype=np.int32),
+            counters=np.zeros((trials, n_kinds), dtype=np.int32),
+            sick_counters=np.zeros((trials, n_kinds), dtype=np.int32),
+            explores_before=zeros.copy(),
             turn=int(turn),
             totals={name: zeros.copy() for name in EVENT_METRICS},
         )
@@ -507,6 +527,42 @@ def leave(state: GameState, rows: np.ndarray, kind: int) -> None:
         state.permanents[rows, group] -= 1
     state.sick[rows, kind] = np.minimum(state.sick[rows, kind], state.battlefield[rows, kind])
     state.tapped[rows, kind] = np.minimum(state.tapped[rows, kind], state.battlefield[rows, kind])
+
+
+def countered_copy_is_sick(state: GameState, rows: np.ndarray, kind: np.ndarray,
+                           just_entered: np.ndarray | bool = False) -> np.ndarray:
+    """Whether the copy of ``kind`` (aligned with ``rows``) that an effect puts counters on,
+    or that leaves, is a summoning-sick one: the copy that just entered when
+    ``just_entered`` and one is sick, else one that is not sick if there is one (the copy
+    the removal model removes, :func:`explore_sim.engine.zones.remove`). Shape (rows,), bool."""
+    sick = state.sick[rows, kind]
+    ready = state.battlefield[rows, kind] - sick
+    return (np.asarray(just_entered) & (sick > 0)) | (ready <= 0)
+
+
+def add_counters(state: GameState, rows: np.ndarray, kind: np.ndarray | int,
+                 added: np.ndarray | int, just_entered: np.ndarray | bool = False) -> None:
+    """Put ``added`` +1/+1 counters (aligned with ``rows``) on one copy of ``kind`` in each
+    row: a summoning-sick copy or not, as :func:`countered_copy_is_sick` says."""
+    kind = np.broadcast_to(np.asarray(kind, dtype=np.intp), rows.shape)
+    added = np.broadcast_to(np.asarray(added, dtype=np.int32), rows.shape)
+    some = added > 0
+    rows, kind, added = rows[some], kind[some], added[some]
+    if not rows.size:
+        return
+    on_sick = countered_copy_is_sick(state, rows, kind,
+                                     np.broadcast_to(just_entered, some.shape)[some])
+    np.add.at(state.sick_counters, (rows[on_sick], kind[on_sick]), added[on_sick])
+    np.add.at(state.counters, (rows[~on_sick], kind[~on_sick]), added[~on_sick])
+
+
+def counters_on_copies(counters: np.ndarray, copies: np.ndarray,
+                       chosen: np.ndarray) -> np.ndarray:
+    """The counters on ``chosen`` of ``copies`` permanents that carry ``counters`` between
+    them (arrays of one shape): all of them when every copy is chosen, else the chosen
+    copies' even share, rounded down (exact when the copies carry as many each)."""
+    share = np.where(chosen >= copies, counters, counters * chosen // np.maximum(copies, 1))
+    return np.where(chosen > 0, share, 0)
 
 
 def _library_cards(opening: OpeningHands, row: int) -> np.ndarray:

@@ -16,10 +16,11 @@ import numpy as np
 from ..cards import EMPTY
 from .context import Play
 from .rowwise import row_any, row_bitwise_or
-from .state import GameState, enter, kinds_in, leave, of_rows, to_hand
+from .state import (GameState, counters_on_copies, countered_copy_is_sick, enter, kinds_in,
+                    leave, of_rows, to_hand)
 
 __all__ = ["count", "creatures", "pick_creature", "peek", "draw", "remove", "sacrifice",
-           "enters", "EnterEvent", "create_maps", "basics_in_library", "land_types"]
+           "take_counters", "enters", "EnterEvent", "create_maps", "basics_in_library", "land_types"]
 
 
 def count(play: Play, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:
@@ -83,6 +84,7 @@ def remove(play: Play, state: GameState, rows: np.ndarray, card: np.ndarray,
     for kind in kinds_in(card):
         is_kind = card == kind
         here, new = rows[is_kind], just_entered[is_kind]
+        take_counters(state, here, kind, new)
         with play.mana.track(state, here, kind):
             sick = here[new & (state.sick[here, kind] > 0)]
             state.sick[sick, kind] -= 1
@@ -91,6 +93,21 @@ def remove(play: Play, state: GameState, rows: np.ndarray, card: np.ndarray,
             state.command[here, kind] += 1
         else:
             state.graveyard[here] += 1
+
+
+def take_counters(state: GameState, rows: np.ndarray, kind: int,
+                  just_entered: np.ndarray | bool = False) -> None:
+    """The copy of ``kind`` about to leave in each of ``rows`` takes its +1/+1 counters with
+    it: a summoning-sick copy or not, as :func:`~explore_sim.engine.state.countered_copy_is_sick`
+    says, carrying its even share of its part's counters (docs/guide/damage.md)."""
+    sick = state.sick[rows, kind].astype(np.int32)
+    ready = state.battlefield[rows, kind] - sick
+    on_sick = countered_copy_is_sick(state, rows, np.full(rows.shape, kind), just_entered)
+    one = np.ones(rows.shape, dtype=np.int32)
+    state.sick_counters[rows, kind] -= np.where(
+        on_sick, counters_on_copies(state.sick_counters[rows, kind], sick, one), 0)
+    state.counters[rows, kind] -= np.where(
+        on_sick, 0, counters_on_copies(state.counters[rows, kind], ready, one))
 
 
 def sacrifice(play: Play, state: GameState, rows: np.ndarray, card: np.ndarray | int) -> None:

@@ -17,14 +17,14 @@ from ..context import Play
 from ..explore_effects import explore_instruction, explore_triggers
 from ..lands import put_land
 from ..rowwise import row_sum
-from ..state import GameState
+from ..state import GameState, counters_on_copies
 from ..zones import count, create_maps, draw, peek, pick_creature
 from .activated import can_pay
 
 __all__ = ["AttackEvent", "combat_explores", "merfolk_explore", "animate_lands",
            "crew_vehicles", "attack_maps", "attack_explores", "parley_on_attack",
            "crewers_explore", "land_or_card_on_attack", "lantern_explores",
-           "combat_damage_explores", "parley"]
+           "combat_damage_explores", "combat_damage", "parley"]
 
 
 @dataclasses.dataclass(eq=False)
@@ -86,6 +86,8 @@ def animate_lands(play: Play, state: GameState) -> np.ndarray:
             with play.mana.track(state, animating, kind):
                 state.tapped[animating, kind] += 1  # it attacks
             animated[animating] += 1
+            # Unblocked, it deals combat damage equal to its power (CR 510.1a).
+            state.totals["damage"][animating] += max(int(play.tables.features.power[kind]), 0)
     return animated
 
 
@@ -103,6 +105,8 @@ def crew_vehicles(play: Play, state: GameState,
         tapped = attackers[crew_rows, crewer] > 0
         attackers[crew_rows[tapped], crewer[tapped]] -= 1
         crewers.append((crew_rows, crewer))
+        # The crewed vehicle attacks, unblocked: combat damage equal to its power (CR 510.1a).
+        state.totals["damage"][crew_rows] += max(int(play.tables.features.power[kind]), 0)
     return crewers
 
 
@@ -166,6 +170,29 @@ def combat_damage_explores(play: Play, state: GameState, attackers: np.ndarray) 
         attacking = np.minimum(attackers[:, kind], state.battlefield[:, kind])
         for k in range(int(attacking.max(initial=0))):
             explore_instruction(play, state, np.flatnonzero(k < attacking), kind, 1, False)
+
+
+def combat_damage(play: Play, state: GameState, attackers: np.ndarray) -> None:
+    """The attacking creatures still on the battlefield deal combat damage to the goldfish
+    opponent, unblocked (CR 510.1a): each its power, plus its +1/+1 counters (CR 122.1a),
+    plus a Merfolk Cave-Diver's +1/+0 per explore this turn; a creature with no power left
+    deals none. ``attackers``: shape (trials, n_cards + 1), after crewing. Animated lands
+    and crewed vehicles add theirs as they attack (:func:`animate_lands`,
+    :func:`crew_vehicles`)."""
+    f = play.tables.features
+    battlefield = state.battlefield.astype(np.int32)
+    sick = state.sick.astype(np.int32)
+    able = np.where(f.has_haste, battlefield, battlefield - sick)
+    attacking = np.minimum(attackers, able).clip(0)
+    # Without haste only copies that are not summoning sick attack (CR 302.6); with haste
+    # a sick copy may, and the copies' counters are shared between them.
+    on_ready = counters_on_copies(state.counters, battlefield - sick, attacking)
+    on_all = counters_on_copies(state.counters + state.sick_counters, battlefield, attacking)
+    damage = attacking * f.power.astype(np.int32) + np.where(f.has_haste, on_all, on_ready)
+    pumps = state.totals["explores"] - state.explores_before  # Cave-Diver's +1/+0 each
+    for kind in play.tables.ids["cave_diver"].tolist():
+        damage[:, kind] += attacking[:, kind] * pumps
+    state.totals["damage"] += row_sum(np.maximum(damage, 0), np.int32)
 
 
 def parley(play: Play, state: GameState, rows: np.ndarray) -> None:

@@ -11,7 +11,17 @@ from ..lands import put_land
 from ..state import GameState
 from ..zones import count
 
-__all__ = ["walker", "caravel", "cave_diver", "chupacabra", "nicanzil"]
+__all__ = ["walker", "caravel", "cave_diver", "chupacabra", "nicanzil", "counters_on_each"]
+
+
+def counters_on_each(play: Play, state: GameState, rows: np.ndarray, group: str,
+                     per_copy: np.ndarray) -> None:
+    """``per_copy`` +1/+1 counters (aligned with ``rows``) on each permanent of ``group``,
+    summoning sick or not (the counters of :attr:`GameState.counters`)."""
+    for kind in play.tables.ids[group].tolist():
+        sick = state.sick[rows, kind].astype(np.int32)
+        state.sick_counters[rows, kind] += sick * per_copy
+        state.counters[rows, kind] += (state.battlefield[rows, kind] - sick) * per_copy
 
 
 def walker(play: Play, state: GameState, rows: np.ndarray, explored: np.ndarray,
@@ -19,6 +29,7 @@ def walker(play: Play, state: GameState, rows: np.ndarray, explored: np.ndarray,
     """Wildgrowth Walker: a +1/+1 counter on it and 3 life per explore."""
     walkers = count(play, state, "walker", rows)
     state.totals["trigger_counters"][rows] += walkers * explored
+    counters_on_each(play, state, rows, "walker", explored)
     state.totals["life_gained"][rows] += 3 * walkers * explored
 
 
@@ -26,6 +37,7 @@ def caravel(play: Play, state: GameState, rows: np.ndarray, explored: np.ndarray
             lands: np.ndarray, nonlands: np.ndarray) -> None:
     """Shadowed Caravel: a +1/+1 counter on it per explore."""
     state.totals["trigger_counters"][rows] += count(play, state, "caravel", rows) * explored
+    counters_on_each(play, state, rows, "caravel", explored)
 
 
 def cave_diver(play: Play, state: GameState, rows: np.ndarray, explored: np.ndarray,
@@ -46,6 +58,7 @@ def nicanzil(play: Play, state: GameState, rows: np.ndarray, explored: np.ndarra
     from hand onto the battlefield tapped. Neither fires on an empty library (E4)."""
     nicanzils = count(play, state, "nicanzil", rows)
     state.totals["trigger_counters"][rows] += nicanzils * nonlands
+    counters_on_each(play, state, rows, "nicanzil", nonlands)
     land_triggers = nicanzils * lands
     for k in range(int(land_triggers.max(initial=0))):
         putting = rows[k < land_triggers]

@@ -9,7 +9,10 @@ from __future__ import annotations
 from numba import njit
 
 from .codes import (
+    E_DAMAGE,
+    E_EXPLORES,
     E_MAPS_USED,
+    G_CAVE_DIVER,
     G_ACTIVATED_SEARCH,
     G_ANCHORAGE,
     G_ATTACK_EXPLORER,
@@ -43,16 +46,20 @@ from .pack import (
     C_IS_NONLAND,
     C_IS_SOURCE,
     C_MAPS,
+    C_POWER,
 )
 from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
-from .state import BF, EQUIPPED, MAPS, R_HAKBAL_PENDING, SICK, TAPPED, uniform
+from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, SICK,
+                    SICK_CTR, TAPPED, uniform)
 from .zones import (
     basics_left,
     count,
+    counters_on_copies,
     create_maps,
     draw,
     group_ids,
+    member,
     peek,
     pick_creature,
     sacrifice,
@@ -144,6 +151,8 @@ def combat(K, S, attackers, crewers):
             pay_one(K, S, mode, NO, kind, ONE)
             S.zones[TAPPED, kind] += 1  # it attacks
             animated += 1
+            # Unblocked, it deals combat damage equal to its power (CR 510.1a).
+            S.totals[E_DAMAGE] += max(K.card[kind, C_POWER], 0)
     for kind in range(n_kinds):
         attackers[kind] = 0
         if K.card[kind, C_IS_CREATURE] and not K.card[kind, C_IS_SOURCE]:
@@ -158,6 +167,8 @@ def combat(K, S, attackers, crewers):
                     attackers[crewer] -= 1
                 crewers[n_crewers] = crewer
                 n_crewers += 1
+                # The crewed vehicle attacks, unblocked: its power (CR 510.1a).
+                S.totals[E_DAMAGE] += max(K.card[kind, C_POWER], 0)
     # Attack triggers, in the registry's order.
     for kind in group_ids(K, G_ATTACK_MAP):
         create_maps(K, S, attackers[kind] * K.card[kind, C_MAPS])
@@ -183,10 +194,36 @@ def combat(K, S, attackers, crewers):
                 break
         for _ in range(min(S.slots[EQUIPPED], attacking)):
             explore_instruction(K, S, first, ONE, NO, YES, no_pending(S), NO)
+    combat_damage(K, S, attackers)
     for kind in group_ids(K, G_DAMAGE_EXPLORER):  # Emperor's Vanguard, unblocked
         for _ in range(min(attackers[kind], S.zones[BF, kind])):
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
     S.pool[:] = 0  # mana empties
+
+
+@njit(cache=True)
+def combat_damage(K, S, attackers):
+    """The attackers still on the battlefield deal combat damage, unblocked (CR 510.1a):
+    each its power, its +1/+1 counters (CR 122.1a) and a Merfolk Cave-Diver's +1/+0 per
+    explore this turn; one with no power left deals none."""
+    pumps = S.totals[E_EXPLORES] - S.slots[EXPLORES_BEFORE]
+    damage = 0
+    for kind in range(1, K.dims[N_KINDS]):
+        if attackers[kind] <= 0:
+            continue
+        on, sick = S.zones[BF, kind], S.zones[SICK, kind]
+        if K.card[kind, C_HAS_HASTE]:  # a sick copy may attack (CR 302.6)
+            attacking = min(attackers[kind], on)
+            dealt = counters_on_copies(S.zones[CTR, kind] + S.zones[SICK_CTR, kind], on,
+                                       attacking)
+        else:
+            attacking = min(attackers[kind], on - sick)
+            dealt = counters_on_copies(S.zones[CTR, kind], on - sick, attacking)
+        dealt += attacking * K.card[kind, C_POWER]
+        if member(K, G_CAVE_DIVER, kind):
+            dealt += attacking * pumps
+        damage += max(dealt, 0)
+    S.totals[E_DAMAGE] += damage
 
 
 @njit(cache=True)

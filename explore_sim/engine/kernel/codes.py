@@ -17,7 +17,7 @@ from .pack import G_PASS_IDS as PASS_IDS_SLOT
 (N_KINDS, N_CLASSES, N_MASKS, N_MODES, N_DECK, N_OPTIONS, N_BASICS, N_PROFILES, N_CASTABLE,
  HAS_FILTERS, TIES, USE_LOOKUP, CAP, MAP_MODE, HAND_LIMIT, TURNS, ON_PLAY, IS_COMMANDER,
  TWISTS_FIRST, USE_MAPS, N_GROUPS, N_SOURCES, N_COMMANDERS, MAX_TAXED, SPELL_FACES,
- CASTABLE_LANDS) = range(
+ CASTABLE_LANDS, LIFE) = range(
     len(DIMS))
 # Groups (K.gi[slot] is the group's column in K.members).
 (G_LAND, G_CREATURE, G_SOURCE, G_TRACKER, G_TWISTS, G_HELM, G_EACH_TURN_LAND,
@@ -31,12 +31,13 @@ from .pack import G_PASS_IDS as PASS_IDS_SLOT
 (E_EXPLORES, E_EXPLORE_COUNTERS, E_TRIGGER_COUNTERS, E_EXPLORE_LANDS, E_MILLED, E_SCRIES,
  E_MAPS_CREATED, E_MAPS_USED, E_MANA_SPENT, E_CARDS_CAST, E_LIFE_GAINED, E_CAVE_DIVER,
  E_CHUPACABRA, E_NICANZIL_LANDS, E_LANDS_PUT, E_REMOVED, E_EXTRA_LAND_DROPS, E_DECKED,
- E_LIFE_PAID, E_TAPPED_LANDS, E_COMMANDER_CAST, E_COMMANDER_TAX) = (EVENTS.index(e) for e in (
+ E_LIFE_PAID, E_TAPPED_LANDS, E_COMMANDER_CAST, E_COMMANDER_TAX, E_DAMAGE) = (
+    EVENTS.index(e) for e in (
     "explores", "explore_counters", "trigger_counters", "explore_lands", "milled", "scries",
     "maps_created", "maps_used", "mana_spent", "cards_cast", "life_gained", "cave_diver_pumps",
     "chupacabra_triggers", "nicanzil_lands", "lands_put", "explorers_removed",
     "extra_land_drops", "decked", "life_paid", "tapped_lands_played", "commander_cast",
-    "commander_tax_paid"))
+    "commander_tax_paid", "damage"))
 # Codes of the cards layer.
 F_BASIC_TAPPED, F_PASSAGE, F_BASIC_HAND, F_TAPPED_AND_HAND, F_TWO_BASICS = (
     FETCH.index(f) for f in ("basic_tapped", "basic_passage", "basic_hand",
@@ -49,9 +50,9 @@ L_SCRY, L_BOUNCE = LAND_ENTERS.index("scry"), LAND_ENTERS.index("bounce")
 METRIC_EVENT = np.array([EVENTS.index(m) if m in EVENTS else -1 for m in METRICS],
                         dtype=np.int64)
 (M_LANDS_PLAYED, M_ON_CURVE, M_LAND_DROP, M_COUNTERS, M_CREATURES, M_HAND_SIZE,
- M_MANA_AVAILABLE, M_COLOUR_SCREWED) = (METRICS.index(m) for m in (
+ M_MANA_AVAILABLE, M_COLOUR_SCREWED, M_OPPONENT_DEAD, M_DAMAGE) = (METRICS.index(m) for m in (
     "lands_played", "on_curve", "land_drop", "counters", "creatures", "hand_size",
-    "mana_available", "colour_screwed"))
+    "mana_available", "colour_screwed", "opponent_dead", "damage"))
 G_MERFOLK_IDS, G_LAND_IDS, G_BASIC_IDS, G_COMMANDER_IDS, G_PASS_IDS = (np.int64(slot) for slot in (
     MERFOLK_IDS_SLOT, LAND_IDS_SLOT, BASIC_IDS_SLOT, COMMANDER_IDS_SLOT, PASS_IDS_SLOT))
 # Constants passed to compiled functions as typed values (numba would otherwise compile a

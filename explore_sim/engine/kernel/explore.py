@@ -34,8 +34,19 @@ from .codes import (
 from .decisions import decide, scry
 from .lands import put_land
 from .pack import C_IS_LAND
-from .state import BF, GRAVEYARD, uniform
-from .zones import count, leave_library, peek, remove, to_hand
+from .state import BF, CTR, GRAVEYARD, SICK, SICK_CTR, uniform
+from .zones import add_counters, count, group_ids, leave_library, peek, remove, to_hand
+
+
+@njit(cache=True)
+def counters_on_each(K, S, slot, per_copy):
+    """``per_copy`` +1/+1 counters on each permanent of group ``slot``, sick or not."""
+    if per_copy <= 0:
+        return
+    for kind in group_ids(K, slot):
+        sick = S.zones[SICK, kind]
+        S.zones[SICK_CTR, kind] += sick * per_copy
+        S.zones[CTR, kind] += (S.zones[BF, kind] - sick) * per_copy
 
 
 @njit(cache=True)
@@ -47,13 +58,16 @@ def explore_triggers(K, S, explored, lands, nonlands):
     walkers = count(K, S, G_WALKER)
     totals[E_TRIGGER_COUNTERS] += walkers * explored
     totals[E_LIFE_GAINED] += 3 * walkers * explored
+    counters_on_each(K, S, G_WALKER, explored)
     totals[E_TRIGGER_COUNTERS] += count(K, S, G_CARAVEL) * explored
+    counters_on_each(K, S, G_CARAVEL, explored)
     totals[E_CAVE_DIVER] += count(K, S, G_CAVE_DIVER) * explored
     totals[E_CHUPACABRA] += count(K, S, G_CHUPACABRA) * explored
     # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
     # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
     nicanzils = count(K, S, G_NICANZIL)
     totals[E_TRIGGER_COUNTERS] += nicanzils * nonlands
+    counters_on_each(K, S, G_NICANZIL, nonlands)
     for _ in range(nicanzils * lands):
         if put_land(K, S, YES):
             totals[E_NICANZIL_LANDS] += 1
@@ -116,6 +130,8 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
                 leave_library(K, S, card)
                 s[GRAVEYARD] += 1
                 totals[E_MILLED] += 1
+    # E2, E4: the counters go on the explorer (the copy that just entered, if it did).
+    add_counters(K, S, explorer, counters, just_entered)
     if pending[0] < 0:
         explore_triggers(K, S, explored, lands, nonlands)
     else:

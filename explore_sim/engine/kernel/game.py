@@ -15,6 +15,7 @@ from .state import (
     BF,
     CASTS,
     COMMAND,
+    CTR,
     DEALT,
     END,
     HAND,
@@ -28,6 +29,7 @@ from .state import (
     R_METRICS_ROW,
     SEARCH_REVERSES,
     SICK,
+    SICK_CTR,
     SIZE,
     TAPPED,
     TOP,
@@ -114,6 +116,8 @@ def start_game(K, S, deck, counts):
     S.zones[TAPPED, :] = 0
     S.zones[COMMAND, :] = 0
     S.zones[CASTS, :] = 0
+    S.zones[CTR, :] = 0
+    S.zones[SICK_CTR, :] = 0
     S.perm[:] = 0
     S.pool[:] = 0
     S.totals[:] = 0

@@ -13,7 +13,8 @@ play, work, stack)``:
 - ``zones``: counts per card id, one row each: :data:`HAND`, :data:`BF` (on the
   battlefield), :data:`SICK` (of those, summoning sick), :data:`TAPPED`, :data:`COMMAND`
   (in the command zone), :data:`CASTS` (cast from there), :data:`LIB_COUNT` (in the
-  library);
+  library), :data:`CTR` and :data:`SICK_CTR` (+1/+1 counters on the copies not summoning
+  sick, and on the sick ones);
 - ``perm``: permanents on the battlefield per group of ``K.members``;
 - ``pool``: mana made and not spent, per unit class; ``lib_pips``: the library's pips per
   colour;
@@ -37,6 +38,8 @@ __all__ = [
     "BF",
     "CASTS",
     "COMMAND",
+    "CTR",
+    "EXPLORES_BEFORE",
     "DEALT",
     "END",
     "EQUIPPED",
@@ -53,6 +56,7 @@ __all__ = [
     "POOL_IN_USE",
     "SEARCH_REVERSES",
     "SICK",
+    "SICK_CTR",
     "SIZE",
     "TAPPED",
     "TOP",
@@ -64,13 +68,13 @@ __all__ = [
 ]
 
 TOP, END, DEALT, LAND_DROPS, PLAYED_LAND, MAPS, EQUIPPED, GRAVEYARD, TURN, HAND_LANDS, \
-    LIB_LANDS, POOL_IN_USE, SIZE, SEARCH_REVERSES = range(14)
-N_SLOTS = 14
+    LIB_LANDS, POOL_IN_USE, SIZE, SEARCH_REVERSES, EXPLORES_BEFORE = range(15)
+N_SLOTS = 15
 
 
 #: Rows of the zones array.
-HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT = range(7)
-N_ZONES = 7
+HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT, CTR, SICK_CTR = range(9)
+N_ZONES = 9
 #: Rows of the workspace ``S[10]`` (int64): each function that needs scratch space has rows
 #: of its own, so no call overwrites its caller's (the compiled game never recurses), and
 #: no array is allocated while games are played.

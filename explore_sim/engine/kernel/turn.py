@@ -17,7 +17,9 @@ from .actions import (
 )
 from .codes import (
     CASTABLE_LANDS,
+    E_DAMAGE,
     E_EXPLORE_COUNTERS,
+    E_EXPLORES,
     E_EXTRA_LAND_DROPS,
     E_TRIGGER_COUNTERS,
     G_COMMANDER_IDS,
@@ -26,6 +28,7 @@ from .codes import (
     G_LAND,
     HAND_LIMIT,
     IS_COMMANDER,
+    LIFE,
     M_COLOUR_SCREWED,
     M_COUNTERS,
     M_CREATURES,
@@ -34,6 +37,7 @@ from .codes import (
     M_LANDS_PLAYED,
     M_MANA_AVAILABLE,
     M_ON_CURVE,
+    M_OPPONENT_DEAD,
     MAX_ACTIONS,
     METRIC_EVENT,
     N_CASTABLE,
@@ -52,6 +56,8 @@ from .pack import C_CHEAPEST, C_IS_CAST
 from .spells import cast_pass
 from .state import (
     COMMAND,
+    CTR,
+    EXPLORES_BEFORE,
     GRAVEYARD,
     HAND,
     LAND_DROPS,
@@ -59,6 +65,7 @@ from .state import (
     R_RECORD_FILTERED,
     R_RECORD_PLAIN,
     SICK,
+    SICK_CTR,
     TAPPED,
     TURN,
 )
@@ -124,6 +131,10 @@ def main_phase(K, S, second):
 def untap_and_draw(K, S):
     s = S.slots
     s[TURN] += 1
+    for kind in range(K.dims[N_KINDS]):  # no copy is summoning sick any more
+        S.zones[CTR, kind] += S.zones[SICK_CTR, kind]
+        S.zones[SICK_CTR, kind] = 0
+    s[EXPLORES_BEFORE] = S.totals[E_EXPLORES]
     S.zones[SICK, :] = 0
     S.zones[TAPPED, :] = 0
     S.pool[:] = 0
@@ -173,6 +184,7 @@ def turn_metrics(K, S, out):
     out[M_HAND_SIZE] = S.zones[HAND].sum()
     out[M_MANA_AVAILABLE] = main[0]
     out[M_COLOUR_SCREWED] = main[1]
+    out[M_OPPONENT_DEAD] = 1 if totals[E_DAMAGE] >= K.dims[LIFE] else 0
     n_castable = K.dims[N_CASTABLE]
     for j in range(n_castable):
         out[len(METRIC_EVENT) + j] = main[2 + j]

@@ -23,6 +23,7 @@ from .pack import C_BASIC_TYPES, C_COMMANDER_SLOT, C_IS_CREATURE, C_IS_LAND
 from .state import (
     BF,
     COMMAND,
+    CTR,
     DEALT,
     END,
     GRAVEYARD,
@@ -32,6 +33,7 @@ from .state import (
     LIB_LANDS,
     MAPS,
     SICK,
+    SICK_CTR,
     SIZE,
     TAPPED,
     TOP,
@@ -142,6 +144,50 @@ def is_game_commander(K, kind):
     return K.dims[IS_COMMANDER] and K.card[kind, C_COMMANDER_SLOT] >= 0
 
 
+@njit(cache=True, inline="always")
+def countered_copy_is_sick(S, kind, just_entered):
+    """Whether the copy of ``kind`` an effect puts counters on, or that leaves, is summoning
+    sick: the one that just entered when ``just_entered`` and one is sick, else one that is
+    not sick if there is one (the copy :func:`remove` removes)."""
+    sick = S.zones[SICK, kind]
+    return (just_entered and sick > 0) or S.zones[BF, kind] - sick <= 0
+
+
+@njit(cache=True, inline="always")
+def counters_on_copies(counters, copies, chosen):
+    """The counters on ``chosen`` of ``copies`` permanents that carry ``counters`` between
+    them: all when every copy is chosen, else their even share, rounded down."""
+    if chosen <= 0:
+        return 0
+    if chosen >= copies:
+        return counters
+    return counters * chosen // max(copies, 1)
+
+
+@njit(cache=True)
+def add_counters(K, S, kind, added, just_entered):
+    """Put ``added`` +1/+1 counters on one copy of ``kind`` (sick or not, as
+    :func:`countered_copy_is_sick` says)."""
+    if added <= 0 or kind == 0:
+        return
+    if countered_copy_is_sick(S, kind, just_entered):
+        S.zones[SICK_CTR, kind] += added
+    else:
+        S.zones[CTR, kind] += added
+
+
+@njit(cache=True)
+def take_counters(K, S, kind, just_entered):
+    """The copy of ``kind`` about to leave takes its +1/+1 counters with it (its even share
+    of its part's)."""
+    sick = S.zones[SICK, kind]
+    if countered_copy_is_sick(S, kind, just_entered):
+        S.zones[SICK_CTR, kind] -= counters_on_copies(S.zones[SICK_CTR, kind], sick, 1)
+    else:
+        ready = S.zones[BF, kind] - sick
+        S.zones[CTR, kind] -= counters_on_copies(S.zones[CTR, kind], ready, 1)
+
+
 @njit(cache=True)
 def remove(K, S, kind, just_entered):
     """The removal model: a permanent leaves in response to its explore (E3); the copy that
@@ -149,6 +195,7 @@ def remove(K, S, kind, just_entered):
     to the command zone (CR 903.9)."""
     if kind == 0 or S.zones[BF, kind] <= 0:
         return
+    take_counters(K, S, kind, just_entered)
     if just_entered and S.zones[SICK, kind] > 0:
         S.zones[SICK, kind] -= 1
     leave(K, S, kind)

@@ -1,0 +1,116 @@
+"""The damage clock: on which turn a goldfish game's combat damage kills the opponent.
+
+``opponent_dead`` is 1 at the end of turn T when the combat damage dealt so far is at least
+the opponent's starting life (docs/guide/damage.md). Damage only adds up, so a game dead by
+turn T is dead at every later turn, and the games dead by each turn (the sums of
+``opponent_dead``, exact) give the whole distribution of the kill turn K up to the last turn
+played: :func:`kill_turn` reads them from a simulation's :class:`TurnStats`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pandas as pd
+
+from .games import TurnStats
+from .stats import wilson_interval
+
+__all__ = ["KillTurn", "kill_turn", "KILL_TURN_COLUMNS"]
+
+#: Columns of :attr:`KillTurn.by_turn`.
+KILL_TURN_COLUMNS = ("turn", "dead", "probability", "se", "ci_low", "ci_high")
+
+
+@dataclasses.dataclass(frozen=True)
+class KillTurn:
+    """The kill-turn distribution of one simulation.
+
+    Attributes
+    ----------
+    by_turn : DataFrame
+        One row per turn T played (:data:`KILL_TURN_COLUMNS`): the games dead by the end of
+        turn T, P(dead by turn T), its standard error sqrt(p (1 - p) / n) and Wilson
+        interval.
+    median : int or None
+        The first turn T where P(dead by turn T) reaches 0.5; None when no turn played does
+        (the median kill turn is later than the last turn).
+    mean : float
+        The mean of min(K, turns + 1): a game not dead by the last turn counts as killed on
+        the turn after it (censored), so the mean is a lower bound of the mean kill turn
+        whenever some games survive.
+    mean_se : float
+        Its standard error, from the exact distribution of min(K, turns + 1) (sample
+        variance with n - 1, over n).
+    turns, n : int
+        Turns played and games.
+    """
+
+    by_turn: pd.DataFrame
+    median: int | None
+    mean: float
+    mean_se: float
+    turns: int
+    n: int
+
+    def text(self) -> str:
+        """The distribution as a few lines of text (what a person reads).
+
+        Returns
+        -------
+        str
+        """
+        lines = [f"{'turn':>4}  P(dead by turn)"]
+        for row in self.by_turn.itertuples(index=False):
+            lines.append(f"{row.turn:>4}  {row.probability:.3f} ({row.se:.3f})")
+        median = (f"turn {self.median}" if self.median is not None
+                  else f"later than turn {self.turns}")
+        lines.append(f"median kill turn: {median}")
+        lines.append(f"mean of min(kill turn, {self.turns + 1}): {self.mean:.3f} "
+                     f"({self.mean_se:.3f})")
+        return "\n".join(lines)
+
+
+def kill_turn(stats: TurnStats, level: float = 0.95) -> KillTurn:
+    """The kill-turn distribution from a simulation's per-turn sums of ``opponent_dead``.
+
+    Parameters
+    ----------
+    stats : TurnStats
+        A simulation's statistics (:attr:`SimulationResult.stats
+        <explore_sim.analysis.simulate.SimulationResult.stats>`), with ``opponent_dead``
+        recorded at every turn.
+    level : float
+        Confidence level of the Wilson intervals.
+
+    Returns
+    -------
+    KillTurn
+
+    Raises
+    ------
+    ValueError
+        No game was played, or ``opponent_dead`` was not recorded.
+    """
+    turns = max(stats.by_turn)
+    n = stats.by_turn[1].n if turns >= 1 else 0
+    if n < 1:
+        raise ValueError("kill_turn needs at least one game of at least one turn")
+    if "opponent_dead" not in stats.by_turn[1].total:
+        raise ValueError("kill_turn needs the metric opponent_dead, which was not recorded")
+    dead = [int(stats.by_turn[t].total["opponent_dead"]) for t in range(1, turns + 1)]
+    rows = []
+    for turn, count in enumerate(dead, start=1):
+        p = count / n
+        rows.append((turn, count, p, math.sqrt(p * (1 - p) / n), *wilson_interval(count, n, level)))
+    by_turn = pd.DataFrame(rows, columns=list(KILL_TURN_COLUMNS))
+    median = next((t for t, count in enumerate(dead, start=1) if 2 * count >= n), None)
+    # min(K, turns + 1) takes the value t on the games first dead at turn t, and turns + 1
+    # on the games alive at the end.
+    games = [count - before for count, before in zip(dead, [0, *dead[:-1]])] + [n - dead[-1]]
+    total = sum(t * g for t, g in enumerate(games, start=1))
+    total_sq = sum(t * t * g for t, g in enumerate(games, start=1))
+    mean = total / n
+    variance = (total_sq - n * mean * mean) / (n - 1) if n > 1 else 0.0
+    return KillTurn(by_turn, median, mean, math.sqrt(max(variance, 0.0) / n), turns, n)
