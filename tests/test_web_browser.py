@@ -1,7 +1,9 @@
 """The web page in a real headless browser: Debian's chromium driven by Playwright.
 
 Pastes a shipped deck, runs a goldfish analysis, waits for the table and the figure, checks
-the numbers against the command line's for the same seed, follows a permalink (and another
+the numbers against the command line's for the same seed, loads shipped decks into the value
+and curve tabs (the curve's sentence and table against :func:`explore_sim.curve`), follows a
+permalink (and another
 site's form and link, which start nothing), and saves a screenshot (also to
 ``$EXPLORE_SIM_SCREENSHOT`` when set: that is how the documentation's picture is made). No browser is
 downloaded: the test is skipped, with the reason, when no chromium is installed (``.ci/run``
@@ -130,6 +132,48 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
         assert shown[:3] == ["Jadelight Ranger", "4", "on_curve@4"]
         assert shown[3:7] == [f"{float(x):.4f}" for x in found[5:9]]  # mean, se, interval
         assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=value")
+        assert not errors, errors
+        page.close()
+
+
+def test_curve_of_a_shipped_deck_in_a_real_browser(browser):
+    from explore_sim import curve
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=100_000)) as (url, app):
+        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page.set_default_timeout(DEADLINE * 1000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        page.goto(url + "/")
+        page.get_by_role("button", name="Castable on curve").click()
+        page.wait_for_selector("input[name=turns][placeholder=optional]")
+        page.select_option("select[name=shipped]", "golgari_explore")
+        page.get_by_role("button", name="Load").first.click()
+        page.wait_for_function("() => document.querySelector('textarea[name=deck]').value"
+                               ".includes('Carnage Tyrant')")
+        page.fill("input[name=trials]", "2000")
+        page.fill("input[name=seed]", "2")
+        page.click("#run")
+
+        table = page.wait_for_selector("table.stats")
+        assert page.locator("#result").get_attribute("data-state") == "done"
+        assert table.query_selector("caption").inner_text().startswith(
+            "curve: each nonland card on its turn")
+        answer = page.inner_text("p.answer")
+        rows = curve(DECKS / "golgari_explore.txt", trials=2000, seed=2).summary()
+        castable = int((rows["probability"] >= 0.8).sum())
+        assert answer.startswith(f"{castable} of {len(rows)} nonland cards are castable on "
+                                 "curve at least 80% of the time")
+        assert "short of Karsten's sources: Agadeem's Awakening" in answer
+        shown = {row.query_selector("th").inner_text(): [
+            cell.inner_text() for cell in row.query_selector_all("td")]
+            for row in table.query_selector_all("tbody tr")}
+        tyrant = rows.set_index("card").loc["Carnage Tyrant"]
+        assert shown["Carnage Tyrant"][:4] == [
+            "2", "{4}{G}{G}", "6", f"{tyrant['probability']:.3f} ({tyrant['se']:.3f})"]
+        assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=curve")
         assert not errors, errors
         page.close()
 

@@ -37,7 +37,8 @@ from .results import Result
 from .runner import run_chunks, seed_sequence
 from .stats import wilson_interval
 
-__all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS", "curve_mana_value"]
+__all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS", "curve_mana_value",
+           "curve_turns"]
 
 #: The most turns :func:`curve` plays when ``turns`` is not given (a card of mana value 11
 #: is then judged on turn 10).
@@ -191,11 +192,25 @@ def curve_mana_value(card: Card) -> int:
     return min(mana_value_of(half.strip()) for half in card.mana_cost.split("//"))
 
 
-def _curve_turns(turns: int | None, cards: tuple[tuple[Card, int], ...]) -> int:
-    if turns is None:
-        return min(max(max(curve_mana_value(card) for card, _ in cards), 1),
-                   MAX_CURVE_TURNS)
-    return turns  # checked by the option schema (1-50)
+def curve_turns(deck: Deck, turns: int | None = None) -> int:
+    """The turns :func:`curve` plays for ``deck``: ``turns`` when given, else the largest
+    on-curve mana value of its nonland cards (:func:`curve_mana_value`), at least 1 and at
+    most :data:`MAX_CURVE_TURNS`.
+
+    Parameters
+    ----------
+    deck : Deck
+    turns : int, optional
+        The turns asked for (checked by the option schema: 1-50).
+
+    Returns
+    -------
+    int
+    """
+    if turns is not None:
+        return turns
+    values = [curve_mana_value(card) for card, _ in deck.main if not card.is_land]
+    return min(max([*values, 1]), MAX_CURVE_TURNS)
 
 
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
@@ -264,7 +279,7 @@ def curve(
     if not cards:
         raise OptionError(f"curve: the deck {deck.name!r} has no nonland card")
     setup = game_setup([deck], trials, dict(
-        options, turns=_curve_turns(turns, cards), on_play=on_play, mulligan=mulligan,
+        options, turns=curve_turns(deck, turns), on_play=on_play, mulligan=mulligan,
         removal=removal, castable=[card for card, _ in cards]))
     setup = dataclasses.replace(setup, config=dataclasses.replace(setup.config,
                                                                   castable_lands=True))

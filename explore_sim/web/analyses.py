@@ -9,17 +9,16 @@ and ``--format json`` output). :data:`ANALYSES` lists them in the page's order.
 
 Adding an analysis is adding one entry: fields (the command's options, with its names and
 defaults, then ``trials`` and ``seed``), ``check``, ``run``, ``tables``, ``figure`` (None when
-the command has no ``--plot``) and ``download``, then one line in :data:`ANALYSES`.
+the command has no ``--plot``) and ``download``, then one line in :data:`ANALYSES`. The
+pieces every entry is made of are in :mod:`explore_sim.web.parts`; an entry may live in a
+module of its own (``curve``: :mod:`explore_sim.web.curve_tab`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pandas as pd
 from matplotlib.figure import Figure
 
 from ..analysis.advise import PHASES, advice_cells, advise, position
@@ -45,199 +44,25 @@ from ..engine.policies import as_policy
 from ..errors import ExploreSimError, OptionError, clip
 from ..plotting import result_figure
 from .checks import cast_first_errors, engine_errors, explore_errors
+from .curve_tab import CURVE
 from .forms import Field
 from .game_fields import GameFields
+from .parts import (
+    Analysis,
+    Progress,
+    Table,
+    frame_table,
+    page_message,
+    policy_error,
+    render_download,
+    trials_and_seed,
+    wide_table,
+)
 
 __all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress"]
 
-#: ``progress(done, total)``: called by the API after every chunk of trials.
-Progress = Callable[[int, int], None]
 #: The most deck x policy variants one comparison plays.
 MAX_VARIANTS = 8
-_COMMAND_LINE_HINT = re.compile(r"\s*\(--[a-z-]+ NAME\)")
-
-
-@dataclasses.dataclass(frozen=True)
-class Table:
-    """A result table as the page shows it: formatted cells, first column a row header.
-
-    Attributes
-    ----------
-    title : str
-    columns : list of str
-    rows : list of list of str
-    note : str
-        One line under the table (what the cells mean).
-    """
-
-    title: str
-    columns: list[str]
-    rows: list[list[str]]
-    note: str = ""
-
-
-def frame_table(frame: pd.DataFrame, title: str, note: str = "",
-                digits: int = 4) -> Table:
-    """A tidy frame as a :class:`Table`, statistics with ``digits`` decimals.
-
-    Parameters
-    ----------
-    frame : DataFrame
-    title : str
-    note : str
-    digits : int
-
-    Returns
-    -------
-    Table
-    """
-    def cell(value: Any) -> str:
-        if isinstance(value, float):
-            return f"{value:.{digits}f}"
-        return str(value)
-
-    rows = [[cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
-    return Table(title, [str(c) for c in frame.columns], rows, note)
-
-
-def wide_table(rows: pd.DataFrame, index: str, columns: str, order: Sequence[Any],
-               metrics: Sequence[str], cell: Callable[[pd.Series], str], title: str,
-               note: str = "", header: Callable[[Any], str] = str) -> Table:
-    """Metrics down, ``columns`` across, each cell made by ``cell(row)``.
-
-    Parameters
-    ----------
-    rows : DataFrame
-        Tidy rows with ``metric`` and the ``columns`` column.
-    index : str
-        The column down the side (``metric``).
-    columns : str
-        The column across (``turn``, ``variant``).
-    order : sequence
-        The values of ``columns`` in order.
-    metrics : sequence of str
-        The rows wanted, in order.
-    cell : callable
-        Formats one tidy row.
-    title, note : str
-    header : callable
-        Column header of a value of ``columns``.
-
-    Returns
-    -------
-    Table
-    """
-    cells: dict[tuple[Any, Any], str] = {}
-    for _, row in rows.iterrows():
-        cells[(row[index], row[columns])] = cell(row)
-    present = [c for c in order if any(key[1] == c for key in cells)]
-    body = [[metric, *(cells.get((metric, c), "") for c in present)]
-            for metric in metrics if any(key[0] == metric for key in cells)]
-    return Table(title, [index, *(header(c) for c in present)], body, note)
-
-
-@dataclasses.dataclass(frozen=True)
-class Analysis:
-    """One question the page answers.
-
-    Attributes
-    ----------
-    name : str
-        The ``analysis`` value of the form and permalink (the command line's command).
-    title : str
-        The tab's label.
-    description : str
-        One paragraph above the options.
-    form : tuple of Field or GameFields
-        The options (``trials`` and ``seed`` last); a :class:`GameFields` stands for game
-        options of the schema, read when :attr:`fields` is.
-    check : callable
-        ``check(options, decks, sources) -> {field: message}``: what can be refused before
-        the run, shown beside its field (a message under a key that is no field, such as
-        ``position``, is about several fields and is shown above the form); may put
-        normalised values into ``options``.
-    run : callable
-        ``run(decks, options, progress) -> result``: the public API call.
-    tables : callable
-        ``tables(result, options) -> list of Table``.
-    figure : callable or None
-        ``figure(result, options) -> matplotlib Figure``; None: the analysis draws no figure
-        (its command has no ``--plot``).
-    download : callable
-        ``download(result, options, fmt) -> str`` for ``fmt`` in ``csv``, ``json``.
-    second_deck : bool
-        The form offers a second deck (compare).
-    """
-
-    name: str
-    title: str
-    description: str
-    form: tuple[Field | GameFields, ...]
-    check: Callable[[dict[str, Any], list[Deck], CardSources], dict[str, str]]
-    run: Callable[[list[Deck], Mapping[str, Any], Progress], Any]
-    tables: Callable[[Any, Mapping[str, Any]], list[Table]]
-    figure: Callable[[Any, Mapping[str, Any]], Figure] | None
-    download: Callable[[Any, Mapping[str, Any], str], str]
-    second_deck: bool = False
-
-    @property
-    def fields(self) -> tuple[Field, ...]:
-        """The form's fields, game options included.
-
-        Returns
-        -------
-        tuple of Field
-        """
-        out: list[Field] = []
-        for item in self.form:
-            out.extend(item.fields() if isinstance(item, GameFields) else [item])
-        return tuple(out)
-
-    def field(self, name: str) -> Field:
-        """The field called ``name``.
-
-        Parameters
-        ----------
-        name : str
-
-        Returns
-        -------
-        Field
-        """
-        return next(f for f in self.fields if f.name == name)
-
-
-def _render(result: Any, options: Mapping[str, Any], fmt: str) -> str:
-    return result.render(fmt)
-
-
-# --------------------------------------------------------------------------- common fields
-
-def _trials_and_seed(noun: str) -> tuple[Field, Field]:
-    return (
-        Field("trials", "trials", "int", 100_000, f"{noun} to play; more gives smaller "
-              "standard errors", low=2),
-        Field("seed", "seed", "int", None, "the same seed gives the same numbers (blank: a "
-              "fresh one, shown with the result)", low=0, high=2**63 - 1),
-    )
-
-
-def _page_message(error: Exception) -> str:
-    """An error of the API as the page says it: without the command line's "(--card NAME)"
-    (the form's field of that name is where the error is shown)."""
-    return _COMMAND_LINE_HINT.sub("", str(error))
-
-
-def _policy_error(options: dict[str, Any], name: str) -> dict[str, str]:
-    """Build the policy of field ``name`` with the whitelist parser; its error if any."""
-    text = options.get(name)
-    if text is None:
-        return {}
-    try:
-        as_policy(text)
-    except ExploreSimError as error:
-        return {name: f"{name.replace('_', ' ')}: {error}"}
-    return {}
 
 
 # --------------------------------------------------------------------------- explore
@@ -261,13 +86,13 @@ _EXPLORE_FIELDS = (
           "spell): gone means nothing happens"),
     Field("distribution", "distribution of", "choice", "counters", "the metric whose full "
           "distribution is listed and drawn", choices=tuple(EXPLORE_METRICS)),
-    *_trials_and_seed("shuffles"),
+    *trials_and_seed("shuffles"),
 )
 
 
 def _explore_check(options: dict[str, Any], decks: list[Deck],
                    sources: CardSources) -> dict[str, str]:
-    return {**_policy_error(options, "policy"), **explore_errors(options, decks[0])}
+    return {**policy_error(options, "policy"), **explore_errors(options, decks[0])}
 
 
 def _explore_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress) -> Any:
@@ -300,7 +125,7 @@ EXPLORE = Analysis(
     run=_explore_run,
     tables=_explore_tables,
     figure=lambda result, options: result_figure(result, distribution=options["distribution"]),
-    download=_render,
+    download=render_download,
 )
 
 
@@ -313,7 +138,7 @@ _GAME_FIELDS = GameFields()
 def _game_check(options: dict[str, Any], sources: CardSources, default_metrics: Sequence[str],
                 ) -> dict[str, str]:
     """Resolve castable card names; check the metric names and the scry policy."""
-    errors = _policy_error(options, "scry_policy")
+    errors = policy_error(options, "scry_policy")
     castable = []
     for name in options.get("castable") or []:
         card = sources.find(name)
@@ -356,7 +181,7 @@ def _with_castable(metrics: Sequence[str], result: Any) -> list[str]:
 
 def _simulate_check(options: dict[str, Any], decks: list[Deck],
                     sources: CardSources) -> dict[str, str]:
-    errors = {**_policy_error(options, "policy"),
+    errors = {**policy_error(options, "policy"),
               **_game_check(options, sources, DEFAULT_TABLE_METRICS),
               **cast_first_errors(options, decks)}
     return errors or engine_errors(_GAME_FIELDS.options(options), decks, [options["policy"]])
@@ -395,7 +220,7 @@ SIMULATE = Analysis(
               "preset (keep, mill, forge, xmage, ...) or an expression"),
         _GAME_FIELDS,
         *_metric_fields(DEFAULT_TABLE_METRICS),
-        *_trials_and_seed("games"),
+        *trials_and_seed("games"),
     ),
     check=_simulate_check,
     run=_simulate_run,
@@ -464,7 +289,7 @@ COMPARE = Analysis(
               "compare, one per line (presets or expressions); the first is the baseline"),
         _GAME_FIELDS,
         *_metric_fields(DEFAULT_COMPARE_METRICS),
-        *_trials_and_seed("games"),
+        *trials_and_seed("games"),
     ),
     check=_compare_check,
     run=_compare_run,
@@ -495,14 +320,14 @@ _VALUE_FIELDS = (
     Field("policy", "policy", "text", "forge", "keep-or-mill policy of every deck: a preset "
           "(keep, mill, forge, xmage, ...) or an expression"),
     _VALUE_GAME,
-    *_trials_and_seed("games of each deck variant"),
+    *trials_and_seed("games of each deck variant"),
 )
 
 
 def _value_check(options: dict[str, Any], decks: list[Deck],
                  sources: CardSources) -> dict[str, str]:
     """The policy, the metrics, the turn and the cards to value (in the main deck)."""
-    errors = _policy_error(options, "policy")
+    errors = policy_error(options, "policy")
     if options.get("metrics") is not None:
         try:
             options["metrics"] = check_metrics(
@@ -517,7 +342,7 @@ def _value_check(options: dict[str, Any], decks: list[Deck],
     try:  # as the command line looks them up: among the deck's own cards
         chosen_cards(decks[0], joined_card_lists(options.get("card")) or None)
     except ExploreSimError as error:
-        text = _page_message(error)
+        text = page_message(error)
         errors["card"] = text if text.startswith("card") else f"card: {text}"
     game = {**_VALUE_TURNS.options(options), **_VALUE_GAME.options(options)}
     return errors or engine_errors(game, decks[:1], [options["policy"]])
@@ -585,7 +410,7 @@ VALUE = Analysis(
     run=_value_run,
     tables=_value_tables,
     figure=lambda result, options: result_figure(result),  # what value --plot writes
-    download=_render,
+    download=render_download,
 )
 
 
@@ -620,7 +445,7 @@ _ADVISE_FIELDS = (
     Field("policy", "policy", "text", "forge", "later keep-or-mill decisions (and scries): a "
           "preset (keep, mill, forge, xmage, ...) or an expression"),
     GameFields(("game", "engine"), help=(("engine", _ADVISE_ENGINE),)),
-    *_trials_and_seed("libraries (each played by both choices)"),
+    *trials_and_seed("libraries (each played by both choices)"),
 )
 #: The advise fields a position's error can name (its message starts with the name).
 _POSITION_FIELDS = ("hand", "battlefield", "graveyard", "revealed", "explorer",
@@ -640,7 +465,7 @@ def _position_options(options: Mapping[str, Any]) -> dict[str, Any]:
 def _advise_check(options: dict[str, Any], decks: list[Deck],
                   sources: CardSources) -> dict[str, str]:
     """The policy, the objectives and the position (its cards looked up in the deck)."""
-    errors = _policy_error(options, "policy")
+    errors = policy_error(options, "policy")
     if options.get("engine") == "kernel":
         errors["engine"] = f"engine 'kernel': {POSITION_FALLBACK}; choose auto or numpy"
     for name, what in (("turn", "the turn being played"),
@@ -663,7 +488,7 @@ def _advise_check(options: dict[str, Any], decks: list[Deck],
     try:
         position(decks[0], **_position_options(options))
     except ExploreSimError as error:
-        text = _page_message(error)
+        text = page_message(error)
         field = next((name for name in _POSITION_FIELDS
                       if text.startswith((f"{name}:", f"{name} "))), "position")
         errors[field] = text
@@ -699,13 +524,13 @@ ADVISE = Analysis(
     run=_advise_run,
     tables=_advise_tables,
     figure=None,  # advise draws no figure (the command has no --plot)
-    download=_render,
+    download=render_download,
 )
 
 
 #: The analyses of the page, in its order.
 ANALYSES: dict[str, Analysis] = {a.name: a for a in (EXPLORE, SIMULATE, COMPARE, VALUE,
-                                                       ADVISE)}
+                                                       CURVE, ADVISE)}
 
 
 def describe_run(result: Any) -> list[tuple[str, str]]:
@@ -714,7 +539,8 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
 
     Parameters
     ----------
-    result : ExploreResult, SimulationResult, CompareResult, ValueResult or AdviceResult
+    result : ExploreResult, SimulationResult, CompareResult, ValueResult, CurveResult or
+        AdviceResult
 
     Returns
     -------
@@ -751,6 +577,9 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
     if "engine" in meta:
         facts.append(("engine", engine_text(meta)))
+    if "karsten_column" in meta:  # curve
+        facts.append(("sources recommended", f"Karsten 2022, {meta['karsten_column']}-card "
+                                             "column"))
     facts += [("trials", f"{meta['trials']:,}"), ("seed", str(meta.get("seed")))]
     return facts
 

@@ -18,6 +18,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..analysis.curve import curve_turns
 from ..analysis.objectives import parse_objectives
 from ..analysis.runner import CHUNK_TRIALS
 from ..analysis.value import chosen_cards
@@ -104,6 +105,8 @@ def run_cost(analysis: str, options: Mapping[str, Any], decks: Sequence[Deck]) -
         return Cost(trials, sum(widths), max(widths), options["turns"])
     if analysis == "advise":
         return Cost(trials, 2, 2, _advise_turns(options))
+    if analysis == "curve":  # turns blank: the deck's largest mana value, at most 10
+        return Cost(trials, 1, 1, curve_turns(decks[0], options.get("turns")))
     return Cost(trials, 1, 1, 1)  # explore: one sequence per shuffle
 
 
