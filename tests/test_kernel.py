@@ -93,6 +93,21 @@ def test_game_options_play_the_same_games_in_both_engines(options):
     assert disagreements(deck, config, as_policy("forge"), trials=300) == {}
 
 
+def test_a_removed_commander_is_recast_with_its_tax_in_both_engines():
+    """Sure removal sends Hakbal home in response to its first explore (CR 903.9), so the
+    games recast it with {2} of tax per earlier cast (CR 903.8): both engines alike."""
+    deck = load_deck(DECKS[0].parent / "hakbal_merfolk_commander.txt")
+    # Parley's coin comes from each engine's own stream: sure, it plays the same in both.
+    config = GameConfig(turns=8, removal=1.0, opponent_land_fraction=1.0)
+    assert disagreements(deck, config, as_policy("forge"), trials=300) == {}
+    tables = deck_tables(deck.features(), config)
+    rule = game_mulligan(MulliganRule(kind="london"), config, deck.features())
+    opening = deal_opening_hands(deck.card_ids(), deck.features(), 300, rule,
+                                 lambda attempt: np.random.default_rng([0, attempt]))
+    got = play_openings(tables, config, as_policy("forge"), opening, deck.card_ids())
+    assert got[8]["commander_tax_paid"].max() >= 2  # the tax is played, not only agreed on
+
+
 @pytest.mark.parametrize("mulligan", [{"kind": "none"}, {"kind": "london"},
                                       {"kind": "london", "free_first": True}])
 def test_mulligan_rules_play_the_same_games_in_both_engines(mulligan):
