@@ -417,3 +417,17 @@ def test_the_figure_of_a_sweep_is_a_heatmap_of_two_keys_else_lines():
         plotting.result_figure(lines, turn=1)
     with pytest.raises(explore_sim.OptionError, match=r"result_figure: the sweep varies 4"):
         plotting.sweep_dimensions({"lands": [1, 2], "a": [1, 2], "policy": ["keep", "mill"]}, 2)
+
+
+def test_plot_metrics_leaves_out_and_names_the_default_metrics_zero_on_every_turn():
+    """A deck without explorers: its counters and explores panels would be empty lines at
+    zero; they are left out and named under the panels. Asked for, they are drawn."""
+    vanilla = DECK.parent / "lci_merfolk_vanilla.txt"
+    result = explore_sim.simulate(vanilla, turns=3, trials=500, seed=1)
+    figure = plotting.plot_metrics(result)
+    titles = [ax.get_title() for ax in figure.axes if ax.get_visible()]
+    assert "counters" not in titles and "explores" not in titles and "on_curve" in titles
+    caption = figure._supxlabel.get_text().replace("\n", " ")
+    assert "zero on every turn, not drawn: " in caption and "counters" in caption
+    asked = plotting.plot_metrics(result, ["on_curve", "counters"])
+    assert [ax.get_title() for ax in asked.axes if ax.get_visible()] == ["on_curve", "counters"]

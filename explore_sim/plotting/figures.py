@@ -142,16 +142,6 @@ def plot_metrics(
     if not chosen:
         raise OptionError("plot_metrics needs at least one metric")
     per_metric = 2 if compared and differences else 1
-    columns = columns or (2 if per_metric == 2 else 3)
-    columns = max(1, min(int(columns), len(chosen)))
-    rows = -(-len(chosen) // columns)
-    if figure is None:
-        import matplotlib.pyplot as plt
-
-        figure = plt.figure(layout="constrained")
-    legend_width = 3.2 if compared else 0.0
-    figure.set_size_inches(3.6 * columns * per_metric + 0.4 + legend_width, 2.9 * rows + 1.2)
-    axes = np.atleast_2d(figure.subplots(rows, columns * per_metric, squeeze=False))
     labels, caption = short_labels(meta.get("policy", []))
     summary = diffs = None
     if compared:
@@ -164,6 +154,21 @@ def plot_metrics(
             caption = f"{note}; {caption}" if caption else note
     else:
         summary, order = result.summary(), None
+    if metrics is None:  # the default panels: leave out and name those zero on every turn
+        chosen, zero = _drawable(summary, chosen)
+        if zero:
+            note = f"zero on every turn, not drawn: {', '.join(zero)}"
+            caption = f"{caption}; {note}" if caption else note
+    columns = columns or (2 if per_metric == 2 else 3)
+    columns = max(1, min(int(columns), len(chosen)))
+    rows = -(-len(chosen) // columns)
+    if figure is None:
+        import matplotlib.pyplot as plt
+
+        figure = plt.figure(layout="constrained")
+    legend_width = 3.2 if compared else 0.0
+    figure.set_size_inches(3.6 * columns * per_metric + 0.4 + legend_width, 2.9 * rows + 1.2)
+    axes = np.atleast_2d(figure.subplots(rows, columns * per_metric, squeeze=False))
     hue = "variant" if compared else None
     for i, metric in enumerate(chosen):
         row, column = divmod(i, columns)
@@ -186,6 +191,15 @@ def plot_metrics(
     if caption:
         figure.supxlabel(textwrap.fill(caption, int(width * 1.3)), fontsize="small")
     return figure
+
+
+def _drawable(summary: Any, chosen: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The metrics of ``chosen`` with a nonzero mean on some turn (of some variant), and the
+    others; all of them when every one is zero (a figure keeps at least its panels)."""
+    means = summary.groupby("metric", observed=True)["mean"].apply(lambda m: m.abs().max())
+    zero = [m for m in chosen if m in means.index and means[m] == 0]
+    kept = [m for m in chosen if m not in zero]
+    return (kept, zero) if kept else (list(chosen), [])
 
 
 def _variant_labels(result: Any, policies: dict[str, str]) -> dict[str, str]:
