@@ -101,7 +101,7 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=100_000)) as (url, app):
-        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page = browser.new_page(viewport={"width": 1366, "height": 900})  # a laptop
         page.set_default_timeout(DEADLINE * 1000)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -132,6 +132,12 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
         assert shown[:3] == ["Jadelight Ranger", "4", "on_curve@4"]
         assert shown[3:7] == [f"{float(x):.4f}" for x in found[5:9]]  # mean, se, interval
         assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=value")
+        # The page does not scroll sideways at 1,366 px: a wide table scrolls in its box,
+        # its first column (the card) fixed.
+        assert page.evaluate("() => document.documentElement.scrollWidth"
+                             " <= document.documentElement.clientWidth")
+        assert page.evaluate("() => getComputedStyle(document.querySelector("
+                             "'table.stats tbody tr > *')).position") == "sticky"
         assert not errors, errors
         page.close()
 
