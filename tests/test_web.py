@@ -346,6 +346,11 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
     shown = cells(page.text, "value: land-equivalents of on_curve at turn 4")["Jadelight Ranger"]
     assert shown[:6] == ["4", "on_curve@4", *(f"{float(found[k]):.4f}" for k in
                                                ("mean", "se", "ci_low", "ci_high"))]
+    # The answer in words, above the table, from the same numbers.
+    answer = unescape(re.search(r'<p class="answer">(.*?)</p>', page.text).group(1))
+    assert answer == (f"4 Jadelight Ranger are worth {float(found['mean']):.2f} lands "
+                      f"({float(found['ci_low']):.2f} to {float(found['ci_high']):.2f}), "
+                      "for on_curve at turn 4.")
     differences = cells(page.text, "Jadelight Ranger: explorer deck - vanilla deck")
     intervals = cells(page.text, "Jadelight Ranger: 95% intervals")
     for row in rows:
@@ -410,6 +415,14 @@ def test_advise_gives_the_command_lines_numbers(client, capsys):
             f"{number['mill']:.4f} ({number['mill_se']:.4f})",
             f"{number['difference']:+.4f} ({number['se']:.4f})",
             f"{number['ci_low']:+.4f} to {number['ci_high']:+.4f}", row["verdict"]]
+    rows = csv_rows(csv_text)
+    verdicts = {row["verdict"] for row in rows}
+    head = ("Mill Tishana's Wayfinder" if verdicts == {"mill"} else "Keep Tishana's Wayfinder"
+            if verdicts == {"keep"} else "No single choice for Tishana's Wayfinder")
+    differences = ", ".join(f"{r['objective']} {float(r['difference']):+.4f} "
+                            f"(se {float(r['se']):.4f})" for r in rows)
+    answer = unescape(re.search(r'<p class="answer">(.*?)</p>', page.text).group(1))
+    assert answer == f"{head}: mill - keep {differences}."
     assert without_deck_source(client.get(f"/jobs/{job.id}/download.json").text) == \
         without_deck_source(cli(capsys, *argv, "--format", "json"))
     assert "turn 3 on the play, first main phase" in page.text

@@ -16,9 +16,11 @@ module of its own (``curve``: :mod:`explore_sim.web.curve_tab`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pandas as pd
 from matplotlib.figure import Figure
 
 from ..analysis.advise import PHASES, advice_cells, advise, position
@@ -59,7 +61,8 @@ from .parts import (
     wide_table,
 )
 
-__all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress"]
+__all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress", "value_answer",
+           "advise_answer"]
 
 #: The most deck x policy variants one comparison plays.
 MAX_VARIANTS = 8
@@ -370,6 +373,7 @@ def _value_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
         f"value: land-equivalents of {basis['metric']} at turn {basis['turn']}",
         "mean: lands the card is worth (blank when it is worth more than every land tried, "
         "as the note says); se by the delta method; 95% interval ci_low to ci_high")]
+    tables[0] = dataclasses.replace(tables[0], lead=value_answer(found, basis))
     curve = result.curve()
     turns = range(1, meta["turns"] + 1)
     for card in result.cards:
@@ -397,6 +401,27 @@ def _value_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
             "95%: mean difference +/- 1.96 paired standard errors",
             header=lambda t: f"turn {t}"))
     return tables
+
+
+def value_answer(found: pd.DataFrame, basis: Mapping[str, Any]) -> str:
+    """The land-equivalents in words: "4 Jadelight Ranger are worth 0.26 lands (0.24 to
+    0.28) for on_curve at turn 4." (a card without a number gets its note).
+
+    Parameters
+    ----------
+    found : DataFrame
+        The land-equivalent rows: card, copies, mean, ci_low, ci_high, note ("" for none).
+    basis : mapping
+        The matched ``metric`` and ``turn``.
+    """
+    parts = []
+    for row in found.itertuples():
+        if row.mean == "":
+            parts.append(f"{row.copies} {row.card}: {row.note}")
+        else:
+            parts.append(f"{row.copies} {row.card} {'is' if row.copies == 1 else 'are'} worth "
+                         f"{row.mean:.2f} lands ({row.ci_low:.2f} to {row.ci_high:.2f})")
+    return f"{'; '.join(parts)}, for {basis['metric']} at turn {basis['turn']}."
 
 
 VALUE = Analysis(
@@ -505,12 +530,34 @@ def _advise_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     rows = result.summary()
     where = result.meta["position"]
     shown = advice_cells(rows, interval=lambda lo, hi: f"{lo:+.4f} to {hi:+.4f}")
-    return [frame_table(
+    table = frame_table(
         shown, f"advise: keep or mill {where['revealed']}, revealed by {where['explorer']} "
                f"on turn {where['turn']}",
         "cells: mean (standard error); mill - keep is paired: both choices play the same "
         "library in every trial; verdict: mill or keep when the 95% interval is on one side "
-        "of 0")]
+        "of 0")
+    return [dataclasses.replace(table, lead=advise_answer(rows, where["revealed"]))]
+
+
+def advise_answer(rows: pd.DataFrame, revealed: str) -> str:
+    """The verdicts in words: "Mill Tishana's Wayfinder: on_curve@4 +0.1420 (se 0.0078)."
+
+    Parameters
+    ----------
+    rows : DataFrame
+        :meth:`~explore_sim.analysis.advise.AdviceResult.summary`: objective, difference
+        (mill - keep), se, verdict.
+    revealed : str
+        The card the explore revealed.
+    """
+    verdicts = set(rows["verdict"])
+    if verdicts == {"mill"} or verdicts == {"keep"}:
+        head = f"{verdicts.pop().capitalize()} {revealed}"
+    else:  # the objectives disagree, or an interval straddles 0
+        head = f"No single choice for {revealed}"
+    cells = ", ".join(f"{r.objective} {r.difference:+.4f} (se {r.se:.4f})"
+                      for r in rows.itertuples())
+    return f"{head}: mill - keep {cells}."
 
 
 ADVISE = Analysis(
