@@ -935,3 +935,25 @@ def test_the_docs_describe_the_page_as_it_is(capsys):
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "../figures/web_page.png" in section
     assert f"{Settings().max_body:,} bytes" in limits
     assert "explore-sim serve --port 8765" in section
+
+
+def test_a_deck_with_unknown_cards_offers_a_card_file_template_to_download(client):
+    """The problems of a deck with unknown cards end in a button that downloads the
+    ``cards template`` skeleton of the cards still unknown (a pasted card file's are known)."""
+    deck = "20 Forest\n4 Mysterious Merfolk\n4 Other Newcomer\n32 Grizzly Bears"
+    page = client.post("/", data={"action": "run", "analysis": "explore", "deck": deck,
+                                  "explorer": "Grizzly Bears"})
+    assert page.status_code == 400
+    assert 'name="action" value="template:deck"' in page.text
+    pasted = '[[card]]\nname = "Other Newcomer"\ntype_line = "Creature — Elf"\nmana_cost = "{G}"\n'
+    got = client.post("/", data={"action": "template:deck", "deck": deck, "cards_text": pasted,
+                                 "cards_format": "toml"})
+    assert got.status_code == 200
+    assert got.headers["content-disposition"] == 'attachment; filename="cards.toml"'
+    assert got.text.startswith("# Card file for") and 'name = "Mysterious Merfolk"' in got.text
+    assert "Other Newcomer" not in got.text
+    known = client.post("/", data={"action": "template:deck", "deck": "24 Forest\n36 Grizzly Bears"})
+    assert known.status_code == 200 and "no card file is needed" in known.text
+    bad = client.post("/", data={"action": "template:deck", "deck": "4 Forest\nfour Forest"})
+    assert bad.status_code == 400 and len(bad.text.strip().splitlines()) == 1
+    assert 'value="template:deck"' not in client.get("/").text

@@ -30,6 +30,7 @@ import io
 import json
 import logging
 import secrets
+import tempfile
 import threading
 import warnings
 from collections.abc import Mapping
@@ -61,6 +62,7 @@ from starlette.types import ASGIApp
 from .._version import __version__
 from ..cards.decklist import MAX_DECK_BYTES
 from ..cards.card_index import CardIndex, cards_dir
+from ..cards.template import card_template
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
 from .costs import cost_errors
@@ -336,8 +338,32 @@ class WebApp:
             self._load_shipped(state, slot, base, data.get("shipped2" if slot == "deck2"
                                                            else "shipped", ""))
             return self.render(request, state, 400 if state.errors else 200)
+        if action in ("template:deck", "template:deck2"):
+            return await run_in_threadpool(self.card_file_template, data, action[9:])
         return await self.start(request, data, upload if isinstance(upload, UploadFile)
                                 else None)
+
+    def card_file_template(self, data: Mapping[str, str], slot: str) -> Response:
+        """The ``cards template`` skeleton for the unknown cards of the deck in ``slot``, as a
+        file to download: the cards the shipped deck's card files, the pasted card file and
+        the card index know are left out."""
+        base = data.get("base2" if slot == "deck2" else "base", "")
+        files: list[Path] = list(self.decks[base].card_files) if base in self.decks else []
+        text = data.get(slot, "")
+        with tempfile.TemporaryDirectory(prefix="explore-sim-template-") as folder:
+            pasted = data.get("cards_text", "")
+            if pasted.strip():
+                suffix = "csv" if data.get("cards_format") == "csv" else "toml"
+                files.append(Path(folder) / f"cards.{suffix}")
+                files[-1].write_text(pasted, encoding="utf-8")
+            try:
+                skeleton = card_template(text if "\n" in text else text + "\n", cards=files,
+                                         cards_dir=self.settings.cards_dir)
+            except ExploreSimError as error:
+                return Response(self.short(str(error)) + "\n", status_code=400,
+                                media_type="text/plain; charset=utf-8")
+        return Response(skeleton, media_type="text/plain; charset=utf-8", headers={
+            "Content-Disposition": 'attachment; filename="cards.toml"'})
 
     async def start(self, request: Request, data: dict[str, str],
                     upload: UploadFile | None) -> Response:
