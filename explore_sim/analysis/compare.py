@@ -220,9 +220,9 @@ class CompareResult(Result):
         lines.append(f"paired differences to {self.labels[0]!r}: mean (paired se) "
                      "[unpaired se]")
         for row in diffs.itertuples():
-            way = "lower" if row.mean < 0 else "higher"
+            way = "lowers" if row.mean < 0 else "raises"
             lines.append(f"  {row.variant:<{width}}  {row.mean:+.3f} ({row.se:.3f}) "
-                         f"[{row.se_unpaired:.3f}]: {way} by {abs(row.mean):.3f} turns")
+                         f"[{row.se_unpaired:.3f}]: {way} the mean kill turn by {abs(row.mean):.3f} turns")
         lines.append(f"  kill turn: a game alive after turn {turns} counts as killed on turn "
                      f"{turns + 1} (censored); lower is sooner")
         return lines

@@ -81,9 +81,8 @@ class KillTurn:
         -------
         str
         """
-        return (f"mean: min(kill turn, {self.turns + 1}), a game alive after turn "
-                f"{self.turns} counts as killed on turn {self.turns + 1} (censored: a lower "
-                "bound of the mean kill turn when some games survive)")
+        return (f"censored: a game alive after turn {self.turns} counts as killed on turn "
+                f"{self.turns + 1}, so with survivors the mean is a lower bound")
 
     def render(self, fmt: str = "table", meta: Mapping[str, Any] | None = None) -> str:
         """The distribution as the command line prints it (``simulate --kill-turn``).
@@ -120,7 +119,8 @@ class KillTurn:
         median = (f"turn {self.median}" if self.median is not None
                   else f"later than turn {self.turns}")
         return (text + f"  median kill turn: {median}\n"
-                f"  mean kill turn: {self.mean:.3f} ({self.mean_se:.3f})\n  {self.note()}\n")
+                f"  mean of min(kill turn, {self.turns + 1}): {self.mean:.3f} "
+                f"({self.mean_se:.3f})\n  {self.note()}\n")
 
 
 def kill_turn(stats: TurnStats, level: float = 0.95) -> KillTurn:
