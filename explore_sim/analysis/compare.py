@@ -222,7 +222,8 @@ class CompareResult(Result):
         for row in diffs.itertuples():
             way = "lowers" if row.mean < 0 else "raises"
             lines.append(f"  {row.variant:<{width}}  {row.mean:+.3f} ({row.se:.3f}) "
-                         f"[{row.se_unpaired:.3f}]: {way} the mean kill turn by {abs(row.mean):.3f} turns")
+                         f"[{row.se_unpaired:.3f}]: {way} the mean kill turn by "
+                         f"{abs(row.mean):.3f} turns")
         lines.append(f"  kill turn: a game alive after turn {turns} counts as killed on turn "
                      f"{turns + 1} (censored); lower is sooner")
         return lines

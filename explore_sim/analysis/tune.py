@@ -297,9 +297,7 @@ def tune(
     workers: int = 1,
     scheduler: Any = None,
 ) -> TuneResult:
-    """Search keep-or-mill rules for the one that maximises an objective (minimises it for
-    ``kill_turn@T`` alone: :attr:`Objective.lower_is_better
-    <explore_sim.analysis.objectives.Objective.lower_is_better>`).
+    """Search keep-or-mill rules for the one that maximises an objective (minimises kill_turn@T).
 
     Parameters
     ----------
