@@ -640,6 +640,9 @@ def _objectives(objectives: Any, turn: int) -> list[Objective]:
         objectives = f"on_curve@{turn + 1},mana_spent@{turn + 3}"
     chosen = parse_objectives(objectives)
     for objective in chosen:
+        if objective.uses_kill_turn:
+            raise OptionError(f"objective {objective.text!r}: advise cannot use kill_turn, a "
+                              "position does not say how much damage the opponent has taken")
         if objective.first_turn < turn:
             raise OptionError(f"objective {objective.text!r} looks at turn "
                               f"{objective.first_turn}, before the position's turn {turn}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from statistics import NormalDist
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
@@ -19,6 +20,7 @@ from ..engine.policies import Policy, as_policies, policy_name
 from ..errors import OptionError, close_matches
 from .game_setup import game_setup, run_meta, with_engine, with_game_options
 from .games import TurnPairs, TurnStats, play_paired
+from .kill_turn import kill_turn
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
 from .report import (
     cell_table,
@@ -164,6 +166,68 @@ class CompareResult(Result):
         self._insert_variables(frame, decks, policies)
         return with_meta(frame, {**self.meta, "baseline": [str(b) for b in baselines]})
 
+    def kill_turn_differences(self, level: float = 0.95) -> pd.DataFrame:
+        """The mean of min(kill turn, turns + 1) of every variant, and each variant minus the
+        first, game by game on the same shuffles.
+
+        The mean is :meth:`SimulationResult.kill_turn()
+        <explore_sim.analysis.simulate.SimulationResult.kill_turn>`'s: a game still alive
+        after the last turn counts as killed on the turn after it (censored). Lower is
+        sooner: a negative difference kills earlier than the first variant.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals (normal).
+
+        Returns
+        -------
+        DataFrame
+            ``variant, baseline, mean, se, ci_low, ci_high, se_unpaired``: first one row per
+            variant (its mean, ``baseline`` empty, ``se_unpaired`` its se), then one row per
+            variant other than the first (``mean`` the paired difference, ``se`` its paired
+            standard error, ``se_unpaired`` sqrt(se_a^2 + se_b^2) of two independent runs).
+            ``attrs["explore_sim"]`` holds :attr:`meta`.
+
+        Raises
+        ------
+        OptionError
+            ``opponent_dead`` was not recorded in every game.
+        """
+        kill = self.pairs.kill
+        if kill is None:
+            raise OptionError("the kill turn needs the metric opponent_dead, not recorded here")
+        clocks = [kill_turn(stats, level) for stats in self.variants]
+        rows = [{"variant": label, "baseline": "", "mean": clock.mean, "se": clock.mean_se,
+                 **_interval(clock.mean, clock.mean_se, level), "se_unpaired": clock.mean_se}
+                for label, clock in zip(self.labels, clocks)]
+        for index, label in enumerate(self.labels[1:], start=1):
+            found = kill.difference(index, 0, level)
+            rows.append({"variant": label, "baseline": self.labels[0], **found,
+                         "se_unpaired": math.hypot(clocks[index].mean_se, clocks[0].mean_se)})
+        columns = ["variant", "baseline", "mean", "se", "ci_low", "ci_high", "se_unpaired"]
+        return self._with_meta(pd.DataFrame(rows, columns=columns))
+
+    def _kill_text(self) -> list[str]:
+        """The kill-turn lines of the table (``--kill-turn``)."""
+        rows = self.kill_turn_differences()
+        turns = self.meta["turns"]
+        means, diffs = rows[rows["baseline"] == ""], rows[rows["baseline"] != ""]
+        width = max(len(label) for label in self.labels)
+        lines = ["", f"mean kill turn, min(kill turn, {turns + 1}): mean (se)"]
+        lines += [f"  {row.variant:<{width}}  {row.mean:.3f} ({row.se:.3f})"
+                  for row in means.itertuples()]
+        lines.append(f"paired differences to {self.labels[0]!r}: mean (paired se) "
+                     "[unpaired se]")
+        for row in diffs.itertuples():
+            way = "lowers" if row.mean < 0 else "raises"
+            lines.append(f"  {row.variant:<{width}}  {row.mean:+.3f} ({row.se:.3f}) "
+                         f"[{row.se_unpaired:.3f}]: {way} the mean kill turn by "
+                         f"{abs(row.mean):.3f} turns")
+        lines.append(f"  kill turn: a game alive after turn {turns} counts as killed on turn "
+                     f"{turns + 1} (censored); lower is sooner")
+        return lines
+
     def _difference(self, index: int, base: int, level: float) -> pd.DataFrame:
         frame = self.pairs.difference(self.variants[base], self.variants[index], base, index,
                                       level)
@@ -240,7 +304,7 @@ class CompareResult(Result):
         return self.policies.index(policy)
 
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None,
-               turn: int | None = None) -> str:
+               turn: int | None = None, kill_turn: bool = False) -> str:
         """The comparison as text, as the command line prints it.
 
         Parameters
@@ -254,6 +318,10 @@ class CompareResult(Result):
             Metrics to show (default: a selection).
         turn : int, optional
             Keep only this turn's rows.
+        kill_turn : bool
+            Also the mean kill turn of every variant and its paired differences
+            (:meth:`kill_turn_differences`): lines after the table's, rows with ``metric``
+            ``kill_turn`` at the last turn in the CSV, ``"kill_turn"`` in the JSON.
 
         Returns
         -------
@@ -274,13 +342,20 @@ class CompareResult(Result):
             payload = json.loads(render("json", self.meta, variants.reset_index(drop=True), ""))
             payload["differences"] = json.loads(
                 render("json", {}, diffs.reset_index(drop=True), ""))["rows"]
+            if kill_turn:
+                payload["kill_turn"] = json.loads(
+                    render("json", {}, self.kill_turn_differences(), ""))["rows"]
             return json.dumps(payload, indent=2) + "\n"
         if fmt == "csv":
             both = pd.concat([variants.assign(baseline=""), diffs], ignore_index=True)
+            if kill_turn:
+                both = pd.concat([both, self.kill_turn_differences().assign(
+                    metric="kill_turn", turn=self.meta["turns"])], ignore_index=True)
             columns = ["variant", "deck", "policy", "baseline", "turn", *SUMMARY_COLUMNS,
                        "se_unpaired"]
             return render("csv", self.meta, both.reindex(columns=columns), "")
-        return self._text(variants, diffs, chosen)
+        text = self._text(variants, diffs, chosen)
+        return text + "\n".join(self._kill_text()) + "\n" if kill_turn else text
 
     def _text(self, variants: pd.DataFrame, diffs: pd.DataFrame, metrics: list[str]) -> str:
         last = int(variants["turn"].max())
@@ -318,6 +393,11 @@ class CompareResult(Result):
                  f"cells: mean (standard error) at turn {last}; summary() and "
                  "paired_differences() give the tidy rows"]
         return facts, table, True
+
+
+def _interval(mean: float, se: float, level: float) -> dict[str, float]:
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    return {"ci_low": mean - z * se, "ci_high": mean + z * se}
 
 
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))

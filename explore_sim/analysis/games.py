@@ -27,6 +27,7 @@ from ..engine.mulligan import MulliganRule, deal_opening_hands
 from ..engine.policies import Policy
 from .engines import EnginePlay, choose_engine
 from .game_setup import engine_plays, game_mulligan
+from .objectives import PairedValues, parse_objective
 from .runner import run_chunks
 from .stats import Accumulator, PairedSums
 
@@ -213,25 +214,37 @@ class SimulateTask:
 
 
 class TurnPairs:
-    """One :class:`PairedSums` per turn: products of every two variants' per-game metrics.
+    """One :class:`PairedSums` per turn: products of every two variants' per-game metrics;
+    and the paired sums of each game's min(kill turn, turns + 1).
 
     Attributes
     ----------
     by_turn : dict of int to PairedSums
+    kill : PairedValues or None
+        The sums of every variant's per-game ``kill_turn@turns`` (the objective,
+        :mod:`.objectives`) and of their products, which the per-turn sums cannot give (the
+        kill turn adds ``opponent_dead`` across turns); None without ``opponent_dead``.
     """
 
     def __init__(self, turns: int, variants: int, metrics: dict[str, bool] | None = None) -> None:
         self.by_turn = {0: PairedSums(list(OPENING_METRICS), variants)}
         for turn in range(1, turns + 1):
             self.by_turn[turn] = PairedSums(list(metrics or TURN_METRICS), variants)
+        self.kill = (PairedValues(variants)
+                     if turns >= 1 and "opponent_dead" in (metrics or TURN_METRICS) else None)
+        self._kill_turn = parse_objective(f"kill_turn@{turns}") if self.kill else None
 
     def add(self, results: list[dict[int, dict[str, np.ndarray]]]) -> None:
         for turn, sums in self.by_turn.items():
             sums.add([result[turn] for result in results])
+        if self.kill is not None and self._kill_turn is not None:
+            self.kill.add([self._kill_turn.values(result) for result in results])
 
     def merge(self, other: TurnPairs) -> None:
         for turn, sums in other.by_turn.items():
             self.by_turn[turn].merge(sums)
+        if self.kill is not None and other.kill is not None:
+            self.kill.merge(other.kill)
 
     def difference(self, base: TurnStats, other: TurnStats, base_index: int,
                    other_index: int, level: float) -> pd.DataFrame:

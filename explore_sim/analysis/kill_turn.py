@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 
 from .games import TurnStats
+from .report import render, to_json
 from .stats import wilson_interval
 
 __all__ = ["KillTurn", "kill_turn", "KILL_TURN_COLUMNS"]
@@ -70,6 +73,54 @@ class KillTurn:
         lines.append(f"mean of min(kill turn, {self.turns + 1}): {self.mean:.3f} "
                      f"({self.mean_se:.3f})")
         return "\n".join(lines)
+
+    def note(self) -> str:
+        """The line saying how the mean is censored.
+
+        Returns
+        -------
+        str
+        """
+        return (f"censored: a game alive after turn {self.turns} counts as killed on turn "
+                f"{self.turns + 1}, so with survivors the mean is a lower bound")
+
+    def render(self, fmt: str = "table", meta: Mapping[str, Any] | None = None) -> str:
+        """The distribution as the command line prints it (``simulate --kill-turn``).
+
+        Parameters
+        ----------
+        fmt : {"table", "csv", "json"}
+            ``table``: the run's facts, :attr:`by_turn`, the median, the censored mean and
+            its note line. ``csv``: the rows of :attr:`by_turn`. ``json``: ``{"meta",
+            "rows", "median", "mean", "mean_se", "censored_at", "note"}``.
+        meta : mapping, optional
+            The simulation's metadata (JSON-safe).
+
+        Returns
+        -------
+        str
+        """
+        meta = dict(meta or {})
+        if fmt == "json":
+            import json
+
+            payload = json.loads(to_json(meta, self.by_turn))
+            payload.update(median=self.median, mean=self.mean, mean_se=self.mean_se,
+                           censored_at=self.turns + 1, note=self.note())
+            return json.dumps(payload, indent=2, allow_nan=False) + "\n"
+        if fmt != "table":
+            return render(fmt, meta, self.by_turn, "")
+        life = meta.get("life") or next(
+            (f.get("starting_life") for f in meta.get("formats", [])), None)
+        against = f" >= {life} life" if life else ""
+        meta["interval"] = "95% Wilson score interval of P(dead by turn T)"
+        text = render("table", meta, self.by_turn,
+                      f"simulate: kill turn, combat damage{against} to the goldfish opponent")
+        median = (f"turn {self.median}" if self.median is not None
+                  else f"later than turn {self.turns}")
+        return (text + f"  median kill turn: {median}\n"
+                f"  mean of min(kill turn, {self.turns + 1}): {self.mean:.3f} "
+                f"({self.mean_se:.3f})\n  {self.note()}\n")
 
 
 def kill_turn(stats: TurnStats, level: float = 0.95) -> KillTurn:

@@ -10,6 +10,16 @@ each followed by ``@`` and a turn; numbers, ``+ - * / // %``, comparisons, ``and
 (``lands_played@4 >= 4``) counts 1 where it holds and 0 elsewhere. Objectives are
 maximised: write ``-hand_size@6`` to prefer fewer cards in hand.
 
+One more name is not a metric: ``kill_turn@T`` is min(K, T + 1), the turn combat damage
+kills the goldfish opponent (``opponent_dead``, docs/guide/damage.md) with a game still
+alive after turn T counted as killed on turn T + 1 (censored); its mean over games is the
+``mean`` of :meth:`SimulationResult.kill_turn()
+<explore_sim.analysis.simulate.SimulationResult.kill_turn>` for games of T turns. It looks
+at every turn from 1 to T. An objective that is ``kill_turn@T`` alone is the one objective
+minimised (:attr:`Objective.lower_is_better`: an earlier kill is better); inside a longer
+expression it is a number of turns like any term, and the expression is maximised (write
+``-kill_turn@6 + 0.1*counters@6``).
+
 Several objectives are given as one text separated by commas (``on_curve@5,mana_spent@6``).
 
 :class:`PairedValues` keeps the running sums of per-game objective values of variants played
@@ -30,12 +40,16 @@ from ..engine.policies import Grammar, compile_expression, evaluate_expression
 from ..errors import OptionError, clip
 
 __all__ = ["Objective", "parse_objective", "parse_objectives", "PairedValues",
-           "OBJECTIVE_GRAMMAR", "MAX_OBJECTIVES"]
+           "OBJECTIVE_GRAMMAR", "MAX_OBJECTIVES", "KILL_TURN"]
 
-#: The objectives' grammar: goldfish metrics, each at a turn.
+#: The objective term that is not a metric: ``kill_turn@T``, min(kill turn, T + 1).
+KILL_TURN = "kill_turn"
+
+#: The objectives' grammar: goldfish metrics, each at a turn, and ``kill_turn@T``.
 OBJECTIVE_GRAMMAR = Grammar(
     "objective",
-    {name: "a per-turn goldfish metric" for name in TURN_METRICS},
+    {**{name: "a per-turn goldfish metric" for name in TURN_METRICS},
+     KILL_TURN: "min(kill turn, T + 1), lower is better"},
     frozenset(),
     at_turns=True,
     error=OptionError,
@@ -67,8 +81,19 @@ class Objective:
 
     @property
     def first_turn(self) -> int:
-        """The earliest turn the objective looks at."""
-        return min(turn for _, turn in self.terms)
+        """The earliest turn the objective looks at (1 with a ``kill_turn`` term)."""
+        return min(1 if metric == KILL_TURN else turn for metric, turn in self.terms)
+
+    @property
+    def lower_is_better(self) -> bool:
+        """True for an objective that is ``kill_turn@T`` alone (minimised); every other
+        objective is maximised."""
+        return self._tree[0] == "at" and self._tree[1] == KILL_TURN
+
+    @property
+    def uses_kill_turn(self) -> bool:
+        """Whether a ``kill_turn@T`` term appears."""
+        return any(metric == KILL_TURN for metric, _ in self.terms)
 
     def values(self, games: Mapping[int, Mapping[str, np.ndarray]]) -> np.ndarray:
         """The objective's value in each game.
@@ -100,6 +125,10 @@ class _Terms:
         self.games = games
 
     def at(self, metric: str, turn: int) -> np.ndarray:
+        if metric == KILL_TURN:  # min(K, T + 1) = 1 + the turns 1..T ending alive
+            alive = [1.0 - np.asarray(self.games[t]["opponent_dead"], dtype=np.float64)
+                     for t in range(1, turn + 1)]
+            return 1.0 + np.sum(alive, axis=0)
         return np.asarray(self.games[turn][metric], dtype=np.float64)
 
 

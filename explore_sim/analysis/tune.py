@@ -9,7 +9,8 @@ whitelist.
 
 The search is successive halving (racing): each round plays every surviving rule on the same
 new games (common random numbers: the same shuffles for all), ranks the survivors by their
-mean objective over all the games they have played, and keeps the better half, until
+mean objective over all the games they have played, and keeps the better half (the higher
+means; the lower for ``kill_turn@T``, where an earlier kill is better), until
 ``top`` rules remain. A rule that scored exactly the same as a better one in every game so far
 (``lands_in_play <= 5`` and ``mill`` by turn 4) is counted as that one's twin and does not
 take a survivor's place, so the finalists behave differently; each round gets an equal share of 80% of the budget, so later rounds
@@ -107,11 +108,12 @@ class _Race:
     squares: np.ndarray
     games: np.ndarray
     apart: np.ndarray
+    sign: float = 1.0  # -1: a lower objective is better (kill_turn@T)
 
     @classmethod
-    def start(cls, candidates: int) -> _Race:
+    def start(cls, candidates: int, lower_is_better: bool = False) -> _Race:
         return cls(np.zeros(candidates), np.zeros(candidates), np.zeros(candidates, int),
-                   np.zeros((candidates, candidates)))
+                   np.zeros((candidates, candidates)), -1.0 if lower_is_better else 1.0)
 
     def add(self, alive: list[int], sums: PairedValues) -> None:
         diagonal = np.diag(sums.products)
@@ -132,7 +134,7 @@ class _Race:
         """The ``keep`` best of ``alive``, counting a candidate that scored the same as a
         better one in every game as that one's twin (``twins[best] += 1``), not a survivor."""
         kept: list[int] = []
-        for index in sorted(alive, key=lambda i: (-self.mean(i), i)):
+        for index in sorted(alive, key=lambda i: (-self.sign * self.mean(i), i)):
             twin = next((k for k in kept if self.same_games(k, index)), None)
             if twin is not None:
                 twins[twin] = twins.get(twin, 0) + 1 + twins.pop(index, 0)
@@ -240,8 +242,10 @@ class TuneResult(Result):
 
     def _table(self, rows: pd.DataFrame) -> str:
         meta = self.meta
-        lines = [f"tune: {meta['objective']} over {meta['candidates']} keep-or-mill rules, "
-                 "racing on the same shuffles",
+        lower = " (lower is better)" if parse_objective(meta["objective"]).lower_is_better \
+            else ""
+        lines = [f"tune: {meta['objective']}{lower} over {meta['candidates']} keep-or-mill "
+                 "rules, racing on the same shuffles",
                  f"  deck: {meta['deck'][0]['name']}",
                  f"  budget: {meta['budget']} games ({meta['racing_games']} racing in "
                  f"{len(meta['rounds'])} rounds, {meta['final_games'] * meta['final_rules']} "
@@ -293,7 +297,7 @@ def tune(
     workers: int = 1,
     scheduler: Any = None,
 ) -> TuneResult:
-    """Search keep-or-mill rules for the one that maximises an objective.
+    """Search keep-or-mill rules for the one that maximises an objective (minimises kill_turn@T).
 
     Parameters
     ----------
@@ -373,7 +377,7 @@ def tune(
         fresh = _play(deck, config, rule, target, final, final_games, child_seed(seed_seq, 1),
                       executor, step, engine)
     frame = _final_rows(race, twins, finalists, final_labels, fresh)
-    recommended, note = _recommend(frame)
+    recommended, note = _recommend(frame, target.lower_is_better)
     meta = _tune_meta(deck, target, policies, budget, rounds, final_games, final_labels,
                       recommended, note, setup, seed_seq)
     return TuneResult(meta=meta, rows=frame)
@@ -429,7 +433,7 @@ def _racing(deck: Deck, config: Any, rule: Any, target: Objective, policies: lis
             ) -> tuple[_Race, dict[int, int], list[dict[str, Any]], list[int]]:
     """Successive halving on common random numbers: the race, the twins left out, each
     round's facts, and the finalists (indices into ``policies``, best first)."""
-    race = _Race.start(len(policies))
+    race = _Race.start(len(policies), target.lower_is_better)
     twins: dict[int, int] = {}
     alive = list(range(len(policies)))
     rounds = []
@@ -470,13 +474,15 @@ def _final_rows(race: _Race, twins: dict[int, int], finalists: list[int],
     return pd.DataFrame(rows, columns=list(TUNE_COLUMNS))
 
 
-def _recommend(rows: pd.DataFrame) -> tuple[str, str]:
+def _recommend(rows: pd.DataFrame, lower_is_better: bool = False) -> tuple[str, str]:
     """The policy to use: the racing's winner, unless the fresh games find it worse than
-    ``forge`` beyond noise (the 95% interval of winner - forge below 0)."""
+    ``forge`` beyond noise (the 95% interval of winner - forge below 0, or above 0 for an
+    objective where lower is better)."""
     winner = rows[rows["rank"] == 1].iloc[0]
     figures = (f"on the fresh seed {winner['mean']:.4f} (se {winner['se']:.4f}), "
                f"{winner['vs_forge']:+.4f} (se {winner['vs_forge_se']:.4f}) against forge")
-    if winner["vs_forge_ci_high"] < 0:
+    worse = winner["vs_forge_ci_low"] > 0 if lower_is_better else winner["vs_forge_ci_high"] < 0
+    if worse:
         return "forge", (f"the racing's winner {winner['policy']!r} is worse than forge beyond "
                          f"noise ({figures}): keep forge")
     return str(winner["policy"]), f"the racing's winner, {figures}"

@@ -632,6 +632,7 @@ def value(
         without coloured mana symbols.
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    _refuse_kill_turn(metric, "metric")
     (metric_name,) = check_metrics([metric], label="metric")
     _check_whole("turn", turn)
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
@@ -694,6 +695,15 @@ def _value_meta(deck: Deck, plans: list[_Plan], policy: Policy, metric_name: str
         "versions": versions(),
     }
     return meta
+
+
+def _refuse_kill_turn(metric: Any, label: str) -> None:
+    """Refuse ``kill_turn`` as the land-equivalent's basis (lower is better, and lands in place
+    of the stand-ins kill later, so no count of lands matches an explorer's kill turn)."""
+    if isinstance(metric, str) and metric.split("@")[0].strip() == "kill_turn":
+        raise OptionError(f"{label}: the land-equivalent cannot match kill_turn (lower is "
+                          "better, and lands in place of creatures only kill later); use "
+                          "compare --kill-turn, or --metric opponent_dead")
 
 
 def _check_whole(name: str, number: Any, low: int | None = None,

@@ -131,6 +131,10 @@ def run_value(args: argparse.Namespace) -> Output:
     Output
     """
     metrics = shared.metric_list(args.metrics, "--metrics")
+    if args.metric.split("@")[0].strip() == "kill_turn":
+        raise OptionError("--metric: the land-equivalent cannot match kill_turn (lower is "
+                          "better, and lands in place of creatures only kill later); use "
+                          "compare --kill-turn, or --metric opponent_dead")
     (metric,) = check_metrics([args.metric], label="--metric")
     shared.check_plot_path(args)
     deck = shared.deck(args, args.deck)

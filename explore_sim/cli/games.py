@@ -58,6 +58,15 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
             game.add_argument("--turn", type=count, default=None,
                               help="the turn of --distribution (0: the opening hand; "
                                    "default: the last turn)")
+            game.add_argument("--kill-turn", action="store_true",
+                              help="print the kill turn instead of the summary: per turn the "
+                                   "games whose combat damage has killed the goldfish "
+                                   "opponent, the median kill turn and the mean of "
+                                   "min(kill turn, --turns + 1)")
+        else:
+            game.add_argument("--kill-turn", action="store_true",
+                              help="also the mean of min(kill turn, --turns + 1) of each "
+                                   "variant and its paired differences")
     sweeping = commands.add_parser(
         "sweep", parents=parents,
         help="simulate a grid of land counts, card counts, policies and decks",
@@ -123,6 +132,10 @@ def run(args: argparse.Namespace) -> Output:
     grid = parse_vary(args.vary, sources) if args.command == "sweep" else None
     options = dict(game_options_of(args), castable=castable, trials=args.trials, seed=args.seed)
     distribution = _distribution_option(args, castable)
+    if getattr(args, "kill_turn", False) and args.command == "simulate":
+        if distribution is not None or args.metrics or args.plot:
+            raise OptionError("--kill-turn prints the kill turn alone; leave out "
+                              "--distribution, --turn, --metrics and --plot")
     shared.check_plot_path(args)
     if args.plot and grid is not None:
         sweep_dimensions(grid, len(paths), label="--plot")
@@ -140,6 +153,8 @@ def run(args: argparse.Namespace) -> Output:
             result = sweep(decks, grid, filler=args.filler, metrics=metrics, out=args.out,
                            catalog=sources, **options)
     bar.close()
+    if getattr(args, "kill_turn", False) and args.command == "simulate":
+        return Output(result.kill_turn().render(args.format, result.meta))
     if distribution is not None:
         metric, turn = distribution
         rows = result.distribution(metric, turn)
@@ -149,6 +164,9 @@ def run(args: argparse.Namespace) -> Output:
         return Output(render(args.format, result.meta, rows,
                               f"simulate: distribution of {metric}{where}"), plot)
     plot = shared.plot_later(args.plot, result, metrics) if args.plot else None
+    if args.command == "compare":
+        return Output(result.render(args.format, metrics=metrics, kill_turn=args.kill_turn),
+                      plot)
     return Output(result.render(args.format, metrics=metrics), plot)
 
 
