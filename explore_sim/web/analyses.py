@@ -413,6 +413,11 @@ def value_answer(found: pd.DataFrame, basis: Mapping[str, Any]) -> str:
         The land-equivalent rows: card, copies, mean, ci_low, ci_high, note ("" for none).
     basis : mapping
         The matched ``metric`` and ``turn``.
+
+    Returns
+    -------
+    str
+        One sentence for every card.
     """
     parts = []
     for row in found.itertuples():
@@ -549,6 +554,12 @@ def advise_answer(rows: pd.DataFrame, revealed: str) -> str:
         (mill - keep), se, verdict.
     revealed : str
         The card the explore revealed.
+
+    Returns
+    -------
+    str
+        "Mill CARD", "Keep CARD" or "No single choice for CARD", then each objective's
+        difference.
     """
     verdicts = set(rows["verdict"])
     if verdicts == {"mill"} or verdicts == {"keep"}:
