@@ -52,6 +52,7 @@ from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
 from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, SICK,
                     SICK_CTR, TAPPED, uniform)
+from .trace import T_DAMAGE, T_MAP_USED, note, tracing
 from .zones import (
     basics_left,
     count,
@@ -98,6 +99,7 @@ def activate_map(K, S):
     s[MAPS] -= 1
     pay_one(K, S, mode, NO, NONE, ZERO)
     S.totals[E_MAPS_USED] += 1
+    note(S, T_MAP_USED, target, 0, 0)
     explore_instruction(K, S, target, ONE, YES, YES, no_pending(S), NO)
     return True
 
@@ -224,6 +226,8 @@ def combat_damage(K, S, attackers):
             dealt += attacking * pumps
         damage += max(dealt, 0)
     S.totals[E_DAMAGE] += damage
+    if tracing(S):
+        note(S, T_DAMAGE, 0, damage, S.totals[E_DAMAGE])
 
 
 @njit(cache=True)
