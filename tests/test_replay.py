@@ -10,6 +10,8 @@ errors.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from conftest import DECKS
@@ -102,10 +104,15 @@ def test_the_log_agrees_with_the_metrics(path):
             assert drew == (0 if turn == 1 else 1)  # on the play; no card here draws more
             end = events[(events["turn"] == turn) & (events["event"] == "end_turn")]
             assert end["detail"].iloc[0].startswith(f"{metrics.loc[turn, 'lands_played']} land")
+            assert counted(events, turn, "scry") == metrics.loc[turn, "scries"]
             damage = events[(events["turn"] <= turn) & (events["event"] == "damage")]
             if len(damage):
                 assert damage["detail"].iloc[-1].endswith(
                     f"({metrics.loc[turn, 'damage']} in all)")
+            attacks = events[(events["turn"] == turn) & (events["event"] == "attack")]
+            dealt = sum(int(re.search(r"(\d+) damage$", d).group(1)) for d in attacks["detail"])
+            combat = events[(events["turn"] == turn) & (events["event"] == "damage")]
+            assert dealt == (int(combat["detail"].iloc[0].split()[0]) if len(combat) else 0)
 
 
 @pytest.mark.slow

@@ -49,8 +49,8 @@ class GameReplay:
         The game's log, one row per event: ``turn`` (0: the opening hand), ``step`` (the
         event's order in its turn, from 1), ``event`` (``deal``, ``bottom``, ``mulligan``,
         ``keep``, ``draw``, ``decked``, ``land``, ``land_put``, ``land_leaves``, ``cast``,
-        ``explore``, ``removed``, ``maps_made``, ``map_used``, ``damage``, ``discard``,
-        ``end_turn``), ``card`` (a card's name, or empty) and ``detail``.
+        ``explore``, ``scry``, ``removed``, ``maps_made``, ``map_used``, ``attack``,
+        ``damage``, ``discard``, ``end_turn``), ``card`` (a card's name, or empty) and ``detail``.
     metrics : DataFrame
         The game's per-turn metric values: one row per turn (index ``turn``, from 1), one
         column per metric.
@@ -136,6 +136,10 @@ def _detail(event: str, card: int, a: int, b: int, name) -> str:
         return f"{b} land{'s' if b != 1 else ''}: shuffled away"
     if event == "keep":
         return f"after {a} mulligan{'s' if a != 1 else ''}"
+    if event == "attack":
+        return f"{a} attacking, {b} damage" if a != 1 else f"{b} damage"
+    if event == "scry":
+        return "to the bottom" if a else "kept on top"
     if event == "end_turn":
         return f"{a} land{'s' if a != 1 else ''} in play, {b} card{'s' if b != 1 else ''} in hand"
     return ""
@@ -151,8 +155,8 @@ def _events(trace, cards) -> pd.DataFrame:
         event = TRACE_EVENTS[code]
         if event == "deal":
             continue  # the attempt starts: its cards follow
-        if event == "damage" and a == 0:
-            continue  # nothing dealt
+        if event in ("damage", "attack") and a == 0:
+            continue  # nothing dealt, no copy attacking
         event = "deal" if event == "dealt" else event
         steps[turn] = steps.get(turn, 0) + 1
         rows.append((turn, steps[turn], event, name(card), _detail(event, card, a, b, name)))

@@ -4,7 +4,8 @@ The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game o
 at once with NumPy; this engine plays them one after another in compiled scalar code
 (:mod:`.game` and the modules it builds on: :mod:`.zones`, :mod:`.decisions`,
 :mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`,
-:mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
+:mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`; a game's log, written
+only when asked for, in :mod:`.trace`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`) and playing the same rules: the two implementations agree game by
 game on the same libraries, which the tests check for every shipped deck. Policies run as a
 small bytecode (:mod:`.bytecode`): the presets and every policy expression; a Python
@@ -15,7 +16,8 @@ each game's deal (the library, dealt lazily: a partial Fisher-Yates shuffle of o
 cards the game reaches, every mulligan a fresh shuffle) and its play (removal, parley, the
 shuffle after a search) have streams of their own derived from the key and the game's
 index, so the same seed gives the same numbers however the chunks are spread over workers,
-and decks that share positions of their starting order see the same cards there.
+and decks that share positions of their starting order see the same cards there; one game
+of a chunk can be played alone, with its log (:func:`play_game_kernel`).
 """
 
 from __future__ import annotations

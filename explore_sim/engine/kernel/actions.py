@@ -52,7 +52,7 @@ from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
 from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, SICK,
                     SICK_CTR, TAPPED, uniform)
-from .trace import T_DAMAGE, T_MAP_USED, note, tracing
+from .trace import T_ATTACK, T_DAMAGE, T_MAP_USED, note, tracing
 from .zones import (
     basics_left,
     count,
@@ -225,6 +225,7 @@ def combat_damage(K, S, attackers):
         if member(K, G_CAVE_DIVER, kind):
             dealt += attacking * pumps
         damage += max(dealt, 0)
+        note(S, T_ATTACK, kind, attacking, max(dealt, 0))
     S.totals[E_DAMAGE] += damage
     if tracing(S):
         note(S, T_DAMAGE, 0, damage, S.totals[E_DAMAGE])

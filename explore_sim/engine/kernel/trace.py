@@ -36,10 +36,12 @@ TRACE_EVENTS = (
     "damage",      # a = combat damage dealt this turn, b = the opponent's damage so far
     "discard",     # card = discarded down to the hand limit, a = copies
     "end_turn",    # a = lands in play, b = cards in hand
+    "attack",      # card = an attacking creature, a = copies attacking, b = their damage
+    "scry",        # card = the top card seen, a = 1 put on the bottom, 0 kept on top
 )
 (T_DEAL, T_DEALT, T_BOTTOM, T_KEEP, T_MULLIGAN, T_DRAW, T_DECKED, T_LAND, T_LAND_PUT,
  T_LAND_LEAVES, T_CAST, T_EXPLORE, T_REMOVED, T_MAPS_MADE, T_MAP_USED, T_DAMAGE, T_DISCARD,
- T_END_TURN) = range(len(TRACE_EVENTS))
+ T_END_TURN, T_ATTACK, T_SCRY) = range(len(TRACE_EVENTS))
 
 
 @njit(cache=True, inline="always")
