@@ -10,11 +10,14 @@ errors.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
-from conftest import DECKS
+from conftest import DECKS, ROOT
 
 import explore_sim
 from explore_sim import GameConfig, MulliganRule, OptionError, as_policy, load_deck
@@ -168,3 +171,18 @@ def test_a_bad_deck_is_a_one_line_error(capsys, tmp_path):
         assert main(["replay", str(path), "--seed", "1"]) == 2
         err = capsys.readouterr().err
         assert err.startswith("explore-sim: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_without_numba_a_replay_is_a_one_line_error(tmp_path):
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "numba.py").write_text("raise ImportError(\"No module named 'numba'\")\n",
+                                   encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shim), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-m", "explore_sim", "replay", str(GOLGARI),
+                           "--seed", "1"], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("explore-sim: error: a replay plays the compiled kernel's game, and "
+                           "numba cannot be imported (No module named 'numba')\n")

@@ -20,10 +20,10 @@ import pandas as pd
 
 from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import Goldfish, deck_tables
-from ..engine.kernel.trace import TRACE_EVENTS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError
+from .engines import kernel_unavailable
 from .game_setup import game_mulligan, game_setup, run_meta, with_engine, with_game_options
 from .runner import CHUNK_TRIALS, child_seed, seed_sequence
 
@@ -147,6 +147,8 @@ def _detail(event: str, card: int, a: int, b: int, name) -> str:
 
 def _events(trace, cards) -> pd.DataFrame:
     """The tidy log of a kernel trace (rows ``(turn, event, card, a, b)``)."""
+    from ..engine.kernel.trace import TRACE_EVENTS  # numba: only where a replay is played
+
     def name(card: int) -> str:
         return cards[card - 1].name if card > 0 else ""
 
@@ -209,12 +211,16 @@ def replay(
     Raises
     ------
     OptionError
-        A trial out of range, ``engine="numpy"``, or games the kernel cannot play.
+        A trial out of range, ``engine="numpy"``, no numba, or games the kernel cannot
+        play.
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     if options.get("engine", "auto") == "numpy":
         raise OptionError("engine: a replay plays the compiled kernel's game; use auto or "
                           "kernel")
+    missing = kernel_unavailable()
+    if missing is not None:
+        raise OptionError(f"a replay plays the compiled kernel's game, and {missing}")
     setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
                                             mulligan=mulligan, removal=removal, engine="kernel"))
     trial = _check_trial(trial, setup.trials)
