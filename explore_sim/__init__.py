@@ -18,6 +18,7 @@ from .analysis.objectives import Objective, parse_objective
 from .analysis.runner import notebook_trials
 from .analysis.compare import CompareResult, compare
 from .analysis.curve import CurveResult, curve
+from .analysis.replay import GameReplay, replay
 from .analysis.simulate import SimulationResult, simulate
 from .analysis.sweep import SweepResult, sweep
 from .analysis.tune import TuneResult, tune
@@ -81,6 +82,8 @@ __all__ = [
     "simulate",
     "curve",
     "CurveResult",
+    "replay",
+    "GameReplay",
     "SimulationResult",
     "compare",
     "CompareResult",

@@ -7,6 +7,7 @@
 - :mod:`.game_setup`: game options (the schema of :mod:`explore_sim.engine.options`) to a
   game, and their metadata; :mod:`.games`: games in seeded chunks, sums by turn;
   :mod:`.metric_checks`: which metrics exist and are shown;
+- :mod:`.replay`: one game of a simulate run played again, with its log;
 - :mod:`.sweep`: a grid of deck variants and policies (:mod:`.results_files`: its Parquet
   file);
 - :mod:`.value`, :mod:`.advise`, :mod:`.tune`: what explore is worth, what to do now, which

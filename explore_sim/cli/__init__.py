@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from ..errors import ExploreSimError, OptionError
-from . import answers, cards, curve, explore, games, metrics, serve
+from . import answers, cards, curve, explore, games, metrics, replay, serve
 from .arguments import PROG
 from .output import BROKEN_PIPE_STATUS, Output, print_error, print_line, print_warnings, \
     write_output
@@ -36,6 +36,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "advise": answers.run_advise,
     "tune": answers.run_tune,
     "curve": curve.run,
+    "replay": replay.run,
     "metrics": metrics.run,
     "serve": serve.run,
 }
@@ -76,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command is None:
                 raise OptionError(
                     "choose a command: cards, policies, metrics, explore, simulate, compare, "
-                    "sweep, value, advise, tune or serve (see --help)"
+                    "sweep, value, advise, tune, curve, replay or serve (see --help)"
                 )
             output = COMMANDS[args.command](args)
         except ExploreSimError as error:

@@ -4,7 +4,8 @@ The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game o
 at once with NumPy; this engine plays them one after another in compiled scalar code
 (:mod:`.game` and the modules it builds on: :mod:`.zones`, :mod:`.decisions`,
 :mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`,
-:mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
+:mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`; a game's log, written
+only when asked for, in :mod:`.trace`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`) and playing the same rules: the two implementations agree game by
 game on the same libraries, which the tests check for every shipped deck. Policies run as a
 small bytecode (:mod:`.bytecode`): the presets and every policy expression; a Python
@@ -15,7 +16,8 @@ each game's deal (the library, dealt lazily: a partial Fisher-Yates shuffle of o
 cards the game reaches, every mulligan a fresh shuffle) and its play (removal, parley, the
 shuffle after a search) have streams of their own derived from the key and the game's
 index, so the same seed gives the same numbers however the chunks are spread over workers,
-and decks that share positions of their starting order see the same cards there.
+and decks that share positions of their starting order see the same cards there; one game
+of a chunk can be played alone, with its log (:func:`play_game_kernel`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ __all__ = [
     "compile_policy",
     "kernel_problem",
     "pack",
+    "play_game_kernel",
     "play_games_kernel",
     "play_openings",
 ]
@@ -129,13 +132,16 @@ def _mulligan(rule: MulliganRule) -> np.ndarray:
                     dtype=np.int64)
 
 
-def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...]) -> tuple:
-    """A game's arrays (:mod:`.state`), allocated once for a chunk's games."""
+def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...],
+           trace_rows: int = 0) -> tuple:
+    """A game's arrays (:mod:`.state`), allocated once for a chunk's games (with
+    ``trace_rows`` rows of log: :mod:`.trace`)."""
     d = dict(zip(DIMS, K.dims.tolist()))
     width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
                 d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
     S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], size, len(EVENTS),
-                  3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])))
+                  3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])),
+                  trace_rows)
     S[0][SIZE] = size
     S[10][R_NO_PENDING, 0] = -1
     return S
@@ -174,11 +180,11 @@ def _released(digest: str):
     from numba import njit
 
     def released(tables, programs, arrays, deck, key, mulligan, discard_order, out,
-                 opening, given):
+                 opening, given, first):
         if len(digest) == 0:  # never: the digest is part of the cache's key
             return
         play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out,
-                   opening, given)
+                   opening, given, first)
 
     return njit(nogil=True, cache=True)(released)
 
@@ -217,8 +223,53 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
     _chunk_player()(K, programs, _state(K, len(deck), programs), deck, key, _mulligan(mulligan),
-               discard, out, opening, _empty_given(len(deck), tables.n_kinds))
+               discard, out, opening, _empty_given(len(deck), tables.n_kinds), np.int64(0))
     return _results(config, out, opening)
+
+
+def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
+                     mulligan: MulliganRule, chunk_seed: np.random.SeedSequence,
+                     card_ids: np.ndarray, game: int, scry_policy: Policy | None = None,
+                     trace_rows: int = 1 << 14
+                     ) -> tuple[dict[int, dict[str, np.ndarray]], np.ndarray]:
+    """Play game ``game`` of the chunk seeded ``chunk_seed`` alone, with its log.
+
+    The game is the one :func:`play_games_kernel` plays at that index of the chunk (its
+    streams are keyed from the chunk's key and the index alone).
+
+    Parameters
+    ----------
+    tables, config, policy, mulligan, chunk_seed, card_ids, scry_policy
+        As for :func:`play_games_kernel`.
+    game : int
+        The game's index in the chunk.
+    trace_rows : int
+        Room for the log's events.
+
+    Returns
+    -------
+    (dict of int to dict of str to ndarray of shape (1,), ndarray of shape (n, 5))
+        The game's metrics by turn, as :func:`play_games_kernel` gives them, and its
+        events ``(turn, event, card, a, b)`` (:data:`.trace.TRACE_EVENTS`).
+
+    Raises
+    ------
+    RuntimeError
+        A log longer than ``trace_rows``.
+    """
+    K, discard = _packed(tables, config)
+    out = np.zeros((1, config.turns, len(config.metric_names)), dtype=np.int32)
+    opening = np.zeros((1, 3), dtype=np.int32)
+    key = chunk_seed.generate_state(4, dtype=np.uint64)
+    deck = np.ascontiguousarray(card_ids, dtype=np.int32)
+    programs = _programs(policy, scry_policy)
+    arrays = _state(K, len(deck), programs, trace_rows)
+    _chunk_player()(K, programs, arrays, deck, key, _mulligan(mulligan), discard, out, opening,
+                    _empty_given(len(deck), tables.n_kinds), np.int64(game))
+    trace = arrays[-1]
+    if trace[0, 1]:
+        raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
+    return _results(config, out, opening), trace[1:1 + trace[0, 0]].copy()
 
 
 def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
@@ -242,5 +293,5 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
     key = np.zeros(4, dtype=np.uint64)
     programs = _programs(policy, scry_policy)
     play_chunk(K, programs, _state(K, len(deck), programs), deck, key,
-               np.array([0, 0, 0], dtype=np.int64), discard, out, first, given)
+               np.array([0, 0, 0], dtype=np.int64), discard, out, first, given, np.int64(0))
     return _results(config, out, first)

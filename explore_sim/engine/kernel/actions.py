@@ -52,6 +52,7 @@ from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
 from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, SICK,
                     SICK_CTR, TAPPED, uniform)
+from .trace import T_ATTACK, T_DAMAGE, T_MAP_USED, note, tracing
 from .zones import (
     basics_left,
     count,
@@ -98,6 +99,7 @@ def activate_map(K, S):
     s[MAPS] -= 1
     pay_one(K, S, mode, NO, NONE, ZERO)
     S.totals[E_MAPS_USED] += 1
+    note(S, T_MAP_USED, target, 0, 0)
     explore_instruction(K, S, target, ONE, YES, YES, no_pending(S), NO)
     return True
 
@@ -223,7 +225,10 @@ def combat_damage(K, S, attackers):
         if member(K, G_CAVE_DIVER, kind):
             dealt += attacking * pumps
         damage += max(dealt, 0)
+        note(S, T_ATTACK, kind, attacking, max(dealt, 0))
     S.totals[E_DAMAGE] += damage
+    if tracing(S):
+        note(S, T_DAMAGE, 0, damage, S.totals[E_DAMAGE])
 
 
 @njit(cache=True)

@@ -93,6 +93,7 @@ from .state import (
     TOP,
     TURN,
 )
+from .trace import T_SCRY, note
 from .zones import count, peek
 
 
@@ -288,4 +289,7 @@ def scry(K, S, explores_left, counters, present):
         S.lib[s[END] % width] = card
         s[TOP] += 1
         s[END] += 1
+        note(S, T_SCRY, card, 1, 0)
+    else:
+        note(S, T_SCRY, card, 0, 0)
     S.totals[E_SCRIES] += 1

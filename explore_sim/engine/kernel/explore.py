@@ -35,6 +35,7 @@ from .decisions import decide, scry
 from .lands import put_land
 from .pack import C_IS_LAND
 from .state import BF, CTR, GRAVEYARD, SICK, SICK_CTR, uniform
+from .trace import T_EXPLORE, T_REMOVED, note
 from .zones import add_counters, count, group_ids, leave_library, peek, remove, to_hand
 
 
@@ -88,6 +89,7 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
         if present and uniform(S.play) < removal:
             remove(K, S, explorer, just_entered)
             totals[E_REMOVED] += 1
+            note(S, T_REMOVED, explorer, 0, 0)
             present = False
     if targeted and not present:
         return present  # E9: the target is gone, nothing happens at all
@@ -112,6 +114,7 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
         explored += 1
         totals[E_EXPLORES] += 1
         if card == 0:  # E4: nothing revealed, still a counter
+            note(S, T_EXPLORE, 0, 0, explorer)
             if present:
                 counters += 1
                 totals[E_EXPLORE_COUNTERS] += 1
@@ -120,6 +123,7 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
             to_hand(K, S, card, ONE)
             lands += 1
             totals[E_EXPLORE_LANDS] += 1
+            note(S, T_EXPLORE, card, 1, explorer)
         else:  # E2 (E3: no counter when the explorer is gone; the choice is still made)
             nonlands += 1
             if present:
@@ -130,6 +134,9 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
                 leave_library(K, S, card)
                 s[GRAVEYARD] += 1
                 totals[E_MILLED] += 1
+                note(S, T_EXPLORE, card, 3, explorer)
+            else:
+                note(S, T_EXPLORE, card, 2, explorer)
     # E2, E4: the counters go on the explorer (the copy that just entered, if it did).
     add_counters(K, S, explorer, counters, just_entered)
     if pending[0] < 0:

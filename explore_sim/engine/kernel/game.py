@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .codes import G_LAND_IDS, N_KINDS, ONE, TURNS
+from .codes import G_LAND, G_LAND_IDS, N_KINDS, ONE, TURNS
 from .pack import C_COST, C_IS_LAND, C_IS_LAND_LIKE, C_IS_SOURCE
 from .state import (
     BF,
@@ -35,8 +35,9 @@ from .state import (
     TOP,
 )
 from .structs import as_state, as_tables
+from .trace import T_BOTTOM, T_DEAL, T_DEALT, T_END_TURN, T_KEEP, T_MULLIGAN, note, tracing
 from .turn import play_turn, turn_metrics
-from .zones import deal_to, group_ids
+from .zones import count, deal_to, group_ids
 
 #: Cards in an opening hand before mulligans.
 HAND_SIZE = 7
@@ -122,6 +123,8 @@ def start_game(K, S, deck, counts):
     S.pool[:] = 0
     S.totals[:] = 0
     S.main[:] = 0
+    if tracing(S):  # the log holds the game being played
+        S.trace[0, :] = 0
     size = s[SIZE]
     for p in range(size):
         S.lib[p] = deck[p]
@@ -149,6 +152,10 @@ def keep_hand(K, S, deck, counts, key, game, kind, free_first, max_mulligans, bo
         S.zones[HAND, :] = 0
         for p in range(drawn):
             S.zones[HAND, lib[p]] += 1
+        if tracing(S):
+            note(S, T_DEAL, 0, attempt, drawn)
+            for p in range(drawn):
+                note(S, T_DEALT, lib[p], 0, 0)
         bottoms = max(0, attempt - (1 if free_first and attempt > 0 else 0))
         bottomed[:] = 0
         bottom(K, S.zones[HAND], bottoms, bottomed)
@@ -161,7 +168,12 @@ def keep_hand(K, S, deck, counts, key, game, kind, free_first, max_mulligans, bo
                     lands += S.zones[HAND, c]
             most = 5 if drawn - bottoms >= HAND_SIZE else 4
             keep = 2 <= lands <= most
+            if not keep:
+                note(S, T_MULLIGAN, 0, attempt, lands)
         if keep:
+            for j in range(bottoms):
+                note(S, T_BOTTOM, bottomed[j], attempt, 0)
+            note(S, T_KEEP, 0, attempt, 0)
             width = size + 1
             for j in range(bottoms):  # bottomed cards go under the library, in order
                 lib[(size + j) % width] = bottomed[j]
@@ -189,9 +201,11 @@ def settle_library(K, S, counts):
 
 @njit(cache=True)
 def play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out, opening,
-               given):
-    """Play ``len(out)`` games: ``out[game, turn - 1, metric]`` and ``opening[game]``
-    (mulligans, hand size, lands in the opening hand) are written.
+               given, first):
+    """Play ``len(out)`` games of the chunk keyed ``key``, from its game ``first`` on:
+    ``out[j, turn - 1, metric]`` and ``opening[j]`` (mulligans, hand size, lands in the
+    opening hand) are written for game ``first + j``, which plays with its own streams
+    whatever the games before it (so one game of a chunk can be played alone).
 
     ``tables`` is the packed :class:`~.pack.KernelTables`, ``programs`` the policies'
     bytecode (:mod:`.bytecode`), ``arrays`` the state's (:func:`~.state.new_state`); they
@@ -211,29 +225,32 @@ def play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out
     S.slots[SEARCH_REVERSES] = 1 if len(given[0]) else 0
     attackers, crewers, bottomed = S.work[R_ATTACKERS], S.work[R_CREWERS], S.work[R_BOTTOMED]
     row = S.work[R_METRICS_ROW]
-    for game in range(games):
+    for j in range(games):
+        game = first + j
         start_game(K, S, deck, counts)
         seed_stream(S.play, key, game, ONE)
         if len(given[0]):
             libs, tops, ends, hands, mulls = given
             for p in range(size + 1):
-                S.lib[p] = libs[game, p]
-            S.slots[TOP], S.slots[END], S.slots[DEALT] = tops[game], ends[game], size
+                S.lib[p] = libs[j, p]
+            S.slots[TOP], S.slots[END], S.slots[DEALT] = tops[j], ends[j], size
             for kind in range(n_kinds):
-                S.zones[HAND, kind] = hands[game, kind]
-            taken = mulls[game]
+                S.zones[HAND, kind] = hands[j, kind]
+            taken = mulls[j]
         else:
             taken = keep_hand(K, S, deck, counts, key, game, mulligan[0], mulligan[1] != 0,
                               mulligan[2], bottomed)
         settle_library(K, S, counts)
-        opening[game, 0] = taken
-        opening[game, 1] = S.zones[HAND].sum()
+        opening[j, 0] = taken
+        opening[j, 1] = S.zones[HAND].sum()
         lands = 0
         for kind in group_ids(K, G_LAND_IDS):
             lands += S.zones[HAND, kind]
-        opening[game, 2] = lands
+        opening[j, 2] = lands
         for turn in range(turns):
             play_turn(K, S, discard_order, attackers, crewers)
             turn_metrics(K, S, row)
             for m in range(out.shape[2]):
-                out[game, turn, m] = row[m]
+                out[j, turn, m] = row[m]
+            if tracing(S):
+                note(S, T_END_TURN, 0, count(K, S, G_LAND), S.zones[HAND].sum())

@@ -70,6 +70,7 @@ from .state import (
     R_OPTION_KEYS,
     TAPPED,
 )
+from .trace import T_LAND, T_LAND_LEAVES, T_LAND_PUT, note
 from .zones import count, group_ids, land_types, leave, to_hand
 
 
@@ -202,6 +203,7 @@ def land_enters(K, S, kind, tapped, land_drop):
             totals[E_LIFE_PAID] += arg
     if not land_drop:
         totals[E_LANDS_PUT] += 1
+    note(S, T_LAND if land_drop else T_LAND_PUT, kind, 1 if enters_tapped else 0, 0)
     enters_land(K, S, kind, enters_tapped)
     if land_drop and enters_tapped:
         totals[E_TAPPED_LANDS] += 1
@@ -238,5 +240,6 @@ def bounce(K, S, bounce_land):
         for c in range(K.dims[N_CLASSES]):
             S.pool[c] += K.source_units[chosen, c]
     leave(K, S, chosen)
+    note(S, T_LAND_LEAVES, chosen, 1, 0)
     card = K.card[chosen, C_FACE_OF] if K.card[chosen, C_FACE_OF] else chosen
     to_hand(K, S, card, ONE)

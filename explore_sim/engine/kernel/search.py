@@ -42,6 +42,7 @@ from .state import (
     TOP,
     below,
 )
+from .trace import T_LAND_PUT, note
 from .zones import (
     basics_left,
     count,
@@ -155,6 +156,7 @@ def enter_found(K, S, card, untap):
     if card == 0:
         return
     S.totals[E_LANDS_PUT] += 1
+    note(S, T_LAND_PUT, card, 0 if untap else 1, 0)
     enters_land(K, S, card, YES)
     if untap:
         S.zones[TAPPED, card] -= 1

@@ -68,6 +68,7 @@ from .state import (
     R_PAY_USED,
     TAPPED,
 )
+from .trace import T_CAST, note
 from .zones import (
     count,
     create_maps,
@@ -151,6 +152,7 @@ def cast(K, S, kind):
     """Cast ``kind`` (from the command zone for a commander) and resolve it."""
     totals = S.totals
     takes_x = K.card[kind, C_IS_X] != 0
+    spent = totals[E_MANA_SPENT]
     if is_game_commander(K, kind):
         slot = K.card[kind, C_COMMANDER_SLOT]
         level = min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
@@ -163,6 +165,7 @@ def cast(K, S, kind):
         x = pay(K, S, K.card_modes[kind], K.card[kind, C_N_CARD_MODES], takes_x, NONE, ZERO)
         to_hand(K, S, kind, NONE)
     totals[E_CARDS_CAST] += 1
+    note(S, T_CAST, kind, totals[E_MANA_SPENT] - spent, x if takes_x else -1)
     if K.card[kind, C_IS_PERMANENT]:
         enters(K, S, kind, x if takes_x else -1, NO)
     else:

@@ -1,7 +1,7 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
 A game's state is the tuple ``S = (s, lib, zones, perm, pool, lib_pips, totals, main, deal,
-play, work, stack)``:
+play, work, stack, trace)``:
 
 - ``s``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
@@ -24,7 +24,8 @@ play, work, stack)``:
   the library (so games that read the same positions of the same deck see the same cards,
   whatever else differs), the other decides removal, parley coins and shuffles after a
   search;
-- ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack.
+- ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
+- ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for.
 
 Everything here is compiled with numba (``cache=True``).
 """
@@ -89,15 +90,18 @@ ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", 
 globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 
-def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack):
+def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack,
+              trace_rows=0):
     """Arrays for one game at a time (the chunk's games reuse them): ``width`` columns of
-    workspace, ``stack`` entries for a policy's bytecode."""
+    workspace, ``stack`` entries for a policy's bytecode, ``trace_rows`` rows of the game's
+    log (0: no log)."""
     return (np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
             np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
             np.zeros(max(n_classes, 1), np.int32), np.zeros(5, np.int32),
             np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
             np.zeros(4, np.uint64), np.zeros(4, np.uint64),
-            np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64))
+            np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),
+            np.zeros((trace_rows, 5), np.int32))
 
 
 # --------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ STATE_FIELDS = (
     ("perm", _array(_I32, 1)), ("pool", _array(_I32, 1)), ("lib_pips", _array(_I32, 1)),
     ("totals", _array(_I64, 1)), ("main", _array(_I64, 1)),
     ("deal", _array(types.uint64, 1)), ("play", _array(types.uint64, 1)),
-    ("work", _array(_I64, 2)), ("stack", _array(_F64, 1)),
+    ("work", _array(_I64, 2)), ("stack", _array(_F64, 1)), ("trace", _array(_I32, 2)),
 )
 TABLES = TablesType(list(TABLE_FIELDS))
 STATE = StateType(list(STATE_FIELDS))
@@ -89,7 +89,7 @@ def as_state(arrays):
     """The record of a game's state arrays (:func:`~.state.new_state`)."""
     S = structref.new(STATE)
     S.slots, S.lib, S.zones, S.perm, S.pool, S.lib_pips = arrays[:6]
-    S.totals, S.main, S.deal, S.play, S.work, S.stack = arrays[6:]
+    S.totals, S.main, S.deal, S.play, S.work, S.stack, S.trace = arrays[6:]
     return S
 
 

@@ -69,6 +69,7 @@ from .state import (
     TAPPED,
     TURN,
 )
+from .trace import T_DISCARD, note
 from .zones import count, draw, group_ids, to_hand
 
 
@@ -162,6 +163,7 @@ def cleanup(K, S, discard_order):
         if dropping > 0:
             to_hand(K, S, kind, -dropping)
             S.slots[GRAVEYARD] += dropping
+            note(S, T_DISCARD, kind, dropping, 0)
             excess -= dropping
         if excess <= 0:
             return

@@ -39,6 +39,7 @@ from .state import (
     TOP,
     below,
 )
+from .trace import T_DECKED, T_DRAW, T_LAND_LEAVES, T_MAPS_MADE, note
 
 
 @njit(cache=True, inline="always")
@@ -114,9 +115,11 @@ def draw(K, S):
     card = peek(K, S)
     if card == 0:
         S.totals[E_DECKED] = 1
+        note(S, T_DECKED, 0, 0, 0)
         return
     leave_library(K, S, card)
     to_hand(K, S, card, ONE)
+    note(S, T_DRAW, card, 0, 0)
 
 
 @njit(cache=True, inline="always")
@@ -207,7 +210,9 @@ def remove(K, S, kind, just_entered):
 
 @njit(cache=True, inline="always")
 def sacrifice(K, S, kind):
+    """Sacrifice a land (a fetch land, Myriad Landscape)."""
     leave(K, S, kind)
+    note(S, T_LAND_LEAVES, kind, 2, 0)
     S.slots[GRAVEYARD] += 1
 
 
@@ -235,6 +240,7 @@ def create_maps(K, S, n):
     made = n + count(K, S, G_HELM)
     S.slots[MAPS] += made
     S.totals[E_MAPS_CREATED] += made
+    note(S, T_MAPS_MADE, 0, made, 0)
 
 
 @njit(cache=True, inline="always")

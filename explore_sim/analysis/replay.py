@@ -1,0 +1,247 @@
+"""A game you can watch: :func:`replay` plays one trial of a :func:`~explore_sim.simulate`
+run again, on the compiled kernel, with its log.
+
+A run's trials are cut into chunks of :data:`~.runner.CHUNK_TRIALS` games; chunk ``i``
+plays from the ``i``-th child of the run's seed, and the kernel keys each game's streams
+from its chunk's key and its index in the chunk (:mod:`explore_sim.engine.kernel`). Trial
+``K`` is therefore game ``K % CHUNK_TRIALS`` of chunk ``K // CHUNK_TRIALS``, and it can be
+played alone: the replay is exactly that game, its metrics the run's values for it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from collections.abc import Mapping
+from os import PathLike
+from typing import Any
+
+import pandas as pd
+
+from ..cards.decklist import Deck, load_deck
+from ..engine.goldfish import Goldfish, deck_tables
+from ..engine.mulligan import MulliganRule
+from ..engine.policies import Policy, one_policy, policy_name
+from ..errors import OptionError
+from .engines import kernel_unavailable
+from .game_setup import game_mulligan, game_setup, run_meta, with_engine, with_game_options
+from .runner import CHUNK_TRIALS, child_seed, seed_sequence
+
+__all__ = ["replay", "GameReplay", "EVENT_COLUMNS"]
+
+#: The columns of :attr:`GameReplay.events`.
+EVENT_COLUMNS = ("turn", "step", "event", "card", "detail")
+#: What an explore did with the revealed card (the kernel's numbering, :mod:`.trace`).
+_EXPLORED = ("a +1/+1 counter", "to hand", "kept on top", "milled")
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class GameReplay:
+    """One game of a :func:`~explore_sim.simulate` run, as :func:`replay` plays it again.
+
+    Attributes
+    ----------
+    meta : dict
+        What was run (JSON-safe), as :func:`~explore_sim.simulate` records it (``command``
+        is ``replay``), with ``trial`` (the game's index in the run), ``chunk`` and
+        ``chunk_game`` (its chunk and its index there).
+    events : DataFrame
+        The game's log, one row per event: ``turn`` (0: the opening hand), ``step`` (the
+        event's order in its turn, from 1), ``event`` (``deal``, ``bottom``, ``mulligan``,
+        ``keep``, ``draw``, ``decked``, ``land``, ``land_put``, ``land_leaves``, ``cast``,
+        ``explore``, ``scry``, ``removed``, ``maps_made``, ``map_used``, ``attack``,
+        ``damage``, ``discard``, ``end_turn``), ``card`` (a card's name, or empty) and ``detail``.
+    metrics : DataFrame
+        The game's per-turn metric values: one row per turn (index ``turn``, from 1), one
+        column per metric.
+    opening : dict of str to int
+        The opening hand's metrics: ``mulligans``, ``hand_size``, ``opening_lands``.
+    """
+
+    meta: dict[str, Any]
+    events: pd.DataFrame
+    metrics: pd.DataFrame
+    opening: dict[str, int]
+
+    def text(self) -> str:
+        """The game as a readable log, turn by turn.
+
+        Returns
+        -------
+        str
+        """
+        meta = self.meta
+        play = "on the play" if meta["on_play"] else "on the draw"
+        lines = [f"replay: trial {meta['trial']} of simulate (seed {meta['seed']}, "
+                 f"{meta['turns']} turns, {play})",
+                 f"  deck: {meta['deck'][0]['name']}",
+                 f"  policy: {meta['policy'][0]}",
+                 f"  mulligan: {meta['mulligan']}",
+                 f"  chunk {meta['chunk']}, game {meta['chunk_game']}; engine: kernel"]
+        for turn, rows in self.events.groupby("turn", sort=True):
+            lines.append("")
+            lines.append("opening hand" if turn == 0 else f"turn {turn}")
+            lines.extend(_turn_lines(rows))
+        return "\n".join(lines) + "\n"
+
+    def __repr__(self) -> str:
+        return (f"GameReplay(trial={self.meta['trial']}, seed={self.meta['seed']}, "
+                f"turns={self.meta['turns']}, events={len(self.events)})")
+
+
+def _turn_lines(rows: pd.DataFrame) -> list[str]:
+    """One turn's events as lines: a dealt hand on one line, the others one each."""
+    lines: list[str] = []
+    dealt: list[str] = []
+    for row in rows.itertuples():
+        if row.event == "deal":
+            dealt.append(row.card)
+            continue
+        if dealt:
+            lines.append(f"  dealt {len(dealt)}: {', '.join(dealt)}")
+            dealt = []
+        words = f"  {row.event.replace('_', ' ')}"
+        if row.event in ("explore", "damage"):
+            lines.append(f"{words}: {row.detail}")
+            continue
+        if row.card:
+            words += f" {row.card}"
+        if row.detail:
+            words += f" ({row.detail})" if row.card else f": {row.detail}"
+        lines.append(words)
+    if dealt:
+        lines.append(f"  dealt {len(dealt)}: {', '.join(dealt)}")
+    return lines
+
+
+def _detail(event: str, card: int, a: int, b: int, name) -> str:
+    """What an event's numbers say (:data:`~explore_sim.engine.kernel.trace.TRACE_EVENTS`)."""
+    if event in ("land", "land_put"):
+        return "tapped" if a else "untapped"
+    if event == "land_leaves":
+        return "returned to hand" if a == 1 else "sacrificed"
+    if event == "cast":
+        return f"{a} mana" + (f", X = {b}" if b >= 0 else "")
+    if event == "explore":
+        return f"{name(b) or 'a creature'} reveals {name(card) or 'nothing'}: {_EXPLORED[a]}"
+    if event == "maps_made":
+        return f"{a} Map{'s' if a != 1 else ''}"
+    if event == "map_used":
+        return "a Map: it explores"
+    if event == "damage":
+        return f"{a} combat damage ({b} in all)"
+    if event == "discard":
+        return f"{a} cop{'ies' if a != 1 else 'y'} to the hand limit"
+    if event == "mulligan":
+        return f"{b} land{'s' if b != 1 else ''}: shuffled away"
+    if event == "keep":
+        return f"after {a} mulligan{'s' if a != 1 else ''}"
+    if event == "attack":
+        return f"{a} attacking, {b} damage" if a != 1 else f"{b} damage"
+    if event == "scry":
+        return "to the bottom" if a else "kept on top"
+    if event == "end_turn":
+        return f"{a} land{'s' if a != 1 else ''} in play, {b} card{'s' if b != 1 else ''} in hand"
+    return ""
+
+
+def _events(trace, cards) -> pd.DataFrame:
+    """The tidy log of a kernel trace (rows ``(turn, event, card, a, b)``)."""
+    from ..engine.kernel.trace import TRACE_EVENTS  # numba: only where a replay is played
+
+    def name(card: int) -> str:
+        return cards[card - 1].name if card > 0 else ""
+
+    rows, steps = [], {}
+    for turn, code, card, a, b in trace.tolist():
+        event = TRACE_EVENTS[code]
+        if event == "deal":
+            continue  # the attempt starts: its cards follow
+        if event in ("damage", "attack") and a == 0:
+            continue  # nothing dealt, no copy attacking
+        event = "deal" if event == "dealt" else event
+        steps[turn] = steps.get(turn, 0) + 1
+        rows.append((turn, steps[turn], event, name(card), _detail(event, card, a, b, name)))
+    return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))
+
+
+def _check_trial(trial: object, trials: int) -> int:
+    if isinstance(trial, bool) or not isinstance(trial, numbers.Integral):
+        raise OptionError(f"trial must be a whole number, got {trial!r}")
+    if not 0 <= int(trial) < trials:
+        raise OptionError(f"trial must be from 0 to {trials - 1} (the run's trials less one), "
+                          f"got {trial}")
+    return int(trial)
+
+
+@with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
+def replay(
+    deck: Deck | str | PathLike[str],
+    trial: int = 0,
+    turns: int = 6,
+    on_play: bool = True,
+    mulligan: str | MulliganRule | None = "london",
+    policy: str | Policy | Mapping[str, str | Policy] = "forge",
+    trials: int = 100_000,
+    seed: Any = None,
+    removal: float = 0.0,
+    **options: Any,
+) -> GameReplay:
+    """Play trial ``trial`` of :func:`~explore_sim.simulate` with the same options again,
+    with its log.
+
+    Parameters
+    ----------
+    deck : Deck, path or decklist text
+    trial : int
+        The game's index in the run: 0 to ``trials - 1``.
+    turns, on_play, mulligan, policy, trials, seed, removal
+        As for :func:`~explore_sim.simulate` (``trials`` only bounds ``trial``: a trial's
+        game does not depend on how many follow it). With ``seed=None`` the game is one of a
+        fresh run's, its seed in ``meta["seed"]``.
+    {game_options}
+    **options
+        The other game options, as for :func:`~explore_sim.simulate`; ``engine`` may only
+        be ``auto`` or ``kernel``: the replay is the compiled kernel's game.
+
+    Returns
+    -------
+    GameReplay
+
+    Raises
+    ------
+    OptionError
+        A trial out of range, ``engine="numpy"``, no numba, or games the kernel cannot
+        play.
+    """
+    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    if options.get("engine", "auto") == "numpy":
+        raise OptionError("engine: a replay plays the compiled kernel's game; use auto or "
+                          "kernel")
+    missing = kernel_unavailable()
+    if missing is not None:
+        raise OptionError(f"a replay plays the compiled kernel's game, and {missing}")
+    setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
+                                            mulligan=mulligan, removal=removal, engine="kernel"))
+    trial = _check_trial(trial, setup.trials)
+    config = setup.config
+    policy = one_policy(policy, "replay")
+    features = deck.features()
+    Goldfish(features, config, policy, setup.scry, {})  # validate cast_order up front
+    setup = with_engine(setup, [(deck, policy)])
+    seed_seq = seed_sequence(seed)
+    chunk, index = divmod(trial, CHUNK_TRIALS)
+    from ..engine.kernel import play_game_kernel
+
+    values, trace = play_game_kernel(
+        deck_tables(features, config), config, policy,
+        game_mulligan(setup.rule, config, features), child_seed(seed_seq, chunk),
+        deck.card_ids(), index, setup.scry)
+    meta = dict(run_meta("replay", [deck], setup, [policy], seed_seq), trial=trial,
+                chunk=chunk, chunk_game=index)
+    meta["policy"] = [policy_name(policy)]
+    metrics = pd.DataFrame({name: [int(values[t][name][0]) for t in range(1, config.turns + 1)]
+                            for name in values[1]},
+                           index=pd.RangeIndex(1, config.turns + 1, name="turn"))
+    opening = {name: int(value[0]) for name, value in values[0].items()}
+    return GameReplay(meta, _events(trace, features.cards), metrics, opening)

@@ -1,0 +1,68 @@
+"""``replay``: one trial of a ``simulate`` run played again, turn by turn."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..analysis.replay import replay
+from ..analysis.report import render
+from ..errors import OptionError
+from . import shared
+from .arguments import add_seed_and_format, count
+from .game_options import add_game_options, flagged_options, game_options_of
+from .output import Output
+
+__all__ = ["add_parser", "run"]
+
+#: The game options ``replay`` leaves out: ``--engine`` (a replay is the compiled kernel's
+#: game) and ``--castable`` (its metrics are simulate's, checked there).
+_OWN = ("engine", "castable")
+
+
+def _options() -> list[str]:
+    return [entry.name for entry in flagged_options() if entry.name not in _OWN]
+
+
+def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
+    """Add ``replay`` to the command line.
+
+    Parameters
+    ----------
+    commands : argparse subparsers
+    parents : list of argparse.ArgumentParser
+        The card-source and decklist-format options.
+    """
+    text = ("play one trial of a simulate run again (the same deck, options and seed) and "
+            "print what happened in it, turn by turn")
+    run = commands.add_parser("replay", parents=parents, help=text, description=text)
+    run.add_argument("deck", help="decklist file")
+    run.add_argument("--trial", type=count, default=0,
+                     help="the game's index in the run: 0 to --trials minus 1 (default 0)")
+    run.add_argument("--policy", default="forge",
+                     help="keep-or-mill policy: a preset or an expression (default forge)")
+    add_game_options(run, _options())
+    run.add_argument("--trials", type=count, default=100_000,
+                     help="the run's games (default 100000, as simulate); bounds --trial")
+    add_seed_and_format(run)
+
+
+def run(args: argparse.Namespace) -> Output:
+    """Run ``replay``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+
+    Returns
+    -------
+    Output
+        The log (``--format table``), or the events' rows (csv, json).
+    """
+    if args.trial >= args.trials:
+        raise OptionError(f"--trial: must be below --trials ({args.trials}), got {args.trial}")
+    deck = shared.deck(args, args.deck)
+    result = replay(deck, trial=args.trial, policy=args.policy, trials=args.trials,
+                    seed=args.seed, **game_options_of(args, _options()))
+    if args.format == "table":
+        return Output(result.text())
+    return Output(render(args.format, result.meta, result.events, ""))

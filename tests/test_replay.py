@@ -1,0 +1,188 @@
+"""``replay``: trial K of a simulate run played again, with its log.
+
+The replay is the run's game: its metrics are the per-trial values the compiled kernel
+gives for that game of that chunk (in the first chunk and in the second), and the means of
+every trial's replay are simulate's; the log agrees with the metrics (land events with
+``lands_played``, explore events with ``explores``, ...); writing the log changes no
+number of a normal run; a trial out of range, a numpy engine and a bad deck are one-line
+errors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import DECKS, ROOT
+
+import explore_sim
+from explore_sim import GameConfig, MulliganRule, OptionError, as_policy, load_deck
+from explore_sim.analysis.game_setup import game_mulligan
+from explore_sim.analysis.runner import CHUNK_TRIALS, chunk_seeds, child_seed, seed_sequence
+from explore_sim.cli import main
+from explore_sim.engine.goldfish import deck_tables
+from explore_sim.engine.kernel import play_games_kernel
+
+GOLGARI = DECKS / "golgari_explore.txt"
+MERFOLK = DECKS / "lci_merfolk_explore.txt"
+
+
+def chunk_values(path, seed, chunk, trials, turns, on_play=True):
+    """Per-trial metrics of ``trials`` games of chunk ``chunk`` of a run seeded ``seed``,
+    straight from the kernel's entry point."""
+    deck = load_deck(path)
+    config = GameConfig(turns=turns, on_play=on_play)
+    features = deck.features()
+    rule = game_mulligan(MulliganRule("london"), config, features)
+    return play_games_kernel(deck_tables(features, config), config, as_policy("forge"), rule,
+                             trials, child_seed(seed_sequence(seed), chunk), deck.card_ids())
+
+
+def assert_same_game(game, values, index):
+    for name, value in game.opening.items():
+        assert value == values[0][name][index], name
+    for turn, row in game.metrics.iterrows():
+        for name, value in row.items():
+            assert value == values[turn][name][index], (turn, name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, on_play", [(GOLGARI, True), (MERFOLK, False)])
+def test_a_replay_is_that_game_of_the_first_chunk(path, on_play):
+    values = chunk_values(path, 11, 0, 40, 5, on_play)
+    for trial in (0, 7, 39):
+        game = explore_sim.replay(path, trial=trial, seed=11, turns=5, on_play=on_play)
+        assert game.meta["chunk"] == 0 and game.meta["chunk_game"] == trial
+        assert_same_game(game, values, trial)
+
+
+@pytest.mark.slow
+def test_a_replay_in_the_second_chunk_is_game_k_less_the_chunk_size_there():
+    trials = CHUNK_TRIALS + 10
+    assert [n for n, _ in chunk_seeds(trials, seed_sequence(3))] == [CHUNK_TRIALS, 10]
+    values = chunk_values(GOLGARI, 3, 1, 10, 4)
+    game = explore_sim.replay(GOLGARI, trial=CHUNK_TRIALS + 6, seed=3, turns=4, trials=trials)
+    assert (game.meta["chunk"], game.meta["chunk_game"]) == (1, 6)
+    assert_same_game(game, values, 6)
+
+
+@pytest.mark.slow
+def test_the_replays_of_every_trial_average_to_simulates_numbers():
+    result = explore_sim.simulate(GOLGARI, turns=4, trials=12, seed=5)
+    rows = result.summary().set_index(["turn", "metric"])["mean"]
+    games = [explore_sim.replay(GOLGARI, trial=k, seed=5, turns=4, trials=12)
+             for k in range(12)]
+    for name in ("lands_played", "explores", "damage", "hand_size", "cards_cast"):
+        for turn in range(1, 5):
+            mean = np.mean([game.metrics.loc[turn, name] for game in games])
+            assert mean == pytest.approx(rows[(turn, name)], abs=1e-12), (turn, name)
+
+
+def counted(events, turn, *names):
+    return int(events[(events["turn"] <= turn) & events["event"].isin(names)].shape[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [GOLGARI, MERFOLK])
+def test_the_log_agrees_with_the_metrics(path):
+    for trial in range(6):
+        game = explore_sim.replay(path, trial=trial, seed=2, turns=6)
+        events, metrics = game.events, game.metrics
+        dealt = events[(events["turn"] == 0) & (events["event"] == "deal")]
+        mulligans = int((events["event"] == "mulligan").sum())
+        assert mulligans == game.opening["mulligans"]
+        bottomed = int((events["event"] == "bottom").sum())
+        assert len(dealt) - 7 * mulligans - bottomed == game.opening["hand_size"]
+        for turn in range(1, 7):
+            lands = counted(events, turn, "land", "land_put") - counted(events, turn,
+                                                                         "land_leaves")
+            assert lands == metrics.loc[turn, "lands_played"], (trial, turn)
+            assert counted(events, turn, "explore") == metrics.loc[turn, "explores"]
+            assert counted(events, turn, "cast") == metrics.loc[turn, "cards_cast"]
+            drew = counted(events, turn, "draw") - counted(events, turn - 1, "draw")
+            assert drew == (0 if turn == 1 else 1)  # on the play; no card here draws more
+            end = events[(events["turn"] == turn) & (events["event"] == "end_turn")]
+            assert end["detail"].iloc[0].startswith(f"{metrics.loc[turn, 'lands_played']} land")
+            assert counted(events, turn, "scry") == metrics.loc[turn, "scries"]
+            damage = events[(events["turn"] <= turn) & (events["event"] == "damage")]
+            if len(damage):
+                assert damage["detail"].iloc[-1].endswith(
+                    f"({metrics.loc[turn, 'damage']} in all)")
+            attacks = events[(events["turn"] == turn) & (events["event"] == "attack")]
+            dealt = sum(int(re.search(r"(\d+) damage$", d).group(1)) for d in attacks["detail"])
+            combat = events[(events["turn"] == turn) & (events["event"] == "damage")]
+            assert dealt == (int(combat["detail"].iloc[0].split()[0]) if len(combat) else 0)
+
+
+@pytest.mark.slow
+def test_a_replay_changes_no_number_of_a_normal_run():
+    before = explore_sim.simulate(MERFOLK, turns=4, trials=300, seed=9).summary()
+    values = chunk_values(MERFOLK, 9, 0, 300, 4)
+    explore_sim.replay(MERFOLK, trial=17, seed=9, turns=4)
+    after = explore_sim.simulate(MERFOLK, turns=4, trials=300, seed=9).summary()
+    again = chunk_values(MERFOLK, 9, 0, 300, 4)
+    assert before.equals(after)
+    for turn in values:
+        for name in values[turn]:
+            assert np.array_equal(values[turn][name], again[turn][name])
+
+
+@pytest.mark.slow
+def test_the_command_prints_the_game_turn_by_turn(capsys):
+    assert main(["replay", str(GOLGARI), "--seed", "1", "--trial", "3", "--turns", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("replay: trial 3 of simulate (seed 1, 3 turns, on the play)")
+    assert "opening hand\n  dealt 7: " in out and "\nturn 3\n" in out
+    game = explore_sim.replay(GOLGARI, trial=3, seed=1, turns=3)
+    assert out == game.text()
+    assert main(["replay", str(GOLGARI), "--seed", "1", "--trial", "3", "--turns", "3",
+                 "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("turn,step,event,card,detail\n0,1,deal,")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--trial", "100000"], "--trial: must be below --trials (100000), got 100000"),
+    (["--trial", "5", "--trials", "5"], "--trial: must be below --trials (5), got 5"),
+    (["--trial", "-1"], "--trial"),
+])
+def test_a_trial_out_of_range_is_a_one_line_error(capsys, argv, message):
+    assert main(["replay", str(GOLGARI), "--seed", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_the_function_refuses_a_trial_out_of_range_and_the_numpy_engine():
+    with pytest.raises(OptionError, match=r"trial must be from 0 to 9 .* got 10"):
+        explore_sim.replay(GOLGARI, trial=10, trials=10, seed=1)
+    with pytest.raises(OptionError, match="trial must be a whole number"):
+        explore_sim.replay(GOLGARI, trial=1.5, seed=1)
+    with pytest.raises(OptionError, match="compiled kernel"):
+        explore_sim.replay(GOLGARI, trial=0, seed=1, engine="numpy")
+
+
+def test_a_bad_deck_is_a_one_line_error(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4 Nonsense Card\n", encoding="utf-8")
+    for path in (bad, tmp_path / "missing.txt"):
+        assert main(["replay", str(path), "--seed", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("explore-sim: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_without_numba_a_replay_is_a_one_line_error(tmp_path):
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "numba.py").write_text("raise ImportError(\"No module named 'numba'\")\n",
+                                   encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shim), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-m", "explore_sim", "replay", str(GOLGARI),
+                           "--seed", "1"], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("explore-sim: error: a replay plays the compiled kernel's game, and "
+                           "numba cannot be imported (No module named 'numba')\n")
