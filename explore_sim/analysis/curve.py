@@ -25,16 +25,15 @@ from ..cards.card import Card, mana_value_of
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten import KARSTEN_SOURCE, coloured_sources, cost_colours, karsten_column, \
     karsten_sources
-from ..engine.goldfish import Goldfish
 from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..engine.mulligan import MulliganRule
-from ..engine.policies import Policy, one_policy
+from ..engine.policies import Policy
 from ..errors import OptionError
-from .game_setup import game_setup, run_meta, with_engine, with_game_options
-from .games import SimulateTask, TurnStats
+from .game_setup import game_setup, with_game_options
+from .games import TurnStats
 from .report import engine_text, meta_text
 from .results import Result
-from .runner import run_chunks, seed_sequence
+from .simulate import play_deck
 from .stats import wilson_interval
 
 __all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS", "curve_mana_value",
@@ -283,16 +282,8 @@ def curve(
         removal=removal, castable=[card for card, _ in cards]))
     setup = dataclasses.replace(setup, config=dataclasses.replace(setup.config,
                                                                   castable_lands=True))
-    config = setup.config
-    policy = one_policy(policy, "curve")
-    Goldfish(deck.features(), config, policy, setup.scry, {})  # validate cast_order up front
-    setup = with_engine(setup, [(deck, policy)])
-    seed_seq = seed_sequence(seed)
-    stats = TurnStats(config.turns, config.metric_names)
-    task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
-    run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress, workers=workers,
-               scheduler=scheduler)
-    meta = run_meta("curve", [deck], setup, [policy], seed_seq)
+    meta, stats = play_deck("curve", deck, setup, policy, seed, progress=progress,
+                            workers=workers, scheduler=scheduler)
     meta["karsten_column"] = karsten_column(deck.size)
     meta["karsten_source"] = KARSTEN_SOURCE
     return CurveResult(meta=meta, stats=stats, cards=cards, sources=coloured_sources(deck))

@@ -20,8 +20,8 @@ from ..engine.goldfish import Goldfish
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy
 from .compare import CompareResult, compare
-from .game_setup import ASSUMPTIONS, game_formats, game_mulligan, game_setup, run_meta, \
-    with_engine, with_game_options
+from .game_setup import ASSUMPTIONS, GameSetup, game_formats, game_mulligan, game_setup, \
+    run_meta, with_engine, with_game_options
 from .games import CompareTask, SimulateTask, TurnStats, play_games, play_paired
 from .metric_checks import (
     DEFAULT_COMPARE_METRICS,
@@ -36,7 +36,8 @@ from .kill_turn import KillTurn, kill_turn
 from .results import Result
 from .runner import run_chunks, seed_sequence
 
-__all__ = ["simulate", "compare", "SimulationResult", "CompareResult", "play_games", "play_paired",
+__all__ = ["simulate", "play_deck", "compare", "SimulationResult", "CompareResult", "play_games",
+           "play_paired",
            "check_metrics", "table_metrics", "check_distribution", "DEFAULT_COMPARE_METRICS",
            "DEFAULT_TABLE_METRICS", "SimulateTask", "CompareTask", "ASSUMPTIONS",
            "game_formats", "game_mulligan"]
@@ -233,8 +234,39 @@ def simulate(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
                                             mulligan=mulligan, removal=removal))
+    meta, stats = play_deck("simulate", deck, setup, policy, seed, progress=progress,
+                            workers=workers, scheduler=scheduler)
+    return SimulationResult(meta=meta, stats=stats)
+
+
+def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any, *,
+              progress: Callable[[int, int], None] | None = None, workers: int = 1,
+              scheduler: Any = None) -> tuple[dict[str, Any], TurnStats]:
+    """Play ``setup.trials`` goldfish games of one deck in seeded chunks, on the engine the
+    run chooses: what :func:`simulate` and :func:`~.curve.curve` share.
+
+    Parameters
+    ----------
+    command : str
+        The analysis, named in the metadata and in a policy's errors.
+    deck : Deck
+    setup : GameSetup
+        The game (:func:`~.game_setup.game_setup`).
+    policy : str, callable or dict
+        Keep-or-mill policy for explore (one for the deck).
+    seed : int, SeedSequence, Generator or None
+    progress, workers, scheduler
+        As :func:`simulate` takes them.
+
+    Returns
+    -------
+    meta : dict
+        What was run and assumed (:func:`~.game_setup.run_meta`).
+    stats : TurnStats
+        Exact sums and histograms of every metric, by turn.
+    """
     config = setup.config
-    policy = one_policy(policy, "simulate")
+    policy = one_policy(policy, command)
     Goldfish(deck.features(), config, policy, setup.scry, {})  # validate cast_order up front
     setup = with_engine(setup, [(deck, policy)])
     seed_seq = seed_sequence(seed)
@@ -242,5 +274,4 @@ def simulate(
     task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
     run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress, workers=workers,
                scheduler=scheduler)
-    meta = run_meta("simulate", [deck], setup, [policy], seed_seq)
-    return SimulationResult(meta=meta, stats=stats)
+    return run_meta(command, [deck], setup, [policy], seed_seq), stats
