@@ -4,6 +4,7 @@ command's output and its one-line errors."""
 from __future__ import annotations
 
 import json
+import random
 import math
 
 import pytest
@@ -11,6 +12,7 @@ from conftest import DECKS
 
 import explore_sim
 from explore_sim import Card, Deck, OptionError
+from explore_sim.analysis.curve import curve_runs
 from explore_sim.cards.costs import cost_modes
 from explore_sim.cards.karsten import coloured_sources, karsten_column, karsten_sources
 from explore_sim.cli import main
@@ -153,3 +155,122 @@ def test_a_split_card_is_judged_on_its_cheaper_halfs_turn():
     assert find.mana_value == 8 and curve_mana_value(find) == 2
     ranger = next(card for card, _ in golgari.main if card.name == "Jadelight Ranger")
     assert curve_mana_value(ranger) == 3
+
+
+#: A held-out two-colour deck for the London mulligan check (40 cards).
+SIMIC = Deck("simic curve", main=((basic("Forest"), 9), (basic("Island"), 8),
+                                  (vanilla("Green", "{G}"), 6), (vanilla("Blue", "{1}{U}"), 6),
+                                  (vanilla("Gold", "{G}{U}"), 11)))
+
+
+def london_opening(rng: random.Random, library: list[str]) -> tuple[list[str], list[str]]:
+    """One London mulligan, written from the documented rule: a new shuffle and seven
+    cards per attempt; after the k-th mulligan k cards go to the bottom (the most expensive
+    spells, or lands of the kind held most, as many of each as the rule says); keep 7 cards
+    with 2-5 lands, 6 or 5 cards with 2-4 lands, always 4. Returns (hand, rest of the
+    library from its top, the bottomed cards excluded)."""
+    value = {"Green": 1, "Blue": 2, "Gold": 2}
+    for mulligans in range(4):
+        deck = library[:]
+        rng.shuffle(deck)
+        hand, rest = deck[:7], deck[7:]
+        spells = [card for card in hand if card in value]
+        lands = [card for card in hand if card not in value]
+        if mulligans == 1:
+            spell_bottoms = 1 if len(spells) >= 3 else 0
+        elif mulligans == 2:
+            spell_bottoms = 2 if len(spells) >= 4 else 1 if len(spells) == 3 else 0
+        else:  # to four: three lands and a spell as far as the hand allows
+            spell_bottoms = len(spells) - min(4 - min(len(lands), 3), len(spells))
+        for j in range(mulligans):
+            if j < spell_bottoms:
+                spells.remove(max(spells, key=value.__getitem__))
+            else:  # the kind held most; a tie leaves one of each either way
+                lands.remove(max(sorted(set(lands), key=lambda _: rng.random()),
+                                 key=lands.count))
+        most = 5 if mulligans == 0 else 4
+        if mulligans == 3 or 2 <= len(lands) <= most:
+            return spells + lands, rest
+    raise AssertionError("unreachable")
+
+
+def independent_simic_curve(games: int, seed: int) -> dict[str, tuple[float, float]]:
+    """Castable on curve on the play with London mulligans, one game at a time: Green ({G})
+    on turn 1 needs a Forest in hand; Blue ({1}{U}) and Gold ({G}{U}) on turn 2 need two lands
+    among the hand and the first draw (one land drop a turn), an Island among them, and for
+    Gold a Forest too (with basic lands the land choice plays to close the colours both
+    want). Returns each card's (probability, probability given enough lands)."""
+    rng = random.Random(seed)
+    library = [card for card, copies in (("Forest", 9), ("Island", 8), ("Green", 6),
+                                         ("Blue", 6), ("Gold", 11)) for _ in range(copies)]
+    hits = dict.fromkeys(("Green", "Blue", "Gold"), 0)
+    enough = {1: 0, 2: 0}
+    for _ in range(games):
+        hand, rest = london_opening(rng, library)
+        by_turn = {1: hand, 2: hand + rest[:1]}
+        forests = {t: cards.count("Forest") for t, cards in by_turn.items()}
+        islands = {t: cards.count("Island") for t, cards in by_turn.items()}
+        for turn in (1, 2):
+            enough[turn] += forests[turn] + islands[turn] >= turn
+        hits["Green"] += forests[1] >= 1
+        two = forests[2] + islands[2] >= 2
+        hits["Blue"] += two and islands[2] >= 1
+        hits["Gold"] += two and islands[2] >= 1 and forests[2] >= 1
+    turn = {"Green": 1, "Blue": 2, "Gold": 2}
+    return {name: (count / games, count / enough[turn[name]]) for name, count in hits.items()}
+
+
+@pytest.mark.slow
+def test_with_london_mulligans_curve_agrees_with_an_independent_simulation():
+    games = 40_000
+    expected = independent_simic_curve(games, seed=11)
+    rows = explore_sim.curve(SIMIC, trials=games, seed=7, mulligan="london",
+                             engine="kernel").summary().set_index("card")
+    for name, (probability, given) in expected.items():
+        row = rows.loc[name]
+        # Two independent estimates: 4 standard errors of their difference.
+        se = math.sqrt(2 * probability * (1 - probability) / games)
+        assert abs(row["probability"] - probability) <= 4 * se, (name, row["probability"],
+                                                                  probability)
+        given_se = math.hypot(row["given_lands_se"], row["given_lands_se"])
+        assert abs(row["given_lands"] - given) <= 4 * given_se + 1e-12, (name, row["given_lands"],
+                                                                         given)
+
+
+def two_colour_exact(seen: int, forests: int, islands: int, size: int, lands_needed: int,
+                     need_forest: bool, need_island: bool) -> float:
+    """P(at least ``lands_needed`` lands among ``seen`` cards, with a Forest and/or an Island
+    as asked), a multivariate hypergeometric sum."""
+    total, p = math.comb(size, seen), 0.0
+    others = size - forests - islands
+    for f in range(min(forests, seen) + 1):
+        for i in range(min(islands, seen - f) + 1):
+            if f + i >= lands_needed and (f or not need_forest) and (i or not need_island):
+                p += math.comb(forests, f) * math.comb(islands, i) * \
+                    math.comb(others, seen - f - i) / total
+    return p
+
+
+@pytest.mark.slow
+def test_every_card_of_a_two_colour_deck_is_exact_without_mulligans():
+    # Green {G}, Blue {1}{U} and Gold {G}{U} wanted at once pull the land drop apart (an
+    # Island for the two blue cards over the one-drop's Forest); each in its own run, each
+    # reaches its own best-choice value.
+    assert {frozenset(card.name for card in run) for run in curve_runs(SIMIC)} == \
+        {frozenset({"Green"}), frozenset({"Blue"}), frozenset({"Gold"})}
+    rows = explore_sim.curve(SIMIC, trials=TRIALS, seed=13,
+                             mulligan="none").summary().set_index("card")
+    exact = {"Green": two_colour_exact(7, 9, 8, 40, 1, True, False),
+             "Blue": two_colour_exact(8, 9, 8, 40, 2, False, True),
+             "Gold": two_colour_exact(8, 9, 8, 40, 2, True, True)}
+    assert abs(exact["Green"] - 0.858955) < 1e-6
+    for name, value in exact.items():
+        assert within(rows.loc[name, "probability"], value, TRIALS), (name, value)
+
+
+def test_cards_share_a_run_when_their_coloured_pips_do():
+    deck = Deck("runs", main=((basic("Forest"), 20), (vanilla("Two", "{1}{G}"), 4),
+                              (vanilla("Three", "{2}{G}"), 4), (vanilla("Double", "{G}{G}"), 4),
+                              (vanilla("Rock", "{2}"), 4), (vanilla("Golem", "{5}"), 4)))
+    assert {frozenset(card.name for card in run) for run in curve_runs(deck)} == \
+        {frozenset({"Two", "Three"}), frozenset({"Double"}), frozenset({"Rock", "Golem"})}

@@ -8,6 +8,12 @@ coloured sources and the number Karsten's 2022 table recommends
 (:mod:`explore_sim.cards.karsten`). The games are :func:`~explore_sim.simulate`'s, with
 ``castable_lands`` on: the engines also take ``main_lands`` and ``castable_lands:CARD``,
 whose histograms give the joint probabilities exactly (docs/guide/curve.md).
+
+Each card is judged in games whose land drops play toward it, as a player holding it would:
+one run per group of cards with the same coloured pips (:func:`curve_runs`), all on the same
+seed, so every run deals the same libraries. With several wanted cards at once the land
+choice closes the most total deficit, which need not be best for each card (a Forest for
+the one-drop {G} can lose to an Island wanted by two blue cards).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from .simulate import play_deck
 from .stats import wilson_interval
 
 __all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS", "curve_mana_value",
-           "curve_turns"]
+           "curve_runs", "curve_turns"]
 
 #: The most turns :func:`curve` plays when ``turns`` is not given (a card of mana value 11
 #: is then judged on turn 10).
@@ -57,11 +63,12 @@ class CurveResult(Result):
     ----------
     meta : dict
         What was run and assumed (JSON-safe), as :func:`~explore_sim.simulate` records it
-        (``command`` is ``curve``; ``castable`` names every nonland card), with
-        ``karsten_column`` (the deck size whose recommendations are read) and
-        ``karsten_source``.
-    stats : TurnStats
-        Exact sums and histograms of every metric, by turn.
+        (``command`` is ``curve``; ``castable`` names every nonland card; ``trials`` are
+        each run's), with ``curve_runs`` (the runs played), ``karsten_column`` (the deck
+        size whose recommendations are read) and ``karsten_source``.
+    stats : dict of str to TurnStats
+        Each card's run (:func:`curve_runs`): exact sums and histograms of every metric, by
+        turn; the cards of one run share it.
     cards : tuple of (Card, int)
         The nonland cards and their copies, in the deck's order.
     sources : dict of str to int
@@ -69,7 +76,7 @@ class CurveResult(Result):
     """
 
     meta: dict[str, Any]
-    stats: TurnStats
+    stats: dict[str, TurnStats]
     cards: tuple[tuple[Card, int], ...]
     sources: dict[str, int]
 
@@ -81,7 +88,7 @@ class CurveResult(Result):
             rows.append({"card": card.name, "copies": copies,
                          "mana_value": curve_mana_value(card),
                          "cost": _cost_text(card), "turn": turn,
-                         **_probabilities(self.stats, card, turn, level),
+                         **_probabilities(self.stats[card.name], card, turn, level),
                          **_colour_columns(card, self.sources, self.meta["deck"][0]["size"])})
         return pd.DataFrame(rows, columns=list(CURVE_COLUMNS))
 
@@ -251,14 +258,14 @@ def curve(
         Probability that an explorer leaves the battlefield in response to its explore.
     {game_options}
     progress : callable, optional
-        ``progress(games done, games)`` after every chunk.
+        ``progress(games done, games)`` after every chunk, over every run's games.
     workers : int
         Local processes to run chunks in (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
         Run the chunks on a Dask cluster (as :func:`~explore_sim.simulate`).
     **options
         The other game options (keyword-only, listed above), except ``castable``: every
-        nonland card is.
+        nonland card is, each in its own run (:func:`curve_runs`: ``trials`` games each).
 
     Returns
     -------
@@ -277,13 +284,57 @@ def curve(
     cards = tuple((card, n) for card, n in deck.main if not card.is_land)
     if not cards:
         raise OptionError(f"curve: the deck {deck.name!r} has no nonland card")
-    setup = game_setup([deck], trials, dict(
-        options, turns=curve_turns(deck, turns), on_play=on_play, mulligan=mulligan,
-        removal=removal, castable=[card for card, _ in cards]))
-    setup = dataclasses.replace(setup, config=dataclasses.replace(setup.config,
-                                                                  castable_lands=True))
-    meta, stats = play_deck("curve", deck, setup, policy, seed, progress=progress,
-                            workers=workers, scheduler=scheduler)
+    turns = curve_turns(deck, turns)
+    groups = curve_runs(deck)
+    stats: dict[str, TurnStats] = {}
+    for index, group in enumerate(groups):
+        setup = game_setup([deck], trials, dict(
+            options, turns=turns, on_play=on_play, mulligan=mulligan, removal=removal,
+            castable=list(group)))
+        setup = dataclasses.replace(setup, config=dataclasses.replace(setup.config,
+                                                                      castable_lands=True))
+        meta, run = play_deck("curve", deck, setup, policy, seed,
+                              progress=_run_progress(progress, index, len(groups)),
+                              workers=workers, scheduler=scheduler)
+        stats.update((card.name, run) for card in group)
+    meta["castable"] = [card.name for card, _ in cards]
+    meta["curve_runs"] = len(groups)
     meta["karsten_column"] = karsten_column(deck.size)
     meta["karsten_source"] = KARSTEN_SOURCE
     return CurveResult(meta=meta, stats=stats, cards=cards, sources=coloured_sources(deck))
+
+
+def curve_runs(deck: Deck) -> list[tuple[Card, ...]]:
+    """The runs :func:`curve` plays for ``deck``: its nonland cards grouped by the coloured
+    pips of their costs, in the deck's order.
+
+    The land choice plays toward the colour deficits of the cards it wants
+    (docs/mana.md, "Which land to play"), and a cost's generic part does not enter them, so
+    the cards of one group are played toward together, each exactly as if it were the only
+    card wanted; cards without a coloured pip share one run.
+
+    Parameters
+    ----------
+    deck : Deck
+
+    Returns
+    -------
+    list of tuple of Card
+        One tuple per run, each card once.
+    """
+    groups: dict[tuple, list[Card]] = {}
+    for card, _ in deck.main:
+        if not card.is_land:
+            pips = tuple(tuple(sorted(pip for pip in mode.pips if pip))
+                         for mode in card.cost_modes)
+            groups.setdefault(pips if any(pips) else (), []).append(card)
+    return [tuple(group) for group in groups.values()]
+
+
+def _run_progress(progress: Callable[[int, int], None] | None, index: int,
+                  runs: int) -> Callable[[int, int], None] | None:
+    """Run ``index`` of ``runs``'s progress as the whole curve's: ``progress(done, total)``
+    over every run's games."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(index * total + done, runs * total)

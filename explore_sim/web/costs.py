@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..analysis.curve import curve_turns
+from ..analysis.curve import curve_runs, curve_turns
 from ..analysis.objectives import parse_objectives
 from ..analysis.runner import CHUNK_TRIALS
 from ..analysis.value import chosen_cards
@@ -105,8 +105,9 @@ def run_cost(analysis: str, options: Mapping[str, Any], decks: Sequence[Deck]) -
         return Cost(trials, sum(widths), max(widths), options["turns"])
     if analysis == "advise":
         return Cost(trials, 2, 2, _advise_turns(options))
-    if analysis == "curve":  # turns blank: the deck's largest mana value, at most 10
-        return Cost(trials, 1, 1, curve_turns(decks[0], options.get("turns")))
+    if analysis == "curve":  # a run per group of cards; turns blank: the largest mana value
+        return Cost(trials, len(curve_runs(decks[0])), 1,
+                    curve_turns(decks[0], options.get("turns")))
     return Cost(trials, 1, 1, 1)  # explore: one sequence per shuffle
 
 
