@@ -395,9 +395,14 @@ def test_every_tab_in_a_real_browser(browser, tmp_path):
                                                              "distribution": "counters"})
         check_simulate(page, answers, tables)
         shot = os.environ.get("EXPLORE_SIM_RESULT_SCREENSHOT")
-        if shot:  # the documentation's picture of a result: its sentence and sample game
-            page.click("#sample-game summary")
-            page.locator("#results").screenshot(path=shot)
+        if shot:  # the documentation's picture: a distribution's sentence, its values' games
+            page.click("#sample-game summary")  # and the sample game
+            page.evaluate("() => window.scrollTo(0, 0)")
+            top = page.locator("#result p.answer").nth(1).bounding_box()
+            box = page.locator("#sample-game").bounding_box()
+            page.screenshot(path=shot, full_page=True, clip={
+                "x": box["x"] - 8, "y": top["y"] - 8, "width": box["width"] + 16,
+                "height": box["y"] + box["height"] - top["y"] + 16})
             page.click("#sample-game summary")
 
         answers, tables = run_tab(page, "Compare policies or decks", {"turns": "4"})
