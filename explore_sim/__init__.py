@@ -18,7 +18,7 @@ from .analysis.objectives import Objective, parse_objective
 from .analysis.runner import notebook_trials
 from .analysis.compare import CompareResult, compare
 from .analysis.curve import CurveResult, curve
-from .analysis.replay import GameReplay, replay
+from .analysis.replay import GameReplay, find_trial, replay
 from .analysis.simulate import SimulationResult, simulate
 from .analysis.sweep import SweepResult, sweep
 from .analysis.tune import TuneResult, tune
@@ -83,6 +83,7 @@ __all__ = [
     "curve",
     "CurveResult",
     "replay",
+    "find_trial",
     "GameReplay",
     "SimulationResult",
     "compare",

@@ -186,3 +186,35 @@ def test_without_numba_a_replay_is_a_one_line_error(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("explore-sim: error: a replay plays the compiled kernel's game, and "
                            "numba cannot be imported (No module named 'numba')\n")
+
+
+@pytest.mark.parametrize("metric, turn", [("counters", 4), ("lands_played", 3)])
+def test_find_trial_finds_a_game_in_every_bucket_of_the_distribution(metric, turn):
+    trials = 600
+    result = explore_sim.simulate(MERFOLK, turns=4, trials=trials, seed=5)
+    buckets = result.distribution(metric, turn)
+    values = chunk_values(MERFOLK, 5, 0, trials, 4)[turn][metric]
+    for value, count in zip(buckets["value"], buckets["count"]):
+        trial = explore_sim.find_trial(MERFOLK, metric, turn, int(value), turns=4,
+                                       trials=trials, seed=5)
+        if count == 0:  # a value the run never took: no trial has it
+            assert trial is None
+            continue
+        assert trial == int(np.flatnonzero(values == value)[0])  # the first such trial
+        game = explore_sim.replay(MERFOLK, trial=trial, turns=4, trials=trials, seed=5)
+        assert game.metrics.loc[turn, metric] == value  # the replayed game is in the bucket
+
+
+def test_find_trial_says_none_when_no_trial_looked_at_is_in_the_bucket():
+    assert explore_sim.find_trial(MERFOLK, "lands_played", 1, 7, turns=2, trials=50,
+                                  seed=1) is None
+
+
+def test_find_trial_refuses_a_turn_out_of_range_and_an_unknown_metric():
+    with pytest.raises(OptionError, match=r"^turn must be from 1 to 4 \(the turns played\), "
+                                          r"got 5$"):
+        explore_sim.find_trial(MERFOLK, "counters", 5, 0, turns=4, seed=1)
+    with pytest.raises(OptionError, match="metric 'nope' is not recorded by this run"):
+        explore_sim.find_trial(MERFOLK, "nope", 1, 0, turns=4, seed=1)
+    with pytest.raises(OptionError, match="compiled kernel"):
+        explore_sim.find_trial(MERFOLK, "counters", 1, 0, turns=4, seed=1, engine="numpy")

@@ -48,7 +48,7 @@ def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=100_000)) as (url, app):
-        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page = browser.new_page(viewport={"width": 1366, "height": 1000})  # a laptop
         page.set_default_timeout(DEADLINE * 1000)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -261,5 +261,184 @@ def test_permalinks_and_other_sites_in_a_real_browser(browser):
             assert page.locator("#run-form").get_attribute("data-autorun") is None
             assert page.input_value("input[name=trials]") == "3000"  # filled, not run
             assert len(jobs) == 3
+        assert not errors, errors
+        page.close()
+
+
+#: Every table of the result and the sentences above them, as the browser shows them.
+_RESULT_JS = """() => ({
+  answers: [...document.querySelectorAll('#result p.answer')].map(p => p.innerText),
+  tables: [...document.querySelectorAll('#result table.stats')].map(t => ({
+    caption: t.querySelector('caption').innerText,
+    columns: [...t.querySelectorAll('thead th')].map(th => th.innerText),
+    rows: [...t.querySelectorAll('tbody tr')].map(tr =>
+      [...tr.querySelectorAll('th, td')].map(c => c.innerText))}))})"""
+NUMBER = r"([+-]?\d+\.\d+)"
+
+
+def shown_result(page) -> tuple[list[str], dict[str, dict[str, dict[str, str]]]]:
+    """The result's sentences, and each table (by the start of its caption) as row -> column
+    -> cell."""
+    found = page.evaluate(_RESULT_JS)
+    tables = {}
+    for t in found["tables"]:
+        tables[t["caption"]] = {row[0]: dict(zip(t["columns"][1:], row[1:])) for row in t["rows"]}
+    return found["answers"], tables
+
+
+def table_of(tables, caption: str) -> dict[str, dict[str, str]]:
+    return next(rows for title, rows in tables.items() if title.startswith(caption))
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("() => document.documentElement.scrollWidth"
+                         " <= document.documentElement.clientWidth")
+
+
+def close(a: str, b: str, within: float) -> bool:
+    return abs(float(a) - float(b)) <= within + 1e-9
+
+
+def run_tab(page, title: str, fields: dict[str, str]) -> tuple[list[str], dict]:
+    """Switch to the tab ``title`` (the deck stays), fill ``fields``, run, wait for the
+    result; its sentences and tables."""
+    page.get_by_role("button", name=title).click()
+    page.wait_for_selector(f"button.tab.current:text-is(\"{title}\")")
+    for name, value in fields.items():
+        if page.locator(f"select[name={name}]").count():
+            page.select_option(f"select[name={name}]", value)
+        else:
+            page.fill(f"[name={name}]", value)
+    page.click("#run")
+    page.wait_for_selector('#result[data-state="done"] table.stats')
+    assert no_sideways_scroll(page), title  # a 1,366 px laptop: no sideways scroll
+    return shown_result(page)
+
+
+def check_simulate(page, answers, tables):
+    sentence = answers[0]
+    means = table_of(tables, "simulate: 4 turns")
+    found = re.search(rf"On turn 4, the last played, this deck has {NUMBER} lands in play "
+                      rf"\(se {NUMBER}, {NUMBER} to {NUMBER}\), is on curve in {NUMBER}% of "
+                      rf"games \(se {NUMBER}%", sentence)
+    assert found, sentence
+    assert f"{found[1]} ({found[2]})" == means["lands_played"]["turn 4"]
+    assert f"{found[3]} to {found[4]}" == table_of(tables, "95% intervals")["lands_played"]["turn 4"]
+    mean, se = re.findall(NUMBER, means["on_curve"]["turn 4"])
+    assert close(found[5], 100 * float(mean), 0.05) and close(found[6], 100 * float(se), 0.05)
+    spread = table_of(tables, "distribution of counters on turn 4")
+    top = re.search(rf"counters is most often (\d+) \({NUMBER}% of games", answers[1])
+    best = max(spread, key=lambda value: float(spread[value]["probability (se)"].split()[0]))
+    assert top[1] == best
+    assert close(top[2], 100 * float(spread[best]["probability (se)"].split()[0]), 0.05)
+
+    page.click("#sample-game summary")  # the sample game: trial 0's log
+    log = page.locator("#sample-game pre.replay-log")
+    assert log.is_visible()
+    assert log.inner_text().startswith("replay: trial 0 of simulate (seed 1, 4 turns")
+    assert "opening hand" in log.inner_text()
+    assert no_sideways_scroll(page)
+    result_url = page.url
+    link = page.locator("a.game-link").first  # the first value taken: show me a game
+    value = re.search(r"value=(\d+)", link.get_attribute("href"))[1]
+    link.click()
+    page.wait_for_selector("#replay-log")
+    assert page.inner_text("#seen") == value  # the game took that value on turn 4
+    assert no_sideways_scroll(page)
+    page.goto(result_url)
+    page.click("#sample-game summary")
+    page.fill("#trial-form input[name=trial]", "2")
+    page.click("#trial-form button")
+    page.wait_for_selector("#replay-log")
+    assert page.inner_text("#replay h2") == "Trial 2 of this run"
+    page.goto(result_url)
+
+
+def check_compare(answers, tables):
+    found = re.search(rf"^forge: {NUMBER} on_curve on turn 4 against keep \(se {NUMBER}, "
+                      rf"{NUMBER} to {NUMBER}\)\. Highest on_curve on turn 4: (\w+), {NUMBER}\.$",
+                      answers[0])
+    assert found, answers[0]
+    cell = table_of(tables, "paired differences to keep, turn 4")["on_curve"]["forge"]
+    assert cell.startswith(f"{found[1]} ({found[2]})")
+    assert table_of(tables, "95% intervals of the differences")["on_curve"]["forge"] == \
+        f"{found[3]} to {found[4]}"
+    means = {v: float(c.split()[0]) for v, c in
+             table_of(tables, "compare: 2 variants")["on_curve"].items()}
+    assert found[5] == max(means, key=means.get) and close(found[6], means[found[5]], 0.0005)
+
+
+def test_every_tab_in_a_real_browser(browser, tmp_path):
+    """Every tab on one pasted deck, small runs: each sentence against its tables, the sample
+    game and a distribution value's game, and no sideways scroll at 1,366 px."""
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=100_000)) as (url, app):
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        page.set_default_timeout(DEADLINE * 1000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url + "/")
+        page.fill("textarea[name=deck]", deck_text(f"{SHIPPED}.txt"))
+        page.fill("input[name=trials]", "600")
+        page.fill("input[name=seed]", "1")
+
+        answers, tables = run_tab(page, "Explore sequence", {})
+        summary = table_of(tables, "explore: 1 explore(s) after 8 cards drawn")
+        found = re.search(rf"After 8 cards drawn, 1 explore puts {NUMBER} \+1/\+1 counters on "
+                          rf"the explorer \(se {NUMBER}, {NUMBER} to {NUMBER}\)", answers[0])
+        assert found, answers[0]
+        assert list(found.groups()) == [summary["counters"][k]
+                                        for k in ("mean", "se", "ci_low", "ci_high")]
+
+        answers, tables = run_tab(page, "Goldfish by turn", {"turns": "4",
+                                                             "distribution": "counters"})
+        check_simulate(page, answers, tables)
+        shot = os.environ.get("EXPLORE_SIM_RESULT_SCREENSHOT")
+        if shot:  # the documentation's picture: a distribution's sentence, its values' games
+            page.click("#sample-game summary")  # and the sample game
+            page.evaluate("() => window.scrollTo(0, 0)")
+            top = page.locator("#result p.answer").nth(1).bounding_box()
+            box = page.locator("#sample-game").bounding_box()
+            page.screenshot(path=shot, full_page=True, clip={
+                "x": box["x"] - 8, "y": top["y"] - 8, "width": box["width"] + 16,
+                "height": box["y"] + box["height"] - top["y"] + 16})
+            page.click("#sample-game summary")
+
+        answers, tables = run_tab(page, "Compare policies or decks", {"turns": "4"})
+        check_compare(answers, tables)
+        assert page.locator("#sample-game h3").all_text_contents() == ["keep", "forge"]
+
+        answers, tables = run_tab(page, "Value of explore cards", {"card": "Jadelight Ranger"})
+        found = re.search(rf"^4 Jadelight Ranger are worth {NUMBER} lands \({NUMBER} to "
+                          rf"{NUMBER}\), for on_curve at turn 4\.$", answers[0])
+        assert found, answers[0]
+        row = table_of(tables, "value: land-equivalents")["Jadelight Ranger"]
+        for number, column in zip(found.groups(), ("mean", "ci_low", "ci_high")):
+            assert close(number, row[column], 0.005)
+
+        answers, tables = run_tab(page, "Castable on curve", {"turns": ""})
+        rows = table_of(tables, "curve: each nonland card")
+        castable = {card: float(cells["castable"].split()[0]) for card, cells in rows.items()
+                    if cells["castable"] != "-"}
+        found = re.search(rf"^(\d+) of (\d+) nonland cards are castable on curve at least 80% "
+                          rf"of the time \(\d+ of \d+ given enough lands\); the least is (.+?) "
+                          rf"at {NUMBER}%", answers[0])
+        assert found, answers[0]
+        assert int(found[1]) == sum(p >= 0.8 for p in castable.values())
+        assert int(found[2]) == len(rows)
+        assert castable[found[3]] == min(castable.values())
+        assert close(found[4], 100 * castable[found[3]], 0.05)
+
+        answers, tables = run_tab(page, "Keep or mill, now", {
+            "turn": "3", "revealed": "Tishana's Wayfinder", "explores_left": "2",
+            "battlefield": "Forest, Swamp, Woodland Cemetery, Jadelight Ranger",
+            "hand": "Wildgrowth Walker, Lurking Chupacabra, Path of Discovery",
+            "objective": "on_curve@4,mana_spent@6"})
+        rows = table_of(tables, "advise: keep or mill Tishana's Wayfinder")
+        said = re.findall(rf"(\w+@\d+) {NUMBER} \(se {NUMBER}\)", answers[0])
+        assert len(said) == 2, answers[0]
+        for objective, difference, se in said:
+            assert rows[objective]["mill - keep"] == f"{difference} ({se})"
         assert not errors, errors
         page.close()

@@ -28,7 +28,8 @@ from explore_sim.web.curve_tab import curve_answer  # noqa: E402
 GOLGARI = "golgari_explore"
 CAPTION = "curve: each nonland card on its turn"
 ANSWER = re.compile(r"(\d+) of (\d+) nonland cards? (?:is|are) castable on curve at least "
-                    r"80% of the time \((\d+) of (\d+) given enough lands\); (.*)\.")
+                    r"80% of the time \((\d+) of (\d+) given enough lands\); the least is "
+                    r"(.+?) at (\d+\.\d)%; (.*)\.")
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +108,12 @@ def test_the_answer_says_what_the_table_says(curve_run):
                      if part[0] in cells[6]]
             short.append(f"{card} ({', '.join(parts)})")
     assert short  # the Golgari deck is short of black sources for Agadeem's Awakening
-    assert match.group(5) == f"short of Karsten's sources: {', '.join(short)}"
+    assert match.group(7) == f"short of Karsten's sources: {', '.join(short)}"
+    castable = {card: float(cells[3].split()[0]) for card, cells in rows.items()
+                if cells[3] != "-"}
+    least = min(castable.values())  # the least castable card, as its table row says
+    assert castable[match.group(5)] == least
+    assert abs(float(match.group(6)) / 100 - least) <= 0.0005 + 1e-9
 
 
 def test_the_answer_counts_cards_and_names_the_short_ones():
@@ -117,12 +123,13 @@ def test_the_answer_counts_cards_and_names_the_short_ones():
         "karsten": ["G 14", "G 12, U 12", "W 12"], "short": ["G", "GU", ""]})
     assert curve_answer(rows) == (
         "1 of 3 nonland cards is castable on curve at least 80% of the time (2 of 3 given "
-        "enough lands); short of Karsten's sources: Bear (G 9 of 14), Elf (G 9 of 12, "
+        "enough lands); the least is Angel at 50.0%; short of Karsten's sources: Bear (G 9 "
+        "of 14), Elf (G 9 of 12, "
         "U 4 of 12).")
     none_short = rows.assign(short="")
     assert curve_answer(none_short, level=0.5) == (
         "3 of 3 nonland cards are castable on curve at least 50% of the time (2 of 3 given "
-        "enough lands); none is short of Karsten's sources.")
+        "enough lands); the least is Angel at 50.0%; none is short of Karsten's sources.")
     assert curve_answer(rows.iloc[:1]).startswith("1 of 1 nonland card is castable")
 
 

@@ -27,7 +27,7 @@ from .engines import kernel_unavailable
 from .game_setup import game_mulligan, game_setup, run_meta, with_engine, with_game_options
 from .runner import CHUNK_TRIALS, child_seed, seed_sequence
 
-__all__ = ["replay", "GameReplay", "EVENT_COLUMNS"]
+__all__ = ["replay", "find_trial", "GameReplay", "EVENT_COLUMNS", "SEARCH_TRIALS"]
 
 #: The columns of :attr:`GameReplay.events`.
 EVENT_COLUMNS = ("turn", "step", "event", "card", "detail")
@@ -174,6 +174,40 @@ def _check_trial(trial: object, trials: int) -> int:
     return int(trial)
 
 
+@dataclasses.dataclass(frozen=True)
+class _KernelGame:
+    """What every game of a run played on the kernel shares: the deck, its tables, the
+    setup, the policy, the mulligan rule as played and the run's seed."""
+
+    deck: Deck
+    tables: Any
+    setup: Any
+    policy: Policy
+    mulligan: MulliganRule
+    seed_seq: Any
+
+
+def _kernel_game(deck: Deck | str | PathLike[str], trials: int, options: dict[str, Any],
+                 policy: Any, seed: Any) -> _KernelGame:
+    """The run's games as :func:`~explore_sim.simulate` sets them up, on the kernel (or the
+    one-line refusal: ``engine="numpy"``, no numba, games the kernel cannot play)."""
+    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    if options.get("engine", "auto") == "numpy":
+        raise OptionError("engine: a replay plays the compiled kernel's game; use auto or "
+                          "kernel")
+    missing = kernel_unavailable()
+    if missing is not None:
+        raise OptionError(f"a replay plays the compiled kernel's game, and {missing}")
+    setup = game_setup([deck], trials, dict(options, engine="kernel"))
+    config = setup.config
+    policy = one_policy(policy, "replay")
+    features = deck.features()
+    Goldfish(features, config, policy, setup.scry, {})  # validate cast_order up front
+    setup = with_engine(setup, [(deck, policy)])
+    return _KernelGame(deck, deck_tables(features, config), setup, policy,
+                       game_mulligan(setup.rule, config, features), seed_sequence(seed))
+
+
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
 def replay(
     deck: Deck | str | PathLike[str],
@@ -214,34 +248,96 @@ def replay(
         A trial out of range, ``engine="numpy"``, no numba, or games the kernel cannot
         play.
     """
-    deck = deck if isinstance(deck, Deck) else load_deck(deck)
-    if options.get("engine", "auto") == "numpy":
-        raise OptionError("engine: a replay plays the compiled kernel's game; use auto or "
-                          "kernel")
-    missing = kernel_unavailable()
-    if missing is not None:
-        raise OptionError(f"a replay plays the compiled kernel's game, and {missing}")
-    setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
-                                            mulligan=mulligan, removal=removal, engine="kernel"))
-    trial = _check_trial(trial, setup.trials)
-    config = setup.config
-    policy = one_policy(policy, "replay")
-    features = deck.features()
-    Goldfish(features, config, policy, setup.scry, {})  # validate cast_order up front
-    setup = with_engine(setup, [(deck, policy)])
-    seed_seq = seed_sequence(seed)
+    game = _kernel_game(deck, trials, dict(options, turns=turns, on_play=on_play,
+                                           mulligan=mulligan, removal=removal), policy, seed)
+    trial = _check_trial(trial, game.setup.trials)
     chunk, index = divmod(trial, CHUNK_TRIALS)
     from ..engine.kernel import play_game_kernel
 
+    config = game.setup.config
     values, trace = play_game_kernel(
-        deck_tables(features, config), config, policy,
-        game_mulligan(setup.rule, config, features), child_seed(seed_seq, chunk),
-        deck.card_ids(), index, setup.scry)
-    meta = dict(run_meta("replay", [deck], setup, [policy], seed_seq), trial=trial,
-                chunk=chunk, chunk_game=index)
-    meta["policy"] = [policy_name(policy)]
+        game.tables, config, game.policy, game.mulligan, child_seed(game.seed_seq, chunk),
+        game.deck.card_ids(), index, game.setup.scry)
+    meta = dict(run_meta("replay", [game.deck], game.setup, [game.policy], game.seed_seq),
+                trial=trial, chunk=chunk, chunk_game=index)
+    meta["policy"] = [policy_name(game.policy)]
     metrics = pd.DataFrame({name: [int(values[t][name][0]) for t in range(1, config.turns + 1)]
                             for name in values[1]},
                            index=pd.RangeIndex(1, config.turns + 1, name="turn"))
     opening = {name: int(value[0]) for name, value in values[0].items()}
-    return GameReplay(meta, _events(trace, features.cards), metrics, opening)
+    return GameReplay(meta, _events(trace, game.deck.features().cards), metrics, opening)
+
+
+#: The most trials :func:`find_trial` plays to find a game (the first ones of the run).
+SEARCH_TRIALS = 8192
+
+
+@with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
+def find_trial(
+    deck: Deck | str | PathLike[str],
+    metric: str,
+    turn: int,
+    value: int,
+    turns: int = 6,
+    on_play: bool = True,
+    mulligan: str | MulliganRule | None = "london",
+    policy: str | Policy | Mapping[str, str | Policy] = "forge",
+    trials: int = 100_000,
+    seed: Any = None,
+    removal: float = 0.0,
+    search: int = SEARCH_TRIALS,
+    **options: Any,
+) -> int | None:
+    """The first trial of a :func:`~explore_sim.simulate` run whose ``metric`` is ``value``
+    at the end of ``turn``: a game to watch with :func:`replay`.
+
+    The run's first ``search`` trials (at most its first chunk) are played again, at once, on
+    the compiled kernel, without their logs; each is the run's own game (its streams are keyed
+    by its index alone), so the trial found is exactly in that bucket of the run's
+    distribution.
+
+    Parameters
+    ----------
+    deck : Deck, path or decklist text
+    metric : str
+        A per-turn metric the run records (``castable:CARD`` included).
+    turn : int
+        1 to ``turns``.
+    value : int
+        The value looked for.
+    turns, on_play, mulligan, policy, trials, seed, removal
+        As for :func:`replay`.
+    search : int
+        The most trials looked at (bounded by ``trials`` and by one chunk's trials).
+    {game_options}
+    **options
+        The other game options, as for :func:`replay`.
+
+    Returns
+    -------
+    int or None
+        The trial, or None when none of the trials looked at has that value.
+
+    Raises
+    ------
+    OptionError
+        A metric the run does not record, a turn out of range, or what :func:`replay`
+        refuses.
+    """
+    game = _kernel_game(deck, trials, dict(options, turns=turns, on_play=on_play,
+                                           mulligan=mulligan, removal=removal), policy, seed)
+    config = game.setup.config
+    if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) \
+            or not 1 <= turn <= config.turns:
+        raise OptionError(f"turn must be from 1 to {config.turns} (the turns played), got "
+                          f"{turn!r}")
+    if metric not in config.metric_names:
+        raise OptionError(f"metric {metric!r} is not recorded by this run")
+    from ..engine.kernel import play_games_kernel
+
+    games = max(1, min(int(search), game.setup.trials, CHUNK_TRIALS))
+    values = play_games_kernel(game.tables, config, game.policy, game.mulligan, games,
+                               child_seed(game.seed_seq, 0), game.deck.card_ids(),
+                               game.setup.scry)
+    hits = (values[int(turn)][metric] == value).nonzero()[0]
+    return int(hits[0]) if len(hits) else None

@@ -45,12 +45,15 @@ from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.policies import as_policy
 from ..errors import ExploreSimError, OptionError, clip
 from ..plotting import result_figure
+from .answers import compare_answer, explore_answer, simulate_answer
 from .checks import cast_first_errors, engine_errors, explore_errors
 from .curve_tab import CURVE
 from .forms import Field
 from .game_fields import GameFields
+from .replay_part import distribution_table
 from .parts import (
     Analysis,
+    GameVariant,
     Progress,
     Table,
     frame_table,
@@ -108,10 +111,12 @@ def _explore_run(decks: list[Deck], options: Mapping[str, Any], progress: Progre
 
 def _explore_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     metric = options["distribution"]
+    summary = result.summary()
     return [
-        frame_table(result.summary(), f"explore: {result.meta['explores']} explore(s) after "
-                    f"{result.meta['drawn']} cards drawn",
-                    result.meta["interval"]),
+        dataclasses.replace(
+            frame_table(summary, f"explore: {result.meta['explores']} explore(s) after "
+                        f"{result.meta['drawn']} cards drawn", result.meta["interval"]),
+            lead=explore_answer(summary, result.meta)),
         frame_table(result.distribution(metric), f"distribution of {metric}",
                     "probability of each value, with its standard error and 95% Wilson "
                     "interval"),
@@ -187,6 +192,10 @@ def _simulate_check(options: dict[str, Any], decks: list[Deck],
     errors = {**policy_error(options, "policy"),
               **_game_check(options, sources, DEFAULT_TABLE_METRICS),
               **cast_first_errors(options, decks)}
+    turn, turns = options.get("turn"), options.get("turns")
+    if turn is not None and turns is not None and turn > turns:
+        errors["turn"] = (f"turn: the distribution's turn must be at most turns ({turns}), got "
+                          f"{turn}")
     return errors or engine_errors(_GAME_FIELDS.options(options), decks, [options["policy"]])
 
 
@@ -203,14 +212,24 @@ def _simulate_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     title = (f"simulate: {result.meta['turns']} turns, "
              f"{'on the play' if result.meta['on_play'] else 'on the draw'}; mulligans per "
              f"game: {opening.get('mulligans', float('nan')):.3f}")
+    last = result.meta["turns"]
     return [
-        wide_table(by_turn, "metric", "turn", turns, metrics,
-                   lambda r: f"{r['mean']:.3f} ({r['se']:.3f})", title,
-                   "cells: mean (standard error)", header=lambda t: f"turn {t}"),
+        dataclasses.replace(
+            wide_table(by_turn, "metric", "turn", turns, metrics,
+                       lambda r: f"{r['mean']:.3f} ({r['se']:.3f})", title,
+                       "cells: mean (standard error)", header=lambda t: f"turn {t}"),
+            lead=simulate_answer(by_turn, metrics, last)),
         wide_table(by_turn, "metric", "turn", turns, metrics,
                    lambda r: f"{r['ci_low']:.3f} to {r['ci_high']:.3f}", "95% intervals",
                    result.meta["interval"], header=lambda t: f"turn {t}"),
+        distribution_table(result, options["distribution"], options["turn"] or last),
     ]
+
+
+def _simulate_games(decks: list[Deck], options: Mapping[str, Any],
+                    result: Any) -> list[GameVariant]:
+    """The run's one deck and policy, for its sample game and ``/replay``."""
+    return [GameVariant("", decks[0], dict(_game_options(options), policy=options["policy"]))]
 
 
 SIMULATE = Analysis(
@@ -223,6 +242,11 @@ SIMULATE = Analysis(
               "preset (keep, mill, forge, xmage, ...) or an expression"),
         _GAME_FIELDS,
         *_metric_fields(DEFAULT_TABLE_METRICS),
+        Field("distribution", "distribution of", "choice", "lands_played", "the per-turn "
+              "metric whose full distribution is listed, each value with a game that took it",
+              choices=tuple(TURN_METRICS)),
+        Field("turn", "on turn", "int", None, "the turn of the distribution (blank: the last "
+              "turn played)", low=1, high=50),
         *trials_and_seed("games"),
     ),
     check=_simulate_check,
@@ -230,6 +254,7 @@ SIMULATE = Analysis(
     tables=_simulate_tables,
     figure=_games_figure,
     download=lambda result, options, fmt: result.render(fmt, metrics=options["metrics"]),
+    replays=_simulate_games,
 )
 
 
@@ -258,6 +283,15 @@ def _compare_run(decks: list[Deck], options: Mapping[str, Any], progress: Progre
     return compare(decks, list(options["policies"]), progress=progress, **_game_options(options))
 
 
+def _compare_games(decks: list[Deck], options: Mapping[str, Any],
+                   result: Any) -> list[GameVariant]:
+    """Every deck x policy variant, deck-major as the result's labels are: each plays the
+    run's shuffles, so trial K of one is the same deal as trial K of another."""
+    pairs = [(deck, policy) for deck in decks for policy in options["policies"]]
+    return [GameVariant(label, deck, dict(_game_options(options), policy=policy))
+            for label, (deck, policy) in zip(result.labels, pairs)]
+
+
 def _compare_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     metrics = options["metrics"] or _with_castable(DEFAULT_COMPARE_METRICS, result)
     last = result.meta["turns"]
@@ -266,11 +300,14 @@ def _compare_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     at_last = rows[rows["turn"] == last]
     d = diffs[diffs["turn"] == last]
     baseline = result.labels[0]
+    lead = compare_answer(d, at_last, result.labels, metrics[0], last) if metrics else ""
     return [
-        wide_table(at_last, "metric", "variant", result.labels, metrics,
-                   lambda r: f"{r['mean']:.3f} ({r['se']:.3f})",
-                   f"compare: {len(result.labels)} variants on the same shuffles, turn {last}",
-                   "cells: mean (standard error); all variants play the same shuffles"),
+        dataclasses.replace(
+            wide_table(at_last, "metric", "variant", result.labels, metrics,
+                       lambda r: f"{r['mean']:.3f} ({r['se']:.3f})",
+                       f"compare: {len(result.labels)} variants on the same shuffles, turn "
+                       f"{last}", "cells: mean (standard error); all variants play the same "
+                       "shuffles"), lead=lead),
         wide_table(d, "metric", "variant", result.labels[1:], metrics,
                    lambda r: f"{r['mean']:+.4f} ({r['se']:.4f}) [{r['se_unpaired']:.4f}]",
                    f"paired differences to {baseline}, turn {last}",
@@ -300,6 +337,7 @@ COMPARE = Analysis(
     figure=_games_figure,
     download=lambda result, options, fmt: result.render(fmt, metrics=options["metrics"]),
     second_deck=True,
+    replays=_compare_games,
 )
 
 

@@ -14,6 +14,9 @@ Routes::
     GET  /jobs/ID/result        the result as an HTML fragment
     GET  /jobs/ID/figure.svg    the figure (the package's plotting helpers)
     GET  /jobs/ID/download.csv  the command line's --format csv output (and .json)
+    GET  /replay?job=ID&trial=K one game of a goldfish run, played again with its log; or
+                                &metric=M&turn=T&value=V: a game of that bucket
+                                (:mod:`explore_sim.web.replay_part`)
 
 Every response carries a strict Content-Security-Policy (scripts and styles only from
 /static, no inline script) and the other headers of :mod:`explore_sim.web.middleware`,
@@ -79,6 +82,7 @@ from .decks import (
 from .forms import parse_fields, query_pairs
 from .jobs import Busy, Job, Jobs
 from .middleware import BodyLimit, SameOrigin, SecurityHeaders, message_page, own_navigation
+from .replay_part import replay_view, sample_games
 
 __all__ = ["Settings", "create_app", "default_decks_dir", "LOOPBACK_HOSTS"]
 
@@ -271,6 +275,7 @@ class WebApp:
             view.update(tables=outcome["tables"], facts=outcome["facts"],
                         figure_error=outcome["figure_error"], has_figure=outcome["svg"] is not None,
                         assumptions=outcome["result"].meta.get("assumptions", []),
+                        samples=outcome.get("samples", []),
                         seconds=f"{(job.finished or 0) - (job.started or 0):.1f}")
         return view
 
@@ -512,8 +517,10 @@ class WebApp:
                     svg = buffer.getvalue()
                 except ExploreSimError as error:
                     figure_error = str(error)
+            variants = analysis.replays(decks, options, result) if analysis.replays else []
             return {"result": result, "tables": tables, "svg": svg,
-                    "figure_error": figure_error, "facts": describe_run(result)}
+                    "figure_error": figure_error, "facts": describe_run(result),
+                    "variants": variants, "samples": sample_games(variants, result.meta)}
 
         return work
 
@@ -581,6 +588,15 @@ class WebApp:
         return Response(job.outcome["svg"], media_type="image/svg+xml", headers={
             "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
             "Cache-Control": "private, max-age=3600"})
+
+    async def replay(self, request: Request) -> Response:
+        """One game of a finished goldfish run (:func:`.replay_part.replay_view`)."""
+        query = _plain(request.query_params)
+        job = self.jobs.get(query.get("job", ""))
+        outcome = job.outcome if job is not None and job.state == "done" else None
+        view = await run_in_threadpool(replay_view, outcome, query.get("job", ""), query)
+        return self.templates.TemplateResponse(request, "replay.html",
+                                               {"game": view, "version": __version__})
 
     async def job_download(self, request: Request) -> Response:
         job = self._job(request)
@@ -668,6 +684,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/jobs/{job_id}/result", web.job_result, methods=["GET"]),
         Route("/jobs/{job_id}/figure.svg", web.job_figure, methods=["GET"]),
         Route("/jobs/{job_id}/download.{fmt:str}", web.job_download, methods=["GET"]),
+        Route("/replay", web.replay, methods=["GET"]),
         Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -95,8 +95,9 @@ def curve_answer(rows: pd.DataFrame, level: float = ANSWER_LEVEL) -> str:
     -------
     str
         How many nonland cards are castable on curve at least ``level`` of the time (and how
-        many given enough lands), then the cards short of Karsten's sources with the
-        deck's number of each short colour and the recommended one.
+        many given enough lands) and the least castable card, then the cards short of
+        Karsten's sources with the deck's number of each short colour and the recommended
+        one.
     """
     total = len(rows)
     castable = int((rows["probability"] >= level).sum())
@@ -105,6 +106,10 @@ def curve_answer(rows: pd.DataFrame, level: float = ANSWER_LEVEL) -> str:
     verb = "is" if castable == 1 else "are"
     head = (f"{castable} of {total} {noun} {verb} castable on curve at least {level:.0%} of "
             f"the time ({given} of {total} given enough lands)")
+    known = rows.dropna(subset=["probability"])
+    if total > 1 and not known.empty:  # the weakest link of the curve, with the table's figure
+        least = known.loc[known["probability"].idxmin()]
+        head += f"; the least is {least['card']} at {100 * least['probability']:.1f}%"
     short = []
     for row in rows[rows["short"] != ""].itertuples():
         have, want = _pairs(row.sources), _pairs(row.karsten)

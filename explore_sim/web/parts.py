@@ -24,8 +24,8 @@ from ..errors import ExploreSimError
 from .forms import Field
 from .game_fields import GameFields
 
-__all__ = ["Analysis", "Table", "Progress", "frame_table", "wide_table", "render_download",
-           "trials_and_seed", "page_message", "policy_error"]
+__all__ = ["Analysis", "Table", "GameVariant", "Progress", "frame_table", "wide_table",
+           "render_download", "trials_and_seed", "page_message", "policy_error"]
 
 #: ``progress(done, total)``: called by the API after every chunk of trials.
 Progress = Callable[[int, int], None]
@@ -46,6 +46,9 @@ class Table:
         One line under the table (what the cells mean).
     lead : str
         One sentence above the table: its answer in words (blank: none).
+    links : tuple of str
+        Per row, the query string of ``/replay`` (the run's job added) that shows a game of
+        that row, such as ``metric=counters&turn=4&value=0`` (blank: none for the table).
     """
 
     title: str
@@ -53,6 +56,27 @@ class Table:
     rows: list[list[str]]
     note: str = ""
     lead: str = ""
+    links: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class GameVariant:
+    """One deck and policy of a goldfish run, as :func:`explore_sim.replay` plays its games
+    again.
+
+    Attributes
+    ----------
+    label : str
+        The variant's name on the page (blank when the run has one).
+    deck : Deck
+    options : dict
+        :func:`explore_sim.replay`'s keyword arguments but ``trial``: the policy, the game
+        options, ``trials`` and ``seed``, as the run had them.
+    """
+
+    label: str
+    deck: Deck
+    options: dict[str, Any]
 
 
 def frame_table(frame: pd.DataFrame, title: str, note: str = "",
@@ -146,6 +170,9 @@ class Analysis:
         ``download(result, options, fmt) -> str`` for ``fmt`` in ``csv``, ``json``.
     second_deck : bool
         The form offers a second deck (compare).
+    replays : callable or None
+        ``replays(decks, options, result) -> list of GameVariant``: the run's games can be
+        watched (a sample game under the result, ``/replay``); None: they cannot.
     """
 
     name: str
@@ -158,6 +185,7 @@ class Analysis:
     figure: Callable[[Any, Mapping[str, Any]], Figure] | None
     download: Callable[[Any, Mapping[str, Any], str], str]
     second_deck: bool = False
+    replays: Callable[[list[Deck], Mapping[str, Any], Any], list[GameVariant]] | None = None
 
     @property
     def fields(self) -> tuple[Field, ...]:
