@@ -513,7 +513,11 @@ def test_cancelling_a_value_run(client):
     client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
     wait_for(job)
     assert job.state == "cancelled" and 0 < job.done < job.total == BIG
-    assert "Run cancelled after" in client.get(f"/jobs/{job.id}").text
+    assert job.outcome is None  # several runs (one per card), none complete: nothing kept
+    page = client.get(f"/jobs/{job.id}").text
+    assert f"Run cancelled after {job.done:,} of {BIG:,} trials: value is made of several runs" \
+        in page and "nothing complete to show" in page and "<table" not in page
+    assert client.get(f"/jobs/{job.id}/download.json").status_code == 404
     still_serving(client)
 
 
@@ -756,6 +760,35 @@ def test_cancelling_a_run(client):
     still_serving(client)
 
 
+def test_a_cancelled_run_shows_the_trials_it_finished(client):
+    """The chunks finished before the cancel are the result shown, with its standard errors,
+    and they are exactly a run of that many trials with the same seed."""
+    deck = deck_text(f"{MERFOLK}.txt")
+    response = client.post("/", data={"analysis": "explore", "deck": deck, "trials": str(BIG),
+                                      "seed": "7"}, follow_redirects=False)
+    job = job_of(client, response)
+    wait_until(lambda: job.done > 0)
+    client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
+    wait_for(job)
+    done = job.done
+    assert job.state == "cancelled" and 0 < done < BIG and done % 65536 == 0
+    page = client.get(f"/jobs/{job.id}").text
+    assert (f"Run cancelled after {done:,} of {BIG:,} trials; the figures below are from "
+            f"those {done:,} trials, with their standard errors") in page
+    assert f"{done:,} of {BIG:,} asked (cancelled)" in page  # the run's facts
+    partial = cells(page, "explore:")
+    assert partial and client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
+    cancelled = client.get(f"/jobs/{job.id}/download.json").json()
+    assert cancelled["meta"]["trials"] == done and cancelled["meta"]["trials_asked"] == BIG
+
+    full, full_page = run(client, analysis="explore", deck=deck, trials=done, seed=7)
+    assert full.state == "done" and "id=\"cancelled\"" not in full_page.text
+    assert cells(full_page.text, "explore:") == partial
+    same = client.get(f"/jobs/{full.id}/download.json").json()
+    assert "trials_asked" not in same["meta"]
+    assert same["rows"] == cancelled["rows"]
+
+
 def test_a_full_server_says_it_is_busy():
     settings = dataclasses.replace(ROOMY, max_runs=1, max_queued=1)
     with TestClient(create_app(settings)) as busy:
@@ -771,6 +804,8 @@ def test_a_full_server_says_it_is_busy():
         assert "24 Forest" in refused.text  # the form is kept
         busy.post(f"/jobs/{second.id}/cancel")
         assert second.state == "cancelled" and second.done == 0
+        assert "before its first chunk of trials finished: nothing finished" in \
+            busy.get(f"/jobs/{second.id}").text
         busy.post(f"/jobs/{first.id}/cancel")
         wait_for(first)
         assert first.state == "cancelled"

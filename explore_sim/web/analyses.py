@@ -638,7 +638,10 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
     if "karsten_column" in meta:  # curve
         facts.append(("sources recommended", f"Karsten 2022, {meta['karsten_column']}-card "
                                              "column"))
-    facts += [("trials", f"{meta['trials']:,}"), ("seed", str(meta.get("seed")))]
+    trials = f"{meta['trials']:,}"
+    if "trials_asked" in meta:  # stopped early: the trials finished (runner.stopped_meta)
+        trials += f" of {meta['trials_asked']:,} asked (cancelled)"
+    facts += [("trials", trials), ("seed", str(meta.get("seed")))]
     return facts
 
 

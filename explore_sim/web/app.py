@@ -266,8 +266,10 @@ class WebApp:
             "position": self.jobs.position(job), "permalink": context.get("permalink"),
             "link_note": context.get("link_note", ""), "analysis": context["analysis"],
         }
-        if job.state == "done":
-            outcome = job.outcome
+        outcome = job.outcome if job.final else None
+        view["has_result"] = outcome is not None  # done, or cancelled with trials finished
+        view["notice"] = cancel_notice(job) if job.state == "cancelled" else ""
+        if outcome is not None:
             view.update(tables=outcome["tables"], facts=outcome["facts"],
                         figure_error=outcome["figure_error"], has_figure=outcome["svg"] is not None,
                         assumptions=outcome["result"].meta.get("assumptions", []),
@@ -576,7 +578,7 @@ class WebApp:
 
     async def job_figure(self, request: Request) -> Response:
         job = self._job(request)
-        if job.state != "done" or job.outcome["svg"] is None:
+        if not job.final or job.outcome is None or job.outcome["svg"] is None:
             raise HTTPException(404, "This run has no figure.")
         return Response(job.outcome["svg"], media_type="image/svg+xml", headers={
             "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
@@ -587,7 +589,7 @@ class WebApp:
         fmt = request.path_params["fmt"]
         if fmt not in ("csv", "json"):
             raise HTTPException(404, "Downloads are .csv or .json.")
-        if job.state != "done":
+        if not job.final or job.outcome is None:  # a cancelled run's trials finished: theirs
             raise HTTPException(404, "This run has no result to download.")
         analysis = ANALYSES[job.context["analysis"]]
         text = await run_in_threadpool(analysis.download, job.outcome["result"],
@@ -596,6 +598,41 @@ class WebApp:
         media = "text/csv" if fmt == "csv" else "application/json"
         return Response(text, media_type=f"{media}; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def cancel_notice(job: Job) -> str:
+    """What the page says of a cancelled run: the trials it finished, of how many, and
+    whether the result shown is theirs.
+
+    A run of one analysis keeps the chunks it finished (the first ``k`` chunks of a run are
+    a run of ``k`` chunks, same seed: :class:`~explore_sim.analysis.runner.StopRun`); a run
+    cancelled before its first chunk finished has nothing, and one of an analysis made of
+    several runs (value) has no complete part.
+
+    Parameters
+    ----------
+    job : Job
+        A cancelled job.
+
+    Returns
+    -------
+    str
+    """
+    reason = job.error.removeprefix("cancelled").lstrip(": ")
+    why = f" ({reason})" if reason else ""
+    if job.outcome is not None:
+        meta = job.outcome["result"].meta
+        done, asked = meta["trials"], meta.get("trials_asked", job.total)
+        return (f"Run cancelled after {done:,} of {asked:,} trials{why}; the figures below "
+                f"are from those {done:,} trials, with their standard errors (the same as a "
+                f"run of {done:,} trials with this seed).")
+    if job.done == 0:
+        return (f"Run cancelled before its first chunk of trials finished{why}: nothing "
+                "finished, so there is nothing to show.")
+    return (f"Run cancelled after {job.done:,} of {job.total:,} trials{why}: "
+            f"{job.context.get('analysis', 'this analysis')} is made of several runs (one per "
+            "card valued) and none of them was complete, so there is nothing complete to "
+            "show.")
 
 
 # ------------------------------------------------------------------------------ errors
