@@ -625,6 +625,63 @@ def test_a_bad_card_file_names_its_line_not_a_directory(client):
     still_serving(client)
 
 
+#: Two card files that both define "Homebrew Thing": a land in the first, a creature in the
+#: second.
+THING_LAND = b'[[card]]\nname = "Homebrew Thing"\ntype_line = "Land"\nproduces = "G"\n'
+THING_BEAR = (b'[[card]]\nname = "Homebrew Thing"\ntype_line = "Creature - Bear"\n'
+              b'mana_cost = "{1}{G}"\n[[card]]\nname = "Homebrew Bear"\n'
+              b'type_line = "Creature - Bear"\nmana_cost = "{1}{G}"\n')
+THING_DECK = "20 Forest\n4 Homebrew Thing\n36 Homebrew Bear\n"
+
+
+def test_several_card_files_are_one_source_the_first_definition_wins(client, tmp_path,
+                                                                      capsys):
+    """Two uploads are read in order, as two --cards options are: the first file's card is
+    played, and the page says which card both define."""
+    files = [("cards_file", ("land.toml", THING_LAND, "text/plain")),
+             ("cards_file", ("bear.toml", THING_BEAR, "text/plain"))]
+    job, page = run(client, analysis="explore", deck=THING_DECK, trials=200, seed=1,
+                    files=files)
+    assert job.state == "done"
+    meta = client.get(f"/jobs/{job.id}/download.json").json()["meta"]
+    (tmp_path / "land.toml").write_bytes(THING_LAND)
+    (tmp_path / "bear.toml").write_bytes(THING_BEAR)
+    (tmp_path / "deck.txt").write_text(THING_DECK)
+    cli_meta = json.loads(cli(capsys, "explore", str(tmp_path / "deck.txt"), "--cards",
+                              str(tmp_path / "land.toml"), "--cards", str(tmp_path / "bear.toml"),
+                              "--trials", "200", "--seed", "1", "--format", "json"))["meta"]
+    assert meta["deck"][0]["lands"] == cli_meta["deck"][0]["lands"] == 24
+    text = unescape(page.text)
+    assert "card 'Homebrew Thing' is defined in card files 'land.toml' and 'bear.toml': the " \
+        "first one's is used" in text
+    assert "also read, after the one above: bear.toml" in text  # kept in the form
+    again = run_permalink(client, permalink(page))
+    assert again.state == "done"  # the permalink carries both files
+    assert client.get(f"/jobs/{again.id}/download.json").json()["meta"]["deck"] == meta["deck"]
+    swapped, _ = run(client, analysis="explore", deck=THING_DECK, trials=200, seed=1,
+                     files=files[::-1])
+    assert client.get(f"/jobs/{swapped.id}/download.json").json()["meta"]["deck"][0][
+        "lands"] == 20
+
+
+def test_several_card_files_are_each_checked_and_capped(client):
+    good = ("cards_file", ("land.toml", THING_LAND, "text/plain"))
+    for bad, message in ((("bear.py", b"x = 1", "text/plain"),
+                          "card file 'bear.py': a card file ends in .toml or .csv"),
+                         (("bear.csv", b"\xff\xfe", "text/plain"),
+                          "card file 'bear.csv': not UTF-8 text (byte 0)"),
+                         (("bear.toml", b"[[card]]\nname = 3\n", "text/plain"), "bear.toml:")):
+        refused = client.post("/", data={"analysis": "explore", "deck": THING_DECK},
+                              files=[good, ("cards_file", bad)])
+        assert refused.status_code == 400 and message in unescape(refused.text), bad[0]
+    many = [("cards_file", (f"c{i}.toml", THING_LAND, "text/plain")) for i in range(9)]
+    refused = client.post("/", data={"analysis": "explore", "deck": THING_DECK}, files=many)
+    assert refused.status_code == 400
+    assert "card files: at most 8 at once on this page, got 9" in refused.text
+    assert 'name="cards_file" accept=".toml,.csv" multiple' in client.get("/").text
+    still_serving(client)
+
+
 # ------------------------------------------------------------------------------ option errors
 
 def test_a_bad_policy_expression_is_refused_next_to_its_field(client):
