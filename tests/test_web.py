@@ -213,6 +213,29 @@ def test_simulate_options_reach_the_run(client, capsys):
         "on_curve", "counters", "castable:Jadelight Ranger"]
 
 
+def test_the_opponents_life_reaches_the_run_as_life_does(client, capsys):
+    """The life field is --life: opponent_dead against 7 life, the same numbers as the
+    command line's, the run's facts say it, and its errors name the field."""
+    options = dict(turns=4, metrics="opponent_dead,damage", trials=1500, seed=3)
+    job, page = run(client, analysis="simulate", deck=deck_text(f"{MERFOLK}.txt"), life=7,
+                    **options)
+    argv = ["simulate", str(DECKS / f"{MERFOLK}.txt"), "--turns", "4", "--metrics",
+            "opponent_dead,damage", "--trials", "1500", "--seed", "3"]
+    csv = client.get(f"/jobs/{job.id}/download.csv").text
+    assert csv == cli(capsys, *argv, "--life", "7", "--format", "csv")
+    assert csv != cli(capsys, *argv, "--format", "csv")  # 7 life is not the default 20
+    assert "<dt>opponent&#39;s life</dt><dd>7</dd>" in page.text
+    _, default = run(client, analysis="simulate", deck=deck_text(f"{MERFOLK}.txt"), **options)
+    assert "<dt>opponent&#39;s life</dt><dd>20 (the format&#39;s)</dd>" in default.text
+    assert 'name="life" value="0"' in client.post("/", data={"action": "switch:compare"}).text
+    for life, message in (("100001", "opponent's life: expected a value from 0 to 100,000, "
+                                     "got 100001"),
+                          ("many", "opponent's life: expected a whole number, got 'many'")):
+        refused = client.post("/", data={"analysis": "simulate", "deck": "24 Forest",
+                                         "life": life})
+        assert refused.status_code == 400 and message in unescape(refused.text), life
+
+
 @pytest.fixture
 def drawn_figures(monkeypatch):
     """The figures the page and ``--plot`` save, kept for inspection."""

@@ -633,6 +633,10 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
             facts.append((key, meta_text(meta[key])))
     if "on_play" in meta:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
+    if "life" in meta:  # the goldfish opponent's; 0 is each format's (20, 40 in Commander)
+        lives = sorted({f["starting_life"] for f in meta.get("formats", [])})
+        facts.append(("opponent's life", str(meta["life"]) if meta["life"] else
+                      f"{meta_text(lives)} (the format's)"))
     if "engine" in meta:
         facts.append(("engine", engine_text(meta)))
     if "karsten_column" in meta:  # curve
