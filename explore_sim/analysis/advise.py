@@ -711,9 +711,7 @@ def advise(
         The NumPy engine plays on from the position (``"kernel"`` is refused: the compiled
         kernel plays whole games from the deal); recorded in the metadata.
     progress : callable, optional
-        ``progress(trials done, trials)``; raising
-        :class:`~explore_sim.analysis.runner.StopRun` stops the run there, with the result of
-        the libraries finished (``meta["trials"]``, with ``meta["trials_asked"]``).
+        ``progress(trials done, trials)``; raising ``StopRun`` stops it, as in ``simulate``.
     workers : int
         Processes (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -747,12 +745,11 @@ def advise(
         for total, part in zip(sums, parts):
             total.merge(part)
 
-    done = run_chunks(_BranchTask(pos, config, policy, tuple(chosen), last_turn), merge, trials,
-                      seed_seq, progress=progress, workers=workers, scheduler=scheduler,
-                      stop_early=True)
+    task = _BranchTask(pos, config, policy, tuple(chosen), last_turn)
+    done = run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
+                      scheduler=scheduler, stop_early=True)
     meta = {**_advise_meta(deck, pos, policy, chosen, config, trials, seed_seq), **choice.meta()}
-    stopped_meta(meta, done, trials)
-    return AdviceResult(meta=meta, sums=sums)
+    return AdviceResult(meta=stopped_meta(meta, done, trials), sums=sums)
 
 
 def _check_explorer_paid(pos: Position, config: GameConfig, policy: Policy) -> None:
