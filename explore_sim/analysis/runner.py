@@ -13,9 +13,9 @@ Because chunk ``i``'s numbers depend only on the seed and ``i``, the first ``k``
 run are exactly a run of ``k * chunk_trials`` trials with the same seed. A run can therefore
 stop early and still be a result: a ``progress`` callback that raises :class:`StopRun` ends
 the run after the chunk just finished, and an analysis made of one run of chunks (explore,
-simulate, compare, curve, advise) returns the statistics of the chunks it finished, its
+simulate, compare, advise) returns the statistics of the chunks it finished, its
 metadata saying so (:func:`stopped_meta`). An analysis made of several runs (value, tune,
-sweep) has nothing complete to return: :class:`StopRun` propagates out of it.
+sweep, curve) has nothing complete to return: :class:`StopRun` propagates out of it.
 """
 
 from __future__ import annotations
@@ -56,12 +56,12 @@ class StopRun(Exception):
     """Raised by a ``progress(done, total)`` callback to stop a run after the chunk just
     finished.
 
-    :func:`~explore_sim.explore`, :func:`~explore_sim.simulate`, :func:`~explore_sim.compare`,
-    :func:`~explore_sim.curve` and :func:`~explore_sim.advise` then return the result of the
-    trials finished, equal to a run of that many trials with the same seed (the first ``k``
-    chunks of a run are a run of ``k`` chunks), with ``meta["trials"]`` the trials finished
-    and ``meta["trials_asked"]`` the trials asked for (:func:`stopped_meta`).
-    :func:`~explore_sim.value`, :func:`~explore_sim.tune` and :func:`~explore_sim.sweep` are
+    :func:`~explore_sim.explore`, :func:`~explore_sim.simulate`, :func:`~explore_sim.compare`
+    and :func:`~explore_sim.advise` then return the result of the trials finished, equal to
+    a run of that many trials with the same seed (the first ``k`` chunks of a run are a run
+    of ``k`` chunks), with ``meta["trials"]`` the trials finished and ``meta["trials_asked"]``
+    the trials asked for (:func:`stopped_meta`). :func:`~explore_sim.value`,
+    :func:`~explore_sim.tune`, :func:`~explore_sim.sweep` and :func:`~explore_sim.curve` are
     made of several runs and have no complete part to return: the exception propagates out
     of them.
 

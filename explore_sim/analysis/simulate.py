@@ -238,13 +238,14 @@ def simulate(
     setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
                                             mulligan=mulligan, removal=removal))
     meta, stats = play_deck("simulate", deck, setup, policy, seed, progress=progress,
-                            workers=workers, scheduler=scheduler)
+                            workers=workers, scheduler=scheduler, stop_early=True)
     return SimulationResult(meta=meta, stats=stats)
 
 
 def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any, *,
               progress: Callable[[int, int], None] | None = None, workers: int = 1,
-              scheduler: Any = None) -> tuple[dict[str, Any], TurnStats]:
+              scheduler: Any = None, stop_early: bool = False
+              ) -> tuple[dict[str, Any], TurnStats]:
     """Play ``setup.trials`` goldfish games of one deck in seeded chunks, on the engine the
     run chooses: what :func:`simulate` and :func:`~.curve.curve` share.
 
@@ -260,6 +261,10 @@ def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any
     seed : int, SeedSequence, Generator or None
     progress, workers, scheduler
         As :func:`simulate` takes them.
+    stop_early : bool
+        The caller's result is this one run: a :class:`~.runner.StopRun` from ``progress``
+        ends it with the games finished. False (a run that is one of several): it
+        propagates.
 
     Returns
     -------
@@ -277,6 +282,6 @@ def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any
     stats = TurnStats(config.turns, config.metric_names)
     task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
     done = run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress,
-                      workers=workers, scheduler=scheduler, stop_early=True)
+                      workers=workers, scheduler=scheduler, stop_early=stop_early)
     meta = run_meta(command, [deck], setup, [policy], seed_seq)
     return stopped_meta(meta, done, setup.trials), stats

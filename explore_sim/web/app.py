@@ -619,7 +619,7 @@ def cancel_notice(job: Job) -> str:
     A run of one analysis keeps the chunks it finished (the first ``k`` chunks of a run are
     a run of ``k`` chunks, same seed: :class:`~explore_sim.analysis.runner.StopRun`); a run
     cancelled before its first chunk finished has nothing, and one of an analysis made of
-    several runs (value) has no complete part.
+    several runs (value, curve) has no complete part.
 
     Parameters
     ----------
@@ -642,9 +642,8 @@ def cancel_notice(job: Job) -> str:
         return (f"Run cancelled before its first chunk of trials finished{why}: nothing "
                 "finished, so there is nothing to show.")
     return (f"Run cancelled after {job.done:,} of {job.total:,} trials{why}: "
-            f"{job.context.get('analysis', 'this analysis')} is made of several runs (one per "
-            "card valued) and none of them was complete, so there is nothing complete to "
-            "show.")
+            f"{job.context.get('analysis', 'this analysis')} is made of several runs and "
+            "none of them was complete, so there is nothing complete to show.")
 
 
 # ------------------------------------------------------------------------------ errors

@@ -10,7 +10,7 @@ for ``orphan_seconds``, the callback raises :class:`RunCancelled`, the API's
 trials (65,536) of being cancelled, and keeps what it finished: an analysis made of one run
 of chunks returns the result of the chunks finished (the same as a run of that many trials
 with the same seed), which the job keeps as its outcome in the ``cancelled`` state; an
-analysis made of several runs (value) lets the exception through, and the cancelled job has
+analysis made of several runs (value, curve) lets the exception through, and the cancelled job has
 no outcome, as has one cancelled before its first chunk finished.
 
 When a job ends, however it ends, its work (the decks, the options) is dropped, garbage is
