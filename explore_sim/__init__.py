@@ -15,7 +15,7 @@ from ._version import __version__
 from .analysis.advise import AdviceResult, advise
 from .analysis.explore import ExploreResult, explore
 from .analysis.objectives import Objective, parse_objective
-from .analysis.runner import notebook_trials
+from .analysis.runner import StopRun, notebook_trials
 from .analysis.compare import CompareResult, compare
 from .analysis.curve import CurveResult, curve
 from .analysis.replay import GameReplay, find_trial, replay
@@ -99,6 +99,7 @@ __all__ = [
     "Objective",
     "parse_objective",
     "notebook_trials",
+    "StopRun",
     "GameConfig",
     "MulliganRule",
     "Observation",

@@ -180,3 +180,95 @@ def test_two_workers_compare_and_lambda_policies():
 def test_bad_worker_counts(workers):
     with pytest.raises(OptionError, match="workers"):
         explore_sim.explore(DECK, trials=100, seed=1, workers=workers)
+
+
+def _stop_after(chunks: int):
+    """A progress callback that stops a run once ``chunks`` chunks have finished."""
+    def progress(done, total):
+        if done >= chunks * CHUNK_TRIALS:
+            raise explore_sim.StopRun
+    return progress
+
+
+def _frames(result) -> list[pd.DataFrame]:
+    frames = [result.summary()]
+    if hasattr(result, "paired_differences"):
+        frames.append(result.paired_differences())
+    return frames
+
+
+#: Each analysis made of one run of chunks, with small options: a run it plays.
+_ONE_RUN = {
+    "explore": lambda trials, **kw: explore_sim.explore(DECK, explores=2, trials=trials, **kw),
+    "simulate": lambda trials, **kw: explore_sim.simulate(DECK, turns=2, trials=trials, **kw),
+    "compare": lambda trials, **kw: explore_sim.compare(DECK, ["keep", "mill"], turns=2,
+                                                        trials=trials, **kw),
+}
+
+
+@pytest.mark.parametrize("name", list(_ONE_RUN))
+def test_a_run_stopped_early_is_the_run_of_the_chunks_it_finished(name):
+    """StopRun from progress: the result of the first chunks, equal to a run of that many
+    trials with the same seed, its metadata saying how many were asked for."""
+    play = _ONE_RUN[name]
+    stopped = play(3 * CHUNK_TRIALS + 5, seed=11, progress=_stop_after(1))
+    shorter = play(CHUNK_TRIALS, seed=11)
+    assert stopped.meta["trials"] == CHUNK_TRIALS
+    assert stopped.meta["trials_asked"] == 3 * CHUNK_TRIALS + 5
+    assert "trials_asked" not in shorter.meta
+    assert {k: v for k, v in stopped.meta.items() if k != "trials_asked"} == shorter.meta
+    for mine, theirs in zip(_frames(stopped), _frames(shorter)):
+        pd.testing.assert_frame_equal(mine, theirs, check_exact=True)
+    assert (stopped.summary()["se"] > 0).any()
+
+
+def test_a_run_stopped_at_its_last_chunk_is_complete():
+    result = explore_sim.explore(DECK, trials=CHUNK_TRIALS + 7, seed=2,
+                                 progress=_stop_after(5))
+    assert result.meta["trials"] == CHUNK_TRIALS + 7 and "trials_asked" not in result.meta
+
+
+def test_stop_run_propagates_from_a_run_that_is_one_of_several():
+    """run_chunks without stop_early (one run of several, as value plays them) lets StopRun
+    through; with it, the run ends and says how many trials it finished."""
+    merged = []
+
+    def chunk(size, seed):
+        return size
+
+    def stop(done, total):
+        raise explore_sim.StopRun
+
+    with pytest.raises(explore_sim.StopRun):
+        run_chunks(chunk, merged.append, 3 * CHUNK_TRIALS, seed_sequence(1), progress=stop)
+    merged.clear()
+    assert run_chunks(chunk, merged.append, 3 * CHUNK_TRIALS, seed_sequence(1), progress=stop,
+                      stop_early=True) == CHUNK_TRIALS
+    assert merged == [CHUNK_TRIALS]
+
+
+@pytest.mark.slow
+def test_a_stopped_advise_and_a_value_and_curve_that_propagate():
+    """advise is one run; value and curve are several (of one seed), none complete."""
+    sevens = DECKS.parent / "tests" / "fixtures" / "decks" / "scouts_and_sevens.txt"
+    position = dict(turn=2, battlefield="2 Forest, Cenote Scout", hand="Grizzly Bears",
+                    revealed="Platinum Angel", objectives="on_curve@3")
+    advice = explore_sim.advise(sevens, **position, trials=2 * CHUNK_TRIALS, seed=3,
+                                progress=_stop_after(1))
+    pd.testing.assert_frame_equal(advice.summary(), explore_sim.advise(
+        sevens, **position, trials=CHUNK_TRIALS, seed=3).summary(), check_exact=True)
+    assert advice.meta["trials"] == CHUNK_TRIALS
+    with pytest.raises(explore_sim.StopRun):
+        explore_sim.value(DECK, ["Cenote Scout"], turns=2, turn=2, trials=2 * CHUNK_TRIALS,
+                          seed=1, progress=_stop_after(1))
+    with pytest.raises(explore_sim.StopRun):
+        explore_sim.curve(DECK, turns=2, trials=2 * CHUNK_TRIALS, seed=4,
+                          progress=_stop_after(1))
+
+
+@pytest.mark.slow
+def test_a_run_stopped_early_on_two_workers_is_the_same():
+    stopped = explore_sim.explore(DECK, trials=4 * CHUNK_TRIALS, seed=8, workers=2,
+                                  progress=_stop_after(2))
+    shorter = explore_sim.explore(DECK, trials=2 * CHUNK_TRIALS, seed=8)
+    pd.testing.assert_frame_equal(stopped.summary(), shorter.summary(), check_exact=True)

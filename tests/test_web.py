@@ -213,6 +213,29 @@ def test_simulate_options_reach_the_run(client, capsys):
         "on_curve", "counters", "castable:Jadelight Ranger"]
 
 
+def test_the_opponents_life_reaches_the_run_as_life_does(client, capsys):
+    """The life field is --life: opponent_dead against 7 life, the same numbers as the
+    command line's, the run's facts say it, and its errors name the field."""
+    options = dict(turns=4, metrics="opponent_dead,damage", trials=1500, seed=3)
+    job, page = run(client, analysis="simulate", deck=deck_text(f"{MERFOLK}.txt"), life=7,
+                    **options)
+    argv = ["simulate", str(DECKS / f"{MERFOLK}.txt"), "--turns", "4", "--metrics",
+            "opponent_dead,damage", "--trials", "1500", "--seed", "3"]
+    csv = client.get(f"/jobs/{job.id}/download.csv").text
+    assert csv == cli(capsys, *argv, "--life", "7", "--format", "csv")
+    assert csv != cli(capsys, *argv, "--format", "csv")  # 7 life is not the default 20
+    assert "<dt>opponent&#39;s life</dt><dd>7</dd>" in page.text
+    _, default = run(client, analysis="simulate", deck=deck_text(f"{MERFOLK}.txt"), **options)
+    assert "<dt>opponent&#39;s life</dt><dd>20 (the format&#39;s)</dd>" in default.text
+    assert 'name="life" value="0"' in client.post("/", data={"action": "switch:compare"}).text
+    for life, message in (("100001", "opponent's life: expected a value from 0 to 100,000, "
+                                     "got 100001"),
+                          ("many", "opponent's life: expected a whole number, got 'many'")):
+        refused = client.post("/", data={"analysis": "simulate", "deck": "24 Forest",
+                                         "life": life})
+        assert refused.status_code == 400 and message in unescape(refused.text), life
+
+
 @pytest.fixture
 def drawn_figures(monkeypatch):
     """The figures the page and ``--plot`` save, kept for inspection."""
@@ -513,7 +536,11 @@ def test_cancelling_a_value_run(client):
     client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
     wait_for(job)
     assert job.state == "cancelled" and 0 < job.done < job.total == BIG
-    assert "Run cancelled after" in client.get(f"/jobs/{job.id}").text
+    assert job.outcome is None  # several runs (one per card), none complete: nothing kept
+    page = client.get(f"/jobs/{job.id}").text
+    assert f"Run cancelled after {job.done:,} of {BIG:,} trials: value is made of several runs" \
+        in page and "nothing complete to show" in page and "<table" not in page
+    assert client.get(f"/jobs/{job.id}/download.json").status_code == 404
     still_serving(client)
 
 
@@ -618,6 +645,63 @@ def test_a_bad_card_file_names_its_line_not_a_directory(client):
     binary = client.post("/", data={"analysis": "explore", "deck": "24 Forest"},
                          files={"cards_file": ("brew.toml", b"\xff\xfe\x00", "text/plain")})
     assert binary.status_code == 400 and "not UTF-8" in binary.text
+    still_serving(client)
+
+
+#: Two card files that both define "Homebrew Thing": a land in the first, a creature in the
+#: second.
+THING_LAND = b'[[card]]\nname = "Homebrew Thing"\ntype_line = "Land"\nproduces = "G"\n'
+THING_BEAR = (b'[[card]]\nname = "Homebrew Thing"\ntype_line = "Creature - Bear"\n'
+              b'mana_cost = "{1}{G}"\n[[card]]\nname = "Homebrew Bear"\n'
+              b'type_line = "Creature - Bear"\nmana_cost = "{1}{G}"\n')
+THING_DECK = "20 Forest\n4 Homebrew Thing\n36 Homebrew Bear\n"
+
+
+def test_several_card_files_are_one_source_the_first_definition_wins(client, tmp_path,
+                                                                      capsys):
+    """Two uploads are read in order, as two --cards options are: the first file's card is
+    played, and the page says which card both define."""
+    files = [("cards_file", ("land.toml", THING_LAND, "text/plain")),
+             ("cards_file", ("bear.toml", THING_BEAR, "text/plain"))]
+    job, page = run(client, analysis="explore", deck=THING_DECK, trials=200, seed=1,
+                    files=files)
+    assert job.state == "done"
+    meta = client.get(f"/jobs/{job.id}/download.json").json()["meta"]
+    (tmp_path / "land.toml").write_bytes(THING_LAND)
+    (tmp_path / "bear.toml").write_bytes(THING_BEAR)
+    (tmp_path / "deck.txt").write_text(THING_DECK)
+    cli_meta = json.loads(cli(capsys, "explore", str(tmp_path / "deck.txt"), "--cards",
+                              str(tmp_path / "land.toml"), "--cards", str(tmp_path / "bear.toml"),
+                              "--trials", "200", "--seed", "1", "--format", "json"))["meta"]
+    assert meta["deck"][0]["lands"] == cli_meta["deck"][0]["lands"] == 24
+    text = unescape(page.text)
+    assert "card 'Homebrew Thing' is defined in card files 'land.toml' and 'bear.toml': the " \
+        "first one's is used" in text
+    assert "also read, after the one above: bear.toml" in text  # kept in the form
+    again = run_permalink(client, permalink(page))
+    assert again.state == "done"  # the permalink carries both files
+    assert client.get(f"/jobs/{again.id}/download.json").json()["meta"]["deck"] == meta["deck"]
+    swapped, _ = run(client, analysis="explore", deck=THING_DECK, trials=200, seed=1,
+                     files=files[::-1])
+    assert client.get(f"/jobs/{swapped.id}/download.json").json()["meta"]["deck"][0][
+        "lands"] == 20
+
+
+def test_several_card_files_are_each_checked_and_capped(client):
+    good = ("cards_file", ("land.toml", THING_LAND, "text/plain"))
+    for bad, message in ((("bear.py", b"x = 1", "text/plain"),
+                          "card file 'bear.py': a card file ends in .toml or .csv"),
+                         (("bear.csv", b"\xff\xfe", "text/plain"),
+                          "card file 'bear.csv': not UTF-8 text (byte 0)"),
+                         (("bear.toml", b"[[card]]\nname = 3\n", "text/plain"), "bear.toml:")):
+        refused = client.post("/", data={"analysis": "explore", "deck": THING_DECK},
+                              files=[good, ("cards_file", bad)])
+        assert refused.status_code == 400 and message in unescape(refused.text), bad[0]
+    many = [("cards_file", (f"c{i}.toml", THING_LAND, "text/plain")) for i in range(9)]
+    refused = client.post("/", data={"analysis": "explore", "deck": THING_DECK}, files=many)
+    assert refused.status_code == 400
+    assert "card files: at most 8 at once on this page, got 9" in refused.text
+    assert 'name="cards_file" accept=".toml,.csv" multiple' in client.get("/").text
     still_serving(client)
 
 
@@ -756,6 +840,35 @@ def test_cancelling_a_run(client):
     still_serving(client)
 
 
+def test_a_cancelled_run_shows_the_trials_it_finished(client):
+    """The chunks finished before the cancel are the result shown, with its standard errors,
+    and they are exactly a run of that many trials with the same seed."""
+    deck = deck_text(f"{MERFOLK}.txt")
+    response = client.post("/", data={"analysis": "explore", "deck": deck, "trials": str(BIG),
+                                      "seed": "7"}, follow_redirects=False)
+    job = job_of(client, response)
+    wait_until(lambda: job.done > 0)
+    client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
+    wait_for(job)
+    done = job.done
+    assert job.state == "cancelled" and 0 < done < BIG and done % 65536 == 0
+    page = client.get(f"/jobs/{job.id}").text
+    assert (f"Run cancelled after {done:,} of {BIG:,} trials; the figures below are from "
+            f"those {done:,} trials, with their standard errors") in page
+    assert f"{done:,} of {BIG:,} asked (cancelled)" in page  # the run's facts
+    partial = cells(page, "explore:")
+    assert partial and client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
+    cancelled = client.get(f"/jobs/{job.id}/download.json").json()
+    assert cancelled["meta"]["trials"] == done and cancelled["meta"]["trials_asked"] == BIG
+
+    full, full_page = run(client, analysis="explore", deck=deck, trials=done, seed=7)
+    assert full.state == "done" and "id=\"cancelled\"" not in full_page.text
+    assert cells(full_page.text, "explore:") == partial
+    same = client.get(f"/jobs/{full.id}/download.json").json()
+    assert "trials_asked" not in same["meta"]
+    assert same["rows"] == cancelled["rows"]
+
+
 def test_a_full_server_says_it_is_busy():
     settings = dataclasses.replace(ROOMY, max_runs=1, max_queued=1)
     with TestClient(create_app(settings)) as busy:
@@ -771,6 +884,8 @@ def test_a_full_server_says_it_is_busy():
         assert "24 Forest" in refused.text  # the form is kept
         busy.post(f"/jobs/{second.id}/cancel")
         assert second.state == "cancelled" and second.done == 0
+        assert "before its first chunk of trials finished: nothing finished" in \
+            busy.get(f"/jobs/{second.id}").text
         busy.post(f"/jobs/{first.id}/cancel")
         wait_for(first)
         assert first.state == "cancelled"

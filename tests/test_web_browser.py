@@ -442,3 +442,35 @@ def test_every_tab_in_a_real_browser(browser, tmp_path):
             assert rows[objective]["mill - keep"] == f"{difference} ({se})"
         assert not errors, errors
         page.close()
+
+
+def test_a_cancelled_run_shows_its_finished_trials_in_a_real_browser(browser):
+    """Cancel a long run from the page: the tables of the chunks it finished appear, under
+    the notice of how many trials they are, with their standard errors."""
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=10**9, max_game_turns=10**12)) as (url, app):
+        page = browser.new_page()
+        page.set_default_timeout(DEADLINE * 1000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url + "/")
+        page.fill("textarea[name=deck]", deck_text("lci_merfolk_explore.txt"))
+        page.fill("input[name=trials]", "1000000000")
+        page.fill("input[name=seed]", "1")
+        page.click("#run")
+        page.wait_for_function("() => { const bar = document.getElementById('progress');"
+                               " return bar && bar.value > 0; }")
+        page.click("#cancel")
+        notice = page.wait_for_selector("#cancelled").inner_text()
+        found = re.search(r"Run cancelled after ([\d,]+) of 1,000,000,000 trials; the figures "
+                          r"below are from those ([\d,]+) trials, with their standard errors",
+                          notice)
+        assert found and found.group(1) == found.group(2), notice
+        done = int(found.group(1).replace(",", ""))
+        assert done > 0 and done % 65536 == 0
+        assert page.locator("#result").get_attribute("data-state") == "cancelled"
+        assert page.locator("table.stats").count() >= 1
+        assert "se" in page.locator("table.stats").first.inner_text()
+        assert not errors, errors
+        page.close()

@@ -55,7 +55,8 @@ from .engines import position_engine
 from .objectives import Objective, PairedValues, parse_objectives
 from .results import Result
 from .report import deck_meta, meta_text, text_table, versions
-from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence
+from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence, \
+    stopped_meta
 
 __all__ = ["advise", "AdviceResult", "Position", "position", "ADVICE_COLUMNS", "PHASES",
            "advice_cells"]
@@ -710,7 +711,7 @@ def advise(
         The NumPy engine plays on from the position (``"kernel"`` is refused: the compiled
         kernel plays whole games from the deal); recorded in the metadata.
     progress : callable, optional
-        ``progress(trials done, trials)``.
+        ``progress(trials done, trials)``; raising ``StopRun`` stops it, as in ``simulate``.
     workers : int
         Processes (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -744,10 +745,11 @@ def advise(
         for total, part in zip(sums, parts):
             total.merge(part)
 
-    run_chunks(_BranchTask(pos, config, policy, tuple(chosen), last_turn), merge, trials,
-               seed_seq, progress=progress, workers=workers, scheduler=scheduler)
+    task = _BranchTask(pos, config, policy, tuple(chosen), last_turn)
+    done = run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
+                      scheduler=scheduler, stop_early=True)
     meta = {**_advise_meta(deck, pos, policy, chosen, config, trials, seed_seq), **choice.meta()}
-    return AdviceResult(meta=meta, sums=sums)
+    return AdviceResult(meta=stopped_meta(meta, done, trials), sums=sums)
 
 
 def _check_explorer_paid(pos: Position, config: GameConfig, policy: Policy) -> None:

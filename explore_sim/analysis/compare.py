@@ -31,7 +31,7 @@ from .report import (
     with_meta,
 )
 from .results import Result
-from .runner import seed_sequence
+from .runner import seed_sequence, stopped_meta
 from .stats import SUMMARY_COLUMNS
 
 __all__ = ["compare", "CompareResult"]
@@ -434,7 +434,8 @@ def compare(
         As for :func:`~explore_sim.simulate`.
     {game_options}
     progress, workers, scheduler
-        As for :func:`~explore_sim.simulate`.
+        As for :func:`~explore_sim.simulate` (a ``progress`` that raises
+        :class:`~explore_sim.analysis.runner.StopRun` ends the run with the games finished).
     **options
         The other game options (keyword-only, listed above), as for
         :func:`~explore_sim.simulate`.
@@ -474,8 +475,10 @@ def compare(
     seed_seq = seed_sequence(seed)
     stats, pairs = play_paired(variants, setup.config, setup.rule, setup.scry, setup.trials,
                                seed_seq, progress=progress, workers=workers,
-                               scheduler=scheduler, engine=setup.engine.engine)
-    meta = run_meta("compare", decks, setup, policies, seed_seq)
+                               scheduler=scheduler, engine=setup.engine.engine,
+                               stop_early=True)
+    meta = stopped_meta(run_meta("compare", decks, setup, policies, seed_seq), stats[0].n,
+                        setup.trials)
     meta["variants"] = labels
     return CompareResult(meta=meta, decks=deck_labels, policies=policy_labels, labels=labels,
                          variants=stats, pairs=pairs)

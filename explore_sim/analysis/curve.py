@@ -258,7 +258,9 @@ def curve(
         Probability that an explorer leaves the battlefield in response to its explore.
     {game_options}
     progress : callable, optional
-        ``progress(games done, games)`` after every chunk, over every run's games.
+        ``progress(games done, games)`` after every chunk, over every run's games; a
+        :class:`~explore_sim.analysis.runner.StopRun` it raises propagates (curve is judged
+        from runs of the same seed, none of them complete when stopped).
     workers : int
         Local processes to run chunks in (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional

@@ -31,7 +31,7 @@ from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError, clip
 from .results import Result
 from .report import INTERVAL, deck_meta, meta_text, render, versions
-from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence
+from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopped_meta
 from .stats import Accumulator
 
 __all__ = ["explore", "check_explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS",
@@ -196,7 +196,9 @@ def explore(
         The turn of the explore, seen by policies. Default ``max(1, drawn - 6)``: a 7-card
         opening hand and one draw per later turn, on the play.
     progress : callable, optional
-        ``progress(trials done, trials)`` after every chunk.
+        ``progress(trials done, trials)`` after every chunk; raising
+        :class:`~explore_sim.analysis.runner.StopRun` stops the run there, with the result of
+        the shuffles finished (``meta["trials"]``, with ``meta["trials_asked"]``).
     workers : int
         Local processes to run chunks in (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -222,11 +224,12 @@ def explore(
                        turn=turn, known_cards=len(known_ids), known_lands=known_lands,
                        library_lands=library_lands, depth=depth)
     stats = Accumulator(EXPLORE_METRICS)
-    run_chunks(task, stats.merge, trials, seed_seq, progress=progress, workers=workers,
-               scheduler=scheduler)
+    done = run_chunks(task, stats.merge, trials, seed_seq, progress=progress, workers=workers,
+                      scheduler=scheduler, stop_early=True)
     meta = _explore_meta(deck, features, library, explorer_card, explorer_outside, known_ids,
                          explores, drawn, turn, explorer_gone, targeted, policy, trials,
                          seed_seq)
+    stopped_meta(meta, done, trials)
     return ExploreResult(meta=meta, stats=stats)
 
 

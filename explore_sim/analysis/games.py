@@ -322,6 +322,7 @@ def play_paired(
     workers: int = 1,
     scheduler: Any = None,
     engine: str = "auto",
+    stop_early: bool = False,
 ) -> tuple[list[TurnStats], TurnPairs]:
     """Play every ``(deck, policy)`` variant on the same shuffles; statistics for pairing.
 
@@ -347,6 +348,10 @@ def play_paired(
         The engine that plays every variant (one for all, so that they share their
         shuffles): as for :func:`play_games`, ``auto`` choosing the kernel only when it can
         play every variant.
+    stop_early : bool
+        A :class:`~.runner.StopRun` raised by ``progress`` ends the games there (the
+        statistics count the games finished, ``stats[0].n``); else it propagates
+        (:func:`~.runner.run_chunks`).
 
     Returns
     -------
@@ -370,5 +375,5 @@ def play_paired(
 
     task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids), engine)
     run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
-               scheduler=scheduler)
+               scheduler=scheduler, stop_early=stop_early)
     return stats, pairs

@@ -8,6 +8,14 @@ scheduled, and per-chunk statistics are merged exactly (:mod:`explore_sim.stats`
 order. Memory is bounded by a few chunks per worker, whatever the number of trials. Where the
 chunks run (this process, local worker processes, a Dask cluster) is :mod:`.executors`'
 business; the numbers do not depend on it.
+
+Because chunk ``i``'s numbers depend only on the seed and ``i``, the first ``k`` chunks of a
+run are exactly a run of ``k * chunk_trials`` trials with the same seed. A run can therefore
+stop early and still be a result: a ``progress`` callback that raises :class:`StopRun` ends
+the run after the chunk just finished, and an analysis made of one run of chunks (explore,
+simulate, compare, advise) returns the statistics of the chunks it finished, its
+metadata saying so (:func:`stopped_meta`). An analysis made of several runs (value, tune,
+sweep, curve) has nothing complete to return: :class:`StopRun` propagates out of it.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ __all__ = [
     "chunk_seeds",
     "chunk_streams",
     "run_chunks",
+    "StopRun",
+    "stopped_meta",
     "check_workers",
     "available_cores",
 ]
@@ -40,6 +50,51 @@ __all__ = [
 CHUNK_TRIALS = 1 << 16
 #: The most trials one call accepts.
 MAX_TRIALS = 10**10
+
+
+class StopRun(Exception):
+    """Raised by a ``progress(done, total)`` callback to stop a run after the chunk just
+    finished.
+
+    :func:`~explore_sim.explore`, :func:`~explore_sim.simulate`, :func:`~explore_sim.compare`
+    and :func:`~explore_sim.advise` then return the result of the trials finished, equal to
+    a run of that many trials with the same seed (the first ``k`` chunks of a run are a run
+    of ``k`` chunks), with ``meta["trials"]`` the trials finished and ``meta["trials_asked"]``
+    the trials asked for (:func:`stopped_meta`). :func:`~explore_sim.value`,
+    :func:`~explore_sim.tune`, :func:`~explore_sim.sweep` and :func:`~explore_sim.curve` are
+    made of several runs and have no complete part to return: the exception propagates out
+    of them.
+
+    Examples
+    --------
+    >>> def at_most_one_chunk(done, total):
+    ...     raise StopRun
+    >>> explore_sim.simulate(deck, trials=10**6, progress=at_most_one_chunk)  # doctest: +SKIP
+    """
+
+
+def stopped_meta(meta: dict[str, Any], done: int, asked: int) -> dict[str, Any]:
+    """A run's metadata with the trials it finished: ``trials`` is ``done`` and, when the
+    run stopped early (:class:`StopRun`), ``trials_asked`` is ``asked``.
+
+    Parameters
+    ----------
+    meta : dict
+        The metadata as a run of ``asked`` trials writes it (changed in place).
+    done : int
+        Trials finished.
+    asked : int
+        Trials asked for.
+
+    Returns
+    -------
+    dict
+        ``meta``.
+    """
+    meta["trials"] = int(done)
+    if done < asked:
+        meta["trials_asked"] = int(asked)
+    return meta
 
 
 #: Environment variable that lowers notebook trial counts (the test suite sets it).
@@ -187,7 +242,8 @@ def run_chunks(
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
-) -> None:
+    stop_early: bool = False,
+) -> int:
     """Run ``simulate_chunk(n, chunk_seed)`` on every chunk and hand each result to ``merge``.
 
     ``simulate_chunk`` returns the chunk's statistics (already aggregated, so they are small)
@@ -195,7 +251,9 @@ def run_chunks(
     a few chunks per worker. The chunks run where :func:`~.executors.executor_for` says:
     in this process (``workers=1``, nothing pickled), in local worker processes, or on a
     Dask cluster. Every chunk's numbers depend only on the seed and its index, so the result
-    is identical wherever they run. ``progress(done, total)`` is called after every chunk.
+    is identical wherever they run. ``progress(done, total)`` is called after every chunk;
+    when it raises :class:`StopRun` and ``stop_early`` is set, the run ends there (the chunks
+    not yet merged are dropped) and the trials finished are returned.
 
     Parameters
     ----------
@@ -215,6 +273,14 @@ def run_chunks(
         Local processes (0: every core).
     scheduler : str, distributed.Client or Executor, optional
         A Dask scheduler (``tcp://HOST:PORT``) or an executor to run the chunks on instead.
+    stop_early : bool
+        The caller returns a result of the chunks finished: a :class:`StopRun` raised by
+        ``progress`` ends the run. When False (a run that is one of several), it propagates.
+
+    Returns
+    -------
+    int
+        Trials finished: ``trials``, or fewer when ``progress`` stopped the run.
     """
     chunks = list(chunk_seeds(trials, seed, chunk_trials))
     if scheduler is None:
@@ -222,8 +288,16 @@ def run_chunks(
     jobs = (Job(0, size, child) for size, child in chunks)
     done = 0
     with executing(workers, scheduler) as executor:
-        for (size, _), result in zip(chunks, executor.map([simulate_chunk], jobs)):
-            merge(result)
-            done += size
-            if progress is not None:
-                progress(done, trials)
+        results = executor.map([simulate_chunk], jobs)
+        try:
+            for (size, _), result in zip(chunks, results):
+                merge(result)
+                done += size
+                if progress is not None:
+                    progress(done, trials)
+        except StopRun:
+            if not stop_early:
+                raise
+        finally:  # a run stopped early cancels the chunks in flight
+            getattr(results, "close", lambda: None)()
+    return done

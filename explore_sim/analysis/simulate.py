@@ -34,7 +34,7 @@ from .metric_checks import (
 from .report import cell_table, engine_text, meta_text, render
 from .kill_turn import KillTurn, kill_turn
 from .results import Result
-from .runner import run_chunks, seed_sequence
+from .runner import run_chunks, seed_sequence, stopped_meta
 
 __all__ = ["simulate", "play_deck", "compare", "SimulationResult", "CompareResult", "play_games",
            "play_paired",
@@ -213,7 +213,10 @@ def simulate(
         Probability that an explorer leaves the battlefield in response to its explore.
     {game_options}
     progress : callable, optional
-        ``progress(games done, games)`` after every chunk.
+        ``progress(games done, games)`` after every chunk; raising
+        :class:`~explore_sim.analysis.runner.StopRun` stops the run there, and the result is
+        that of the games finished (``meta["trials"]``, with ``meta["trials_asked"]``), the
+        same as a run of that many games with the same seed.
     workers : int
         Local processes to run chunks in (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -235,13 +238,14 @@ def simulate(
     setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
                                             mulligan=mulligan, removal=removal))
     meta, stats = play_deck("simulate", deck, setup, policy, seed, progress=progress,
-                            workers=workers, scheduler=scheduler)
+                            workers=workers, scheduler=scheduler, stop_early=True)
     return SimulationResult(meta=meta, stats=stats)
 
 
 def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any, *,
               progress: Callable[[int, int], None] | None = None, workers: int = 1,
-              scheduler: Any = None) -> tuple[dict[str, Any], TurnStats]:
+              scheduler: Any = None, stop_early: bool = False
+              ) -> tuple[dict[str, Any], TurnStats]:
     """Play ``setup.trials`` goldfish games of one deck in seeded chunks, on the engine the
     run chooses: what :func:`simulate` and :func:`~.curve.curve` share.
 
@@ -257,11 +261,16 @@ def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any
     seed : int, SeedSequence, Generator or None
     progress, workers, scheduler
         As :func:`simulate` takes them.
+    stop_early : bool
+        The caller's result is this one run: a :class:`~.runner.StopRun` from ``progress``
+        ends it with the games finished. False (a run that is one of several): it
+        propagates.
 
     Returns
     -------
     meta : dict
-        What was run and assumed (:func:`~.game_setup.run_meta`).
+        What was run and assumed (:func:`~.game_setup.run_meta`); a run that ``progress``
+        stopped early records the games finished (:func:`~.runner.stopped_meta`).
     stats : TurnStats
         Exact sums and histograms of every metric, by turn.
     """
@@ -272,6 +281,7 @@ def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any
     seed_seq = seed_sequence(seed)
     stats = TurnStats(config.turns, config.metric_names)
     task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
-    run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress, workers=workers,
-               scheduler=scheduler)
-    return run_meta(command, [deck], setup, [policy], seed_seq), stats
+    done = run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress,
+                      workers=workers, scheduler=scheduler, stop_early=stop_early)
+    meta = run_meta(command, [deck], setup, [policy], seed_seq)
+    return stopped_meta(meta, done, setup.trials), stats

@@ -293,7 +293,9 @@ def sweep(
         points of a run with the same settings, they are read back and not played again;
         a file of other settings is refused.
     progress : callable, optional
-        ``progress(games done, games)`` after every chunk (games of the points played).
+        ``progress(games done, games)`` after every chunk (games of the points played);
+        a :class:`~explore_sim.analysis.runner.StopRun` it raises propagates (the points
+        already written to ``out`` are kept there).
     workers : int
         Local processes to run chunks in (0: every core).
     scheduler : str, distributed.Client or Executor, optional

@@ -317,7 +317,7 @@ def tune(
         The racing uses one stream of it, the re-evaluation another: the same seed gives
         the same result.
     progress : callable, optional
-        ``progress(games done, budget)``.
+        ``progress(games done, budget)``; a ``StopRun`` it raises propagates (no answer).
     workers : int
         Processes (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional

@@ -617,7 +617,9 @@ def value(
         with 0 to ``max_lands`` lands, and one worth more is reported as such.
     on_play, mulligan, trials, seed, game, engine, progress, workers, scheduler
         As for :func:`explore_sim.simulate`; every card's variants play the same shuffles
-        (the same seed), ``trials`` games each, all on one engine.
+        (the same seed), ``trials`` games each, all on one engine. A ``progress`` that
+        raises :class:`~explore_sim.analysis.runner.StopRun` stops the whole valuation: it
+        is made of several runs, none of them complete, so the exception propagates.
 
     Returns
     -------

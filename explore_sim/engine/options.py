@@ -219,7 +219,10 @@ def _turn_options() -> list[GameOption]:
             doc_help="the goldfish opponent's starting life, against which ``opponent_dead`` "
                      "compares the combat damage dealt (0, the default: 20, or 40 in a "
                      "Commander game)",
-            low=0, high=100000, flag="--life", metavar="N"),
+            low=0, high=100000, flag="--life", metavar="N", web="life",
+            web_label="opponent's life",
+            web_help="the goldfish opponent's starting life, for the damage and opponent_dead "
+                     "metrics and the kill turn (0: 20, or 40 in a Commander game)"),
     ]
 
 

@@ -671,12 +671,19 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
             facts.append((key, meta_text(meta[key])))
     if "on_play" in meta:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
+    if "life" in meta:  # the goldfish opponent's; 0 is each format's (20, 40 in Commander)
+        lives = sorted({f["starting_life"] for f in meta.get("formats", [])})
+        facts.append(("opponent's life", str(meta["life"]) if meta["life"] else
+                      f"{meta_text(lives)} (the format's)"))
     if "engine" in meta:
         facts.append(("engine", engine_text(meta)))
     if "karsten_column" in meta:  # curve
         facts.append(("sources recommended", f"Karsten 2022, {meta['karsten_column']}-card "
                                              "column"))
-    facts += [("trials", f"{meta['trials']:,}"), ("seed", str(meta.get("seed")))]
+    trials = f"{meta['trials']:,}"
+    if "trials_asked" in meta:  # stopped early: the trials finished (runner.stopped_meta)
+        trials += f" of {meta['trials_asked']:,} asked (cancelled)"
+    facts += [("trials", trials), ("seed", str(meta.get("seed")))]
     return facts
 
 

@@ -71,9 +71,13 @@ from .analyses import ANALYSES, Analysis, describe_run
 from .costs import cost_errors
 from .decks import (
     MAX_CARD_FILE_CHARS,
+    MAX_CARD_FILES,
     DeckInput,
     ShippedDeck,
+    card_file_keys,
+    card_file_text,
     card_sources_for,
+    card_texts,
     deck_problems,
     read_deck,
     shipped_decks,
@@ -179,7 +183,8 @@ class PageState:
     job: Job | None = None
 
 
-_DECK_KEYS = ("deck", "base", "deck2", "base2", "cards_text", "cards_format", "cards_name")
+_DECK_KEYS = ("deck", "base", "deck2", "base2",
+              *(key for index in range(MAX_CARD_FILES) for key in card_file_keys(index)))
 #: Error keys the page shows beside their own part of the form; any other error (one about
 #: several fields at once, such as an impossible position) is shown above the form.
 _FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
@@ -251,7 +256,13 @@ class WebApp:
         stray = [text for key, text in state.errors.items() if key not in placed]
         message = "; ".join([state.message, *stray]) if state.message else "; ".join(stray)
         job = state.job
+        more_cards = [dict(zip(("text_key", "format_key", "name_key"), keys),
+                           text=state.data[keys[0]], format=state.data.get(keys[1], "toml"),
+                           name=state.data.get(keys[2], "") or "cards")
+                      for keys in map(card_file_keys, range(1, MAX_CARD_FILES))
+                      if state.data.get(keys[0], "").strip()]
         context = {
+            "more_cards": more_cards, "max_card_files": MAX_CARD_FILES,
             "analyses": list(ANALYSES.values()), "analysis": analysis, "fields": fields,
             "slots": slots, "shipped": list(self.decks), "data": state.data,
             "errors": state.errors, "notes": state.notes, "message": message,
@@ -270,8 +281,10 @@ class WebApp:
             "position": self.jobs.position(job), "permalink": context.get("permalink"),
             "link_note": context.get("link_note", ""), "analysis": context["analysis"],
         }
-        if job.state == "done":
-            outcome = job.outcome
+        outcome = job.outcome if job.final else None
+        view["has_result"] = outcome is not None  # done, or cancelled with trials finished
+        view["notice"] = cancel_notice(job) if job.state == "cancelled" else ""
+        if outcome is not None:
             view.update(tables=outcome["tables"], facts=outcome["facts"],
                         figure_error=outcome["figure_error"], has_figure=outcome["svg"] is not None,
                         assumptions=outcome["result"].meta.get("assumptions", []),
@@ -320,7 +333,7 @@ class WebApp:
 
     async def submit(self, request: Request) -> Response:
         try:
-            form = await request.form(max_files=1, max_fields=100,
+            form = await request.form(max_files=2 * MAX_CARD_FILES, max_fields=100,
                                       max_part_size=self.settings.max_body)
         except ClientDisconnect:  # gone (or timed out) before its form arrived: no answer
             return Response(status_code=400)
@@ -328,7 +341,8 @@ class WebApp:
             return HTMLResponse(message_page("Bad request", f"The form could not be read: "
                                               f"{error.detail}"), status_code=400)
         data = _plain(form)
-        upload = form.get("cards_file")
+        uploads = [upload for upload in form.getlist("cards_file")
+                   if isinstance(upload, UploadFile) and upload.filename]
         action = data.get("action", "run")
         if action.startswith("switch:"):
             analysis = ANALYSES.get(action[7:], ANALYSES["explore"])
@@ -345,8 +359,7 @@ class WebApp:
             return self.render(request, state, 400 if state.errors else 200)
         if action in ("template:deck", "template:deck2"):
             return await run_in_threadpool(self.card_file_template, data, action[9:])
-        return await self.start(request, data, upload if isinstance(upload, UploadFile)
-                                else None)
+        return await self.start(request, data, uploads)
 
     def card_file_template(self, data: Mapping[str, str], slot: str) -> Response:
         """The ``cards template`` skeleton for the unknown cards of the deck in ``slot``, as a
@@ -356,11 +369,10 @@ class WebApp:
         files: list[Path] = list(self.decks[base].card_files) if base in self.decks else []
         text = data.get(slot, "")
         with tempfile.TemporaryDirectory(prefix="explore-sim-template-") as folder:
-            pasted = data.get("cards_text", "")
-            if pasted.strip():
-                suffix = "csv" if data.get("cards_format") == "csv" else "toml"
-                files.append(Path(folder) / f"cards.{suffix}")
-                files[-1].write_text(pasted, encoding="utf-8")
+            for index, card in enumerate(card_texts(data)):  # the page's card files
+                suffix = "csv" if card.format == "csv" else "toml"
+                files.append(Path(folder) / f"cards{index}.{suffix}")
+                files[-1].write_text(card.text, encoding="utf-8")
             try:
                 skeleton = card_template(text if "\n" in text else text + "\n", cards=files,
                                          cards_dir=self.settings.cards_dir)
@@ -371,7 +383,7 @@ class WebApp:
             "Content-Disposition": 'attachment; filename="cards.toml"'})
 
     async def start(self, request: Request, data: dict[str, str],
-                    upload: UploadFile | None) -> Response:
+                    uploads: list[UploadFile]) -> Response:
         """Check everything that can be checked, then queue the run and show it."""
         analysis = ANALYSES.get(data.get("analysis", ""))
         if analysis is None:
@@ -380,8 +392,8 @@ class WebApp:
                              f"of {', '.join(ANALYSES)}")
             return self.render(request, state, 400)
         state = PageState(analysis, data)
-        if upload is not None and upload.filename:
-            await self._read_upload(upload, state)
+        if uploads:
+            await self._read_uploads(uploads, state)
         options, errors = parse_fields(analysis.fields, data)
         state.errors.update(errors)
         trials = options.get("trials")
@@ -414,26 +426,31 @@ class WebApp:
             return response
         return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
-    async def _read_upload(self, upload: UploadFile, state: PageState) -> None:
-        name = upload.filename or ""
-        suffix = Path(name).suffix.casefold()
-        raw = await upload.read(MAX_CARD_FILE_CHARS + 1)
-        await upload.close()
-        if suffix not in {".toml", ".csv"}:
-            state.errors["cards_file"] = (f"card file {clip(name)!r}: a card file ends in "
-                                          ".toml or .csv")
-        elif len(raw) > MAX_CARD_FILE_CHARS:
-            state.errors["cards_file"] = (f"card file {clip(name)!r}: too large (at most "
-                                          f"{MAX_CARD_FILE_CHARS:,} bytes on this page)")
-        else:
-            try:
-                state.data["cards_text"] = raw.decode("utf-8-sig")
-            except UnicodeDecodeError as error:
-                state.errors["cards_file"] = (f"card file {clip(name)!r}: not UTF-8 text "
-                                              f"(byte {error.start})")
-                return
-            state.data["cards_format"] = suffix[1:]
-            state.data["cards_name"] = Path(name).name[:100]
+    async def _read_uploads(self, uploads: list[UploadFile], state: PageState) -> None:
+        """The uploaded card files into the form, in order, replacing its card files (each
+        checked by :func:`.decks.card_file_text`; at most ``MAX_CARD_FILES``)."""
+        texts, error = [], ""
+        for upload in uploads:
+            raw = await upload.read(MAX_CARD_FILE_CHARS + 1)
+            await upload.close()
+            if not error and len(uploads) <= MAX_CARD_FILES:
+                try:
+                    texts.append(card_file_text(upload.filename or "", raw))
+                except CardError as refused:
+                    error = str(refused)
+        if len(uploads) > MAX_CARD_FILES:
+            error = (f"card files: at most {MAX_CARD_FILES} at once on this page, got "
+                     f"{len(uploads)}")
+        if error:
+            state.errors["cards_file"] = error
+            return
+        for index in range(MAX_CARD_FILES):
+            for key in card_file_keys(index):
+                state.data.pop(key, None)
+        for index, card in enumerate(texts):
+            text_key, format_key, name_key = card_file_keys(index)
+            state.data.update({text_key: card.text, format_key: card.format,
+                               name_key: card.name})
 
     def _check(self, analysis: Analysis, state: PageState,
                options: dict[str, Any]) -> list | None:
@@ -455,10 +472,7 @@ class WebApp:
                 elif base is not None:
                     companions.extend(self.decks[base].card_files)
             try:
-                sources = card_sources_for(data.get("cards_text", ""),
-                                           data.get("cards_format", "toml") or "toml",
-                                           data.get("cards_name", "") or "cards",
-                                           list(dict.fromkeys(companions)),
+                sources = card_sources_for(card_texts(data), list(dict.fromkeys(companions)),
                                            self.settings.cards_dir)
             except CardError as error:
                 state.errors["cards_file"] = self.short(str(error))
@@ -583,7 +597,7 @@ class WebApp:
 
     async def job_figure(self, request: Request) -> Response:
         job = self._job(request)
-        if job.state != "done" or job.outcome["svg"] is None:
+        if not job.final or job.outcome is None or job.outcome["svg"] is None:
             raise HTTPException(404, "This run has no figure.")
         return Response(job.outcome["svg"], media_type="image/svg+xml", headers={
             "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
@@ -603,7 +617,7 @@ class WebApp:
         fmt = request.path_params["fmt"]
         if fmt not in ("csv", "json"):
             raise HTTPException(404, "Downloads are .csv or .json.")
-        if job.state != "done":
+        if not job.final or job.outcome is None:  # a cancelled run's trials finished: theirs
             raise HTTPException(404, "This run has no result to download.")
         analysis = ANALYSES[job.context["analysis"]]
         text = await run_in_threadpool(analysis.download, job.outcome["result"],
@@ -612,6 +626,40 @@ class WebApp:
         media = "text/csv" if fmt == "csv" else "application/json"
         return Response(text, media_type=f"{media}; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def cancel_notice(job: Job) -> str:
+    """What the page says of a cancelled run: the trials it finished, of how many, and
+    whether the result shown is theirs.
+
+    A run of one analysis keeps the chunks it finished (the first ``k`` chunks of a run are
+    a run of ``k`` chunks, same seed: :class:`~explore_sim.analysis.runner.StopRun`); a run
+    cancelled before its first chunk finished has nothing, and one of an analysis made of
+    several runs (value, curve) has no complete part.
+
+    Parameters
+    ----------
+    job : Job
+        A cancelled job.
+
+    Returns
+    -------
+    str
+    """
+    reason = job.error.removeprefix("cancelled").lstrip(": ")
+    why = f" ({reason})" if reason else ""
+    if job.outcome is not None:
+        meta = job.outcome["result"].meta
+        done, asked = meta["trials"], meta.get("trials_asked", job.total)
+        return (f"Run cancelled after {done:,} of {asked:,} trials{why}; the figures below "
+                f"are from those {done:,} trials, with their standard errors (the same as a "
+                f"run of {done:,} trials with this seed).")
+    if job.done == 0:
+        return (f"Run cancelled before its first chunk of trials finished{why}: nothing "
+                "finished, so there is nothing to show.")
+    return (f"Run cancelled after {job.done:,} of {job.total:,} trials{why}: "
+            f"{job.context.get('analysis', 'this analysis')} is made of several runs and "
+            "none of them was complete, so there is nothing complete to show.")
 
 
 # ------------------------------------------------------------------------------ errors

@@ -1,5 +1,11 @@
-"""Decks and card files as the web page receives them: pasted text, shipped decks, an
-uploaded card file; and deck errors turned into problems listed by line.
+"""Decks and card files as the web page receives them: pasted text, shipped decks, uploaded
+card files; and deck errors turned into problems listed by line.
+
+The page takes up to :data:`MAX_CARD_FILES` card files at once (uploaded together, or one
+pasted); the form carries each under its own keys (:func:`card_file_keys`). They are one card
+source with the card files of the shipped decks the run started from, as repeated ``--cards``
+options are on the command line: looked up in order, the first file that defines a card wins
+(:func:`card_sources_for`).
 
 An uploaded card file is written into a fresh temporary directory under a fixed name, read
 by the ordinary card-file reader (:func:`explore_sim.cards.card_files.load_card_file`: TOML
@@ -13,17 +19,23 @@ import dataclasses
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from ..cards import CardSources, Catalog
 from ..cards.card_files import load_card_file
 from ..cards.decklist import Deck, deck_card_files, parse_deck
 from ..cards.card_index import CardIndex
-from ..errors import CardError, DeckError, clip
+from ..errors import CardError, DeckError, DeckWarning, clip
 
 __all__ = [
     "MAX_CARD_FILE_CHARS",
+    "MAX_CARD_FILES",
+    "CardText",
+    "card_file_keys",
+    "card_texts",
+    "card_file_text",
     "DeckInput",
     "DeckProblem",
     "ShippedDeck",
@@ -36,6 +48,8 @@ __all__ = [
 
 #: The longest card file the page accepts, in characters (uploaded or pasted).
 MAX_CARD_FILE_CHARS = 512 * 1024
+#: The most card files one run takes from the page (the request's size caps them together).
+MAX_CARD_FILES = 8
 _DECK_SUFFIXES = (".txt", ".dek")
 
 
@@ -131,18 +145,106 @@ class DeckProblem:
     suggestions: tuple[str, ...] = ()
 
 
-def card_sources_for(card_text: str, card_format: str, card_name: str,
-                     companions: list[Path], cards_dir: Path | None) -> CardSources:
-    """Where the run's card names are looked up: the page's card file, the card files of the
-    shipped decks it started from, the built-in catalog, then the imported card index.
+@dataclasses.dataclass(frozen=True)
+class CardText:
+    """One card file of the page: its text, format and name as the user knows it.
+
+    Attributes
+    ----------
+    text : str
+    format : {"toml", "csv"}
+    name : str
+        The uploaded file's name ("cards" for a pasted one), for messages.
+    """
+
+    text: str
+    format: str = "toml"
+    name: str = "cards"
+
+
+def card_file_keys(index: int) -> tuple[str, str, str]:
+    """The form keys of the ``index``-th card file (0: the text area's): text, format, name.
 
     Parameters
     ----------
-    card_text : str
-        The card file's text ("" for none).
-    card_format : {"toml", "csv"}
-    card_name : str
-        The uploaded file's name, for messages (only letters, digits, ``._-`` are kept).
+    index : int
+        0 to ``MAX_CARD_FILES - 1``.
+
+    Returns
+    -------
+    (str, str, str)
+        ``cards_text``, ``cards_format``, ``cards_name``, then ``cards_text_2``, ...
+    """
+    suffix = "" if index == 0 else f"_{index + 1}"
+    return f"cards_text{suffix}", f"cards_format{suffix}", f"cards_name{suffix}"
+
+
+def card_texts(data: Mapping[str, str]) -> list[CardText]:
+    """The card files a form carries, in order (blank ones left out).
+
+    Parameters
+    ----------
+    data : mapping of str to str
+        The form.
+
+    Returns
+    -------
+    list of CardText
+    """
+    found = []
+    for index in range(MAX_CARD_FILES):
+        text_key, format_key, name_key = card_file_keys(index)
+        if data.get(text_key, "").strip():
+            found.append(CardText(data[text_key], data.get(format_key) or "toml",
+                                  data.get(name_key) or "cards"))
+    return found
+
+
+def card_file_text(name: str, raw: bytes) -> CardText:
+    """An uploaded card file checked as the page takes it: its suffix, size and encoding.
+
+    Parameters
+    ----------
+    name : str
+        The file's name as uploaded.
+    raw : bytes
+        Its first ``MAX_CARD_FILE_CHARS + 1`` bytes.
+
+    Returns
+    -------
+    CardText
+
+    Raises
+    ------
+    CardError
+        Not .toml or .csv, too large, or not UTF-8 text: one line naming the file.
+    """
+    suffix = Path(name).suffix.casefold()
+    if suffix not in {".toml", ".csv"}:
+        raise CardError(f"card file {clip(name)!r}: a card file ends in .toml or .csv")
+    if len(raw) > MAX_CARD_FILE_CHARS:
+        raise CardError(f"card file {clip(name)!r}: too large (at most "
+                        f"{MAX_CARD_FILE_CHARS:,} bytes on this page)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CardError(f"card file {clip(name)!r}: not UTF-8 text (byte {error.start})") \
+            from None
+    return CardText(text, suffix[1:], Path(name).name[:100])
+
+
+def card_sources_for(cards: Sequence[CardText], companions: list[Path],
+                     cards_dir: Path | None) -> CardSources:
+    """Where the run's card names are looked up: the page's card files in order, the card
+    files of the shipped decks it started from, the built-in catalog, then the imported
+    card index. As with repeated ``--cards`` on the command line, the first file that
+    defines a card wins; a card defined by more than one of the page's files is named in a
+    :class:`~explore_sim.errors.DeckWarning` (the page shows it as a note).
+
+    Parameters
+    ----------
+    cards : sequence of CardText
+        The page's card files (uploaded or pasted), in order.
     companions : list of Path
         Card files of shipped decks.
     cards_dir : Path or None
@@ -155,17 +257,30 @@ def card_sources_for(card_text: str, card_format: str, card_name: str,
     Raises
     ------
     CardError
-        A card file that cannot be read, naming its line.
+        A card file that cannot be read, naming it and its line.
     """
-    sources: list[object] = []
-    if card_text.strip():
-        sources.append(_read_card_text(card_text, card_format, card_name))
+    sources: list[object] = [_read_card_text(card.text, card.format, card.name)
+                             for card in cards[:MAX_CARD_FILES]]
+    _warn_of_shadowed_cards(sources, [card.name for card in cards])
     sources.extend(load_card_file(path) for path in companions)
     sources.append(Catalog.builtin())
     index = CardIndex.open_default(cards_dir)
     if index is not None:
         sources.append(index)
     return CardSources(sources)
+
+
+def _warn_of_shadowed_cards(catalogs: Sequence[object], names: Sequence[str]) -> None:
+    """Warn of each card that more than one of the page's card files defines (the first
+    file's card is played, as the first ``--cards`` file's on the command line)."""
+    first: dict[str, int] = {}
+    for index, catalog in enumerate(catalogs):
+        for card in catalog.names():
+            key = card.casefold()
+            if first.setdefault(key, index) != index:
+                warnings.warn(f"card {clip(card)!r} is defined in card files "
+                              f"{clip(names[first[key]])!r} and {clip(names[index])!r}: the "
+                              "first one's is used", DeckWarning, stacklevel=2)
 
 
 def _read_card_text(text: str, card_format: str, name: str) -> Catalog:

@@ -5,8 +5,13 @@ A run is a :class:`Job`. At most ``max_runs`` jobs run at once, in worker thread
 analysis reports progress through the API's ``progress(done, total)`` callback after every
 chunk of trials, and that callback is also where a job stops: when it was cancelled (the
 cancel button), when its page closed its progress stream, or when no page asked about it
-for ``orphan_seconds``, the callback raises :class:`RunCancelled`, which unwinds the API
-call. A job therefore stops within one chunk of trials (65,536) of being cancelled.
+for ``orphan_seconds``, the callback raises :class:`RunCancelled`, the API's
+:class:`~explore_sim.analysis.runner.StopRun`. A job therefore stops within one chunk of
+trials (65,536) of being cancelled, and keeps what it finished: an analysis made of one run
+of chunks returns the result of the chunks finished (the same as a run of that many trials
+with the same seed), which the job keeps as its outcome in the ``cancelled`` state; an
+analysis made of several runs (value, curve) lets the exception through, and the cancelled job has
+no outcome, as has one cancelled before its first chunk finished.
 
 When a job ends, however it ends, its work (the decks, the options) is dropped, garbage is
 collected and, on glibc, the memory its chunks took is handed back to the system
@@ -29,6 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..analysis.runner import StopRun
 from ..errors import ExploreSimError
 
 __all__ = ["Job", "Jobs", "Busy", "RunCancelled", "STATES", "release_memory"]
@@ -39,8 +45,9 @@ log = logging.getLogger("explore_sim.web")
 STATES = ("queued", "running", "done", "failed", "cancelled")
 
 
-class RunCancelled(Exception):
-    """Raised by a cancelled job's progress callback to stop the analysis."""
+class RunCancelled(StopRun):
+    """Raised by a cancelled job's progress callback: the analysis stops after the chunk
+    just finished, and returns its result when it has one (:class:`StopRun`)."""
 
 
 class Busy(Exception):
@@ -64,7 +71,8 @@ class Job:
     done : int
         Trials done so far.
     outcome : object
-        What ``work`` returned, once done.
+        What ``work`` returned: once done, or when it was cancelled and the analysis
+        returned the result of the trials it finished (``done`` of ``total``); else None.
     error : str
         Why it failed or was cancelled.
     """
@@ -191,7 +199,7 @@ class Jobs:
         try:
             self._stop_if_cancelled(job)
             outcome = job.work(progress)
-        except RunCancelled:
+        except StopRun:  # nothing finished, or nothing complete (an analysis of several runs)
             self._finish(job, "cancelled", error=job.cancel_reason or "cancelled")
         except ExploreSimError as error:
             self._finish(job, "failed", error=self._describe(str(error)))
@@ -199,8 +207,10 @@ class Jobs:
             log.exception("run %s failed", job.id)
             self._finish(job, "failed", error="the run failed unexpectedly; the server's log "
                                               "has the details")
-        else:
-            self._finish(job, "done", outcome=outcome)
+        else:  # stopped early by a cancel: the outcome of the trials finished
+            stopped = bool(job.cancel_reason) and job.done < job.total
+            self._finish(job, "cancelled" if stopped else "done", outcome=outcome,
+                         error=job.cancel_reason if stopped else "")
             del outcome
         release_memory()
 
