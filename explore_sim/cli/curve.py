@@ -19,7 +19,7 @@ _OWN = ("turns", "castable")
 
 
 def _options() -> list[str]:
-    return [entry.name for entry in flagged_options() if entry.name not in _OWN]
+    return [entry.name for entry in flagged_options(leaving_out=_OWN)]
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:

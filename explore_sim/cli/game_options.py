@@ -18,20 +18,24 @@ from .arguments import count, number
 __all__ = ["add_game_options", "game_options_of", "flagged_options"]
 
 
-def flagged_options(names: Sequence[str] | None = None) -> list[GameOption]:
+def flagged_options(names: Sequence[str] | None = None, *,
+                    leaving_out: Sequence[str] = ()) -> list[GameOption]:
     """The options with a command-line flag: those called ``names`` (in that order), or every
-    keyword option of the schema.
+    keyword option of the schema, less those called ``leaving_out``.
 
     Parameters
     ----------
     names : sequence of str, optional
+    leaving_out : sequence of str
+        Options a command sets itself (``curve``'s ``turns`` and ``castable``).
 
     Returns
     -------
     list of GameOption
     """
     entries = GAME_OPTIONS if names is None else options_named(names)
-    return [entry for entry in entries if entry.flag and entry.keyword]
+    return [entry for entry in entries
+            if entry.flag and entry.keyword and entry.name not in leaving_out]
 
 
 def add_game_options(parser: argparse.ArgumentParser, names: Sequence[str] | None = None,

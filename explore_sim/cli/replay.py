@@ -20,7 +20,7 @@ _OWN = ("engine", "castable")
 
 
 def _options() -> list[str]:
-    return [entry.name for entry in flagged_options() if entry.name not in _OWN]
+    return [entry.name for entry in flagged_options(leaving_out=_OWN)]
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
