@@ -274,3 +274,18 @@ def test_cards_share_a_run_when_their_coloured_pips_do():
                               (vanilla("Rock", "{2}"), 4), (vanilla("Golem", "{5}"), 4)))
     assert {frozenset(card.name for card in run) for run in curve_runs(deck)} == \
         {frozenset({"Two", "Three"}), frozenset({"Double"}), frozenset({"Rock", "Golem"})}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["kernel", "numpy"])
+def test_a_one_drop_is_judged_as_if_held_beside_tapped_lands(engine):
+    # Golgari: 14 lands make {G} untapped on turn 1 (8 Forest, 4 Overgrown Tomb, 2 Llanowar
+    # Wastes); a Woodland Cemetery or a guildgate would enter tapped. The land drop plays as
+    # if the one-drop were held, so without mulligans Enter the Unknown ({G}) is castable on
+    # turn 1 exactly when one of the 14 is among the 7 cards (a tapped land first would make
+    # it 0.57).
+    rows = explore_sim.curve(DECKS / "golgari_explore.txt", turns=1, trials=TRIALS, seed=17,
+                             mulligan="none", engine=engine).summary().set_index("card")
+    exact = 1 - math.comb(46, 7) / math.comb(60, 7)
+    assert within(rows.loc["Enter the Unknown", "probability"], exact, TRIALS), \
+        (rows.loc["Enter the Unknown", "probability"], exact)

@@ -20,7 +20,7 @@ from .zones import count
 
 __all__ = ["castable_columns", "held_spells", "castable_in_hand", "first_castable",
            "castable_pairs", "castable_card", "castable_next_turn", "available_mana",
-           "record_main_phase", "will_use_mana"]
+           "record_main_phase", "will_use_mana", "castable_target"]
 
 
 def castable_columns(play: Play, unit_sets: list[np.ndarray], table: np.ndarray) -> np.ndarray:
@@ -143,12 +143,23 @@ def available_mana(play: Play, state: GameState, rows: np.ndarray | None = None)
 
 def will_use_mana(play: Play, state: GameState, rows: np.ndarray,
                   total: np.ndarray) -> np.ndarray:
-    """Mana will be used this turn: a spell in hand costs no more than the mana available
+    """Mana will be used this turn: a spell in hand, or a card named by ``castable`` (held
+    or not: the land choice plays as if it were), costs no more than the mana available
     (``total``) plus one (colours aside), shape (rows,)."""
     t = play.tables
     holds = of_rows(state.hand, rows)[:, t.spell_ids] > 0
     cheap = t.casting.cheapest[t.spell_ids][None, :] <= (total + 1)[:, None]
-    return row_any(holds & cheap)
+    return row_any(holds & cheap) | (t.castable_cheapest <= total + 1)
+
+
+def castable_target(play: Play, unit_sets: list[np.ndarray]) -> np.ndarray:
+    """Some card named by ``castable`` can be paid with the mana in ``unit_sets`` (the test
+    of ``castable:CARD``), shape (rows,)."""
+    ok = np.zeros(len(unit_sets[0]), dtype=bool)
+    for modes in play.tables.castable_card_modes:
+        for mode in modes:
+            ok |= play.mana.payable_any(unit_sets, mode)
+    return ok
 
 
 def record_main_phase(play: Play, state: GameState) -> None:

@@ -7,11 +7,12 @@ default, plays it only when no land card is in hand; ``always`` treats it as a l
 never plays it); a bounce land is not an option while you control no other land (it would
 return itself). Among the options, in this order:
 
-1. one that lets a spell in hand be cast this turn that could not be cast without it;
-2. untapped over tapped when mana will be used this turn (a spell in hand costs no more than
-   the mana available plus one), tapped first when it will not; a fetch land counts as
-   tapped (the land it finds enters tapped; Fabled Passage's is untapped from the fourth
-   land on);
+1. one that lets a spell in hand, or a card named by ``castable`` (counted as held), be cast
+   this turn that could not be cast without it;
+2. untapped over tapped when mana will be used this turn (a spell in hand or a ``castable``
+   card costs no more than the mana available plus one), tapped first when it will not; a
+   fetch land counts as tapped (the land it finds enters tapped; Fabled Passage's is
+   untapped from the fourth land on);
 3. the one that closes most of the *remaining colour deficit* of the wanted cards: the
    spells in hand the casting order casts, a commander in the command zone and the cards
    named by ``castable`` (each distinct card once). A card's deficit is the number of its
@@ -58,7 +59,7 @@ from ..cards.features import (
     LAND_ENTERS_CODES,
     TAPPED_RULES,
 )
-from .castability import castable_in_hand, held_spells, will_use_mana
+from .castability import castable_in_hand, castable_target, held_spells, will_use_mana
 from .config import LAND_FACES
 from .context import Play
 from .explore_effects import scry
@@ -205,16 +206,21 @@ def _best(play: Play, state: GameState, rows: np.ndarray, held: np.ndarray,
         lands = count(play, state, "land", rows)[:, None]  # from the fourth land on)
         untapped = np.where(options.is_fetch[None, :],
                             options.is_passage[None, :] & (lands >= 3), untapped)
-    if may_use:
+    if may_use:  # step 1: a spell in hand, or a card named by castable, castable this turn
         spells = held_spells(play, state, rows)
         before = castable_in_hand(play, state, rows, unit_sets, spells)
+        wanted = play.tables.castable_card_modes
+        target_before = castable_target(play, unit_sets) if wanted else before
         enables = np.zeros((len(rows), n), dtype=bool)
         for o in range(n):
-            trying = held[:, o] & untapped[:, o] & ~before
+            trying = held[:, o] & untapped[:, o] & ~(before & target_before)
             if trying.any():
                 more = [units[trying] + options.units[o] for units in unit_sets]
-                enables[trying, o] = castable_in_hand(play, state, rows[trying], more,
-                                                           spells[trying])
+                enabled = ~before[trying] & castable_in_hand(play, state, rows[trying], more,
+                                                             spells[trying])
+                if wanted:
+                    enabled |= ~target_before[trying] & castable_target(play, more)
+                enables[trying, o] = enabled
         key += enables.astype(np.int64) << 50
     key += (untapped == will_use[:, None]).astype(np.int64) << 49
     key += _colour_key(play, state, rows, options.units, options.colours, options.is_fetch)

@@ -37,6 +37,9 @@ _PASSAGE = FETCH_CODES.index("basic_passage")
 _BOUNCE = LAND_ENTERS_CODES.index("bounce")
 
 
+#: :attr:`DeckTables.castable_cheapest` without a card named by ``castable``.
+NO_CASTABLE_COST = 1 << 30
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class LandOptions:
     """The ways a deck's lands can be played: ``(card in hand, permanent on the battlefield)``.
@@ -304,6 +307,14 @@ class DeckTables:
     ids: dict[str, np.ndarray]
     ability_cost_mode: np.ndarray
     draws: np.ndarray
+
+    @property
+    def castable_cheapest(self) -> int:
+        """The least mana a card named by ``castable`` can be cast for (X = 0); a number no
+        game reaches when none is named. The land choice counts those cards as held
+        (docs/mana.md, steps 1 and 2)."""
+        return min((mode.mana for card in self.castable_cards for mode in card.cost_modes),
+                   default=NO_CASTABLE_COST)
 
     def group(self, name: str) -> int:
         """The column of group ``name`` in :attr:`members` (and ``GameState.permanents``)."""

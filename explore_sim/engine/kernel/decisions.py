@@ -10,9 +10,11 @@ import numpy as np
 from numba import njit
 
 from .codes import (
+    CASTABLE_CHEAPEST,
     E_SCRIES,
     G_LAND,
     G_SOURCE,
+    N_CASTABLE,
     N_CLASSES,
     N_KINDS,
     N_OPTIONS,
@@ -130,8 +132,21 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
 
 
 @njit(cache=True)
+def castable_target(K, plain, filtered, n_sets):
+    """Some card named by castable can be paid (the test of ``castable:CARD``)."""
+    for j in range(K.dims[N_CASTABLE]):
+        for i in range(K.castable_modes[j, 0]):
+            if payable_any(K, plain, filtered, n_sets, K.castable_modes[j, 1 + i]):
+                return True
+    return False
+
+
+@njit(cache=True)
 def will_use_mana(K, S, total):
-    """A spell in hand costs no more than the mana available plus one (colours aside)."""
+    """A spell in hand, or a card named by castable (held or not: the land choice plays as if
+    it were), costs no more than the mana available plus one (colours aside)."""
+    if K.dims[CASTABLE_CHEAPEST] <= total + 1:
+        return True
     for kind in range(1, K.dims[N_KINDS]):
         if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_NONLAND] and K.card[kind, C_CHEAPEST] <= total + 1:
             return True

@@ -58,7 +58,7 @@ DIMS = ("n_kinds", "n_classes", "n_masks", "n_modes", "n_deck", "n_options", "n_
         "n_profiles", "n_castable", "has_filters", "has_generic_ties", "use_lookup", "cap",
         "map_mode", "hand_limit", "turns", "on_play", "is_commander", "twists_first",
         "use_maps", "n_groups", "n_sources", "n_commanders", "max_taxed", "spell_faces",
-        "castable_lands", "life")
+        "castable_lands", "life", "castable_cheapest")
 #: Codes of the fetch, land-entering and enters-tapped arrays, as the cards layer numbers them.
 FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_RULES, \
     LAND_ENTERS_CODES
@@ -204,6 +204,7 @@ def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
         "spell_faces": {"when-needed": 0, "always": 1, "never": 2}[config.land_faces],
         "castable_lands": int(config.castable_lands),
         "life": starting_life(config, tables.is_commander),
+        "castable_cheapest": int(tables.castable_cheapest),
     }
     return np.array([dims[d] for d in DIMS], dtype=np.int64)
 
