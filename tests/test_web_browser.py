@@ -316,6 +316,10 @@ def run_tab(page, title: str, fields: dict[str, str]) -> tuple[list[str], dict]:
 
 
 def check_simulate(page, answers, tables):
+    # The answer opens the result: above the figure, on the first screen.
+    assert page.evaluate("() => !!(document.querySelector('#result p.answer')"
+                         ".compareDocumentPosition(document.getElementById('figure'))"
+                         " & Node.DOCUMENT_POSITION_FOLLOWING)")
     sentence = answers[0]
     means = table_of(tables, "simulate: 4 turns")
     found = re.search(rf"On turn 4, the last played, this deck has {NUMBER} lands in play "
