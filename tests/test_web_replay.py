@@ -105,7 +105,14 @@ def test_explore_and_distribution_answers():
     rows = pd.DataFrame({"value": [0, 1, 2], "count": [10, 60, 30],
                          "probability": [0.1, 0.6, 0.3], "se": [0.03, 0.049, 0.046]})
     assert distribution_answer(rows, "counters", 4) == (
-        "On turn 4, counters is most often 1 (60.0% of games, se 4.9%); 0 in 10.0%.")
+        "On turn 4, counters is most often 1 (60.0% of games, se 4.9%); it is 0 in 10.0% of "
+        "games.")
+    never = rows.assign(count=[0, 70, 30], probability=[0.0, 0.7, 0.3])
+    assert distribution_answer(never, "counters", 4).endswith("; it is never 0.")
+    rare = pd.DataFrame({"value": [0, 6], "count": [1, 4999],
+                         "probability": [0.0002, 0.9998], "se": [0.0002, 0.0002]})
+    assert distribution_answer(rare, "lands_played", 6).endswith(
+        "; it is 0 in under 0.1% of games.")
 
 
 def test_the_simulate_sentence_has_the_tables_numbers(simulated):

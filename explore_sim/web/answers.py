@@ -164,7 +164,8 @@ def explore_answer(summary: pd.DataFrame, meta: Mapping[str, Any]) -> str:
 
 def distribution_answer(rows: pd.DataFrame, metric: str, turn: int) -> str:
     """A distribution's answer: its most likely value and the share of games with none, as
-    "On turn 4, counters is most often 2 (31.0% of games, se 1.0%); 0 in 9.3%."
+    "On turn 4, counters is most often 2 (31.0% of games, se 1.0%); it is 0 in 9.3% of
+    games."
 
     Parameters
     ----------
@@ -184,7 +185,11 @@ def distribution_answer(rows: pd.DataFrame, metric: str, turn: int) -> str:
     top = taken.loc[taken["probability"].idxmax()]
     head = (f"On turn {turn}, {metric} is most often {int(top['value'])} "
             f"({100 * top['probability']:.1f}% of games, se {100 * top['se']:.1f}%)")
-    zero = rows[rows["value"] == 0]
-    if int(top["value"]) != 0 and not zero.empty:
-        return f"{head}; 0 in {100 * zero['probability'].iloc[0]:.1f}%."
-    return f"{head}."
+    zero = taken[taken["value"] == 0]
+    if int(top["value"]) == 0:
+        return f"{head}."
+    if zero.empty:
+        return f"{head}; it is never 0."
+    share = 100 * zero["probability"].iloc[0]
+    return f"{head}; it is 0 in {share:.1f}% of games." if share >= 0.05 else \
+        f"{head}; it is 0 in under 0.1% of games."
