@@ -289,3 +289,14 @@ def test_a_one_drop_is_judged_as_if_held_beside_tapped_lands(engine):
     exact = 1 - math.comb(46, 7) / math.comb(60, 7)
     assert within(rows.loc["Enter the Unknown", "probability"], exact, TRIALS), \
         (rows.loc["Enter the Unknown", "probability"], exact)
+
+
+def test_the_commander_is_judged_first():
+    deck = explore_sim.load_deck(DECKS / "hakbal_merfolk_commander.txt")
+    from explore_sim.analysis.curve import curve_cards
+
+    cards = curve_cards(deck)
+    assert cards[0][0].name == "Hakbal of the Surging Soul" and cards[0][1] == 1
+    assert len(cards) == 1 + sum(1 for card, _ in deck.main if not card.is_land)
+    assert any(card.name == "Hakbal of the Surging Soul" for run in curve_runs(deck)
+               for card in run)

@@ -43,7 +43,7 @@ from .simulate import play_deck
 from .stats import wilson_interval
 
 __all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS", "curve_mana_value",
-           "curve_runs", "curve_turns"]
+           "curve_cards", "curve_runs", "curve_turns"]
 
 #: The most turns :func:`curve` plays when ``turns`` is not given (a card of mana value 11
 #: is then judged on turn 10).
@@ -70,7 +70,8 @@ class CurveResult(Result):
         Each card's run (:func:`curve_runs`): exact sums and histograms of every metric, by
         turn; the cards of one run share it.
     cards : tuple of (Card, int)
-        The nonland cards and their copies, in the deck's order.
+        The cards judged (:func:`curve_cards`: the commander, then the main deck's nonland
+        cards) and their copies.
     sources : dict of str to int
         The deck's cards that can make each colour of ``WUBRG``.
     """
@@ -215,7 +216,7 @@ def curve_turns(deck: Deck, turns: int | None = None) -> int:
     """
     if turns is not None:
         return turns
-    values = [curve_mana_value(card) for card, _ in deck.main if not card.is_land]
+    values = [curve_mana_value(card) for card, _ in curve_cards(deck)]
     return min(max([*values, 1]), MAX_CURVE_TURNS)
 
 
@@ -235,7 +236,8 @@ def curve(
     scheduler: Any = None,
     **options: Any,
 ) -> CurveResult:
-    """For every nonland card of a deck, the probability that it is castable on curve.
+    """For every nonland card of a deck (and its commander), the probability that it is
+    castable on curve.
 
     Parameters
     ----------
@@ -272,7 +274,7 @@ def curve(
     Returns
     -------
     CurveResult
-        ``summary()`` has one row per nonland card (:data:`CURVE_COLUMNS`).
+        ``summary()`` has one row per card of :func:`curve_cards` (:data:`CURVE_COLUMNS`).
 
     Raises
     ------
@@ -283,7 +285,7 @@ def curve(
     if options.get("castable"):
         raise OptionError("curve: castable is not an option of curve (every nonland card of "
                           "the deck is taken)")
-    cards = tuple((card, n) for card, n in deck.main if not card.is_land)
+    cards = curve_cards(deck)
     if not cards:
         raise OptionError(f"curve: the deck {deck.name!r} has no nonland card")
     turns = curve_turns(deck, turns)
@@ -325,12 +327,26 @@ def curve_runs(deck: Deck) -> list[tuple[Card, ...]]:
         One tuple per run, each card once.
     """
     groups: dict[tuple, list[Card]] = {}
-    for card, _ in deck.main:
-        if not card.is_land:
-            pips = tuple(tuple(sorted(pip for pip in mode.pips if pip))
-                         for mode in card.cost_modes)
-            groups.setdefault(pips if any(pips) else (), []).append(card)
+    for card, _ in curve_cards(deck):
+        pips = tuple(tuple(sorted(pip for pip in mode.pips if pip)) for mode in card.cost_modes)
+        groups.setdefault(pips if any(pips) else (), []).append(card)
     return [tuple(group) for group in groups.values()]
+
+
+def curve_cards(deck: Deck) -> tuple[tuple[Card, int], ...]:
+    """The cards :func:`curve` judges: the commander (cast from the command zone, its first
+    cast untaxed), then every nonland card of the main deck, with their copies.
+
+    Parameters
+    ----------
+    deck : Deck
+
+    Returns
+    -------
+    tuple of (Card, int)
+    """
+    commanders = tuple((card, n) for card, n in deck.commander if not card.is_land)
+    return commanders + tuple((card, n) for card, n in deck.main if not card.is_land)
 
 
 def _run_progress(progress: Callable[[int, int], None] | None, index: int,
