@@ -147,7 +147,7 @@ def test_curve_of_a_shipped_deck_in_a_real_browser(browser):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=100_000)) as (url, app):
-        page = browser.new_page(viewport={"width": 1440, "height": 1150})
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
         page.set_default_timeout(DEADLINE * 1000)
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -180,6 +180,10 @@ def test_curve_of_a_shipped_deck_in_a_real_browser(browser):
         assert shown["Carnage Tyrant"][:4] == [
             "2", "{4}{G}{G}", "6", f"{tyrant['probability']:.3f} ({tyrant['se']:.3f})"]
         assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=curve")
+        # Every column in view on a 1,366 px laptop: the card names wrap, nothing scrolls.
+        widths = page.evaluate("() => { const t = document.querySelector('table.stats');"
+                               " return [t.scrollWidth, t.parentElement.clientWidth]; }")
+        assert widths[0] <= widths[1], widths
         assert not errors, errors
         page.close()
 
