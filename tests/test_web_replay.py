@@ -233,3 +233,16 @@ def test_the_distributions_turn_is_at_most_turns(client):
     assert page.status_code == 400
     assert ("turn: the distribution&#39;s turn must be at most turns (4), got 5"
             in page.text)
+
+
+def test_an_objective_the_choice_cannot_change_is_set_aside():
+    from explore_sim.web.analyses import advise_answer
+
+    rows = pd.DataFrame({"objective": ["on_curve@4", "mana_spent@6"],
+                         "difference": [0.0, -1.9305], "se": [0.0, 0.0504],
+                         "verdict": ["no clear difference", "keep"]})
+    assert advise_answer(rows, "Jadelight Spelunker") == (
+        "Keep Jadelight Spelunker (on_curve@4 the same either way): mill - keep on_curve@4 "
+        "+0.0000 (se 0.0000), mana_spent@6 -1.9305 (se 0.0504).")
+    unclear = rows.assign(se=[0.01, 0.0504], difference=[0.001, -1.9305])
+    assert advise_answer(unclear, "Jadelight Spelunker").startswith("No single choice for")

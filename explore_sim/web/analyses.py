@@ -599,9 +599,15 @@ def advise_answer(rows: pd.DataFrame, revealed: str) -> str:
         "Mill CARD", "Keep CARD" or "No single choice for CARD", then each objective's
         difference.
     """
-    verdicts = set(rows["verdict"])
+    # An objective the choice cannot change (the same in every game: difference and se 0)
+    # does not stand in the way of the others' verdict.
+    same = (rows["difference"] == 0) & (rows["se"] == 0)
+    verdicts = set(rows.loc[~same, "verdict"])
     if verdicts == {"mill"} or verdicts == {"keep"}:
         head = f"{verdicts.pop().capitalize()} {revealed}"
+        unchanged = list(rows.loc[same, "objective"])
+        if unchanged:
+            head += f" ({', '.join(unchanged)} the same either way)"
     else:  # the objectives disagree, or an interval straddles 0
         head = f"No single choice for {revealed}"
     cells = ", ".join(f"{r.objective} {r.difference:+.4f} (se {r.se:.4f})"
