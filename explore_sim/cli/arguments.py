@@ -9,7 +9,7 @@ import re
 from ..analysis.report import FORMATS
 from ..errors import MAX_ECHO, OptionError, clip, parse_count
 
-__all__ = ["PROG", "Parser", "count", "number", "seconds", "megabytes", "port",
+__all__ = ["PROG", "Parser", "add_policy", "count", "number", "seconds", "megabytes", "port",
            "add_seed_and_format"]
 
 PROG = "explore-sim"
@@ -117,6 +117,17 @@ def port(text: str) -> int:
     if value > 65535:
         raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {clip(text)!r}")
     return value
+
+
+def add_policy(run: argparse.ArgumentParser) -> None:
+    """The ``--policy`` option of a command that plays one deck's games.
+
+    Parameters
+    ----------
+    run : argparse.ArgumentParser
+    """
+    run.add_argument("--policy", default="forge",
+                     help="keep-or-mill policy: a preset or an expression (default forge)")
 
 
 def add_seed_and_format(run: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ import argparse
 from ..analysis.curve import MAX_CURVE_TURNS, curve
 from ..errors import OptionError
 from . import shared
-from .arguments import add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, count
 from .game_options import add_game_options, flagged_options, game_options_of
 from .output import Output
 
@@ -39,8 +39,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     run.add_argument("--turns", type=count, default=None,
                      help="turns to play: a card is judged on turn max(mana value, 1), at most "
                           f"this (default: the largest mana value, at most {MAX_CURVE_TURNS})")
-    run.add_argument("--policy", default="forge",
-                     help="keep-or-mill policy: a preset or an expression (default forge)")
+    add_policy(run)
     add_game_options(run, _options())
     run.add_argument("--trials", type=count, default=100_000, help="games (default 100000)")
     add_seed_and_format(run)

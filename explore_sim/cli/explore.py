@@ -8,7 +8,7 @@ from ..analysis.explore import EXPLORE_METRICS, explore
 from ..analysis.report import render
 from ..cards.name_lists import joined_card_lists
 from . import shared
-from .arguments import add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, count
 from .metrics import names_help
 from .output import Output
 
@@ -34,8 +34,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
                      help="explores in a row (default: the explorer's own count, else 1)")
     run.add_argument("--drawn", type=count, default=8,
                      help="cards drawn before exploring (default 8)")
-    run.add_argument("--policy", default="forge",
-                     help="keep-or-mill policy: a preset or an expression (default forge)")
+    add_policy(run)
     run.add_argument("--explorer", default=None,
                      help="the exploring card, in the deck: one copy leaves the library")
     run.add_argument("--explorer-outside", action="store_true",

@@ -16,7 +16,7 @@ from ..cards.card_index import card_sources
 from ..errors import OptionError, clip
 from ..plotting import sweep_dimensions
 from . import shared
-from .arguments import add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, count
 from .game_options import add_game_options, game_options_of
 from .metrics import names_help
 from .output import Output
@@ -42,8 +42,7 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
                                    description=help_text)
         if name == "simulate":
             game.add_argument("deck", help="decklist file")
-            game.add_argument("--policy", default="forge",
-                              help="keep-or-mill policy: a preset or an expression (default forge)")
+            add_policy(game)
         else:
             game.add_argument("decks", nargs="+", metavar="DECK", help="decklist files")
             game.add_argument("--policy", action="append", dest="policies", default=None,

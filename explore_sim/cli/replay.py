@@ -8,7 +8,7 @@ from ..analysis.replay import replay
 from ..analysis.report import render
 from ..errors import OptionError
 from . import shared
-from .arguments import add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, count
 from .game_options import add_game_options, flagged_options, game_options_of
 from .output import Output
 
@@ -38,8 +38,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     run.add_argument("deck", help="decklist file")
     run.add_argument("--trial", type=count, default=0,
                      help="the game's index in the run: 0 to --trials minus 1 (default 0)")
-    run.add_argument("--policy", default="forge",
-                     help="keep-or-mill policy: a preset or an expression (default forge)")
+    add_policy(run)
     add_game_options(run, _options())
     run.add_argument("--trials", type=count, default=100_000,
                      help="the run's games (default 100000, as simulate); bounds --trial")
