@@ -44,14 +44,21 @@ def browser():
             browser.close()
 
 
+def open_page(browser, viewport: dict[str, int] | None = None):
+    """A new page of ``browser`` (at ``viewport``, else Playwright's default) with the
+    suite's deadline, and the list its script errors are collected in."""
+    page = browser.new_page(viewport=viewport) if viewport else browser.new_page()
+    page.set_default_timeout(DEADLINE * 1000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
 def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=100_000)) as (url, app):
-        page = browser.new_page(viewport={"width": 1366, "height": 1000})  # a laptop
-        page.set_default_timeout(DEADLINE * 1000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page, errors = open_page(browser, viewport={"width": 1366, "height": 1000})  # a laptop
         page.on("console", lambda message: errors.append(message.text)
                 if message.type == "error" else None)
 
@@ -101,10 +108,7 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=100_000)) as (url, app):
-        page = browser.new_page(viewport={"width": 1366, "height": 900})  # a laptop
-        page.set_default_timeout(DEADLINE * 1000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page, errors = open_page(browser, viewport={"width": 1366, "height": 900})  # a laptop
 
         page.goto(url + "/")
         page.get_by_role("button", name="Value of explore cards").click()
@@ -147,10 +151,7 @@ def test_curve_of_a_shipped_deck_in_a_real_browser(browser):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=100_000)) as (url, app):
-        page = browser.new_page(viewport={"width": 1366, "height": 900})
-        page.set_default_timeout(DEADLINE * 1000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page, errors = open_page(browser, viewport={"width": 1366, "height": 900})
 
         page.goto(url + "/")
         page.get_by_role("button", name="Castable on curve").click()
@@ -224,10 +225,7 @@ def test_permalinks_and_other_sites_in_a_real_browser(browser):
     settings = Settings(max_trials=100_000, allowed_hosts=("127.0.0.1",))
     with live_server(settings) as (url, app):
         jobs = app.state.web.jobs._jobs
-        page = browser.new_page(viewport={"width": 1440, "height": 1150})
-        page.set_default_timeout(DEADLINE * 1000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page, errors = open_page(browser, viewport={"width": 1440, "height": 1150})
         page.goto(url + "/")
         page.fill("textarea[name=deck]", deck_text(f"{SHIPPED}.txt"))
         page.fill("input[name=trials]", "3000")
@@ -382,10 +380,7 @@ def test_every_tab_in_a_real_browser(browser, tmp_path):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=100_000)) as (url, app):
-        page = browser.new_page(viewport={"width": 1366, "height": 900})
-        page.set_default_timeout(DEADLINE * 1000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page, errors = open_page(browser, viewport={"width": 1366, "height": 900})
         page.goto(url + "/")
         page.fill("textarea[name=deck]", deck_text(f"{SHIPPED}.txt"))
         page.fill("input[name=trials]", "600")
@@ -458,10 +453,7 @@ def test_a_cancelled_run_shows_its_finished_trials_in_a_real_browser(browser):
     from explore_sim.web import Settings
 
     with live_server(Settings(max_trials=10**9, max_game_turns=10**12)) as (url, app):
-        page = browser.new_page()
-        page.set_default_timeout(DEADLINE * 1000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page, errors = open_page(browser)
         page.goto(url + "/")
         page.fill("textarea[name=deck]", deck_text("lci_merfolk_explore.txt"))
         page.fill("input[name=trials]", "1000000000")
