@@ -38,7 +38,8 @@ from .bytecode import compile_policy
 from .cache import drop_stale_cache
 from .game import play_chunk
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
-from .state import R_NO_PENDING, SIZE, new_state
+from .records import as_tables
+from .state import R_NO_PENDING, SIZE, State, new_state
 
 drop_stale_cache()  # before any compiled function loads from numba's cache
 
@@ -133,8 +134,8 @@ def _mulligan(rule: MulliganRule) -> np.ndarray:
 
 
 def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...],
-           trace_rows: int = 0) -> tuple:
-    """A game's arrays (:mod:`.state`), allocated once for a chunk's games (with
+           trace_rows: int = 0) -> State:
+    """A game's state (:mod:`.state`), allocated once for a chunk's games (with
     ``trace_rows`` rows of log: :mod:`.trace`)."""
     d = dict(zip(DIMS, K.dims.tolist()))
     width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
@@ -142,8 +143,8 @@ def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...],
     S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], size, len(EVENTS),
                   3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])),
                   trace_rows)
-    S[0][SIZE] = size
-    S[10][R_NO_PENDING, 0] = -1
+    S.slots[SIZE] = size
+    S.work[R_NO_PENDING, 0] = -1
     return S
 
 
@@ -177,16 +178,14 @@ def _sources_digest() -> str:
 
 def _released(digest: str):
     """:func:`.game.play_chunk` without the GIL, cached on disk under ``digest``."""
-    from numba import njit
+    from .records import compiled
 
-    def released(tables, programs, arrays, deck, key, mulligan, discard_order, out,
-                 opening, given, first):
+    def released(K, S, deck, key, mulligan, discard_order, out, opening, given, first):
         if len(digest) == 0:  # never: the digest is part of the cache's key
             return
-        play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out,
-                   opening, given, first)
+        play_chunk(K, S, deck, key, mulligan, discard_order, out, opening, given, first)
 
-    return njit(nogil=True, cache=True)(released)
+    return compiled(released, nogil=True)
 
 
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
@@ -222,8 +221,9 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
-    _chunk_player()(K, programs, _state(K, len(deck), programs), deck, key, _mulligan(mulligan),
-               discard, out, opening, _empty_given(len(deck), tables.n_kinds), np.int64(0))
+    _chunk_player()(as_tables(K, programs), _state(K, len(deck), programs), deck, key,
+                    _mulligan(mulligan), discard, out, opening,
+                    _empty_given(len(deck), tables.n_kinds), np.int64(0))
     return _results(config, out, opening)
 
 
@@ -263,10 +263,10 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
-    arrays = _state(K, len(deck), programs, trace_rows)
-    _chunk_player()(K, programs, arrays, deck, key, _mulligan(mulligan), discard, out, opening,
-                    _empty_given(len(deck), tables.n_kinds), np.int64(game))
-    trace = arrays[-1]
+    S = _state(K, len(deck), programs, trace_rows)
+    _chunk_player()(as_tables(K, programs), S, deck, key, _mulligan(mulligan), discard, out,
+                    opening, _empty_given(len(deck), tables.n_kinds), np.int64(game))
+    trace = S.trace
     if trace[0, 1]:
         raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
     return _results(config, out, opening), trace[1:1 + trace[0, 0]].copy()
@@ -292,6 +292,6 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     key = np.zeros(4, dtype=np.uint64)
     programs = _programs(policy, scry_policy)
-    play_chunk(K, programs, _state(K, len(deck), programs), deck, key,
+    play_chunk(as_tables(K, programs), _state(K, len(deck), programs), deck, key,
                np.array([0, 0, 0], dtype=np.int64), discard, out, first, given, np.int64(0))
     return _results(config, out, first)

@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .codes import (
     E_DAMAGE,
     E_EXPLORES,
@@ -67,7 +67,7 @@ from .zones import (
 )
 
 
-@njit(cache=True)
+@compiled
 def equip(K, S):
     """Attach an unattached Glowcap Lantern for its equip cost when a creature is there."""
     lanterns = group_ids(K, G_LANTERN)
@@ -84,7 +84,7 @@ def equip(K, S):
     return True
 
 
-@njit(cache=True)
+@compiled
 def activate_map(K, S):
     """One Map: {1}, {T}, sacrifice: target creature you control explores (M1-M5, E9)."""
     s = S.slots
@@ -104,7 +104,7 @@ def activate_map(K, S):
     return True
 
 
-@njit(cache=True)
+@compiled
 def activate_explore_ability(K, S):
     """Seeker of Sunlight's sorcery-speed "{2}{G}: it explores"."""
     progressed = False
@@ -117,7 +117,7 @@ def activate_explore_ability(K, S):
     return progressed
 
 
-@njit(cache=True)
+@compiled
 def activate_search(K, S):
     """Myriad Landscape's "{2}, {T}, Sacrifice: two basic lands" where the library holds one."""
     progressed = False
@@ -132,7 +132,7 @@ def activate_search(K, S):
     return progressed
 
 
-@njit(cache=True)
+@compiled
 def combat(K, S, attackers, crewers):
     """Beginning of combat, attackers, attack triggers and combat damage."""
     n_kinds = K.dims[N_KINDS]
@@ -203,7 +203,7 @@ def combat(K, S, attackers, crewers):
     S.pool[:] = 0  # mana empties
 
 
-@njit(cache=True)
+@compiled
 def combat_damage(K, S, attackers):
     """The attackers still on the battlefield deal combat damage, unblocked (CR 510.1a):
     each its power, its +1/+1 counters (CR 122.1a) and a Merfolk Cave-Diver's +1/+0 per
@@ -231,7 +231,7 @@ def combat_damage(K, S, attackers):
         note(S, T_DAMAGE, 0, damage, S.totals[E_DAMAGE])
 
 
-@njit(cache=True)
+@compiled
 def parley(K, S):
     """Storm Fleet Negotiator: each player reveals the top card, a Map per nonland, then
     each player draws."""

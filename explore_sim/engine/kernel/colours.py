@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .codes import (
     COLOUR_BITS,
     G_COMMANDER_IDS,
@@ -42,7 +42,7 @@ from .mana import units_in_play
 from .zones import group_ids
 
 
-@njit(cache=True)
+@compiled
 def colour_deficit(K, covered, p):
     """Profile ``p``'s colour deficit: the fewest pips, over its ways to pay, that no
     distinct unit can pay (Hall's theorem with deficiency)."""
@@ -56,7 +56,7 @@ def colour_deficit(K, covered, p):
     return max(best, 0)
 
 
-@njit(cache=True)
+@compiled
 def colour_keys(K, S, units, colours, is_fetch, keys):
     """Steps 3 and 4 of the land choice for options making ``units`` (options, classes) of
     ``colours``, added to ``keys``: the remaining colour deficit of the wanted cards the

@@ -7,8 +7,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .records import compiled
 from .codes import (
     CASTABLE_CHEAPEST,
     E_SCRIES,
@@ -99,7 +99,7 @@ from .trace import T_SCRY, note
 from .zones import count, peek
 
 
-@njit(cache=True)
+@compiled
 def castable_kind(K, plain, filtered, n_sets, kind, x_rule):
     """Whether the mana can pay card ``kind`` in any of its ways (Jadelight Spelunker, with
     ``x_rule``, needs X >= 1)."""
@@ -112,14 +112,14 @@ def castable_kind(K, plain, filtered, n_sets, kind, x_rule):
     return False
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def castable_card(K, card, plain, filtered, n_sets):
     if not (K.card[card, C_IS_NONLAND] and K.card[card, C_IS_CARD]):
         return False
     return castable_kind(K, plain, filtered, n_sets, card, NO)
 
 
-@njit(cache=True)
+@compiled
 def castable_in_hand(K, S, plain, filtered, n_sets):
     """Some spell in hand that the casting order casts can be paid."""
     last = filtered if n_sets > 1 else plain
@@ -131,7 +131,7 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
     return False
 
 
-@njit(cache=True)
+@compiled
 def castable_target(K, plain, filtered, n_sets):
     """Some card named by castable can be paid (the test of ``castable:CARD``)."""
     for j in range(K.dims[N_CASTABLE]):
@@ -141,7 +141,7 @@ def castable_target(K, plain, filtered, n_sets):
     return False
 
 
-@njit(cache=True)
+@compiled
 def will_use_mana(K, S, total):
     """A spell in hand, or a card named by castable (held or not: the land choice plays as if
     it were), costs no more than the mana available plus one (colours aside)."""
@@ -153,7 +153,7 @@ def will_use_mana(K, S, total):
     return False
 
 
-@njit(cache=True)
+@compiled
 def castable_next_turn(K, S, card):
     """Every source you control, untapped, plus one land from hand could pay ``card``."""
     n_classes = K.dims[N_CLASSES]
@@ -171,13 +171,13 @@ def castable_next_turn(K, S, card):
     return False
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def as_float(condition):
     """A condition as the number the expressions compute with (1.0 or 0.0)."""
     return 1.0 if condition else 0.0
 
 
-@njit(cache=True)
+@compiled
 def observe(K, S, field, card, explores_left, counters, present):
     """One observation field of the revealed ``card`` (what the player may know)."""
     if field == O_CARD:
@@ -231,7 +231,7 @@ def observe(K, S, field, card, explores_left, counters, present):
     return float(S.slots[LIB_LANDS])  # O_LANDS_IN_LIBRARY
 
 
-@njit(cache=True, error_model="numpy")
+@compiled(error_model="numpy")
 def decide(K, S, code, consts, card, explores_left, counters, present):
     """Run a policy's bytecode: True mills the revealed ``card`` (keeps it on top: False)."""
     stack = S.stack
@@ -290,7 +290,7 @@ def decide(K, S, code, consts, card, explores_left, counters, present):
     return top > 0 and stack[top - 1] != 0
 
 
-@njit(cache=True)
+@compiled
 def scry(K, S, explores_left, counters, present):
     """Scry 1 (R2; temples): a land stays on top; a nonland goes to the bottom if the scry
     policy says so."""

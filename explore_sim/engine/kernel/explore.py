@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .codes import (
     E_CAVE_DIVER,
     E_CHUPACABRA,
@@ -39,7 +39,7 @@ from .trace import T_EXPLORE, T_REMOVED, note
 from .zones import add_counters, count, group_ids, leave_library, peek, remove, to_hand
 
 
-@njit(cache=True)
+@compiled
 def counters_on_each(K, S, slot, per_copy):
     """``per_copy`` +1/+1 counters on each permanent of group ``slot``, sick or not."""
     if per_copy <= 0:
@@ -50,7 +50,7 @@ def counters_on_each(K, S, slot, per_copy):
         S.zones[CTR, kind] += (S.zones[BF, kind] - sick) * per_copy
 
 
-@njit(cache=True)
+@compiled
 def explore_triggers(K, S, explored, lands, nonlands):
     """"Whenever a creature you control explores", after the whole effect (E8)."""
     if explored <= 0:
@@ -74,7 +74,7 @@ def explore_triggers(K, S, explored, lands, nonlands):
             totals[E_NICANZIL_LANDS] += 1
 
 
-@njit(cache=True)
+@compiled
 def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
                         just_entered):
     """One effect that makes ``explorer`` explore ``times`` times (E6), then its triggers

@@ -7,8 +7,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .records import borrow, compiled
 from .codes import G_LAND, G_LAND_IDS, N_KINDS, ONE, TURNS
 from .pack import C_COST, C_IS_LAND, C_IS_LAND_LIKE, C_IS_SOURCE
 from .state import (
@@ -34,7 +34,6 @@ from .state import (
     TAPPED,
     TOP,
 )
-from .structs import as_state, as_tables
 from .trace import T_BOTTOM, T_DEAL, T_DEALT, T_END_TURN, T_KEEP, T_MULLIGAN, note, tracing
 from .turn import play_turn, turn_metrics
 from .zones import count, deal_to, group_ids
@@ -42,7 +41,7 @@ from .zones import count, deal_to, group_ids
 #: Cards in an opening hand before mulligans.
 HAND_SIZE = 7
 
-@njit(cache=True)
+@compiled
 def bottom(K, hand, bottoms, out):
     """Karsten's bottom rule on ``hand`` (counts, changed): ``bottoms`` cards into ``out``,
     spells first, the most expensive (of two that cost the same, not a mana source), else
@@ -84,7 +83,7 @@ def bottom(K, hand, bottoms, out):
             out[j] = choice
 
 
-@njit(cache=True)
+@compiled
 def splitmix(x):
     x = x + np.uint64(0x9E3779B97F4A7C15)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -92,7 +91,7 @@ def splitmix(x):
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True)
+@compiled
 def seed_stream(rng, key, game, tag):
     """Seed ``rng`` for stream ``tag`` of game ``game`` of the chunk keyed ``key``: every
     game and stream gets its own numbers, so games are independent and a game's deal does
@@ -104,7 +103,7 @@ def seed_stream(rng, key, game, tag):
         rng[0] = np.uint64(1)
 
 
-@njit(cache=True)
+@compiled
 def start_game(K, S, deck, counts):
     """An empty game with the whole deck in the library (not yet dealt)."""
     s = S.slots
@@ -134,7 +133,7 @@ def start_game(K, S, deck, counts):
         S.zones[LIB_COUNT, kind] = counts[kind]
 
 
-@njit(cache=True)
+@compiled
 def keep_hand(K, S, deck, counts, key, game, kind, free_first, max_mulligans, bottomed):
     """Deal and mulligan until a hand is kept; returns the mulligans taken. Every attempt
     is a fresh shuffle of the whole deck from its own stream."""
@@ -183,7 +182,7 @@ def keep_hand(K, S, deck, counts, key, game, kind, free_first, max_mulligans, bo
     return max_mulligans
 
 
-@njit(cache=True)
+@compiled
 def settle_library(K, S, counts):
     """The library's composition from the deck less the hand."""
     s = S.slots
@@ -199,23 +198,23 @@ def settle_library(K, S, counts):
             S.lib_pips[k] += left * K.pips[kind, k]
 
 
-@njit(cache=True)
-def play_chunk(tables, programs, arrays, deck, key, mulligan, discard_order, out, opening,
-               given, first):
+@compiled
+def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
+               first):
     """Play ``len(out)`` games of the chunk keyed ``key``, from its game ``first`` on:
     ``out[j, turn - 1, metric]`` and ``opening[j]`` (mulligans, hand size, lands in the
     opening hand) are written for game ``first + j``, which plays with its own streams
     whatever the games before it (so one game of a chunk can be played alone).
 
-    ``tables`` is the packed :class:`~.pack.KernelTables`, ``programs`` the policies'
-    bytecode (:mod:`.bytecode`), ``arrays`` the state's (:func:`~.state.new_state`); they
-    are read as the records of :mod:`.structs`. ``mulligan`` is (kind: 0 none,
-    1 London; free first; most mulligans). ``given`` is
-    empty, or (as in the tests) the opening hands of the vectorised engine for every game:
+    ``tables`` is the record of the deck's tables and the policies' bytecode
+    (:func:`~.records.as_tables`), ``state`` the game's (:func:`~.state.new_state`), reused
+    from game to game; both are read by reference (:func:`~.records.borrow`). ``mulligan``
+    is (kind: 0 none, 1 London; free first; most mulligans). ``given`` is empty, or (as in
+    the tests) the opening hands of the vectorised engine for every game:
     ``(library (games, size + 1), top, end, hand (games, n_kinds), mulligans)``, played as
     they are, a search then reversing the library instead of shuffling it.
     """
-    K, S = as_tables(tables, programs), as_state(arrays)
+    K, S = borrow(tables), borrow(state)
     n_kinds, size, turns = K.dims[N_KINDS], len(deck), K.dims[TURNS]
     games = out.shape[0]
     counts = S.work[R_COUNTS]

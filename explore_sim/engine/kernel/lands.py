@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .codes import (
     E_LANDS_PUT,
     E_LIFE_PAID,
@@ -75,7 +75,7 @@ from .trace import T_LAND, T_LAND_LEAVES, T_LAND_PUT, note
 from .zones import count, group_ids, land_types, leave, to_hand
 
 
-@njit(cache=True)
+@compiled
 def enters_untapped(K, S, rule, arg, will_use):
     if rule == 0:
         return True
@@ -90,7 +90,7 @@ def enters_untapped(K, S, rule, arg, will_use):
     return False
 
 
-@njit(cache=True)
+@compiled
 def choose_land(K, S, land_drop, tapped):
     """The land option to play (an index of the options), -1 if none. A land drop: steps 1-5;
     a land an effect puts onto the battlefield is a land card, chosen like a land drop when
@@ -161,7 +161,7 @@ def choose_land(K, S, land_drop, tapped):
     return best
 
 
-@njit(cache=True)
+@compiled
 def play_land(K, S):
     """Play a land if a land drop is left and one can be played."""
     s = S.slots
@@ -177,7 +177,7 @@ def play_land(K, S):
     return True
 
 
-@njit(cache=True)
+@compiled
 def put_land(K, S, tapped):
     """Put a land card from hand onto the battlefield (not a land drop): tapped (Nicanzil),
     or as its own text says (Hakbal)."""
@@ -189,7 +189,7 @@ def put_land(K, S, tapped):
     return True
 
 
-@njit(cache=True)
+@compiled
 def land_enters(K, S, kind, tapped, land_drop):
     """Land ``kind`` enters (its card already left the hand or library): tapped by the
     effect or by its own rule; then scry, bounce, a sacrifice to search, enter triggers."""
@@ -222,7 +222,7 @@ def land_enters(K, S, kind, tapped, land_drop):
         sacrifice_to_search(K, S, kind, land_drop)
 
 
-@njit(cache=True)
+@compiled
 def bounce(K, S, bounce_land):
     """Return a land you control to hand: the least flexible other land, tapped ones first,
     tapped for mana beforehand if it is untapped; else the bounce land itself."""

@@ -12,8 +12,8 @@ needs least; units come from the pool first, then sources are tapped in tapping 
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .pack import (
     C_HAS_HASTE,
     C_IS_CREATURE,
@@ -57,7 +57,7 @@ _N_CLASSES, _N_MASKS, _HAS_FILTERS, _TIES, _LOOKUP, _CAP, _N_SOURCES = (
 _ANY_COLOUR, _ALL_MANA = 31, 127
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def usable(K, S, kind):
     """Untapped copies of source ``kind`` able to make mana now (a creature's only once it
     has been under your control since the turn began, CR 302.6)."""
@@ -67,7 +67,7 @@ def usable(K, S, kind):
     return max(n, 0)
 
 
-@njit(cache=True)
+@compiled
 def plain_units(K, S, out, skip_kind, skip_copies):
     """The pool plus the units of every untapped plain source (no filter) into ``out``,
     less ``skip_copies`` of ``skip_kind`` (a source that pays part of a cost by tapping)."""
@@ -87,7 +87,7 @@ def plain_units(K, S, out, skip_kind, skip_copies):
                 out[c] += copies * K.s_units[si, c]
 
 
-@njit(cache=True)
+@compiled
 def units_in_play(K, S, out):
     """The units of every plain source (no activation cost) you control, tapped or not, into
     ``out`` (classes): the mana the battlefield can make next turn."""
@@ -101,7 +101,7 @@ def units_in_play(K, S, out):
                 out[c] += copies * K.s_units[si, c]
 
 
-@njit(cache=True)
+@compiled
 def _take_least_flexible(K, units):
     for j in range(K.dims[_N_CLASSES]):
         c = K.classes[j, CL_GENERIC_ORDER]
@@ -111,7 +111,7 @@ def _take_least_flexible(K, units):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def filtered_units(K, S, plain, out):
     """``plain`` with every untapped Signet-style filter activated from the least flexible
     other mana, into ``out``."""
@@ -132,7 +132,7 @@ def filtered_units(K, S, plain, out):
                 out[c] += K.s_units[si, c]
 
 
-@njit(cache=True)
+@compiled
 def unit_sets(K, S, plain, filtered, skip_kind, skip_copies):
     """The mana available now in the ways it can be made: ``plain`` (no filter activated)
     and, when the deck has filters, ``filtered`` (every filter activated). Returns how many
@@ -144,7 +144,7 @@ def unit_sets(K, S, plain, filtered, skip_kind, skip_copies):
     return 2
 
 
-@njit(cache=True)
+@compiled
 def hall(K, units, req, total):
     """Hall's condition: for every mask M, the units meeting M cover the pips inside M
     (``req``), and there are at least ``total`` units."""
@@ -163,7 +163,7 @@ def hall(K, units, req, total):
     return True
 
 
-@njit(cache=True)
+@compiled
 def payable(K, units, mode):
     """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
     if K.dims[_LOOKUP]:
@@ -180,7 +180,7 @@ def payable(K, units, mode):
     return hall(K, units, K.req[mode], K.modes[mode, MO_TOTAL])
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def payable_any(K, plain, filtered, n_sets, mode):
     """:func:`payable` with either set of units."""
     if payable(K, plain, mode):
@@ -188,7 +188,7 @@ def payable_any(K, plain, filtered, n_sets, mode):
     return n_sets > 1 and payable(K, filtered, mode)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def total_of(K, units):
     t = 0
     for c in range(K.dims[_N_CLASSES]):
@@ -196,7 +196,7 @@ def total_of(K, units):
     return t
 
 
-@njit(cache=True)
+@compiled
 def generic_order(K, S, mode, order):
     """The order of unit classes generic mana is paid in, into ``order``: the static order,
     or, where equally flexible classes exist, the colours the rest of the hand (then the
@@ -234,7 +234,7 @@ def generic_order(K, S, mode, order):
             k -= 1
 
 
-@njit(cache=True)
+@compiled
 def allocate(K, S, units, mode, take_all, used):
     """Which units pay ``mode`` (payable by ``units``, which is changed): into ``used``;
     returns (life paid, X)."""
@@ -280,7 +280,7 @@ def allocate(K, S, units, mode, take_all, used):
     return life, 0
 
 
-@njit(cache=True)
+@compiled
 def tap(K, S, used, skip_kind, skip_copies):
     """Take ``used`` from the pool, then tap plain sources in tapping order; what a tapped
     source makes beyond the need goes to the pool."""
@@ -313,7 +313,7 @@ def tap(K, S, used, skip_kind, skip_copies):
         S.zones[TAPPED, kind] += copies
 
 
-@njit(cache=True)
+@compiled
 def activate_filters(K, S, skip_kind, skip_copies):
     """Activate every untapped Signet-style filter, each paid with the least flexible other
     mana; their mana goes to the pool."""
@@ -343,7 +343,7 @@ def activate_filters(K, S, skip_kind, skip_copies):
             S.slots[POOL_IN_USE] = 1
 
 
-@njit(cache=True)
+@compiled
 def pay_mode(K, S, mode, take_all, skip_kind, skip_copies, used):
     """Pay ``mode`` (payable now), tapping sources: units spent into ``used``; returns
     (life paid, X)."""

@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .codes import (
     E_LANDS_PUT,
     E_TAPPED_LANDS,
@@ -56,7 +56,7 @@ from .zones import (
 )
 
 
-@njit(cache=True)
+@compiled
 def sacrifice_to_search(K, S, kind, land_drop):
     """A land's "{T}, Sacrifice this land: search ..." used at once, where it is untapped and
     the library holds a basic; played as the land drop, a land found tapped is a tapped
@@ -70,7 +70,7 @@ def sacrifice_to_search(K, S, kind, land_drop):
         S.totals[E_TAPPED_LANDS] += 1
 
 
-@njit(cache=True)
+@compiled
 def take_basic(K, S, same_type_as):
     """Choose a basic land in the library (steps 3-5 of the land choice) and take it out (it
     swaps places with the top card); its id, 0 if there is none."""
@@ -116,7 +116,7 @@ def take_basic(K, S, same_type_as):
     return card
 
 
-@njit(cache=True)
+@compiled
 def shuffle_library(S):
     """Shuffle the library (after a search); with ``s[SEARCH_REVERSES]`` (the tests'
     stand-in, shared with the vectorised engine's) reverse it instead."""
@@ -136,7 +136,7 @@ def shuffle_library(S):
         lib[a], lib[b] = lib[b], lib[a]
 
 
-@njit(cache=True)
+@compiled
 def enters_land(K, S, kind, tapped):
     """A land enters the battlefield (tapped where ``tapped``) with the enter triggers a land
     can have here: Maps. A land that would explore or make a creature explore when it
@@ -149,7 +149,7 @@ def enters_land(K, S, kind, tapped):
         create_maps(K, S, K.card[kind, C_MAPS])
 
 
-@njit(cache=True)
+@compiled
 def enter_found(K, S, card, untap):
     """A basic land found by a search enters tapped (untapped again with ``untap``); a
     basic land has no ability of its own here (:func:`~explore_sim.engine.kernel.kernel_problem`)."""
@@ -162,7 +162,7 @@ def enter_found(K, S, card, untap):
         S.zones[TAPPED, card] -= 1
 
 
-@njit(cache=True)
+@compiled
 def search_basics(K, S, how):
     """Search the library for basic lands as ``how`` says (Evolving Wilds, Fabled Passage,
     Rampant Growth, Cultivate, District Guide, Myriad Landscape), then shuffle it."""

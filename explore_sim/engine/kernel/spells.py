@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .codes import (
     E_CARDS_CAST,
     E_COMMANDER_CAST,
@@ -82,7 +82,7 @@ from .zones import (
 )
 
 
-@njit(cache=True)
+@compiled
 def pay_one(K, S, mode, take_all, skip_kind, skip_copies):
     """Pay ``mode`` (payable now); records mana spent and life paid and returns X."""
     used = S.work[R_PAY_USED]
@@ -92,7 +92,7 @@ def pay_one(K, S, mode, take_all, skip_kind, skip_copies):
     return x
 
 
-@njit(cache=True)
+@compiled
 def pay(K, S, modes, n_modes, take_all, skip_kind, skip_copies):
     """Pay the first payable of ``modes[:n_modes]`` (a card's ways to pay, in its order of
     preference); returns X."""
@@ -106,14 +106,14 @@ def pay(K, S, modes, n_modes, take_all, skip_kind, skip_copies):
     return 0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def can_pay(K, S, mode, skip_kind, skip_copies):
     plain, filtered = S.work[R_CAN_PLAIN], S.work[R_CAN_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, skip_kind, skip_copies)
     return payable_any(K, plain, filtered, n_sets, mode)
 
 
-@njit(cache=True)
+@compiled
 def cast_pass(K, S):
     """Cast at most one spell: the castable one of highest priority (commanders from the
     command zone with {2} of tax per earlier cast, CR 903.8)."""
@@ -147,7 +147,7 @@ def cast_pass(K, S):
     return False
 
 
-@njit(cache=True)
+@compiled
 def cast(K, S, kind):
     """Cast ``kind`` (from the command zone for a commander) and resolve it."""
     totals = S.totals
@@ -172,14 +172,14 @@ def cast(K, S, kind):
         resolve(K, S, kind)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def no_pending(S):
     """The workspace row that says "resolve the explore triggers now" (its first entry is
     -1 and is never written)."""
     return S.work[R_NO_PENDING]
 
 
-@njit(cache=True)
+@compiled
 def enters(K, S, kind, x, tapped):
     """A permanent enters the battlefield (tapped where ``tapped``), then its enter
     triggers in the registry's order."""
@@ -207,7 +207,7 @@ def enters(K, S, kind, x, tapped):
         search_basics(K, S, K.card[kind, C_FETCH])
 
 
-@njit(cache=True)
+@compiled
 def resolve(K, S, kind):
     """An instant or sorcery resolves: a targeted explore (nothing at all if the target is
     gone, E9), an extra land drop, a draw, a land search; then the graveyard."""

@@ -1,9 +1,9 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
-A game's state is the tuple ``S = (s, lib, zones, perm, pool, lib_pips, totals, main, deal,
-play, work, stack, trace)``:
+A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm, pool,
+lib_pips, totals, main, deal, play, work, stack, trace)``:
 
-- ``s``: int64 scalars at the slots named below (the library's top and end, land drops,
+- ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
 - ``lib``: the library, card ids in a circular buffer of ``size + 1`` positions, exactly as
   the vectorised engine's (logical positions ``top .. end - 1``, a card put on the bottom
@@ -27,13 +27,16 @@ play, work, stack, trace)``:
 - ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
 - ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for.
 
-Everything here is compiled with numba (``cache=True``).
+The functions here are compiled (:func:`~.records.compiled`).
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
-from numba import njit
+
+from .records import compiled
 
 __all__ = [
     "BF",
@@ -59,6 +62,7 @@ __all__ = [
     "SICK",
     "SICK_CTR",
     "SIZE",
+    "State",
     "TAPPED",
     "TOP",
     "TURN",
@@ -76,7 +80,7 @@ N_SLOTS = 15
 #: Rows of the zones array.
 HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT, CTR, SICK_CTR = range(9)
 N_ZONES = 9
-#: Rows of the workspace ``S[10]`` (int64): each function that needs scratch space has rows
+#: Rows of the workspace ``S.work`` (int64): each function that needs scratch space has rows
 #: of its own, so no call overwrites its caller's (the compiled game never recurses), and
 #: no array is allocated while games are played.
 ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", "mode_units",
@@ -90,29 +94,35 @@ ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", 
 globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 
+#: One game's state (the arrays above).
+State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "lib_pips", "totals",
+                             "main", "deal", "play", "work", "stack", "trace"))
+
+
 def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack,
               trace_rows=0):
     """Arrays for one game at a time (the chunk's games reuse them): ``width`` columns of
     workspace, ``stack`` entries for a policy's bytecode, ``trace_rows`` rows of the game's
     log (0: no log)."""
-    return (np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
-            np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
-            np.zeros(max(n_classes, 1), np.int32), np.zeros(5, np.int32),
-            np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
-            np.zeros(4, np.uint64), np.zeros(4, np.uint64),
-            np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),
-            np.zeros((trace_rows, 5), np.int32))
+    return State(
+        np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
+        np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
+        np.zeros(max(n_classes, 1), np.int32), np.zeros(5, np.int32),
+        np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
+        np.zeros(4, np.uint64), np.zeros(4, np.uint64),
+        np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),
+        np.zeros((trace_rows, 5), np.int32))
 
 
 # --------------------------------------------------------------------------------------
 # The game's random stream: xoshiro256** (Blackman and Vigna), seeded from a SeedSequence.
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def next_u64(rng):
     """The next 64 random bits of the stream ``rng`` (uint64[4], updated)."""
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -128,13 +138,13 @@ def next_u64(rng):
     return result
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def uniform(rng):
     """A float uniform on [0, 1) with 53 random bits."""
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@compiled
 def below(rng, n):
     """An integer uniform on 0 .. n - 1 (exactly: bits are redrawn past the largest
     multiple of n)."""

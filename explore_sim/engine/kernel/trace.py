@@ -9,8 +9,8 @@ written and whether some did not fit, and every later row one event:
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .state import TURN
 
 __all__ = ["TRACE_EVENTS", "note", "tracing"]
@@ -44,13 +44,13 @@ TRACE_EVENTS = (
  T_END_TURN, T_ATTACK, T_SCRY) = range(len(TRACE_EVENTS))
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def tracing(S):
     """Whether this game writes a trace."""
     return S.trace.shape[0] > 0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def note(S, code, card, a, b):
     """Write event ``code`` of the current turn into the trace, if there is one (a full
     trace keeps its first events and says so in row 0)."""

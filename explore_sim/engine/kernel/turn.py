@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .actions import (
     activate_explore_ability,
     activate_map,
@@ -73,7 +73,7 @@ from .trace import T_DISCARD, note
 from .zones import count, draw, group_ids, to_hand
 
 
-@njit(cache=True)
+@compiled
 def record_main_phase(K, S):
     """``mana_available``, ``colour_screwed`` and ``castable:CARD`` after the land drop,
     before any spell; with ``castable_lands``, ``main_lands`` (the lands in play then) and
@@ -104,7 +104,7 @@ def record_main_phase(K, S):
         main[3 + n_castable + j] = lands if ok else 0  # castable_lands:CARD
 
 
-@njit(cache=True)
+@compiled
 def main_phase(K, S, second):
     """Play lands and cast until nothing changes; in the second, Maps and abilities too.
     The first main phase takes its metrics after the land drop."""
@@ -128,7 +128,7 @@ def main_phase(K, S, second):
     S.pool[:] = 0  # mana empties at the end of the phase
 
 
-@njit(cache=True)
+@compiled
 def untap_and_draw(K, S):
     s = S.slots
     s[TURN] += 1
@@ -151,7 +151,7 @@ def untap_and_draw(K, S):
         draw(K, S)
 
 
-@njit(cache=True)
+@compiled
 def cleanup(K, S, discard_order):
     """Discard down to the hand limit: the most expensive spells first (of two that cost the
     same, not a mana source), lands last, then by id."""
@@ -169,7 +169,7 @@ def cleanup(K, S, discard_order):
             return
 
 
-@njit(cache=True)
+@compiled
 def turn_metrics(K, S, out):
     """This turn's metrics in :data:`~.pack.METRICS` order (then the castable cards; with
     ``castable_lands``, then ``main_lands`` and ``castable_lands:CARD``)."""
@@ -195,7 +195,7 @@ def turn_metrics(K, S, out):
             out[len(METRIC_EVENT) + n_castable + j] = main[2 + n_castable + j]
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def play_turn(K, S, discard_order, attackers, crewers):
     untap_and_draw(K, S)
     main_phase(K, S, NO)

@@ -6,8 +6,8 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-from numba import njit
 
+from .records import compiled
 from .codes import (
     E_DECKED,
     E_MAPS_CREATED,
@@ -42,20 +42,20 @@ from .state import (
 from .trace import T_DECKED, T_DRAW, T_LAND_LEAVES, T_MAPS_MADE, note
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def count(K, S, slot):
     """Permanents of group ``slot`` on the battlefield."""
     g = K.gi[slot]
     return S.perm[g] if g >= 0 else 0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def member(K, slot, kind):
     g = K.gi[slot]
     return g >= 0 and K.members[kind, g] != 0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def group_ids(K, slot):
     """The card ids of group ``slot``."""
     g = K.gi[slot]
@@ -64,7 +64,7 @@ def group_ids(K, slot):
     return K.group_ids[g, : K.group_n[g]]
 
 
-@njit(cache=True)
+@compiled
 def deal_to(S, position):
     """Deal the library up to logical ``position``: each undealt position takes a uniform
     choice among the cards not dealt yet (a partial Fisher-Yates shuffle)."""
@@ -77,12 +77,12 @@ def deal_to(S, position):
         s[DEALT] = d + 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def deal_all(S):
     deal_to(S, S.slots[SIZE])
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def peek(K, S):
     """The top card of the library, 0 where it is empty."""
     s = S.slots
@@ -92,13 +92,13 @@ def peek(K, S):
     return S.lib[s[TOP] % (s[SIZE] + 1)]
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def to_hand(K, S, card, n):
     S.zones[HAND, card] += n
     S.slots[HAND_LANDS] += n * K.card[card, C_IS_LAND]
 
 
-@njit(cache=True)
+@compiled
 def leave_library(K, S, card):
     """The top card ``card`` leaves the library (drawn, explored into hand, milled)."""
     s = S.slots
@@ -109,7 +109,7 @@ def leave_library(K, S, card):
         S.lib_pips[k] -= K.pips[card, k]
 
 
-@njit(cache=True)
+@compiled
 def draw(K, S):
     """Draw a card; drawing from an empty library is recorded (``decked``)."""
     card = peek(K, S)
@@ -122,7 +122,7 @@ def draw(K, S):
     note(S, T_DRAW, card, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def enter(K, S, kind):
     """A permanent enters the battlefield (summoning sick); its groups count it."""
     S.zones[BF, kind] += 1
@@ -131,7 +131,7 @@ def enter(K, S, kind):
         S.perm[g] += K.members[kind, g]
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def leave(K, S, kind):
     """A permanent leaves the battlefield; its sick and tapped counts stay within what is
     left."""
@@ -142,12 +142,12 @@ def leave(K, S, kind):
     S.zones[TAPPED, kind] = min(S.zones[TAPPED, kind], S.zones[BF, kind])
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def is_game_commander(K, kind):
     return K.dims[IS_COMMANDER] and K.card[kind, C_COMMANDER_SLOT] >= 0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def countered_copy_is_sick(S, kind, just_entered):
     """Whether the copy of ``kind`` an effect puts counters on, or that leaves, is summoning
     sick: the one that just entered when ``just_entered`` and one is sick, else one that is
@@ -156,7 +156,7 @@ def countered_copy_is_sick(S, kind, just_entered):
     return (just_entered and sick > 0) or S.zones[BF, kind] - sick <= 0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def counters_on_copies(counters, copies, chosen):
     """The counters on ``chosen`` of ``copies`` permanents that carry ``counters`` between
     them: all when every copy is chosen, else their even share, rounded down."""
@@ -167,7 +167,7 @@ def counters_on_copies(counters, copies, chosen):
     return counters * chosen // max(copies, 1)
 
 
-@njit(cache=True)
+@compiled
 def add_counters(K, S, kind, added, just_entered):
     """Put ``added`` +1/+1 counters on one copy of ``kind`` (sick or not, as
     :func:`countered_copy_is_sick` says)."""
@@ -179,7 +179,7 @@ def add_counters(K, S, kind, added, just_entered):
         S.zones[CTR, kind] += added
 
 
-@njit(cache=True)
+@compiled
 def take_counters(K, S, kind, just_entered):
     """The copy of ``kind`` about to leave takes its +1/+1 counters with it (its even share
     of its part's)."""
@@ -191,7 +191,7 @@ def take_counters(K, S, kind, just_entered):
         S.zones[CTR, kind] -= counters_on_copies(S.zones[CTR, kind], ready, 1)
 
 
-@njit(cache=True)
+@compiled
 def remove(K, S, kind, just_entered):
     """The removal model: a permanent leaves in response to its explore (E3); the copy that
     just entered goes (an older one stays free of summoning sickness), a commander returns
@@ -208,7 +208,7 @@ def remove(K, S, kind, just_entered):
         S.slots[GRAVEYARD] += 1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def sacrifice(K, S, kind):
     """Sacrifice a land (a fetch land, Myriad Landscape)."""
     leave(K, S, kind)
@@ -216,7 +216,7 @@ def sacrifice(K, S, kind):
     S.slots[GRAVEYARD] += 1
 
 
-@njit(cache=True)
+@compiled
 def pick_creature(K, S, prefer_sick):
     """A creature you control (a target of Maps and spells): the first by id (by name), or a
     summoning-sick one first."""
@@ -232,7 +232,7 @@ def pick_creature(K, S, prefer_sick):
     return first
 
 
-@njit(cache=True)
+@compiled
 def create_maps(K, S, n):
     """Create ``n`` Maps; each Worldwalker Helm adds one (M6)."""
     if n <= 0:
@@ -243,7 +243,7 @@ def create_maps(K, S, n):
     note(S, T_MAPS_MADE, 0, made, 0)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def land_types(K, S):
     types = 0
     for kind in group_ids(K, G_LAND_IDS):
@@ -252,7 +252,7 @@ def land_types(K, S):
     return types
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def basics_left(K, S):
     n = 0
     for b in group_ids(K, G_BASIC_IDS):

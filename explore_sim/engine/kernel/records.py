@@ -1,0 +1,122 @@
+"""The compiled game's two records, the deck's tables and one game's state, and the decorator
+that compiles the game.
+
+Both records are named tuples of NumPy arrays, read by field name in every compiled
+function: ``K.card[kind, C_COST]``, ``S.zones[HAND, kind]``. :func:`as_tables` makes the
+packed tables (:class:`~.pack.KernelTables`) and the policies' bytecode into one record;
+:func:`~.state.new_state` makes the state's.
+
+Two costs of numba's defaults decide the game's speed, and both are avoided here:
+
+- numba passes a tuple to a compiled function field by field, seven or more machine words
+  per array: a call taking both records copied about 400 words. :func:`borrow`, at the top
+  of :func:`~.game.play_chunk`, turns each record into a :class:`Borrowed` one: a pointer to
+  the tuple, which lives as long as that call, so every other function takes one word per
+  record and reads a field with one load.
+- numba counts references to arrays with atomic increments and decrements, on every call
+  and every read of a field of a heap-allocated record. :func:`compiled` is numba's ``njit``
+  with ``cache=True`` and ``_nrt=False``: the game allocates no array while it plays (numba
+  refuses to compile a function compiled so that allocates), so nothing needs counting.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import config, njit, types
+from numba.core import cgutils
+from numba.core.extending import (
+    infer_getattr,
+    intrinsic,
+    lower_getattr_generic,
+    models,
+    register_model,
+)
+from numba.core.imputils import impl_ret_borrowed
+from numba.core.typing.templates import AttributeTemplate
+
+from .pack import KernelTables
+
+__all__ = ["TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
+
+#: The policy's and the scry policy's bytecode, after the packed tables' fields.
+PROGRAM_FIELDS = ("policy_code", "policy_consts", "scry_code", "scry_consts")
+TABLE_FIELDS = (*KernelTables._fields, *PROGRAM_FIELDS)
+#: The deck's tables and the policies' bytecode (:func:`as_tables`).
+Tables = namedtuple("Tables", TABLE_FIELDS)
+
+
+def compiled(function=None, **options):
+    """Compile ``function`` for the game: ``numba.njit`` with ``cache=True`` and
+    ``_nrt=False`` (no reference counting), and any further numba ``options``
+    (``inline="always"``); with no function, the decorator with those options."""
+    options = {"cache": True, "_nrt": False, **options}
+    return njit(**options) if function is None else njit(function, **options)
+
+
+def as_tables(K: KernelTables, programs: tuple[np.ndarray, ...]) -> Tables:
+    """The record of the packed tables ``K`` and the policies' ``programs`` (policy code and
+    constants, then the scry policy's), every array C-contiguous, so that the compiled game
+    sees one type whatever the deck."""
+    return Tables(*(np.ascontiguousarray(a) for a in (*K, *programs)))
+
+
+class Borrowed(types.Type):
+    """numba type of a record passed by reference: a pointer to a named tuple of ``record``
+    type, read by field name like the tuple itself."""
+
+    def __init__(self, record: types.BaseNamedTuple):
+        self.record = record
+        super().__init__(name=f"Borrowed({record})")
+
+
+@register_model(Borrowed)
+class BorrowedModel(models.PrimitiveModel):
+    """A :class:`Borrowed` record is one pointer to the tuple's native structure."""
+
+    def __init__(self, dmm, fe_type):
+        pointer = dmm.lookup(fe_type.record).get_value_type().as_pointer()
+        super().__init__(dmm, fe_type, pointer)
+
+
+@infer_getattr
+class BorrowedAttributes(AttributeTemplate):
+    """A :class:`Borrowed` record's fields have the tuple's field types."""
+
+    key = Borrowed
+
+    def generic_resolve(self, typ, attr):
+        record = typ.record
+        if attr in record.fields:
+            return record.types[record.fields.index(attr)]
+        return None
+
+
+@lower_getattr_generic(Borrowed)
+def _borrowed_field(context, builder, typ, pointer, attr):
+    index = typ.record.fields.index(attr)
+    value = builder.load(cgutils.gep_inbounds(builder, pointer, 0, index))
+    return impl_ret_borrowed(context, builder, typ.record.types[index], value)
+
+
+@intrinsic
+def borrow(typingctx, record):
+    """The :class:`Borrowed` record of the named tuple ``record``: a copy on the calling
+    function's stack, valid until that function returns."""
+    if not isinstance(record, types.BaseNamedTuple):
+        return None
+
+    def codegen(context, builder, signature, args):
+        slot = cgutils.alloca_once(builder, context.get_value_type(record))
+        builder.store(args[0], slot)
+        return slot
+
+    return Borrowed(record)(record), codegen
+
+
+if config.DISABLE_JIT:  # plain Python: a record is read as it is
+
+    def borrow(record):  # the uncompiled stand-in
+        """The record itself."""
+        return record
