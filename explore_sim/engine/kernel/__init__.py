@@ -114,13 +114,15 @@ def _programs(policy: Policy, scry_policy: Policy | None) -> tuple[np.ndarray, .
 
 def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
              ) -> dict[int, dict[str, np.ndarray]]:
+    """The metrics by turn from ``out`` (turns, metrics, games): each a contiguous row of
+    it, no copy; and the opening hand's from ``opening`` (games, 3)."""
     names = [*METRICS, *(CASTABLE_PREFIX + card.name for card in config.castable)]
     if config.castable_lands:
         names += [MAIN_LANDS, *(CASTABLE_LANDS_PREFIX + card.name for card in config.castable)]
     result = {0: {"mulligans": opening[:, 0].copy(), "hand_size": opening[:, 1].copy(),
                   "opening_lands": opening[:, 2].copy()}}
     for turn in range(1, config.turns + 1):
-        result[turn] = {name: out[:, turn - 1, m].copy() for m, name in enumerate(names)
+        result[turn] = {name: out[turn - 1, m] for m, name in enumerate(names)
                         if name in config.metric_names}
     return result
 
@@ -216,7 +218,7 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     """
     K, discard = _packed(tables, config)
     n_metrics = len(config.metric_names)
-    out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
+    out = np.zeros((config.turns, n_metrics, trials), dtype=np.int32)
     opening = np.zeros((trials, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
@@ -258,7 +260,7 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         A log longer than ``trace_rows``.
     """
     K, discard = _packed(tables, config)
-    out = np.zeros((1, config.turns, len(config.metric_names)), dtype=np.int32)
+    out = np.zeros((config.turns, len(config.metric_names), 1), dtype=np.int32)
     opening = np.zeros((1, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
@@ -283,7 +285,7 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
     K, discard = _packed(tables, config)
     trials = opening.hand.shape[0]
     n_metrics = len(config.metric_names)
-    out = np.zeros((trials, config.turns, n_metrics), dtype=np.int32)
+    out = np.zeros((config.turns, n_metrics, trials), dtype=np.int32)
     first = np.zeros((trials, 3), dtype=np.int32)
     given = (np.ascontiguousarray(opening.library, dtype=np.int32),
              opening.top.astype(np.int64), opening.end.astype(np.int64),

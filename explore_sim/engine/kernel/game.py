@@ -201,8 +201,8 @@ def settle_library(K, S, counts):
 @compiled
 def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
                first):
-    """Play ``len(out)`` games of the chunk keyed ``key``, from its game ``first`` on:
-    ``out[j, turn - 1, metric]`` and ``opening[j]`` (mulligans, hand size, lands in the
+    """Play ``out.shape[2]`` games of the chunk keyed ``key``, from its game ``first`` on:
+    ``out[turn - 1, metric, j]`` and ``opening[j]`` (mulligans, hand size, lands in the
     opening hand) are written for game ``first + j``, which plays with its own streams
     whatever the games before it (so one game of a chunk can be played alone).
 
@@ -216,7 +216,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
     """
     K, S = borrow(tables), borrow(state)
     n_kinds, size, turns = K.dims[N_KINDS], len(deck), K.dims[TURNS]
-    games = out.shape[0]
+    games = out.shape[2]
     counts = S.work[R_COUNTS]
     counts[:] = 0
     for card in deck:
@@ -249,7 +249,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         for turn in range(turns):
             play_turn(K, S, discard_order, attackers, crewers)
             turn_metrics(K, S, row)
-            for m in range(out.shape[2]):
-                out[j, turn, m] = row[m]
+            for m in range(out.shape[1]):
+                out[turn, m, j] = row[m]
             if tracing(S):
                 note(S, T_END_TURN, 0, count(K, S, G_LAND), S.zones[HAND].sum())
