@@ -27,7 +27,8 @@ speed during the table does not decide it.
 
 ``--engines`` times the two engines that play goldfish games (``engine="numpy"`` and
 ``engine="kernel"``: :func:`explore_sim.simulate`, 8 turns, policy forge, London mulligans, one
-worker) on the merfolk deck and on the Commander deck ``decks/hakbal_merfolk_commander.txt``,
+worker) on the merfolk, three-colour and basic-land decks and on the Commander deck
+``decks/hakbal_merfolk_commander.txt``,
 in one fresh process, alternating the engines over ``--rounds`` rounds and keeping each one's
 best round, beside the shuffle floor of the same process: random uint32 keys with the card
 ids in their low bits, sorted along axis 1, for 1,000,000 decks of the library's size (in
@@ -116,6 +117,7 @@ ENGINES_RUNNER = r"""
 import json, sys, time
 import numpy as np
 n, rounds, decks = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+VALUE_TRIALS = 25_000
 import explore_sim
 
 def floor(size, decks=1_000_000, chunk=65536):
@@ -146,7 +148,21 @@ for path in decks:
         floors.append(floor(deck.size))
     rows.append({"deck": path, "size": deck.size, "game": result.meta["formats"][0]["game"],
                  **best, "floor": max(floors)})
-print(json.dumps(rows))
+# An analysis of each kind, once per engine: value (every explore card of the first deck,
+# VALUE_TRIALS trials a variant) and tune (its default budget).
+runs = []
+for name, run in (
+        ("value", lambda engine: explore_sim.value(decks[0], trials=VALUE_TRIALS, seed=3,
+                                                   engine=engine)),
+        ("tune", lambda engine: explore_sim.tune(decks[0], seed=3, engine=engine))):
+    seconds = {}
+    for engine in ("numpy", "kernel"):
+        start = time.perf_counter()
+        result = run(engine)
+        seconds[engine] = time.perf_counter() - start
+        assert result.meta["engine"] == engine
+    runs.append({"run": name, **seconds})
+print(json.dumps({"decks": rows, "runs": runs}))
 """
 
 COMPILE_RUNNER = r"""
@@ -171,11 +187,12 @@ print(json.dumps({"import": imported - start, "first_game": time.perf_counter() 
 def engines(games: int, rounds: int) -> None:
     """``--engines``: both engines and the shuffle floor in one process, then the kernel's
     cold compile and its cached load."""
-    decks = [DECK, COMMANDER]
+    decks = [DECK, THREE_COLOURS, BASIC_LANDS, COMMANDER]
     out = subprocess.run([sys.executable, "-c", ENGINES_RUNNER, str(games), str(rounds),
                           *map(str, decks)], capture_output=True, text=True, check=True,
                          cwd=ROOT)
-    rows = json.loads(out.stdout)
+    measured = json.loads(out.stdout)
+    rows = measured["decks"]
     print(f"engines: {games:,} games of 8 turns a round (policy forge, London mulligans, one "
           f"worker), best of {rounds} alternating rounds, one process")
     header = (f"{'deck':<42}{'library':>8}{'numpy/s':>10}{'kernel/s':>10}{'kernel/numpy':>14}"
@@ -189,6 +206,12 @@ def engines(games: int, rounds: int) -> None:
               f"{row['floor'] / row['numpy']:>15.1f}{row['floor'] / row['kernel']:>16.1f}")
     print("floor: random uint32 keys with the card ids in the low bits, sorted along axis 1, "
           "1,000,000 decks of the library's size")
+    print(f"\n{'analysis (merfolk, seed 3)':<42}{'numpy s':>10}{'kernel s':>10}{'numpy/kernel':>14}")
+    for run in measured["runs"]:
+        label = {"value": "value: every explore card, 25,000 trials",
+                 "tune": "tune: on_curve@4, budget 400,000"}[run["run"]]
+        print(f"{label:<42}{run['numpy']:>10.1f}{run['kernel']:>10.1f}"
+              f"{run['numpy'] / run['kernel']:>13.2f}x")
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         times = []

@@ -244,3 +244,41 @@ def test_the_curve_metrics_play_the_same_games_in_both_engines(stem):
     assert "main_lands" in config.metric_names
     assert all(f"castable_lands:{card.name}" in config.metric_names for card in spells)
     assert disagreements(deck, config, as_policy("forge")) == {}
+
+
+GAMES_AS_TEXT = r"""
+import json, sys
+import numpy as np
+from explore_sim.analysis.game_setup import game_mulligan
+from explore_sim.cards.decklist import load_deck
+from explore_sim.engine.goldfish import GameConfig, deck_tables
+from explore_sim.engine.kernel import play_games_kernel
+from explore_sim.engine.mulligan import MulliganRule
+from explore_sim.engine.policies import as_policy
+deck = load_deck(sys.argv[1])
+config = GameConfig(turns=5)
+features = deck.features()
+games = play_games_kernel(deck_tables(features, config), config, as_policy("forge"),
+                          game_mulligan(MulliganRule("london"), config, features), 40,
+                          np.random.SeedSequence(11), deck.card_ids())
+print(json.dumps({turn: {name: values.tolist() for name, values in metrics.items()}
+                  for turn, metrics in games.items()}))
+"""
+
+
+def test_the_uncompiled_game_plays_the_same_games():
+    """With numba's JIT disabled (the game as plain Python, for a debugger) the records are
+    read as they are: every game is the one the compiled game plays."""
+    import os
+    import subprocess
+    import sys
+
+    deck = str(DECKS[0].parent / "hakbal_merfolk_commander.txt")
+    played = []
+    for disable in ("0", "1"):
+        env = {**os.environ, "NUMBA_DISABLE_JIT": disable}
+        done = subprocess.run([sys.executable, "-W", "ignore", "-c", GAMES_AS_TEXT, deck],
+                              capture_output=True, text=True, env=env, check=True)
+        played.append(done.stdout)
+    assert played[0] == played[1]
+    assert '"counters"' in played[0]

@@ -6,7 +6,8 @@ at once with NumPy; this engine plays them one after another in compiled scalar 
 :mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`,
 :mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`; a game's log, written
 only when asked for, in :mod:`.trace`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
-(packed by :mod:`.pack`) and playing the same rules: the two implementations agree game by
+(packed by :mod:`.pack`; the game's records and how it is compiled in :mod:`.records`) and
+playing the same rules: the two implementations agree game by
 game on the same libraries, which the tests check for every shipped deck. Policies run as a
 small bytecode (:mod:`.bytecode`): the presets and every policy expression; a Python
 callable policy (or mulligan keep rule) needs the vectorised engine.
@@ -182,10 +183,12 @@ def _released(digest: str):
     """:func:`.game.play_chunk` without the GIL, cached on disk under ``digest``."""
     from .records import compiled
 
-    def released(K, S, deck, key, mulligan, discard_order, out, opening, given, first):
+    def released(tables, state, deck, key, mulligan, discard_order, out, opening, given,
+                 first):
         if len(digest) == 0:  # never: the digest is part of the cache's key
             return
-        play_chunk(K, S, deck, key, mulligan, discard_order, out, opening, given, first)
+        play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
+                   first)
 
     return compiled(released, nogil=True)
 
