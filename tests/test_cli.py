@@ -378,3 +378,25 @@ def test_simulate_distribution_is_checked_before_the_games(args, message):
     out = run("simulate", DECK, "--turns", "4", "--trials", "100000000", *args)
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.splitlines()) == 1 and message in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("command", ["curve", "advise", "tune"])
+def test_commands_that_draw_no_figure_take_no_plot(command, capsys):
+    """--plot is offered only where a figure is drawn: not in the help of curve, advise and
+    tune, and refused there in one line with status 2."""
+    with pytest.raises(SystemExit) as shown:
+        main([command, "--help"])
+    assert shown.value.code == 0
+    assert "--plot" not in capsys.readouterr().out
+    required = ["--turn", "3", "--revealed", "Island"] if command == "advise" else []
+    assert main([command, DECK, *required, "--plot", "figure.png"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.endswith("unrecognized arguments: --plot figure.png")
+    assert "\n" not in error
+
+
+@pytest.mark.parametrize("command", ["value", "simulate", "compare", "explore", "sweep"])
+def test_commands_that_draw_a_figure_offer_plot(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "--plot FILE" in capsys.readouterr().out

@@ -135,7 +135,7 @@ def test_a_replay_changes_no_number_of_a_normal_run():
 def test_the_command_prints_the_game_turn_by_turn(capsys):
     assert main(["replay", str(GOLGARI), "--seed", "1", "--trial", "3", "--turns", "3"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("replay: trial 3 of simulate (seed 1, 3 turns, on the play)")
+    assert out.startswith("replay: trial 3 (seed 1, 3 turns, on the play)")
     assert "opening hand\n  dealt 7: " in out and "\nturn 3\n" in out
     game = explore_sim.replay(GOLGARI, trial=3, seed=1, turns=3)
     assert out == game.text()

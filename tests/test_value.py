@@ -196,6 +196,7 @@ def test_worth_less_than_the_stand_in_is_negative():
     values[0] = values[1] - (np.arange(len(values[1])) % 10 == 0)  # below the vanilla deck
     found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
     assert found["mean"] < 0 and "worth less than its vanilla stand-in" in found["note"]
+    assert "change of casting order" in found["note"]  # why a Map maker can be worth less
 
 
 def test_identical_games_give_exactly_zero():

@@ -341,7 +341,7 @@ def check_simulate(page, answers, tables):
     page.click("#sample-game summary")  # the sample game: trial 0's log
     log = page.locator("#sample-game pre.replay-log")
     assert log.is_visible()
-    assert log.inner_text().startswith("replay: trial 0 of simulate (seed 1, 4 turns")
+    assert log.inner_text().startswith("replay: trial 0 (seed 1, 4 turns")
     assert "opening hand" in log.inner_text()
     assert no_sideways_scroll(page)
     result_url = page.url

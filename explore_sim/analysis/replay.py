@@ -72,7 +72,7 @@ class GameReplay:
         """
         meta = self.meta
         play = "on the play" if meta["on_play"] else "on the draw"
-        lines = [f"replay: trial {meta['trial']} of simulate (seed {meta['seed']}, "
+        lines = [f"replay: trial {meta['trial']} (seed {meta['seed']}, "
                  f"{meta['turns']} turns, {play})",
                  f"  deck: {meta['deck'][0]['name']}",
                  f"  policy: {meta['policy'][0]}",

@@ -24,7 +24,8 @@ _ADVISE_ENGINE = ("auto or numpy (default auto): the numpy engine plays on from 
                   "kernel is refused (it plays whole games from the deal)")
 
 
-def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
+def add_parsers(commands: argparse._SubParsersAction, parents: list,
+                plot: argparse.ArgumentParser) -> None:
     """Add ``value``, ``advise`` and ``tune`` to the command line.
 
     Parameters
@@ -32,8 +33,10 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
     commands : argparse subparsers
     parents : list of argparse.ArgumentParser
         The card-source, decklist-format and output options.
+    plot : argparse.ArgumentParser
+        ``--plot``, which only ``value`` takes (advise and tune draw no figure).
     """
-    _add_value_parser(commands, parents)
+    _add_value_parser(commands, [*parents[:2], plot, *parents[2:]])
     _add_advise_parser(commands, parents)
     _add_tune_parser(commands, parents)
 
@@ -163,9 +166,6 @@ def run_advise(args: argparse.Namespace) -> Output:
     -------
     Output
     """
-    if args.plot:
-        raise OptionError("advise draws no figure; --plot is for value, explore, simulate and "
-                          "compare")
     deck = shared.deck(args, args.deck)
     bar = shared.progress(args, "advise")
     with shared.scheduler(args) as scheduler:
@@ -194,9 +194,6 @@ def run_tune(args: argparse.Namespace) -> Output:
     -------
     Output
     """
-    if args.plot:
-        raise OptionError("tune draws no figure; --plot is for value, explore, simulate and "
-                          "compare")
     deck = shared.deck(args, args.deck)
     bar = shared.progress(args, "tune")
     with shared.scheduler(args) as scheduler:

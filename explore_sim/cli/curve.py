@@ -56,9 +56,6 @@ def run(args: argparse.Namespace) -> Output:
     -------
     Output
     """
-    if args.plot:
-        raise OptionError("curve draws no figure; --plot is for value, explore, simulate and "
-                          "compare")
     if args.turns is not None and not 1 <= args.turns <= 50:
         raise OptionError(f"--turns: must be between 1 and 50, got {args.turns}")
     deck = shared.deck(args, args.deck)

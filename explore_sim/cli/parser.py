@@ -27,11 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    sources, decks, output = _parents()
+    sources, decks, plot, output = _parents()
     cards.add_parsers(commands, sources, decks)
-    explore.add_parser(commands, [sources, decks, output])
-    games.add_parsers(commands, [sources, decks, output])
-    answers.add_parsers(commands, [sources, decks, output])
+    explore.add_parser(commands, [sources, decks, plot, output])
+    games.add_parsers(commands, [sources, decks, plot, output])
+    answers.add_parsers(commands, [sources, decks, output], plot)
     curve.add_parser(commands, [sources, decks, output])
     replay.add_parser(commands, [sources, decks])
     metrics.add_parser(commands)
@@ -39,8 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parents() -> tuple[Parser, Parser, Parser]:
-    """The shared options: card sources, the decklist format, and output and where to run."""
+def _parents() -> tuple[Parser, Parser, Parser, Parser]:
+    """The shared options: card sources, the decklist format, ``--plot`` (for the commands
+    that draw a figure), and output and where to run."""
     sources = Parser(add_help=False)
     sources.add_argument("--cards", action="append", default=[], metavar="FILE",
                          help="a card file (.toml or .csv) with homebrew cards or fixes; repeatable")
@@ -50,9 +51,10 @@ def _parents() -> tuple[Parser, Parser, Parser]:
     decks = Parser(add_help=False)
     decks.add_argument("--deck-format", choices=DECK_FORMATS, default="auto",
                        help="decklist format (default: detected)")
+    plot = Parser(add_help=False)
+    plot.add_argument("--plot", default=None, metavar="FILE",
+                      help="also draw a figure into FILE (.png, .svg or .pdf)")
     output = Parser(add_help=False)
-    output.add_argument("--plot", default=None, metavar="FILE",
-                        help="also draw a figure into FILE (.png, .svg or .pdf)")
     output.add_argument("--quiet", action="store_true", help="no progress bar")
     output.add_argument("--workers", type=count, default=1,
                         help="processes to run on (0: every core; the numbers do not change)")
@@ -63,4 +65,4 @@ def _parents() -> tuple[Parser, Parser, Parser]:
                         metavar="SECONDS",
                         help="seconds to wait for the scheduler and its first worker "
                              f"(default {DEFAULT_CONNECT_TIMEOUT:g})")
-    return sources, decks, output
+    return sources, decks, plot, output
