@@ -209,7 +209,9 @@ def _seeds(out):
 def test_a_second_writer_is_refused_at_once_naming_the_first(tmp_path):
     out = tmp_path / "r.parquet"
     lock = tmp_path / ".r.parquet.lock"
-    first = subprocess.Popen(_sweep_command(out, 31, "400000"), cwd=ROOT,
+    # Far more games than one point finishes before it is killed, however fast the engine:
+    # the first run writes nothing, so the run after it starts the file afresh.
+    first = subprocess.Popen(_sweep_command(out, 31, "100000000"), cwd=ROOT,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         _wait_for(lambda: lock.exists() and lock.read_text().strip() == str(first.pid))
