@@ -116,6 +116,37 @@ def test_the_log_agrees_with_the_metrics(path):
             dealt = sum(int(re.search(r"(\d+) damage$", d).group(1)) for d in attacks["detail"])
             combat = events[(events["turn"] == turn) & (events["event"] == "damage")]
             assert dealt == (int(combat["detail"].iloc[0].split()[0]) if len(combat) else 0)
+            given = events[(events["turn"] <= turn) & (events["event"] == "counters")]
+            placed = sum(int(detail.split()[0]) for detail in given["detail"])
+            assert placed == metrics.loc[turn, "counters"], (trial, turn)
+
+
+@pytest.mark.slow
+def test_the_log_marks_combat_and_names_who_gets_each_counter():
+    """Hakbal's explores every combat and Wildgrowth Walker's counters on each explore: a
+    "combat" line opens every turn's combat that does anything, and every +1/+1 counter is
+    on a line naming its permanent."""
+    commander = DECKS / "hakbal_merfolk_commander.txt"
+    for path in (commander, GOLGARI):
+        for trial in range(4):
+            game = explore_sim.replay(path, trial=trial, seed=3, turns=6)
+            text = game.text()
+            for block in text.split("\nturn ")[1:]:
+                lines = block.splitlines()
+                if any(line.startswith("  attack ") for line in lines):
+                    first = next(i for i, line in enumerate(lines) if line.startswith("  attack "))
+                    assert "  combat" in lines[:first], block
+                else:
+                    assert "  combat" not in lines or lines[lines.index("  combat") + 1] \
+                        .startswith(("  explore", "  scry", "  +1/+1", "  maps made")), block
+            counters = [line for line in text.splitlines() if line.startswith("  +1/+1 counters: ")]
+            deck = load_deck(path)
+            names = {card.name for card in deck.cards} | {card.name for card, _ in deck.commander}
+            for line in counters:
+                named = line.split(" on ", 1)[1].split(" (")[0]
+                assert named in names, line
+    walker = explore_sim.replay(GOLGARI, trial=0, seed=3, turns=6).text()
+    assert "+1/+1 counters:" in walker
 
 
 @pytest.mark.slow

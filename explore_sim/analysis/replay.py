@@ -89,11 +89,20 @@ class GameReplay:
                 f"turns={self.meta['turns']}, events={len(self.events)})")
 
 
+#: The events that may follow the beginning of combat within it: a combat marker followed by
+#: none of them (nothing attacked, nothing triggered) is left out.
+_IN_COMBAT = frozenset({"attack", "explore", "scry", "damage", "maps_made", "land_put", "draw",
+                        "removed", "counters", "land_leaves"})
+
+
 def _turn_lines(rows: pd.DataFrame) -> list[str]:
     """One turn's events as lines: a dealt hand on one line, the others one each."""
     lines: list[str] = []
     dealt: list[str] = []
     for row in rows.itertuples():
+        if row.event == "combat":
+            lines.append("  combat")
+            continue
         if row.event == "deal":
             dealt.append(row.card)
             continue
@@ -101,6 +110,9 @@ def _turn_lines(rows: pd.DataFrame) -> list[str]:
             lines.append(f"  dealt {len(dealt)}: {', '.join(dealt)}")
             dealt = []
         words = f"  {row.event.replace('_', ' ')}"
+        if row.event == "counters":
+            lines.append(f"  +1/+1 counters: {row.detail}")
+            continue
         if row.event in ("explore", "damage"):
             lines.append(f"{words}: {row.detail}")
             continue
@@ -140,6 +152,9 @@ def _detail(event: str, card: int, a: int, b: int, name) -> str:
         return f"{a} attacking, {b} damage" if a != 1 else f"{b} damage"
     if event == "scry":
         return "to the bottom" if a else "kept on top"
+    if event == "counters":
+        each = f" ({a // b} on each of {b})" if b > 1 else ""
+        return f"{a} on {name(card)}{each}"
     if event == "end_turn":
         return f"{a} land{'s' if a != 1 else ''} in play, {b} card{'s' if b != 1 else ''} in hand"
     return ""
@@ -160,6 +175,9 @@ def _events(trace, cards) -> pd.DataFrame:
         if event in ("damage", "attack") and a == 0:
             continue  # nothing dealt, no copy attacking
         event = "deal" if event == "dealt" else event
+        if rows and rows[-1][2] == "combat" and event not in _IN_COMBAT:
+            rows.pop()  # a combat in which nothing happened
+            steps[turn] -= 1
         steps[turn] = steps.get(turn, 0) + 1
         rows.append((turn, steps[turn], event, name(card), _detail(event, card, a, b, name)))
     return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))

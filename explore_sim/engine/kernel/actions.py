@@ -52,7 +52,7 @@ from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
 from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, SICK,
                     SICK_CTR, TAPPED, uniform)
-from .trace import T_ATTACK, T_DAMAGE, T_MAP_USED, note, tracing
+from .trace import T_ATTACK, T_COMBAT, T_DAMAGE, T_MAP_USED, note, tracing
 from .zones import (
     basics_left,
     count,
@@ -136,6 +136,7 @@ def activate_search(K, S):
 def combat(K, S, attackers, crewers):
     """Beginning of combat, attackers, attack triggers and combat damage."""
     n_kinds = K.dims[N_KINDS]
+    note(S, T_COMBAT, 0, 0, 0)
     for kind in group_ids(K, G_COMBAT_EXPLORER):  # Deepfathom Echo
         for _ in range(S.zones[BF, kind]):
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)

@@ -35,7 +35,7 @@ from .decisions import decide, scry
 from .lands import put_land
 from .pack import C_IS_LAND
 from .state import BF, CTR, GRAVEYARD, SICK, SICK_CTR, uniform
-from .trace import T_EXPLORE, T_REMOVED, note
+from .trace import T_COUNTERS, T_EXPLORE, T_REMOVED, note
 from .zones import add_counters, count, group_ids, leave_library, peek, remove, to_hand
 
 
@@ -48,6 +48,8 @@ def counters_on_each(K, S, slot, per_copy):
         sick = S.zones[SICK, kind]
         S.zones[SICK_CTR, kind] += sick * per_copy
         S.zones[CTR, kind] += (S.zones[BF, kind] - sick) * per_copy
+        if S.zones[BF, kind] > 0:
+            note(S, T_COUNTERS, kind, per_copy * S.zones[BF, kind], S.zones[BF, kind])
 
 
 @compiled

@@ -39,7 +39,7 @@ from .state import (
     TOP,
     below,
 )
-from .trace import T_DECKED, T_DRAW, T_LAND_LEAVES, T_MAPS_MADE, note
+from .trace import T_COUNTERS, T_DECKED, T_DRAW, T_LAND_LEAVES, T_MAPS_MADE, note
 
 
 @compiled(inline="always")
@@ -177,6 +177,7 @@ def add_counters(K, S, kind, added, just_entered):
         S.zones[SICK_CTR, kind] += added
     else:
         S.zones[CTR, kind] += added
+    note(S, T_COUNTERS, kind, added, 1)
 
 
 @compiled
