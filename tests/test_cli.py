@@ -400,3 +400,40 @@ def test_commands_that_draw_a_figure_offer_plot(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     assert "--plot FILE" in capsys.readouterr().out
+
+
+class _Terminal:
+    """Standard error as a terminal (``isatty``), its text kept."""
+
+    def __init__(self):
+        self.text = ""
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+def test_the_first_compilation_is_announced_on_a_terminal_only(monkeypatch, capsys):
+    """Even with --quiet, a terminal is told why the first game waits (the kernel compiles);
+    a pipe or a file is not, and a compiled kernel is not announced."""
+    import explore_sim.engine.kernel as kernel
+
+    argv = ["simulate", DECK, "--turns", "2", "--trials", "200", "--seed", "1", "--quiet"]
+    notice = "explore-sim: compiling the game kernel, once per installation"
+    for on_disk, terminal, said in ((False, True, True), (False, False, False),
+                                    (True, True, False)):
+        stream = _Terminal()
+        with monkeypatch.context() as patch:
+            patch.setattr(kernel, "compiled_on_disk", lambda on_disk=on_disk: on_disk)
+            patch.setattr(kernel, "_SAID", [])
+            if terminal:
+                patch.setattr(sys, "stderr", stream)
+            assert main(argv) == 0
+        text = stream.text if terminal else capsys.readouterr().err
+        assert (notice in text) == said, (on_disk, terminal, text)
+        assert len(text.splitlines()) == (1 if said else 0)

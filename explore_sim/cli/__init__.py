@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from ..errors import ExploreSimError, OptionError
 from . import answers, cards, curve, explore, games, metrics, replay, serve
 from .arguments import PROG
-from .output import BROKEN_PIPE_STATUS, Output, print_error, print_line, print_warnings, \
-    write_output
+from .output import BROKEN_PIPE_STATUS, Output, notices_to_terminal, print_error, print_line, \
+    print_warnings, write_output
 from .parser import build_parser
 
 __all__ = ["main", "BROKEN_PIPE_STATUS", "COMMANDS"]
@@ -70,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argv = _normalise_argv(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
+    notices_to_terminal()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

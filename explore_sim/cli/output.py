@@ -4,6 +4,7 @@ standard error, and the figure it draws once the results are printed."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import sys
 import warnings
@@ -12,8 +13,8 @@ from collections.abc import Callable
 from ..errors import ExploreSimError, OptionError, printable
 from .arguments import PROG
 
-__all__ = ["Output", "BROKEN_PIPE_STATUS", "print_line", "print_error", "print_warnings",
-           "write_output"]
+__all__ = ["Output", "BROKEN_PIPE_STATUS", "notices_to_terminal", "print_line", "print_error",
+           "print_warnings", "write_output"]
 
 #: Exit status of a command whose output went into a closed pipe (128 + SIGPIPE).
 BROKEN_PIPE_STATUS = 141
@@ -47,6 +48,30 @@ def print_line(line: str) -> None:
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
+
+
+class _TerminalNotices(logging.Handler):
+    """``explore-sim: ...`` on standard error for each notice, when that is a terminal
+    (a person waiting; nothing in a pipe, a file or a test's captured output)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        stream = sys.stderr
+        try:
+            terminal = stream is not None and stream.isatty()
+        except (AttributeError, ValueError):
+            terminal = False
+        if terminal:
+            print_line(f"{PROG}: {record.getMessage()}")
+
+
+def notices_to_terminal() -> None:
+    """Print the package's one-line notices (``explore_sim.notices``: the compiled game's
+    first compilation) on a terminal's standard error; once per process."""
+    notices = logging.getLogger("explore_sim.notices")
+    if not any(isinstance(handler, _TerminalNotices) for handler in notices.handlers):
+        notices.addHandler(_TerminalNotices())
+        notices.setLevel(logging.INFO)
+        notices.propagate = False
 
 
 def print_error(error: ExploreSimError) -> None:

@@ -24,6 +24,7 @@ of a chunk can be played alone, with its log (:func:`play_game_kernel`).
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
 from .bytecode import compile_policy
-from .cache import drop_stale_cache
+from .cache import compiled_on_disk, drop_stale_cache
 from .game import play_chunk
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
 from .records import as_tables
@@ -45,6 +46,7 @@ from .state import R_NO_PENDING, SIZE, State, new_state
 drop_stale_cache()  # before any compiled function loads from numba's cache
 
 __all__ = [
+    "NOTICES",
     "KernelTables",
     "KernelUnsupported",
     "compile_policy",
@@ -157,12 +159,27 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
 
 
 _RELEASED: list = []
+#: One-line notices for the person waiting (the command line prints them on a terminal).
+NOTICES = logging.getLogger("explore_sim.notices")
+_SAID: list[bool] = []
+
+
+def _say_if_compiling() -> None:
+    """Say, once per process, that the compiled game is being compiled (the first game
+    after an install or an edit waits for it)."""
+    if _SAID:
+        return
+    _SAID.append(True)
+    if not compiled_on_disk():
+        NOTICES.info("compiling the game kernel, once per installation (about a minute); "
+                     "later runs load it at once")
 
 
 def _chunk_player():
     """:func:`.game.play_chunk`; in a thread other than the main one (the web page's runs, a
     Dask worker's tasks) a wrapper compiled to release the GIL while a chunk plays, so that
     the thread answering requests goes on meanwhile."""
+    _say_if_compiling()
     if threading.current_thread() is threading.main_thread():
         return play_chunk
     if not _RELEASED:
