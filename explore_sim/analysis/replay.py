@@ -49,8 +49,10 @@ class GameReplay:
         The game's log, one row per event: ``turn`` (0: the opening hand), ``step`` (the
         event's order in its turn, from 1), ``event`` (``deal``, ``bottom``, ``mulligan``,
         ``keep``, ``draw``, ``decked``, ``land``, ``land_put``, ``land_leaves``, ``cast``,
-        ``explore``, ``scry``, ``removed``, ``maps_made``, ``map_used``, ``attack``,
-        ``damage``, ``discard``, ``end_turn``), ``card`` (a card's name, or empty) and ``detail``.
+        ``explore``, ``counters`` (+1/+1 counters put on ``card``), ``scry``, ``removed``,
+        ``maps_made``, ``map_used``, ``combat`` (the beginning of a combat in which something
+        happened), ``attack``, ``damage``, ``discard``, ``end_turn``), ``card`` (a card's
+        name, or empty) and ``detail``.
     metrics : DataFrame
         The game's per-turn metric values: one row per turn (index ``turn``, from 1), one
         column per metric.
@@ -87,12 +89,6 @@ class GameReplay:
     def __repr__(self) -> str:
         return (f"GameReplay(trial={self.meta['trial']}, seed={self.meta['seed']}, "
                 f"turns={self.meta['turns']}, events={len(self.events)})")
-
-
-#: The events that may follow the beginning of combat within it: a combat marker followed by
-#: none of them (nothing attacked, nothing triggered) is left out.
-_IN_COMBAT = frozenset({"attack", "explore", "scry", "damage", "maps_made", "land_put", "draw",
-                        "removed", "counters", "land_leaves"})
 
 
 def _turn_lines(rows: pd.DataFrame) -> list[str]:
@@ -175,9 +171,6 @@ def _events(trace, cards) -> pd.DataFrame:
         if event in ("damage", "attack") and a == 0:
             continue  # nothing dealt, no copy attacking
         event = "deal" if event == "dealt" else event
-        if rows and rows[-1][2] == "combat" and event not in _IN_COMBAT:
-            rows.pop()  # a combat in which nothing happened
-            steps[turn] -= 1
         steps[turn] = steps.get(turn, 0) + 1
         rows.append((turn, steps[turn], event, name(card), _detail(event, card, a, b, name)))
     return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))

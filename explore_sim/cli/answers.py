@@ -36,7 +36,7 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list,
     plot : argparse.ArgumentParser
         ``--plot``, which only ``value`` takes (advise and tune draw no figure).
     """
-    _add_value_parser(commands, [*parents[:2], plot, *parents[2:]])
+    _add_value_parser(commands, [*parents, plot])
     _add_advise_parser(commands, parents)
     _add_tune_parser(commands, parents)
 

@@ -29,6 +29,7 @@ import threading
 from pathlib import Path
 
 import numpy as np
+from numba.core import event as numba_event
 
 from ..config import GameConfig
 from ..metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
@@ -37,7 +38,7 @@ from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
 from .bytecode import compile_policy
-from .cache import compiled_on_disk, drop_stale_cache
+from .cache import drop_stale_cache
 from .game import play_chunk
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
 from .records import as_tables
@@ -164,22 +165,28 @@ NOTICES = logging.getLogger("explore_sim.notices")
 _SAID: list[bool] = []
 
 
-def _say_if_compiling() -> None:
-    """Say, once per process, that the compiled game is being compiled (the first game
+class _FirstCompilation(numba_event.Listener):
+    """Says, once per process, that the compiled game is being compiled: numba announces a
+    compilation only when its cache holds no machine code for the function (the first game
     after an install or an edit waits for it)."""
-    if _SAID:
-        return
-    _SAID.append(True)
-    if not compiled_on_disk():
-        NOTICES.info("compiling the game kernel, once per installation (about a minute); "
-                     "later runs load it at once")
+
+    def on_start(self, event):
+        if not _SAID:
+            _SAID.append(True)
+            NOTICES.info("compiling the game kernel (once per installation, under a minute); "
+                         "later runs load it at once")
+
+    def on_end(self, event):
+        pass
+
+
+numba_event.register("numba:compile", _FirstCompilation())
 
 
 def _chunk_player():
     """:func:`.game.play_chunk`; in a thread other than the main one (the web page's runs, a
     Dask worker's tasks) a wrapper compiled to release the GIL while a chunk plays, so that
     the thread answering requests goes on meanwhile."""
-    _say_if_compiling()
     if threading.current_thread() is threading.main_thread():
         return play_chunk
     if not _RELEASED:
@@ -234,7 +241,8 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     Returns
     -------
     dict of int to dict of str to ndarray of shape (trials,)
-        Per-trial metrics by turn (0: the opening hand), as the vectorised engine gives them.
+        Per-trial metrics by turn (0: the opening hand), as the vectorised engine gives them;
+        a turn's metrics are rows of one array of the chunk, not copies.
     """
     K, discard = _packed(tables, config)
     n_metrics = len(config.metric_names)

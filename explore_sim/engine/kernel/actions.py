@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .codes import (
     E_DAMAGE,
     E_EXPLORES,
@@ -48,6 +46,7 @@ from .pack import (
     C_MAPS,
     C_POWER,
 )
+from .records import compiled
 from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
 from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, SICK,
@@ -137,6 +136,7 @@ def combat(K, S, attackers, crewers):
     """Beginning of combat, attackers, attack triggers and combat damage."""
     n_kinds = K.dims[N_KINDS]
     note(S, T_COMBAT, 0, 0, 0)
+    marked = S.trace[0, 0] if tracing(S) else 0
     for kind in group_ids(K, G_COMBAT_EXPLORER):  # Deepfathom Echo
         for _ in range(S.zones[BF, kind]):
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
@@ -202,6 +202,8 @@ def combat(K, S, attackers, crewers):
         for _ in range(min(attackers[kind], S.zones[BF, kind])):
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
     S.pool[:] = 0  # mana empties
+    if tracing(S) and S.trace[0, 0] == marked and S.trace[0, 1] == 0:
+        S.trace[0, 0] -= 1  # a combat in which nothing happened: no marker in the log
 
 
 @compiled
@@ -226,9 +228,10 @@ def combat_damage(K, S, attackers):
         if member(K, G_CAVE_DIVER, kind):
             dealt += attacking * pumps
         damage += max(dealt, 0)
-        note(S, T_ATTACK, kind, attacking, max(dealt, 0))
+        if attacking > 0:
+            note(S, T_ATTACK, kind, attacking, max(dealt, 0))
     S.totals[E_DAMAGE] += damage
-    if tracing(S):
+    if damage > 0:
         note(S, T_DAMAGE, 0, damage, S.totals[E_DAMAGE])
 
 

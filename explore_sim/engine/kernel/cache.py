@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-__all__ = ["compiled_on_disk", "drop_stale_cache", "sources_digest"]
+__all__ = ["drop_stale_cache", "sources_digest"]
 
 HERE = Path(__file__).resolve().parent
 STAMP = "kernel-sources.sha256"
@@ -52,13 +52,3 @@ def drop_stale_cache(folder: Path = HERE) -> bool:
         pass
     return removed
 
-
-def compiled_on_disk() -> bool:
-    """Whether numba's cache holds the compiled game (else its first game compiles it, about
-    a minute); True when that cannot be told."""
-    try:
-        from .game import play_chunk
-
-        return Path(play_chunk._cache._cache_file._index_path).exists()
-    except (AttributeError, OSError, TypeError):  # a numba that keeps its cache otherwise
-        return True

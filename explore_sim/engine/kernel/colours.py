@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .codes import (
     COLOUR_BITS,
     G_COMMANDER_IDS,
@@ -28,6 +26,7 @@ from .pack import (
     PR_PIPS,
     PR_PROF_N,
 )
+from .records import compiled
 from .state import (
     COMMAND,
     HAND,

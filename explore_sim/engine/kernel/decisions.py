@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .records import compiled
 from .codes import (
     CASTABLE_CHEAPEST,
     E_SCRIES,
@@ -82,6 +81,7 @@ from .pack import (
     C_TOUGHNESS,
     LO_CARD,
 )
+from .records import compiled
 from .state import (
     END,
     HAND,

@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .codes import (
     E_CAVE_DIVER,
     E_CHUPACABRA,
@@ -34,6 +32,7 @@ from .codes import (
 from .decisions import decide, scry
 from .lands import put_land
 from .pack import C_IS_LAND
+from .records import compiled
 from .state import BF, CTR, GRAVEYARD, SICK, SICK_CTR, uniform
 from .trace import T_COUNTERS, T_EXPLORE, T_REMOVED, note
 from .zones import add_counters, count, group_ids, leave_library, peek, remove, to_hand

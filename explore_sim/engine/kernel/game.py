@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .records import borrow, compiled
 from .codes import G_LAND, G_LAND_IDS, N_KINDS, ONE, TURNS
 from .pack import C_COST, C_IS_LAND, C_IS_LAND_LIKE, C_IS_SOURCE
+from .records import borrow, compiled
 from .state import (
     BF,
     CASTS,

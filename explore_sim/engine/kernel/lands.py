@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .codes import (
     E_LANDS_PUT,
     E_LIFE_PAID,
@@ -55,6 +53,7 @@ from .pack import (
     LO_SPELL_FACE,
     LO_TIEBREAK,
 )
+from .records import compiled
 from .search import enters_land, sacrifice_to_search
 from .state import (
     BF,

@@ -12,8 +12,6 @@ needs least; units come from the pool first, then sources are tapped in tapping 
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .pack import (
     C_HAS_HASTE,
     C_IS_CREATURE,
@@ -35,6 +33,7 @@ from .pack import (
     SO_COST,
     SO_KIND,
 )
+from .records import compiled
 from .state import (
     BF,
     HAND,

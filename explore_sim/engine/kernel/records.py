@@ -95,6 +95,7 @@ class BorrowedAttributes(AttributeTemplate):
 
 @lower_getattr_generic(Borrowed)
 def _borrowed_field(context, builder, typ, pointer, attr):
+    """A field of a :class:`Borrowed` record: one load through its pointer."""
     index = typ.record.fields.index(attr)
     value = builder.load(cgutils.gep_inbounds(builder, pointer, 0, index))
     return impl_ret_borrowed(context, builder, typ.record.types[index], value)
@@ -103,7 +104,9 @@ def _borrowed_field(context, builder, typ, pointer, attr):
 @intrinsic
 def borrow(typingctx, record):
     """The :class:`Borrowed` record of the named tuple ``record``: a copy on the calling
-    function's stack, valid until that function returns."""
+    function's stack, valid until that function returns. It may be passed down to the
+    functions that function calls, never returned or stored (only
+    :func:`~.game.play_chunk` borrows, once per chunk)."""
     if not isinstance(record, types.BaseNamedTuple):
         return None
 

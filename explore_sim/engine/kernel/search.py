@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .codes import (
     E_LANDS_PUT,
     E_TAPPED_LANDS,
@@ -27,6 +25,7 @@ from .codes import (
 )
 from .colours import colour_keys
 from .pack import C_BASIC_TYPES, C_FETCH, C_LAND_COLOURS, C_MAPS
+from .records import compiled
 from .state import (
     BF,
     END,

@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .codes import (
     E_CARDS_CAST,
     E_COMMANDER_CAST,
@@ -51,6 +49,7 @@ from .pack import (
     C_NEEDS_TARGET,
     CM_N_TAXED,
 )
+from .records import compiled
 from .search import search_basics
 from .state import (
     CASTS,

@@ -9,7 +9,6 @@ written and whether some did not fit, and every later row one event:
 
 from __future__ import annotations
 
-
 from .records import compiled
 from .state import TURN
 

@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .actions import (
     activate_explore_ability,
     activate_map,
@@ -53,6 +51,7 @@ from .decisions import castable_kind
 from .lands import play_land
 from .mana import payable_any, total_of, unit_sets
 from .pack import C_CHEAPEST, C_IS_CAST
+from .records import compiled
 from .spells import cast_pass
 from .state import (
     COMMAND,

@@ -6,8 +6,6 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
-
-from .records import compiled
 from .codes import (
     E_DECKED,
     E_MAPS_CREATED,
@@ -20,6 +18,7 @@ from .codes import (
     ONE,
 )
 from .pack import C_BASIC_TYPES, C_COMMANDER_SLOT, C_IS_CREATURE, C_IS_LAND
+from .records import compiled
 from .state import (
     BF,
     COMMAND,
