@@ -168,8 +168,6 @@ def _events(trace, cards) -> pd.DataFrame:
         event = TRACE_EVENTS[code]
         if event == "deal":
             continue  # the attempt starts: its cards follow
-        if event in ("damage", "attack") and a == 0:
-            continue  # nothing dealt, no copy attacking
         event = "deal" if event == "dealt" else event
         steps[turn] = steps.get(turn, 0) + 1
         rows.append((turn, steps[turn], event, name(card), _detail(event, card, a, b, name)))

@@ -41,7 +41,7 @@ from .bytecode import compile_policy
 from .cache import drop_stale_cache
 from .game import play_chunk
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
-from .records import as_tables
+from .records import Tables, as_tables
 from .state import R_NO_PENDING, SIZE, State, new_state
 
 drop_stale_cache()  # before any compiled function loads from numba's cache
@@ -139,10 +139,13 @@ def _mulligan(rule: MulliganRule) -> np.ndarray:
                     dtype=np.int64)
 
 
-def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...],
-           trace_rows: int = 0) -> State:
-    """A game's state (:mod:`.state`), allocated once for a chunk's games (with
-    ``trace_rows`` rows of log: :mod:`.trace`)."""
+def _records(K: KernelTables, policy: Policy, scry_policy: Policy | None, size: int,
+             trace_rows: int = 0) -> tuple[Tables, State]:
+    """The compiled game's two records for a chunk: the tables with the policies' bytecode
+    (:func:`~.records.as_tables`), and a game's state (:mod:`.state`) for a library of
+    ``size`` cards, allocated once for the chunk's games (with ``trace_rows`` rows of log:
+    :mod:`.trace`)."""
+    programs = _programs(policy, scry_policy)
     d = dict(zip(DIMS, K.dims.tolist()))
     width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
                 d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
@@ -151,7 +154,7 @@ def _state(K: KernelTables, size: int, programs: tuple[np.ndarray, ...],
                   trace_rows)
     S.slots[SIZE] = size
     S.work[R_NO_PENDING, 0] = -1
-    return S
+    return as_tables(K, programs), S
 
 
 def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
@@ -250,8 +253,7 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     opening = np.zeros((trials, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
-    programs = _programs(policy, scry_policy)
-    _chunk_player()(as_tables(K, programs), _state(K, len(deck), programs), deck, key,
+    _chunk_player()(*_records(K, policy, scry_policy, len(deck)), deck, key,
                     _mulligan(mulligan), discard, out, opening,
                     _empty_given(len(deck), tables.n_kinds), np.int64(0))
     return _results(config, out, opening)
@@ -292,10 +294,9 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     opening = np.zeros((1, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
-    programs = _programs(policy, scry_policy)
-    S = _state(K, len(deck), programs, trace_rows)
-    _chunk_player()(as_tables(K, programs), S, deck, key, _mulligan(mulligan), discard, out,
-                    opening, _empty_given(len(deck), tables.n_kinds), np.int64(game))
+    packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
+    _chunk_player()(packed, S, deck, key, _mulligan(mulligan), discard, out, opening,
+                    _empty_given(len(deck), tables.n_kinds), np.int64(game))
     trace = S.trace
     if trace[0, 1]:
         raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
@@ -321,7 +322,6 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
              opening.mulligans.astype(np.int64))
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     key = np.zeros(4, dtype=np.uint64)
-    programs = _programs(policy, scry_policy)
-    play_chunk(as_tables(K, programs), _state(K, len(deck), programs), deck, key,
+    play_chunk(*_records(K, policy, scry_policy, len(deck)), deck, key,
                np.array([0, 0, 0], dtype=np.int64), discard, out, first, given, np.int64(0))
     return _results(config, out, first)

@@ -51,4 +51,3 @@ def drop_stale_cache(folder: Path = HERE) -> bool:
     except OSError:
         pass
     return removed
-
