@@ -37,6 +37,7 @@ from ..mulligan import MulliganRule
 from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
+from .buffers import chunk_array
 from .bytecode import compile_policy
 from .cache import drop_stale_cache
 from .game import play_chunk
@@ -151,7 +152,7 @@ def _records(K: KernelTables, policy: Policy, scry_policy: Policy | None, size: 
                 d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
     S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], size, len(EVENTS),
                   3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])),
-                  trace_rows)
+                  d["turns"], trace_rows)
     S.slots[SIZE] = size
     S.work[R_NO_PENDING, 0] = -1
     return as_tables(K, programs), S
@@ -249,8 +250,8 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     """
     K, discard = _packed(tables, config)
     n_metrics = len(config.metric_names)
-    out = np.zeros((config.turns, n_metrics, trials), dtype=np.int32)
-    opening = np.zeros((trials, 3), dtype=np.int32)
+    out = chunk_array((config.turns, n_metrics, trials))  # every element is written
+    opening = chunk_array((trials, 3))
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     _chunk_player()(*_records(K, policy, scry_policy, len(deck)), deck, key,

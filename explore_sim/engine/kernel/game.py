@@ -13,6 +13,7 @@ from .pack import C_COST, C_IS_LAND, C_IS_LAND_LIKE, C_IS_SOURCE
 from .records import borrow, compiled
 from .state import (
     BF,
+    BLOCK,
     CASTS,
     COMMAND,
     CTR,
@@ -26,7 +27,6 @@ from .state import (
     R_BOTTOMED,
     R_COUNTS,
     R_CREWERS,
-    R_METRICS_ROW,
     SEARCH_REVERSES,
     SICK,
     SICK_CTR,
@@ -223,7 +223,6 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         counts[card] += 1
     S.slots[SEARCH_REVERSES] = 1 if len(given[0]) else 0
     attackers, crewers, bottomed = S.work[R_ATTACKERS], S.work[R_CREWERS], S.work[R_BOTTOMED]
-    row = S.work[R_METRICS_ROW]
     for j in range(games):
         game = first + j
         start_game(K, S, deck, counts)
@@ -246,10 +245,15 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         for kind in group_ids(K, G_LAND_IDS):
             lands += S.zones[HAND, kind]
         opening[j, 2] = lands
+        b = j % BLOCK
         for turn in range(turns):
             play_turn(K, S, discard_order, attackers, crewers)
-            turn_metrics(K, S, row)
-            for m in range(out.shape[1]):
-                out[turn, m, j] = row[m]
+            turn_metrics(K, S, S.block[b, turn])
             if tracing(S):
                 note(S, T_END_TURN, 0, count(K, S, G_LAND), S.zones[HAND].sum())
+        if b == BLOCK - 1 or j == games - 1:  # the block's games into the output
+            start = j - b
+            for turn in range(turns):
+                for m in range(out.shape[1]):
+                    for g in range(b + 1):
+                        out[turn, m, start + g] = S.block[g, turn, m]

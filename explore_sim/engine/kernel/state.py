@@ -1,7 +1,7 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
 A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm, pool,
-lib_pips, totals, main, deal, play, work, stack, trace)``:
+lib_pips, totals, main, deal, play, work, stack, trace, block)``:
 
 - ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
@@ -25,7 +25,10 @@ lib_pips, totals, main, deal, play, work, stack, trace)``:
   whatever else differs), the other decides removal, parley coins and shuffles after a
   search;
 - ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
-- ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for.
+- ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for;
+- ``block``: the metrics of the last :data:`BLOCK` games by turn, (games, turns, metrics),
+  copied into the chunk's output a block at a time (one game's metrics lie a chunk apart
+  there, on a page each: written a game at a time, most writes would miss the TLB).
 
 The functions here are compiled (:func:`~.records.compiled`).
 """
@@ -40,6 +43,7 @@ from .records import compiled
 
 __all__ = [
     "BF",
+    "BLOCK",
     "CASTS",
     "COMMAND",
     "CTR",
@@ -90,20 +94,24 @@ ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", 
         "enter_plain", "enter_filtered", "record_plain", "record_filtered", "observe_plain",
         "observe_filtered", "next_units", "next_more", "can_plain", "can_filtered",
         "no_pending", "pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
-        "attackers", "crewers", "bottomed", "counts", "hakbal_pending", "metrics_row")
+        "attackers", "crewers", "bottomed", "counts", "hakbal_pending")
 globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 
 #: One game's state (the arrays above).
 State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "lib_pips", "totals",
-                             "main", "deal", "play", "work", "stack", "trace"))
+                             "main", "deal", "play", "work", "stack", "trace", "block"))
+
+#: Games whose metrics are gathered in ``S.block`` before they are copied out.
+BLOCK = 32
 
 
 def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack,
-              trace_rows=0):
+              turns, trace_rows=0):
     """Arrays for one game at a time (the chunk's games reuse them): ``width`` columns of
-    workspace, ``stack`` entries for a policy's bytecode, ``trace_rows`` rows of the game's
-    log (0: no log)."""
+    workspace (as many as a turn has metrics, at least), ``stack`` entries for a policy's
+    bytecode, ``turns`` turns of metrics for :data:`BLOCK` games, ``trace_rows`` rows of the
+    game's log (0: no log)."""
     return State(
         np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
         np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
@@ -111,7 +119,7 @@ def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
         np.zeros(4, np.uint64), np.zeros(4, np.uint64),
         np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),
-        np.zeros((trace_rows, 5), np.int32))
+        np.zeros((trace_rows, 5), np.int32), np.zeros((BLOCK, turns, width), np.int32))
 
 
 # --------------------------------------------------------------------------------------
