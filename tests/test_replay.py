@@ -149,6 +149,40 @@ def test_the_log_marks_combat_and_names_who_gets_each_counter():
     assert "  +1/+1 counters: 2 on Wildgrowth Walker (1 on each of 2)\n" in walker
 
 
+def announced(detail):
+    """The explores an explore_effect line announces."""
+    times = re.search(r" (\d+) times$", detail)
+    return int(times.group(1)) if times else 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [GOLGARI, MERFOLK, DECKS / "hakbal_merfolk_commander.txt",
+                                  DECKS / "sultai_explore.txt"])
+def test_every_explore_follows_the_effect_that_made_its_creature_explore(path):
+    """Each explore is announced by its trigger, ability or spell (naming the card it is
+    of, then the explorer), or by a Map's use; the explores announced are the explores
+    made."""
+    for trial in range(4):
+        events = explore_sim.replay(path, trial=trial, seed=5, turns=6).events
+        for turn, rows in events.groupby("turn"):
+            source = None
+            due = 0
+            for row in rows.itertuples():
+                if row.event == "explore_effect":
+                    assert due == 0, (trial, turn, row.detail)  # the earlier one is done
+                    source, due = row, announced(row.detail)
+                    explorer = row.detail.split(" makes ", 1)[-1].rsplit(" explore", 1)[0]
+                    assert row.card, row
+                elif row.event == "map_used":
+                    assert due == 0, (trial, turn)
+                    source, due, explorer = row, 1, row.card
+                elif row.event == "explore":
+                    assert source is not None and due > 0, (trial, turn, row.detail)
+                    assert row.detail.startswith(f"{explorer} reveals "), (row.detail, explorer)
+                    due -= 1
+            assert due == 0, (trial, turn)
+
+
 @pytest.mark.slow
 def test_a_replay_changes_no_number_of_a_normal_run():
     before = explore_sim.simulate(MERFOLK, turns=4, trials=300, seed=9).summary()

@@ -49,7 +49,9 @@ class GameReplay:
         The game's log, one row per event: ``turn`` (0: the opening hand), ``step`` (the
         event's order in its turn, from 1), ``event`` (``deal``, ``bottom``, ``mulligan``,
         ``keep``, ``draw``, ``decked``, ``land``, ``land_put``, ``land_leaves``, ``cast``,
-        ``explore``, ``counters`` (+1/+1 counters put on ``card``), ``scry``, ``removed``,
+        ``explore_effect`` (what makes a creature explore: ``card`` is the card whose
+        trigger, ability or spell it is; a Map's is ``map_used``), ``explore`` (one card
+        revealed), ``counters`` (+1/+1 counters put on ``card``), ``scry``, ``removed``,
         ``maps_made``, ``map_used``, ``combat`` (the beginning of a combat in which something
         happened), ``attack``, ``damage``, ``discard``, ``end_turn``), ``card`` (a card's
         name, or empty) and ``detail``.
@@ -109,6 +111,9 @@ def _turn_lines(rows: pd.DataFrame) -> list[str]:
         if row.event == "counters":
             lines.append(f"  +1/+1 counters: {row.detail}")
             continue
+        if row.event == "explore_effect":
+            lines.append(f"  {row.detail}")
+            continue
         if row.event in ("explore", "damage"):
             lines.append(f"{words}: {row.detail}")
             continue
@@ -134,6 +139,11 @@ def _detail(event: str, card: int, a: int, b: int, name) -> str:
         return f"{name(b) or 'a creature'} reveals {name(card) or 'nothing'}: {_EXPLORED[a]}"
     if event == "maps_made":
         return f"{a} Map{'s' if a != 1 else ''}"
+    if event == "explore_effect":
+        times = f" {a} times" if a != 1 else ""
+        if card == b:
+            return f"{name(b)} explores{times}"
+        return f"{name(card)} makes {name(b)} explore{times}"
     if event == "map_used":
         return "a Map: it explores"
     if event == "damage":

@@ -177,7 +177,7 @@ class _FirstCompilation(numba_event.Listener):
     def on_start(self, event):
         if not _SAID:
             _SAID.append(True)
-            NOTICES.info("compiling the game kernel (once per installation, under a minute); "
+            NOTICES.info("compiling the game kernel (once per installation, a minute or two); "
                          "later runs load it at once")
 
     def on_end(self, event):

@@ -49,15 +49,16 @@ from .pack import (
 from .records import compiled
 from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
-from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, SICK,
-                    SICK_CTR, TAPPED, uniform)
-from .trace import T_ATTACK, T_COMBAT, T_DAMAGE, T_MAP_USED, note, tracing
+from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, R_VEHICLES,
+                    SICK, SICK_CTR, TAPPED, uniform)
+from .trace import T_ATTACK, T_COMBAT, T_DAMAGE, T_EXPLORE_EFFECT, T_MAP_USED, note, tracing
 from .zones import (
     basics_left,
     count,
     counters_on_copies,
     create_maps,
     draw,
+    first_present,
     group_ids,
     member,
     peek,
@@ -111,6 +112,7 @@ def activate_explore_ability(K, S):
         mode = K.card[kind, C_ABILITY_COST_MODE]
         if S.zones[BF, kind] > 0 and can_pay(K, S, mode, NONE, ZERO):
             pay_one(K, S, mode, NO, NONE, ZERO)
+            note(S, T_EXPLORE_EFFECT, kind, 1, kind)
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
             progressed = True
     return progressed
@@ -139,12 +141,15 @@ def combat(K, S, attackers, crewers):
     marked = S.trace[0, 0] if tracing(S) else 0
     for kind in group_ids(K, G_COMBAT_EXPLORER):  # Deepfathom Echo
         for _ in range(S.zones[BF, kind]):
+            note(S, T_EXPLORE_EFFECT, kind, 1, kind)
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
     for _ in range(count(K, S, G_HAKBAL)):  # each Merfolk explores, triggers after all (E8)
         pending = S.work[R_HAKBAL_PENDING]
         pending[:3] = 0
         for kind in group_ids(K, G_MERFOLK_IDS):
             for _ in range(S.zones[BF, kind]):
+                if tracing(S):
+                    note(S, T_EXPLORE_EFFECT, first_present(K, S, G_HAKBAL), 1, kind)
                 explore_instruction(K, S, kind, ONE, NO, YES, pending, NO)
         explore_triggers(K, S, pending[0], pending[1], pending[2])
     animated = 0
@@ -162,6 +167,7 @@ def combat(K, S, attackers, crewers):
             ready = S.zones[BF, kind] if K.card[kind, C_HAS_HASTE] else S.zones[BF, kind] - S.zones[SICK, kind]
             attackers[kind] = max(ready - S.zones[TAPPED, kind], 0)
     n_crewers = 0
+    vehicles = S.work[R_VEHICLES]
     for kind in group_ids(K, G_SCHOONER):  # crewed by a creature, a summoning-sick one first
         if S.zones[BF, kind] - S.zones[SICK, kind] > 0:
             crewer = pick_creature(K, S, YES)
@@ -169,6 +175,7 @@ def combat(K, S, attackers, crewers):
                 if attackers[crewer] > 0:
                     attackers[crewer] -= 1
                 crewers[n_crewers] = crewer
+                vehicles[n_crewers] = kind
                 n_crewers += 1
                 # The crewed vehicle attacks, unblocked: its power (CR 510.1a).
                 S.totals[E_DAMAGE] += max(K.card[kind, C_POWER], 0)
@@ -178,11 +185,13 @@ def combat(K, S, attackers, crewers):
     create_maps(K, S, animated)
     for kind in group_ids(K, G_ATTACK_EXPLORER):
         for _ in range(attackers[kind]):
+            note(S, T_EXPLORE_EFFECT, kind, 1, kind)
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
     for kind in group_ids(K, G_PARLEY):
         for _ in range(attackers[kind]):
             parley(K, S)
     for i in range(n_crewers):
+        note(S, T_EXPLORE_EFFECT, vehicles[i], 1, crewers[i])
         explore_instruction(K, S, crewers[i], ONE, YES, YES, no_pending(S), NO)
     for kind in group_ids(K, G_ATTACK_LAND):  # Hakbal: a land from hand, else a card
         for _ in range(attackers[kind]):
@@ -196,10 +205,12 @@ def combat(K, S, attackers, crewers):
                 first = kind
                 break
         for _ in range(min(S.slots[EQUIPPED], attacking)):
+            note(S, T_EXPLORE_EFFECT, group_ids(K, G_LANTERN)[0], 1, first)
             explore_instruction(K, S, first, ONE, NO, YES, no_pending(S), NO)
     combat_damage(K, S, attackers)
     for kind in group_ids(K, G_DAMAGE_EXPLORER):  # Emperor's Vanguard, unblocked
         for _ in range(min(attackers[kind], S.zones[BF, kind])):
+            note(S, T_EXPLORE_EFFECT, kind, 1, kind)
             explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
     S.pool[:] = 0  # mana empties
     if tracing(S) and S.trace[0, 0] == marked and S.trace[0, 1] == 0:

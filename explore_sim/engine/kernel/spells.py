@@ -67,12 +67,13 @@ from .state import (
     R_PAY_USED,
     TAPPED,
 )
-from .trace import T_CAST, note
+from .trace import T_CAST, T_EXPLORE_EFFECT, note, tracing
 from .zones import (
     count,
     create_maps,
     draw,
     enter,
+    first_present,
     group_ids,
     is_game_commander,
     member,
@@ -194,13 +195,19 @@ def enters(K, S, kind, x, tapped):
     alive = True
     times = (max(0, x)) if K.card[kind, C_IS_X] else K.card[kind, C_EXPLORES]
     if member(K, G_EXPLORES_ON_ENTER, kind):
+        if times > 0:
+            note(S, T_EXPLORE_EFFECT, kind, times, kind)
         alive = explore_instruction(K, S, kind, times, NO, alive, no_pending(S), YES)
     if member(K, G_TARGET_EXPLORES_ON_ENTER, kind):  # Twists and Turns
         target = pick_creature(K, S, NO)
         if target:
+            if times > 0:
+                note(S, T_EXPLORE_EFFECT, kind, times, target)
             explore_instruction(K, S, target, times, YES, YES, no_pending(S), NO)
     if K.card[kind, C_IS_CREATURE]:  # Path of Discovery, Janeway: the creature explores
         for _ in range(count(K, S, G_ENTERS_EXPLORER)):
+            if tracing(S):
+                note(S, T_EXPLORE_EFFECT, first_present(K, S, G_ENTERS_EXPLORER), 1, kind)
             alive = explore_instruction(K, S, kind, ONE, NO, alive, no_pending(S), YES)
     if member(K, G_BASIC_TO_HAND_ON_ENTER, kind):  # District Guide
         search_basics(K, S, K.card[kind, C_FETCH])
@@ -215,6 +222,7 @@ def resolve(K, S, kind):
     if member(K, G_SPELL_EXPLORES, kind):
         target = pick_creature(K, S, NO)
         if target:
+            note(S, T_EXPLORE_EFFECT, kind, K.card[kind, C_EXPLORES], target)
             resolved = explore_instruction(K, S, target, K.card[kind, C_EXPLORES], YES, YES,
                                            no_pending(S), NO)
         else:

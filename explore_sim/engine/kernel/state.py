@@ -94,7 +94,7 @@ ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", 
         "enter_plain", "enter_filtered", "record_plain", "record_filtered", "observe_plain",
         "observe_filtered", "next_units", "next_more", "can_plain", "can_filtered",
         "no_pending", "pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
-        "attackers", "crewers", "bottomed", "counts", "hakbal_pending")
+        "attackers", "crewers", "vehicles", "bottomed", "counts", "hakbal_pending")
 globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 

@@ -64,6 +64,15 @@ def group_ids(K, slot):
 
 
 @compiled
+def first_present(K, S, slot):
+    """The first card id of group ``slot`` with a copy on the battlefield (0: none)."""
+    for kind in group_ids(K, slot):
+        if S.zones[BF, kind] > 0:
+            return kind
+    return 0
+
+
+@compiled
 def deal_to(S, position):
     """Deal the library up to logical ``position``: each undealt position takes a uniform
     choice among the cards not dealt yet (a partial Fisher-Yates shuffle)."""
