@@ -219,6 +219,33 @@ def test_the_same_seed_gives_the_same_games():
     assert not np.array_equal(runs[0][4]["counters"], runs[2][4]["counters"])
 
 
+def test_a_chunk_reuses_an_earlier_chunks_array_only_once_nothing_refers_to_it():
+    deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
+    config = GameConfig(turns=4)
+    features = deck.features()
+    tables = deck_tables(features, config)
+    rule = game_mulligan(MulliganRule("london"), config, features)
+
+    def play(seed):
+        return play_games_kernel(tables, config, as_policy("forge"), rule, 300,
+                                 np.random.SeedSequence(seed), deck.card_ids())
+
+    first = play(5)
+    arrays = {id(first[4]["counters"].base)}
+    expected = {t: {m: v.copy() for m, v in first[t].items()} for t in first}
+    counters = first[4]["counters"]  # a row of the first chunk's array, still in use
+    del first
+    second = play(6)
+    assert not np.shares_memory(counters, second[4]["counters"])
+    assert np.array_equal(counters, expected[4]["counters"])  # not written over
+    del counters
+    arrays.add(id(second[4]["counters"].base))
+    del second  # nothing refers to either chunk's array any more
+    third = play(5)
+    assert id(third[4]["counters"].base) in arrays
+    assert all(np.array_equal(third[t][m], expected[t][m]) for t in expected for m in expected[t])
+
+
 def test_an_edited_kernel_source_drops_the_cached_compiled_functions(tmp_path):
     (tmp_path / "a.py").write_text("x = 1\n")
     cache = tmp_path / "__pycache__"

@@ -21,7 +21,7 @@ import numpy as np
 __all__ = ["chunk_array"]
 
 #: Arrays kept per thread (a value run holds one per variant while it adds them up).
-KEPT = 8
+KEPT = 6
 
 _LOCAL = threading.local()
 
@@ -41,8 +41,9 @@ def chunk_array(shape: tuple[int, ...], dtype=np.int32) -> np.ndarray:
     Returns
     -------
     ndarray of shape ``shape``
-        An earlier chunk's array of this thread that nothing refers to any more, else a
-        new one (kept for later chunks).
+        An earlier chunk's array of this thread of that shape that nothing refers to any
+        more, else a new one (kept for later chunks, up to :data:`KEPT` arrays; the free
+        arrays of other shapes are let go).
     """
     dtype = np.dtype(dtype)
     pool = getattr(_LOCAL, "pool", None)
@@ -53,10 +54,10 @@ def chunk_array(shape: tuple[int, ...], dtype=np.int32) -> np.ndarray:
         array = pool[i][0]
         if array.shape == shape and array.dtype == dtype:
             return array
+    for i in reversed(free):  # arrays of another shape, free: not kept for later
+        del pool[i]
     if len(pool) >= KEPT:
-        if not free:
-            return np.empty(shape, dtype)
-        del pool[free[0]]
+        return np.empty(shape, dtype)
     pool.append([np.empty(shape, dtype), 0])
     pool[-1][1] = _references(pool, len(pool) - 1)
     return pool[-1][0]
