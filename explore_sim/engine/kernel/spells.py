@@ -121,6 +121,8 @@ def cast_pass(K, S):
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     available = total_of(K, filtered if n_sets > 1 else plain)
     for kind in group_ids(K, G_PASS_IDS):
+        if S.zones[HAND, kind] <= 0 and S.zones[COMMAND, kind] <= 0:
+            continue  # neither held nor a commander in the command zone
         if is_game_commander(K, kind):
             if S.zones[COMMAND, kind] <= 0:
                 continue
@@ -134,7 +136,7 @@ def cast_pass(K, S):
             if not ok:
                 continue
         else:
-            if S.zones[HAND, kind] <= 0 or K.card[kind, C_CHEAPEST] > available:
+            if K.card[kind, C_CHEAPEST] > available:
                 continue
             if not castable_kind(K, plain, filtered, n_sets, kind, NO):
                 continue
