@@ -6,7 +6,8 @@ at once with NumPy; this engine plays them one after another in compiled scalar 
 :mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`,
 :mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`; a game's log, written
 only when asked for, in :mod:`.trace`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
-(packed by :mod:`.pack`; the game's records and how it is compiled in :mod:`.records`) and
+(packed by :mod:`.pack`; the game's records and how it is compiled in :mod:`.records`; the
+chunks' output arrays, reused, in :mod:`.buffers`) and
 playing the same rules: the two implementations agree game by
 game on the same libraries, which the tests check for every shipped deck. Policies run as a
 small bytecode (:mod:`.bytecode`): the presets and every policy expression; a Python
