@@ -8,6 +8,7 @@ must agree within a few standard errors.
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 
 from explore_sim.analysis.game_setup import game_mulligan
 from explore_sim.cards.decklist import load_deck, parse_deck
+from explore_sim.engine.buffers import reusing_chunk_arrays
 from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
 from explore_sim.engine.kernel import kernel_problem, play_games_kernel, play_openings
 from explore_sim.engine.kernel.cache import drop_stale_cache, sources_digest
@@ -230,6 +232,17 @@ def test_a_chunk_reuses_an_earlier_chunks_array_only_once_nothing_refers_to_it()
         return play_games_kernel(tables, config, as_policy("forge"), rule, 300,
                                  np.random.SeedSequence(seed), deck.card_ids())
 
+    with reusing_chunk_arrays():  # as a run's chunks in one process are played
+        check_reuse(play)
+        kept = weakref.ref(play(7)[4]["counters"].base)
+        assert kept() is not None  # free, kept for the run's next chunk
+    assert kept() is None  # the run is over: let go
+    alone = weakref.ref(play(5)[4]["counters"].base)  # outside a run: kept by nothing
+    assert alone() is None
+
+
+def check_reuse(play):
+    """Chunks played one after another reuse an array only once it is free."""
     first = play(5)
     arrays = {id(first[4]["counters"].base)}
     expected = {t: {m: v.copy() for m, v in first[t].items()} for t in first}

@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._version import __version__
+from ..engine.buffers import begin_reuse, reusing_chunk_arrays
 from ..errors import ExecutorError, OptionError, OptionWarning, clip
 from .dask_connect import QuietDask, check_address, check_timeout
 from .dask_connect import connect as connect_client
@@ -194,7 +195,12 @@ class InProcessExecutor(Executor):
         iterator
             The jobs' results, in job order.
         """
-        return (tasks[job.task](job.trials, job.seed) for job in jobs)
+        def run() -> Iterator[Any]:
+            with reusing_chunk_arrays():  # a chunk's array serves the next (let go after)
+                for job in jobs:
+                    yield tasks[job.task](job.trials, job.seed)
+
+        return run()
 
     def describe(self) -> str:
         """``"this process"``.
@@ -240,6 +246,7 @@ def _start_worker(parent: int | None, tasks: tuple[Task, ...]) -> None:
     """A pool worker's start: end with the process that made the pool, hold the tasks."""
     die_with_parent(parent)
     _install_tasks(tasks)
+    begin_reuse()  # for the worker's life: it ends with the run
 
 
 def _run_installed(task: int, trials: int, seed: np.random.SeedSequence) -> Any:

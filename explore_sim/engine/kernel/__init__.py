@@ -7,7 +7,7 @@ at once with NumPy; this engine plays them one after another in compiled scalar 
 :mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`; a game's log, written
 only when asked for, in :mod:`.trace`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`; the game's records and how it is compiled in :mod:`.records`; the
-chunks' output arrays, reused, in :mod:`.buffers`) and
+chunks' output arrays, reused, in :mod:`explore_sim.engine.buffers`) and
 playing the same rules: the two implementations agree game by
 game on the same libraries, which the tests check for every shipped deck. Policies run as a
 small bytecode (:mod:`.bytecode`): the presets and every policy expression; a Python
@@ -38,7 +38,7 @@ from ..mulligan import MulliganRule
 from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
-from .buffers import chunk_array
+from ..buffers import chunk_array
 from .bytecode import compile_policy
 from .cache import drop_stale_cache
 from .game import play_chunk
