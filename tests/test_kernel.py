@@ -207,21 +207,8 @@ def test_the_kernel_compiles_once_for_every_deck_and_option():
     assert len(play_chunk.signatures) == 1
 
 
-def test_the_same_seed_gives_the_same_games():
-    deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
-    config = GameConfig(turns=4)
-    features = deck.features()
-    tables = deck_tables(features, config)
-    rule = game_mulligan(MulliganRule("london"), config, features)
-    runs = [play_games_kernel(tables, config, as_policy("forge"), rule, 200,
-                              np.random.SeedSequence(seed), deck.card_ids())
-            for seed in (5, 5, 6)]
-    same = all(np.array_equal(runs[0][t][m], runs[1][t][m]) for t in runs[0] for m in runs[0][t])
-    assert same
-    assert not np.array_equal(runs[0][4]["counters"], runs[2][4]["counters"])
-
-
-def test_a_chunk_reuses_an_earlier_chunks_array_only_once_nothing_refers_to_it():
+def golgari_chunks(trials):
+    """A function playing a chunk of ``trials`` 4-turn Golgari games from a seed."""
     deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
     config = GameConfig(turns=4)
     features = deck.features()
@@ -229,9 +216,22 @@ def test_a_chunk_reuses_an_earlier_chunks_array_only_once_nothing_refers_to_it()
     rule = game_mulligan(MulliganRule("london"), config, features)
 
     def play(seed):
-        return play_games_kernel(tables, config, as_policy("forge"), rule, 300,
+        return play_games_kernel(tables, config, as_policy("forge"), rule, trials,
                                  np.random.SeedSequence(seed), deck.card_ids())
 
+    return play
+
+
+def test_the_same_seed_gives_the_same_games():
+    play = golgari_chunks(200)
+    runs = [play(seed) for seed in (5, 5, 6)]
+    same = all(np.array_equal(runs[0][t][m], runs[1][t][m]) for t in runs[0] for m in runs[0][t])
+    assert same
+    assert not np.array_equal(runs[0][4]["counters"], runs[2][4]["counters"])
+
+
+def test_a_chunk_reuses_an_earlier_chunks_array_only_once_nothing_refers_to_it():
+    play = golgari_chunks(300)
     with reusing_chunk_arrays():  # as a run's chunks in one process are played
         check_reuse(play)
         kept = weakref.ref(play(7)[4]["counters"].base)

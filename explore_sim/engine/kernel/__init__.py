@@ -32,13 +32,13 @@ from pathlib import Path
 import numpy as np
 from numba.core import event as numba_event
 
+from ..buffers import chunk_array
 from ..config import GameConfig
 from ..metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..mulligan import MulliganRule
 from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
-from ..buffers import chunk_array
 from .bytecode import compile_policy
 from .cache import drop_stale_cache
 from .game import play_chunk
