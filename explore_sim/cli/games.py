@@ -14,7 +14,6 @@ from ..cards import Card
 from ..cards.decklist import deck_card_files
 from ..cards.card_index import card_sources
 from ..errors import OptionError, clip
-from ..plotting import sweep_dimensions
 from . import shared
 from .arguments import add_policy, add_seed_and_format, count
 from .game_options import add_game_options, game_options_of
@@ -137,6 +136,8 @@ def run(args: argparse.Namespace) -> Output:
                               "--distribution, --turn, --metrics and --plot")
     shared.check_plot_path(args)
     if args.plot and grid is not None:
+        from ..plotting import sweep_dimensions  # matplotlib only for a command that plots
+
         sweep_dimensions(grid, len(paths), label="--plot")
     decks = [shared.deck(args, path) for path in paths]
     bar = shared.progress(args, args.command)

@@ -18,7 +18,6 @@ from ..cards import CardSources
 from ..cards.decklist import Deck, load_deck
 from ..cards.card_index import card_sources
 from ..errors import OptionError, clip
-from ..plotting import result_figure
 from ..progress import ProgressBar
 from .arguments import PROG
 from .output import print_line
@@ -97,6 +96,8 @@ def plot_later(path: str, result: Any, metrics: Sequence[str] | None = None,
     the results are printed); a failure is one :class:`OptionError`."""
 
     def save() -> None:
+        from ..plotting import result_figure  # matplotlib only for a command that plots
+
         figure = result_figure(result, metrics, **options)
         try:
             figure.savefig(path, dpi=150)
