@@ -35,7 +35,7 @@ def test_committed_notebook_has_outputs_and_pictures(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_executes(path, monkeypatch):
-    monkeypatch.setenv("EXPLORE_SIM_NOTEBOOK_TRIALS", "2000")
+    monkeypatch.setenv("EXPLORE_SIM_NOTEBOOK_TRIALS", "1000")
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline figures
     book = nbformat.read(path, as_version=4)
     client = NotebookClient(book, timeout=600, kernel_name="python3",
