@@ -233,8 +233,10 @@ class CompareResult(Result):
                                       level)
         base_se = self.variants[base].summary(level).set_index(["turn", "metric"])["se"]
         other_se = self.variants[index].summary(level).set_index(["turn", "metric"])["se"]
-        keys = list(zip(frame["turn"], frame["metric"]))
-        frame["se_unpaired"] = [math.hypot(other_se[key], base_se[key]) for key in keys]
+        keys = pd.MultiIndex.from_arrays([frame["turn"], frame["metric"]])
+        frame["se_unpaired"] = [math.hypot(a, b) for a, b in
+                                zip(other_se.reindex(keys).to_numpy(),
+                                    base_se.reindex(keys).to_numpy())]
         frame.insert(0, "baseline", self.labels[base])
         frame.insert(0, "variant", self.labels[index])
         return frame

@@ -29,7 +29,7 @@ from .engines import EnginePlay, choose_engine
 from .game_setup import engine_plays, game_mulligan
 from .objectives import PairedValues, parse_objective
 from .runner import run_chunks
-from .stats import Accumulator, PairedSums
+from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
 __all__ = ["play_games", "play_paired", "TurnStats", "TurnPairs", "SimulateTask", "CompareTask"]
 
@@ -123,6 +123,13 @@ def play_games(
     return out
 
 
+def _by_turn(rows: dict[int, list[tuple]]) -> pd.DataFrame:
+    """One frame ``turn, metric, mean, se, ci_low, ci_high`` of summary rows by turn (made at
+    once: a frame per turn and their concatenation cost far more on long games)."""
+    return pd.DataFrame([(turn, *row) for turn, turn_rows in rows.items() for row in turn_rows],
+                        columns=["turn", *SUMMARY_COLUMNS])
+
+
 class TurnStats:
     """One :class:`Accumulator` per turn (turn 0: the opening hand).
 
@@ -158,12 +165,7 @@ class TurnStats:
         return stats
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
-        frames = []
-        for turn, acc in self.by_turn.items():
-            frame = acc.summary(level)
-            frame.insert(0, "turn", turn)
-            frames.append(frame)
-        return pd.concat(frames, ignore_index=True)
+        return _by_turn({turn: acc.summary_rows(level) for turn, acc in self.by_turn.items()})
 
     @property
     def n(self) -> int:
@@ -248,13 +250,9 @@ class TurnPairs:
 
     def difference(self, base: TurnStats, other: TurnStats, base_index: int,
                    other_index: int, level: float) -> pd.DataFrame:
-        frames = []
-        for turn, sums in self.by_turn.items():
-            frame = sums.difference(base.by_turn[turn], other.by_turn[turn], base_index,
-                                    other_index, level)
-            frame.insert(0, "turn", turn)
-            frames.append(frame)
-        return pd.concat(frames, ignore_index=True)
+        return _by_turn({turn: sums.difference_rows(base.by_turn[turn], other.by_turn[turn],
+                                                    base_index, other_index, level)
+                         for turn, sums in self.by_turn.items()})
 
 
 @dataclasses.dataclass(frozen=True)

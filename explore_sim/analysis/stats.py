@@ -216,8 +216,22 @@ class Accumulator:
         DataFrame
             ``metric, mean, se, ci_low, ci_high``, one row per metric in report order.
         """
+        return pd.DataFrame(self.summary_rows(level), columns=list(SUMMARY_COLUMNS))
+
+    def summary_rows(self, level: float = 0.95) -> list[tuple[str, float, float, float, float]]:
+        """:meth:`summary`'s rows as tuples ``(metric, mean, se, ci_low, ci_high)``.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals, between 0 and 1.
+
+        Returns
+        -------
+        list of tuple
+        """
         sums = {name: (self.total[name], self.total_sq[name]) for name in self.binary}
-        return summary_frame(self.n, sums, self.binary, level)
+        return summary_rows(self.n, sums, self.binary, level)
 
     def distribution(self, metric: str, level: float = 0.95) -> pd.DataFrame:
         """The full distribution of one metric.
@@ -324,6 +338,25 @@ class PairedSums:
         DataFrame
             ``metric, mean, se, ci_low, ci_high`` of the per-trial differences.
         """
+        rows = self.difference_rows(base, other, base_index, other_index, level)
+        return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+    def difference_rows(self, base: Accumulator, other: Accumulator, base_index: int,
+                        other_index: int, level: float = 0.95
+                        ) -> list[tuple[str, float, float, float, float]]:
+        """:meth:`difference`'s rows as tuples ``(metric, mean, se, ci_low, ci_high)``.
+
+        Parameters
+        ----------
+        base, other : Accumulator
+        base_index, other_index : int
+        level : float
+            As :meth:`difference` takes them.
+
+        Returns
+        -------
+        list of tuple
+        """
         if not base.n == other.n == self.n:
             raise ValueError("paired sums and accumulators cover different trials")
         pair = (min(base_index, other_index), max(base_index, other_index))
@@ -332,4 +365,4 @@ class PairedSums:
                    base.total_sq[name] + other.total_sq[name] - 2 * self.products[pair][name])
             for name in self.metrics
         }
-        return summary_frame(self.n, sums, dict.fromkeys(self.metrics, False), level)
+        return summary_rows(self.n, sums, dict.fromkeys(self.metrics, False), level)

@@ -24,10 +24,7 @@ of a chunk can be played alone, with its log (:func:`play_game_kernel`).
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import threading
-from pathlib import Path
 
 import numpy as np
 from numba.core import event as numba_event
@@ -164,7 +161,6 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
             np.zeros((0, n_kinds), np.int32), np.zeros(0, np.int64))
 
 
-_RELEASED: list = []
 #: One-line notices for the person waiting (the command line prints them on a terminal).
 NOTICES = logging.getLogger("explore_sim.notices")
 _SAID: list[bool] = []
@@ -189,37 +185,10 @@ numba_event.register("numba:compile", _FirstCompilation())
 
 
 def _chunk_player():
-    """:func:`.game.play_chunk`; in a thread other than the main one (the web page's runs, a
-    Dask worker's tasks) a wrapper compiled to release the GIL while a chunk plays, so that
-    the thread answering requests goes on meanwhile."""
-    if threading.current_thread() is threading.main_thread():
-        return play_chunk
-    if not _RELEASED:
-        _RELEASED.append(_released(_sources_digest()))
-    return _RELEASED[0]
-
-
-def _sources_digest() -> str:
-    """The digest of this package's sources: it keys the cached wrapper, so that an edited
-    kernel is compiled afresh (numba's cache alone would only see this file's edits)."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def _released(digest: str):
-    """:func:`.game.play_chunk` without the GIL, cached on disk under ``digest``."""
-    from .records import compiled
-
-    def released(tables, state, deck, key, mulligan, discard_order, out, opening, given,
-                 first):
-        if len(digest) == 0:  # never: the digest is part of the cache's key
-            return
-        play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
-                   first)
-
-    return compiled(released, nogil=True)
+    """:func:`.game.play_chunk`, which releases the GIL while a chunk plays (so that in a
+    thread, a web page's run or a Dask worker's task, the thread answering requests goes on
+    meanwhile)."""
+    return play_chunk
 
 
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,

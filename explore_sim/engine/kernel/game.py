@@ -198,7 +198,7 @@ def settle_library(K, S, counts):
             S.lib_pips[k] += left * K.pips[kind, k]
 
 
-@compiled
+@compiled(nogil=True)
 def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
                first):
     """Play ``out.shape[2]`` games of the chunk keyed ``key``, from its game ``first`` on:
