@@ -596,7 +596,7 @@ MUTATIONS = [
              "s[MAPS] -= 1\n    pay_one(K, S, mode, NO, NONE, ZERO)",
              "pay_one(K, S, mode, NO, NONE, ZERO)",
              ("test_kernel.py",)),
-    Mutation("kernel-mana-creatures-never-sick", "explore_sim/engine/kernel/mana.py",
+    Mutation("kernel-mana-creatures-never-sick", "explore_sim/engine/kernel/zones.py",
              "n -= S.zones[SICK, kind]",
              "n -= 0",
              ("test_kernel.py",)),

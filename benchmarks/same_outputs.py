@@ -3,6 +3,8 @@
     python benchmarks/same_outputs.py --baseline REV     # this tree against git revision REV
     python benchmarks/same_outputs.py --baseline REV --trials 20000
     python benchmarks/same_outputs.py --baseline REV --engine kernel   # the compiled kernel's
+    python benchmarks/same_outputs.py --engine kernel --save before.json   # this tree's digests
+    python benchmarks/same_outputs.py --engine kernel --against before.json  # ... compared
 
 A speed change must not change a single number: for every deck in ``decks/`` and every
 setting below, the per-trial metrics of every turn (before any averaging) from this tree and
@@ -11,7 +13,9 @@ exits with status 1 when any differs, naming the first deck, setting, turn and m
 The games are the NumPy engine's (``--engine numpy``, the default: a revision from before the
 engine option has no other) or the compiled kernel's (``--engine kernel``, both trees having
 it); the two engines draw their randomness differently, so they are never compared with each
-other here.
+other here. ``--save`` writes this tree's digests to a file and ``--against`` compares with
+such a file instead of a checkout (no second tree, no second compilation of the kernel: the
+quick check between two edits of the same tree).
 """
 
 from __future__ import annotations
@@ -92,15 +96,34 @@ def digests(tree: Path, trials: int, engine: str) -> tuple[dict[str, str], dict[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", required=True, metavar="REV")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--baseline", metavar="REV", help="compare with git revision REV")
+    source.add_argument("--against", metavar="FILE", type=Path,
+                        help="compare with the digests --save wrote")
+    source.add_argument("--save", metavar="FILE", type=Path,
+                        help="write this tree's digests to FILE, compare nothing")
     parser.add_argument("--trials", type=int, default=5000)
     parser.add_argument("--engine", choices=["numpy", "kernel"], default="numpy",
                         help="the engine both trees play (default numpy)")
     args = parser.parse_args()
     mine, mine_unplayable = digests(ROOT, args.trials, args.engine)
-    with checkout(args.baseline) as tree:
-        theirs, theirs_unplayable = digests(tree, args.trials, args.engine)
-    for who, unplayable in (("this tree", mine_unplayable), (args.baseline, theirs_unplayable)):
+    if args.save:
+        args.save.write_text(json.dumps({"trials": args.trials, "engine": args.engine,
+                                         "digests": mine, "unplayable": mine_unplayable}))
+        print(f"{len(mine)} series of {args.trials} games written to {args.save}")
+        return
+    if args.against:
+        saved = json.loads(args.against.read_text())
+        if (saved["trials"], saved["engine"]) != (args.trials, args.engine):
+            sys.exit(f"same_outputs: {args.against} holds {saved['trials']} games of the "
+                     f"{saved['engine']} engine; ask for the same")
+        theirs, theirs_unplayable = saved["digests"], saved["unplayable"]
+        other = str(args.against)
+    else:
+        with checkout(args.baseline) as tree:
+            theirs, theirs_unplayable = digests(tree, args.trials, args.engine)
+        other = args.baseline
+    for who, unplayable in (("this tree", mine_unplayable), (other, theirs_unplayable)):
         for what, error in unplayable.items():
             print(f"  {who} cannot play {what}: {error}")
     shared = sorted(set(mine) & set(theirs))

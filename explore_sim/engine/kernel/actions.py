@@ -64,6 +64,7 @@ from .zones import (
     peek,
     pick_creature,
     sacrifice,
+    tap_copies,
 )
 
 
@@ -157,7 +158,7 @@ def combat(K, S, attackers, crewers):
         mode = K.card[kind, C_ABILITY_COST_MODE]
         if S.zones[BF, kind] - S.zones[SICK, kind] - S.zones[TAPPED, kind] > 0 and can_pay(K, S, mode, kind, ONE):
             pay_one(K, S, mode, NO, kind, ONE)
-            S.zones[TAPPED, kind] += 1  # it attacks
+            tap_copies(K, S, kind, ONE)  # it attacks
             animated += 1
             # Unblocked, it deals combat damage equal to its power (CR 510.1a).
             S.totals[E_DAMAGE] += max(K.card[kind, C_POWER], 0)

@@ -120,6 +120,7 @@ def start_game(K, S, deck, counts):
     S.zones[SICK_CTR, :] = 0
     S.perm[:] = 0
     S.pool[:] = 0
+    S.units[:, :] = 0
     S.totals[:] = 0
     S.main[:] = 0
     if tracing(S):  # the log holds the game being played

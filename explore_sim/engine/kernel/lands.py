@@ -32,14 +32,12 @@ from .codes import (
 )
 from .colours import colour_keys
 from .decisions import castable_in_hand, castable_target, scry, will_use_mana
-from .mana import total_of, unit_sets, usable
+from .mana import total_of, unit_sets
 from .pack import (
     C_FACE_OF,
     C_FETCH_WHEN,
-    C_IS_SOURCE,
     C_LAND_COLOURS,
     C_LAND_ENTERS,
-    C_SOURCE_COST,
     C_TAPPED_ARG,
     C_TAPPED_RULE,
     LO_ARG,
@@ -71,7 +69,7 @@ from .state import (
     TAPPED,
 )
 from .trace import T_LAND, T_LAND_LEAVES, T_LAND_PUT, note
-from .zones import count, group_ids, land_types, leave, to_hand
+from .zones import count, group_ids, land_types, leave, makes_plain_mana, tap_copies, to_hand, usable
 
 
 @compiled
@@ -240,8 +238,8 @@ def bounce(K, S, bounce_land):
         key = ((1 if S.zones[TAPPED, land] > 0 else 0) << 20) + ((8 - colours) << 12) + 4095 - n
         if key > best_key:
             chosen, best_key = land, key
-    if K.card[chosen, C_IS_SOURCE] and K.card[chosen, C_SOURCE_COST] == 0 and usable(K, S, chosen) > 0:
-        S.zones[TAPPED, chosen] += 1  # its mana stays in the pool
+    if makes_plain_mana(K, chosen) and usable(K, S, chosen) > 0:
+        tap_copies(K, S, chosen, ONE)  # its mana stays in the pool
         for c in range(K.dims[N_CLASSES]):
             S.pool[c] += K.source_units[chosen, c]
     leave(K, S, chosen)

@@ -13,8 +13,6 @@ needs least; units come from the pool first, then sources are tapped in tapping 
 from __future__ import annotations
 
 from .pack import (
-    C_HAS_HASTE,
-    C_IS_CREATURE,
     CL_CLASS_PAIN,
     CL_COLOURS,
     CL_FLEXIBILITY,
@@ -35,8 +33,8 @@ from .pack import (
 )
 from .records import compiled
 from .state import (
-    BF,
     HAND,
+    IN_PLAY,
     POOL_IN_USE,
     R_FILTER_ONE,
     R_FILTER_UNITS,
@@ -46,9 +44,9 @@ from .state import (
     R_ORDER_KEYS,
     R_ORDER_PIPS,
     R_TRIAL,
-    SICK,
-    TAPPED,
+    READY,
 )
+from .zones import makes_plain_mana, tap_copies, usable
 
 _N_CLASSES, _N_MASKS, _HAS_FILTERS, _TIES, _LOOKUP, _CAP, _N_SOURCES = (
     DIMS.index(d) for d in ("n_classes", "n_masks", "has_filters", "has_generic_ties",
@@ -56,48 +54,28 @@ _N_CLASSES, _N_MASKS, _HAS_FILTERS, _TIES, _LOOKUP, _CAP, _N_SOURCES = (
 _ANY_COLOUR, _ALL_MANA = 31, 127
 
 
-@compiled(inline="always")
-def usable(K, S, kind):
-    """Untapped copies of source ``kind`` able to make mana now (a creature's only once it
-    has been under your control since the turn began, CR 302.6)."""
-    n = S.zones[BF, kind] - S.zones[TAPPED, kind]
-    if K.card[kind, C_IS_CREATURE] and not K.card[kind, C_HAS_HASTE]:
-        n -= S.zones[SICK, kind]
-    return max(n, 0)
-
-
 @compiled
 def plain_units(K, S, out, skip_kind, skip_copies):
     """The pool plus the units of every untapped plain source (no filter) into ``out``,
-    less ``skip_copies`` of ``skip_kind`` (a source that pays part of a cost by tapping)."""
+    less ``skip_copies`` of ``skip_kind`` (a source that pays part of a cost by tapping):
+    the running counts (:data:`~.state.READY`) kept as sources enter, leave, tap and untap."""
     n_classes = K.dims[_N_CLASSES]
-    pool = S.pool
+    pool, ready = S.pool, S.units[READY]
     for c in range(n_classes):
-        out[c] = pool[c]
-    for si in range(K.dims[_N_SOURCES]):
-        if K.sources[si, SO_COST] > 0:
-            continue
-        kind = K.sources[si, SO_KIND]
-        copies = usable(K, S, kind)
-        if kind == skip_kind:
-            copies -= min(copies, skip_copies)
-        if copies:
-            for c in range(n_classes):
-                out[c] += copies * K.s_units[si, c]
+        out[c] = pool[c] + ready[c]
+    if skip_copies > 0 and skip_kind >= 0 and makes_plain_mana(K, skip_kind):
+        skipped = min(usable(K, S, skip_kind), skip_copies)
+        for c in range(n_classes):
+            out[c] -= skipped * K.source_units[skip_kind, c]
 
 
 @compiled
 def units_in_play(K, S, out):
     """The units of every plain source (no activation cost) you control, tapped or not, into
     ``out`` (classes): the mana the battlefield can make next turn."""
-    n_classes = K.dims[_N_CLASSES]
-    for c in range(n_classes):
-        out[c] = 0
-    for si in range(K.dims[_N_SOURCES]):
-        if K.sources[si, SO_COST] == 0:
-            copies = S.zones[BF, K.sources[si, SO_KIND]]
-            for c in range(n_classes):
-                out[c] += copies * K.s_units[si, c]
+    in_play = S.units[IN_PLAY]
+    for c in range(K.dims[_N_CLASSES]):
+        out[c] = in_play[c]
 
 
 @compiled
@@ -309,7 +287,7 @@ def tap(K, S, used, skip_kind, skip_copies):
             spent = min(produced, need[c])
             need[c] -= spent
             pool[c] += produced - spent
-        S.zones[TAPPED, kind] += copies
+        tap_copies(K, S, kind, copies)
 
 
 @compiled
@@ -336,7 +314,7 @@ def activate_filters(K, S, skip_kind, skip_copies):
                 one[:n_classes] = 0
                 one[c] = 1
                 tap(K, S, one, skip_kind, skip_copies)
-            S.zones[TAPPED, kind] += 1
+            tap_copies(K, S, kind, 1)
             for c in range(n_classes):
                 pool[c] += K.s_units[si, c]
             S.slots[POOL_IN_USE] = 1

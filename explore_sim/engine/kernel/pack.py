@@ -63,7 +63,8 @@ DIMS = ("n_kinds", "n_classes", "n_masks", "n_modes", "n_deck", "n_options", "n_
 FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_RULES, \
     LAND_ENTERS_CODES
 
-_FIELDS = ("dims", "fdims", "card", "pips", "source_units", "members", "card_modes", "gi",
+_FIELDS = ("dims", "fdims", "card", "pips", "source_units", "members", "kind_groups",
+           "card_modes", "gi",
            "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
            "castable_modes", "options", "opt_units", "basic_units", "profiles")
@@ -77,7 +78,7 @@ CARD_COLUMNS = ("is_land", "is_creature", "is_permanent", "is_nonland", "is_card
                 "fetch_when", "land_enters", "tapped_rule", "tapped_arg", "basic_types",
                 "face_of", "power", "toughness", "source_cost", "cheapest", "n_card_modes",
                 "needs_target", "ability_cost_mode", "is_cast", "commander_slot",
-                "land_colours", "hand_profile")
+                "land_colours", "hand_profile", "n_groups")
 #: Columns of ``K.classes`` (one row per unit class), then its colours W U B R G.
 CLASS_COLUMNS = ("class_mask", "class_pain", "generic_order", "flexibility", "generic_rank",
                  "strides", "colours")
@@ -209,6 +210,14 @@ def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
     return np.array([dims[d] for d in DIMS], dtype=np.int64)
 
 
+def _kind_groups(members: np.ndarray) -> np.ndarray:
+    """Each card id's groups (the nonzero columns of its row of ``members``), padded with
+    -1: (n_kinds, most groups of a card), so that a permanent entering or leaving counts
+    only its own groups."""
+    rows = [np.flatnonzero(row).tolist() for row in members]
+    return _padded(rows, np.int64)[0]
+
+
 def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.ndarray
                 ) -> np.ndarray:
     """One row per card id, :data:`CARD_COLUMNS`: (n_kinds, len(CARD_COLUMNS))."""
@@ -224,7 +233,8 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         np.isin(np.arange(n), tables.x_ids), f.maps, f.fetch, f.fetch_when, f.land_enters,
         f.tapped_rule, f.tapped_arg, f.basic_types, f.face_of, f.power, f.toughness,
         f.source_cost, casting.cheapest, n_card_modes, tables.needs_creature_target,
-        tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile)],
+        tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile,
+        (tables.members != 0).sum(axis=1))],
         axis=1))
 
 
@@ -267,6 +277,7 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
         card=_card_table(tables, hand_profile, n_card_modes), pips=_array(f.pips, np.int64),
         source_units=_array(f.source_units, np.int64), members=_array(tables.members, np.int64),
+        kind_groups=_kind_groups(tables.members),
         card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
         group_n=group_n.astype(np.int64), classes=_class_table(mana),
         intersects=_array(mana.intersects, np.int64).reshape(n_classes, n_masks),

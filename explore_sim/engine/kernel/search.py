@@ -51,6 +51,7 @@ from .zones import (
     group_ids,
     member,
     sacrifice,
+    tap_copies,
     to_hand,
 )
 
@@ -143,7 +144,7 @@ def enters_land(K, S, kind, tapped):
     so no land's entering starts another explore: the compiled game never recurses."""
     enter(K, S, kind)
     if tapped:
-        S.zones[TAPPED, kind] += 1
+        tap_copies(K, S, kind, ONE)
     if member(K, G_MAPS_ON_ENTER, kind):
         create_maps(K, S, K.card[kind, C_MAPS])
 
@@ -158,7 +159,7 @@ def enter_found(K, S, card, untap):
     note(S, T_LAND_PUT, card, 0 if untap else 1, 0)
     enters_land(K, S, card, YES)
     if untap:
-        S.zones[TAPPED, card] -= 1
+        tap_copies(K, S, card, NONE)
 
 
 @compiled

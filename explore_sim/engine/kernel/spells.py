@@ -65,7 +65,6 @@ from .state import (
     R_PAY_FILTERED,
     R_PAY_PLAIN,
     R_PAY_USED,
-    TAPPED,
 )
 from .trace import T_CAST, T_EXPLORE_EFFECT, note, tracing
 from .zones import (
@@ -78,6 +77,7 @@ from .zones import (
     is_game_commander,
     member,
     pick_creature,
+    tap_copies,
     to_hand,
 )
 
@@ -188,7 +188,7 @@ def enters(K, S, kind, x, tapped):
     s, totals = S.slots, S.totals
     enter(K, S, kind)
     if tapped:
-        S.zones[TAPPED, kind] += 1
+        tap_copies(K, S, kind, ONE)
     if member(K, G_EACH_TURN_LAND_ON_ENTER, kind):  # Janeway: a land drop this turn too
         s[LAND_DROPS] += 1
         totals[E_EXTRA_LAND_DROPS] += 1

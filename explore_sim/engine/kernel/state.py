@@ -1,7 +1,7 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
 A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm, pool,
-lib_pips, totals, main, deal, play, work, stack, trace, block)``:
+units, lib_pips, totals, main, deal, play, work, stack, trace, block)``:
 
 - ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
@@ -16,8 +16,12 @@ lib_pips, totals, main, deal, play, work, stack, trace, block)``:
   library), :data:`CTR` and :data:`SICK_CTR` (+1/+1 counters on the copies not summoning
   sick, and on the sick ones);
 - ``perm``: permanents on the battlefield per group of ``K.members``;
-- ``pool``: mana made and not spent, per unit class; ``lib_pips``: the library's pips per
-  colour;
+- ``pool``: mana made and not spent, per unit class; ``units``: running counts of the
+  units the plain sources you control make (no filter), per unit class: row :data:`READY`
+  those able to make mana now (untapped, and a creature's not summoning sick), row
+  :data:`IN_PLAY` all of them, tapped or not (kept as permanents enter, leave, tap and
+  untap: :func:`~.zones.enter`, :func:`~.zones.leave`, :func:`~.zones.tap_copies`);
+  ``lib_pips``: the library's pips per colour;
 - ``totals``: the event counters (:data:`~.pack.EVENTS`); ``main``: the first main phase's
   metrics (:data:`~.pack.MAIN_METRICS`, then one per castable card);
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
@@ -54,6 +58,7 @@ __all__ = [
     "GRAVEYARD",
     "HAND",
     "HAND_LANDS",
+    "IN_PLAY",
     "LAND_DROPS",
     "LIB_COUNT",
     "LIB_LANDS",
@@ -62,6 +67,7 @@ __all__ = [
     "N_ZONES",
     "PLAYED_LAND",
     "POOL_IN_USE",
+    "READY",
     "SEARCH_REVERSES",
     "SICK",
     "SICK_CTR",
@@ -84,6 +90,8 @@ N_SLOTS = 15
 #: Rows of the zones array.
 HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT, CTR, SICK_CTR = range(9)
 N_ZONES = 9
+#: Rows of the running mana counts ``S.units``.
+READY, IN_PLAY = range(2)
 #: Rows of the workspace ``S.work`` (int64): each function that needs scratch space has rows
 #: of its own, so no call overwrites its caller's (the compiled game never recurses), and
 #: no array is allocated while games are played.
@@ -99,8 +107,9 @@ globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 
 #: One game's state (the arrays above).
-State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "lib_pips", "totals",
-                             "main", "deal", "play", "work", "stack", "trace", "block"))
+State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "units", "lib_pips",
+                             "totals", "main", "deal", "play", "work", "stack", "trace",
+                             "block"))
 
 #: Games whose metrics are gathered in ``S.block`` before they are copied out.
 BLOCK = 32
@@ -115,7 +124,8 @@ def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack
     return State(
         np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
         np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
-        np.zeros(max(n_classes, 1), np.int32), np.zeros(5, np.int32),
+        np.zeros(max(n_classes, 1), np.int32), np.zeros((2, max(n_classes, 1)), np.int64),
+        np.zeros(5, np.int32),
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
         np.zeros(4, np.uint64), np.zeros(4, np.uint64),
         np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),

@@ -69,7 +69,7 @@ from .state import (
     TURN,
 )
 from .trace import T_DISCARD, note
-from .zones import count, draw, group_ids, to_hand
+from .zones import count, count_units, draw, group_ids, to_hand
 
 
 @compiled
@@ -137,6 +137,7 @@ def untap_and_draw(K, S):
     s[EXPLORES_BEFORE] = S.totals[E_EXPLORES]
     S.zones[SICK, :] = 0
     S.zones[TAPPED, :] = 0
+    count_units(K, S)  # everything untapped, nothing summoning sick
     S.pool[:] = 0
     extra = count(K, S, G_EACH_TURN_LAND)  # Janeway: an additional land each turn
     s[LAND_DROPS] = 1 + extra

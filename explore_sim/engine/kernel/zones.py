@@ -13,11 +13,20 @@ from .codes import (
     G_HELM,
     G_LAND_IDS,
     IS_COMMANDER,
-    N_GROUPS,
+    N_CLASSES,
     N_KINDS,
     ONE,
 )
-from .pack import C_BASIC_TYPES, C_COMMANDER_SLOT, C_IS_CREATURE, C_IS_LAND
+from .pack import (
+    C_BASIC_TYPES,
+    C_COMMANDER_SLOT,
+    C_HAS_HASTE,
+    C_IS_CREATURE,
+    C_IS_LAND,
+    C_IS_SOURCE,
+    C_N_GROUPS,
+    C_SOURCE_COST,
+)
 from .records import compiled
 from .state import (
     BF,
@@ -28,9 +37,11 @@ from .state import (
     GRAVEYARD,
     HAND,
     HAND_LANDS,
+    IN_PLAY,
     LIB_COUNT,
     LIB_LANDS,
     MAPS,
+    READY,
     SICK,
     SICK_CTR,
     SIZE,
@@ -131,23 +142,80 @@ def draw(K, S):
 
 
 @compiled(inline="always")
+def usable(K, S, kind):
+    """Untapped copies of source ``kind`` able to make mana now (a creature's only once it
+    has been under your control since the turn began, CR 302.6)."""
+    n = S.zones[BF, kind] - S.zones[TAPPED, kind]
+    if K.card[kind, C_IS_CREATURE] and not K.card[kind, C_HAS_HASTE]:
+        n -= S.zones[SICK, kind]
+    return max(n, 0)
+
+
+@compiled(inline="always")
+def makes_plain_mana(K, kind):
+    """Whether ``kind`` is a mana source with no activation cost (not a filter)."""
+    return K.card[kind, C_IS_SOURCE] != 0 and K.card[kind, C_SOURCE_COST] == 0
+
+
+@compiled
+def count_units(K, S):
+    """The running mana counts from scratch (:data:`~.state.READY` and
+    :data:`~.state.IN_PLAY` rows of ``S.units``): the units of every plain source you
+    control, able to make mana now, and tapped or not."""
+    n_classes = K.dims[N_CLASSES]
+    S.units[READY, :] = 0
+    S.units[IN_PLAY, :] = 0
+    for kind in range(1, K.dims[N_KINDS]):
+        if S.zones[BF, kind] > 0 and makes_plain_mana(K, kind):
+            ready, on = usable(K, S, kind), S.zones[BF, kind]
+            for c in range(n_classes):
+                S.units[READY, c] += ready * K.source_units[kind, c]
+                S.units[IN_PLAY, c] += on * K.source_units[kind, c]
+
+
+@compiled(inline="always")
+def units_moved(K, S, kind, ready_before, on_before):
+    """Keep the running mana counts in step after copies of ``kind`` entered, left, were
+    tapped or untapped: ``ready_before`` and ``on_before`` are its usable copies and its
+    copies on the battlefield before the change."""
+    if makes_plain_mana(K, kind):
+        ready, on = usable(K, S, kind) - ready_before, S.zones[BF, kind] - on_before
+        if ready or on:
+            for c in range(K.dims[N_CLASSES]):
+                S.units[READY, c] += ready * K.source_units[kind, c]
+                S.units[IN_PLAY, c] += on * K.source_units[kind, c]
+
+
+@compiled
+def tap_copies(K, S, kind, n):
+    """Tap ``n`` copies of permanent ``kind`` (untap them where ``n`` is negative)."""
+    ready, on = usable(K, S, kind), S.zones[BF, kind]
+    S.zones[TAPPED, kind] += n
+    units_moved(K, S, kind, ready, on)
+
+
+@compiled(inline="always")
 def enter(K, S, kind):
     """A permanent enters the battlefield (summoning sick); its groups count it."""
+    ready, on = usable(K, S, kind), S.zones[BF, kind]
     S.zones[BF, kind] += 1
     S.zones[SICK, kind] += 1
-    for g in range(K.dims[N_GROUPS]):
-        S.perm[g] += K.members[kind, g]
+    for i in range(K.card[kind, C_N_GROUPS]):
+        S.perm[K.kind_groups[kind, i]] += 1
+    units_moved(K, S, kind, ready, on)
 
 
 @compiled(inline="always")
 def leave(K, S, kind):
     """A permanent leaves the battlefield; its sick and tapped counts stay within what is
     left."""
+    ready, on = usable(K, S, kind), S.zones[BF, kind]
     S.zones[BF, kind] -= 1
-    for g in range(K.dims[N_GROUPS]):
-        S.perm[g] -= K.members[kind, g]
+    for i in range(K.card[kind, C_N_GROUPS]):
+        S.perm[K.kind_groups[kind, i]] -= 1
     S.zones[SICK, kind] = min(S.zones[SICK, kind], S.zones[BF, kind])
     S.zones[TAPPED, kind] = min(S.zones[TAPPED, kind], S.zones[BF, kind])
+    units_moved(K, S, kind, ready, on)
 
 
 @compiled(inline="always")
@@ -209,7 +277,9 @@ def remove(K, S, kind, just_entered):
         return
     take_counters(K, S, kind, just_entered)
     if just_entered and S.zones[SICK, kind] > 0:
+        ready, on = usable(K, S, kind), S.zones[BF, kind]
         S.zones[SICK, kind] -= 1
+        units_moved(K, S, kind, ready, on)
     leave(K, S, kind)
     if is_game_commander(K, kind):
         S.zones[COMMAND, kind] += 1
