@@ -30,14 +30,13 @@ from .records import compiled
 from .state import (
     COMMAND,
     HAND,
+    IN_PLAY,
     R_BEFORE,
     R_COVERED,
     R_DEMAND,
-    R_IN_PLAY,
     R_MORE_COVERED,
     R_WANTED,
 )
-from .mana import units_in_play
 from .zones import group_ids
 
 
@@ -56,11 +55,12 @@ def colour_deficit(K, covered, p):
 
 
 @compiled
-def colour_keys(K, S, units, colours, is_fetch, keys):
-    """Steps 3 and 4 of the land choice for options making ``units`` (options, classes) of
-    ``colours``, added to ``keys``: the remaining colour deficit of the wanted cards the
-    option closes, then the colour with the largest remaining deficit, then the library's
-    most demanded colour. A fetch option closes what the deck's best basic land would."""
+def colour_keys(K, S, cover, colours, is_fetch, keys):
+    """Steps 3 and 4 of the land choice for options bringing ``cover`` (options, masks: the
+    units meeting each mask of the exact test that the option makes) of ``colours``, added
+    to ``keys``: the remaining colour deficit of the wanted cards the option closes, then
+    the colour with the largest remaining deficit, then the library's most demanded colour.
+    A fetch option closes what the deck's best basic land would."""
     n_classes, n_masks, n_profiles = K.dims[N_CLASSES], K.dims[N_MASKS], K.dims[N_PROFILES]
     n_options = len(colours)
     if n_profiles:
@@ -74,16 +74,18 @@ def colour_keys(K, S, units, colours, is_fetch, keys):
         for slot in range(K.dims[N_COMMANDERS]):
             if S.zones[COMMAND, group_ids(K, G_COMMANDER_IDS)[slot]] > 0 and K.commanders[slot, CM_COMMANDER_PROFILE] >= 0:
                 wanted[K.commanders[slot, CM_COMMANDER_PROFILE]] += 1
-        in_play = S.work[R_IN_PLAY]
-        units_in_play(K, S, in_play)
+        in_play = S.units[IN_PLAY]
         covered = S.work[R_COVERED]
-        covered[:n_masks] = 0
         for m in range(n_masks):
+            covered[m] = 0
             for c in range(n_classes):
                 covered[m] += in_play[c] * K.intersects[c, m]
+        # Only the profiles some wanted card has count below (a profile no card wants adds
+        # nothing to a key).
         before = S.work[R_BEFORE]
         for p in range(n_profiles):
-            before[p] = colour_deficit(K, covered, p)
+            if wanted[p]:
+                before[p] = colour_deficit(K, covered, p)
         more = S.work[R_MORE_COVERED]
         demand = S.work[R_DEMAND]
         demand[:5] = 0
@@ -92,19 +94,19 @@ def colour_keys(K, S, units, colours, is_fetch, keys):
             for c in range(n_classes):
                 made += in_play[c] * K.classes[c, CL_COLOURS + k]
             for p in range(n_profiles):
-                demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
+                if wanted[p]:
+                    demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
         for o in range(n_options):
             gain = 0
             tries = K.dims[N_BASICS] if is_fetch[o] else 1
             for t in range(tries):
-                option_units = K.basic_units[t] if is_fetch[o] else units[o]
+                option_cover = K.basic_cover[t] if is_fetch[o] else cover[o]
                 for m in range(n_masks):
-                    more[m] = covered[m]
-                    for c in range(n_classes):
-                        more[m] += option_units[c] * K.intersects[c, m]
+                    more[m] = covered[m] + option_cover[m]
                 closed = 0
                 for p in range(n_profiles):
-                    closed += wanted[p] * (before[p] - colour_deficit(K, more, p))
+                    if wanted[p]:
+                        closed += wanted[p] * (before[p] - colour_deficit(K, more, p))
                 gain = max(gain, closed)
             keys[o] += min(gain, 255) << 41
             best = 0

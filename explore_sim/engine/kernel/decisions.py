@@ -86,6 +86,7 @@ from .state import (
     END,
     HAND,
     HAND_LANDS,
+    HELD,
     LIB_LANDS,
     R_NEXT_MORE,
     R_NEXT_UNITS,
@@ -203,7 +204,7 @@ def observe(K, S, field, card, explores_left, counters, present):
     if field == O_TOUGHNESS:
         return float(K.card[card, C_TOUGHNESS])
     if field == O_CARDS_IN_HAND:
-        return float(S.zones[HAND].sum())
+        return float(S.slots[HELD])
     if field == O_LANDS_IN_HAND:
         return float(S.slots[HAND_LANDS])
     if field == O_LANDS_IN_PLAY:

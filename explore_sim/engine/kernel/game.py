@@ -21,6 +21,7 @@ from .state import (
     END,
     HAND,
     HAND_LANDS,
+    HELD,
     LIB_COUNT,
     LIB_LANDS,
     R_ATTACKERS,
@@ -189,14 +190,19 @@ def settle_library(K, S, counts):
     s = S.slots
     s[LIB_LANDS] = 0
     s[HAND_LANDS] = 0
+    s[HELD] = 0
     S.lib_pips[:] = 0
+    S.hand_pips[:] = 0
     for kind in range(K.dims[N_KINDS]):
-        left = counts[kind] - S.zones[HAND, kind]
+        held = S.zones[HAND, kind]
+        left = counts[kind] - held
         S.zones[LIB_COUNT, kind] = left
         s[LIB_LANDS] += left * K.card[kind, C_IS_LAND]
-        s[HAND_LANDS] += S.zones[HAND, kind] * K.card[kind, C_IS_LAND]
+        s[HAND_LANDS] += held * K.card[kind, C_IS_LAND]
+        s[HELD] += held
         for k in range(5):
             S.lib_pips[k] += left * K.pips[kind, k]
+            S.hand_pips[k] += held * K.pips[kind, k]
 
 
 @compiled(nogil=True)
@@ -241,7 +247,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
                               mulligan[2], bottomed)
         settle_library(K, S, counts)
         opening[j, 0] = taken
-        opening[j, 1] = S.zones[HAND].sum()
+        opening[j, 1] = S.slots[HELD]
         lands = 0
         for kind in group_ids(K, G_LAND_IDS):
             lands += S.zones[HAND, kind]
@@ -251,7 +257,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
             play_turn(K, S, discard_order, attackers, crewers)
             turn_metrics(K, S, S.block[b, turn])
             if tracing(S):
-                note(S, T_END_TURN, 0, count(K, S, G_LAND), S.zones[HAND].sum())
+                note(S, T_END_TURN, 0, count(K, S, G_LAND), S.slots[HELD])
         if b == BLOCK - 1 or j == games - 1:  # the block's games into the output
             start = j - b
             for turn in range(turns):

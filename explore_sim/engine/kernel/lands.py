@@ -148,7 +148,7 @@ def choose_land(K, S, land_drop, tapped):
                 keys[o] += 1 << 50
         if untapped == will_use:
             keys[o] += 1 << 49
-    colour_keys(K, S, K.opt_units, K.options[:, LO_COLOURS], K.options[:, LO_FETCH], keys)
+    colour_keys(K, S, K.opt_cover, K.options[:, LO_COLOURS], K.options[:, LO_FETCH], keys)
     best, best_key = -1, -1
     for o in range(n_options):
         if held[o]:

@@ -185,11 +185,8 @@ def generic_order(K, S, mode, order):
         return
     lib_pips = S.lib_pips
     pips = S.work[R_ORDER_PIPS]
-    pips[:5] = 0
-    for kind in range(K.dims[0]):
-        if S.zones[HAND, kind]:
-            for k in range(5):
-                pips[k] += S.zones[HAND, kind] * K.pips[kind, k]
+    for k in range(5):
+        pips[k] = S.hand_pips[k]
     card = K.modes[mode, MO_MODE_CARD]
     if card and S.zones[HAND, card] > 0:
         for k in range(5):

@@ -67,7 +67,8 @@ _FIELDS = ("dims", "fdims", "card", "pips", "source_units", "members", "kind_gro
            "card_modes", "gi",
            "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
-           "castable_modes", "options", "opt_units", "basic_units", "profiles")
+           "castable_modes", "options", "opt_units", "basic_units", "opt_cover",
+           "basic_cover", "profiles")
 #: The deck's tables for the compiled game (see :func:`pack` for every field). Few arrays,
 #: with named columns, so that compiled functions taking them compile quickly.
 KernelTables = namedtuple("KernelTables", _FIELDS)
@@ -272,6 +273,9 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
                       options.is_fetch, options.is_passage, options.colours, options.tiebreak,
                       options.tapped_rule, options.tapped_arg)
     lookup = mana.lookup if mana.lookup is not None else np.zeros((1, 1), dtype=bool)
+    intersects = _array(mana.intersects, np.int64).reshape(n_classes, n_masks)
+    opt_units = _array(options.units, np.int64).reshape(len(options.card), n_classes)
+    basic_units = _array(options.basic_units, np.int64).reshape(len(tables.basic_ids), n_classes)
     return KernelTables(
         dims=_dims(tables, config, taxed.shape[1]),
         fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
@@ -280,7 +284,7 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         kind_groups=_kind_groups(tables.members),
         card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
         group_n=group_n.astype(np.int64), classes=_class_table(mana),
-        intersects=_array(mana.intersects, np.int64).reshape(n_classes, n_masks),
+        intersects=intersects,
         modes=np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i]]
                         for i, m in enumerate(mana.modes)], dtype=np.int64).reshape(n_modes, 5),
         req=_array(mana.req, np.int64).reshape(n_modes, n_masks),
@@ -296,9 +300,11 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         options=np.ascontiguousarray(np.stack([_array(v, np.int64) for v in option_columns],
                                               axis=1).reshape(len(options.card),
                                                               len(OPTION_COLUMNS))),
-        opt_units=_array(options.units, np.int64).reshape(len(options.card), n_classes),
-        basic_units=_array(options.basic_units, np.int64).reshape(len(tables.basic_ids),
-                                                                   n_classes),
+        opt_units=opt_units, basic_units=basic_units,
+        # The units meeting each mask of the exact test that a land option (a basic land)
+        # brings: (n_options, n_masks) and (n_basics, n_masks).
+        opt_cover=np.ascontiguousarray(opt_units @ intersects),
+        basic_cover=np.ascontiguousarray(basic_units @ intersects),
         profiles=profiles,
     )
 

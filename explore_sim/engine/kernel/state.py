@@ -1,7 +1,7 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
 A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm, pool,
-units, lib_pips, totals, main, deal, play, work, stack, trace, block)``:
+units, lib_pips, hand_pips, totals, main, deal, play, work, stack, trace, block)``:
 
 - ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
@@ -21,7 +21,7 @@ units, lib_pips, totals, main, deal, play, work, stack, trace, block)``:
   those able to make mana now (untapped, and a creature's not summoning sick), row
   :data:`IN_PLAY` all of them, tapped or not (kept as permanents enter, leave, tap and
   untap: :func:`~.zones.enter`, :func:`~.zones.leave`, :func:`~.zones.tap_copies`);
-  ``lib_pips``: the library's pips per colour;
+  ``lib_pips`` and ``hand_pips``: the library's and the hand's pips per colour;
 - ``totals``: the event counters (:data:`~.pack.EVENTS`); ``main``: the first main phase's
   metrics (:data:`~.pack.MAIN_METRICS`, then one per castable card);
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
@@ -58,6 +58,7 @@ __all__ = [
     "GRAVEYARD",
     "HAND",
     "HAND_LANDS",
+    "HELD",
     "IN_PLAY",
     "LAND_DROPS",
     "LIB_COUNT",
@@ -83,8 +84,8 @@ __all__ = [
 ]
 
 TOP, END, DEALT, LAND_DROPS, PLAYED_LAND, MAPS, EQUIPPED, GRAVEYARD, TURN, HAND_LANDS, \
-    LIB_LANDS, POOL_IN_USE, SIZE, SEARCH_REVERSES, EXPLORES_BEFORE = range(15)
-N_SLOTS = 15
+    LIB_LANDS, POOL_IN_USE, SIZE, SEARCH_REVERSES, EXPLORES_BEFORE, HELD = range(16)
+N_SLOTS = 16
 
 
 #: Rows of the zones array.
@@ -108,8 +109,8 @@ globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 #: One game's state (the arrays above).
 State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "units", "lib_pips",
-                             "totals", "main", "deal", "play", "work", "stack", "trace",
-                             "block"))
+                             "hand_pips", "totals", "main", "deal", "play", "work", "stack",
+                             "trace", "block"))
 
 #: Games whose metrics are gathered in ``S.block`` before they are copied out.
 BLOCK = 32
@@ -125,7 +126,7 @@ def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack
         np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
         np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
         np.zeros(max(n_classes, 1), np.int32), np.zeros((2, max(n_classes, 1)), np.int64),
-        np.zeros(5, np.int32),
+        np.zeros(5, np.int32), np.zeros(5, np.int32),
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
         np.zeros(4, np.uint64), np.zeros(4, np.uint64),
         np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),

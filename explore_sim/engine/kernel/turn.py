@@ -59,6 +59,7 @@ from .state import (
     EXPLORES_BEFORE,
     GRAVEYARD,
     HAND,
+    HELD,
     LAND_DROPS,
     PLAYED_LAND,
     R_RECORD_FILTERED,
@@ -155,7 +156,7 @@ def untap_and_draw(K, S):
 def cleanup(K, S, discard_order):
     """Discard down to the hand limit: the most expensive spells first (of two that cost the
     same, not a mana source), lands last, then by id."""
-    excess = S.zones[HAND].sum() - K.dims[HAND_LIMIT]
+    excess = S.slots[HELD] - K.dims[HAND_LIMIT]
     if excess <= 0:
         return
     for kind in discard_order:
@@ -183,7 +184,7 @@ def turn_metrics(K, S, out):
     out[M_LAND_DROP] = s[PLAYED_LAND]
     out[M_COUNTERS] = totals[E_EXPLORE_COUNTERS] + totals[E_TRIGGER_COUNTERS]
     out[M_CREATURES] = count(K, S, G_CREATURE)
-    out[M_HAND_SIZE] = S.zones[HAND].sum()
+    out[M_HAND_SIZE] = s[HELD]
     out[M_MANA_AVAILABLE] = main[0]
     out[M_COLOUR_SCREWED] = main[1]
     out[M_OPPONENT_DEAD] = 1 if totals[E_DAMAGE] >= K.dims[LIFE] else 0

@@ -15,6 +15,7 @@ from .codes import (
     IS_COMMANDER,
     N_CLASSES,
     N_KINDS,
+    N_SOURCES,
     ONE,
 )
 from .pack import (
@@ -26,6 +27,8 @@ from .pack import (
     C_IS_SOURCE,
     C_N_GROUPS,
     C_SOURCE_COST,
+    SO_COST,
+    SO_KIND,
 )
 from .records import compiled
 from .state import (
@@ -37,6 +40,7 @@ from .state import (
     GRAVEYARD,
     HAND,
     HAND_LANDS,
+    HELD,
     IN_PLAY,
     LIB_COUNT,
     LIB_LANDS,
@@ -113,8 +117,13 @@ def peek(K, S):
 
 @compiled(inline="always")
 def to_hand(K, S, card, n):
+    """``n`` copies of ``card`` join the hand (leave it where ``n`` is negative); the hand's
+    size, lands and pips are counted as they do."""
     S.zones[HAND, card] += n
+    S.slots[HELD] += n
     S.slots[HAND_LANDS] += n * K.card[card, C_IS_LAND]
+    for k in range(5):
+        S.hand_pips[k] += n * K.pips[card, k]
 
 
 @compiled
@@ -165,12 +174,13 @@ def count_units(K, S):
     n_classes = K.dims[N_CLASSES]
     S.units[READY, :] = 0
     S.units[IN_PLAY, :] = 0
-    for kind in range(1, K.dims[N_KINDS]):
-        if S.zones[BF, kind] > 0 and makes_plain_mana(K, kind):
+    for si in range(K.dims[N_SOURCES]):
+        kind = K.sources[si, SO_KIND]
+        if K.sources[si, SO_COST] == 0 and S.zones[BF, kind] > 0:
             ready, on = usable(K, S, kind), S.zones[BF, kind]
             for c in range(n_classes):
-                S.units[READY, c] += ready * K.source_units[kind, c]
-                S.units[IN_PLAY, c] += on * K.source_units[kind, c]
+                S.units[READY, c] += ready * K.s_units[si, c]
+                S.units[IN_PLAY, c] += on * K.s_units[si, c]
 
 
 @compiled(inline="always")
