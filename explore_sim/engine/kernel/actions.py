@@ -46,11 +46,12 @@ from .pack import (
     C_MAPS,
     C_POWER,
 )
+from .bits import next_member
 from .records import compiled
 from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
-from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, R_HAKBAL_PENDING, R_VEHICLES,
-                    SICK, SICK_CTR, TAPPED, uniform)
+from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, ON_IDS, R_HAKBAL_PENDING,
+                    R_VEHICLES, SICK, SICK_CTR, TAPPED, uniform)
 from .trace import T_ATTACK, T_COMBAT, T_DAMAGE, T_EXPLORE_EFFECT, T_MAP_USED, note, tracing
 from .zones import (
     basics_left,
@@ -162,11 +163,14 @@ def combat(K, S, attackers, crewers):
             animated += 1
             # Unblocked, it deals combat damage equal to its power (CR 510.1a).
             S.totals[E_DAMAGE] += max(K.card[kind, C_POWER], 0)
-    for kind in range(n_kinds):
-        attackers[kind] = 0
+    attackers[:n_kinds] = 0
+    on = S.sets[ON_IDS]
+    kind = next_member(on, 0)
+    while kind >= 0:
         if K.card[kind, C_IS_CREATURE] and not K.card[kind, C_IS_SOURCE]:
             ready = S.zones[BF, kind] if K.card[kind, C_HAS_HASTE] else S.zones[BF, kind] - S.zones[SICK, kind]
             attackers[kind] = max(ready - S.zones[TAPPED, kind], 0)
+        kind = next_member(on, kind + 1)
     n_crewers = 0
     vehicles = S.work[R_VEHICLES]
     for kind in group_ids(K, G_SCHOONER):  # crewed by a creature, a summoning-sick one first
@@ -225,8 +229,11 @@ def combat_damage(K, S, attackers):
     explore this turn; one with no power left deals none."""
     pumps = S.totals[E_EXPLORES] - S.slots[EXPLORES_BEFORE]
     damage = 0
-    for kind in range(1, K.dims[N_KINDS]):
+    present = S.sets[ON_IDS]  # an attacker no longer on the battlefield deals nothing
+    kind = next_member(present, 1)
+    while kind >= 0:
         if attackers[kind] <= 0:
+            kind = next_member(present, kind + 1)
             continue
         on, sick = S.zones[BF, kind], S.zones[SICK, kind]
         if K.card[kind, C_HAS_HASTE]:  # a sick copy may attack (CR 302.6)
@@ -242,6 +249,7 @@ def combat_damage(K, S, attackers):
         damage += max(dealt, 0)
         if attacking > 0:
             note(S, T_ATTACK, kind, attacking, max(dealt, 0))
+        kind = next_member(present, kind + 1)
     S.totals[E_DAMAGE] += damage
     if damage > 0:
         note(S, T_DAMAGE, 0, damage, S.totals[E_DAMAGE])

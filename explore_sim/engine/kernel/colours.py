@@ -12,7 +12,6 @@ from .codes import (
     N_BASICS,
     N_CLASSES,
     N_COMMANDERS,
-    N_KINDS,
     N_MASKS,
     N_PROFILES,
 )
@@ -26,10 +25,11 @@ from .pack import (
     PR_PIPS,
     PR_PROF_N,
 )
+from .bits import next_member
 from .records import compiled
 from .state import (
     COMMAND,
-    HAND,
+    HELD_IDS,
     IN_PLAY,
     R_BEFORE,
     R_COVERED,
@@ -66,9 +66,12 @@ def colour_keys(K, S, cover, colours, is_fetch, keys):
     if n_profiles:
         wanted = S.work[R_WANTED]
         wanted[:n_profiles] = 0
-        for kind in range(1, K.dims[N_KINDS]):
-            if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_CAST] and K.card[kind, C_HAND_PROFILE] >= 0:
+        held = S.sets[HELD_IDS]
+        kind = next_member(held, 1)
+        while kind >= 0:
+            if K.card[kind, C_IS_CAST] and K.card[kind, C_HAND_PROFILE] >= 0:
                 wanted[K.card[kind, C_HAND_PROFILE]] += 1
+            kind = next_member(held, kind + 1)
         for p in range(n_profiles):
             wanted[p] += K.profiles[p, PR_CASTABLE_PROFILES]
         for slot in range(K.dims[N_COMMANDERS]):

@@ -15,7 +15,6 @@ from .codes import (
     G_SOURCE,
     N_CASTABLE,
     N_CLASSES,
-    N_KINDS,
     N_OPTIONS,
     NO,
     NONE,
@@ -81,12 +80,14 @@ from .pack import (
     C_TOUGHNESS,
     LO_CARD,
 )
+from .bits import next_member
 from .records import compiled
 from .state import (
     END,
     HAND,
     HAND_LANDS,
     HELD,
+    HELD_IDS,
     LIB_LANDS,
     R_NEXT_MORE,
     R_NEXT_UNITS,
@@ -125,10 +126,13 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
     """Some spell in hand that the casting order casts can be paid."""
     last = filtered if n_sets > 1 else plain
     total = total_of(K, last)
-    for kind in range(1, K.dims[N_KINDS]):
-        if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
+    held = S.sets[HELD_IDS]
+    kind = next_member(held, 1)
+    while kind >= 0:
+        if K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
             if castable_kind(K, plain, filtered, n_sets, kind, YES):
                 return True
+        kind = next_member(held, kind + 1)
     return False
 
 
@@ -148,9 +152,12 @@ def will_use_mana(K, S, total):
     it were), costs no more than the mana available plus one (colours aside)."""
     if K.dims[CASTABLE_CHEAPEST] <= total + 1:
         return True
-    for kind in range(1, K.dims[N_KINDS]):
-        if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_NONLAND] and K.card[kind, C_CHEAPEST] <= total + 1:
+    held = S.sets[HELD_IDS]
+    kind = next_member(held, 1)
+    while kind >= 0:
+        if K.card[kind, C_IS_NONLAND] and K.card[kind, C_CHEAPEST] <= total + 1:
             return True
+        kind = next_member(held, kind + 1)
     return False
 
 

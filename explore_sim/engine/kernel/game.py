@@ -37,7 +37,7 @@ from .state import (
 )
 from .trace import T_BOTTOM, T_DEAL, T_DEALT, T_END_TURN, T_KEEP, T_MULLIGAN, note, tracing
 from .turn import play_turn, turn_metrics
-from .zones import count, deal_to, group_ids
+from .zones import count, count_sets, deal_to, group_ids
 
 #: Cards in an opening hand before mulligans.
 HAND_SIZE = 7
@@ -203,6 +203,7 @@ def settle_library(K, S, counts):
         for k in range(5):
             S.lib_pips[k] += left * K.pips[kind, k]
             S.hand_pips[k] += held * K.pips[kind, k]
+    count_sets(K, S)
 
 
 @compiled(nogil=True)

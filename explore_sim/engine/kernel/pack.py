@@ -79,7 +79,7 @@ CARD_COLUMNS = ("is_land", "is_creature", "is_permanent", "is_nonland", "is_card
                 "fetch_when", "land_enters", "tapped_rule", "tapped_arg", "basic_types",
                 "face_of", "power", "toughness", "source_cost", "cheapest", "n_card_modes",
                 "needs_target", "ability_cost_mode", "is_cast", "commander_slot",
-                "land_colours", "hand_profile", "n_groups")
+                "land_colours", "hand_profile", "n_groups", "pass_rank")
 #: Columns of ``K.classes`` (one row per unit class), then its colours W U B R G.
 CLASS_COLUMNS = ("class_mask", "class_pain", "generic_order", "flexibility", "generic_rank",
                  "strides", "colours")
@@ -228,6 +228,8 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
     commander_slot = np.full(n, -1, dtype=np.int64)
     for slot, kind in enumerate(tables.commander_ids.tolist()):
         commander_slot[kind] = slot
+    pass_rank = np.full(n, -1, dtype=np.int64)  # place in the casting order, -1: never cast
+    pass_rank[casting.pass_ids] = np.arange(len(casting.pass_ids))
     return np.ascontiguousarray(np.stack([_array(v, np.int64) for v in (
         f.is_land, f.is_creature, f.is_permanent, f.is_nonland, f.is_card, f.is_source,
         f.has_haste, f.is_land_like, tables.cost, f.explores,
@@ -235,7 +237,7 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         f.tapped_rule, f.tapped_arg, f.basic_types, f.face_of, f.power, f.toughness,
         f.source_cost, casting.cheapest, n_card_modes, tables.needs_creature_target,
         tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile,
-        (tables.members != 0).sum(axis=1))],
+        (tables.members != 0).sum(axis=1), pass_rank)],
         axis=1))
 
 

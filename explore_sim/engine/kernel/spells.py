@@ -49,13 +49,14 @@ from .pack import (
     C_NEEDS_TARGET,
     CM_N_TAXED,
 )
+from .bits import next_member
 from .records import compiled
 from .search import search_basics
 from .state import (
+    CAST_RANKS,
     CASTS,
     COMMAND,
     GRAVEYARD,
-    HAND,
     LAND_DROPS,
     R_CAN_FILTERED,
     R_CAN_PLAIN,
@@ -75,6 +76,7 @@ from .zones import (
     first_present,
     group_ids,
     is_game_commander,
+    mark_castable,
     member,
     pick_creature,
     tap_copies,
@@ -120,9 +122,12 @@ def cast_pass(K, S):
     plain, filtered = S.work[R_CAST_PLAIN], S.work[R_CAST_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     available = total_of(K, filtered if n_sets > 1 else plain)
-    for kind in group_ids(K, G_PASS_IDS):
-        if S.zones[HAND, kind] <= 0 and S.zones[COMMAND, kind] <= 0:
-            continue  # neither held nor a commander in the command zone
+    pass_ids = group_ids(K, G_PASS_IDS)
+    ranks = S.sets[CAST_RANKS]  # the spells held, and commanders in the command zone
+    rank = next_member(ranks, 0)
+    while rank >= 0:
+        kind = pass_ids[rank]
+        rank = next_member(ranks, rank + 1)
         if is_game_commander(K, kind):
             if S.zones[COMMAND, kind] <= 0:
                 continue
@@ -163,6 +168,7 @@ def cast(K, S, kind):
         totals[E_COMMANDER_CAST] += 1
         S.zones[CASTS, kind] += 1
         S.zones[COMMAND, kind] -= 1
+        mark_castable(K, S, kind)
     else:
         x = pay(K, S, K.card_modes[kind], K.card[kind, C_N_CARD_MODES], takes_x, NONE, ZERO)
         to_hand(K, S, kind, NONE)

@@ -1,7 +1,7 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
 A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm, pool,
-units, lib_pips, hand_pips, totals, main, deal, play, work, stack, trace, block)``:
+units, lib_pips, hand_pips, sets, totals, main, deal, play, work, stack, trace, block)``:
 
 - ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
@@ -22,6 +22,10 @@ units, lib_pips, hand_pips, totals, main, deal, play, work, stack, trace, block)
   :data:`IN_PLAY` all of them, tapped or not (kept as permanents enter, leave, tap and
   untap: :func:`~.zones.enter`, :func:`~.zones.leave`, :func:`~.zones.tap_copies`);
   ``lib_pips`` and ``hand_pips``: the library's and the hand's pips per colour;
+- ``sets``: sets of card ids as bits (:mod:`.bits`), kept as cards move: row
+  :data:`HELD_IDS` the card ids in hand, :data:`ON_IDS` those on the battlefield,
+  :data:`CAST_RANKS` the casting order's ranks (``K.card[kind, C_PASS_RANK]``) of the spells
+  the casting pass may cast (held, or a commander in the command zone);
 - ``totals``: the event counters (:data:`~.pack.EVENTS`); ``main``: the first main phase's
   metrics (:data:`~.pack.MAIN_METRICS`, then one per castable card);
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
@@ -43,6 +47,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .bits import words_for
 from .records import compiled
 
 __all__ = [
@@ -58,12 +63,15 @@ __all__ = [
     "GRAVEYARD",
     "HAND",
     "HAND_LANDS",
+    "CAST_RANKS",
     "HELD",
+    "HELD_IDS",
     "IN_PLAY",
     "LAND_DROPS",
     "LIB_COUNT",
     "LIB_LANDS",
     "MAPS",
+    "ON_IDS",
     "N_SLOTS",
     "N_ZONES",
     "PLAYED_LAND",
@@ -93,6 +101,8 @@ HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT, CTR, SICK_CTR = range(9)
 N_ZONES = 9
 #: Rows of the running mana counts ``S.units``.
 READY, IN_PLAY = range(2)
+#: Rows of the sets of card ids ``S.sets``.
+HELD_IDS, ON_IDS, CAST_RANKS = range(3)
 #: Rows of the workspace ``S.work`` (int64): each function that needs scratch space has rows
 #: of its own, so no call overwrites its caller's (the compiled game never recurses), and
 #: no array is allocated while games are played.
@@ -109,8 +119,8 @@ globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 #: One game's state (the arrays above).
 State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "units", "lib_pips",
-                             "hand_pips", "totals", "main", "deal", "play", "work", "stack",
-                             "trace", "block"))
+                             "hand_pips", "sets", "totals", "main", "deal", "play", "work",
+                             "stack", "trace", "block"))
 
 #: Games whose metrics are gathered in ``S.block`` before they are copied out.
 BLOCK = 32
@@ -127,6 +137,7 @@ def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack
         np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
         np.zeros(max(n_classes, 1), np.int32), np.zeros((2, max(n_classes, 1)), np.int64),
         np.zeros(5, np.int32), np.zeros(5, np.int32),
+        np.zeros((3, words_for(n_kinds)), np.uint64),
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
         np.zeros(4, np.uint64), np.zeros(4, np.uint64),
         np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),

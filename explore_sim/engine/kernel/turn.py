@@ -51,6 +51,7 @@ from .decisions import castable_kind
 from .lands import play_land
 from .mana import payable_any, total_of, unit_sets
 from .pack import C_CHEAPEST, C_IS_CAST
+from .bits import next_member
 from .records import compiled
 from .spells import cast_pass
 from .state import (
@@ -60,6 +61,7 @@ from .state import (
     GRAVEYARD,
     HAND,
     HELD,
+    HELD_IDS,
     LAND_DROPS,
     PLAYED_LAND,
     R_RECORD_FILTERED,
@@ -70,7 +72,7 @@ from .state import (
     TURN,
 )
 from .trace import T_DISCARD, note
-from .zones import count, count_units, draw, group_ids, to_hand
+from .zones import count, count_units, draw, group_ids, mark_castable, to_hand
 
 
 @compiled
@@ -85,11 +87,14 @@ def record_main_phase(K, S):
     main = S.main
     main[0] = total
     screwed = 0
-    for kind in range(1, K.dims[N_KINDS]):
-        if S.zones[HAND, kind] > 0 and K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
+    held = S.sets[HELD_IDS]
+    kind = next_member(held, 1)
+    while kind >= 0:
+        if K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
             if not castable_kind(K, plain, filtered, n_sets, kind, NO):
                 screwed = 1
                 break
+        kind = next_member(held, kind + 1)
     main[1] = screwed
     n_castable = K.dims[N_CASTABLE]
     lands = count(K, S, G_LAND) if K.dims[CASTABLE_LANDS] else 0
@@ -146,7 +151,9 @@ def untap_and_draw(K, S):
     s[PLAYED_LAND] = 0
     if s[TURN] == 1:  # commanders start in the command zone
         for slot in range(K.dims[N_COMMANDERS]):
-            S.zones[COMMAND, group_ids(K, G_COMMANDER_IDS)[slot]] = 1
+            commander = group_ids(K, G_COMMANDER_IDS)[slot]
+            S.zones[COMMAND, commander] = 1
+            mark_castable(K, S, commander)
     # The player on the play skips the first draw, except in a multiplayer Commander game.
     if s[TURN] > 1 or not K.dims[ON_PLAY] or K.dims[IS_COMMANDER]:
         draw(K, S)

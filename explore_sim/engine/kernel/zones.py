@@ -26,13 +26,16 @@ from .pack import (
     C_IS_LAND,
     C_IS_SOURCE,
     C_N_GROUPS,
+    C_PASS_RANK,
     C_SOURCE_COST,
     SO_COST,
     SO_KIND,
 )
+from .bits import next_member, put
 from .records import compiled
 from .state import (
     BF,
+    CAST_RANKS,
     COMMAND,
     CTR,
     DEALT,
@@ -41,10 +44,12 @@ from .state import (
     HAND,
     HAND_LANDS,
     HELD,
+    HELD_IDS,
     IN_PLAY,
     LIB_COUNT,
     LIB_LANDS,
     MAPS,
+    ON_IDS,
     READY,
     SICK,
     SICK_CTR,
@@ -124,6 +129,28 @@ def to_hand(K, S, card, n):
     S.slots[HAND_LANDS] += n * K.card[card, C_IS_LAND]
     for k in range(5):
         S.hand_pips[k] += n * K.pips[card, k]
+    put(S.sets[HELD_IDS], card, S.zones[HAND, card] > 0)
+    mark_castable(K, S, card)
+
+
+@compiled(inline="always")
+def mark_castable(K, S, kind):
+    """Keep ``kind``'s rank in the set of spells the casting pass may cast (held, or a
+    commander in the command zone) after its copies in hand or in the command zone changed."""
+    rank = K.card[kind, C_PASS_RANK]
+    if rank >= 0:
+        put(S.sets[CAST_RANKS], rank, S.zones[HAND, kind] > 0 or S.zones[COMMAND, kind] > 0)
+
+
+@compiled
+def count_sets(K, S):
+    """The sets of card ids in hand, on the battlefield and castable from scratch
+    (:data:`~.state.HELD_IDS`, :data:`~.state.ON_IDS`, :data:`~.state.CAST_RANKS`)."""
+    S.sets[:, :] = 0
+    for kind in range(K.dims[N_KINDS]):
+        put(S.sets[HELD_IDS], kind, S.zones[HAND, kind] > 0)
+        put(S.sets[ON_IDS], kind, S.zones[BF, kind] > 0)
+        mark_castable(K, S, kind)
 
 
 @compiled
@@ -212,6 +239,7 @@ def enter(K, S, kind):
     S.zones[SICK, kind] += 1
     for i in range(K.card[kind, C_N_GROUPS]):
         S.perm[K.kind_groups[kind, i]] += 1
+    put(S.sets[ON_IDS], kind, True)
     units_moved(K, S, kind, ready, on)
 
 
@@ -223,6 +251,7 @@ def leave(K, S, kind):
     S.zones[BF, kind] -= 1
     for i in range(K.card[kind, C_N_GROUPS]):
         S.perm[K.kind_groups[kind, i]] -= 1
+    put(S.sets[ON_IDS], kind, S.zones[BF, kind] > 0)
     S.zones[SICK, kind] = min(S.zones[SICK, kind], S.zones[BF, kind])
     S.zones[TAPPED, kind] = min(S.zones[TAPPED, kind], S.zones[BF, kind])
     units_moved(K, S, kind, ready, on)
@@ -293,6 +322,7 @@ def remove(K, S, kind, just_entered):
     leave(K, S, kind)
     if is_game_commander(K, kind):
         S.zones[COMMAND, kind] += 1
+        mark_castable(K, S, kind)
     else:
         S.slots[GRAVEYARD] += 1
 
@@ -310,14 +340,16 @@ def pick_creature(K, S, prefer_sick):
     """A creature you control (a target of Maps and spells): the first by id (by name), or a
     summoning-sick one first."""
     first = 0
-    for kind in range(1, K.dims[N_KINDS]):
-        if S.zones[BF, kind] > 0 and K.card[kind, C_IS_CREATURE]:
+    kind = next_member(S.sets[ON_IDS], 1)
+    while kind >= 0:
+        if K.card[kind, C_IS_CREATURE]:
             if not prefer_sick:
                 return kind
             if S.zones[SICK, kind] > 0:
                 return kind
             if first == 0:
                 first = kind
+        kind = next_member(S.sets[ON_IDS], kind + 1)
     return first
 
 

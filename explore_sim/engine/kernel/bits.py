@@ -1,0 +1,66 @@
+"""Sets of card ids (or of casting ranks) as the bits of a row of uint64 words.
+
+The game keeps three such sets as cards move (:mod:`.zones`): the card ids in hand, the card
+ids on the battlefield and the casting order's ranks of the spells the casting pass may cast
+(held, or a commander in the command zone). A loop over a set visits only its members, in
+increasing order, without testing every card id of the deck::
+
+    kind = next_member(row, 0)
+    while kind >= 0:
+        ...
+        kind = next_member(row, kind + 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import config
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from .records import compiled
+
+__all__ = ["ALL_BITS", "is_member", "next_member", "put", "words_for"]
+
+ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+if config.DISABLE_JIT:  # plain Python: numba's intrinsic only compiles
+
+    def trailing_zeros(x):  # the uncompiled stand-in
+        """The index of the lowest set bit of ``x`` (not 0)."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+
+def words_for(n: int) -> int:
+    """Words in a row holding ``n`` members (at least one)."""
+    return max(1, -(-n // 64))
+
+
+@compiled(inline="always")
+def put(row, i, present):
+    """Make ``i`` a member of ``row`` (``present``) or not."""
+    bit = np.uint64(1) << np.uint64(i & 63)
+    if present:
+        row[i >> 6] |= bit
+    else:
+        row[i >> 6] &= ~bit
+
+
+@compiled(inline="always")
+def is_member(row, i):
+    return (row[i >> 6] >> np.uint64(i & 63)) & np.uint64(1) != 0
+
+
+@compiled(inline="always")
+def next_member(row, start):
+    """The smallest member of ``row`` at or after ``start``, -1 if there is none."""
+    w = start >> 6
+    if w >= len(row):
+        return -1
+    word = row[w] & (ALL_BITS << np.uint64(start & 63))
+    while word == 0:
+        w += 1
+        if w >= len(row):
+            return -1
+        word = row[w]
+    return (w << 6) + np.int64(trailing_zeros(word))
