@@ -428,13 +428,13 @@ def test_the_first_compilation_is_announced_on_a_terminal_only(monkeypatch, caps
 
     import explore_sim.engine.kernel as kernel
 
-    player = kernel._chunk_player
+    player = kernel._play_chunk
 
-    def compiling_player():  # what numba does when its cache misses
+    def compiling_player(*args):  # what numba does when its cache misses
         with event.trigger_event("numba:compile", data={"dispatcher": None, "args": (),
                                                         "return_type": None}):
             pass
-        return player()
+        return player(*args)
 
     notices = logging.getLogger("explore_sim.notices")
     argv = ["simulate", DECK, "--turns", "2", "--trials", "200", "--seed", "1", "--quiet"]
@@ -446,7 +446,7 @@ def test_the_first_compilation_is_announced_on_a_terminal_only(monkeypatch, caps
             with monkeypatch.context() as patch:
                 patch.setattr(kernel, "_SAID", [])
                 if compiles:
-                    patch.setattr(kernel, "_chunk_player", compiling_player)
+                    patch.setattr(kernel, "_play_chunk", compiling_player)
                 if terminal:
                     patch.setattr(sys, "stderr", stream)
                 assert main(argv) == 0

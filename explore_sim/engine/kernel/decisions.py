@@ -93,12 +93,11 @@ from .state import (
     R_NEXT_UNITS,
     R_OBSERVE_FILTERED,
     R_OBSERVE_PLAIN,
-    SIZE,
     TOP,
     TURN,
 )
 from .trace import T_SCRY, note
-from .zones import count, peek
+from .zones import at, count, peek
 
 
 @compiled
@@ -308,8 +307,7 @@ def scry(K, S, explores_left, counters, present):
     s = S.slots
     if K.card[card, C_IS_NONLAND] and decide(K, S, K.scry_code, K.scry_consts, card, explores_left, counters,
                                      present):
-        width = s[SIZE] + 1
-        S.lib[s[END] % width] = card
+        S.lib[at(S, s[END])] = card
         s[TOP] += 1
         s[END] += 1
         note(S, T_SCRY, card, 1, 0)

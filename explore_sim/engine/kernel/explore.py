@@ -108,7 +108,7 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
     total_explores = times * per
     explored = lands = nonlands = counters = 0
     for step in range(steps):
-        if step % period < twists:
+        if twists and step % period < twists:
             scry(K, S, total_explores - explored, counters, present)
             continue
         card = peek(K, S)

@@ -270,8 +270,9 @@ def tap(K, S, used, skip_kind, skip_copies):
             continue
         wanted = 0
         for c in range(n_classes):
-            if K.s_units[si, c] and need[c] > 0:
-                wanted = max(wanted, -(-need[c] // K.s_units[si, c]))
+            made = K.s_units[si, c]
+            if made and need[c] > 0:  # copies to tap for the need: ceil(need / made)
+                wanted = max(wanted, need[c] if made == 1 else -(-need[c] // made))
         if wanted == 0:
             continue
         kind = K.sources[si, SO_KIND]

@@ -43,6 +43,7 @@ from .state import (
 )
 from .trace import T_LAND_PUT, note
 from .zones import (
+    at,
     basics_left,
     count,
     create_maps,
@@ -103,11 +104,10 @@ def take_basic(K, S, same_type_as):
     # Take one copy out of the library: it swaps places with the top card.
     deal_all(S)
     s, lib = S.slots, S.lib
-    width = s[SIZE] + 1
-    first = s[TOP] % width
+    first = at(S, s[TOP])
     for p in range(s[TOP], s[END]):
-        if lib[p % width] == card:
-            lib[p % width] = lib[first]
+        if lib[at(S, p)] == card:
+            lib[at(S, p)] = lib[first]
             lib[first] = card
             break
     s[TOP] += 1

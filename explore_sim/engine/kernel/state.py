@@ -177,10 +177,11 @@ def uniform(rng):
 @compiled
 def below(rng, n):
     """An integer uniform on 0 .. n - 1 (exactly: bits are redrawn past the largest
-    multiple of n)."""
+    multiple of n). That multiple is more than ``2**64 - 1 - n``, so it is worked out (a
+    division) only for the rare draw above that."""
     bound = np.uint64(n)
-    limit = np.uint64(0xFFFFFFFFFFFFFFFF) - (np.uint64(0xFFFFFFFFFFFFFFFF) % bound)
+    most = np.uint64(0xFFFFFFFFFFFFFFFF)
     while True:
         x = next_u64(rng)
-        if x < limit:
+        if x <= most - bound or x < most - (most % bound):
             return np.int64(x % bound)

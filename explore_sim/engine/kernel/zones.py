@@ -111,13 +111,24 @@ def deal_all(S):
 
 
 @compiled(inline="always")
+def at(S, position):
+    """The index in ``S.lib`` of the library's logical ``position`` (>= 0): ``position``
+    modulo the buffer's width, by subtraction (a position passes the width only after cards
+    went to the bottom)."""
+    width = S.slots[SIZE] + 1
+    while position >= width:
+        position -= width
+    return position
+
+
+@compiled(inline="always")
 def peek(K, S):
     """The top card of the library, 0 where it is empty."""
     s = S.slots
     if s[TOP] >= s[END]:
         return 0
     deal_to(S, s[TOP])
-    return S.lib[s[TOP] % (s[SIZE] + 1)]
+    return S.lib[at(S, s[TOP])]
 
 
 @compiled(inline="always")
