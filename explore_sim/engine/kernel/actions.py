@@ -37,16 +37,15 @@ from .codes import (
 from .explore import explore_instruction, explore_triggers
 from .lands import put_land
 from .pack import (
+    ATTACKER_IDS,
     C_ABILITY_COST_MODE,
     C_FETCH,
     C_HAS_HASTE,
-    C_IS_CREATURE,
     C_IS_NONLAND,
-    C_IS_SOURCE,
     C_MAPS,
     C_POWER,
 )
-from .bits import next_member
+from .bits import next_common
 from .records import compiled
 from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
@@ -164,13 +163,14 @@ def combat(K, S, attackers, crewers):
             # Unblocked, it deals combat damage equal to its power (CR 510.1a).
             S.totals[E_DAMAGE] += max(K.card[kind, C_POWER], 0)
     attackers[:n_kinds] = 0
-    on = S.sets[ON_IDS]
-    kind = next_member(on, 0)
+    attacking = 0
+    on, able = S.sets[ON_IDS], K.id_sets[ATTACKER_IDS]  # a mana creature stays back
+    kind = next_common(on, able, 0)
     while kind >= 0:
-        if K.card[kind, C_IS_CREATURE] and not K.card[kind, C_IS_SOURCE]:
-            ready = S.zones[BF, kind] if K.card[kind, C_HAS_HASTE] else S.zones[BF, kind] - S.zones[SICK, kind]
-            attackers[kind] = max(ready - S.zones[TAPPED, kind], 0)
-        kind = next_member(on, kind + 1)
+        ready = S.zones[BF, kind] if K.card[kind, C_HAS_HASTE] else S.zones[BF, kind] - S.zones[SICK, kind]
+        attackers[kind] = max(ready - S.zones[TAPPED, kind], 0)
+        attacking += attackers[kind]
+        kind = next_common(on, able, kind + 1)
     n_crewers = 0
     vehicles = S.work[R_VEHICLES]
     for kind in group_ids(K, G_SCHOONER):  # crewed by a creature, a summoning-sick one first
@@ -179,6 +179,7 @@ def combat(K, S, attackers, crewers):
             if crewer:
                 if attackers[crewer] > 0:
                     attackers[crewer] -= 1
+                    attacking -= 1
                 crewers[n_crewers] = crewer
                 vehicles[n_crewers] = kind
                 n_crewers += 1
@@ -202,7 +203,6 @@ def combat(K, S, attackers, crewers):
         for _ in range(attackers[kind]):
             if not put_land(K, S, NO):
                 draw(K, S)
-    attacking = attackers.sum()
     if attacking > 0:  # Glowcap Lantern: the first attacker carries it
         first = 0
         for kind in range(n_kinds):
@@ -229,11 +229,12 @@ def combat_damage(K, S, attackers):
     explore this turn; one with no power left deals none."""
     pumps = S.totals[E_EXPLORES] - S.slots[EXPLORES_BEFORE]
     damage = 0
-    present = S.sets[ON_IDS]  # an attacker no longer on the battlefield deals nothing
-    kind = next_member(present, 1)
+    # An attacker no longer on the battlefield deals nothing.
+    present, able = S.sets[ON_IDS], K.id_sets[ATTACKER_IDS]
+    kind = next_common(present, able, 1)
     while kind >= 0:
         if attackers[kind] <= 0:
-            kind = next_member(present, kind + 1)
+            kind = next_common(present, able, kind + 1)
             continue
         on, sick = S.zones[BF, kind], S.zones[SICK, kind]
         if K.card[kind, C_HAS_HASTE]:  # a sick copy may attack (CR 302.6)
@@ -249,7 +250,7 @@ def combat_damage(K, S, attackers):
         damage += max(dealt, 0)
         if attacking > 0:
             note(S, T_ATTACK, kind, attacking, max(dealt, 0))
-        kind = next_member(present, kind + 1)
+        kind = next_common(present, able, kind + 1)
     S.totals[E_DAMAGE] += damage
     if damage > 0:
         note(S, T_DAMAGE, 0, damage, S.totals[E_DAMAGE])

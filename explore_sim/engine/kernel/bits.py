@@ -2,8 +2,9 @@
 
 The game keeps three such sets as cards move (:mod:`.zones`): the card ids in hand, the card
 ids on the battlefield and the casting order's ranks of the spells the casting pass may cast
-(held, or a commander in the command zone). A loop over a set visits only its members, in
-increasing order, without testing every card id of the deck::
+(held, or a commander in the command zone); the deck's tables hold fixed ones (creatures,
+spells cast, ...: ``K.id_sets``, made by :func:`~.pack.as_rows`). A loop over a set visits
+only its members, in increasing order, without testing every card id of the deck::
 
     kind = next_member(row, 0)
     while kind >= 0:
@@ -19,7 +20,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .records import compiled
 
-__all__ = ["ALL_BITS", "is_member", "next_member", "put", "words_for"]
+__all__ = ["ALL_BITS", "is_member", "meet", "next_common", "next_member", "put"]
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -29,11 +30,6 @@ if config.DISABLE_JIT:  # plain Python: numba's intrinsic only compiles
         """The index of the lowest set bit of ``x`` (not 0)."""
         x = int(x)
         return (x & -x).bit_length() - 1
-
-
-def words_for(n: int) -> int:
-    """Words in a row holding ``n`` members (at least one)."""
-    return max(1, -(-n // 64))
 
 
 @compiled(inline="always")
@@ -49,6 +45,31 @@ def put(row, i, present):
 @compiled(inline="always")
 def is_member(row, i):
     return (row[i >> 6] >> np.uint64(i & 63)) & np.uint64(1) != 0
+
+
+@compiled(inline="always")
+def meet(a, b):
+    """Whether rows ``a`` and ``b`` have a member in common."""
+    for w in range(len(a)):
+        if a[w] & b[w]:
+            return True
+    return False
+
+
+@compiled(inline="always")
+def next_common(a, b, start):
+    """The smallest member of both ``a`` and ``b`` at or after ``start``, -1 if there is
+    none."""
+    w = start >> 6
+    if w >= len(a):
+        return -1
+    word = a[w] & b[w] & (ALL_BITS << np.uint64(start & 63))
+    while word == 0:
+        w += 1
+        if w >= len(a):
+            return -1
+        word = a[w] & b[w]
+    return (w << 6) + np.int64(trailing_zeros(word))
 
 
 @compiled(inline="always")

@@ -16,8 +16,8 @@ from .codes import (
     N_PROFILES,
 )
 from .pack import (
+    PROFILED_IDS,
     C_HAND_PROFILE,
-    C_IS_CAST,
     CL_COLOURS,
     CM_COMMANDER_PROFILE,
     PR_CASTABLE_PROFILES,
@@ -25,7 +25,7 @@ from .pack import (
     PR_PIPS,
     PR_PROF_N,
 )
-from .bits import next_member
+from .bits import next_common
 from .records import compiled
 from .state import (
     COMMAND,
@@ -55,23 +55,23 @@ def colour_deficit(K, covered, p):
 
 
 @compiled
-def colour_keys(K, S, cover, colours, is_fetch, keys):
+def colour_keys(K, S, cover, colours, is_fetch, held, keys):
     """Steps 3 and 4 of the land choice for options bringing ``cover`` (options, masks: the
     units meeting each mask of the exact test that the option makes) of ``colours``, added
     to ``keys``: the remaining colour deficit of the wanted cards the option closes, then
     the colour with the largest remaining deficit, then the library's most demanded colour.
-    A fetch option closes what the deck's best basic land would."""
+    A fetch option closes what the deck's best basic land would. Only the options that
+    are ``held`` get keys."""
     n_classes, n_masks, n_profiles = K.dims[N_CLASSES], K.dims[N_MASKS], K.dims[N_PROFILES]
     n_options = len(colours)
     if n_profiles:
         wanted = S.work[R_WANTED]
         wanted[:n_profiles] = 0
-        held = S.sets[HELD_IDS]
-        kind = next_member(held, 1)
+        in_hand, profiled = S.sets[HELD_IDS], K.id_sets[PROFILED_IDS]
+        kind = next_common(in_hand, profiled, 1)
         while kind >= 0:
-            if K.card[kind, C_IS_CAST] and K.card[kind, C_HAND_PROFILE] >= 0:
-                wanted[K.card[kind, C_HAND_PROFILE]] += 1
-            kind = next_member(held, kind + 1)
+            wanted[K.card[kind, C_HAND_PROFILE]] += 1
+            kind = next_common(in_hand, profiled, kind + 1)
         for p in range(n_profiles):
             wanted[p] += K.profiles[p, PR_CASTABLE_PROFILES]
         for slot in range(K.dims[N_COMMANDERS]):
@@ -100,6 +100,8 @@ def colour_keys(K, S, cover, colours, is_fetch, keys):
                 if wanted[p]:
                     demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
         for o in range(n_options):
+            if not held[o]:
+                continue
             gain = 0
             tries = K.dims[N_BASICS] if is_fetch[o] else 1
             for t in range(tries):
@@ -119,6 +121,8 @@ def colour_keys(K, S, cover, colours, is_fetch, keys):
             keys[o] += min(best, 255) << 33
     lib_pips = S.lib_pips
     for o in range(n_options):
+        if not held[o]:
+            continue
         best = 0
         for k in range(5):
             if colours[o] & COLOUR_BITS[k]:

@@ -64,11 +64,12 @@ from .codes import (
 )
 from .mana import payable_any, total_of, unit_sets, units_in_play
 from .pack import (
+    CAST_IDS,
+    NONLAND_IDS,
     C_CHEAPEST,
     C_COST,
     C_EXPLORES,
     C_IS_CARD,
-    C_IS_CAST,
     C_IS_CREATURE,
     C_IS_LAND,
     C_IS_LAND_LIKE,
@@ -80,7 +81,7 @@ from .pack import (
     C_TOUGHNESS,
     LO_CARD,
 )
-from .bits import next_member
+from .bits import next_common
 from .records import compiled
 from .state import (
     END,
@@ -125,13 +126,13 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
     """Some spell in hand that the casting order casts can be paid."""
     last = filtered if n_sets > 1 else plain
     total = total_of(K, last)
-    held = S.sets[HELD_IDS]
-    kind = next_member(held, 1)
+    held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
+    kind = next_common(held, cast, 1)
     while kind >= 0:
-        if K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
+        if K.card[kind, C_CHEAPEST] <= total:
             if castable_kind(K, plain, filtered, n_sets, kind, YES):
                 return True
-        kind = next_member(held, kind + 1)
+        kind = next_common(held, cast, kind + 1)
     return False
 
 
@@ -151,12 +152,12 @@ def will_use_mana(K, S, total):
     it were), costs no more than the mana available plus one (colours aside)."""
     if K.dims[CASTABLE_CHEAPEST] <= total + 1:
         return True
-    held = S.sets[HELD_IDS]
-    kind = next_member(held, 1)
+    held, nonland = S.sets[HELD_IDS], K.id_sets[NONLAND_IDS]
+    kind = next_common(held, nonland, 1)
     while kind >= 0:
-        if K.card[kind, C_IS_NONLAND] and K.card[kind, C_CHEAPEST] <= total + 1:
+        if K.card[kind, C_CHEAPEST] <= total + 1:
             return True
-        kind = next_member(held, kind + 1)
+        kind = next_common(held, nonland, kind + 1)
     return False
 
 

@@ -34,6 +34,7 @@ from .colours import colour_keys
 from .decisions import castable_in_hand, castable_target, scry, will_use_mana
 from .mana import total_of, unit_sets
 from .pack import (
+    OPTION_CARD_IDS,
     C_FACE_OF,
     C_FETCH_WHEN,
     C_LAND_COLOURS,
@@ -51,10 +52,12 @@ from .pack import (
     LO_SPELL_FACE,
     LO_TIEBREAK,
 )
+from .bits import meet
 from .records import compiled
 from .search import enters_land, sacrifice_to_search
 from .state import (
     BF,
+    HELD_IDS,
     HAND,
     LAND_DROPS,
     PLAYED_LAND,
@@ -94,6 +97,8 @@ def choose_land(K, S, land_drop, tapped):
     its mana may be used this turn (Hakbal), else a land that would enter tapped anyway
     first (Nicanzil)."""
     n_options = K.dims[N_OPTIONS]
+    if not meet(S.sets[HELD_IDS], K.id_sets[OPTION_CARD_IDS]):
+        return -1  # no land card in hand
     held = S.work[R_OPTION_HELD]
     any_land_card = False
     for o in range(n_options):
@@ -148,7 +153,8 @@ def choose_land(K, S, land_drop, tapped):
                 keys[o] += 1 << 50
         if untapped == will_use:
             keys[o] += 1 << 49
-    colour_keys(K, S, K.opt_cover, K.options[:, LO_COLOURS], K.options[:, LO_FETCH], keys)
+    colour_keys(K, S, K.opt_cover, K.options[:, LO_COLOURS], K.options[:, LO_FETCH], held,
+                keys)
     best, best_key = -1, -1
     for o in range(n_options):
         if held[o]:

@@ -68,7 +68,7 @@ _FIELDS = ("dims", "fdims", "card", "pips", "source_units", "members", "kind_gro
            "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
            "castable_modes", "options", "opt_units", "basic_units", "opt_cover",
-           "basic_cover", "profiles")
+           "basic_cover", "profiles", "id_sets")
 #: The deck's tables for the compiled game (see :func:`pack` for every field). Few arrays,
 #: with named columns, so that compiled functions taking them compile quickly.
 KernelTables = namedtuple("KernelTables", _FIELDS)
@@ -94,8 +94,29 @@ OPTION_COLUMNS = ("card", "kind", "spell_face", "bounce", "fetch", "passage", "c
 SOURCE_COLUMNS = ("kind", "cost")
 COMMANDER_COLUMNS = ("n_taxed", "commander_profile")
 PROFILE_COLUMNS = ("prof_n", "castable_profiles", "pips")
+#: Rows of ``K.id_sets``: fixed sets of card ids, as bits (:mod:`.bits`): creatures, creatures
+#: that attack (not mana sources: attacking would tap them), spells the casting order casts,
+#: nonland cards, cast spells whose colours the land choice weighs (a hand profile) and the
+#: cards of the land options.
+ID_SETS = ("creature_ids", "attacker_ids", "cast_ids", "nonland_ids", "profiled_ids",
+           "option_card_ids")
 #: Rows of ``K.group_ids`` after the ability groups' (their slots follow :data:`GROUPS`).
 ID_LISTS = ("merfolk_ids", "land_ids", "basic_ids", "commander_ids", "pass_ids")
+
+
+def words_for(n: int) -> int:
+    """uint64 words in a row of bits holding ``n`` members (:mod:`.bits`; at least one)."""
+    return max(1, -(-n // 64))
+
+
+def as_rows(sets: list[np.ndarray], n: int) -> np.ndarray:
+    """Boolean arrays of length ``n`` as rows of bits (:mod:`.bits`): (len(sets),
+    words_for(n)) uint64."""
+    rows = np.zeros((len(sets), words_for(n)), dtype=np.uint64)
+    for r, members in enumerate(sets):
+        for i in np.flatnonzero(members):
+            rows[r, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    return rows
 
 
 def _padded(rows: list[list[int]], dtype: type = np.int32, fill: int = -1,
@@ -308,7 +329,27 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         opt_cover=np.ascontiguousarray(opt_units @ intersects),
         basic_cover=np.ascontiguousarray(basic_units @ intersects),
         profiles=profiles,
+        id_sets=_id_sets(tables, hand_profile),
     )
+
+
+def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
+    """The rows of ``K.id_sets`` (:data:`ID_SETS`): (len(ID_SETS), words) uint64."""
+    f, n = tables.features, tables.n_kinds
+    is_cast = np.zeros(n, dtype=bool)
+    is_cast[tables.casting.cast_ids] = True
+    option_cards = np.zeros(n, dtype=bool)
+    option_cards[np.asarray(tables.lands.card, dtype=np.intp)] = True
+    creature = np.asarray(f.is_creature, dtype=bool)
+    sets = {
+        "creature_ids": creature,
+        "attacker_ids": creature & ~np.asarray(f.is_source, dtype=bool),
+        "cast_ids": is_cast,
+        "nonland_ids": np.asarray(f.is_nonland, dtype=bool),
+        "profiled_ids": is_cast & (hand_profile >= 0),
+        "option_card_ids": option_cards,
+    }
+    return as_rows([sets[name] for name in ID_SETS], n)
 
 
 def _constants(prefix: str, columns: tuple[str, ...]) -> dict[str, int]:
@@ -325,6 +366,7 @@ globals().update(_constants("LO", OPTION_COLUMNS))
 globals().update(_constants("SO", SOURCE_COLUMNS))
 globals().update(_constants("CM", COMMANDER_COLUMNS))
 PR_PROF_N, PR_CASTABLE_PROFILES, PR_PIPS, PR_MODES = 0, 1, 2, 7
+globals().update({name.upper(): row for row, name in enumerate(ID_SETS)})
 #: Slots of ``K.gi`` for the id lists.
 G_MERFOLK_IDS, G_LAND_IDS, G_BASIC_IDS, G_COMMANDER_IDS, G_PASS_IDS = range(
     len(GROUPS), len(GROUPS) + len(ID_LISTS))

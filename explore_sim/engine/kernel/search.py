@@ -93,7 +93,7 @@ def take_basic(K, S, same_type_as):
         keys[b] = 0
         no_fetch[b] = 0
         colours[b] = K.card[group_ids(K, G_BASIC_IDS)[b], C_LAND_COLOURS]
-    colour_keys(K, S, K.basic_cover, colours[:n_basics], no_fetch[:n_basics], keys)
+    colour_keys(K, S, K.basic_cover, colours[:n_basics], no_fetch[:n_basics], held, keys)
     best, best_key = -1, -1
     for b in range(n_basics):
         if held[b]:

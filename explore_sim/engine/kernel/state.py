@@ -47,7 +47,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .bits import words_for
+from .pack import words_for
 from .records import compiled
 
 __all__ = [

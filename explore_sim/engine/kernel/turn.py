@@ -50,8 +50,8 @@ from .codes import (
 from .decisions import castable_kind
 from .lands import play_land
 from .mana import payable_any, total_of, unit_sets
-from .pack import C_CHEAPEST, C_IS_CAST
-from .bits import next_member
+from .pack import C_CHEAPEST, CAST_IDS
+from .bits import next_common
 from .records import compiled
 from .spells import cast_pass
 from .state import (
@@ -87,14 +87,14 @@ def record_main_phase(K, S):
     main = S.main
     main[0] = total
     screwed = 0
-    held = S.sets[HELD_IDS]
-    kind = next_member(held, 1)
+    held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
+    kind = next_common(held, cast, 1)
     while kind >= 0:
-        if K.card[kind, C_IS_CAST] and K.card[kind, C_CHEAPEST] <= total:
+        if K.card[kind, C_CHEAPEST] <= total:
             if not castable_kind(K, plain, filtered, n_sets, kind, NO):
                 screwed = 1
                 break
-        kind = next_member(held, kind + 1)
+        kind = next_common(held, cast, kind + 1)
     main[1] = screwed
     n_castable = K.dims[N_CASTABLE]
     lands = count(K, S, G_LAND) if K.dims[CASTABLE_LANDS] else 0

@@ -19,6 +19,7 @@ from .codes import (
     ONE,
 )
 from .pack import (
+    CREATURE_IDS,
     C_BASIC_TYPES,
     C_COMMANDER_SLOT,
     C_HAS_HASTE,
@@ -31,7 +32,7 @@ from .pack import (
     SO_COST,
     SO_KIND,
 )
-from .bits import next_member, put
+from .bits import next_common, put
 from .records import compiled
 from .state import (
     BF,
@@ -351,16 +352,16 @@ def pick_creature(K, S, prefer_sick):
     """A creature you control (a target of Maps and spells): the first by id (by name), or a
     summoning-sick one first."""
     first = 0
-    kind = next_member(S.sets[ON_IDS], 1)
+    on, creatures = S.sets[ON_IDS], K.id_sets[CREATURE_IDS]
+    kind = next_common(on, creatures, 1)
     while kind >= 0:
-        if K.card[kind, C_IS_CREATURE]:
-            if not prefer_sick:
-                return kind
-            if S.zones[SICK, kind] > 0:
-                return kind
-            if first == 0:
-                first = kind
-        kind = next_member(S.sets[ON_IDS], kind + 1)
+        if not prefer_sick:
+            return kind
+        if S.zones[SICK, kind] > 0:
+            return kind
+        if first == 0:
+            first = kind
+        kind = next_common(on, creatures, kind + 1)
     return first
 
 
