@@ -62,9 +62,10 @@ from .codes import (
     YES,
     ZERO,
 )
-from .mana import payable_any, total_of, unit_sets, units_in_play
+from .mana import keyed, lookup_key, payable_any, total_of, unit_sets, units_in_play
 from .pack import (
     CAST_IDS,
+    CK_KINDS,
     NONLAND_IDS,
     C_CHEAPEST,
     C_COST,
@@ -81,7 +82,7 @@ from .pack import (
     C_TOUGHNESS,
     LO_CARD,
 )
-from .bits import next_common
+from .bits import is_member, next_common
 from .records import compiled
 from .state import (
     END,
@@ -127,6 +128,15 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
     last = filtered if n_sets > 1 else plain
     total = total_of(K, last)
     held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
+    if keyed(K, n_sets):  # the spells the mana pays, read from the lookup table's row
+        paid = K.castable_by_key[CK_KINDS, lookup_key(K, plain)]
+        kind = next_common(held, cast, 1)
+        while kind >= 0:
+            if is_member(paid, kind) and (not K.card[kind, C_IS_X]
+                                          or total >= K.card[kind, C_COST] + 1):
+                return True
+            kind = next_common(held, cast, kind + 1)
+        return False
     kind = next_common(held, cast, 1)
     while kind >= 0:
         if K.card[kind, C_CHEAPEST] <= total:

@@ -140,15 +140,30 @@ def hall(K, units, req, total):
     return True
 
 
+@compiled(inline="always")
+def lookup_key(K, units):
+    """The row of the lookup table for ``units``: each class capped at ``cap``, as one
+    mixed-radix number."""
+    cap = K.dims[_CAP]
+    key = 0
+    for c in range(K.dims[_N_CLASSES]):
+        key += min(units[c], cap) * K.classes[c, CL_STRIDES]
+    return key
+
+
+@compiled(inline="always")
+def keyed(K, n_sets):
+    """Whether castability can be read from the spells each row of the lookup table pays
+    (``K.castable_by_key``): the deck has the table and the mana is one set of units (no
+    filters)."""
+    return K.dims[_LOOKUP] != 0 and n_sets == 1
+
+
 @compiled
 def payable(K, units, mode):
     """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
     if K.dims[_LOOKUP]:
-        cap = K.dims[_CAP]
-        key = 0
-        for c in range(K.dims[_N_CLASSES]):
-            key += min(units[c], cap) * K.classes[c, CL_STRIDES]
-        return K.lookup[key, mode] != 0
+        return K.lookup[lookup_key(K, units), mode] != 0
     if K.modes[mode, MO_N_PIPS] == 0:
         have = 0
         for c in range(K.dims[_N_CLASSES]):

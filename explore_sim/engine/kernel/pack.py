@@ -68,7 +68,7 @@ _FIELDS = ("dims", "fdims", "card", "pips", "source_units", "members", "kind_gro
            "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
            "castable_modes", "options", "opt_units", "basic_units", "opt_cover",
-           "basic_cover", "profiles", "id_sets")
+           "basic_cover", "profiles", "id_sets", "castable_by_key")
 #: The deck's tables for the compiled game (see :func:`pack` for every field). Few arrays,
 #: with named columns, so that compiled functions taking them compile quickly.
 KernelTables = namedtuple("KernelTables", _FIELDS)
@@ -112,11 +112,17 @@ def words_for(n: int) -> int:
 def as_rows(sets: list[np.ndarray], n: int) -> np.ndarray:
     """Boolean arrays of length ``n`` as rows of bits (:mod:`.bits`): (len(sets),
     words_for(n)) uint64."""
-    rows = np.zeros((len(sets), words_for(n)), dtype=np.uint64)
-    for r, members in enumerate(sets):
-        for i in np.flatnonzero(members):
-            rows[r, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-    return rows
+    return _bit_rows(np.array([np.asarray(members, dtype=bool) for members in sets],
+                              dtype=bool).reshape(len(sets), n))
+
+
+def _bit_rows(members: np.ndarray) -> np.ndarray:
+    """A (rows, n) boolean array as rows of bits: (rows, words_for(n)) uint64."""
+    rows, n = members.shape
+    padded = np.zeros((rows, words_for(n) * 64), dtype=bool)
+    padded[:, :n] = members
+    return np.ascontiguousarray(
+        np.packbits(padded, axis=1, bitorder="little").view("<u8").astype(np.uint64))
 
 
 def _padded(rows: list[list[int]], dtype: type = np.int32, fill: int = -1,
@@ -330,7 +336,25 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         basic_cover=np.ascontiguousarray(basic_units @ intersects),
         profiles=profiles,
         id_sets=_id_sets(tables, hand_profile),
+        castable_by_key=_castable_by_key(tables),
     )
+
+
+def _castable_by_key(tables: DeckTables) -> np.ndarray:
+    """For each row of the mana lookup table (an amount of units by class, capped), the
+    spells it pays in any of their ways, as bits (:mod:`.bits`): ``[CK_RANKS, key]`` by the
+    casting order's ranks (a commander's always set: its tax is checked as it is cast) and
+    ``[CK_KINDS, key]`` by card id, of the spells the casting order casts; shape (2, n_keys,
+    words). One row of zeros where the deck has no lookup table."""
+    casting, n = tables.casting, tables.n_kinds
+    if casting.pass_lookup is None:
+        return np.zeros((2, 1, words_for(n)), dtype=np.uint64)
+    n_keys = casting.pass_lookup.shape[0]
+    by_rank = np.zeros((n_keys, n), dtype=bool)
+    by_rank[:, :len(casting.pass_ids)] = casting.pass_lookup
+    by_kind = np.zeros((n_keys, n), dtype=bool)
+    by_kind[:, casting.cast_ids] = casting.cast_lookup
+    return np.stack([_bit_rows(by_rank), _bit_rows(by_kind)])
 
 
 def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
@@ -367,6 +391,8 @@ globals().update(_constants("SO", SOURCE_COLUMNS))
 globals().update(_constants("CM", COMMANDER_COLUMNS))
 PR_PROF_N, PR_CASTABLE_PROFILES, PR_PIPS, PR_MODES = 0, 1, 2, 7
 globals().update({name.upper(): row for row, name in enumerate(ID_SETS)})
+#: Rows of ``K.castable_by_key``.
+CK_RANKS, CK_KINDS = 0, 1
 #: Slots of ``K.gi`` for the id lists.
 G_MERFOLK_IDS, G_LAND_IDS, G_BASIC_IDS, G_COMMANDER_IDS, G_PASS_IDS = range(
     len(GROUPS), len(GROUPS) + len(ID_LISTS))

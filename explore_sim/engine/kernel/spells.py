@@ -34,8 +34,9 @@ from .codes import (
 )
 from .decisions import castable_kind
 from .explore import explore_instruction
-from .mana import pay_mode, payable_any, total_of, unit_sets
+from .mana import keyed, lookup_key, pay_mode, payable_any, total_of, unit_sets
 from .pack import (
+    CK_RANKS,
     C_CHEAPEST,
     C_COMMANDER_SLOT,
     C_COST,
@@ -49,7 +50,7 @@ from .pack import (
     C_NEEDS_TARGET,
     CM_N_TAXED,
 )
-from .bits import next_member
+from .bits import next_common, next_member
 from .records import compiled
 from .search import search_basics
 from .state import (
@@ -124,10 +125,14 @@ def cast_pass(K, S):
     available = total_of(K, filtered if n_sets > 1 else plain)
     pass_ids = group_ids(K, G_PASS_IDS)
     ranks = S.sets[CAST_RANKS]  # the spells held, and commanders in the command zone
-    rank = next_member(ranks, 0)
+    # With the lookup table, the spells the mana pays (and the commanders, whose tax is
+    # checked below) are one row of bits: only those are candidates.
+    fast = keyed(K, n_sets)
+    paid = K.castable_by_key[CK_RANKS, lookup_key(K, plain) if fast else 0]
+    rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
     while rank >= 0:
         kind = pass_ids[rank]
-        rank = next_member(ranks, rank + 1)
+        rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
         if is_game_commander(K, kind):
             if S.zones[COMMAND, kind] <= 0:
                 continue
@@ -140,7 +145,7 @@ def cast_pass(K, S):
                     break
             if not ok:
                 continue
-        else:
+        elif not fast:
             if K.card[kind, C_CHEAPEST] > available:
                 continue
             if not castable_kind(K, plain, filtered, n_sets, kind, NO):

@@ -49,9 +49,9 @@ from .codes import (
 )
 from .decisions import castable_kind
 from .lands import play_land
-from .mana import payable_any, total_of, unit_sets
-from .pack import C_CHEAPEST, CAST_IDS
-from .bits import next_common
+from .mana import keyed, lookup_key, payable_any, total_of, unit_sets
+from .pack import C_CHEAPEST, CAST_IDS, CK_KINDS
+from .bits import is_member, next_common
 from .records import compiled
 from .spells import cast_pass
 from .state import (
@@ -88,10 +88,13 @@ def record_main_phase(K, S):
     main[0] = total
     screwed = 0
     held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
+    fast = keyed(K, n_sets)
+    paid = K.castable_by_key[CK_KINDS, lookup_key(K, plain) if fast else 0]
     kind = next_common(held, cast, 1)
     while kind >= 0:
         if K.card[kind, C_CHEAPEST] <= total:
-            if not castable_kind(K, plain, filtered, n_sets, kind, NO):
+            if not (is_member(paid, kind) if fast
+                    else castable_kind(K, plain, filtered, n_sets, kind, NO)):
                 screwed = 1
                 break
         kind = next_common(held, cast, kind + 1)
