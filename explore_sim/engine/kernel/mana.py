@@ -33,6 +33,7 @@ from .pack import (
 )
 from .records import compiled
 from .state import (
+    BF,
     HAND,
     IN_PLAY,
     POOL_IN_USE,
@@ -276,13 +277,18 @@ def tap(K, S, used, skip_kind, skip_copies):
     n_classes = K.dims[_N_CLASSES]
     pool = S.pool
     need = S.work[R_NEED]
+    remaining = 0
     for c in range(n_classes):
         from_pool = min(pool[c], used[c])
         pool[c] -= from_pool
         need[c] = used[c] - from_pool
+        remaining += need[c]
     for si in range(K.dims[_N_SOURCES]):
-        if K.sources[si, SO_COST] > 0:
-            continue
+        if remaining <= 0:
+            break  # paid: no later source is tapped
+        kind = K.sources[si, SO_KIND]
+        if K.sources[si, SO_COST] > 0 or S.zones[BF, kind] <= 0:
+            continue  # a filter, or no copy to tap
         wanted = 0
         for c in range(n_classes):
             made = K.s_units[si, c]
@@ -290,7 +296,6 @@ def tap(K, S, used, skip_kind, skip_copies):
                 wanted = max(wanted, need[c] if made == 1 else -(-need[c] // made))
         if wanted == 0:
             continue
-        kind = K.sources[si, SO_KIND]
         copies = usable(K, S, kind)
         if kind == skip_kind:
             copies = max(copies - skip_copies, 0)
@@ -299,6 +304,7 @@ def tap(K, S, used, skip_kind, skip_copies):
             produced = copies * K.s_units[si, c]
             spent = min(produced, need[c])
             need[c] -= spent
+            remaining -= spent
             pool[c] += produced - spent
         tap_copies(K, S, kind, copies)
 

@@ -72,7 +72,7 @@ from .state import (
     TURN,
 )
 from .trace import T_DISCARD, note
-from .zones import count, count_units, draw, group_ids, mark_castable, to_hand
+from .zones import count, draw, group_ids, mark_castable, to_hand, untap_units
 
 
 @compiled
@@ -146,7 +146,7 @@ def untap_and_draw(K, S):
     s[EXPLORES_BEFORE] = S.totals[E_EXPLORES]
     S.zones[SICK, :] = 0
     S.zones[TAPPED, :] = 0
-    count_units(K, S)  # everything untapped, nothing summoning sick
+    untap_units(K, S)
     S.pool[:] = 0
     extra = count(K, S, G_EACH_TURN_LAND)  # Janeway: an additional land each turn
     s[LAND_DROPS] = 1 + extra

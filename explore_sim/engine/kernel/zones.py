@@ -15,7 +15,6 @@ from .codes import (
     IS_COMMANDER,
     N_CLASSES,
     N_KINDS,
-    N_SOURCES,
     ONE,
 )
 from .pack import (
@@ -29,8 +28,6 @@ from .pack import (
     C_N_GROUPS,
     C_PASS_RANK,
     C_SOURCE_COST,
-    SO_COST,
-    SO_KIND,
 )
 from .bits import next_common, put
 from .records import compiled
@@ -205,21 +202,13 @@ def makes_plain_mana(K, kind):
     return K.card[kind, C_IS_SOURCE] != 0 and K.card[kind, C_SOURCE_COST] == 0
 
 
-@compiled
-def count_units(K, S):
-    """The running mana counts from scratch (:data:`~.state.READY` and
-    :data:`~.state.IN_PLAY` rows of ``S.units``): the units of every plain source you
-    control, able to make mana now, and tapped or not."""
-    n_classes = K.dims[N_CLASSES]
-    S.units[READY, :] = 0
-    S.units[IN_PLAY, :] = 0
-    for si in range(K.dims[N_SOURCES]):
-        kind = K.sources[si, SO_KIND]
-        if K.sources[si, SO_COST] == 0 and S.zones[BF, kind] > 0:
-            ready, on = usable(K, S, kind), S.zones[BF, kind]
-            for c in range(n_classes):
-                S.units[READY, c] += ready * K.s_units[si, c]
-                S.units[IN_PLAY, c] += on * K.s_units[si, c]
+@compiled(inline="always")
+def untap_units(K, S):
+    """The running mana counts at the untap step: with nothing tapped or summoning sick,
+    every plain source you control can make its mana (:data:`~.state.READY` becomes
+    :data:`~.state.IN_PLAY`)."""
+    for c in range(K.dims[N_CLASSES]):
+        S.units[READY, c] = S.units[IN_PLAY, c]
 
 
 @compiled(inline="always")
