@@ -152,7 +152,7 @@ def _records(K: KernelTables, policy: Policy, scry_policy: Policy | None, size: 
     d = dict(zip(DIMS, K.dims.tolist()))
     width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
                 d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
-    S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], size, len(EVENTS),
+    S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], d["n_masks"], size, len(EVENTS),
                   3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])),
                   d["turns"], trace_rows)
     S.slots[SIZE] = size

@@ -10,7 +10,6 @@ from .codes import (
     COLOUR_BITS,
     G_COMMANDER_IDS,
     N_BASICS,
-    N_CLASSES,
     N_COMMANDERS,
     N_MASKS,
     N_PROFILES,
@@ -18,7 +17,6 @@ from .codes import (
 from .pack import (
     PROFILED_IDS,
     C_HAND_PROFILE,
-    CL_COLOURS,
     CM_COMMANDER_PROFILE,
     PR_CASTABLE_PROFILES,
     PR_MODES,
@@ -30,11 +28,10 @@ from .records import compiled
 from .state import (
     COMMAND,
     HELD_IDS,
-    IN_PLAY,
     R_BEFORE,
-    R_COVERED,
     R_DEMAND,
     R_MORE_COVERED,
+    R_SOME_PROFILES,
     R_WANTED,
 )
 from .zones import group_ids
@@ -62,7 +59,7 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
     the colour with the largest remaining deficit, then the library's most demanded colour.
     A fetch option closes what the deck's best basic land would. Only the options that
     are ``held`` get keys."""
-    n_classes, n_masks, n_profiles = K.dims[N_CLASSES], K.dims[N_MASKS], K.dims[N_PROFILES]
+    n_masks, n_profiles = K.dims[N_MASKS], K.dims[N_PROFILES]
     n_options = len(colours)
     if n_profiles:
         wanted = S.work[R_WANTED]
@@ -77,28 +74,26 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
         for slot in range(K.dims[N_COMMANDERS]):
             if S.zones[COMMAND, group_ids(K, G_COMMANDER_IDS)[slot]] > 0 and K.commanders[slot, CM_COMMANDER_PROFILE] >= 0:
                 wanted[K.commanders[slot, CM_COMMANDER_PROFILE]] += 1
-        in_play = S.units[IN_PLAY]
-        covered = S.work[R_COVERED]
-        for m in range(n_masks):
-            covered[m] = 0
-            for c in range(n_classes):
-                covered[m] += in_play[c] * K.intersects[c, m]
-        # Only the profiles some wanted card has count below (a profile no card wants adds
-        # nothing to a key).
-        before = S.work[R_BEFORE]
+        covered = S.cover  # by the units in play, kept as sources enter and leave
+        # Only the profiles some card wants count below (one no card wants adds nothing to
+        # a key): their numbers in ``some``.
+        some = S.work[R_SOME_PROFILES]
+        n_some = 0
         for p in range(n_profiles):
             if wanted[p]:
-                before[p] = colour_deficit(K, covered, p)
+                some[n_some] = p
+                n_some += 1
+        before = S.work[R_BEFORE]
+        for i in range(n_some):
+            before[i] = colour_deficit(K, covered, some[i])
         more = S.work[R_MORE_COVERED]
         demand = S.work[R_DEMAND]
-        demand[:5] = 0
         for k in range(5):
-            made = 0
-            for c in range(n_classes):
-                made += in_play[c] * K.classes[c, CL_COLOURS + k]
-            for p in range(n_profiles):
-                if wanted[p]:
-                    demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
+            demand[k] = 0
+            made = S.made[k]
+            for i in range(n_some):
+                p = some[i]
+                demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
         for o in range(n_options):
             if not held[o]:
                 continue
@@ -109,9 +104,9 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
                 for m in range(n_masks):
                     more[m] = covered[m] + option_cover[m]
                 closed = 0
-                for p in range(n_profiles):
-                    if wanted[p]:
-                        closed += wanted[p] * (before[p] - colour_deficit(K, more, p))
+                for i in range(n_some):
+                    p = some[i]
+                    closed += wanted[p] * (before[i] - colour_deficit(K, more, p))
                 gain = max(gain, closed)
             keys[o] += min(gain, 255) << 41
             best = 0

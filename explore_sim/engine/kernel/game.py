@@ -122,6 +122,8 @@ def start_game(K, S, deck, counts):
     S.perm[:] = 0
     S.pool[:] = 0
     S.units[:, :] = 0
+    S.cover[:] = 0
+    S.made[:] = 0
     S.totals[:] = 0
     S.main[:] = 0
     if tracing(S):  # the log holds the game being played

@@ -63,7 +63,8 @@ DIMS = ("n_kinds", "n_classes", "n_masks", "n_modes", "n_deck", "n_options", "n_
 FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_RULES, \
     LAND_ENTERS_CODES
 
-_FIELDS = ("dims", "fdims", "card", "pips", "source_units", "members", "kind_groups",
+_FIELDS = ("dims", "fdims", "card", "pips", "source_units", "source_cover", "source_colours",
+           "members", "kind_groups",
            "card_modes", "gi",
            "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
@@ -309,7 +310,16 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         dims=_dims(tables, config, taxed.shape[1]),
         fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
         card=_card_table(tables, hand_profile, n_card_modes), pips=_array(f.pips, np.int64),
-        source_units=_array(f.source_units, np.int64), members=_array(tables.members, np.int64),
+        source_units=_array(f.source_units, np.int64),
+        # What each card id's mana brings to the land choice's colour keys: the units meeting
+        # each mask of the exact test (n_kinds, n_masks), and the units of each colour W U B
+        # R G (n_kinds, 5).
+        source_cover=np.ascontiguousarray(
+            _array(f.source_units, np.int64).reshape(tables.n_kinds, n_classes) @ intersects),
+        source_colours=np.ascontiguousarray(
+            _array(f.source_units, np.int64).reshape(tables.n_kinds, n_classes)
+            @ _class_table(mana)[:n_classes, len(CLASS_COLUMNS) - 1:]),
+        members=_array(tables.members, np.int64),
         kind_groups=_kind_groups(tables.members),
         card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
         group_n=group_n.astype(np.int64), classes=_class_table(mana),

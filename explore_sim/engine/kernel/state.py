@@ -1,7 +1,8 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
 A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm, pool,
-units, lib_pips, hand_pips, sets, totals, main, deal, play, work, stack, trace, block)``:
+units, cover, made, lib_pips, hand_pips, sets, totals, main, deal, play, work, stack, trace,
+block)``:
 
 - ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
@@ -21,6 +22,9 @@ units, lib_pips, hand_pips, sets, totals, main, deal, play, work, stack, trace, 
   those able to make mana now (untapped, and a creature's not summoning sick), row
   :data:`IN_PLAY` all of them, tapped or not (kept as permanents enter, leave, tap and
   untap: :func:`~.zones.enter`, :func:`~.zones.leave`, :func:`~.zones.tap_copies`);
+  ``cover`` and ``made``: what the units in play bring to the land choice's colour keys,
+  kept with them: the units meeting each mask of the exact test, and the units of each
+  colour W U B R G;
   ``lib_pips`` and ``hand_pips``: the library's and the hand's pips per colour;
 - ``sets``: sets of card ids as bits (:mod:`.bits`), kept as cards move: row
   :data:`HELD_IDS` the card ids in hand, :data:`ON_IDS` those on the battlefield,
@@ -109,24 +113,25 @@ HELD_IDS, ON_IDS, CAST_RANKS = range(3)
 ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", "mode_units",
         "trial", "order", "order_keys", "order_pips", "need", "filter_units", "filter_one",
         "choose_plain", "choose_filtered", "more_plain", "more_filtered", "option_keys",
-        "option_held", "wanted", "in_play", "covered", "before", "more_covered", "demand",
+        "option_held", "wanted", "before", "more_covered", "demand",
         "enter_plain", "enter_filtered", "record_plain", "record_filtered", "observe_plain",
         "observe_filtered", "next_units", "next_more", "can_plain", "can_filtered",
-        "no_pending", "pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
-        "attackers", "crewers", "vehicles", "bottomed", "counts", "hakbal_pending")
+        "no_pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
+        "attackers", "crewers", "vehicles", "bottomed", "counts", "hakbal_pending",
+        "some_profiles")
 globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 
 #: One game's state (the arrays above).
-State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "units", "lib_pips",
-                             "hand_pips", "sets", "totals", "main", "deal", "play", "work",
-                             "stack", "trace", "block"))
+State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "units", "cover",
+                             "made", "lib_pips", "hand_pips", "sets", "totals", "main",
+                             "deal", "play", "work", "stack", "trace", "block"))
 
 #: Games whose metrics are gathered in ``S.block`` before they are copied out.
 BLOCK = 32
 
 
-def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack,
+def new_state(n_kinds, n_groups, n_classes, n_masks, size, n_events, n_main, width, stack,
               turns, trace_rows=0):
     """Arrays for one game at a time (the chunk's games reuse them): ``width`` columns of
     workspace (as many as a turn has metrics, at least), ``stack`` entries for a policy's
@@ -136,6 +141,7 @@ def new_state(n_kinds, n_groups, n_classes, size, n_events, n_main, width, stack
         np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
         np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
         np.zeros(max(n_classes, 1), np.int32), np.zeros((2, max(n_classes, 1)), np.int64),
+        np.zeros(max(n_masks, 1), np.int64), np.zeros(5, np.int64),
         np.zeros(5, np.int32), np.zeros(5, np.int32),
         np.zeros((3, words_for(n_kinds)), np.uint64),
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),

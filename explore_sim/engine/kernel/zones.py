@@ -15,6 +15,7 @@ from .codes import (
     IS_COMMANDER,
     N_CLASSES,
     N_KINDS,
+    N_MASKS,
     ONE,
 )
 from .pack import (
@@ -222,6 +223,11 @@ def units_moved(K, S, kind, ready_before, on_before):
             for c in range(K.dims[N_CLASSES]):
                 S.units[READY, c] += ready * K.source_units[kind, c]
                 S.units[IN_PLAY, c] += on * K.source_units[kind, c]
+        if on:
+            for m in range(K.dims[N_MASKS]):
+                S.cover[m] += on * K.source_cover[kind, m]
+            for k in range(5):
+                S.made[k] += on * K.source_colours[kind, k]
 
 
 @compiled
