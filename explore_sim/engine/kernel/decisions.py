@@ -195,7 +195,7 @@ def as_float(condition):
     return 1.0 if condition else 0.0
 
 
-@compiled
+@compiled(inline="always")
 def observe(K, S, field, card, explores_left, counters, present):
     """One observation field of the revealed ``card`` (what the player may know)."""
     if field == O_CARD:
@@ -249,62 +249,73 @@ def observe(K, S, field, card, explores_left, counters, present):
     return float(S.slots[LIB_LANDS])  # O_LANDS_IN_LIBRARY
 
 
+#: Which program :func:`decide` runs: the keep-or-mill policy's, or the scry policy's.
+POLICY, SCRY = np.int64(0), np.int64(1)
+
+
+@compiled(inline="always")
+def binary(op, a, b):
+    """The value of binary operation ``op`` on ``a`` and ``b`` (conditions are 1.0 or 0.0),
+    the comparisons and connectives first (the presets use only those and ``ADD``)."""
+    if op == OP_EQ:
+        return as_float(a == b)
+    if op == OP_LE:
+        return as_float(a <= b)
+    if op == OP_GE:
+        return as_float(a >= b)
+    if op == OP_AND:
+        return as_float(a != 0 and b != 0)
+    if op == OP_OR:
+        return as_float(a != 0 or b != 0)
+    if op == OP_ADD:
+        return a + b
+    if op == OP_NE:
+        return as_float(a != b)
+    if op == OP_LT:
+        return as_float(a < b)
+    if op == OP_GT:
+        return as_float(a > b)
+    if op == OP_SUB:
+        return a - b
+    if op == OP_MUL:
+        return a * b
+    if op == OP_DIV:
+        return a / b
+    if op == OP_FLOORDIV:
+        return np.floor(a / b)
+    return a - np.floor(a / b) * b  # OP_MOD
+
+
 @compiled(error_model="numpy")
-def decide(K, S, code, consts, card, explores_left, counters, present):
-    """Run a policy's bytecode: True mills the revealed ``card`` (keeps it on top: False)."""
+def decide(K, S, program, card, explores_left, counters, present):
+    """Run a policy's bytecode (``program``: :data:`POLICY` or :data:`SCRY`): True mills the
+    revealed ``card`` (keeps it on top: False)."""
+    code = K.scry_code if program == SCRY else K.policy_code
+    consts = K.scry_consts if program == SCRY else K.policy_consts
     stack = S.stack
     top = 0
     i = 0
-    while i < len(code):
+    n = len(code)
+    while i < n:
         op = code[i]
         if op == OP_LOAD:
             stack[top] = observe(K, S, code[i + 1], card, explores_left, counters, present)
             top += 1
             i += 2
-            continue
-        if op == OP_CONST:
+        elif op == OP_CONST:
             stack[top] = consts[code[i + 1]]
             top += 1
             i += 2
-            continue
-        if op == OP_NOT:
+        elif op == OP_NOT:
             stack[top - 1] = as_float(stack[top - 1] == 0)
+            i += 1
         elif op == OP_NEG:
             stack[top - 1] = -stack[top - 1]
+            i += 1
         else:
-            b = stack[top - 1]
-            a = stack[top - 2]
             top -= 1
-            if op == OP_AND:
-                r = as_float(a != 0 and b != 0)
-            elif op == OP_OR:
-                r = as_float(a != 0 or b != 0)
-            elif op == OP_EQ:
-                r = as_float(a == b)
-            elif op == OP_NE:
-                r = as_float(a != b)
-            elif op == OP_LT:
-                r = as_float(a < b)
-            elif op == OP_LE:
-                r = as_float(a <= b)
-            elif op == OP_GT:
-                r = as_float(a > b)
-            elif op == OP_GE:
-                r = as_float(a >= b)
-            elif op == OP_ADD:
-                r = a + b
-            elif op == OP_SUB:
-                r = a - b
-            elif op == OP_MUL:
-                r = a * b
-            elif op == OP_DIV:
-                r = a / b
-            elif op == OP_FLOORDIV:
-                r = np.floor(a / b)
-            else:
-                r = a - np.floor(a / b) * b
-            stack[top - 1] = r
-        i += 1
+            stack[top - 1] = binary(op, stack[top - 1], stack[top])
+            i += 1
     return top > 0 and stack[top - 1] != 0
 
 
@@ -316,8 +327,8 @@ def scry(K, S, explores_left, counters, present):
     if card == 0:
         return
     s = S.slots
-    if K.card[card, C_IS_NONLAND] and decide(K, S, K.scry_code, K.scry_consts, card, explores_left, counters,
-                                     present):
+    if K.card[card, C_IS_NONLAND] and decide(K, S, SCRY, card, explores_left, counters,
+                                             present):
         S.lib[at(S, s[END])] = card
         s[TOP] += 1
         s[END] += 1

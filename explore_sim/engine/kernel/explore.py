@@ -29,7 +29,7 @@ from .codes import (
     TWISTS_FIRST,
     YES,
 )
-from .decisions import decide, scry
+from .decisions import POLICY, decide, scry
 from .lands import put_land
 from .pack import C_IS_LAND
 from .records import compiled
@@ -130,8 +130,8 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
             if present:
                 counters += 1
                 totals[E_EXPLORE_COUNTERS] += 1
-            if decide(K, S, K.policy_code, K.policy_consts, card, total_explores - explored + 1,
-                      counters - present, present):
+            if decide(K, S, POLICY, card, total_explores - explored + 1, counters - present,
+                      present):
                 leave_library(K, S, card)
                 s[GRAVEYARD] += 1
                 totals[E_MILLED] += 1
