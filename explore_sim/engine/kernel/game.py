@@ -22,11 +22,13 @@ from .state import (
     HAND,
     HAND_LANDS,
     HELD,
+    HELD_IDS,
     LIB_COUNT,
     LIB_LANDS,
     R_ATTACKERS,
     R_BOTTOMED,
     R_COUNTS,
+    R_DECK_PIPS,
     R_CREWERS,
     SEARCH_REVERSES,
     SICK,
@@ -37,7 +39,8 @@ from .state import (
 )
 from .trace import T_BOTTOM, T_DEAL, T_DEALT, T_END_TURN, T_KEEP, T_MULLIGAN, note, tracing
 from .turn import play_turn, turn_metrics
-from .zones import count, count_sets, deal_to, group_ids
+from .bits import put
+from .zones import count, deal_to, group_ids, mark_castable
 
 #: Cards in an opening hand before mulligans.
 HAND_SIZE = 7
@@ -105,8 +108,8 @@ def seed_stream(rng, key, game, tag):
 
 
 @compiled
-def start_game(K, S, deck, counts):
-    """An empty game with the whole deck in the library (not yet dealt)."""
+def start_game(K, S):
+    """An empty game; the library is laid out by the deal (:func:`keep_hand`) or given."""
     s = S.slots
     for i in range(len(s)):
         if i != SIZE and i != SEARCH_REVERSES:
@@ -129,12 +132,8 @@ def start_game(K, S, deck, counts):
     if tracing(S):  # the log holds the game being played
         S.trace[0, :] = 0
     size = s[SIZE]
-    for p in range(size):
-        S.lib[p] = deck[p]
     S.lib[size] = 0
     s[END] = size
-    for kind in range(K.dims[N_KINDS]):
-        S.zones[LIB_COUNT, kind] = counts[kind]
 
 
 @compiled
@@ -187,25 +186,28 @@ def keep_hand(K, S, deck, counts, key, game, kind, free_first, max_mulligans, bo
 
 
 @compiled
-def settle_library(K, S, counts):
-    """The library's composition from the deck less the hand."""
+def settle_library(K, S, counts, deck_lands, deck_pips):
+    """The library's composition from the deck (``counts`` by card id; ``deck_lands`` land
+    cards; ``deck_pips`` pips by colour) less the hand; the hand's size, lands, pips and
+    card ids (nothing is on the battlefield or in the command zone yet)."""
     s = S.slots
-    s[LIB_LANDS] = 0
     s[HAND_LANDS] = 0
     s[HELD] = 0
-    S.lib_pips[:] = 0
     S.hand_pips[:] = 0
+    S.sets[:, :] = 0
     for kind in range(K.dims[N_KINDS]):
         held = S.zones[HAND, kind]
-        left = counts[kind] - held
-        S.zones[LIB_COUNT, kind] = left
-        s[LIB_LANDS] += left * K.card[kind, C_IS_LAND]
-        s[HAND_LANDS] += held * K.card[kind, C_IS_LAND]
-        s[HELD] += held
-        for k in range(5):
-            S.lib_pips[k] += left * K.pips[kind, k]
-            S.hand_pips[k] += held * K.pips[kind, k]
-    count_sets(K, S)
+        S.zones[LIB_COUNT, kind] = counts[kind] - held
+        if held:
+            s[HAND_LANDS] += held * K.card[kind, C_IS_LAND]
+            s[HELD] += held
+            for k in range(5):
+                S.hand_pips[k] += held * K.pips[kind, k]
+            put(S.sets[HELD_IDS], kind, True)
+            mark_castable(K, S, kind)
+    s[LIB_LANDS] = deck_lands - s[HAND_LANDS]
+    for k in range(5):
+        S.lib_pips[k] = deck_pips[k] - S.hand_pips[k]
 
 
 @compiled(nogil=True)
@@ -231,11 +233,18 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
     counts[:] = 0
     for card in deck:
         counts[card] += 1
+    deck_lands = 0
+    deck_pips = S.work[R_DECK_PIPS]
+    deck_pips[:5] = 0
+    for kind in range(n_kinds):
+        deck_lands += counts[kind] * K.card[kind, C_IS_LAND]
+        for k in range(5):
+            deck_pips[k] += counts[kind] * K.pips[kind, k]
     S.slots[SEARCH_REVERSES] = 1 if len(given[0]) else 0
     attackers, crewers, bottomed = S.work[R_ATTACKERS], S.work[R_CREWERS], S.work[R_BOTTOMED]
     for j in range(games):
         game = first + j
-        start_game(K, S, deck, counts)
+        start_game(K, S)
         seed_stream(S.play, key, game, ONE)
         if len(given[0]):
             libs, tops, ends, hands, mulls = given
@@ -248,7 +257,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         else:
             taken = keep_hand(K, S, deck, counts, key, game, mulligan[0], mulligan[1] != 0,
                               mulligan[2], bottomed)
-        settle_library(K, S, counts)
+        settle_library(K, S, counts, deck_lands, deck_pips)
         opening[j, 0] = taken
         opening[j, 1] = S.slots[HELD]
         lands = 0

@@ -118,7 +118,7 @@ ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", 
         "observe_filtered", "next_units", "next_more", "can_plain", "can_filtered",
         "no_pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
         "attackers", "crewers", "vehicles", "bottomed", "counts", "hakbal_pending",
-        "some_profiles")
+        "some_profiles", "deck_pips")
 globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 
 

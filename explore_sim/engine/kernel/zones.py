@@ -14,7 +14,6 @@ from .codes import (
     G_LAND_IDS,
     IS_COMMANDER,
     N_CLASSES,
-    N_KINDS,
     N_MASKS,
     ONE,
 )
@@ -150,17 +149,6 @@ def mark_castable(K, S, kind):
     rank = K.card[kind, C_PASS_RANK]
     if rank >= 0:
         put(S.sets[CAST_RANKS], rank, S.zones[HAND, kind] > 0 or S.zones[COMMAND, kind] > 0)
-
-
-@compiled
-def count_sets(K, S):
-    """The sets of card ids in hand, on the battlefield and castable from scratch
-    (:data:`~.state.HELD_IDS`, :data:`~.state.ON_IDS`, :data:`~.state.CAST_RANKS`)."""
-    S.sets[:, :] = 0
-    for kind in range(K.dims[N_KINDS]):
-        put(S.sets[HELD_IDS], kind, S.zones[HAND, kind] > 0)
-        put(S.sets[ON_IDS], kind, S.zones[BF, kind] > 0)
-        mark_castable(K, S, kind)
 
 
 @compiled
