@@ -203,7 +203,7 @@ def combat(K, S, attackers, crewers):
         for _ in range(attackers[kind]):
             if not put_land(K, S, NO):
                 draw(K, S)
-    if attacking > 0:  # Glowcap Lantern: the first attacker carries it
+    if attacking > 0 and S.slots[EQUIPPED] > 0:  # Glowcap Lantern: the first attacker carries it
         first = 0
         for kind in range(n_kinds):
             if attackers[kind] > 0:

@@ -131,7 +131,7 @@ def shuffle_library(S):
             lib[a], lib[b] = lib[b], lib[a]
         return
     for i in range(n - 1):
-        j = i + below(S.play, n - i)
+        j = i + below(S.play, n - i, S.recip)
         a, b = (top + i) % width, (top + j) % width
         lib[a], lib[b] = lib[b], lib[a]
 

@@ -1,8 +1,8 @@
 """One game's state in the compiled engine: a few small arrays, reused from game to game.
 
 A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm, pool,
-units, cover, made, lib_pips, hand_pips, sets, totals, main, deal, play, work, stack, trace,
-block)``:
+units, cover, made, lib_pips, hand_pips, sets, totals, main, deal, play, recip, work, stack,
+trace, block)``:
 
 - ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
   Maps, ...);
@@ -35,7 +35,7 @@ block)``:
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
   the library (so games that read the same positions of the same deck see the same cards,
   whatever else differs), the other decides removal, parley coins and shuffles after a
-  search;
+  search; ``recip``: what their draws divide by without a division (:func:`reciprocals`);
 - ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
 - ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for;
 - ``block``: the metrics of the last :data:`BLOCK` games by turn, (games, turns, metrics),
@@ -125,7 +125,7 @@ globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
 #: One game's state (the arrays above).
 State = namedtuple("State", ("slots", "lib", "zones", "perm", "pool", "units", "cover",
                              "made", "lib_pips", "hand_pips", "sets", "totals", "main",
-                             "deal", "play", "work", "stack", "trace", "block"))
+                             "deal", "play", "recip", "work", "stack", "trace", "block"))
 
 #: Games whose metrics are gathered in ``S.block`` before they are copied out.
 BLOCK = 32
@@ -145,7 +145,7 @@ def new_state(n_kinds, n_groups, n_classes, n_masks, size, n_events, n_main, wid
         np.zeros(5, np.int32), np.zeros(5, np.int32),
         np.zeros((3, words_for(n_kinds)), np.uint64),
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
-        np.zeros(4, np.uint64), np.zeros(4, np.uint64),
+        np.zeros(4, np.uint64), np.zeros(4, np.uint64), reciprocals(size),
         np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),
         np.zeros((trace_rows, 5), np.int32), np.zeros((BLOCK, turns, width), np.int32))
 
@@ -180,14 +180,47 @@ def uniform(rng):
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+def reciprocals(size: int) -> np.ndarray:
+    """For each divisor ``b`` in 1 .. ``size``, ``[b, 0]`` = ``2**64 // b + 1`` (modulo
+    ``2**64``) and ``[b, 1]`` = ``2**32 % b``: what :func:`remainder` needs to divide without
+    a division instruction; shape (size + 1, 2) uint64."""
+    table = np.zeros((size + 1, 2), dtype=np.uint64)
+    for b in range(1, size + 1):
+        table[b, 0] = ((1 << 64) - 1) // b + 1 & ((1 << 64) - 1)
+        table[b, 1] = (1 << 32) % b
+    return table
+
+
+@compiled(inline="always")
+def _remainder32(a, b, m):
+    """``a % b`` for ``a`` and ``b`` below ``2**32``, ``m`` = ``2**64 // b + 1`` (Lemire, Kaser
+    and Kurz, 2019: the high bits of ``(m * a mod 2**64) * b``, exact for every such a)."""
+    low = m * a
+    high, lower = low >> np.uint64(32), low & np.uint64(0xFFFFFFFF)
+    return (high * b + ((lower * b) >> np.uint64(32))) >> np.uint64(32)
+
+
+@compiled(inline="always")
+def remainder(x, b, recip):
+    """``x % b`` exactly, for a uint64 ``x`` and ``0 < b < 2**16`` (``recip``:
+    :func:`reciprocals`): ``x = h * 2**32 + l`` gives ``((h % b) * (2**32 % b) + l % b) % b``,
+    each remainder of a number below ``2**32``, by multiplication."""
+    bound = np.uint64(b)
+    m, shift = recip[b, 0], recip[b, 1]
+    h = _remainder32(x >> np.uint64(32), bound, m)
+    lo = _remainder32(x & np.uint64(0xFFFFFFFF), bound, m)
+    return _remainder32(h * shift + lo, bound, m)
+
+
 @compiled
-def below(rng, n):
+def below(rng, n, recip):
     """An integer uniform on 0 .. n - 1 (exactly: bits are redrawn past the largest
     multiple of n). That multiple is more than ``2**64 - 1 - n``, so it is worked out (a
-    division) only for the rare draw above that."""
+    division) only for the rare draw above that; the remainder is taken by multiplication
+    (:func:`remainder`, ``recip``: :func:`reciprocals`)."""
     bound = np.uint64(n)
     most = np.uint64(0xFFFFFFFFFFFFFFFF)
     while True:
         x = next_u64(rng)
         if x <= most - bound or x < most - (most % bound):
-            return np.int64(x % bound)
+            return np.int64(remainder(x, n, recip))

@@ -98,7 +98,7 @@ def deal_to(S, position):
     size = s[SIZE]
     while s[DEALT] <= position and s[DEALT] < size:
         d = s[DEALT]
-        j = d + below(rng, size - d)
+        j = d + below(rng, size - d, S.recip)
         lib[d], lib[j] = lib[j], lib[d]
         s[DEALT] = d + 1
 

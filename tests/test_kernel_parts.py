@@ -1,0 +1,81 @@
+"""Small parts of the compiled game checked alone: the sets of card ids as bits and the
+remainder the deal divides by, against plain Python."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from explore_sim.engine.kernel.bits import is_member, meet, next_common, next_member, put
+from explore_sim.engine.kernel.pack import as_rows, words_for
+from explore_sim.engine.kernel.state import reciprocals, remainder
+
+
+@njit
+def _members(row, start):
+    out = []
+    i = next_member(row, start)
+    while i >= 0:
+        out.append(i)
+        i = next_member(row, i + 1)
+    return out
+
+
+@njit
+def _common(a, b, start):
+    out = []
+    i = next_common(a, b, start)
+    while i >= 0:
+        out.append(i)
+        i = next_common(a, b, i + 1)
+    return out
+
+
+@njit
+def _build(members, n, words):
+    row = np.zeros(words, dtype=np.uint64)
+    for i in members:
+        put(row, i, True)
+    for i in range(n):  # taking out what is not there changes nothing
+        if not is_member(row, i):
+            put(row, i, False)
+    return row
+
+
+@pytest.mark.parametrize("n", [1, 5, 63, 64, 65, 130, 200])
+def test_sets_of_card_ids_visit_their_members_in_order(n):
+    rng = np.random.default_rng(n)
+    for _ in range(20):
+        a, b = rng.random(n) < 0.3, rng.random(n) < 0.5
+        rows = as_rows([a, b], n)
+        assert rows.shape == (2, words_for(n))
+        built = _build(np.flatnonzero(a).astype(np.int64), n, words_for(n))
+        assert (built == rows[0]).all()
+        start = int(rng.integers(0, n))
+        assert _members(rows[0], start) == [i for i in np.flatnonzero(a) if i >= start]
+        assert _common(rows[0], rows[1], start) == [i for i in np.flatnonzero(a & b)
+                                                     if i >= start]
+        assert meet(rows[0], rows[1]) == bool((a & b).any())
+
+
+@njit
+def _mismatches(xs, table, most):
+    bad = 0
+    for b in range(1, most + 1):
+        for x in xs:
+            if remainder(x, b, table) != x % np.uint64(b):
+                bad += 1
+    return bad
+
+
+def test_the_remainder_by_multiplication_is_exact():
+    """The deal's draws divide by the cards left (at most a deck's size) with
+    multiplications only; every remainder is the one ``%`` gives, the extremes included."""
+    rng = np.random.default_rng(7)
+    xs = rng.integers(0, 1 << 63, 20_000, dtype=np.uint64) * np.uint64(2) + rng.integers(
+        0, 2, 20_000, dtype=np.uint64)
+    edges = [0, 1, 2, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, (1 << 63), (1 << 64) - 1,
+             (1 << 64) - 2]
+    xs = np.concatenate([xs, np.array(edges, dtype=np.uint64)])
+    assert _mismatches(xs, reciprocals(300), 300) == 0
