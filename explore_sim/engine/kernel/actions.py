@@ -6,16 +6,17 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
+from .bits import next_common
 from .codes import (
     E_DAMAGE,
     E_EXPLORES,
     E_MAPS_USED,
-    G_CAVE_DIVER,
     G_ACTIVATED_SEARCH,
     G_ANCHORAGE,
     G_ATTACK_EXPLORER,
     G_ATTACK_LAND,
     G_ATTACK_MAP,
+    G_CAVE_DIVER,
     G_COMBAT_EXPLORER,
     G_CREATURE,
     G_DAMAGE_EXPLORER,
@@ -45,13 +46,32 @@ from .pack import (
     C_MAPS,
     C_POWER,
 )
-from .bits import next_common
 from .records import compiled
 from .search import search_basics
 from .spells import can_pay, no_pending, pay_one
-from .state import (BF, CTR, EQUIPPED, EXPLORES_BEFORE, MAPS, ON_IDS, R_HAKBAL_PENDING,
-                    R_VEHICLES, SICK, SICK_CTR, TAPPED, uniform)
-from .trace import T_ATTACK, T_COMBAT, T_DAMAGE, T_EXPLORE_EFFECT, T_MAP_USED, note, tracing
+from .state import (
+    BF,
+    CTR,
+    EQUIPPED,
+    EXPLORES_BEFORE,
+    MAPS,
+    ON_IDS,
+    R_HAKBAL_PENDING,
+    R_VEHICLES,
+    SICK,
+    SICK_CTR,
+    TAPPED,
+    uniform,
+)
+from .trace import (
+    T_ATTACK,
+    T_COMBAT,
+    T_DAMAGE,
+    T_EXPLORE_EFFECT,
+    T_MAP_USED,
+    note,
+    tracing,
+)
 from .zones import (
     basics_left,
     count,

@@ -6,6 +6,7 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
+from .bits import next_common
 from .codes import (
     COLOUR_BITS,
     G_COMMANDER_IDS,
@@ -15,15 +16,14 @@ from .codes import (
     N_PROFILES,
 )
 from .pack import (
-    PROFILED_IDS,
     C_HAND_PROFILE,
     CM_COMMANDER_PROFILE,
     PR_CASTABLE_PROFILES,
     PR_MODES,
     PR_PIPS,
     PR_PROF_N,
+    PROFILED_IDS,
 )
-from .bits import next_common
 from .records import compiled
 from .state import (
     COMMAND,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bits import is_member, next_common
 from .codes import (
     CASTABLE_CHEAPEST,
     E_SCRIES,
@@ -64,9 +65,6 @@ from .codes import (
 )
 from .mana import keyed, lookup_key, payable_any, total_of, unit_sets, units_in_play
 from .pack import (
-    CAST_IDS,
-    CK_KINDS,
-    NONLAND_IDS,
     C_CHEAPEST,
     C_COST,
     C_EXPLORES,
@@ -80,9 +78,11 @@ from .pack import (
     C_N_CARD_MODES,
     C_POWER,
     C_TOUGHNESS,
+    CAST_IDS,
+    CK_KINDS,
     LO_CARD,
+    NONLAND_IDS,
 )
-from .bits import is_member, next_common
 from .records import compiled
 from .state import (
     END,

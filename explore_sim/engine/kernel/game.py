@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .bits import put
 from .codes import G_LAND, G_LAND_IDS, N_KINDS, ONE, TURNS
 from .pack import C_COST, C_IS_LAND, C_IS_LAND_LIKE, C_IS_SOURCE
 from .records import borrow, compiled
@@ -28,8 +29,8 @@ from .state import (
     R_ATTACKERS,
     R_BOTTOMED,
     R_COUNTS,
-    R_DECK_PIPS,
     R_CREWERS,
+    R_DECK_PIPS,
     SEARCH_REVERSES,
     SICK,
     SICK_CTR,
@@ -37,9 +38,17 @@ from .state import (
     TAPPED,
     TOP,
 )
-from .trace import T_BOTTOM, T_DEAL, T_DEALT, T_END_TURN, T_KEEP, T_MULLIGAN, note, tracing
+from .trace import (
+    T_BOTTOM,
+    T_DEAL,
+    T_DEALT,
+    T_END_TURN,
+    T_KEEP,
+    T_MULLIGAN,
+    note,
+    tracing,
+)
 from .turn import play_turn, turn_metrics
-from .bits import put
 from .zones import count, deal_to, group_ids, mark_castable
 
 #: Cards in an opening hand before mulligans.
@@ -267,12 +276,13 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         b = j % BLOCK
         for turn in range(turns):
             play_turn(K, S, discard_order, attackers, crewers)
-            turn_metrics(K, S, S.block[b, turn])
+            turn_metrics(K, S, S.block[turn, :, b])
             if tracing(S):
                 note(S, T_END_TURN, 0, count(K, S, G_LAND), S.slots[HELD])
         if b == BLOCK - 1 or j == games - 1:  # the block's games into the output
             start = j - b
             for turn in range(turns):
                 for m in range(out.shape[1]):
+                    games_of, into = S.block[turn, m], out[turn, m]  # adjacent games
                     for g in range(b + 1):
-                        out[turn, m, start + g] = S.block[g, turn, m]
+                        into[start + g] = games_of[g]

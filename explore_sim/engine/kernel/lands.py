@@ -6,6 +6,7 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
+from .bits import meet
 from .codes import (
     E_LANDS_PUT,
     E_LIFE_PAID,
@@ -34,7 +35,6 @@ from .colours import colour_keys
 from .decisions import castable_in_hand, castable_target, scry, will_use_mana
 from .mana import total_of, unit_sets
 from .pack import (
-    OPTION_CARD_IDS,
     C_FACE_OF,
     C_FETCH_WHEN,
     C_LAND_COLOURS,
@@ -51,14 +51,14 @@ from .pack import (
     LO_RULE,
     LO_SPELL_FACE,
     LO_TIEBREAK,
+    OPTION_CARD_IDS,
 )
-from .bits import meet
 from .records import compiled
 from .search import enters_land, sacrifice_to_search
 from .state import (
     BF,
-    HELD_IDS,
     HAND,
+    HELD_IDS,
     LAND_DROPS,
     PLAYED_LAND,
     R_CHOOSE_FILTERED,
@@ -72,7 +72,16 @@ from .state import (
     TAPPED,
 )
 from .trace import T_LAND, T_LAND_LEAVES, T_LAND_PUT, note
-from .zones import count, group_ids, land_types, leave, makes_plain_mana, tap_copies, to_hand, usable
+from .zones import (
+    count,
+    group_ids,
+    land_types,
+    leave,
+    makes_plain_mana,
+    tap_copies,
+    to_hand,
+    usable,
+)
 
 
 @compiled

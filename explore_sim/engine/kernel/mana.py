@@ -190,15 +190,26 @@ def total_of(K, units):
 
 
 @compiled
-def generic_order(K, S, mode, order):
+def generic_order(K, S, mode, units, order):
     """The order of unit classes generic mana is paid in, into ``order``: the static order,
     or, where equally flexible classes exist, the colours the rest of the hand (then the
-    library) needs least first (docs/mana.md)."""
+    library) needs least first (docs/mana.md). Only the classes ``units`` holds are ordered
+    (the others pay nothing); returns how many."""
     n_classes = K.dims[_N_CLASSES]
+    n = 0
     if not K.dims[_TIES]:
         for j in range(n_classes):
-            order[j] = K.classes[j, CL_GENERIC_ORDER]
-        return
+            c = K.classes[j, CL_GENERIC_ORDER]
+            if units[c] > 0:
+                order[n] = c
+                n += 1
+        return n
+    for c in range(n_classes):
+        if units[c] > 0:
+            order[n] = c
+            n += 1
+    if n <= 1:
+        return n  # nothing to order
     lib_pips = S.lib_pips
     pips = S.work[R_ORDER_PIPS]
     for k in range(5):
@@ -208,7 +219,8 @@ def generic_order(K, S, mode, order):
         for k in range(5):
             pips[k] -= K.pips[card, k]
     keys = S.work[R_ORDER_KEYS]
-    for c in range(n_classes):
+    for j in range(n):
+        c = order[j]
         need_hand = 0
         need_library = 0
         for k in range(5):
@@ -216,12 +228,12 @@ def generic_order(K, S, mode, order):
             need_library += lib_pips[k] * K.classes[c, CL_COLOURS + k]
         keys[c] = ((K.classes[c, CL_FLEXIBILITY] << 40) + (min(need_hand, 32767) << 24)
                    + (min(need_library, 4095) << 12) + K.classes[c, CL_GENERIC_RANK])
-    for j in range(n_classes):  # the classes by key (keys are distinct): an insertion sort
-        order[j] = j
+    for j in range(1, n):  # the classes by key (keys are distinct): an insertion sort
         k = j
         while k > 0 and keys[order[k - 1]] > keys[order[k]]:
             order[k - 1], order[k] = order[k], order[k - 1]
             k -= 1
+    return n
 
 
 @compiled
@@ -260,8 +272,7 @@ def allocate(K, S, units, mode, take_all, used):
     need = K.modes[mode, MO_GENERIC]
     if need:
         order = S.work[R_ORDER]
-        generic_order(K, S, mode, order)
-        for j in range(n_classes):
+        for j in range(generic_order(K, S, mode, units, order)):
             c = order[j]
             take = min(units[c], need)
             units[c] -= take

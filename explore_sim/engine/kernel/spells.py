@@ -6,6 +6,7 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
+from .bits import next_common, next_member
 from .codes import (
     E_CARDS_CAST,
     E_COMMANDER_CAST,
@@ -36,7 +37,6 @@ from .decisions import castable_kind
 from .explore import explore_instruction
 from .mana import keyed, lookup_key, pay_mode, payable_any, total_of, unit_sets
 from .pack import (
-    CK_RANKS,
     C_CHEAPEST,
     C_COMMANDER_SLOT,
     C_COST,
@@ -48,9 +48,9 @@ from .pack import (
     C_MAPS,
     C_N_CARD_MODES,
     C_NEEDS_TARGET,
+    CK_RANKS,
     CM_N_TAXED,
 )
-from .bits import next_common, next_member
 from .records import compiled
 from .search import search_basics
 from .state import (

@@ -38,9 +38,10 @@ trace, block)``:
   search; ``recip``: what their draws divide by without a division (:func:`reciprocals`);
 - ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
 - ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for;
-- ``block``: the metrics of the last :data:`BLOCK` games by turn, (games, turns, metrics),
-  copied into the chunk's output a block at a time (one game's metrics lie a chunk apart
-  there, on a page each: written a game at a time, most writes would miss the TLB).
+- ``block``: the metrics of the last :data:`BLOCK` games by turn, (turns, metrics, games),
+  copied into the chunk's output a block at a time, each (turn, metric) a run of adjacent
+  games (one game's metrics lie a chunk apart there, on a page each: written a game at a
+  time, most writes would miss the TLB).
 
 The functions here are compiled (:func:`~.records.compiled`).
 """
@@ -147,7 +148,7 @@ def new_state(n_kinds, n_groups, n_classes, n_masks, size, n_events, n_main, wid
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
         np.zeros(4, np.uint64), np.zeros(4, np.uint64), reciprocals(size),
         np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),
-        np.zeros((trace_rows, 5), np.int32), np.zeros((BLOCK, turns, width), np.int32))
+        np.zeros((trace_rows, 5), np.int32), np.zeros((turns, width, BLOCK), np.int32))
 
 
 # --------------------------------------------------------------------------------------

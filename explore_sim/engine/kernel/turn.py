@@ -13,6 +13,7 @@ from .actions import (
     combat,
     equip,
 )
+from .bits import is_member, next_common
 from .codes import (
     CASTABLE_LANDS,
     E_DAMAGE,
@@ -51,7 +52,6 @@ from .decisions import castable_kind
 from .lands import play_land
 from .mana import keyed, lookup_key, payable_any, total_of, unit_sets
 from .pack import C_CHEAPEST, CAST_IDS, CK_KINDS
-from .bits import is_member, next_common
 from .records import compiled
 from .spells import cast_pass
 from .state import (

@@ -6,6 +6,7 @@ packed deck tables ``K`` and changes the game state ``S``.
 
 from __future__ import annotations
 
+from .bits import next_common, put
 from .codes import (
     E_DECKED,
     E_MAPS_CREATED,
@@ -18,7 +19,6 @@ from .codes import (
     ONE,
 )
 from .pack import (
-    CREATURE_IDS,
     C_BASIC_TYPES,
     C_COMMANDER_SLOT,
     C_HAS_HASTE,
@@ -28,8 +28,8 @@ from .pack import (
     C_N_GROUPS,
     C_PASS_RANK,
     C_SOURCE_COST,
+    CREATURE_IDS,
 )
-from .bits import next_common, put
 from .records import compiled
 from .state import (
     BF,
