@@ -74,7 +74,9 @@ def disagreements(deck, config, policy, mulligan=None, trials=400, seed=0):
 
 @pytest.mark.parametrize("path", DECKS, ids=[p.stem for p in DECKS])
 @pytest.mark.parametrize("policy", ["forge", "mill", "keep", "xmage",
-                                    "lands_in_hand == 0 or counters >= 2"])
+                                    "lands_in_hand == 0 or counters >= 2",
+                                    "not (mana_value > 3 and lands_in_hand >= 1) "
+                                    "or (lands_in_play <= 3 and counters + 1 >= 2)"])
 def test_every_shipped_deck_plays_the_same_games_in_both_engines(path, policy):
     deck = load_deck(path)
     # Parley's coin (is the opponent's top card a land?) comes from each engine's own stream:

@@ -5,8 +5,12 @@ policy expression (:class:`~explore_sim.engine.policies.ExpressionPolicy`, tuned
 included) compile to a postfix program over the observation's fields: ``LOAD field``,
 ``CONST index``, ``NOT``, ``NEG``, ``AND``, ``OR``, the six comparisons and the six
 arithmetic operators, on float64 values (conditions are 0 and 1), exactly as the vectorised
-evaluation computes them. :func:`compile_policy` returns None for a Python callable, which
-only the vectorised engine can call.
+evaluation computes them. A chain of ``and`` (``or``) parts stops at the first false (true)
+one: ``JUMP_UNLESS target`` (``JUMP_IF target``) leaves 0 (1) as the chain's value and jumps
+past it, else drops the part; the last part's truth (``TRUTH``) is the chain's value. The
+parts are observations and arithmetic, which change nothing, so the value is the one the
+whole chain has. :func:`compile_policy` returns None for a Python callable, which only the
+vectorised engine can call.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ __all__ = ["FIELDS", "OPS", "compile_policy"]
 FIELDS = tuple(OBSERVATION_NAMES)
 #: Operations by number.
 OPS = ("LOAD", "CONST", "NOT", "NEG", "AND", "OR", "EQ", "NE", "LT", "LE", "GT", "GE", "ADD",
-       "SUB", "MUL", "DIV", "FLOORDIV", "MOD")
+       "SUB", "MUL", "DIV", "FLOORDIV", "MOD", "JUMP_UNLESS", "JUMP_IF", "TRUTH")
 _COMPARE = {np.equal: "EQ", np.not_equal: "NE", np.less: "LT", np.less_equal: "LE",
             np.greater: "GT", np.greater_equal: "GE"}
 _ARITHMETIC = {np.add: "ADD", np.subtract: "SUB", np.multiply: "MUL", np.true_divide: "DIV",
@@ -75,11 +79,18 @@ def _program(trees: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
             emit(node[1])
             code.append(OPS.index("NEG"))
         elif kind == "bool":
-            op = "AND" if node[1] is np.logical_and else "OR"
-            emit(node[2][0])
-            for part in node[2][1:]:
-                emit(part)
-                code.append(OPS.index(op))
+            parts = node[2]
+            emit(parts[0])
+            if len(parts) > 1:  # a chain that stops at its first deciding part
+                jump = OPS.index("JUMP_UNLESS" if node[1] is np.logical_and else "JUMP_IF")
+                ends = []
+                for part in parts[1:]:
+                    code.extend((jump, -1))
+                    ends.append(len(code) - 1)
+                    emit(part)
+                code.append(OPS.index("TRUTH"))
+                for at in ends:
+                    code[at] = len(code)
         elif kind == "compare":
             emit(node[2])
             emit(node[3])

@@ -51,6 +51,8 @@ from .codes import (
     OP_FLOORDIV,
     OP_GE,
     OP_GT,
+    OP_JUMP_IF,
+    OP_JUMP_UNLESS,
     OP_LE,
     OP_LOAD,
     OP_LT,
@@ -60,6 +62,7 @@ from .codes import (
     OP_NOT,
     OP_OR,
     OP_SUB,
+    OP_TRUTH,
     YES,
     ZERO,
 )
@@ -306,6 +309,23 @@ def decide(K, S, program, card, explores_left, counters, present):
             stack[top] = consts[code[i + 1]]
             top += 1
             i += 2
+        elif op == OP_JUMP_UNLESS:  # an "and" chain: a false part decides it
+            if stack[top - 1] == 0:
+                stack[top - 1] = 0.0
+                i = code[i + 1]
+            else:
+                top -= 1
+                i += 2
+        elif op == OP_JUMP_IF:  # an "or" chain: a true part decides it
+            if stack[top - 1] != 0:
+                stack[top - 1] = 1.0
+                i = code[i + 1]
+            else:
+                top -= 1
+                i += 2
+        elif op == OP_TRUTH:
+            stack[top - 1] = as_float(stack[top - 1] != 0)
+            i += 1
         elif op == OP_NOT:
             stack[top - 1] = as_float(stack[top - 1] == 0)
             i += 1

@@ -46,6 +46,7 @@ from .state import (
     R_ORDER_PIPS,
     R_TRIAL,
     READY,
+    TAPPED,
 )
 from .zones import makes_plain_mana, tap_copies, usable
 
@@ -311,13 +312,19 @@ def tap(K, S, used, skip_kind, skip_copies):
         if kind == skip_kind:
             copies = max(copies - skip_copies, 0)
         copies = min(copies, wanted)
+        if copies <= 0:
+            continue
+        # At most the usable copies are tapped, so exactly these stop making mana: the
+        # running counts lose what they make (tap_copies, without recounting).
+        S.zones[TAPPED, kind] += copies
+        ready = S.units[READY]
         for c in range(n_classes):
             produced = copies * K.s_units[si, c]
             spent = min(produced, need[c])
             need[c] -= spent
             remaining -= spent
             pool[c] += produced - spent
-        tap_copies(K, S, kind, copies)
+            ready[c] -= produced
 
 
 @compiled
