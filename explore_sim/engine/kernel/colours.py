@@ -37,7 +37,7 @@ from .state import (
 from .zones import group_ids
 
 
-@compiled
+@compiled(inline="always")
 def colour_deficit(K, covered, p):
     """Profile ``p``'s colour deficit: the fewest pips, over its ways to pay, that no
     distinct unit can pay (Hall's theorem with deficiency)."""

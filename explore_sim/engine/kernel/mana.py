@@ -123,7 +123,7 @@ def unit_sets(K, S, plain, filtered, skip_kind, skip_copies):
     return 2
 
 
-@compiled
+@compiled(inline="always")
 def hall(K, units, req, total):
     """Hall's condition: for every mask M, the units meeting M cover the pips inside M
     (``req``), and there are at least ``total`` units."""
@@ -161,7 +161,7 @@ def keyed(K, n_sets):
     return K.dims[_LOOKUP] != 0 and n_sets == 1
 
 
-@compiled
+@compiled(inline="always")
 def payable(K, units, mode):
     """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
     if K.dims[_LOOKUP]:
