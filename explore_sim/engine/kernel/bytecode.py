@@ -9,7 +9,9 @@ evaluation computes them. A chain of ``and`` (``or``) parts stops at the first f
 one: ``JUMP_UNLESS target`` (``JUMP_IF target``) leaves 0 (1) as the chain's value and jumps
 past it, else drops the part; the last part's truth (``TRUTH``) is the chain's value. The
 parts are observations and arithmetic, which change nothing, so the value is the one the
-whole chain has. :func:`compile_policy` returns None for a Python callable, which only the
+whole chain has. A field compared with a constant is one operation, ``COMPARE_FIELD field
+index comparison`` (``LOAD field``, ``CONST index`` and the comparison in one step).
+:func:`compile_policy` returns None for a Python callable, which only the
 vectorised engine can call.
 """
 
@@ -33,7 +35,8 @@ __all__ = ["FIELDS", "OPS", "compile_policy"]
 FIELDS = tuple(OBSERVATION_NAMES)
 #: Operations by number.
 OPS = ("LOAD", "CONST", "NOT", "NEG", "AND", "OR", "EQ", "NE", "LT", "LE", "GT", "GE", "ADD",
-       "SUB", "MUL", "DIV", "FLOORDIV", "MOD", "JUMP_UNLESS", "JUMP_IF", "TRUTH")
+       "SUB", "MUL", "DIV", "FLOORDIV", "MOD", "JUMP_UNLESS", "JUMP_IF", "TRUTH",
+       "COMPARE_FIELD")
 _COMPARE = {np.equal: "EQ", np.not_equal: "NE", np.less: "LT", np.less_equal: "LE",
             np.greater: "GT", np.greater_equal: "GE"}
 _ARITHMETIC = {np.add: "ADD", np.subtract: "SUB", np.multiply: "MUL", np.true_divide: "DIV",
@@ -91,6 +94,10 @@ def _program(trees: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
                 code.append(OPS.index("TRUTH"))
                 for at in ends:
                     code[at] = len(code)
+        elif kind == "compare" and node[2][0] == "name" and node[3][0] == "const":
+            consts.append(float(node[3][1]))
+            code.extend((OPS.index("COMPARE_FIELD"), FIELDS.index(node[2][1]), len(consts) - 1,
+                         OPS.index(_COMPARE[node[1]])))
         elif kind == "compare":
             emit(node[2])
             emit(node[3])

@@ -45,6 +45,7 @@ from .codes import (
     ONE,
     OP_ADD,
     OP_AND,
+    OP_COMPARE_FIELD,
     OP_CONST,
     OP_DIV,
     OP_EQ,
@@ -301,7 +302,12 @@ def decide(K, S, program, card, explores_left, counters, present):
     n = len(code)
     while i < n:
         op = code[i]
-        if op == OP_LOAD:
+        if op == OP_COMPARE_FIELD:  # field, constant, comparison
+            stack[top] = binary(code[i + 3], observe(K, S, code[i + 1], card, explores_left,
+                                                     counters, present), consts[code[i + 2]])
+            top += 1
+            i += 4
+        elif op == OP_LOAD:
             stack[top] = observe(K, S, code[i + 1], card, explores_left, counters, present)
             top += 1
             i += 2

@@ -24,6 +24,7 @@ from .pack import (
     MO_LIFE,
     MO_MODE_CARD,
     MO_N_PIPS,
+    MO_N_REQ_MASKS,
     MO_TOTAL,
     PI_N_CAND,
     PI_PIP_MASK,
@@ -166,12 +167,19 @@ def payable(K, units, mode):
     """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
     if K.dims[_LOOKUP]:
         return K.lookup[lookup_key(K, units), mode] != 0
-    if K.modes[mode, MO_N_PIPS] == 0:
-        have = 0
+    have = 0
+    for c in range(K.dims[_N_CLASSES]):
+        have += units[c]
+    if have < K.modes[mode, MO_TOTAL]:
+        return False
+    for j in range(K.modes[mode, MO_N_REQ_MASKS]):  # Hall's condition, on the masks with pips
+        m = K.req_masks[mode, j]
+        covered = 0
         for c in range(K.dims[_N_CLASSES]):
-            have += units[c]
-        return have >= K.modes[mode, MO_TOTAL]
-    return hall(K, units, K.req[mode], K.modes[mode, MO_TOTAL])
+            covered += units[c] * K.intersects[c, m]
+        if covered < K.req[mode, m]:
+            return False
+    return True
 
 
 @compiled(inline="always")
