@@ -21,7 +21,8 @@ trace, block)``:
   units the plain sources you control make (no filter), per unit class: row :data:`READY`
   those able to make mana now (untapped, and a creature's not summoning sick), row
   :data:`IN_PLAY` all of them, tapped or not (kept as permanents enter, leave, tap and
-  untap: :func:`~.zones.enter`, :func:`~.zones.leave`, :func:`~.zones.tap_copies`);
+  untap: :func:`~.zones.enter`, :func:`~.zones.leave`, :func:`~.zones.tap_copies`,
+  :func:`~.mana.tap`, :func:`~.zones.untap_units`);
   ``cover`` and ``made``: what the units in play bring to the land choice's colour keys,
   kept with them: the units meeting each mask of the exact test, and the units of each
   colour W U B R G;
