@@ -79,3 +79,11 @@ def test_the_remainder_by_multiplication_is_exact():
              (1 << 64) - 2]
     xs = np.concatenate([xs, np.array(edges, dtype=np.uint64)])
     assert _mismatches(xs, reciprocals(300), 300) == 0
+
+
+def test_the_remainder_refuses_a_library_too_large_for_it():
+    """The remainder's sum of partial remainders stays below 2**32 only for divisors below
+    2**16; decks are far smaller (at most 1,000 cards), and a larger library is refused."""
+    assert reciprocals(1000).shape == (1001, 2)
+    with pytest.raises(ValueError, match="more than the deal can divide by"):
+        reciprocals(1 << 16)

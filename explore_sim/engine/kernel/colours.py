@@ -18,7 +18,6 @@ from .codes import (
 from .pack import (
     C_HAND_PROFILE,
     CM_COMMANDER_PROFILE,
-    MO_N_REQ_MASKS,
     PR_CASTABLE_PROFILES,
     PR_MODES,
     PR_PIPS,
@@ -46,10 +45,7 @@ def colour_deficit(K, covered, p):
     for i in range(K.profiles[p, PR_PROF_N]):
         mode = K.profiles[p, PR_MODES + i]
         short = -(1 << 30)
-        # A mask no pip of the mode is in gives at most 0, which the result's floor of 0
-        # already is: only the masks with pips count.
-        for j in range(K.modes[mode, MO_N_REQ_MASKS]):
-            m = K.req_masks[mode, j]
+        for m in range(K.dims[N_MASKS]):
             short = max(short, K.req[mode, m] - covered[m])
         best = min(best, short)
     return max(best, 0)

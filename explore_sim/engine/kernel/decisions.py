@@ -67,7 +67,7 @@ from .codes import (
     YES,
     ZERO,
 )
-from .mana import keyed, lookup_key, payable_any, total_of, unit_sets, units_in_play
+from .mana import keyed, lookup_key, payable_any, total_of, unit_sets
 from .pack import (
     C_CHEAPEST,
     C_COST,
@@ -94,9 +94,9 @@ from .state import (
     HAND_LANDS,
     HELD,
     HELD_IDS,
+    IN_PLAY,
     LIB_LANDS,
     R_NEXT_MORE,
-    R_NEXT_UNITS,
     R_OBSERVE_FILTERED,
     R_OBSERVE_PLAIN,
     TOP,
@@ -179,8 +179,7 @@ def will_use_mana(K, S, total):
 def castable_next_turn(K, S, card):
     """Every source you control, untapped, plus one land from hand could pay ``card``."""
     n_classes = K.dims[N_CLASSES]
-    units = S.work[R_NEXT_UNITS]
-    units_in_play(K, S, units)
+    units = S.units[IN_PLAY]  # every plain source you control, untapped
     if castable_card(K, card, units, units, ONE):
         return True
     more = S.work[R_NEXT_MORE]

@@ -24,7 +24,6 @@ from .pack import (
     MO_LIFE,
     MO_MODE_CARD,
     MO_N_PIPS,
-    MO_N_REQ_MASKS,
     MO_TOTAL,
     PI_N_CAND,
     PI_PIP_MASK,
@@ -36,7 +35,6 @@ from .records import compiled
 from .state import (
     BF,
     HAND,
-    IN_PLAY,
     POOL_IN_USE,
     R_FILTER_ONE,
     R_FILTER_UNITS,
@@ -70,15 +68,6 @@ def plain_units(K, S, out, skip_kind, skip_copies):
         skipped = min(usable(K, S, skip_kind), skip_copies)
         for c in range(n_classes):
             out[c] -= skipped * K.source_units[skip_kind, c]
-
-
-@compiled
-def units_in_play(K, S, out):
-    """The units of every plain source (no activation cost) you control, tapped or not, into
-    ``out`` (classes): the mana the battlefield can make next turn."""
-    in_play = S.units[IN_PLAY]
-    for c in range(K.dims[_N_CLASSES]):
-        out[c] = in_play[c]
 
 
 @compiled
@@ -167,19 +156,12 @@ def payable(K, units, mode):
     """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
     if K.dims[_LOOKUP]:
         return K.lookup[lookup_key(K, units), mode] != 0
-    have = 0
-    for c in range(K.dims[_N_CLASSES]):
-        have += units[c]
-    if have < K.modes[mode, MO_TOTAL]:
-        return False
-    for j in range(K.modes[mode, MO_N_REQ_MASKS]):  # Hall's condition, on the masks with pips
-        m = K.req_masks[mode, j]
-        covered = 0
+    if K.modes[mode, MO_N_PIPS] == 0:
+        have = 0
         for c in range(K.dims[_N_CLASSES]):
-            covered += units[c] * K.intersects[c, m]
-        if covered < K.req[mode, m]:
-            return False
-    return True
+            have += units[c]
+        return have >= K.modes[mode, MO_TOTAL]
+    return hall(K, units, K.req[mode], K.modes[mode, MO_TOTAL])
 
 
 @compiled(inline="always")

@@ -65,8 +65,7 @@ FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_R
 
 _FIELDS = ("dims", "fdims", "card", "pips", "source_units", "source_cover", "source_colours",
            "members", "kind_groups", "card_modes", "gi",
-           "group_ids", "group_n", "classes", "intersects", "modes", "req", "req_masks",
-           "pips_of",
+           "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
            "castable_modes", "options", "opt_units", "basic_units", "opt_cover",
            "basic_cover", "profiles", "id_sets", "castable_by_key")
@@ -88,7 +87,7 @@ CLASS_COLUMNS = ("class_mask", "class_pain", "generic_order", "flexibility", "ge
 #: ``K.options`` (per land option, then its units in ``K.opt_units``), ``K.sources`` (in
 #: tapping order), ``K.commanders`` and ``K.profiles`` (then the pips W U B R G, then the
 #: mode indices).
-MODE_COLUMNS = ("total", "life", "generic", "n_pips", "mode_card", "n_req_masks")
+MODE_COLUMNS = ("total", "life", "generic", "n_pips", "mode_card")
 PIP_COLUMNS = ("pip_mask", "rest_total", "n_cand")
 OPTION_COLUMNS = ("card", "kind", "spell_face", "bounce", "fetch", "passage", "colours",
                   "tiebreak", "rule", "arg")
@@ -304,7 +303,6 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
                       options.tapped_rule, options.tapped_arg)
     lookup = mana.lookup if mana.lookup is not None else np.zeros((1, 1), dtype=bool)
     intersects = _array(mana.intersects, np.int64).reshape(n_classes, n_masks)
-    req = _array(mana.req, np.int64).reshape(n_modes, n_masks)
     opt_units = _array(options.units, np.int64).reshape(len(options.card), n_classes)
     basic_units = _array(options.basic_units, np.int64).reshape(len(tables.basic_ids), n_classes)
     return KernelTables(
@@ -325,13 +323,9 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
         group_n=group_n.astype(np.int64), classes=_class_table(mana),
         intersects=intersects,
-        modes=np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i],
-                         int((req[i] > 0).sum())] for i, m in enumerate(mana.modes)],
-                       dtype=np.int64).reshape(n_modes, len(MODE_COLUMNS)),
-        req=req,
-        # Each way to pay's masks with a pip inside (a mask none of its pips is in can
-        # never fail Hall's condition nor raise a colour deficit), padded with -1.
-        req_masks=_padded([np.flatnonzero(row).tolist() for row in req], np.int64)[0],
+        modes=np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i]]
+                        for i, m in enumerate(mana.modes)], dtype=np.int64).reshape(n_modes, 5),
+        req=_array(mana.req, np.int64).reshape(n_modes, n_masks),
         pips_of=np.ascontiguousarray(pips_of), rest_req=rest_req, cand=cand,
         sources=np.ascontiguousarray(np.stack(
             [_array(mana.source_ids, np.int64), _array(mana.source_cost, np.int64)],

@@ -117,7 +117,7 @@ ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", 
         "choose_plain", "choose_filtered", "more_plain", "more_filtered", "option_keys",
         "option_held", "wanted", "before", "more_covered", "demand",
         "enter_plain", "enter_filtered", "record_plain", "record_filtered", "observe_plain",
-        "observe_filtered", "next_units", "next_more", "can_plain", "can_filtered",
+        "observe_filtered", "next_more", "can_plain", "can_filtered",
         "no_pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
         "attackers", "crewers", "vehicles", "bottomed", "counts", "hakbal_pending",
         "some_profiles", "deck_pips")
@@ -186,6 +186,8 @@ def reciprocals(size: int) -> np.ndarray:
     """For each divisor ``b`` in 1 .. ``size``, ``[b, 0]`` = ``2**64 // b + 1`` (modulo
     ``2**64``) and ``[b, 1]`` = ``2**32 % b``: what :func:`remainder` needs to divide without
     a division instruction; shape (size + 1, 2) uint64."""
+    if size >= 1 << 16:  # remainder() needs (h % b) * (2**32 % b) + l % b below 2**32
+        raise ValueError(f"a library of {size} cards is more than the deal can divide by")
     table = np.zeros((size + 1, 2), dtype=np.uint64)
     for b in range(1, size + 1):
         table[b, 0] = ((1 << 64) - 1) // b + 1 & ((1 << 64) - 1)
