@@ -305,23 +305,24 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
     intersects = _array(mana.intersects, np.int64).reshape(n_classes, n_masks)
     opt_units = _array(options.units, np.int64).reshape(len(options.card), n_classes)
     basic_units = _array(options.basic_units, np.int64).reshape(len(tables.basic_ids), n_classes)
+    source_units, classes = _array(f.source_units, np.int64), _class_table(mana)
     return KernelTables(
         dims=_dims(tables, config, taxed.shape[1]),
         fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
         card=_card_table(tables, hand_profile, n_card_modes), pips=_array(f.pips, np.int64),
-        source_units=_array(f.source_units, np.int64),
+        source_units=source_units,
         # What each card id's mana brings to the land choice's colour keys: the units meeting
         # each mask of the exact test (n_kinds, n_masks), and the units of each colour W U B
         # R G (n_kinds, 5).
         source_cover=np.ascontiguousarray(
-            _array(f.source_units, np.int64).reshape(tables.n_kinds, n_classes) @ intersects),
+            source_units.reshape(tables.n_kinds, n_classes) @ intersects),
         source_colours=np.ascontiguousarray(
-            _array(f.source_units, np.int64).reshape(tables.n_kinds, n_classes)
-            @ _class_table(mana)[:n_classes, len(CLASS_COLUMNS) - 1:]),
+            source_units.reshape(tables.n_kinds, n_classes)
+            @ classes[:n_classes, len(CLASS_COLUMNS) - 1:]),
         members=_array(tables.members, np.int64),
         kind_groups=_kind_groups(tables.members),
         card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
-        group_n=group_n.astype(np.int64), classes=_class_table(mana),
+        group_n=group_n.astype(np.int64), classes=classes,
         intersects=intersects,
         modes=np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i]]
                         for i, m in enumerate(mana.modes)], dtype=np.int64).reshape(n_modes, 5),
