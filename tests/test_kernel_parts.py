@@ -87,3 +87,26 @@ def test_the_remainder_refuses_a_library_too_large_for_it():
     assert reciprocals(1000).shape == (1001, 2)
     with pytest.raises(ValueError, match="more than the deal can divide by"):
         reciprocals(1 << 16)
+
+
+def test_the_game_compile_settings_are_put_back():
+    """The vectorisers' switches and numba's index fixer are the game's only while it
+    compiles: a function compiled afterwards still reads ``a[-1]`` from the end."""
+    from numba import config as numba_config
+    from numba.np import arrayobj
+
+    from explore_sim.engine.kernel import _game_compile_settings, _unwrapped_index
+
+    before = (numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE,
+              arrayobj.fix_integer_index)
+    with _game_compile_settings():
+        assert not numba_config.LOOP_VECTORIZE and not numba_config.SLP_VECTORIZE
+        assert arrayobj.fix_integer_index is _unwrapped_index
+    assert (numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE,
+            arrayobj.fix_integer_index) == before
+
+    @njit
+    def last(a):
+        return a[-1]
+
+    assert last(np.arange(5)) == 4
