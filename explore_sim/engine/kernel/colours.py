@@ -83,9 +83,6 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
             if wanted[p]:
                 some[n_some] = p
                 n_some += 1
-        before = S.work[R_BEFORE]
-        for i in range(n_some):
-            before[i] = colour_deficit(K, covered, some[i])
         more = S.work[R_MORE_COVERED]
         demand = S.work[R_DEMAND]
         for k in range(5):
@@ -94,11 +91,23 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
             for i in range(n_some):
                 p = some[i]
                 demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
+        # Of those, an option can close only the deficits there are: more units never
+        # raise a deficit, and none is below 0. The profiles short of colours now stay in
+        # ``some`` (their deficits in ``before``).
+        before = S.work[R_BEFORE]
+        n_short = 0
+        for i in range(n_some):
+            deficit = colour_deficit(K, covered, some[i])
+            if deficit > 0:
+                some[n_short] = some[i]
+                before[n_short] = deficit
+                n_short += 1
+        n_some = n_short
         for o in range(n_options):
             if not held[o]:
                 continue
             gain = 0
-            tries = K.dims[N_BASICS] if is_fetch[o] else 1
+            tries = (K.dims[N_BASICS] if is_fetch[o] else 1) if n_some else 0
             for t in range(tries):
                 option_cover = K.basic_cover[t] if is_fetch[o] else cover[o]
                 for m in range(n_masks):
