@@ -192,10 +192,23 @@ numba_event.register("numba:compile", _FirstCompilation())
 _COMPILING = threading.Lock()
 
 
-def _unwrapped_index(context, builder, index_type, index, size):
-    """An integer array index as numba's ``fix_integer_index`` makes it, without the wrap of
-    a negative index to the end of the array (the game never indexes from the end)."""
-    return context.cast(builder, index, index_type, numba.types.intp)
+#: Set in the thread compiling the game (:func:`_game_compile_settings`).
+_UNWRAPPED = threading.local()
+
+
+def _index_fixer(wrapping):
+    """numba's integer index fixer ``wrapping`` (``fix_integer_index``), leaving a negative
+    index as it is (no wrap to the end of the array) in the thread compiling the game only:
+    anything else numba compiles meanwhile, in another thread, keeps Python's meaning of
+    ``a[-1]``."""
+
+    def fix(context, builder, index_type, index, size):
+        if getattr(_UNWRAPPED, "on", False):
+            return context.cast(builder, index, index_type, numba.types.intp)
+        return wrapping(context, builder, index_type, index, size)
+
+    fix.wrapping = wrapping
+    return fix
 
 
 @contextlib.contextmanager
@@ -206,25 +219,28 @@ def _game_compile_settings():
     - LLVM's loop and SLP vectorisers are off. The game's loops run over a few card ids,
       unit classes or masks at a time, so vectorised copies of them (with their run-time
       checks and scalar remainders) only make the code larger and slower: the game plays
-      about 7% faster without them. numba reads these settings at each compilation.
+      about 7% faster without them. numba reads these settings at each compilation (for
+      every thread: something else compiled meanwhile is only not vectorised).
     - An array index is not wrapped around when negative (Cython's ``wraparound=False``;
-      numba has no option for it, so its index fixer is swapped for
-      :func:`_unwrapped_index`). Every index the game computes is a count or an id, never
-      negative: the wrap was a comparison and a select on every array read and write, and
-      the game plays 5-8% faster without it. Where this numba has no such fixer, the game
-      compiles with the wrap (the same numbers, a little slower).
+      numba has no option for it, so its index fixer is wrapped by :func:`_index_fixer`,
+      which leaves the index alone in this thread). Every index the game computes is a count
+      or an id, never negative: the wrap was a comparison and a select on every array read
+      and write, and the game plays 5-8% faster without it. Where this numba has no such
+      fixer, the game compiles with the wrap (the same numbers, a little slower).
     """
     saved = numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE
     numba_config.LOOP_VECTORIZE = numba_config.SLP_VECTORIZE = False
-    fixer = getattr(_arrayobj, "fix_integer_index", None)
-    if fixer is not None:
-        _arrayobj.fix_integer_index = _unwrapped_index
+    wrapping = getattr(_arrayobj, "fix_integer_index", None)
+    if wrapping is not None:
+        _arrayobj.fix_integer_index = _index_fixer(wrapping)
+    _UNWRAPPED.on = True
     try:
         yield
     finally:
+        _UNWRAPPED.on = False
         numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE = saved
-        if fixer is not None:
-            _arrayobj.fix_integer_index = fixer
+        if wrapping is not None:
+            _arrayobj.fix_integer_index = wrapping
 
 
 def _play_chunk(*args) -> None:
