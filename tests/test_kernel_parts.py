@@ -1,5 +1,5 @@
-"""Small parts of the compiled game checked alone: the sets of card ids as bits and the
-remainder the deal divides by, against plain Python."""
+"""Small parts of the compiled game checked alone: the sets of card ids as bits, the
+remainder the deal divides by and the shuffle after a search, against plain Python."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from numba import njit
 
 from explore_sim.engine.kernel.bits import is_member, meet, next_common, next_member, put
 from explore_sim.engine.kernel.pack import as_rows, words_for
-from explore_sim.engine.kernel.state import reciprocals, remainder
+from explore_sim.engine.kernel.search import shuffle_library
+from explore_sim.engine.kernel.state import DEALT, END, TOP, reciprocals, remainder
+from explore_sim.engine.kernel.zones import at, deal_all, peek
 
 
 @njit
@@ -123,3 +125,50 @@ def test_the_game_compile_settings_hold_only_while_it_compiles_in_its_thread():
     assert (numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE,
             arrayobj.fix_integer_index) == before
     assert last_of(values) == 4
+
+
+@njit
+def _shuffled_tops(K, S, top, end, dealt, games):
+    """How often each card id is on top of the library after a search's shuffle, over
+    ``games`` shuffles of the same library; and the library of the last one, dealt out."""
+    s = S.slots
+    tops = np.zeros(len(S.zones[0]), np.int64)
+    for _ in range(games):
+        s[TOP], s[END], s[DEALT] = top, end, dealt
+        shuffle_library(K, S)
+        tops[peek(K, S)] += 1
+    deal_all(S)
+    cards = np.zeros(s[END] - s[TOP], np.int64)
+    for p in range(s[TOP], s[END]):
+        cards[p - s[TOP]] = S.lib[at(S, p)]
+    return tops, cards
+
+
+@pytest.mark.parametrize("top, end, dealt", [(4, 10, 7), (7, 13, 13)],
+                         ids=["library-in-place", "cards-put-under-it"])
+def test_the_shuffle_after_a_search_deals_the_library_anew(top, end, dealt):
+    """The library after a search's shuffle holds exactly the cards it counts, whatever was
+    dealt or put under it before, and each copy is as likely as any other to be on top."""
+    from collections import namedtuple
+
+    from explore_sim.engine.kernel.codes import N_KINDS
+    from explore_sim.engine.kernel.pack import DIMS
+    from explore_sim.engine.kernel.state import LIB_COUNT, SIZE, new_state
+
+    counts = {1: 3, 2: 2, 3: 1}  # six cards left of a 12-card deck
+    dims = np.zeros(len(DIMS), np.int64)
+    dims[N_KINDS] = 4
+    K = namedtuple("Tables", ["dims"])(dims)
+    S = new_state(4, 1, 1, 1, 12, 1, 1, 8, 1, 1)
+    S.slots[SIZE] = 12
+    S.lib[:] = 9  # stale ids: none may be read
+    for kind, n in counts.items():
+        S.zones[LIB_COUNT, kind] = n
+    S.deal[:] = np.random.SeedSequence(5).generate_state(4, np.uint64)
+    games = 6000
+    tops, cards = _shuffled_tops(K, S, top, end, dealt, games)
+    assert sorted(cards.tolist()) == [1, 1, 1, 2, 2, 3]
+    for kind, n in counts.items():
+        p = n / 6
+        z = (tops[kind] - games * p) / np.sqrt(games * p * (1 - p))
+        assert abs(z) < 4.5, (kind, tops[kind])

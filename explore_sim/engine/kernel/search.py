@@ -18,6 +18,7 @@ from .codes import (
     G_LAND,
     G_MAPS_ON_ENTER,
     N_BASICS,
+    N_KINDS,
     NO,
     NONE,
     ONE,
@@ -28,6 +29,7 @@ from .pack import C_BASIC_TYPES, C_FETCH, C_LAND_COLOURS, C_MAPS
 from .records import compiled
 from .state import (
     BF,
+    DEALT,
     END,
     LIB_COUNT,
     LIB_LANDS,
@@ -39,7 +41,6 @@ from .state import (
     SIZE,
     TAPPED,
     TOP,
-    below,
 )
 from .trace import T_LAND_PUT, note
 from .zones import (
@@ -47,7 +48,6 @@ from .zones import (
     basics_left,
     count,
     create_maps,
-    deal_all,
     enter,
     group_ids,
     member,
@@ -73,8 +73,9 @@ def sacrifice_to_search(K, S, kind, land_drop):
 
 @compiled
 def take_basic(K, S, same_type_as):
-    """Choose a basic land in the library (steps 3-5 of the land choice) and take it out (it
-    swaps places with the top card); its id, 0 if there is none."""
+    """Choose a basic land in the library (steps 3-5 of the land choice) and take it out;
+    its id, 0 if there is none. Only a search calls this, and it shuffles the library next
+    (:func:`shuffle_library`)."""
     n_basics = K.dims[N_BASICS]
     if n_basics == 0:
         return 0
@@ -101,15 +102,16 @@ def take_basic(K, S, same_type_as):
             if key > best_key:
                 best, best_key = b, key
     card = group_ids(K, G_BASIC_IDS)[best]
-    # Take one copy out of the library: it swaps places with the top card.
-    deal_all(S)
     s, lib = S.slots, S.lib
-    first = at(S, s[TOP])
-    for p in range(s[TOP], s[END]):
-        if lib[at(S, p)] == card:
-            lib[at(S, p)] = lib[first]
-            lib[first] = card
-            break
+    if s[SEARCH_REVERSES]:  # the tests' given library: one copy swaps places with the top card
+        first = at(S, s[TOP])
+        for p in range(s[TOP], s[END]):
+            if lib[at(S, p)] == card:
+                lib[at(S, p)] = lib[first]
+                lib[first] = card
+                break
+    # Else the library is shuffled next (every search ends so) and laid out anew from its
+    # counts (:func:`shuffle_library`): only the counts need to lose the copy.
     s[TOP] += 1
     s[LIB_LANDS] -= 1
     S.zones[LIB_COUNT, card] -= 1
@@ -117,23 +119,29 @@ def take_basic(K, S, same_type_as):
 
 
 @compiled
-def shuffle_library(S):
-    """Shuffle the library (after a search); with ``s[SEARCH_REVERSES]`` (the tests'
-    stand-in, shared with the vectorised engine's) reverse it instead."""
-    deal_all(S)
+def shuffle_library(K, S):
+    """Shuffle the library (after a search): its cards (``S.zones[LIB_COUNT]``) are laid
+    out at the end of the buffer and are all undealt again, so the deal draws each position
+    anew the first time it is read (a lazy Fisher-Yates shuffle from the deal stream, as at
+    the start of the game: only the cards the game reaches are shuffled). With
+    ``s[SEARCH_REVERSES]`` (the tests' stand-in, shared with the vectorised engine's) the
+    library is reversed instead."""
     s, lib = S.slots, S.lib
-    width = s[SIZE] + 1
     top, end = s[TOP], s[END]
     n = end - top
     if s[SEARCH_REVERSES]:
+        width = s[SIZE] + 1
         for i in range(n // 2):
             a, b = (top + i) % width, (end - 1 - i) % width
             lib[a], lib[b] = lib[b], lib[a]
         return
-    for i in range(n - 1):
-        j = i + below(S.play, n - i, S.recip)
-        a, b = (top + i) % width, (top + j) % width
-        lib[a], lib[b] = lib[b], lib[a]
+    start = s[SIZE] - n
+    p = start
+    for kind in range(K.dims[N_KINDS]):
+        for _ in range(S.zones[LIB_COUNT, kind]):
+            lib[p] = kind
+            p += 1
+    s[TOP], s[END], s[DEALT] = start, start + n, start
 
 
 @compiled
@@ -185,4 +193,4 @@ def search_basics(K, S, how):
         second = take_basic(K, S, first if first else 0)
         enter_found(K, S, first, NO)
         enter_found(K, S, second, NO)
-    shuffle_library(S)
+    shuffle_library(K, S)

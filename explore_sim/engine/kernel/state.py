@@ -35,8 +35,8 @@ trace, block)``:
   metrics (:data:`~.pack.MAIN_METRICS`, then one per castable card);
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
   the library (so games that read the same positions of the same deck see the same cards,
-  whatever else differs), the other decides removal, parley coins and shuffles after a
-  search; ``recip``: what their draws divide by without a division (:func:`reciprocals`);
+  whatever else differs, until a search shuffles the library: it is then dealt anew), the
+  other decides removal and parley coins; ``recip``: what their draws divide by without a division (:func:`reciprocals`);
 - ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
 - ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for;
 - ``block``: the metrics of the last :data:`BLOCK` games by turn, (turns, metrics, games),
