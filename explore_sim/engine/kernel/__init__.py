@@ -17,9 +17,10 @@ Randomness: every chunk has one key, drawn from its :class:`numpy.random.SeedSeq
 each game's deal (the library, dealt lazily: a partial Fisher-Yates shuffle of only the
 cards the game reaches, every mulligan a fresh shuffle, and the shuffle after a search
 leaves the library undealt again) and its play (removal, parley) have streams of their own
-derived from the key and the game's index, so the same seed gives the same numbers however the chunks are spread over workers,
-and decks that share positions of their starting order see the same cards there; one game
-of a chunk can be played alone, with its log (:func:`play_game_kernel`).
+derived from the key and the game's index, so the same seed gives the same numbers however
+the chunks are spread over workers, and decks that share positions of their starting order
+see the same cards there; one game of a chunk can be played alone, with its log
+(:func:`play_game_kernel`).
 """
 
 from __future__ import annotations

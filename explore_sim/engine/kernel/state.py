@@ -36,7 +36,8 @@ trace, block)``:
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
   the library (so games that read the same positions of the same deck see the same cards,
   whatever else differs, until a search shuffles the library: it is then dealt anew), the
-  other decides removal and parley coins; ``recip``: what their draws divide by without a division (:func:`reciprocals`);
+  other decides removal and parley coins; ``recip``: what their draws divide by without a
+  division (:func:`reciprocals`);
 - ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
 - ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for;
 - ``block``: the metrics of the last :data:`BLOCK` games by turn, (turns, metrics, games),
