@@ -54,6 +54,12 @@ def open_page(browser, viewport: dict[str, int] | None = None):
     return page, errors
 
 
+#: Whether the deck box holds the text ``arg``: false, not an error, while the page Load
+#: submits to is still being parsed and has no deck box yet.
+DECK_SHOWS = ("(text) => { const box = document.querySelector('textarea[name=deck]');"
+              " return box !== null && box.value.includes(text); }")
+
+
 def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
     from explore_sim.web import Settings
 
@@ -115,8 +121,7 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
         page.wait_for_selector("textarea[name=card]")
         page.select_option("select[name=shipped]", SHIPPED)
         page.get_by_role("button", name="Load").first.click()
-        page.wait_for_function("() => document.querySelector('textarea[name=deck]').value"
-                               ".includes('Jadelight Ranger')")
+        page.wait_for_function(DECK_SHOWS, arg="Jadelight Ranger")
         page.fill("textarea[name=card]", "Jadelight Ranger")
         page.fill("input[name=trials]", "2000")
         page.fill("input[name=seed]", "1")
@@ -158,8 +163,7 @@ def test_curve_of_a_shipped_deck_in_a_real_browser(browser):
         page.wait_for_selector("input[name=turns][placeholder=optional]")
         page.select_option("select[name=shipped]", "golgari_explore")
         page.get_by_role("button", name="Load").first.click()
-        page.wait_for_function("() => document.querySelector('textarea[name=deck]').value"
-                               ".includes('Carnage Tyrant')")
+        page.wait_for_function(DECK_SHOWS, arg="Carnage Tyrant")
         page.fill("input[name=trials]", "2000")
         page.fill("input[name=seed]", "2")
         page.click("#run")
