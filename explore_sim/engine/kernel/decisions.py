@@ -132,20 +132,17 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
     last = filtered if n_sets > 1 else plain
     total = total_of(K, last)
     held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
-    if keyed(K, n_sets):  # the spells the mana pays, read from the lookup table's row
-        paid = K.castable_by_key[CK_KINDS, lookup_key(K, plain)]
-        kind = next_common(held, cast, 1)
-        while kind >= 0:
+    fast = keyed(K, n_sets)  # the spells the mana pays, read from the lookup table's row
+    paid = K.castable_by_key[CK_KINDS, lookup_key(K, plain) if fast else 0]
+    kind = next_common(held, cast, 1)
+    while kind >= 0:
+        if fast:
             if is_member(paid, kind) and (not K.card[kind, C_IS_X]
                                           or total >= K.card[kind, C_COST] + 1):
                 return True
-            kind = next_common(held, cast, kind + 1)
-        return False
-    kind = next_common(held, cast, 1)
-    while kind >= 0:
-        if K.card[kind, C_CHEAPEST] <= total:
-            if castable_kind(K, plain, filtered, n_sets, kind, YES):
-                return True
+        elif K.card[kind, C_CHEAPEST] <= total and castable_kind(K, plain, filtered, n_sets,
+                                                                  kind, YES):
+            return True
         kind = next_common(held, cast, kind + 1)
     return False
 

@@ -306,6 +306,7 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
     opt_units = _array(options.units, np.int64).reshape(len(options.card), n_classes)
     basic_units = _array(options.basic_units, np.int64).reshape(len(tables.basic_ids), n_classes)
     source_units, classes = _array(f.source_units, np.int64), _class_table(mana)
+    units_by_kind = source_units.reshape(tables.n_kinds, n_classes)
     return KernelTables(
         dims=_dims(tables, config, taxed.shape[1]),
         fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
@@ -314,11 +315,9 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         # What each card id's mana brings to the land choice's colour keys: the units meeting
         # each mask of the exact test (n_kinds, n_masks), and the units of each colour W U B
         # R G (n_kinds, 5).
-        source_cover=np.ascontiguousarray(
-            source_units.reshape(tables.n_kinds, n_classes) @ intersects),
+        source_cover=np.ascontiguousarray(units_by_kind @ intersects),
         source_colours=np.ascontiguousarray(
-            source_units.reshape(tables.n_kinds, n_classes)
-            @ classes[:n_classes, len(CLASS_COLUMNS) - 1:]),
+            units_by_kind @ classes[:n_classes, len(CLASS_COLUMNS) - 1:]),
         members=_array(tables.members, np.int64),
         kind_groups=_kind_groups(tables.members),
         card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
