@@ -1,17 +1,34 @@
 """Small parts of the compiled game checked alone: the sets of card ids as bits, the
-remainder the deal divides by and the shuffle after a search, against plain Python."""
+remainder the deal divides by, the shuffle after a search and the castability keys, against
+plain Python and the NumPy engine's exact test."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 from numba import njit
 
+import explore_sim
+from explore_sim.engine.config import GameConfig
+from explore_sim.engine.goldfish import deck_tables
 from explore_sim.engine.kernel.bits import is_member, meet, next_common, next_member, put
-from explore_sim.engine.kernel.pack import as_rows, words_for
+from explore_sim.engine.kernel.mana import castable_key
+from explore_sim.engine.kernel.pack import (
+    CK_KINDS,
+    CK_RANKS,
+    CK_WATCHED,
+    as_rows,
+    pack,
+    words_for,
+)
+from explore_sim.engine.kernel.records import as_tables
 from explore_sim.engine.kernel.search import shuffle_library
 from explore_sim.engine.kernel.state import DEALT, END, TOP, reciprocals, remainder
 from explore_sim.engine.kernel.zones import at, deal_all, peek
+
+DECKS = sorted(Path(__file__).resolve().parent.parent.joinpath("decks").glob("*.txt"))
 
 
 @njit
@@ -172,3 +189,52 @@ def test_the_shuffle_after_a_search_deals_the_library_anew(top, end, dealt):
         p = n / 6
         z = (tops[kind] - games * p) / np.sqrt(games * p * (1 - p))
         assert abs(z) < 4.5, (kind, tops[kind])
+
+
+@njit
+def _castable_keys(K, units):
+    keys = np.empty(len(units), dtype=np.int64)
+    for i in range(len(units)):
+        keys[i] = castable_key(K, units[i])
+    return keys
+
+
+def _bits(rows, n):
+    """Rows of bits as booleans: (len(rows), n)."""
+    return np.unpackbits(rows.view(np.uint8), axis=1, bitorder="little")[:, :n].astype(bool)
+
+
+@pytest.mark.parametrize("path", DECKS, ids=lambda p: p.stem)
+def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
+    """The spells a row of ``castable_by_key`` says some mana pays are those the NumPy
+    engine's exact test (Hall's condition over the masks, and the total) says it pays in
+    one of their ways, for amounts of units from none to well past every cap."""
+    config = GameConfig(turns=8)
+    tables = deck_tables(explore_sim.load_deck(path).features(), config)
+    K = pack(tables, config)
+    mana, casting = tables.mana, tables.casting
+    if not K.castable_by_key.shape[1] > 1:
+        pytest.skip("the deck has too many castability keys for a table")
+    rng = np.random.default_rng(len(path.stem))
+    units = np.concatenate([rng.integers(0, 3, (300, mana.n_classes)),
+                            rng.integers(0, 12, (300, mana.n_classes)),
+                            np.zeros((1, mana.n_classes), dtype=np.int64)]).astype(np.int64)
+    keys = _castable_keys(as_tables(K, (np.zeros(1, np.int64),) * 4), units)
+    assert keys.min() >= 0 and keys.max() < K.castable_by_key.shape[1]
+
+    def pays(modes):
+        return np.any([mana.payable(units.astype(np.int32), m) for m in modes], axis=0) \
+            if modes else np.zeros(len(units), dtype=bool)
+
+    n = tables.n_kinds
+    by_kind, by_rank = (_bits(K.castable_by_key[row, keys], n) for row in (CK_KINDS, CK_RANKS))
+    watched = _bits(K.castable_by_key[CK_WATCHED, keys], n)
+    commanders = {j for j, _ in casting.pass_commanders}
+    for kind in casting.cast_ids.tolist():
+        assert np.array_equal(by_kind[:, kind], pays(casting.kind_modes[kind])), kind
+    for j, kind in enumerate(casting.pass_ids.tolist()):
+        expected = np.ones(len(units), bool) if j in commanders else pays(casting.kind_modes[kind])
+        assert np.array_equal(by_rank[:, j], expected), kind
+    for j, modes in enumerate(tables.castable_card_modes):
+        assert np.array_equal(watched[:, j], pays(modes)), j
+    assert by_kind.any() and not by_kind.all()  # the units tried both pay and fall short

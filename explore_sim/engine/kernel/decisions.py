@@ -67,7 +67,7 @@ from .codes import (
     YES,
     ZERO,
 )
-from .mana import keyed, lookup_key, payable_any, total_of, unit_sets
+from .mana import castable_key, keyed, paid_row, payable_any, total_of, unit_sets
 from .pack import (
     C_CHEAPEST,
     C_COST,
@@ -84,6 +84,7 @@ from .pack import (
     C_TOUGHNESS,
     CAST_IDS,
     CK_KINDS,
+    CK_WATCHED,
     LO_CARD,
     NONLAND_IDS,
 )
@@ -96,6 +97,7 @@ from .state import (
     HELD_IDS,
     IN_PLAY,
     LIB_LANDS,
+    PAID_HAND,
     R_NEXT_MORE,
     R_OBSERVE_FILTERED,
     R_OBSERVE_PLAIN,
@@ -132,8 +134,9 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
     last = filtered if n_sets > 1 else plain
     total = total_of(K, last)
     held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
-    fast = keyed(K, n_sets)  # the spells the mana pays, read from the lookup table's row
-    paid = K.castable_by_key[CK_KINDS, lookup_key(K, plain) if fast else 0]
+    fast = keyed(K)  # the spells the mana pays, read from a row of castability bits
+    paid = (paid_row(K, CK_KINDS, plain, filtered, n_sets, S.sets[PAID_HAND]) if fast
+            else S.sets[PAID_HAND])
     kind = next_common(held, cast, 1)
     while kind >= 0:
         if fast:
@@ -150,6 +153,15 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
 @compiled
 def castable_target(K, plain, filtered, n_sets):
     """Some card named by castable can be paid (the test of ``castable:CARD``)."""
+    if keyed(K):  # a row of bits per set of units, set for the cards it pays
+        for w in K.castable_by_key[CK_WATCHED, castable_key(K, plain)]:
+            if w:
+                return True
+        if n_sets > 1:
+            for w in K.castable_by_key[CK_WATCHED, castable_key(K, filtered)]:
+                if w:
+                    return True
+        return False
     for j in range(K.dims[N_CASTABLE]):
         for i in range(K.castable_modes[j, 0]):
             if payable_any(K, plain, filtered, n_sets, K.castable_modes[j, 1 + i]):

@@ -18,6 +18,8 @@ from .pack import (
     CL_FLEXIBILITY,
     CL_GENERIC_ORDER,
     CL_GENERIC_RANK,
+    CL_KEY_CAP,
+    CL_KEY_STRIDE,
     CL_STRIDES,
     DIMS,
     MO_GENERIC,
@@ -49,9 +51,11 @@ from .state import (
 )
 from .zones import makes_plain_mana, tap_copies, usable
 
-_N_CLASSES, _N_MASKS, _HAS_FILTERS, _TIES, _LOOKUP, _CAP, _N_SOURCES = (
+(_N_CLASSES, _N_MASKS, _HAS_FILTERS, _TIES, _LOOKUP, _CAP, _N_SOURCES, _CASTABLE_KEYS,
+ _TOTAL_KEY_CAP, _TOTAL_KEY_STRIDE) = (
     DIMS.index(d) for d in ("n_classes", "n_masks", "has_filters", "has_generic_ties",
-                            "use_lookup", "cap", "n_sources"))
+                            "use_lookup", "cap", "n_sources", "castable_keys",
+                            "total_key_cap", "total_key_stride"))
 _ANY_COLOUR, _ALL_MANA = 31, 127
 
 
@@ -144,11 +148,37 @@ def lookup_key(K, units):
 
 
 @compiled(inline="always")
-def keyed(K, n_sets):
-    """Whether castability can be read from the spells each row of the lookup table pays
-    (``K.castable_by_key``): the deck has the table and the mana is one set of units (no
-    filters)."""
-    return K.dims[_LOOKUP] != 0 and n_sets == 1
+def castable_key(K, units):
+    """The row of ``K.castable_by_key`` for ``units``: each class capped at its key cap and
+    the total at the largest mana value, as one mixed-radix number
+    (:func:`~.pack.castability_keys`)."""
+    key = 0
+    total = 0
+    for c in range(K.dims[_N_CLASSES]):
+        total += units[c]
+        key += min(units[c], K.classes[c, CL_KEY_CAP]) * K.classes[c, CL_KEY_STRIDE]
+    return key + min(total, K.dims[_TOTAL_KEY_CAP]) * K.dims[_TOTAL_KEY_STRIDE]
+
+
+@compiled(inline="always")
+def keyed(K):
+    """Whether castability is read from the rows of ``K.castable_by_key`` (the deck's keys
+    are few enough), rather than tested way to pay by way to pay."""
+    return K.dims[_CASTABLE_KEYS] != 0
+
+
+@compiled(inline="always")
+def paid_row(K, which, plain, filtered, n_sets, out):
+    """Row ``which`` of ``K.castable_by_key`` (:data:`~.pack.CK_RANKS`, ...) for the mana
+    now: the bits of the spells ``plain`` pays, or, with filters, that ``plain`` or
+    ``filtered`` pays (:func:`payable_any`), gathered in ``out``. Only with :func:`keyed`."""
+    row = K.castable_by_key[which, castable_key(K, plain)]
+    if n_sets == 1:
+        return row
+    other = K.castable_by_key[which, castable_key(K, filtered)]
+    for w in range(len(out)):
+        out[w] = row[w] | other[w]
+    return out
 
 
 @compiled(inline="always")

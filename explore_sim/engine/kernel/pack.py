@@ -58,7 +58,8 @@ DIMS = ("n_kinds", "n_classes", "n_masks", "n_modes", "n_deck", "n_options", "n_
         "n_profiles", "n_castable", "has_filters", "has_generic_ties", "use_lookup", "cap",
         "map_mode", "hand_limit", "turns", "on_play", "is_commander", "twists_first",
         "use_maps", "n_groups", "n_sources", "n_commanders", "max_taxed", "spell_faces",
-        "castable_lands", "life", "castable_cheapest")
+        "castable_lands", "life", "castable_cheapest", "castable_keys", "total_key_cap",
+        "total_key_stride")
 #: Codes of the fetch, land-entering and enters-tapped arrays, as the cards layer numbers them.
 FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_RULES, \
     LAND_ENTERS_CODES
@@ -82,7 +83,7 @@ CARD_COLUMNS = ("is_land", "is_creature", "is_permanent", "is_nonland", "is_card
                 "land_colours", "hand_profile", "n_groups", "pass_rank")
 #: Columns of ``K.classes`` (one row per unit class), then its colours W U B R G.
 CLASS_COLUMNS = ("class_mask", "class_pain", "generic_order", "flexibility", "generic_rank",
-                 "strides", "colours")
+                 "strides", "key_cap", "key_stride", "colours")
 #: Columns of ``K.modes`` (one row per way to pay), of ``K.pips_of`` (per mode and pip),
 #: ``K.options`` (per land option, then its units in ``K.opt_units``), ``K.sources`` (in
 #: tapping order), ``K.commanders`` and ``K.profiles`` (then the pips W U B R G, then the
@@ -166,14 +167,48 @@ def _pip_arrays(mana) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _class_table(mana) -> np.ndarray:
-    """Per mana class (:data:`CLASS_COLUMNS`), then its five colours: (n_classes, 11)."""
-    classes = np.zeros((max(mana.n_classes, 1), 6 + 5), dtype=np.int64)
+    """Per mana class (:data:`CLASS_COLUMNS`), then its five colours: (n_classes, 13)."""
+    n = len(CLASS_COLUMNS) - 1
+    classes = np.zeros((max(mana.n_classes, 1), n + 5), dtype=np.int64)
     if mana.n_classes:
-        classes[:mana.n_classes, :6] = np.stack([
+        key_cap, key_stride, _, _ = castability_keys(mana)
+        classes[:mana.n_classes, :n] = np.stack([
             mana.class_mask, mana.class_pain, np.asarray(mana.generic_order), mana.flexibility,
-            mana.generic_rank, mana.strides], axis=1)
-        classes[:mana.n_classes, 6:] = mana.class_colours
+            mana.generic_rank, mana.strides, key_cap, key_stride], axis=1)
+        classes[:mana.n_classes, n:] = mana.class_colours
     return classes
+
+
+#: The most rows ``K.castable_by_key`` may have; a deck whose castability keys are more
+#: tests its spells' ways to pay one by one.
+CASTABLE_KEY_LIMIT = 1 << 18
+
+
+def castability_keys(mana) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """How an amount of units maps to its row of ``K.castable_by_key``
+    (:func:`~.mana.castable_key`): each class capped at the most pips that any way to pay
+    asks of a mask the class meets, the total capped at the largest mana value of a way to
+    pay, as one mixed-radix number (class 0 fastest, the total slowest).
+
+    Capping changes no answer of the exact test: a class holding at least its cap covers by
+    itself every mask it meets, so the masks' cover is met with or without the excess, and
+    the total is only compared with mana values.
+
+    Returns
+    -------
+    key_cap, key_stride : ndarray of int64, shape (n_classes,)
+    total_cap, total_stride : int
+    """
+    n_classes = mana.n_classes
+    req = np.asarray(mana.req, dtype=np.int64).reshape(len(mana.modes), -1)
+    meets = np.asarray(mana.intersects, dtype=np.int64).reshape(n_classes, -1) > 0
+    most = req.max(axis=0, initial=0)  # the most pips a way to pay asks of each mask
+    key_cap = np.array([most[meets[c]].max(initial=0) for c in range(n_classes)],
+                       dtype=np.int64)
+    key_stride = np.cumprod(np.concatenate([[1], key_cap[:-1] + 1])).astype(np.int64)
+    total_cap = int(np.asarray(mana.total).max(initial=0))
+    total_stride = int(np.prod(key_cap + 1))
+    return key_cap, key_stride[:n_classes], total_cap, total_stride
 
 
 def _taxed_modes(tables: DeckTables) -> tuple[np.ndarray, np.ndarray]:
@@ -216,6 +251,7 @@ def _colour_profiles(tables: DeckTables) -> tuple[np.ndarray, np.ndarray, np.nda
 def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
     """The deck's sizes and the game's options as integers, in :data:`DIMS` order."""
     mana, options = tables.mana, tables.lands
+    _, _, total_cap, total_stride = castability_keys(mana)
     dims = {
         "n_kinds": tables.n_kinds, "n_classes": mana.n_classes, "n_masks": len(mana.masks),
         "n_modes": len(mana.modes), "n_deck": int(tables.features.n_deck),
@@ -234,6 +270,8 @@ def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
         "castable_lands": int(config.castable_lands),
         "life": starting_life(config, tables.is_commander),
         "castable_cheapest": int(tables.castable_cheapest),
+        "castable_keys": int(_n_castable_keys(tables) > 0),
+        "total_key_cap": total_cap, "total_key_stride": total_stride,
     }
     return np.array([dims[d] for d in DIMS], dtype=np.int64)
 
@@ -349,21 +387,52 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
     )
 
 
+def _n_castable_keys(tables: DeckTables) -> int:
+    """Rows of ``K.castable_by_key``: 0 when there would be more than
+    :data:`CASTABLE_KEY_LIMIT`, or more castable cards than a row of card ids holds bits."""
+    mana = tables.mana
+    _, _, total_cap, total_stride = castability_keys(mana)
+    n_keys = total_stride * (total_cap + 1)
+    fits = len(tables.castable_cards) <= 64 * words_for(tables.n_kinds)
+    return n_keys if mana.n_classes and fits and n_keys <= CASTABLE_KEY_LIMIT else 0
+
+
 def _castable_by_key(tables: DeckTables) -> np.ndarray:
-    """For each row of the mana lookup table (an amount of units by class, capped), the
-    spells it pays in any of their ways, as bits (:mod:`.bits`): ``[CK_RANKS, key]`` by the
-    casting order's ranks (a commander's always set: its tax is checked as it is cast) and
-    ``[CK_KINDS, key]`` by card id, of the spells the casting order casts; shape (2, n_keys,
-    words). One row of zeros where the deck has no lookup table."""
-    casting, n = tables.casting, tables.n_kinds
-    if casting.pass_lookup is None:
-        return np.zeros((2, 1, words_for(n)), dtype=np.uint64)
-    n_keys = casting.pass_lookup.shape[0]
+    """For each castability key (:func:`castability_keys`: an amount of units by class and in
+    all, capped), the spells those units pay in any of their ways, as bits (:mod:`.bits`):
+    ``[CK_RANKS, key]`` by the casting order's ranks (a commander's always set: its tax is
+    checked as it is cast), ``[CK_KINDS, key]`` by card id, of the spells the casting order
+    casts, and ``[CK_WATCHED, key]`` by the index of each card named by ``castable``; shape
+    (3, n_keys, words_for(n_kinds)). One row of zeros where there are too many keys."""
+    casting, mana, n = tables.casting, tables.mana, tables.n_kinds
+    n_keys = _n_castable_keys(tables)
+    if not n_keys:
+        return np.zeros((3, 1, words_for(n)), dtype=np.uint64)
+    key_cap, _, total_cap, _ = castability_keys(mana)
+    # Every key's units and total: axes from the slowest digit (the total) to class 0.
+    digits = np.indices((total_cap + 1, *(key_cap[::-1] + 1))).reshape(len(key_cap) + 1, -1)
+    total, units = digits[0], digits[1:][::-1].T  # (n_keys,), (n_keys, n_classes)
+    intersects = np.asarray(mana.intersects, dtype=np.int64).reshape(len(key_cap), -1)
+    req = np.asarray(mana.req, dtype=np.int64).reshape(len(mana.modes), -1)
+    covered = units @ intersects  # (n_keys, n_masks)
+    pays = np.empty((n_keys, len(mana.modes)), dtype=bool)
+    for m, mode_total in enumerate(np.asarray(mana.total).tolist()):
+        pays[:, m] = (covered >= req[m]).all(axis=1) & (total >= mode_total)
+
+    def any_way(modes) -> np.ndarray:
+        return pays[:, list(modes)].any(axis=1) if len(modes) else np.zeros(n_keys, bool)
+
     by_rank = np.zeros((n_keys, n), dtype=bool)
-    by_rank[:, :len(casting.pass_ids)] = casting.pass_lookup
+    for j, kind in enumerate(casting.pass_ids.tolist()):
+        by_rank[:, j] = any_way(casting.kind_modes[kind])
+    by_rank[:, [j for j, _ in casting.pass_commanders]] = True  # checked with tax
     by_kind = np.zeros((n_keys, n), dtype=bool)
-    by_kind[:, casting.cast_ids] = casting.cast_lookup
-    return np.stack([_bit_rows(by_rank), _bit_rows(by_kind)])
+    for kind in casting.cast_ids.tolist():
+        by_kind[:, kind] = any_way(casting.kind_modes[kind])
+    watched = np.zeros((n_keys, 64 * words_for(n)), dtype=bool)
+    for j, modes in enumerate(tables.castable_card_modes):
+        watched[:, j] = any_way(modes)
+    return np.stack([_bit_rows(by_rank), _bit_rows(by_kind), _bit_rows(watched)[:, :words_for(n)]])
 
 
 def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
@@ -401,7 +470,7 @@ globals().update(_constants("CM", COMMANDER_COLUMNS))
 PR_PROF_N, PR_CASTABLE_PROFILES, PR_PIPS, PR_MODES = 0, 1, 2, 7
 globals().update({name.upper(): row for row, name in enumerate(ID_SETS)})
 #: Rows of ``K.castable_by_key``.
-CK_RANKS, CK_KINDS = 0, 1
+CK_RANKS, CK_KINDS, CK_WATCHED = 0, 1, 2
 #: Slots of ``K.gi`` for the id lists.
 G_MERFOLK_IDS, G_LAND_IDS, G_BASIC_IDS, G_COMMANDER_IDS, G_PASS_IDS = range(
     len(GROUPS), len(GROUPS) + len(ID_LISTS))

@@ -35,7 +35,7 @@ from .codes import (
 )
 from .decisions import castable_kind
 from .explore import explore_instruction
-from .mana import keyed, lookup_key, pay_mode, payable_any, total_of, unit_sets
+from .mana import keyed, paid_row, pay_mode, payable_any, total_of, unit_sets
 from .pack import (
     C_CHEAPEST,
     C_COMMANDER_SLOT,
@@ -59,6 +59,7 @@ from .state import (
     COMMAND,
     GRAVEYARD,
     LAND_DROPS,
+    PAID_CAST,
     R_CAN_FILTERED,
     R_CAN_PLAIN,
     R_CAST_FILTERED,
@@ -125,10 +126,11 @@ def cast_pass(K, S):
     available = total_of(K, filtered if n_sets > 1 else plain)
     pass_ids = group_ids(K, G_PASS_IDS)
     ranks = S.sets[CAST_RANKS]  # the spells held, and commanders in the command zone
-    # With the lookup table, the spells the mana pays (and the commanders, whose tax is
+    # With castability keys, the spells the mana pays (and the commanders, whose tax is
     # checked below) are one row of bits: only those are candidates.
-    fast = keyed(K, n_sets)
-    paid = K.castable_by_key[CK_RANKS, lookup_key(K, plain) if fast else 0]
+    fast = keyed(K)
+    paid = (paid_row(K, CK_RANKS, plain, filtered, n_sets, S.sets[PAID_CAST]) if fast
+            else S.sets[PAID_CAST])
     rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
     while rank >= 0:
         kind = pass_ids[rank]

@@ -30,7 +30,8 @@ trace, block)``:
 - ``sets``: sets of card ids as bits (:mod:`.bits`), kept as cards move: row
   :data:`HELD_IDS` the card ids in hand, :data:`ON_IDS` those on the battlefield,
   :data:`CAST_RANKS` the casting order's ranks (``K.card[kind, C_PASS_RANK]``) of the spells
-  the casting pass may cast (held, or a commander in the command zone);
+  the casting pass may cast (held, or a commander in the command zone); the rows after them
+  are workspace for the spells the mana pays;
 - ``totals``: the event counters (:data:`~.pack.EVENTS`); ``main``: the first main phase's
   metrics (:data:`~.pack.MAIN_METRICS`, then one per castable card);
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
@@ -108,8 +109,9 @@ HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT, CTR, SICK_CTR = range(9)
 N_ZONES = 9
 #: Rows of the running mana counts ``S.units``.
 READY, IN_PLAY = range(2)
-#: Rows of the sets of card ids ``S.sets``.
-HELD_IDS, ON_IDS, CAST_RANKS = range(3)
+#: Rows of the sets of card ids ``S.sets``; then rows of workspace for the spells the mana
+#: pays (:func:`~.mana.paid_row`), one for each function that reads them.
+HELD_IDS, ON_IDS, CAST_RANKS, PAID_CAST, PAID_HAND, PAID_RECORD = range(6)
 #: Rows of the workspace ``S.work`` (int64): each function that needs scratch space has rows
 #: of its own, so no call overwrites its caller's (the compiled game never recurses), and
 #: no array is allocated while games are played.
@@ -146,7 +148,7 @@ def new_state(n_kinds, n_groups, n_classes, n_masks, size, n_events, n_main, wid
         np.zeros(max(n_classes, 1), np.int32), np.zeros((2, max(n_classes, 1)), np.int64),
         np.zeros(max(n_masks, 1), np.int64), np.zeros(5, np.int64),
         np.zeros(5, np.int32), np.zeros(5, np.int32),
-        np.zeros((3, words_for(n_kinds)), np.uint64),
+        np.zeros((6, words_for(n_kinds)), np.uint64),
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
         np.zeros(4, np.uint64), np.zeros(4, np.uint64), reciprocals(size),
         np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),

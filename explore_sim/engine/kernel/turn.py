@@ -50,8 +50,8 @@ from .codes import (
 )
 from .decisions import castable_kind
 from .lands import play_land
-from .mana import keyed, lookup_key, payable_any, total_of, unit_sets
-from .pack import C_CHEAPEST, CAST_IDS, CK_KINDS
+from .mana import keyed, paid_row, payable_any, total_of, unit_sets
+from .pack import C_CHEAPEST, CAST_IDS, CK_KINDS, CK_WATCHED
 from .records import compiled
 from .spells import cast_pass
 from .state import (
@@ -63,6 +63,7 @@ from .state import (
     HELD,
     HELD_IDS,
     LAND_DROPS,
+    PAID_RECORD,
     PLAYED_LAND,
     R_RECORD_FILTERED,
     R_RECORD_PLAIN,
@@ -88,8 +89,9 @@ def record_main_phase(K, S):
     main[0] = total
     screwed = 0
     held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
-    fast = keyed(K, n_sets)
-    paid = K.castable_by_key[CK_KINDS, lookup_key(K, plain) if fast else 0]
+    fast = keyed(K)
+    paid = (paid_row(K, CK_KINDS, plain, filtered, n_sets, S.sets[PAID_RECORD]) if fast
+            else S.sets[PAID_RECORD])
     kind = next_common(held, cast, 1)
     while kind >= 0:
         if K.card[kind, C_CHEAPEST] <= total:
@@ -102,12 +104,17 @@ def record_main_phase(K, S):
     n_castable = K.dims[N_CASTABLE]
     lands = count(K, S, G_LAND) if K.dims[CASTABLE_LANDS] else 0
     main[2 + n_castable] = lands  # main_lands, taken with castable_lands only
+    watched = (paid_row(K, CK_WATCHED, plain, filtered, n_sets, S.sets[PAID_RECORD]) if fast
+               else S.sets[PAID_RECORD])
     for j in range(n_castable):
         ok = 0
-        for i in range(K.castable_modes[j, 0]):
-            if payable_any(K, plain, filtered, n_sets, K.castable_modes[j, 1 + i]):
-                ok = 1
-                break
+        if fast:
+            ok = 1 if is_member(watched, j) else 0
+        else:
+            for i in range(K.castable_modes[j, 0]):
+                if payable_any(K, plain, filtered, n_sets, K.castable_modes[j, 1 + i]):
+                    ok = 1
+                    break
         main[2 + j] = ok
         main[3 + n_castable + j] = lands if ok else 0  # castable_lands:CARD
 
