@@ -397,6 +397,11 @@ def _n_castable_keys(tables: DeckTables) -> int:
     return n_keys if mana.n_classes and fits and n_keys <= CASTABLE_KEY_LIMIT else 0
 
 
+#: Castability tables already built, by what they are built from (every chunk of a run,
+#: and every variant of a comparison that shares its ways to pay, reads the same one).
+_CASTABLE: dict[tuple, np.ndarray] = {}
+
+
 def _castable_by_key(tables: DeckTables) -> np.ndarray:
     """For each castability key (:func:`castability_keys`: an amount of units by class and in
     all, capped), the spells those units pay in any of their ways, as bits (:mod:`.bits`):
@@ -404,6 +409,23 @@ def _castable_by_key(tables: DeckTables) -> np.ndarray:
     checked as it is cast), ``[CK_KINDS, key]`` by card id, of the spells the casting order
     casts, and ``[CK_WATCHED, key]`` by the index of each card named by ``castable``; shape
     (3, n_keys, words_for(n_kinds)). One row of zeros where there are too many keys."""
+    casting, mana = tables.casting, tables.mana
+    arrays = (mana.req, mana.intersects, mana.total, casting.pass_ids, casting.cast_ids)
+    key = (tables.n_kinds, mana.n_classes, casting.kind_modes, casting.pass_commanders,
+           tables.castable_card_modes,
+           *((np.asarray(a).shape, np.asarray(a).dtype.str, np.asarray(a).tobytes())
+             for a in arrays))
+    table = _CASTABLE.get(key)
+    if table is None:
+        table = _build_castable_by_key(tables)  # the games only read it
+        if len(_CASTABLE) >= 32:
+            _CASTABLE.clear()
+        _CASTABLE[key] = table
+    return table
+
+
+def _build_castable_by_key(tables: DeckTables) -> np.ndarray:
+    """:func:`_castable_by_key`, built."""
     casting, mana, n = tables.casting, tables.mana, tables.n_kinds
     n_keys = _n_castable_keys(tables)
     if not n_keys:
