@@ -8,6 +8,7 @@ must agree within a few standard errors.
 
 from __future__ import annotations
 
+import importlib
 import weakref
 from pathlib import Path
 
@@ -151,6 +152,64 @@ def test_random_multicolour_and_commander_decks_play_the_same_games(seed):
     deck = parse_deck(random_decklist(rng, commander=seed % 2 == 1), source=f"random {seed}")
     config = GameConfig(turns=6, on_play=bool(seed % 3), opponent_land_fraction=1.0)
     assert disagreements(deck, config, as_policy("forge"), trials=300, seed=seed) == {}
+
+
+def test_the_castability_table_and_the_spell_by_spell_test_play_the_same_games(monkeypatch):
+    """Every shipped deck reads castability from a table; without one (too many keys) the
+    kernel tests each spell's ways to pay, and plays the same games."""
+    from explore_sim.engine import kernel
+
+    pack = importlib.import_module("explore_sim.engine.kernel.pack")
+    monkeypatch.setattr(pack, "CASTABLE_KEY_LIMIT", 0)
+    monkeypatch.setattr(kernel, "_PACKED", {})
+    rng = np.random.default_rng(5)
+    for deck in (load_deck(DECKS[0].parent / "sultai_explore.txt"),
+                 load_deck(DECKS[0].parent / "hakbal_merfolk_commander.txt"),
+                 parse_deck(random_decklist(rng, commander=False), source="random")):
+        spells = tuple(card for card, _ in deck.main if not card.is_land)[:3]
+        # Parley's coin comes from each engine's own stream: sure, it plays the same.
+        config = GameConfig(turns=6, castable=spells, opponent_land_fraction=1.0)
+        assert pack.pack(deck_tables(deck.features(), config), config).castable_by_key.shape[1] == 1
+        assert disagreements(deck, config, as_policy("forge"), trials=200) == {}, deck.name
+
+
+def test_a_deck_without_mana_sources_plays_the_same_games():
+    deck = parse_deck("30 Grizzly Bears\n30 Merfolk Cave-Diver", source="no mana")
+    assert disagreements(deck, GameConfig(turns=5), as_policy("forge"), trials=100) == {}
+
+
+LOSSY_FILTER = """
+[[card]]
+name = "Leaky Cistern"
+mana_cost = "{1}"
+type_line = "Artifact"
+produces = "G"
+mana_ability_cost = "{2}"
+"""
+
+
+@pytest.mark.parametrize("deck_text, lookup", [
+    ("4 Leaky Cistern\n4 Cenote Scout\n4 Jadelight Spelunker\n4 River Herald Scout\n"
+     "4 Spyglass Siren\n4 Grizzly Bears\n8 Forest\n8 Island", True),
+    ("sultai_explore.txt", False),  # its Llanowar Elves for Leaky Cisterns
+], ids=["lookup", "no-lookup"])
+def test_a_filter_that_makes_less_than_it_costs_plays_the_same_games(tmp_path, deck_text,
+                                                                     lookup):
+    """Activating such a filter leaves less mana than it took: the mana available (every
+    filter activated) is less than the plain mana. Both engines cast what the plain mana
+    pays where the deck has a lookup table; without one, a spell costing more than the mana
+    available is no candidate, in either engine."""
+    cards = [tmp_path / "cistern.toml"]
+    cards[0].write_text(LOSSY_FILTER, encoding="utf-8")
+    if deck_text.endswith(".txt"):
+        path = DECKS[0].parent / deck_text
+        cards.append(path.with_suffix(".cards.toml"))  # the deck's own card file
+        deck_text = path.read_text(encoding="utf-8").replace("4 Llanowar Elves (DOM) 168",
+                                                             "4 Leaky Cistern")
+    deck = load_deck(deck_text, cards=cards)
+    mana = deck_tables(deck.features(), GameConfig()).mana
+    assert mana.has_filters and (mana.lookup is not None) == lookup
+    assert disagreements(deck, GameConfig(turns=6), as_policy("forge"), trials=300) == {}
 
 
 def test_a_broken_rule_is_seen(monkeypatch):

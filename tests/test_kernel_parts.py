@@ -209,10 +209,13 @@ def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
     """The spells a row of ``castable_by_key`` says some mana pays are those the NumPy
     engine's exact test (Hall's condition over the masks, and the total) says it pays in
     one of their ways, for amounts of units from none to well past every cap."""
-    config = GameConfig(turns=8)
-    tables = deck_tables(explore_sim.load_deck(path).features(), config)
+    deck = explore_sim.load_deck(path)
+    spells = tuple(card for card, _ in deck.main if not card.is_land)[:5]
+    config = GameConfig(turns=8, castable=spells)  # castable: the CK_WATCHED rows
+    tables = deck_tables(deck.features(), config)
     K = pack(tables, config)
     mana, casting = tables.mana, tables.casting
+    assert len(tables.castable_card_modes) == len(spells)
     if not K.castable_by_key.shape[1] > 1:
         pytest.skip("the deck has too many castability keys for a table")
     rng = np.random.default_rng(len(path.stem))
@@ -238,3 +241,13 @@ def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
     for j, modes in enumerate(tables.castable_card_modes):
         assert np.array_equal(watched[:, j], pays(modes)), j
     assert by_kind.any() and not by_kind.all()  # the units tried both pay and fall short
+    assert watched[:, :len(spells)].any() and not watched[:, :len(spells)].all()
+
+
+def test_a_deck_without_mana_sources_packs_with_no_castability_keys():
+    config = GameConfig(turns=4)
+    deck = explore_sim.parse_deck("30 Grizzly Bears\n30 Merfolk Cave-Diver")
+    tables = deck_tables(deck.features(), config)
+    assert tables.mana.n_classes == 0
+    K = pack(tables, config)
+    assert K.castable_by_key.shape[1] == 1  # one row of zeros: spells are tested one by one

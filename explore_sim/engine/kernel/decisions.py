@@ -139,13 +139,14 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
             else S.sets[PAID_HAND])
     kind = next_common(held, cast, 1)
     while kind >= 0:
-        if fast:
-            if is_member(paid, kind) and (not K.card[kind, C_IS_X]
-                                          or total >= K.card[kind, C_COST] + 1):
+        # At most the mana there is (with filters: all of them activated), then paid.
+        if K.card[kind, C_CHEAPEST] <= total:
+            if fast:
+                if is_member(paid, kind) and (not K.card[kind, C_IS_X]
+                                              or total >= K.card[kind, C_COST] + 1):
+                    return True
+            elif castable_kind(K, plain, filtered, n_sets, kind, YES):
                 return True
-        elif K.card[kind, C_CHEAPEST] <= total and castable_kind(K, plain, filtered, n_sets,
-                                                                  kind, YES):
-            return True
         kind = next_common(held, cast, kind + 1)
     return False
 

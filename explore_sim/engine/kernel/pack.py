@@ -199,9 +199,9 @@ def castability_keys(mana) -> tuple[np.ndarray, np.ndarray, int, int]:
     key_cap, key_stride : ndarray of int64, shape (n_classes,)
     total_cap, total_stride : int
     """
-    n_classes = mana.n_classes
-    req = np.asarray(mana.req, dtype=np.int64).reshape(len(mana.modes), -1)
-    meets = np.asarray(mana.intersects, dtype=np.int64).reshape(n_classes, -1) > 0
+    n_classes, n_masks = mana.n_classes, len(mana.masks)
+    req = np.asarray(mana.req, dtype=np.int64).reshape(len(mana.modes), n_masks)
+    meets = np.asarray(mana.intersects, dtype=np.int64).reshape(n_classes, n_masks) > 0
     most = req.max(axis=0, initial=0)  # the most pips a way to pay asks of each mask
     key_cap = np.array([most[meets[c]].max(initial=0) for c in range(n_classes)],
                        dtype=np.int64)
@@ -411,7 +411,8 @@ def _castable_by_key(tables: DeckTables) -> np.ndarray:
     (3, n_keys, words_for(n_kinds)). One row of zeros where there are too many keys."""
     casting, mana = tables.casting, tables.mana
     arrays = (mana.req, mana.intersects, mana.total, casting.pass_ids, casting.cast_ids)
-    key = (tables.n_kinds, mana.n_classes, casting.kind_modes, casting.pass_commanders,
+    key = (CASTABLE_KEY_LIMIT, tables.n_kinds, mana.n_classes, casting.kind_modes,
+           casting.pass_commanders,
            tables.castable_card_modes,
            *((np.asarray(a).shape, np.asarray(a).dtype.str, np.asarray(a).tobytes())
              for a in arrays))
@@ -434,8 +435,9 @@ def _build_castable_by_key(tables: DeckTables) -> np.ndarray:
     # Every key's units and total: axes from the slowest digit (the total) to class 0.
     digits = np.indices((total_cap + 1, *(key_cap[::-1] + 1))).reshape(len(key_cap) + 1, -1)
     total, units = digits[0], digits[1:][::-1].T  # (n_keys,), (n_keys, n_classes)
-    intersects = np.asarray(mana.intersects, dtype=np.int64).reshape(len(key_cap), -1)
-    req = np.asarray(mana.req, dtype=np.int64).reshape(len(mana.modes), -1)
+    n_masks = len(mana.masks)
+    intersects = np.asarray(mana.intersects, dtype=np.int64).reshape(len(key_cap), n_masks)
+    req = np.asarray(mana.req, dtype=np.int64).reshape(len(mana.modes), n_masks)
     covered = units @ intersects  # (n_keys, n_masks)
     pays = np.empty((n_keys, len(mana.modes)), dtype=bool)
     for m, mode_total in enumerate(np.asarray(mana.total).tolist()):

@@ -30,6 +30,7 @@ from .codes import (
     NO,
     NONE,
     ONE,
+    USE_LOOKUP,
     YES,
     ZERO,
 )
@@ -147,11 +148,13 @@ def cast_pass(K, S):
                     break
             if not ok:
                 continue
-        elif not fast:
-            if K.card[kind, C_CHEAPEST] > available:
-                continue
-            if not castable_kind(K, plain, filtered, n_sets, kind, NO):
-                continue
+        elif not K.dims[USE_LOOKUP] and K.card[kind, C_CHEAPEST] > available:
+            # More than the mana there is with every filter activated: not a candidate,
+            # as in the vectorised engine, which checks this only where the deck has no
+            # lookup table (it matters only for a filter that makes less than it costs).
+            continue
+        elif not fast and not castable_kind(K, plain, filtered, n_sets, kind, NO):
+            continue
         if K.card[kind, C_IS_X] and available < K.card[kind, C_COST] + 1:  # Jadelight Spelunker: X >= 1
             continue
         if K.card[kind, C_NEEDS_TARGET] and count(K, S, G_CREATURE) == 0:
