@@ -412,8 +412,7 @@ def _castable_by_key(tables: DeckTables) -> np.ndarray:
     casting, mana = tables.casting, tables.mana
     arrays = (mana.req, mana.intersects, mana.total, casting.pass_ids, casting.cast_ids)
     key = (CASTABLE_KEY_LIMIT, tables.n_kinds, mana.n_classes, casting.kind_modes,
-           casting.pass_commanders,
-           tables.castable_card_modes,
+           casting.pass_commanders, tables.castable_card_modes,
            *((np.asarray(a).shape, np.asarray(a).dtype.str, np.asarray(a).tobytes())
              for a in arrays))
     table = _CASTABLE.get(key)
@@ -456,7 +455,7 @@ def _build_castable_by_key(tables: DeckTables) -> np.ndarray:
     watched = np.zeros((n_keys, 64 * words_for(n)), dtype=bool)
     for j, modes in enumerate(tables.castable_card_modes):
         watched[:, j] = any_way(modes)
-    return np.stack([_bit_rows(by_rank), _bit_rows(by_kind), _bit_rows(watched)[:, :words_for(n)]])
+    return np.stack([_bit_rows(by_rank), _bit_rows(by_kind), _bit_rows(watched)])
 
 
 def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:

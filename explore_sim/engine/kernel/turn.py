@@ -104,8 +104,8 @@ def record_main_phase(K, S):
     n_castable = K.dims[N_CASTABLE]
     lands = count(K, S, G_LAND) if K.dims[CASTABLE_LANDS] else 0
     main[2 + n_castable] = lands  # main_lands, taken with castable_lands only
-    watched = (paid_row(K, CK_WATCHED, plain, filtered, n_sets, S.sets[PAID_RECORD]) if fast
-               else S.sets[PAID_RECORD])
+    watched = (paid_row(K, CK_WATCHED, plain, filtered, n_sets, S.sets[PAID_RECORD])
+               if fast and n_castable else S.sets[PAID_RECORD])
     for j in range(n_castable):
         ok = 0
         if fast:
