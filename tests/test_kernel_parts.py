@@ -4,6 +4,7 @@ plain Python and the NumPy engine's exact test."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from explore_sim.engine.kernel.pack import (
     CK_KINDS,
     CK_RANKS,
     CK_WATCHED,
+    CL_KEY_STRIDE,
     as_rows,
     pack,
     words_for,
@@ -251,3 +253,24 @@ def test_a_deck_without_mana_sources_packs_with_no_castability_keys():
     assert tables.mana.n_classes == 0
     K = pack(tables, config)
     assert K.castable_by_key.shape[1] == 1  # one row of zeros: spells are tested one by one
+
+
+def test_castability_keys_too_many_to_count_in_int64_leave_the_table_out(tmp_path):
+    """25 classes of mana (every basic, dual and triple land) and a spell of 40 pips: 41 to
+    the 25th keys, more than int64 holds. The count does not overflow: no table, and the
+    spells are tested one by one."""
+    lands = ["".join(c) for k in (1, 2, 3) for c in itertools.combinations("WUBRG", k)]
+    cards = [f'[[card]]\nname = "Land {c}"\nmana_cost = ""\ntype_line = "Land"\n'
+             f'produces = "{c}"\n' for c in lands]
+    cards.append('[[card]]\nname = "Huge Thing"\nmana_cost = "' + "{G}{U}{B}{R}{W}" * 8
+                 + '"\ntype_line = "Creature"\npower = 1\ntoughness = 1\n')
+    path = tmp_path / "cards.toml"
+    path.write_text("\n".join(cards), encoding="utf-8")
+    text = "4 Huge Thing\n4 Jadelight Ranger\n" + "".join(f"2 Land {c}\n" for c in lands)
+    deck = explore_sim.load_deck(text, cards=[path])
+    config = GameConfig(turns=4)
+    tables = deck_tables(deck.features(), config)
+    assert tables.mana.n_classes == 25
+    K = pack(tables, config)
+    assert K.castable_by_key.shape[1] == 1
+    assert not K.classes[:, CL_KEY_STRIDE].any()

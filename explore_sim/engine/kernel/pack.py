@@ -9,6 +9,7 @@ compiled; it runs once per deck and options (the result is cached).
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -198,17 +199,21 @@ def castability_keys(mana) -> tuple[np.ndarray, np.ndarray, int, int]:
     -------
     key_cap, key_stride : ndarray of int64, shape (n_classes,)
     total_cap, total_stride : int
+        The strides are 0 when there would be more than :data:`CASTABLE_KEY_LIMIT` keys
+        (their number is counted in Python integers, which do not overflow).
     """
     n_classes, n_masks = mana.n_classes, len(mana.masks)
     req = np.asarray(mana.req, dtype=np.int64).reshape(len(mana.modes), n_masks)
     meets = np.asarray(mana.intersects, dtype=np.int64).reshape(n_classes, n_masks) > 0
     most = req.max(axis=0, initial=0)  # the most pips a way to pay asks of each mask
-    key_cap = np.array([most[meets[c]].max(initial=0) for c in range(n_classes)],
-                       dtype=np.int64)
-    key_stride = np.cumprod(np.concatenate([[1], key_cap[:-1] + 1])).astype(np.int64)
+    key_cap = [int(most[meets[c]].max(initial=0)) for c in range(n_classes)]
     total_cap = int(np.asarray(mana.total).max(initial=0))
-    total_stride = int(np.prod(key_cap + 1))
-    return key_cap, key_stride[:n_classes], total_cap, total_stride
+    key_stride = [math.prod(cap + 1 for cap in key_cap[:c]) for c in range(n_classes)]
+    total_stride = math.prod(cap + 1 for cap in key_cap)
+    if total_stride * (total_cap + 1) > CASTABLE_KEY_LIMIT:
+        key_stride, total_stride = [0] * n_classes, 0
+    return (np.array(key_cap, dtype=np.int64), np.array(key_stride, dtype=np.int64),
+            total_cap, total_stride)
 
 
 def _taxed_modes(tables: DeckTables) -> tuple[np.ndarray, np.ndarray]:
@@ -391,10 +396,10 @@ def _n_castable_keys(tables: DeckTables) -> int:
     """Rows of ``K.castable_by_key``: 0 when there would be more than
     :data:`CASTABLE_KEY_LIMIT`, or more castable cards than a row of card ids holds bits."""
     mana = tables.mana
-    _, _, total_cap, total_stride = castability_keys(mana)
+    _, _, total_cap, total_stride = castability_keys(mana)  # no stride: too many keys
     n_keys = total_stride * (total_cap + 1)
     fits = len(tables.castable_cards) <= 64 * words_for(tables.n_kinds)
-    return n_keys if mana.n_classes and fits and n_keys <= CASTABLE_KEY_LIMIT else 0
+    return n_keys if mana.n_classes and fits else 0
 
 
 #: Castability tables already built, by what they are built from (every chunk of a run,
