@@ -23,6 +23,7 @@ from explore_sim.engine.kernel import kernel_problem, play_games_kernel, play_op
 from explore_sim.engine.kernel.cache import drop_stale_cache, sources_digest
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import as_policy
+from explore_sim.engine import threads as threads_module
 
 pytestmark = pytest.mark.slow  # the compiled game: a compilation, then every deck in both engines
 
@@ -268,7 +269,7 @@ def test_the_kernel_compiles_once_for_every_deck_and_option():
     assert len(play_chunk.signatures) == 1
 
 
-def golgari_chunks(trials):
+def golgari_chunks(trials, threads=None):
     """A function playing a chunk of ``trials`` 4-turn Golgari games from a seed."""
     deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
     config = GameConfig(turns=4)
@@ -278,9 +279,23 @@ def golgari_chunks(trials):
 
     def play(seed):
         return play_games_kernel(tables, config, as_policy("forge"), rule, trials,
-                                 np.random.SeedSequence(seed), deck.card_ids())
+                                 np.random.SeedSequence(seed), deck.card_ids(), threads=threads)
 
     return play
+
+
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_the_games_are_the_same_whatever_the_threads_that_play_them(monkeypatch, threads):
+    """Threads play contiguous parts of a chunk (here of 1,000 games, parts not a whole
+    number of the kernel's blocks of games) into the same arrays, each game from its own
+    streams: every game's metrics are the one-thread run's, and so is the opening hand."""
+    monkeypatch.setattr(threads_module, "MIN_GAMES_PER_THREAD", 100)
+    one = golgari_chunks(1000, threads=1)(11)
+    many = golgari_chunks(1000, threads=threads)(11)
+    assert len(threads_module.thread_parts(1000, threads)) == threads
+    for turn in one:
+        for name in one[turn]:
+            assert np.array_equal(one[turn][name], many[turn][name]), (turn, name)
 
 
 def test_the_same_seed_gives_the_same_games():

@@ -10,7 +10,8 @@ from conftest import DECKS
 import explore_sim
 from explore_sim.errors import OptionError
 from explore_sim.analysis.runner import CHUNK_TRIALS, chunk_streams, run_chunks, seed_sequence
-from explore_sim.analysis.stats import Accumulator, wilson_interval
+from explore_sim.analysis import stats as stats_module
+from explore_sim.analysis.stats import Accumulator, PairedSums, wilson_interval
 
 DECK = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
 
@@ -106,6 +107,36 @@ def test_accumulator_statistics_match_numpy():
     dist = acc.distribution("v")
     assert dist["count"].sum() == values.size
     assert dist["probability"].tolist() == pytest.approx(np.bincount(values) / values.size)
+
+
+@pytest.mark.parametrize("peak", [1, 11, 2**18, 2**40])
+def test_paired_products_are_exact_in_floating_point_and_past_it(peak):
+    """Sums of products come from floating-point dot products only while every partial sum
+    is a whole number below 2**53 (peak 1 to 2**18 here); past that (2**40: products of
+    2**80) from whole numbers: both equal Python's integer sums exactly."""
+    rng = np.random.default_rng(peak)
+    arrays = [rng.integers(0, peak + 1, size=5_003) for _ in range(3)]
+    arrays[1][:3] = peak  # the peak is reached
+    arrays[2] = -arrays[2]  # signed values too
+    got = stats_module._products(arrays)
+    for i, a in enumerate(arrays):
+        for j, b in enumerate(arrays):
+            assert int(got[i, j]) == sum(int(x) * int(y) for x, y in zip(a, b)), (i, j)
+    sums = PairedSums(["v"], 3)
+    sums.add([{"v": a} for a in arrays])
+    assert sums.products[(0, 2)]["v"] == sum(int(x) * int(y) for x, y in zip(arrays[0],
+                                                                              arrays[2]))
+
+
+@pytest.mark.parametrize("values", [[], [0, 0, 0], [1, 1], [0, 1, 1, 0, 1], [2, 0, 2], [0, 2, 5, 5],
+                                    [3]])
+def test_a_chunks_counts_are_numpys_bincount(values):
+    """Indicators (0s and 1s) are counted without ``np.bincount``: the same counts, down to
+    a chunk of only 0s (one count) and an empty chunk (none)."""
+    array = np.array(values, dtype=np.int32)
+    assert stats_module._counts("v", array).tolist() == np.bincount(array).tolist()
+    with pytest.raises(ValueError, match="metric 'v' has negative values"):
+        stats_module._counts("v", np.array([1, -1, 0], dtype=np.int32))
 
 
 def test_wilson_interval_stays_in_range():

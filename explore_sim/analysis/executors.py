@@ -12,7 +12,9 @@ number of jobs in flight (so memory stays bounded however many jobs there are). 
 numbers depend only on its task and its seed, and the analyses merge results in job order,
 so every executor, worker count and cluster gives the same numbers.
 
-- :class:`InProcessExecutor`: one job after the other in this process, nothing pickled;
+- :class:`InProcessExecutor`: one job after the other in this process, nothing pickled
+  (the compiled kernel plays each chunk's games on every core, in threads:
+  :mod:`explore_sim.engine.threads`);
 - :class:`ProcessExecutor`: a :class:`concurrent.futures.ProcessPoolExecutor` with any start
   method; the tasks reach each worker once, when it starts, and every worker ends with the
   process that started it, however that ends (:mod:`.parent_watch`);
@@ -39,6 +41,7 @@ import numpy as np
 
 from .._version import __version__
 from ..engine.buffers import begin_reuse, reusing_chunk_arrays
+from ..engine.threads import available_cores, one_thread
 from ..errors import ExecutorError, OptionError, OptionWarning, clip
 from .dask_connect import QuietDask, check_address, check_timeout
 from .dask_connect import connect as connect_client
@@ -83,19 +86,6 @@ class Job(NamedTuple):
     task: int
     trials: int
     seed: np.random.SeedSequence
-
-
-def available_cores() -> int:
-    """The number of cores this process may run on.
-
-    Returns
-    -------
-    int
-        At least 1.
-    """
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
 
 
 def check_workers(workers: object) -> int:
@@ -250,11 +240,13 @@ def _start_worker(parent: int | None, tasks: tuple[Task, ...]) -> None:
 
 
 def _run_installed(task: int, trials: int, seed: np.random.SeedSequence) -> Any:
-    return _TASKS[task](trials, seed)
+    with one_thread():  # the worker processes are the parallelism
+        return _TASKS[task](trials, seed)
 
 
 def _call(task: Task, trials: int, seed: np.random.SeedSequence) -> Any:
-    return task(trials, seed)
+    with one_thread():  # a worker process's or a Dask worker's chunk
+        return task(trials, seed)
 
 
 def _unpicklable(value: Any, where: str = "") -> str | None:

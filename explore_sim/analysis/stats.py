@@ -127,6 +127,44 @@ def summary_frame(n: int, sums: Mapping[str, tuple[int, int]], binary: Mapping[s
     return pd.DataFrame(summary_rows(n, sums, binary, level), columns=list(SUMMARY_COLUMNS))
 
 
+def _counts(name: str, values: np.ndarray) -> np.ndarray:
+    """How many of the whole numbers ``values`` (shape (trials,)) are 0, 1, 2, ... up to
+    the largest (``np.bincount``; a chunk of 0s and 1s, as every indicator's is, counted
+    by :func:`numpy.count_nonzero`, a tenth of the time)."""
+    if not values.size:
+        return np.zeros(0, dtype=np.int64)
+    low, high = values.min(), values.max()
+    if low < 0:
+        raise ValueError(f"metric {name!r} has negative values")
+    if high <= 1:
+        ones = np.count_nonzero(values)
+        return np.array([values.size - ones, ones][: int(high) + 1], dtype=np.int64)
+    return np.bincount(values.astype(np.intp, copy=False))
+
+
+#: Floating-point sums of whole numbers are exact while every partial sum is below this.
+_EXACT_FLOAT = 2**53
+
+
+def _products(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    """The sums of products ``sum(a * b)`` of every two of ``arrays`` (whole numbers, each
+    of shape (trials,)), exactly: Python integers, shape (variants, variants).
+
+    Dot products in floating point (BLAS, about five times as fast as int64's) when every
+    sum they add up is a whole number below 2**53, so that each is exact whatever the order
+    of the additions; else of int64 arrays, or past 2**63 of Python integers."""
+    trials = max((len(a) for a in arrays), default=0)
+    peak = max((max(int(a.max()), -int(a.min())) for a in arrays if a.size), default=0)
+    largest = peak * peak * trials
+    dtype = np.float64 if largest < _EXACT_FLOAT else np.int64 if largest < 2**63 else object
+    rows = [a.astype(dtype) for a in arrays]
+    products = np.zeros((len(rows), len(rows)), dtype=object)
+    for i, a in enumerate(rows):
+        for j in range(i, len(rows)):
+            products[i, j] = products[j, i] = int(np.dot(a, rows[j]))
+    return products
+
+
 class Accumulator:
     """Exact running sums of whole-number per-trial metrics.
 
@@ -168,9 +206,7 @@ class Accumulator:
                 self.total[name] += int(array.sum())
                 self.total_sq[name] += int(np.dot(array, array))
                 continue
-            if array.size and array.min() < 0:
-                raise ValueError(f"metric {name!r} has negative values")
-            chunk = np.bincount(array.astype(np.intp, copy=False))
+            chunk = _counts(name, array)
             value = np.arange(len(chunk), dtype=np.int64)  # the sums from the counts
             self.total[name] += int(chunk @ value)
             self.total_sq[name] += int(chunk @ (value * value))
@@ -300,9 +336,9 @@ class PairedSums:
         if len(values) != self.variants:
             raise ValueError(f"expected {self.variants} variants, got {len(values)}")
         for name in self.metrics:
-            arrays = [np.asarray(v[name]).astype(np.int64, copy=False) for v in values]
-            for i, j in self.products:
-                self.products[(i, j)][name] += int(np.dot(arrays[i], arrays[j]))
+            products = _products([np.asarray(v[name]) for v in values])
+            for (i, j), sums in self.products.items():
+                sums[name] += int(products[i, j])
         self.n += len(np.asarray(values[0][self.metrics[0]])) if self.metrics else 0
 
     def merge(self, other: PairedSums) -> None:

@@ -42,6 +42,7 @@ from ..mulligan import MulliganRule
 from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
+from ..threads import kernel_threads, thread_parts
 from .bytecode import compile_policy
 from .cache import drop_stale_cache
 from .game import play_chunk
@@ -151,6 +152,13 @@ def _records(K: KernelTables, policy: Policy, scry_policy: Policy | None, size: 
     ``size`` cards, allocated once for the chunk's games (with ``trace_rows`` rows of log:
     :mod:`.trace`)."""
     programs = _programs(policy, scry_policy)
+    return as_tables(K, programs), _state(K, programs, size, trace_rows)
+
+
+def _state(K: KernelTables, programs: tuple[np.ndarray, ...], size: int,
+           trace_rows: int = 0) -> State:
+    """A game's state for the tables ``K`` and the policies' ``programs``, for a library of
+    ``size`` cards (:func:`_records`)."""
     d = dict(zip(DIMS, K.dims.tolist()))
     width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
                 d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
@@ -159,7 +167,7 @@ def _records(K: KernelTables, policy: Policy, scry_policy: Policy | None, size: 
                   d["turns"], trace_rows)
     S.slots[SIZE] = size
     S.work[R_NO_PENDING, 0] = -1
-    return as_tables(K, programs), S
+    return S
 
 
 def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
@@ -244,22 +252,62 @@ def _game_compile_settings():
             _arrayobj.fix_integer_index = wrapping
 
 
-def _play_chunk(*args) -> None:
-    """:func:`.game.play_chunk` on ``args``, compiled first (or loaded from numba's cache)
-    for their types with the game's settings (:func:`_game_compile_settings`). It
-    releases the GIL while a chunk plays (so that in a thread, a web page's run or a Dask
-    worker's task, the thread answering requests goes on meanwhile)."""
+def _compile_for(args: tuple) -> None:
+    """Compile :func:`.game.play_chunk` (or load it from numba's cache) for the types of
+    ``args``, with the game's settings (:func:`_game_compile_settings`), unless it is."""
     if not numba_config.DISABLE_JIT and not play_chunk.signatures:
         with _COMPILING, _game_compile_settings():
             if not play_chunk.signatures:
                 play_chunk.compile(tuple(numba.typeof(a) for a in args))
+
+
+def _play_chunk(*args) -> None:
+    """:func:`.game.play_chunk` on ``args``, compiled first (:func:`_compile_for`). It
+    releases the GIL while a chunk plays (so that in a thread, a web page's run or a Dask
+    worker's task, the thread answering requests goes on meanwhile, and threads can play
+    the parts of a chunk at once: :func:`_play_parts`)."""
+    _compile_for(args)
     play_chunk(*args)
+
+
+def _play_parts(tables: Tables, K: KernelTables, programs: tuple[np.ndarray, ...],
+                state: State, args: tuple, threads: int, games: int) -> None:
+    """Play ``games`` games (:func:`_play_chunk` on ``args``, which end with the chunk's
+    output arrays and the first game's index) cut into parts (:func:`.threads.thread_parts`):
+    the first in this thread with ``state``, each other in a thread of its own with a state
+    of its own. Every game's numbers are its own, so they do not depend on ``threads``."""
+    parts = thread_parts(games, threads)
+    first = (tables, state, *args, *map(np.int64, parts[0]))
+    if len(parts) == 1:
+        _play_chunk(*first)
+        return
+    _compile_for(first)  # before the threads start
+    errors: list[BaseException] = []
+
+    def play(start: int, stop: int) -> None:
+        try:
+            _play_chunk(tables, _state(K, programs, len(args[0])), *args, np.int64(start),
+                        np.int64(stop))
+        except BaseException as error:  # re-raised in the calling thread
+            errors.append(error)
+
+    helpers = [threading.Thread(target=play, args=part, name="explore-kernel")
+               for part in parts[1:]]
+    for helper in helpers:
+        helper.start()
+    try:
+        play_chunk(*first)
+    finally:
+        for helper in helpers:
+            helper.join()
+    if errors:
+        raise errors[0]
 
 
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
                       mulligan: MulliganRule, trials: int, chunk_seed: np.random.SeedSequence,
-                      card_ids: np.ndarray, scry_policy: Policy | None = None
-                      ) -> dict[int, dict[str, np.ndarray]]:
+                      card_ids: np.ndarray, scry_policy: Policy | None = None,
+                      threads: int | None = None) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games of the deck of ``tables`` in compiled code.
 
     Parameters
@@ -276,6 +324,9 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         The chunk's seed: its first four 64-bit words key every game's streams.
     card_ids : ndarray of shape (size,)
         The library's starting order (the deal shuffles it).
+    threads : int, optional
+        Threads that play the games at once (default :func:`~explore_sim.engine.threads.
+        kernel_threads`: every core, or one in a worker); the numbers do not depend on it.
 
     Returns
     -------
@@ -289,9 +340,11 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     opening = chunk_array((trials, 3))
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
-    _play_chunk(*_records(K, policy, scry_policy, len(deck)), deck, key,
-                    _mulligan(mulligan), discard, out, opening,
-                    _empty_given(len(deck), tables.n_kinds), np.int64(0))
+    programs = _programs(policy, scry_policy)
+    args = (deck, key, _mulligan(mulligan), discard, out, opening,
+            _empty_given(len(deck), tables.n_kinds), np.int64(0))
+    _play_parts(as_tables(K, programs), K, programs, _state(K, programs, len(deck)), args,
+                kernel_threads() if threads is None else threads, trials)
     return _results(config, out, opening)
 
 
@@ -332,7 +385,8 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
     _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, opening,
-                _empty_given(len(deck), tables.n_kinds), np.int64(game))
+                _empty_given(len(deck), tables.n_kinds), np.int64(game), np.int64(0),
+                np.int64(1))
     trace = S.trace
     if trace[0, 1]:
         raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
@@ -357,5 +411,6 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     key = np.zeros(4, dtype=np.uint64)
     _play_chunk(*_records(K, policy, scry_policy, len(deck)), deck, key,
-                np.array([0, 0, 0], dtype=np.int64), discard, out, first, given, np.int64(0))
+                np.array([0, 0, 0], dtype=np.int64), discard, out, first, given, np.int64(0),
+                np.int64(0), np.int64(trials))
     return _results(config, out, first)

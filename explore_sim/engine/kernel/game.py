@@ -221,11 +221,13 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
 
 @compiled(nogil=True)
 def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
-               first):
-    """Play ``out.shape[2]`` games of the chunk keyed ``key``, from its game ``first`` on:
+               first, start, stop):
+    """Play games ``first + start`` to ``first + stop - 1`` of the chunk keyed ``key``:
     ``out[turn - 1, metric, j]`` and ``opening[j]`` (mulligans, hand size, lands in the
-    opening hand) are written for game ``first + j``, which plays with its own streams
-    whatever the games before it (so one game of a chunk can be played alone).
+    opening hand) are written for game ``first + j``, ``start <= j < stop``, which plays with
+    its own streams whatever the games before it (so one game of a chunk can be played
+    alone, and threads, each with a state of its own, can play the parts of a chunk and
+    write them into the same arrays).
 
     ``tables`` is the record of the deck's tables and the policies' bytecode
     (:func:`~.records.as_tables`), ``state`` the game's (:func:`~.state.new_state`), reused
@@ -237,7 +239,6 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
     """
     K, S = borrow(tables), borrow(state)
     n_kinds, size, turns = K.dims[N_KINDS], len(deck), K.dims[TURNS]
-    games = out.shape[2]
     counts = S.work[R_COUNTS]
     counts[:] = 0
     for card in deck:
@@ -251,7 +252,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
             deck_pips[k] += counts[kind] * K.pips[kind, k]
     S.slots[SEARCH_REVERSES] = 1 if len(given[0]) else 0
     attackers, crewers, bottomed = S.work[R_ATTACKERS], S.work[R_CREWERS], S.work[R_BOTTOMED]
-    for j in range(games):
+    for j in range(start, stop):
         game = first + j
         start_game(K, S)
         seed_stream(S.play, key, game, ONE)
@@ -273,13 +274,13 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         for kind in group_ids(K, G_LAND_IDS):
             lands += S.zones[HAND, kind]
         opening[j, 2] = lands
-        b = j % BLOCK
+        b = (j - start) % BLOCK
         for turn in range(turns):
             play_turn(K, S, discard_order, attackers, crewers)
             turn_metrics(K, S, S.block[turn, :, b])
             if tracing(S):
                 note(S, T_END_TURN, 0, count(K, S, G_LAND), S.slots[HELD])
-        if b == BLOCK - 1 or j == games - 1:  # the block's games into the output
+        if b == BLOCK - 1 or j == stop - 1:  # the block's games into the output
             start = j - b
             for turn in range(turns):
                 for m in range(out.shape[1]):
