@@ -27,14 +27,18 @@ speed during the table does not decide it.
 
 ``--engines`` times the two engines that play goldfish games (``engine="numpy"`` and
 ``engine="kernel"``: :func:`explore_sim.simulate`, 8 turns, policy forge, London mulligans, one
-worker) on the merfolk, three-colour and basic-land decks and on the Commander deck
-``decks/hakbal_merfolk_commander.txt``,
+worker, one core: the kernel's threads held to one) on the merfolk, three-colour and
+basic-land decks and on the Commander deck ``decks/hakbal_merfolk_commander.txt``,
 in one fresh process, alternating the engines over ``--rounds`` rounds and keeping each one's
 best round, beside the shuffle floor of the same process: random uint32 keys with the card
 ids in their low bits, sorted along axis 1, for 1,000,000 decks of the library's size (in
-chunks of 65,536). It then times the kernel's cold compile in another fresh process with an
-empty ``NUMBA_CACHE_DIR`` (the first game of a clean checkout) and its load from that cache in a
-third.
+chunks of 65,536); then the kernel as a run in one process plays by default, its threads on
+every core. A value and a tune run are timed the same three ways. It then times the
+kernel's cold compile in another fresh process with an empty ``NUMBA_CACHE_DIR`` (the first
+game of a clean checkout) and its load from that cache in a third.
+
+The table's rows run on one core (``EXPLORE_SIM_THREADS=1``), but ``kernel: 8 turns, every
+core``: the compiled kernel's threads on every core of one process.
 """
 
 from __future__ import annotations
@@ -114,7 +118,7 @@ print(json.dumps({"rate": rate, "seconds": elapsed, "floor": floor_rate, "floor_
 
 
 ENGINES_RUNNER = r"""
-import json, sys, time
+import contextlib, json, sys, time
 import numpy as np
 n, rounds, decks = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 VALUE_TRIALS = 25_000
@@ -132,6 +136,8 @@ def floor(size, decks=1_000_000, chunk=65536):
         (keys & 0xFF).astype(np.int16)
     return decks / (time.perf_counter() - start)
 
+from explore_sim.engine.threads import available_cores, one_thread
+
 rows = []
 for path in decks:
     deck = explore_sim.load_deck(path)
@@ -141,13 +147,20 @@ for path in decks:
     for _ in range(rounds):
         for engine in ("numpy", "kernel"):
             start = time.perf_counter()
-            result = explore_sim.simulate(deck, turns=8, mulligan="london", policy="forge",
-                                          trials=n, seed=1, engine=engine)
+            with one_thread():  # one core
+                result = explore_sim.simulate(deck, turns=8, mulligan="london", policy="forge",
+                                              trials=n, seed=1, engine=engine)
             best[engine] = max(best[engine], n / (time.perf_counter() - start))
             assert result.meta["engine"] == engine
         floors.append(floor(deck.size))
+    every = 0.0
+    for _ in range(rounds):  # the kernel on every core, as a run in this process plays
+        start = time.perf_counter()
+        explore_sim.simulate(deck, turns=8, mulligan="london", policy="forge", trials=n, seed=1,
+                             engine="kernel")
+        every = max(every, n / (time.perf_counter() - start))
     rows.append({"deck": path, "size": deck.size, "game": result.meta["formats"][0]["game"],
-                 **best, "floor": max(floors)})
+                 **best, "floor": max(floors), "every_core": every})
 # An analysis of each kind, once per engine: value (every explore card of the first deck,
 # VALUE_TRIALS trials a variant) and tune (its default budget).
 runs = []
@@ -157,13 +170,13 @@ for name, run in (
         ("tune: on_curve@4, its default budget",
          lambda engine: explore_sim.tune(decks[0], seed=3, engine=engine))):
     seconds = {}
-    for engine in ("numpy", "kernel"):
+    for engine in ("numpy", "kernel", "every_core"):
         start = time.perf_counter()
-        result = run(engine)
+        with one_thread() if engine != "every_core" else contextlib.nullcontext():
+            result = run("kernel" if engine == "every_core" else engine)
         seconds[engine] = time.perf_counter() - start
-        assert result.meta["engine"] == engine
     runs.append({"run": name, **seconds})
-print(json.dumps({"decks": rows, "runs": runs}))
+print(json.dumps({"decks": rows, "runs": runs, "cores": available_cores()}))
 """
 
 COMPILE_RUNNER = r"""
@@ -196,22 +209,28 @@ def engines(games: int, rounds: int) -> None:
     rows = measured["decks"]
     print(f"engines: {games:,} games of 8 turns a round (policy forge, London mulligans, one "
           f"worker), best of {rounds} alternating rounds, one process")
+    cores = measured["cores"]
     header = (f"{'deck':<42}{'library':>8}{'numpy/s':>10}{'kernel/s':>10}{'kernel/numpy':>14}"
-              f"{'floor decks/s':>15}{'numpy x floor':>15}{'kernel x floor':>16}")
+              f"{'floor decks/s':>15}{'numpy x floor':>15}{'kernel x floor':>16}"
+              f"{'kernel/s, ' + str(cores) + ' cores':>20}")
     print(header)
     print("-" * len(header))
     for row in rows:
         name = f"{Path(row['deck']).name} ({row['game']})"
         print(f"{name:<42}{row['size']:>8}{row['numpy']:>10,.0f}{row['kernel']:>10,.0f}"
               f"{row['kernel'] / row['numpy']:>13.2f}x{row['floor']:>15,.0f}"
-              f"{row['floor'] / row['numpy']:>15.1f}{row['floor'] / row['kernel']:>16.1f}")
+              f"{row['floor'] / row['numpy']:>15.1f}{row['floor'] / row['kernel']:>16.1f}"
+              f"{row['every_core']:>20,.0f}")
+    print("one core (EXPLORE_SIM_THREADS=1) but the last column: the kernel's threads on every "
+          "core, as a run in one process plays by default")
     print("floor: random uint32 keys with the card ids in the low bits, sorted along axis 1, "
           "1,000,000 decks of the library's size")
     print(f"\n{'analysis (merfolk, seed 3)':<42}{'numpy s':>10}{'kernel s':>10}"
-          f"{'numpy/kernel':>14}")
+          f"{'numpy/kernel':>14}{'kernel s, ' + str(cores) + ' cores':>20}{'numpy/that':>12}")
     for run in measured["runs"]:
         print(f"{run['run']:<42}{run['numpy']:>10.1f}{run['kernel']:>10.1f}"
-              f"{run['numpy'] / run['kernel']:>13.2f}x")
+              f"{run['numpy'] / run['kernel']:>13.2f}x{run['every_core']:>20.1f}"
+              f"{run['numpy'] / run['every_core']:>11.2f}x")
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         times = []
@@ -225,12 +244,15 @@ def engines(games: int, rounds: int) -> None:
           f"{cached['import']:.2f} s)")
 
 
-def measure(kind: str, n: int, workers: int = 1, deck: Path = DECK, tree: Path = ROOT) -> dict:
-    """Run one row in a fresh process, importing explore_sim from ``tree``."""
+def measure(kind: str, n: int, workers: int = 1, deck: Path = DECK, tree: Path = ROOT,
+            threads: int = 1) -> dict:
+    """Run one row in a fresh process, importing explore_sim from ``tree``, the compiled
+    kernel playing each chunk on ``threads`` threads (0: every core)."""
     out = subprocess.run(
         [sys.executable, "-c", RUNNER, kind, str(n), str(workers), str(deck),
          str(ROOT / "tests"), str(tree)],
-        capture_output=True, text=True, check=True, cwd=tree)
+        capture_output=True, text=True, check=True, cwd=tree,
+        env={**os.environ, "EXPLORE_SIM_THREADS": str(threads)})
     result = json.loads(out.stdout)
     if not Path(result["package"]).resolve().is_relative_to(tree.resolve()):
         raise RuntimeError(f"measured {result['package']}, not the package in {tree}")
@@ -289,6 +311,7 @@ def main() -> None:
         ("simulate: 8 turns, basic lands", "simulate", games, 1, "games", BASIC_LANDS),
         ("simulate: 8 turns, 2 workers", "simulate", games, 2, "games", DECK),
         ("kernel: 8 turns, London", "kernel", games, 1, "games", DECK),
+        ("kernel: 8 turns, every core", "kernel", games, 0, "games", DECK),
     ]
     print("one row = one fresh process; decks: merfolk = decks/lci_merfolk_explore.txt, "
           "sultai = decks/sultai_explore.txt,\nbasic = benchmarks/lci_merfolk_basic_lands.txt\n")
@@ -305,7 +328,8 @@ def main() -> None:
 
     results = {}
     for label, kind, n, workers, unit, deck in rows:
-        result = measure(kind, n, workers, deck)
+        # workers 0 here: one process, the kernel's threads on every core
+        result = measure(kind, n, max(workers, 1), deck, threads=1 if workers else 0)
         results[label] = result
         show(label, n, unit, deck, result)
     ratios = []
@@ -328,6 +352,8 @@ def main() -> None:
     print()
     print(f"8-turn goldfish, compiled kernel vs NumPy engine: {kernel_rate / simulate_rate:.2f}x")
     print(f"2 workers vs 1: {two / simulate_rate:.2f}x")
+    print(f"compiled kernel, every core ({len(os.sched_getaffinity(0))}) vs one: "
+          f"{results['kernel: 8 turns, every core']['rate'] / kernel_rate:.2f}x")
     if args.baseline:
         now = results["simulate: 8 turns, basic lands"]["rate"]
         print(f"basic-land list, this version vs {args.baseline}: "
