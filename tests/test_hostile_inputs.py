@@ -717,6 +717,16 @@ def test_more_workers_than_cores_are_capped_with_a_warning(capsys):
     assert status == 0 and err.startswith("explore-sim: warning: workers: 1000 is more than")
 
 
+@pytest.mark.parametrize("engine", ["kernel", "numpy"])
+def test_a_bad_thread_count_in_the_environment_is_one_line_on_either_engine(
+        capsys, monkeypatch, engine):
+    monkeypatch.setenv("EXPLORE_SIM_THREADS", "many")
+    status, out, err = run_main(capsys, "simulate", DECK, "--trials", "200", "--seed", "1",
+                                "--engine", engine)
+    assert_one_line_error(status, err, "EXPLORE_SIM_THREADS must be a whole number >= 0",
+                          "got 'many'")
+
+
 # ------------------------------------------------------------------------------------------
 # 8. Malformed records and files
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from .._version import __version__
 from ..engine.buffers import begin_reuse, reusing_chunk_arrays
-from ..engine.threads import available_cores, one_thread
+from ..engine.threads import available_cores, kernel_threads, one_thread
 from ..errors import ExecutorError, OptionError, OptionWarning, clip
 from .dask_connect import QuietDask, check_address, check_timeout
 from .dask_connect import connect as connect_client
@@ -613,11 +613,13 @@ def executor_for(workers: object = 1, scheduler: Any = None,
     Raises
     ------
     OptionError
-        A bad worker count, or both ``workers`` and ``scheduler``.
+        A bad worker count, both ``workers`` and ``scheduler``, or a bad
+        ``$EXPLORE_SIM_THREADS`` (:func:`~explore_sim.engine.threads.kernel_threads`).
     ExecutorError
         A scheduler address without Dask installed (the scheduler itself is reached when
         the first chunk is sent).
     """
+    kernel_threads()  # a bad $EXPLORE_SIM_THREADS is refused before any game, on any engine
     if scheduler is None or (isinstance(scheduler, str) and not scheduler.strip()):
         count = check_workers(workers)
         return InProcessExecutor() if count == 1 else ProcessExecutor(count)

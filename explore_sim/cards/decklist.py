@@ -46,6 +46,7 @@ card lines. Every line is read in time linear in its length.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
 import warnings
@@ -114,6 +115,16 @@ class _Names(Protocol):
 def _by_name(entry: tuple[Card, int]) -> tuple[str, str]:
     """The canonical order of a section's cards: by name, ignoring case."""
     return entry[0].name.casefold(), entry[0].name
+
+
+@functools.lru_cache(maxsize=64)
+def _features(deck: Deck) -> FeatureTable:
+    """:meth:`Deck.features`, once per deck (by content)."""
+    commanders = [card for card, _ in deck.commander]
+    identity = 0
+    for card in commanders:
+        identity |= card.identity
+    return FeatureTable.from_cards(deck.cards, identity, commanders)
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -192,13 +203,12 @@ class Deck:
         -------
         FeatureTable
             Card ``i`` of :attr:`cards` has id ``i + 1``; the commanders come after them,
-            and "your commander's colours" are their colour identity.
+            and "your commander's colours" are their colour identity. Built once per deck
+            (equal decks share it; its arrays are read-only): every chunk of a run, and
+            every engine check, reads the same table, so the tables built from it
+            (:func:`~explore_sim.engine.goldfish.deck_tables`) are built once too.
         """
-        commanders = [card for card, _ in self.commander]
-        identity = 0
-        for card in commanders:
-            identity |= card.identity
-        return FeatureTable.from_cards(self.cards, identity, commanders)
+        return _features(self)
 
     def card_ids(self) -> np.ndarray:
         """The main deck as deck-local card ids.

@@ -165,10 +165,12 @@ class FeatureTable:
                                      for face in faces]
         rules = [_tapped_rule(card) for card in cards]
         is_land = [c.is_land for c in cards]
+        commander_ids = np.arange(len(deck) - len(commanders) + 1, len(deck) + 1, dtype=np.intp)
+        commander_ids.flags.writeable = False
         return cls(
             cards=cards,
             n_deck=len(deck),
-            commander_ids=np.arange(len(deck) - len(commanders) + 1, len(deck) + 1, dtype=np.intp),
+            commander_ids=commander_ids,
             is_card=column([True] * len(cards), bool),
             is_land=column(is_land, bool),
             is_nonland=column([not land for land in is_land], bool),
