@@ -20,7 +20,10 @@ leaves the library undealt again) and its play (removal, parley) have streams of
 derived from the key and the game's index, so the same seed gives the same numbers however
 the chunks are spread over workers, and decks that share positions of their starting order
 see the same cards there; one game of a chunk can be played alone, with its log
-(:func:`play_game_kernel`).
+(:func:`play_game_kernel`). For the same reason the games of a chunk can be cut into parts
+played by threads at once, each with a game state of its own, into the same output arrays
+(:func:`play_games_kernel`, on every core by default: :mod:`explore_sim.engine.threads`);
+the numbers do not depend on how many.
 """
 
 from __future__ import annotations
