@@ -27,8 +27,8 @@ __all__ = ["THREADS_ENV", "MIN_GAMES_PER_THREAD", "available_cores", "kernel_thr
 
 #: The environment variable that sets the kernel's threads per chunk (0 or unset: every core).
 THREADS_ENV = "EXPLORE_SIM_THREADS"
-#: The fewest games a thread plays: starting a thread costs about what 10 games do.
-MIN_GAMES_PER_THREAD = 2048
+#: The fewest games a thread plays (a thread and its game state cost about what 10 games do).
+MIN_GAMES_PER_THREAD = 256
 
 _LOCAL = threading.local()
 

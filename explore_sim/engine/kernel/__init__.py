@@ -132,11 +132,11 @@ def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
     names = [*METRICS, *(CASTABLE_PREFIX + card.name for card in config.castable)]
     if config.castable_lands:
         names += [MAIN_LANDS, *(CASTABLE_LANDS_PREFIX + card.name for card in config.castable)]
+    taken = [(m, name) for m, name in enumerate(names) if name in config.metric_names]
     result = {0: {"mulligans": opening[:, 0].copy(), "hand_size": opening[:, 1].copy(),
                   "opening_lands": opening[:, 2].copy()}}
     for turn in range(1, config.turns + 1):
-        result[turn] = {name: out[turn - 1, m] for m, name in enumerate(names)
-                        if name in config.metric_names}
+        result[turn] = {name: out[turn - 1, m] for m, name in taken}
     return result
 
 

@@ -51,6 +51,7 @@ The functions here are compiled (:func:`~.records.compiled`).
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 
 import numpy as np
@@ -185,16 +186,19 @@ def uniform(rng):
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@functools.lru_cache(maxsize=16)
 def reciprocals(size: int) -> np.ndarray:
     """For each divisor ``b`` in 1 .. ``size``, ``[b, 0]`` = ``2**64 // b + 1`` (modulo
     ``2**64``) and ``[b, 1]`` = ``2**32 % b``: what :func:`remainder` needs to divide without
-    a division instruction; shape (size + 1, 2) uint64."""
+    a division instruction; shape (size + 1, 2) uint64, read-only, made once per size (the
+    states of every thread share it)."""
     if size >= 1 << 16:  # remainder() needs (h % b) * (2**32 % b) + l % b below 2**32
         raise ValueError(f"a library of {size} cards is more than the deal can divide by")
     table = np.zeros((size + 1, 2), dtype=np.uint64)
     for b in range(1, size + 1):
         table[b, 0] = ((1 << 64) - 1) // b + 1 & ((1 << 64) - 1)
         table[b, 1] = (1 << 32) % b
+    table.flags.writeable = False
     return table
 
 
