@@ -43,7 +43,7 @@ def test_the_threads_are_every_core_unless_set(monkeypatch):
     assert kernel_threads() == available_cores()
 
 
-@pytest.mark.parametrize("value", ["-1", "two", "1.5", "3e2"])
+@pytest.mark.parametrize("value", ["-1", "two", "1.5", "3e2", "\u00b2", "\u0663"])
 def test_a_bad_thread_count_is_refused_in_one_line(monkeypatch, value):
     monkeypatch.setenv(THREADS_ENV, value)
     with pytest.raises(OptionError, match=f"^{THREADS_ENV} must be a whole number >= 0"):

@@ -65,7 +65,7 @@ def kernel_threads() -> int:
     value = os.environ.get(THREADS_ENV, "").strip()
     if not value:
         return available_cores()
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):
         raise OptionError(f"{THREADS_ENV} must be a whole number >= 0 (0: every core), got "
                           f"{clip(repr(value))}")
     return int(value) or available_cores()
