@@ -167,12 +167,13 @@ def _pip_arrays(mana) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack([pip_mask, rest_total, n_cand], axis=2), rest_req, cand
 
 
-def _class_table(mana) -> np.ndarray:
-    """Per mana class (:data:`CLASS_COLUMNS`), then its five colours: (n_classes, 13)."""
+def _class_table(mana, keys: tuple) -> np.ndarray:
+    """Per mana class (:data:`CLASS_COLUMNS`, the key caps and strides from ``keys``:
+    :func:`castability_keys`), then its five colours: (n_classes, 13)."""
     n = len(CLASS_COLUMNS) - 1
     classes = np.zeros((max(mana.n_classes, 1), n + 5), dtype=np.int64)
     if mana.n_classes:
-        key_cap, key_stride, _, _ = castability_keys(mana)
+        key_cap, key_stride, _, _ = keys
         classes[:mana.n_classes, :n] = np.stack([
             mana.class_mask, mana.class_pain, np.asarray(mana.generic_order), mana.flexibility,
             mana.generic_rank, mana.strides, key_cap, key_stride], axis=1)
@@ -253,10 +254,11 @@ def _colour_profiles(tables: DeckTables) -> tuple[np.ndarray, np.ndarray, np.nda
     return hand_profile, commander_profile, profiles
 
 
-def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
-    """The deck's sizes and the game's options as integers, in :data:`DIMS` order."""
+def _dims(tables: DeckTables, config: GameConfig, max_taxed: int, keys: tuple) -> np.ndarray:
+    """The deck's sizes and the game's options as integers, in :data:`DIMS` order (``keys``:
+    :func:`castability_keys`)."""
     mana, options = tables.mana, tables.lands
-    _, _, total_cap, total_stride = castability_keys(mana)
+    _, _, total_cap, total_stride = keys
     dims = {
         "n_kinds": tables.n_kinds, "n_classes": mana.n_classes, "n_masks": len(mana.masks),
         "n_modes": len(mana.modes), "n_deck": int(tables.features.n_deck),
@@ -275,7 +277,7 @@ def _dims(tables: DeckTables, config: GameConfig, max_taxed: int) -> np.ndarray:
         "castable_lands": int(config.castable_lands),
         "life": starting_life(config, tables.is_commander),
         "castable_cheapest": int(tables.castable_cheapest),
-        "castable_keys": int(_n_castable_keys(tables) > 0),
+        "castable_keys": int(_n_castable_keys(tables, keys) > 0),
         "total_key_cap": total_cap, "total_key_stride": total_stride,
     }
     return np.array([dims[d] for d in DIMS], dtype=np.int64)
@@ -348,10 +350,11 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
     intersects = _array(mana.intersects, np.int64).reshape(n_classes, n_masks)
     opt_units = _array(options.units, np.int64).reshape(len(options.card), n_classes)
     basic_units = _array(options.basic_units, np.int64).reshape(len(tables.basic_ids), n_classes)
-    source_units, classes = _array(f.source_units, np.int64), _class_table(mana)
+    keys = castability_keys(mana)
+    source_units, classes = _array(f.source_units, np.int64), _class_table(mana, keys)
     units_by_kind = source_units.reshape(tables.n_kinds, n_classes)
     return KernelTables(
-        dims=_dims(tables, config, taxed.shape[1]),
+        dims=_dims(tables, config, taxed.shape[1], keys),
         fdims=np.array([config.removal, config.opponent_land_fraction], dtype=np.float64),
         card=_card_table(tables, hand_profile, n_card_modes), pips=_array(f.pips, np.int64),
         source_units=source_units,
@@ -388,15 +391,16 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         basic_cover=np.ascontiguousarray(basic_units @ intersects),
         profiles=profiles,
         id_sets=_id_sets(tables, hand_profile),
-        castable_by_key=_castable_by_key(tables),
+        castable_by_key=_castable_by_key(tables, keys),
     )
 
 
-def _n_castable_keys(tables: DeckTables) -> int:
-    """Rows of ``K.castable_by_key``: 0 when there would be more than
-    :data:`CASTABLE_KEY_LIMIT`, or more castable cards than a row of card ids holds bits."""
+def _n_castable_keys(tables: DeckTables, keys: tuple) -> int:
+    """Rows of ``K.castable_by_key`` (``keys``: :func:`castability_keys`): 0 when there would
+    be more than :data:`CASTABLE_KEY_LIMIT`, or more castable cards than a row of card ids
+    holds bits."""
     mana = tables.mana
-    _, _, total_cap, total_stride = castability_keys(mana)  # no stride: too many keys
+    _, _, total_cap, total_stride = keys  # no stride: too many keys
     n_keys = total_stride * (total_cap + 1)
     fits = len(tables.castable_cards) <= 64 * words_for(tables.n_kinds)
     return n_keys if mana.n_classes and fits else 0
@@ -407,13 +411,14 @@ def _n_castable_keys(tables: DeckTables) -> int:
 _CASTABLE: dict[tuple, np.ndarray] = {}
 
 
-def _castable_by_key(tables: DeckTables) -> np.ndarray:
+def _castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
     """For each castability key (:func:`castability_keys`: an amount of units by class and in
     all, capped), the spells those units pay in any of their ways, as bits (:mod:`.bits`):
     ``[CK_RANKS, key]`` by the casting order's ranks (a commander's always set: its tax is
     checked as it is cast), ``[CK_KINDS, key]`` by card id, of the spells the casting order
     casts, and ``[CK_WATCHED, key]`` by the index of each card named by ``castable``; shape
-    (3, n_keys, words_for(n_kinds)). One row of zeros where there are too many keys."""
+    (3, n_keys, words_for(n_kinds)). One row of zeros where there are too many keys.
+    ``keys`` is :func:`castability_keys` of the tables' mana."""
     casting, mana = tables.casting, tables.mana
     arrays = (mana.req, mana.intersects, mana.total, casting.pass_ids, casting.cast_ids)
     key = (CASTABLE_KEY_LIMIT, tables.n_kinds, mana.n_classes, casting.kind_modes,
@@ -422,20 +427,20 @@ def _castable_by_key(tables: DeckTables) -> np.ndarray:
              for a in arrays))
     table = _CASTABLE.get(key)
     if table is None:
-        table = _build_castable_by_key(tables)  # the games only read it
+        table = _build_castable_by_key(tables, keys)  # the games only read it
         if len(_CASTABLE) >= 32:
             _CASTABLE.clear()
         _CASTABLE[key] = table
     return table
 
 
-def _build_castable_by_key(tables: DeckTables) -> np.ndarray:
+def _build_castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
     """:func:`_castable_by_key`, built."""
     casting, mana, n = tables.casting, tables.mana, tables.n_kinds
-    n_keys = _n_castable_keys(tables)
+    n_keys = _n_castable_keys(tables, keys)
     if not n_keys:
         return np.zeros((3, 1, words_for(n)), dtype=np.uint64)
-    key_cap, _, total_cap, _ = castability_keys(mana)
+    key_cap, _, total_cap, _ = keys
     # Every key's units and total: axes from the slowest digit (the total) to class 0.
     digits = np.indices((total_cap + 1, *(key_cap[::-1] + 1))).reshape(len(key_cap) + 1, -1)
     total, units = digits[0], digits[1:][::-1].T  # (n_keys,), (n_keys, n_classes)
