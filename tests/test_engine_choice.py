@@ -347,3 +347,96 @@ def test_the_web_page_has_an_engine_select_and_refuses_the_kernel_beside_it():
             assert wait_for(job_of(client, response)).state == "done"
             page = client.get(response.headers["location"]).text
             assert f"<dt>engine</dt><dd>{shown}</dd>" in page, engine
+
+
+# ------------------------------------------------------------------------------ compiling
+
+def _game_compile_event():
+    """numba's event for a compilation of the game's ``play_chunk`` (what numba sends when
+    its cache holds no machine code for it), open while the ``with`` block runs."""
+    from numba.core import event
+
+    from explore_sim.engine import kernel
+
+    return event.trigger_event("numba:compile", data={"dispatcher": kernel.play_chunk,
+                                                      "args": (), "return_type": None})
+
+
+def test_kernel_compiling_follows_numba_s_compilations_of_the_game_only():
+    import numba
+    from numba.core import event
+
+    from explore_sim.analysis.engines import kernel_compiling
+
+    assert not kernel_compiling()
+    with _game_compile_event():
+        assert kernel_compiling()
+        with _game_compile_event():  # the game's functions compile inside play_chunk's
+            assert kernel_compiling()
+        assert kernel_compiling()
+    assert not kernel_compiling()
+
+    class Probe(event.Listener):
+        seen: list[bool] = []
+
+        def on_start(self, event):
+            self.seen.append(kernel_compiling())
+
+        def on_end(self, event):
+            pass
+
+    probe = Probe()
+    event.register("numba:compile", probe)
+    try:  # a real compilation of a function that is not the game's
+        assert numba.njit(lambda x: x + 1)(1) == 2
+    finally:
+        event.unregister("numba:compile", probe)
+    assert probe.seen == [False]
+
+
+_STARTS_WARM = """
+import json, time
+from starlette.testclient import TestClient
+from explore_sim.analysis.engines import kernel_compiling, kernel_unavailable
+from explore_sim.web import Settings, create_app
+import sys
+kernel = sys.modules.get("explore_sim.engine.kernel")
+before = kernel is not None and kernel.loaded()
+with TestClient(create_app(Settings())) as client:
+    assert client.get("/").status_code == 200
+    end = time.monotonic() + 300
+    loaded = False
+    while time.monotonic() < end and kernel_unavailable() is None:
+        from explore_sim.engine import kernel
+        if kernel.loaded():
+            loaded = True
+            break
+        time.sleep(0.05)
+    print(json.dumps([before, loaded, kernel_compiling(), kernel_unavailable()]))
+"""
+
+
+def test_a_page_loads_the_game_kernel_as_it_starts(tmp_path):
+    """A server compiles the kernel (or loads it from numba's cache) in the background as it
+    starts, so that the first run does not wait for it; without numba it starts all the
+    same, and nothing compiles."""
+    from explore_sim.engine import kernel
+    from explore_sim.web.app import warm_kernel
+
+    warm_kernel()  # machine code in numba's cache for the process below
+    assert kernel.loaded()
+    env = {**os.environ, "EXPLORE_SIM_CARDS_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _STARTS_WARM], capture_output=True, text=True,
+                          cwd=ROOT, timeout=900, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout) == [False, True, False, None]
+
+
+def test_without_numba_a_page_starts_and_compiles_nothing(no_numba, tmp_path):
+    env = {**os.environ, **no_numba, "EXPLORE_SIM_CARDS_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _STARTS_WARM], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout) == [False, False, False,
+                                       "numba cannot be imported (No module named 'numba')"]
+    assert "Traceback" not in done.stderr

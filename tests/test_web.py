@@ -18,6 +18,7 @@ pytest.importorskip("jinja2")
 pytest.importorskip("multipart")
 
 from conftest import DECKS, ROOT  # noqa: E402
+from numba.core import event  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from web_helpers import (  # noqa: E402
     deck_text,
@@ -29,6 +30,7 @@ from web_helpers import (  # noqa: E402
 )
 
 from explore_sim.cli import main  # noqa: E402
+from explore_sim.engine.kernel import play_chunk  # noqa: E402
 from explore_sim.web import Settings, create_app  # noqa: E402
 from explore_sim.web.analyses import ANALYSES  # noqa: E402
 from explore_sim.web.forms import Field, FieldError, parse_count, query_pairs  # noqa: E402
@@ -838,6 +840,30 @@ def test_cancelling_a_run(client):
     page = client.get(f"/jobs/{job.id}")
     assert "Run cancelled after" in page.text and 'id="cancelled"' in page.text
     still_serving(client)
+
+
+def test_a_run_says_when_it_waits_for_the_kernel_to_compile(client):
+    """While numba compiles the game kernel (the first run after an install), a running job's
+    status, its events and its page say so in place of "Running…"; then they say nothing."""
+    from explore_sim.web.app import COMPILING_NOTE
+
+    compile_event = event.trigger_event("numba:compile", data={
+        "dispatcher": play_chunk, "args": (), "return_type": None})
+    response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
+                                      "trials": str(BIG), "seed": "1"}, follow_redirects=False)
+    job = job_of(client, response)
+    wait_for(job, ("running",))
+    assert client.get(f"/jobs/{job.id}/status").json()["note"] == ""
+    with compile_event:
+        status = client.get(f"/jobs/{job.id}/status").json()
+        assert status["state"] == "running" and status["note"] == COMPILING_NOTE
+        page = client.get(f"/jobs/{job.id}").text
+        assert f'<p id="progress-text">{COMPILING_NOTE}</p>' in page
+    assert client.get(f"/jobs/{job.id}/status").json()["note"] == ""
+    assert '<p id="progress-text">Running…</p>' in client.get(f"/jobs/{job.id}").text
+    client.post(f"/jobs/{job.id}/cancel", headers={"accept": "application/json"})
+    wait_for(job)
+    assert job.state == "cancelled" and client.get(f"/jobs/{job.id}/status").json()["note"] == ""
 
 
 def test_a_cancelled_run_shows_the_trials_it_finished(client):

@@ -20,9 +20,11 @@ from pathlib import Path
 
 import pytest
 from conftest import DECKS
+from numba.core import event
 from web_helpers import DEADLINE, chromium_path, deck_text, live_server
 
 from explore_sim.cli import main
+from explore_sim.engine.kernel import play_chunk
 
 pytestmark = pytest.mark.slow  # a real browser
 
@@ -447,6 +449,31 @@ def test_every_tab_in_a_real_browser(browser, tmp_path):
         assert len(said) == 2, answers[0]
         for objective, difference, se in said:
             assert rows[objective]["mill - keep"] == f"{difference} ({se})"
+        assert not errors, errors
+        page.close()
+
+
+def test_a_run_waiting_for_the_kernel_to_compile_says_so_in_a_real_browser(browser):
+    """The progress line of a run the page follows says the game kernel is compiling while
+    numba's event of it is open, then "Running…" again, as the run's events arrive."""
+    from explore_sim.web import Settings
+    from explore_sim.web.app import COMPILING_NOTE
+
+    with live_server(Settings(max_trials=10**9, max_game_turns=10**12)) as (url, app):
+        page, errors = open_page(browser)
+        page.goto(url + "/")
+        page.fill("textarea[name=deck]", "24 Forest\n36 Grizzly Bears")
+        page.fill("input[name=trials]", "1000000000")
+        page.click("#run")
+        page.wait_for_function("() => { const bar = document.getElementById('progress');"
+                               " return bar && bar.value > 0; }")  # the page follows the run
+        shows = ("(note) => document.getElementById('progress-text').textContent === note")
+        with event.trigger_event("numba:compile", data={
+                "dispatcher": play_chunk, "args": (), "return_type": None}):
+            page.wait_for_function(shows, arg=COMPILING_NOTE)
+        page.wait_for_function(shows, arg="Running…")
+        page.click("#cancel")
+        page.wait_for_selector("#cancelled")
         assert not errors, errors
         page.close()
 

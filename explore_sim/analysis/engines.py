@@ -21,6 +21,7 @@ that variants played on the same seed keep sharing their shuffles (common random
 from __future__ import annotations
 
 import dataclasses
+import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -36,7 +37,7 @@ from ..engine.policies import Policy
 from ..errors import OptionError, OptionWarning
 
 __all__ = ["EngineChoice", "EnginePlay", "choose_engine", "position_engine",
-           "kernel_unavailable", "POSITION_FALLBACK"]
+           "kernel_unavailable", "kernel_compiling", "POSITION_FALLBACK"]
 
 #: Why a game played on from a position (advise) is the NumPy engine's: the kernel plays
 #: whole games from the deal.
@@ -118,6 +119,19 @@ def kernel_unavailable() -> str | None:
         else:
             _STATE["unavailable"] = None
     return _STATE["unavailable"]
+
+
+def kernel_compiling() -> bool:
+    """Whether this process is compiling the game kernel now: the first run after an install
+    waits a minute or two for it (False when the kernel was never imported here).
+
+    Returns
+    -------
+    bool
+    """
+    # The module is in sys.modules while it is imported, before it defines compiling().
+    compiling = getattr(sys.modules.get("explore_sim.engine.kernel"), "compiling", None)
+    return compiling is not None and compiling()
 
 
 def _refusal(reason: str, what: str) -> OptionError:

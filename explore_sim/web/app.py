@@ -63,6 +63,8 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp
 
 from .._version import __version__
+from ..analysis.engines import kernel_compiling, kernel_unavailable
+from ..analysis.simulate import simulate
 from ..cards.decklist import MAX_DECK_BYTES
 from ..cards.card_index import CardIndex, cards_dir
 from ..cards.template import card_template
@@ -284,6 +286,7 @@ class WebApp:
         outcome = job.outcome if job.final else None
         view["has_result"] = outcome is not None  # done, or cancelled with trials finished
         view["notice"] = cancel_notice(job) if job.state == "cancelled" else ""
+        view["note"] = running_note(job)
         if outcome is not None:
             view.update(tables=outcome["tables"], facts=outcome["facts"],
                         figure_error=outcome["figure_error"], has_figure=outcome["svg"] is not None,
@@ -294,7 +297,8 @@ class WebApp:
 
     def status(self, job: Job) -> dict[str, Any]:
         return {"id": job.id, "state": job.state, "done": job.done, "total": job.total,
-                "position": self.jobs.position(job), "error": job.error}
+                "position": self.jobs.position(job), "error": job.error,
+                "note": running_note(job)}
 
     # -------------------------------------------------------------------- handlers
 
@@ -628,6 +632,37 @@ class WebApp:
             "Content-Disposition": f'attachment; filename="{name}"'})
 
 
+#: Shown in place of "Running…" while the game kernel compiles (a run on the kernel waits
+#: for it before its first chunk).
+COMPILING_NOTE = "Compiling the game kernel (once per installation, a minute or two)…"
+
+
+def running_note(job: Job) -> str:
+    """What the page says in place of "Running…" for a running job: :data:`COMPILING_NOTE`
+    while the server compiles the game kernel; else nothing."""
+    return COMPILING_NOTE if job.state == "running" and kernel_compiling() else ""
+
+
+#: The deck :func:`warm_kernel` plays two games of (every deck compiles the same machine code).
+WARM_DECK = "24 Forest\n36 Grizzly Bears"
+
+
+def warm_kernel() -> None:
+    """Compile the game kernel, or load it from numba's cache, before a run asks for it (the
+    server does this in a thread as it starts): two games of a small deck; nothing when
+    numba cannot be imported or the kernel is loaded already. A failure is logged, never
+    raised: the first run compiles the kernel then, and says why it fails."""
+    try:
+        if kernel_unavailable() is not None:
+            return
+        from ..engine import kernel
+
+        if not kernel.loaded():
+            simulate(WARM_DECK, trials=2, turns=1, seed=0, engine="kernel")
+    except Exception:
+        log.exception("compiling the game kernel at start-up failed")
+
+
 def cancel_notice(job: Job) -> str:
     """What the page says of a cancelled run: the trials it finished, of how many, and
     whether the result shown is theirs.
@@ -715,6 +750,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
+        # The game kernel compiled (once per installation) or loaded while nobody waits.
+        threading.Thread(target=warm_kernel, name="explore-warm", daemon=True).start()
         yield
         web.jobs.close()
 

@@ -56,11 +56,14 @@ from .state import R_NO_PENDING, SIZE, State, new_state
 drop_stale_cache()  # before any compiled function loads from numba's cache
 
 __all__ = [
+    "COMPILE_NOTICE",
     "NOTICES",
     "KernelTables",
     "KernelUnsupported",
     "compile_policy",
+    "compiling",
     "kernel_problem",
+    "loaded",
     "pack",
     "play_game_kernel",
     "play_games_kernel",
@@ -180,25 +183,70 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
 
 #: One-line notices for the person waiting (the command line prints them on a terminal).
 NOTICES = logging.getLogger("explore_sim.notices")
+#: What the first game after an install waits for (said once per process).
+COMPILE_NOTICE = ("compiling the game kernel (once per installation, a minute or two); "
+                  "later runs load it at once")
 _SAID: list[bool] = []
 
 
-class _FirstCompilation(numba_event.Listener):
-    """Says, once per process, that the compiled game is being compiled: numba announces a
-    compilation only when its cache holds no machine code for the function (the first game
-    after an install or an edit waits for it)."""
+class _GameCompilation(numba_event.Listener):
+    """Follows numba's compilations of the game's functions (this package's modules): numba
+    announces a compilation only when its cache holds no machine code for the function, so
+    the first game after an install or an edit waits for it. Says so once per process
+    (:data:`NOTICES`), and counts the compilations under way for :func:`compiling`
+    (numba compiles one function at a time, the game's nested inside ``play_chunk``'s)."""
+
+    def __init__(self) -> None:
+        self.open = 0
+        self._lock = threading.Lock()
 
     def on_start(self, event):
+        if not _is_game(event):
+            return
+        with self._lock:
+            self.open += 1
         if not _SAID:
             _SAID.append(True)
-            NOTICES.info("compiling the game kernel (once per installation, a minute or two); "
-                         "later runs load it at once")
+            NOTICES.info(COMPILE_NOTICE)
 
     def on_end(self, event):
-        pass
+        if _is_game(event):
+            with self._lock:
+                self.open -= 1
 
 
-numba_event.register("numba:compile", _FirstCompilation())
+def _is_game(event) -> bool:
+    """Whether a numba compile event is for one of the game's functions."""
+    dispatcher = (event.data or {}).get("dispatcher")
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+    return module == __name__ or module.startswith(__name__ + ".")
+
+
+_COMPILATIONS = _GameCompilation()
+numba_event.register("numba:compile", _COMPILATIONS)
+
+
+def compiling() -> bool:
+    """Whether this process is compiling the game now (numba's cache held no machine code for
+    it: the first run after an install waits a minute or two), for a page to say why its
+    run has not started.
+
+    Returns
+    -------
+    bool
+    """
+    return _COMPILATIONS.open > 0
+
+
+def loaded() -> bool:
+    """Whether the game's machine code is in this process (compiled, or loaded from numba's
+    cache), so that a run starts at once.
+
+    Returns
+    -------
+    bool
+    """
+    return bool(play_chunk.signatures)
 
 
 _COMPILING = threading.Lock()

@@ -45,7 +45,7 @@ function showProgress(status) {
   if (text) {
     text.textContent = status.state === "queued"
       ? "Waiting for a free slot" + (status.position ? ": " + status.position + " run(s) ahead." : ".")
-      : "Running…";
+      : status.note || "Running…";
   }
 }
 
