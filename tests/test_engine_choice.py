@@ -440,3 +440,20 @@ def test_without_numba_a_page_starts_and_compiles_nothing(no_numba, tmp_path):
     assert json.loads(done.stdout) == [False, False, False,
                                        "numba cannot be imported (No module named 'numba')"]
     assert "Traceback" not in done.stderr
+
+
+def test_a_page_starting_with_bad_settings_says_so_in_one_line(tmp_path):
+    """Bad settings stop the start-up compilation with one line in the server's log, no
+    traceback (every run then refuses them in one line)."""
+    script = ("import logging\n"
+              "logging.basicConfig(format='%(levelname)s %(name)s: %(message)s')\n"
+              "from explore_sim.web.app import warm_kernel\n"
+              "warm_kernel()\n")
+    env = {**os.environ, "EXPLORE_SIM_THREADS": "two", "EXPLORE_SIM_CARDS_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "WARNING explore_sim.web: the game kernel was not compiled at start-up: "
+        "EXPLORE_SIM_THREADS"), done.stderr

@@ -650,8 +650,9 @@ WARM_DECK = "24 Forest\n36 Grizzly Bears"
 def warm_kernel() -> None:
     """Compile the game kernel, or load it from numba's cache, before a run asks for it (the
     server does this in a thread as it starts): two games of a small deck; nothing when
-    numba cannot be imported or the kernel is loaded already. A failure is logged, never
-    raised: the first run compiles the kernel then, and says why it fails."""
+    numba cannot be imported or the kernel is loaded already. A failure is logged (bad
+    settings in one line), never raised: the first run compiles the kernel then, and says
+    why it fails."""
     try:
         if kernel_unavailable() is not None:
             return
@@ -659,6 +660,8 @@ def warm_kernel() -> None:
 
         if not kernel.loaded():
             simulate(WARM_DECK, trials=2, turns=1, seed=0, engine="kernel")
+    except ExploreSimError as error:  # such as a bad EXPLORE_SIM_THREADS
+        log.warning("the game kernel was not compiled at start-up: %s", error)
     except Exception:
         log.exception("compiling the game kernel at start-up failed")
 
