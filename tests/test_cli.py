@@ -431,8 +431,8 @@ def test_the_first_compilation_is_announced_on_a_terminal_only(monkeypatch, caps
     player = kernel._play_chunk
 
     def compiling_player(*args):  # what numba does when its cache misses
-        with event.trigger_event("numba:compile", data={"dispatcher": kernel.play_chunk, "args": (),
-                                                        "return_type": None}):
+        with event.trigger_event("numba:compile", data={
+                "dispatcher": kernel.play_chunk, "args": (), "return_type": None}):
             pass
         return player(*args)
 

@@ -13,18 +13,21 @@ import sys
 import warnings
 from html import unescape
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import DECKS, ROOT, TESTS
+from numba.core import event
 
 import explore_sim
-from explore_sim.analysis.engines import POSITION_FALLBACK, choose_engine
+from explore_sim.analysis.engines import POSITION_FALLBACK, choose_engine, kernel_compiling
 from explore_sim.analysis.game_setup import engine_plays
 from explore_sim.analysis.games import play_games
 from explore_sim.analysis.runner import CHUNK_TRIALS
 from explore_sim.cli import main
 from explore_sim.engine.config import GameConfig
+from explore_sim.engine.kernel import loaded, play_chunk
 from explore_sim.engine.mulligan import as_mulligan_rule
 from explore_sim.engine.policies import as_policy
 from explore_sim.errors import OptionError
@@ -354,20 +357,11 @@ def test_the_web_page_has_an_engine_select_and_refuses_the_kernel_beside_it():
 def _game_compile_event():
     """numba's event for a compilation of the game's ``play_chunk`` (what numba sends when
     its cache holds no machine code for it), open while the ``with`` block runs."""
-    from numba.core import event
-
-    from explore_sim.engine import kernel
-
-    return event.trigger_event("numba:compile", data={"dispatcher": kernel.play_chunk,
+    return event.trigger_event("numba:compile", data={"dispatcher": play_chunk,
                                                       "args": (), "return_type": None})
 
 
 def test_kernel_compiling_follows_numba_s_compilations_of_the_game_only():
-    import numba
-    from numba.core import event
-
-    from explore_sim.analysis.engines import kernel_compiling
-
     assert not kernel_compiling()
     with _game_compile_event():
         assert kernel_compiling()
@@ -377,7 +371,8 @@ def test_kernel_compiling_follows_numba_s_compilations_of_the_game_only():
     assert not kernel_compiling()
 
     class Probe(event.Listener):
-        seen: list[bool] = []
+        def __init__(self):
+            self.seen = []
 
         def on_start(self, event):
             self.seen.append(kernel_compiling())
@@ -392,6 +387,12 @@ def test_kernel_compiling_follows_numba_s_compilations_of_the_game_only():
     finally:
         event.unregister("numba:compile", probe)
     assert probe.seen == [False]
+
+
+def _needs_the_web_page() -> None:
+    """Skip where the web page's dependencies (the ``web`` extra) are not installed."""
+    for module in ("starlette", "jinja2", "multipart"):
+        pytest.importorskip(module)
 
 
 _STARTS_WARM = """
@@ -418,13 +419,12 @@ with TestClient(create_app(Settings())) as client:
 
 def test_a_page_loads_the_game_kernel_as_it_starts(tmp_path):
     """A server compiles the kernel (or loads it from numba's cache) in the background as it
-    starts, so that the first run does not wait for it; without numba it starts all the
-    same, and nothing compiles."""
-    from explore_sim.engine import kernel
+    starts, so that the first run does not wait for it."""
+    _needs_the_web_page()
     from explore_sim.web.app import warm_kernel
 
     warm_kernel()  # machine code in numba's cache for the process below
-    assert kernel.loaded()
+    assert loaded()
     env = {**os.environ, "EXPLORE_SIM_CARDS_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", _STARTS_WARM], capture_output=True, text=True,
                           cwd=ROOT, timeout=900, env=env)
@@ -433,6 +433,7 @@ def test_a_page_loads_the_game_kernel_as_it_starts(tmp_path):
 
 
 def test_without_numba_a_page_starts_and_compiles_nothing(no_numba, tmp_path):
+    _needs_the_web_page()
     env = {**os.environ, **no_numba, "EXPLORE_SIM_CARDS_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", _STARTS_WARM], capture_output=True, text=True,
                           cwd=ROOT, timeout=300, env=env)
@@ -445,6 +446,7 @@ def test_without_numba_a_page_starts_and_compiles_nothing(no_numba, tmp_path):
 def test_a_page_starting_with_bad_settings_says_so_in_one_line(tmp_path):
     """Bad settings stop the start-up compilation with one line in the server's log, no
     traceback (every run then refuses them in one line)."""
+    _needs_the_web_page()
     script = ("import logging\n"
               "logging.basicConfig(format='%(levelname)s %(name)s: %(message)s')\n"
               "from explore_sim.web.app import warm_kernel\n"
