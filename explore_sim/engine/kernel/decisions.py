@@ -108,7 +108,7 @@ from .trace import T_SCRY, note
 from .zones import at, count, peek
 
 
-@compiled(inline="always")
+@compiled
 def castable_kind(K, plain, filtered, n_sets, kind, x_rule):
     """Whether the mana can pay card ``kind`` in any of its ways (Jadelight Spelunker, with
     ``x_rule``, needs X >= 1)."""

@@ -117,7 +117,7 @@ def unit_sets(K, S, plain, filtered, skip_kind, skip_copies):
     return 2
 
 
-@compiled(inline="always")
+@compiled
 def hall(K, units, req, total):
     """Hall's condition: for every mask M, the units meeting M cover the pips inside M
     (``req``), and there are at least ``total`` units."""
@@ -181,7 +181,7 @@ def paid_row(K, which, plain, filtered, n_sets, out):
     return out
 
 
-@compiled(inline="always")
+@compiled
 def payable(K, units, mode):
     """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
     if K.dims[_LOOKUP]:
@@ -194,7 +194,7 @@ def payable(K, units, mode):
     return hall(K, units, K.req[mode], K.modes[mode, MO_TOTAL])
 
 
-@compiled(inline="always")
+@compiled
 def payable_any(K, plain, filtered, n_sets, mode):
     """:func:`payable` with either set of units."""
     if payable(K, plain, mode):

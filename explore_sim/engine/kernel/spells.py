@@ -111,7 +111,7 @@ def pay(K, S, modes, n_modes, take_all, skip_kind, skip_copies):
     return 0
 
 
-@compiled(inline="always")
+@compiled
 def can_pay(K, S, mode, skip_kind, skip_copies):
     plain, filtered = S.work[R_CAN_PLAIN], S.work[R_CAN_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, skip_kind, skip_copies)
