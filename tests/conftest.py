@@ -115,3 +115,14 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), commanders=(
 def isolated_card_dir(tmp_path_factory, monkeypatch):
     """No test sees a card index the machine's user imported."""
     monkeypatch.setenv("EXPLORE_SIM_CARDS_DIR", str(tmp_path_factory.mktemp("cards")))
+
+
+def game_compile_event():
+    """numba's event for a compilation of the game kernel's ``play_chunk`` (what numba sends
+    when its cache holds no machine code for it), open while the ``with`` block runs."""
+    from numba.core import event
+
+    from explore_sim.engine.kernel import play_chunk
+
+    return event.trigger_event("numba:compile", data={"dispatcher": play_chunk, "args": (),
+                                                      "return_type": None})

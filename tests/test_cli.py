@@ -424,15 +424,14 @@ def test_the_first_compilation_is_announced_on_a_terminal_only(monkeypatch, caps
     not announced."""
     import logging
 
-    from numba.core import event
+    from conftest import game_compile_event
 
     import explore_sim.engine.kernel as kernel
 
     player = kernel._play_chunk
 
     def compiling_player(*args):  # what numba does when its cache misses
-        with event.trigger_event("numba:compile", data={
-                "dispatcher": kernel.play_chunk, "args": (), "return_type": None}):
+        with game_compile_event():
             pass
         return player(*args)
 

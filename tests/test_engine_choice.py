@@ -17,7 +17,7 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import DECKS, ROOT, TESTS
+from conftest import DECKS, ROOT, TESTS, game_compile_event
 from numba.core import event
 
 import explore_sim
@@ -27,7 +27,7 @@ from explore_sim.analysis.games import play_games
 from explore_sim.analysis.runner import CHUNK_TRIALS
 from explore_sim.cli import main
 from explore_sim.engine.config import GameConfig
-from explore_sim.engine.kernel import loaded, play_chunk
+from explore_sim.engine.kernel import loaded
 from explore_sim.engine.mulligan import as_mulligan_rule
 from explore_sim.engine.policies import as_policy
 from explore_sim.errors import OptionError
@@ -354,18 +354,11 @@ def test_the_web_page_has_an_engine_select_and_refuses_the_kernel_beside_it():
 
 # ------------------------------------------------------------------------------ compiling
 
-def _game_compile_event():
-    """numba's event for a compilation of the game's ``play_chunk`` (what numba sends when
-    its cache holds no machine code for it), open while the ``with`` block runs."""
-    return event.trigger_event("numba:compile", data={"dispatcher": play_chunk,
-                                                      "args": (), "return_type": None})
-
-
 def test_kernel_compiling_follows_numba_s_compilations_of_the_game_only():
     assert not kernel_compiling()
-    with _game_compile_event():
+    with game_compile_event():
         assert kernel_compiling()
-        with _game_compile_event():  # the game's functions compile inside play_chunk's
+        with game_compile_event():  # the game's functions compile inside play_chunk's
             assert kernel_compiling()
         assert kernel_compiling()
     assert not kernel_compiling()

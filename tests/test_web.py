@@ -17,8 +17,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("jinja2")
 pytest.importorskip("multipart")
 
-from conftest import DECKS, ROOT  # noqa: E402
-from numba.core import event  # noqa: E402
+import numba  # noqa: E402,F401  (imported before any page starts its compilation thread)
+from conftest import DECKS, ROOT, game_compile_event  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from web_helpers import (  # noqa: E402
     deck_text,
@@ -30,7 +30,6 @@ from web_helpers import (  # noqa: E402
 )
 
 from explore_sim.cli import main  # noqa: E402
-from explore_sim.engine.kernel import play_chunk  # noqa: E402
 from explore_sim.web import Settings, create_app  # noqa: E402
 from explore_sim.web.analyses import ANALYSES  # noqa: E402
 from explore_sim.web.forms import Field, FieldError, parse_count, query_pairs  # noqa: E402
@@ -847,14 +846,12 @@ def test_a_run_says_when_it_waits_for_the_kernel_to_compile(client):
     status, its events and its page say so in place of "Running…"; then they say nothing."""
     from explore_sim.web.app import COMPILING_NOTE
 
-    compile_event = event.trigger_event("numba:compile", data={
-        "dispatcher": play_chunk, "args": (), "return_type": None})
     response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
                                       "trials": str(BIG), "seed": "1"}, follow_redirects=False)
     job = job_of(client, response)
     wait_for(job, ("running",))
     assert client.get(f"/jobs/{job.id}/status").json()["note"] == ""
-    with compile_event:
+    with game_compile_event():
         status = client.get(f"/jobs/{job.id}/status").json()
         assert status["state"] == "running" and status["note"] == COMPILING_NOTE
         page = client.get(f"/jobs/{job.id}").text

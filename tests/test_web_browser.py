@@ -19,12 +19,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import DECKS
-from numba.core import event
+from conftest import DECKS, game_compile_event
 from web_helpers import DEADLINE, chromium_path, deck_text, live_server
 
 from explore_sim.cli import main
-from explore_sim.engine.kernel import play_chunk
 
 pytestmark = pytest.mark.slow  # a real browser
 
@@ -468,8 +466,7 @@ def test_a_run_waiting_for_the_kernel_to_compile_says_so_in_a_real_browser(brows
         page.wait_for_function("() => { const bar = document.getElementById('progress');"
                                " return bar && bar.value > 0; }")  # the page follows the run
         shows = ("(note) => document.getElementById('progress-text').textContent === note")
-        with event.trigger_event("numba:compile", data={
-                "dispatcher": play_chunk, "args": (), "return_type": None}):
+        with game_compile_event():
             page.wait_for_function(shows, arg=COMPILING_NOTE)
         page.wait_for_function(shows, arg="Running…")
         page.click("#cancel")
