@@ -149,6 +149,28 @@ def test_an_explorer_from_outside_may_come_from_a_card_file(tmp_path, capsys):
     assert meta["library_size"] == 60
 
 
+def test_a_card_that_does_not_explore_by_itself_says_its_one_explore_is_assumed(tmp_path,
+                                                                                  capsys):
+    import explore_sim
+
+    deck = tmp_path / "walkers.txt"
+    deck.write_text("20 Forest\n4 Wildgrowth Walker\n4 Jadelight Ranger\n32 Grizzly Bears\n")
+    args = ["explore", str(deck), "--trials", "1000", "--seed", "1"]
+    for extra, explores, assumed in ((["--explorer", "Wildgrowth Walker"], 1, True),
+                                     (["--explorer", "Wildgrowth Walker", "--explores", "1"], 1,
+                                      False),
+                                     (["--explorer", "Jadelight Ranger"], 2, False),
+                                     ([], 1, False)):
+        assert main([*args, *extra]) == 0
+        title = capsys.readouterr().out.splitlines()[0]
+        assert title.endswith("(the card does not explore by itself: one explore assumed, as "
+                              "from a Map token)") is assumed
+        meta = explore_sim.explore(deck, explorer=extra[1] if extra else None,
+                                   explores=1 if "--explores" in extra else None,
+                                   trials=100, seed=1).meta
+        assert meta["explores"] == explores and meta["explores_assumed"] is assumed
+
+
 def test_cards_command(capsys):
     assert main(["cards"]) == 0
     assert "Jadelight Ranger" in capsys.readouterr().out

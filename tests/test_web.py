@@ -231,7 +231,8 @@ def test_the_opponents_life_reaches_the_run_as_life_does(client, capsys):
     assert 'name="life" value="0"' in client.post("/", data={"action": "switch:compare"}).text
     for life, message in (("100001", "opponent's life: expected a value from 0 to 100,000, "
                                      "got 100001"),
-                          ("many", "opponent's life: expected a whole number, got 'many'")):
+                          ("many", "opponent's life: expected a whole number (a value from 0 to "
+                                   "100,000), got 'many'")):
         refused = client.post("/", data={"analysis": "simulate", "deck": "24 Forest",
                                          "life": life})
         assert refused.status_code == 400 and message in unescape(refused.text), life

@@ -25,6 +25,7 @@ from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metr
 from .report import (
     cell_table,
     engine_text,
+    meta_text,
     ordered_categorical,
     render,
     unique_labels,
@@ -362,8 +363,12 @@ class CompareResult(Result):
     def _text(self, variants: pd.DataFrame, diffs: pd.DataFrame, metrics: list[str]) -> str:
         last = int(variants["turn"].max())
         lines = [f"compare: {len(self.labels)} variants on the same shuffles, turn {last}",
+                 f"  {'decks' if len(self.decks) > 1 else 'deck'}: {meta_text(self.meta['deck'])}",
+                 f"  {'policies' if len(self.policies) > 1 else 'policy'}: "
+                 f"{meta_text(self.meta['policy'])}",
                  f"  trials: {self.meta['trials']}  seed: {self.meta['seed']}  "
-                 f"mulligan: {self.meta['mulligan']}", f"  engine: {engine_text(self.meta)}",
+                 f"mulligan: {self.meta['mulligan']}  removal: {self.meta['removal']}",
+                 f"  engine: {engine_text(self.meta)}",
                  ""]
         at_last = variants[variants["turn"] == last]
         lines.append(cell_table(at_last, "metric", "variant", self.labels, metrics).to_string())

@@ -111,18 +111,24 @@ class ExploreResult(Result):
         title = (
             f"explore: {meta['explores']} explore(s){by}{outside} after {meta['drawn']} cards "
             f"drawn, turn {meta['turn']}" + (", explorer gone" if meta["explorer_gone"] else "")
+            + (f" ({_ASSUMED_EXPLORES})" if meta.get("explores_assumed") else "")
         )
         return render(fmt, self.meta, self.summary(), title)
 
     def _facts(self) -> dict[str, Any]:
         return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),
-                "policy": meta_text(self.meta["policy"]), "explores": self.meta["explores"],
+                "policy": meta_text(self.meta["policy"]),
+                "explores": (f"{self.meta['explores']} ({_ASSUMED_EXPLORES})"
+                             if self.meta.get("explores_assumed") else self.meta["explores"]),
                 "drawn": self.meta["drawn"], "trials": self.meta["trials"],
                 "seed": self.meta["seed"]}
 
     def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
         return [self._facts_line(), f"ci: {self.meta['interval']}"], self.summary().round(4), False
 
+
+#: Said of the count of explores of a named card that does not explore by itself.
+_ASSUMED_EXPLORES = "the card does not explore by itself: one explore assumed, as from a Map token"
 
 #: What an explore sequence assumes, for its metadata.
 _ASSUMPTIONS = [
@@ -159,7 +165,8 @@ def explore(
         The deck; only its main deck is shuffled (a Commander deck's 99: the commander is in
         the command zone, and may be the explorer).
     explores : int, optional
-        Explores in a row (E6). Default: the explorer's own count (Jadelight Ranger: 2), else 1.
+        Explores in a row (E6). Default: the explorer's own count (Jadelight Ranger: 2), else 1
+        (``meta["explores_assumed"]``: a named card that does not explore by itself).
     drawn : int
         Cards removed from the top of the shuffled library before the explores (the opening
         hand and draws).
@@ -210,6 +217,7 @@ def explore(
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     features = deck.features()
+    explores_given = explores is not None  # else the explorer's own count, or 1
     explorer_card, explores, known_ids, library, drawn, turn = _setup(
         deck, features, explores, drawn, known, explorer, explorer_outside, turn)
     trials = check_trials(trials)
@@ -228,15 +236,23 @@ def explore(
                       scheduler=scheduler, stop_early=True)
     meta = _explore_meta(deck, features, library, explorer_card, explorer_outside, known_ids,
                          explores, drawn, turn, explorer_gone, targeted, policy, trials,
-                         seed_seq)
+                         seed_seq, explores_given)
     stopped_meta(meta, done, trials)
     return ExploreResult(meta=meta, stats=stats)
+
+
+def _explores_assumed(explorer: Card | None, explores_given: bool) -> bool:
+    """Whether the count of explores is assumed: a named card without an explore of its own
+    explores once only because it was asked to (as a Map token makes it), unless the count
+    was given."""
+    return bool(not explores_given and explorer is not None and not explorer.explores)
 
 
 def _explore_meta(deck: Deck, features: FeatureTable, library: np.ndarray,
                   explorer_card: Card | None, explorer_outside: bool, known_ids: np.ndarray,
                   explores: int, drawn: int, turn: int, explorer_gone: bool, targeted: bool,
-                  policy: Policy, trials: int, seed_seq: Any) -> dict[str, Any]:
+                  policy: Policy, trials: int, seed_seq: Any, explores_given: bool
+                  ) -> dict[str, Any]:
     """The metadata of an explore sequence (JSON-safe)."""
     meta = {
         "command": "explore",
@@ -246,6 +262,7 @@ def _explore_meta(deck: Deck, features: FeatureTable, library: np.ndarray,
         "explorer_outside": bool(explorer_outside),
         "known": [features.cards[i - 1].name for i in known_ids.tolist()],
         "explores": explores,
+        "explores_assumed": _explores_assumed(explorer_card, explores_given),
         "drawn": drawn,
         "turn": turn,
         "explorer_gone": bool(explorer_gone),

@@ -303,7 +303,7 @@ def to_table(meta: Mapping[str, Any], rows: pd.DataFrame, title: str) -> str:
     str
     """
     lines = [title]
-    for key in ("deck", "policy", "trials", "seed"):
+    for key in ("deck", "policy", "mulligan", "removal", "trials", "seed"):
         if key in meta:
             lines.append(f"  {key}: {meta_text(meta[key])}")
     if "engine" in meta:

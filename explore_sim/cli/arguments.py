@@ -32,7 +32,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def count(text: str) -> int:
-    """A whole number, allowing ``200_000``, ``200,000`` and ``2e5``.
+    """A whole number >= 0, allowing ``200_000``, ``200,000`` and ``2e5``.
 
     Parameters
     ----------
@@ -44,7 +44,7 @@ def count(text: str) -> int:
     """
     value = parse_count(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {clip(text)!r}")
     return value
 
 

@@ -128,7 +128,9 @@ class Field:
         if self.kind == "int":
             value: float | None = parse_count(text)
             if value is None:
-                raise FieldError(self.name, f"{self.label}: expected a whole number, got "
+                bounded = self.low is not None or self.high is not None
+                wanted = "a whole number" + (f" ({self._bounds()})" if bounded else " >= 0")
+                raise FieldError(self.name, f"{self.label}: expected {wanted}, got "
                                             f"{clip(text)!r}")
         else:
             try:
