@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import math
+from pathlib import Path
 
 import pytest
 from conftest import DECKS
@@ -14,7 +15,12 @@ import explore_sim
 from explore_sim import Card, Deck, OptionError
 from explore_sim.analysis.curve import curve_runs
 from explore_sim.cards.costs import cost_modes
-from explore_sim.cards.karsten import coloured_sources, karsten_column, karsten_sources
+from explore_sim.cards.karsten import (
+    coloured_sources,
+    karsten_column,
+    karsten_column_text,
+    karsten_sources,
+)
 from explore_sim.cli import main
 
 TRIALS = 20_000
@@ -62,6 +68,10 @@ def test_costs_out_of_the_table_gold_cards_and_deck_sizes():
     assert karsten_sources(cost_modes("{G}{U}")[0], "U", 60) == 13 + 1
     assert [karsten_column(n) for n in (40, 45, 50, 60, 69, 70, 90, 100)] == \
         [40, 40, 60, 60, 60, 80, 99, 99]
+    # A deck of a size the table has no column for is told which column it is judged by.
+    assert karsten_column_text(60) == "60-card column"
+    assert karsten_column_text(56) == "60-card column, the nearest to this 56-card deck"
+    assert karsten_column_text(45) == "40-card column, the nearest to this 45-card deck"
 
 
 #: A held-out deck: 17 Forests and 23 vanilla green creatures (40 cards).
@@ -126,7 +136,7 @@ def test_bad_options_are_one_line_errors(capsys):
 
 
 @pytest.mark.slow
-def test_the_command_prints_the_header_and_a_row_per_card(capsys):
+def test_the_command_prints_the_header_and_a_row_per_card(capsys, tmp_path):
     deck = str(DECKS / "golgari_explore.txt")
     assert main(["curve", deck, "--trials", "2000", "--seed", "1", "--mulligan", "none",
                  "--on-draw", "--quiet"]) == 0
@@ -137,6 +147,12 @@ def test_the_command_prints_the_header_and_a_row_per_card(capsys):
                  "60-card column"):
         assert line in out.splitlines()
     assert "  engine: " in out and "Jadelight Ranger" in out and "B 16 (23)*" in out
+    short = tmp_path / "short.txt"  # four cards fewer: judged by the 60-card column, and told
+    short.write_text(Path(deck).read_text().replace("4 Llanowar Elves (DOM) 168", ""))
+    assert main(["curve", str(short), "--cards", str(DECKS / "golgari_explore.cards.toml"),
+                 "--trials", "200", "--seed", "1", "--quiet"]) == 0
+    assert ("  sources recommended: Karsten 2022, 60-card column, the nearest to this 56-card "
+            "deck") in capsys.readouterr().out.splitlines()
     assert main(["curve", deck, "--trials", "2000", "--seed", "1", "--format", "json",
                  "--quiet", "--turns", "3"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -30,7 +30,7 @@ import pandas as pd
 from ..cards.card import Card, mana_value_of
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten import KARSTEN_SOURCE, coloured_sources, cost_colours, karsten_column, \
-    karsten_sources
+    karsten_column_text, karsten_sources
 from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy
@@ -43,7 +43,7 @@ from .simulate import play_deck
 from .stats import wilson_interval
 
 __all__ = ["curve", "CurveResult", "CURVE_COLUMNS", "MAX_CURVE_TURNS", "curve_mana_value",
-           "curve_cards", "curve_runs", "curve_turns"]
+           "curve_cards", "curve_runs", "curve_turns", "sources_column"]
 
 #: The most turns :func:`curve` plays when ``turns`` is not given (a card of mana value 11
 #: is then judged on turn 10).
@@ -100,8 +100,7 @@ class CurveResult(Result):
         for key in ("deck", "policy", "mulligan", "trials", "seed"):
             lines.append(f"  {key}: {meta_text(meta.get(key))}")
         lines.append(f"  engine: {engine_text(meta)}")
-        lines.append(f"  sources recommended: Karsten 2022, {meta['karsten_column']}-card "
-                     "column")
+        lines.append(f"  sources recommended: Karsten 2022, {sources_column(meta)}")
         lines.append("")
         shown = pd.DataFrame({
             "card": rows["card"], "n": rows["copies"], "cost": rows["cost"],
@@ -221,6 +220,22 @@ def curve_turns(deck: Deck, turns: int | None = None) -> int:
 
 
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
+def sources_column(meta: Mapping[str, Any]) -> str:
+    """The column of Karsten's table a curve's recommendations come from, as its header says
+    it (``"60-card column"``, and for a deck of another size the deck's size).
+
+    Parameters
+    ----------
+    meta : mapping
+        A curve's metadata (:attr:`CurveResult.meta`).
+
+    Returns
+    -------
+    str
+    """
+    return karsten_column_text(meta["deck"][0]["size"])
+
+
 def curve(
     deck: Deck | str | PathLike[str],
     turns: int | None = None,

@@ -27,7 +27,7 @@ from .costs import ANY_COLOUR, COLOURS, CostMode
 from .decklist import Deck
 
 __all__ = ["KARSTEN_SOURCE", "KARSTEN_DECK_SIZES", "karsten_table", "karsten_column",
-           "karsten_key", "karsten_sources", "coloured_sources", "cost_colours"]
+           "karsten_column_text", "karsten_key", "karsten_sources", "coloured_sources", "cost_colours"]
 
 #: Where the recommendations come from.
 KARSTEN_SOURCE = ('Frank Karsten, "How Many Sources Do You Need to Consistently Cast Your '
@@ -65,6 +65,31 @@ def karsten_column(deck_size: int) -> int:
         One of :data:`KARSTEN_DECK_SIZES`.
     """
     return min(KARSTEN_DECK_SIZES, key=lambda size: (abs(size - deck_size), -size))
+
+
+def karsten_column_text(deck_size: int) -> str:
+    """Which column of the table a deck's recommendations come from, for a table's header.
+
+    Parameters
+    ----------
+    deck_size : int
+
+    Returns
+    -------
+    str
+        ``"60-card column"``, or for a deck of another size ``"60-card column, the nearest
+        to this 56-card deck"``.
+
+    Examples
+    --------
+    >>> karsten_column_text(99)
+    '99-card column'
+    >>> karsten_column_text(56)
+    '60-card column, the nearest to this 56-card deck'
+    """
+    column = karsten_column(deck_size)
+    nearest = "" if column == deck_size else f", the nearest to this {deck_size}-card deck"
+    return f"{column}-card column{nearest}"
 
 
 def cost_colours(mode: CostMode) -> str:

@@ -29,6 +29,7 @@ from ..analysis.objectives import parse_objectives
 from ..analysis.engines import POSITION_FALLBACK
 from ..analysis.report import engine_text, meta_text
 from ..analysis.compare import compare
+from ..analysis.curve import sources_column
 from ..analysis.metric_checks import (
     DEFAULT_COMPARE_METRICS,
     DEFAULT_TABLE_METRICS,
@@ -684,8 +685,7 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
     if "engine" in meta:
         facts.append(("engine", engine_text(meta)))
     if "karsten_column" in meta:  # curve
-        facts.append(("sources recommended", f"Karsten 2022, {meta['karsten_column']}-card "
-                                             "column"))
+        facts.append(("sources recommended", f"Karsten 2022, {sources_column(meta)}"))
     trials = f"{meta['trials']:,}"
     if "trials_asked" in meta:  # stopped early: the trials finished (runner.stopped_meta)
         trials += f" of {meta['trials_asked']:,} asked (cancelled)"

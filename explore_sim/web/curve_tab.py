@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..analysis.curve import MAX_CURVE_TURNS, curve, curve_turns
+from ..analysis.curve import MAX_CURVE_TURNS, curve, curve_turns, sources_column
 from ..cards import CardSources
 from ..cards.decklist import Deck
 from .checks import cast_first_errors, engine_errors
@@ -147,7 +147,7 @@ def curve_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
         body,
         "cells: probability (standard error); given lands: castable given at least "
         "mana-value lands in play; sources: the deck's sources of each colour of the cost "
-        f"(Karsten 2022's recommendation, {meta['karsten_column']}-card column); short of: "
+        f"(Karsten 2022's recommendation, {sources_column(meta)}); short of: "
         "the colours with fewer sources than recommended",
         lead=curve_answer(rows))]
 
