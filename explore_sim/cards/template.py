@@ -188,7 +188,8 @@ _COMMON_FIELDS = [
     ('maps_when = "enter"', _choices(MAPS_WHEN)),
     ('produces = "G"', 'mana per activation: "G", "BG" (B or G), "any", "CC", "G+U" (both), '
                        '"commander"; "none" for a land whose text makes no mana'),
-    ('enters_tapped = "yes"', "lands: " + _choices(ENTERS_TAPPED)),
+    ('enters_tapped = "yes"', "lands: " + _choices(ENTERS_TAPPED)
+     + " (e.g. unless:forest|swamp)"),
 ]
 
 #: Described once, in the header.
