@@ -4,6 +4,7 @@ card's, never another real card's name (explore_sim.cards.spelling)."""
 from __future__ import annotations
 
 import pytest
+from conftest import DECKS
 
 from explore_sim import CardError, DeckError, explore, parse_deck
 from explore_sim.cards import Catalog, card_template
@@ -92,3 +93,21 @@ def test_the_card_template_describes_an_unknown_card_without_calling_it_a_typo(t
     assert "Lurking" not in template and 'type_line = ""' in chupacabra
     assert ("# did you mean 'Cenote Scout'? If so, correct the decklist and delete this table; "
             "if not, describe the card below") in scot
+
+
+def test_an_unknown_explorer_far_from_every_name_is_told_the_decks_explorers():
+    sultai = DECKS / "sultai_explore.txt"
+    with pytest.raises(DeckError) as error:  # three edits: no near miss, the deck's list
+        explore(sultai, explorer="Jadelite Ranger", trials=100, seed=1)
+    assert str(error.value) == (
+        "unknown explorer 'Jadelite Ranger'; the cards of 'Sultai Explore' that explore: "
+        "Deepfathom Echo, Jadelight Ranger, Merfolk Branchwalker, Seekers' Squire, Siren "
+        "Lookout")  # the permanents only: Enter the Unknown, a sorcery, cannot be the explorer
+    with pytest.raises(DeckError) as error:  # a near miss: its card alone
+        explore(sultai, explorer="Jadelight Rangr", trials=100, seed=1)
+    assert str(error.value) == ("unknown explorer 'Jadelight Rangr' (did you mean 'Jadelight "
+                                "Ranger'?)")
+    bears = parse_deck("24 Forest\n36 Grizzly Bears\n")  # no card explores: nothing to list
+    with pytest.raises(DeckError) as error:
+        explore(bears, explorer="Jadelite Ranger", trials=100, seed=1)
+    assert str(error.value) == "unknown explorer 'Jadelite Ranger'"

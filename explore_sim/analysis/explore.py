@@ -502,8 +502,8 @@ def _explorer_card(deck: Deck, explorer: str | Card | None, outside: bool) -> Ca
         sources = card_sources()
         card = sources.find(explorer)
         if card is None:
-            raise DeckError(f"unknown explorer {clip(explorer)!r}"
-                            f"{sources.suggestion_text(explorer)}")
+            hint = sources.suggestion_text(explorer) or _deck_explorers_text(deck, in_deck)
+            raise DeckError(f"unknown explorer {clip(explorer)!r}{hint}")
     if not card.is_permanent:
         raise OptionError(
             f"explorer {card.name!r} is not a permanent; only permanents explore (E5)"
@@ -515,6 +515,17 @@ def _explorer_card(deck: Deck, explorer: str | Card | None, outside: bool) -> Ca
             "sideboard), say so with --explorer-outside (explorer_outside=True)"
         )
     return card
+
+
+def _deck_explorers_text(deck: Deck, in_deck: Catalog) -> str:
+    """``; the cards of 'DECK' that explore: A, B`` (the first six), or an empty string."""
+    explorers = [card.name for card in in_deck
+                 if card.is_permanent and (card.explores or card.explores_x)]
+    if not explorers:
+        return ""
+    more = f" and {len(explorers) - 6} more" if len(explorers) > 6 else ""
+    return (f"; the cards of {clip(deck.name)!r} that explore: "
+            f"{', '.join(clip(name) for name in explorers[:6])}{more}")
 
 
 def _check_explores(explores: int | None, explorer: Card | None) -> int:
