@@ -219,7 +219,6 @@ def curve_turns(deck: Deck, turns: int | None = None) -> int:
     return min(max([*values, 1]), MAX_CURVE_TURNS)
 
 
-@with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
 def sources_column(meta: Mapping[str, Any]) -> str:
     """The column of Karsten's table a curve's recommendations come from, as its header says
     it (``"60-card column"``, and for a deck of another size the deck's size).
@@ -236,6 +235,7 @@ def sources_column(meta: Mapping[str, Any]) -> str:
     return karsten_column_text(meta["deck"][0]["size"])
 
 
+@with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
 def curve(
     deck: Deck | str | PathLike[str],
     turns: int | None = None,
