@@ -184,6 +184,18 @@ def test_explore_gives_the_command_lines_numbers(client, capsys):
     assert json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["seed"] == 3
 
 
+def test_an_explorer_that_does_not_explore_by_itself_is_said_to_be_assumed(client):
+    deck = "20 Forest\n4 Wildgrowth Walker\n36 Grizzly Bears\n"
+    job, page = run(client, analysis="explore", deck=deck, explorer="Wildgrowth Walker",
+                    trials=200, seed=1)
+    assert job.state == "done"
+    assert ("<dt>explores</dt><dd>1 (the card does not explore by itself: one explore "
+            "assumed, as from a Map token)</dd>") in page.text
+    job, page = run(client, analysis="explore", deck=deck, explorer="Wildgrowth Walker",
+                    explores=1, trials=200, seed=1)
+    assert "<dt>explores</dt><dd>1</dd>" in page.text and "assumed" not in page.text
+
+
 @pytest.mark.slow
 def test_simulate_gives_the_command_lines_numbers(client, capsys):
     job, page = run(client, analysis="simulate", deck=deck_text(f"{SULTAI}.txt"), trials=3000,

@@ -35,7 +35,7 @@ from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopp
 from .stats import Accumulator
 
 __all__ = ["explore", "check_explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS",
-           "ExploreTask"]
+           "ExploreTask", "ASSUMED_EXPLORES"]
 
 #: Per-trial metrics of an explore sequence (their meanings are in the metrics catalogue,
 #: :data:`explore_sim.engine.metrics.CATALOGUE`); True marks 0/1 indicators (probabilities).
@@ -111,14 +111,14 @@ class ExploreResult(Result):
         title = (
             f"explore: {meta['explores']} explore(s){by}{outside} after {meta['drawn']} cards "
             f"drawn, turn {meta['turn']}" + (", explorer gone" if meta["explorer_gone"] else "")
-            + (f" ({_ASSUMED_EXPLORES})" if meta.get("explores_assumed") else "")
+            + (f" ({ASSUMED_EXPLORES})" if meta.get("explores_assumed") else "")
         )
         return render(fmt, self.meta, self.summary(), title)
 
     def _facts(self) -> dict[str, Any]:
         return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),
                 "policy": meta_text(self.meta["policy"]),
-                "explores": (f"{self.meta['explores']} ({_ASSUMED_EXPLORES})"
+                "explores": (f"{self.meta['explores']} ({ASSUMED_EXPLORES})"
                              if self.meta.get("explores_assumed") else self.meta["explores"]),
                 "drawn": self.meta["drawn"], "trials": self.meta["trials"],
                 "seed": self.meta["seed"]}
@@ -128,7 +128,7 @@ class ExploreResult(Result):
 
 
 #: Said of the count of explores of a named card that does not explore by itself.
-_ASSUMED_EXPLORES = "the card does not explore by itself: one explore assumed, as from a Map token"
+ASSUMED_EXPLORES = "the card does not explore by itself: one explore assumed, as from a Map token"
 
 #: What an explore sequence assumes, for its metadata.
 _ASSUMPTIONS = [

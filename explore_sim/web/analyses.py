@@ -24,7 +24,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..analysis.advise import PHASES, advice_cells, advise, position
-from ..analysis.explore import EXPLORE_METRICS, explore
+from ..analysis.explore import ASSUMED_EXPLORES, EXPLORE_METRICS, explore
 from ..analysis.objectives import parse_objectives
 from ..analysis.engines import POSITION_FALLBACK
 from ..analysis.report import engine_text, meta_text
@@ -675,7 +675,9 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
         if (key == "turns" and where) or (key == "removal" and "cards" in meta):
             continue  # advise plays to its objectives' last turn; value has no removal
         if key in meta and meta[key] is not None:
-            facts.append((key, meta_text(meta[key])))
+            assumed = key == "explores" and meta.get("explores_assumed")
+            facts.append((key, meta_text(meta[key]) + (f" ({ASSUMED_EXPLORES})" if assumed
+                                                       else "")))
     if "on_play" in meta:
         facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
     if "life" in meta:  # the goldfish opponent's; 0 is each format's (20, 40 in Commander)
