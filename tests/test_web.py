@@ -362,7 +362,7 @@ def without_deck_source(text: str) -> dict:
 def field_error(html: str, name: str) -> str:
     """The error shown under the form field ``name`` ("" when there is none)."""
     found = re.search(r'<div class="field [a-z]+( wide)? invalid">\s*<label for="f-' + name +
-                      r'">.*?<p class="field-error" role="alert">(.*?)</p>', html, re.S)
+                      r'">.*?<p class="field-error"[^>]*>(.*?)</p>', html, re.S)
     return unescape(found.group(2)) if found else ""
 
 
@@ -727,12 +727,36 @@ def test_a_bad_policy_expression_is_refused_next_to_its_field(client):
                                           "policy": policy})
         assert response.status_code == 400, policy
         error = re.search(r'<div class="field text invalid">.*?name="policy".*?'
-                          r'<p class="field-error" role="alert">(.*?)</p>', response.text, re.S)
+                          r'<p class="field-error"[^>]*>(.*?)</p>', response.text, re.S)
         assert error and error.group(1).startswith("policy: "), policy
     compare = client.post("/", data={"analysis": "compare", "deck": deck_text(f"{SULTAI}.txt"),
                                      "policies": "keep\nmill and"})
     assert compare.status_code == 400 and "policies: &#39;mill and&#39;" in compare.text
     still_serving(client)
+
+
+def test_a_refused_form_lists_its_problems_at_its_top_with_links_to_them(client):
+    refused = client.post("/", data={"analysis": "explore", "trials": "-5", "seed": "x",
+                                     "deck": "4 Jadelite Ranger\nabc Forest\n20 Forest\n"})
+    assert refused.status_code == 400
+    page = unescape(refused.text)
+    summary = re.search(r'<div class="error-summary" id="error-summary" role="alert" '
+                        r'tabindex="-1">(.*?)</div>', page, re.S)
+    assert summary, "no summary of the problems"
+    assert page.index('id="error-summary"') < page.index('name="deck"')  # above the fields
+    links = re.findall(r'<li><a href="(#[\w-]+)">(.*?)</a></li>', summary.group(1))
+    assert "3 problems to fix before a run:" in summary.group(1)
+    assert links == [
+        ("#deck-problems", "Decklist: 1 problem reading it"),
+        ("#f-trials", "trials: expected a whole number (at least 2), got '-5'"),
+        ("#f-seed", "seed: expected a whole number (at least 0), got 'x'")], links
+    for name in ("trials", "seed"):  # each link leads to its field, which says it is wrong
+        field = re.search(rf'<input id="f-{name}" name="{name}"[^>]*>', page, re.S).group(0)
+        assert 'aria-invalid="true"' in field and f'aria-describedby="e-{name}"' in field
+        assert f'<p class="field-error" id="e-{name}">{name}: expected' in page
+    assert 'id="deck-problems"' in page
+    clean = client.post("/", data={"analysis": "explore", "action": "switch:simulate"})
+    assert "error-summary" not in clean.text and "aria-invalid" not in clean.text
 
 
 def test_option_errors_are_named(client):

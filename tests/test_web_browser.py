@@ -110,6 +110,34 @@ def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
         page.close()
 
 
+def test_a_refused_run_takes_the_reader_to_its_problems_in_a_real_browser(browser):
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=100_000)) as (url, app):
+        page, errors = open_page(browser, viewport={"width": 390, "height": 844})  # a phone
+        page.goto(url + "/")
+        page.fill("textarea[name=deck]", "20 Forest\n40 Grizzly Bears\n")
+        page.fill("input[name=trials]", "-5")
+        page.click("#run")
+        summary = page.wait_for_selector("#error-summary")
+        # The page opens on the form's top, the field far below: the summary has the focus,
+        # in sight, and its link takes the reader to the field.
+        assert page.evaluate("document.activeElement.id") == "error-summary"
+        assert summary.is_visible() and page.evaluate(
+            "document.getElementById('error-summary').getBoundingClientRect().bottom"
+            " <= window.innerHeight")
+        field = page.locator("#f-trials")
+        assert field.get_attribute("aria-invalid") == "true"
+        assert page.evaluate("document.getElementById('f-trials').getBoundingClientRect().top"
+                             " > window.innerHeight")  # out of sight until the link is followed
+        page.get_by_role("link", name=re.compile("^trials: expected")).click()
+        page.wait_for_function("() => { const r = document.getElementById('f-trials')"
+                               ".getBoundingClientRect(); return r.top >= 0 && "
+                               "r.bottom <= window.innerHeight; }")
+        assert not errors, errors
+        page.close()
+
+
 def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
     from explore_sim.web import Settings
 

@@ -29,7 +29,7 @@ SMALL = "24 Forest\n36 Grizzly Bears"
 
 
 def field_error(html: str, name: str) -> str:
-    match = re.search(rf'name="{name}".*?<p class="field-error" role="alert">(.*?)</p>', html,
+    match = re.search(rf'name="{name}".*?<p class="field-error"[^>]*>(.*?)</p>', html,
                       flags=re.S)
     assert match, f"no error beside {name}"
     return unescape(match.group(1))

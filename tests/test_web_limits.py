@@ -34,7 +34,7 @@ CHUNK = 1 << 16
 
 
 def field_error(html: str, name: str) -> str:
-    match = re.search(rf'name="{name}".*?<p class="field-error" role="alert">(.*?)</p>', html,
+    match = re.search(rf'name="{name}".*?<p class="field-error"[^>]*>(.*?)</p>', html,
                       flags=re.S)
     assert match, f"no error beside {name}"
     return unescape(match.group(1))

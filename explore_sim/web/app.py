@@ -192,6 +192,45 @@ _DECK_KEYS = ("deck", "base", "deck2", "base2",
 _FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
 
 
+def problem_summary(fields: list[dict[str, Any]], slots: list[dict[str, Any]],
+                    errors: dict[str, str]) -> list[dict[str, str]]:
+    """The form's problems for the summary at its top, each with the anchor of the part it
+    concerns (a page refused with a problem opens at its top, the field maybe far below):
+    the decks' first, then the card file's, then the options' in the form's order.
+
+    Parameters
+    ----------
+    fields : list of dict
+        The options as :meth:`App.render` gives them to the page (``field``, ``error``).
+    slots : list of dict
+        The decklists as it gives them (``slot``, ``label``, ``problems``, ``error``,
+        ``base_key``).
+    errors : dict of str to str
+        The form's errors by field name.
+
+    Returns
+    -------
+    list of dict
+        ``{"href": "#id", "text": "label: problem"}`` each.
+    """
+    summary = []
+    for slot in slots:
+        problems = len(slot["problems"])
+        if problems:
+            noun = "problem" if problems == 1 else "problems"
+            summary.append({"href": f"#{slot['slot']}-problems",
+                            "text": f"{slot['label']}: {problems} {noun} reading it"})
+        if slot["error"]:
+            summary.append({"href": f"#{slot['slot']}", "text": slot["error"]})
+        if errors.get(slot["base_key"]):
+            summary.append({"href": f"#{slot['slot']}-slot", "text": errors[slot["base_key"]]})
+    if errors.get("cards_file"):
+        summary.append({"href": "#cards-file", "text": errors["cards_file"]})
+    summary += [{"href": f"#f-{item['field'].name}", "text": item["error"]}
+                for item in fields if item["error"]]
+    return summary
+
+
 def _normalised(text: str) -> str:
     """A decklist's text without the white space that copying and pasting changes."""
     return "\n".join(line.rstrip() for line in text.strip().splitlines())
@@ -254,6 +293,7 @@ class WebApp:
                           "text": state.data.get("deck2", ""), "base": state.data.get("base2", ""),
                           "problems": state.problems.get("deck2", []),
                           "error": state.errors.get("deck2", "")})
+        summary = problem_summary(fields, slots, state.errors)
         placed = {f.name for f in analysis.fields} | set(_FORM_ERROR_KEYS)
         stray = [text for key, text in state.errors.items() if key not in placed]
         message = "; ".join([state.message, *stray]) if state.message else "; ".join(stray)
@@ -268,6 +308,7 @@ class WebApp:
             "analyses": list(ANALYSES.values()), "analysis": analysis, "fields": fields,
             "slots": slots, "shipped": list(self.decks), "data": state.data,
             "errors": state.errors, "notes": state.notes, "message": message,
+            "summary": summary,
             "job": job, "view": self.view(job) if job is not None else None,
             "settings": self.settings, "version": __version__, "autorun": autorun,
         }

@@ -146,8 +146,9 @@ class Field:
         return value
 
     def _bounds(self) -> str:
+        top = None if self.high is not None and self.high >= 2**53 else self.high  # a seed's
         low, high = (None if b is None else f"{b:,g}" if self.kind == "number" else f"{int(b):,}"
-                     for b in (self.low, self.high))
+                     for b in (self.low, top))
         if low is not None and high is not None:
             return f"a value from {low} to {high}"
         return f"at least {low}" if low is not None else f"at most {high}"

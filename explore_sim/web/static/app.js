@@ -113,6 +113,8 @@ window.addEventListener("pageshow", () => {  // back to a page kept in the cache
 document.addEventListener("DOMContentLoaded", () => {
   bindDeckTools(document);
   bindResult(document);
+  const summary = document.getElementById("error-summary");  // a refused form: its problems
+  if (summary) summary.focus();
   const form = document.getElementById("run-form");
   if (form) {
     form.addEventListener("submit", (event) => {
