@@ -85,7 +85,7 @@ from .decks import (
     shipped_decks,
     short_paths,
 )
-from .forms import parse_fields, query_pairs
+from .forms import parse_fields, problem_summary, query_pairs
 from .jobs import Busy, Job, Jobs
 from .middleware import BodyLimit, SameOrigin, SecurityHeaders, message_page, own_navigation
 from .replay_part import replay_view, sample_games
@@ -190,45 +190,6 @@ _DECK_KEYS = ("deck", "base", "deck2", "base2",
 #: Error keys the page shows beside their own part of the form; any other error (one about
 #: several fields at once, such as an impossible position) is shown above the form.
 _FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
-
-
-def problem_summary(fields: list[dict[str, Any]], slots: list[dict[str, Any]],
-                    errors: dict[str, str]) -> list[dict[str, str]]:
-    """The form's problems for the summary at its top, each with the anchor of the part it
-    concerns (a page refused with a problem opens at its top, the field maybe far below):
-    the decks' first, then the card file's, then the options' in the form's order.
-
-    Parameters
-    ----------
-    fields : list of dict
-        The options as :meth:`App.render` gives them to the page (``field``, ``error``).
-    slots : list of dict
-        The decklists as it gives them (``slot``, ``label``, ``problems``, ``error``,
-        ``base_key``).
-    errors : dict of str to str
-        The form's errors by field name.
-
-    Returns
-    -------
-    list of dict
-        ``{"href": "#id", "text": "label: problem"}`` each.
-    """
-    summary = []
-    for slot in slots:
-        problems = len(slot["problems"])
-        if problems:
-            noun = "problem" if problems == 1 else "problems"
-            summary.append({"href": f"#{slot['slot']}-problems",
-                            "text": f"{slot['label']}: {problems} {noun} reading it"})
-        if slot["error"]:
-            summary.append({"href": f"#{slot['slot']}", "text": slot["error"]})
-        if errors.get(slot["base_key"]):
-            summary.append({"href": f"#{slot['slot']}-slot", "text": errors[slot["base_key"]]})
-    if errors.get("cards_file"):
-        summary.append({"href": "#cards-file", "text": errors["cards_file"]})
-    summary += [{"href": f"#f-{item['field'].name}", "text": item["error"]}
-                for item in fields if item["error"]]
-    return summary
 
 
 def _normalised(text: str) -> str:

@@ -3,7 +3,8 @@ how the text a browser sends is turned into a value (or a one-line error naming 
 
 A form value arrives as text, from a POSTed form or from a permalink's query string, and
 leaves as text again (:meth:`Field.to_query`), so a run can be written into a link and read
-back to the same options. Nothing here evaluates user text: policies are only parsed by the
+back to the same options. A form refused for its problems lists them at its top
+(:func:`problem_summary`), each linked to its field. Nothing here evaluates user text: policies are only parsed by the
 whitelist parser of :mod:`explore_sim.engine.policies` (see :mod:`explore_sim.web.analyses`).
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from ..errors import clip, parse_count
 
-__all__ = ["Field", "FieldError", "parse_fields", "query_pairs", "MAX_TEXT"]
+__all__ = ["Field", "FieldError", "parse_fields", "problem_summary", "query_pairs", "MAX_TEXT"]
 
 #: The longest one-line text field, in characters (a policy expression, a metric list).
 MAX_TEXT = 2000
@@ -240,3 +241,42 @@ def query_pairs(fields: Sequence[Field], values: Mapping[str, Any]) -> list[tupl
         if text is not None:
             pairs.append((field.name, text))
     return pairs
+
+
+def problem_summary(fields: list[dict[str, Any]], slots: list[dict[str, Any]],
+                    errors: dict[str, str]) -> list[dict[str, str]]:
+    """The form's problems for the summary at its top, each with the anchor of the part it
+    concerns (a page refused with a problem opens at its top, the field maybe far below):
+    the decks' first, then the card file's, then the options' in the form's order.
+
+    Parameters
+    ----------
+    fields : list of dict
+        The options as :meth:`~explore_sim.web.app.WebApp.render` gives them to the page (``field``, ``error``).
+    slots : list of dict
+        The decklists as it gives them (``slot``, ``label``, ``problems``, ``error``,
+        ``base_key``).
+    errors : dict of str to str
+        The form's errors by field name.
+
+    Returns
+    -------
+    list of dict
+        ``{"href": "#id", "text": "label: problem"}`` each.
+    """
+    summary = []
+    for slot in slots:
+        problems = len(slot["problems"])
+        if problems:
+            noun = "problem" if problems == 1 else "problems"
+            summary.append({"href": f"#{slot['slot']}-problems",
+                            "text": f"{slot['label']}: {problems} {noun} reading it"})
+        if slot["error"]:
+            summary.append({"href": f"#{slot['slot']}", "text": slot["error"]})
+        if errors.get(slot["base_key"]):
+            summary.append({"href": f"#{slot['slot']}-slot", "text": errors[slot["base_key"]]})
+    if errors.get("cards_file"):
+        summary.append({"href": "#cards-file", "text": errors["cards_file"]})
+    summary += [{"href": f"#f-{item['field'].name}", "text": item["error"]}
+                for item in fields if item["error"]]
+    return summary
