@@ -196,6 +196,20 @@ def test_an_explorer_that_does_not_explore_by_itself_is_said_to_be_assumed(clien
     assert "<dt>explores</dt><dd>1</dd>" in page.text and "assumed" not in page.text
 
 
+def test_a_run_without_a_seed_gets_a_fresh_one_and_the_form_stays_blank(client):
+    deck = "20 Forest\n40 Grizzly Bears\n"
+    seeds = []
+    for _ in range(2):
+        job, page = run(client, analysis="explore", deck=deck, trials=200, seed="")
+        seed = job.context["options"]["seed"]
+        seeds.append(seed)
+        assert f"<dt>seed</dt><dd>{seed}</dd>" in page.text  # shown with the result
+        assert f"seed={seed}" in unescape(page.text)  # and written into the permalink
+        field = re.search(r'<input id="f-seed" name="seed" value="([^"]*)"', page.text)
+        assert field and field.group(1) == "", "the form keeps its blank seed"
+    assert seeds[0] != seeds[1]  # Run again: another sample, as the help says
+
+
 @pytest.mark.slow
 def test_simulate_gives_the_command_lines_numbers(client, capsys):
     job, page = run(client, analysis="simulate", deck=deck_text(f"{SULTAI}.txt"), trials=3000,

@@ -416,9 +416,8 @@ class WebApp:
                                         self.settings.max_game_turns, self.settings.max_at_once))
         if state.errors:
             return self.render(request, state, 400)
-        if options["seed"] is None:
-            options["seed"] = secrets.randbelow(2**32)
-            data["seed"] = str(options["seed"])
+        if options["seed"] is None:  # a fresh one, in the result and the permalink; the
+            options["seed"] = secrets.randbelow(2**32)  # form keeps its blank for the next run
         context = {"analysis": analysis.name, "options": options, "form": dict(data),
                    "notes": state.notes}
         context.update(self._permalink(analysis, data, options["seed"]))
