@@ -178,7 +178,7 @@ def test_explore_gives_the_command_lines_numbers(client, capsys):
     assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
                                                                      "csv")
     table = cli(capsys, *argv)
-    counters = cells(page.text, "explore: 2 explore(s)")["counters"]
+    counters = cells(page.text, "explore: 2 explores")["counters"]
     assert re.search(r"counters\s+" + r"\s+".join(counters), table)
     assert "distribution of counters" in page.text
     assert json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["seed"] == 3

@@ -419,7 +419,7 @@ def test_every_tab_in_a_real_browser(browser, tmp_path):
         page.fill("input[name=seed]", "1")
 
         answers, tables = run_tab(page, "Explore sequence", {})
-        summary = table_of(tables, "explore: 1 explore(s) after 8 cards drawn")
+        summary = table_of(tables, "explore: 1 explore after 8 cards drawn")
         found = re.search(rf"After 8 cards drawn, 1 explore puts {NUMBER} \+1/\+1 counters on "
                           rf"the explorer \(se {NUMBER}, {NUMBER} to {NUMBER}\)", answers[0])
         assert found, answers[0]

@@ -99,9 +99,13 @@ def test_explore_and_distribution_answers():
                             "mean": [0.6, 0.4, 0.16], "se": [0.01, 0.01, 0.008],
                             "ci_low": [0.58, 0.38, 0.144], "ci_high": [0.62, 0.42, 0.176]})
     assert explore_answer(summary, {"explores": 2, "drawn": 8}) == (
-        "After 8 cards drawn, 2 explores puts 0.6000 +1/+1 counters on the explorer (se "
+        "After 8 cards drawn, 2 explores put 0.6000 +1/+1 counters on the explorer (se "
         "0.0100, 0.5800 to 0.6200), 0.4000 lands into hand (se 0.0100, 0.3800 to 0.4200) and "
-        "mills 0.1600 cards (se 0.0080, 0.1440 to 0.1760).")
+        "mill 0.1600 cards (se 0.0080, 0.1440 to 0.1760).")
+    one = explore_answer(summary, {"explores": 1, "drawn": 8, "explorer": "Cenote Scout"})
+    assert one.startswith("After 8 cards drawn, 1 explore puts 0.6000 +1/+1 counters on "
+                          "Cenote Scout (se 0.0100")
+    assert "and mills 0.1600 cards" in one
     rows = pd.DataFrame({"value": [0, 1, 2], "count": [10, 60, 30],
                          "probability": [0.1, 0.6, 0.3], "se": [0.03, 0.049, 0.046]})
     assert distribution_answer(rows, "counters", 4) == (

@@ -30,7 +30,7 @@ from ..engine.rules import reveal
 from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError, clip
 from .results import Result
-from .report import INTERVAL, deck_meta, meta_text, render, versions
+from .report import INTERVAL, deck_meta, explores_text, meta_text, render, versions
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopped_meta
 from .stats import Accumulator
 
@@ -109,7 +109,7 @@ class ExploreResult(Result):
         by = f" by {meta['explorer']}" if meta.get("explorer") else ""
         outside = " (from outside the deck)" if meta.get("explorer_outside") else ""
         title = (
-            f"explore: {meta['explores']} explore(s){by}{outside} after {meta['drawn']} cards "
+            f"explore: {explores_text(meta['explores'])}{by}{outside} after {meta['drawn']} cards "
             f"drawn, turn {meta['turn']}" + (", explorer gone" if meta["explorer_gone"] else "")
             + (f" ({ASSUMED_EXPLORES})" if meta.get("explores_assumed") else "")
         )

@@ -14,6 +14,7 @@ import pandas as pd
 
 __all__ = [
     "FORMATS",
+    "explores_text",
     "RULES_VERSION",
     "INTERVAL",
     "render",
@@ -76,6 +77,20 @@ def versions() -> dict[str, str]:
     from .._version import __version__
 
     return {"explore_sim": __version__, "numpy": np.__version__, "rules": RULES_VERSION}
+
+
+def explores_text(explores: int) -> str:
+    """``"1 explore"``, ``"2 explores"``: a count of explores in words.
+
+    Parameters
+    ----------
+    explores : int
+
+    Returns
+    -------
+    str
+    """
+    return f"{explores} explore{'' if explores == 1 else 's'}"
 
 
 def meta_text(value: Any) -> str:

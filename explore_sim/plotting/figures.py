@@ -88,8 +88,11 @@ def figure_title(meta: dict[str, Any], labels: dict[str, str] | None = None) -> 
     if "turns" in meta:
         parts.append(f"{meta['turns']} turns on the {'play' if meta.get('on_play') else 'draw'}")
     if "drawn" in meta:
+        from ..analysis.report import explores_text
+
         by = f" by {meta['explorer']}" if meta.get("explorer") else ""
-        parts.append(f"{meta.get('explores')} explore(s){by} after {meta['drawn']} cards drawn")
+        parts.append(f"{explores_text(meta.get('explores'))}{by} after {meta['drawn']} cards "
+                     "drawn")
     parts.append(f"{meta.get('trials', 0):,} trials, seed {meta.get('seed')}")
     return " · ".join(part for part in parts if part)
 

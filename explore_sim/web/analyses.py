@@ -27,7 +27,7 @@ from ..analysis.advise import PHASES, advice_cells, advise, position
 from ..analysis.explore import ASSUMED_EXPLORES, EXPLORE_METRICS, explore
 from ..analysis.objectives import parse_objectives
 from ..analysis.engines import POSITION_FALLBACK
-from ..analysis.report import engine_text, meta_text
+from ..analysis.report import engine_text, explores_text, meta_text
 from ..analysis.compare import compare
 from ..analysis.curve import sources_column
 from ..analysis.metric_checks import (
@@ -115,7 +115,7 @@ def _explore_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     summary = result.summary()
     return [
         dataclasses.replace(
-            frame_table(summary, f"explore: {result.meta['explores']} explore(s) after "
+            frame_table(summary, f"explore: {explores_text(result.meta['explores'])} after "
                         f"{result.meta['drawn']} cards drawn", result.meta["interval"]),
             lead=explore_answer(summary, result.meta)),
         frame_table(result.distribution(metric), f"distribution of {metric}",
@@ -665,8 +665,8 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
         phase = "first" if where["phase"] == "main1" else "second"
         facts += [
             ("position", f"turn {where['turn']} {start}, {phase} main phase"),
-            ("revealed", f"{where['revealed']} by {where['explorer']} ({where['explores_left']} "
-                         "explore(s) left, this one included)"),
+            ("revealed", f"{where['revealed']} by {where['explorer']} "
+                         f"({explores_text(where['explores_left'])} left, this one included)"),
             *((zone, meta_text(where[zone]) or "-") for zone in ("hand", "battlefield",
                                                                  "graveyard")),
             ("objectives", meta_text(meta["objectives"])),

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..analysis.report import explores_text
 from ..engine.goldfish import TURN_METRICS
 from ..engine.metrics import CASTABLE_PREFIX
 
@@ -128,9 +129,9 @@ def compare_answer(diffs: pd.DataFrame, at_last: pd.DataFrame, labels: Sequence[
 
 
 #: The explore metrics the explore tab's sentence says, with their words.
-_EXPLORE_WORDS = (("counters", "puts {} +1/+1 counters on the explorer"),
-                  ("lands_to_hand", "{} lands into hand"),
-                  ("milled", "mills {} cards"))
+_EXPLORE_WORDS = (("counters", "put{s} {mean} +1/+1 counters on {explorer}"),
+                  ("lands_to_hand", "{mean} lands into hand"),
+                  ("milled", "mill{s} {mean} cards"))
 
 
 def explore_answer(summary: pd.DataFrame, meta: Mapping[str, Any]) -> str:
@@ -151,15 +152,15 @@ def explore_answer(summary: pd.DataFrame, meta: Mapping[str, Any]) -> str:
         One sentence, the table's numbers with its four decimals.
     """
     at = summary.set_index("metric")
+    explores = meta["explores"]
+    verb = {"s": "s" if explores == 1 else "", "explorer": meta.get("explorer") or "the explorer"}
     parts = []
     for metric, words in _EXPLORE_WORDS:
         if metric in at.index:
             mean, se, low, high = at.loc[metric, ["mean", "se", "ci_low", "ci_high"]]
-            parts.append(f"{words.format(f'{mean:.4f}')} (se {se:.4f}, {low:.4f} to "
-                         f"{high:.4f})")
-    explores = meta["explores"]
-    return (f"After {meta['drawn']} cards drawn, {explores} "
-            f"explore{'' if explores == 1 else 's'} {_joined(parts)}.")
+            parts.append(f"{words.format(mean=f'{mean:.4f}', **verb)} (se {se:.4f}, "
+                         f"{low:.4f} to {high:.4f})")
+    return f"After {meta['drawn']} cards drawn, {explores_text(explores)} {_joined(parts)}."
 
 
 def distribution_answer(rows: pd.DataFrame, metric: str, turn: int) -> str:
