@@ -136,6 +136,8 @@ _ASSUMPTIONS = [
     "seen cards = known + drawn; one land played per turn while possible, the rest in hand",
     "the player model counts lands, not colours: a policy's mana_sources is the lands "
     "in play and castable_now compares mana value with it (simulate plays colours)",
+    "only the explores themselves: other cards' explore triggers (the counter Wildgrowth "
+    "Walker or Shadowed Caravel gets) are not counted here (simulate plays them)",
 ]
 
 
