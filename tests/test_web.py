@@ -773,6 +773,27 @@ def test_a_refused_form_lists_its_problems_at_its_top_with_links_to_them(client)
     assert "error-summary" not in clean.text and "aria-invalid" not in clean.text
 
 
+@pytest.mark.parametrize("deck, hint", [
+    ("4 Jadelight Rangr\n20 Forest\n", "Fix: correct the line (a suggestion button does it "
+     "for you), or, for a card the built-in catalog does not know, add it to a card file (TOML "
+     "or CSV) below."),
+    ("4 Jadelite Ranger\n20 Forest\n", "Fix: correct the line, or, for a card the built-in "
+     "catalog does not know, add it to a card file (TOML or CSV) below."),
+    ("abc Forest\n20 Forest\n", "Fix: correct the line."),
+    ("", None),  # nothing to correct on a line: no hint
+])
+def test_the_deck_problems_hint_offers_only_the_fixes_that_apply(client, deck, hint):
+    refused = client.post("/", data={"analysis": "explore", "deck": deck, "action": "run"})
+    assert refused.status_code == 400
+    box = re.search(r'<div class="problems" id="deck-problems" role="alert">(.*?)</div>',
+                    refused.text, re.S)
+    found = re.search(r'<p class="hint">(.*?)</p>', box.group(1), re.S) if box else None
+    if hint is None:
+        assert found is None
+    else:
+        assert found and " ".join(found.group(1).split()) == hint
+
+
 def test_option_errors_are_named(client):
     deck = deck_text(f"{SULTAI}.txt")
     cases = [
