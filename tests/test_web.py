@@ -769,6 +769,7 @@ def test_a_refused_form_lists_its_problems_at_its_top_with_links_to_them(client)
         assert 'aria-invalid="true"' in field and f'aria-describedby="e-{name}"' in field
         assert f'<p class="field-error" id="e-{name}">{name}: expected' in page
     assert 'id="deck-problems"' in page
+    assert 'No run started: <a href="#error-summary">the form has 3 problems</a>' in page
     clean = client.post("/", data={"analysis": "explore", "action": "switch:simulate"})
     assert "error-summary" not in clean.text and "aria-invalid" not in clean.text
 

@@ -116,6 +116,13 @@ def test_a_refused_run_takes_the_reader_to_its_problems_in_a_real_browser(browse
     with live_server(Settings(max_trials=100_000)) as (url, app):
         page, errors = open_page(browser, viewport={"width": 390, "height": 844})  # a phone
         page.goto(url + "/")
+        fits = ("() => document.documentElement.scrollWidth <= window.innerWidth && "
+                "document.querySelector('select[name=shipped]').getBoundingClientRect().right"
+                " <= document.querySelector('textarea[name=deck]').getBoundingClientRect().right"
+                " + 0.5")
+        assert page.evaluate(fits), "the deck's header is wider than the phone's screen"
+        page.click("details.card-file summary")  # the card file's inputs, opened
+        assert page.evaluate(fits), "the card file's inputs are wider than the phone's screen"
         page.fill("textarea[name=deck]", "20 Forest\n40 Grizzly Bears\n")
         page.fill("input[name=trials]", "-5")
         page.click("#run")
