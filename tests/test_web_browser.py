@@ -141,6 +141,12 @@ def test_a_refused_run_takes_the_reader_to_its_problems_in_a_real_browser(browse
         page.wait_for_function("() => { const r = document.getElementById('f-trials')"
                                ".getBoundingClientRect(); return r.top >= 0 && "
                                "r.bottom <= window.innerHeight; }")
+        page.fill("input[name=trials]", "200")  # corrected: the run's page opens on its result
+        page.click("#run")
+        page.wait_for_selector("#result[data-state=done]")
+        top = page.evaluate("document.getElementById('results').getBoundingClientRect().top"
+                            " / window.innerHeight")  # scrolled to as far as the page goes
+        assert 0 <= top < 0.75, f"the result is out of sight ({top:.2f} screens down)"
         assert not errors, errors
         page.close()
 

@@ -115,6 +115,10 @@ document.addEventListener("DOMContentLoaded", () => {
   bindResult(document);
   const summary = document.getElementById("error-summary");  // a refused form: its problems
   if (summary) summary.focus();
+  const result = document.getElementById("result");  // a run's page in one column (a phone):
+  if (result && result.getBoundingClientRect().top >= window.innerHeight) {  // the form above it
+    document.getElementById("results").scrollIntoView();
+  }
   const form = document.getElementById("run-form");
   if (form) {
     form.addEventListener("submit", (event) => {
