@@ -11,6 +11,7 @@ import re
 from html import unescape
 from urllib.parse import parse_qsl, urlsplit
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("starlette")
@@ -378,6 +379,21 @@ def field_error(html: str, name: str) -> str:
     found = re.search(r'<div class="field [a-z]+( wide)? invalid">\s*<label for="f-' + name +
                       r'">.*?<p class="field-error"[^>]*>(.*?)</p>', html, re.S)
     return unescape(found.group(2)) if found else ""
+
+
+def test_the_value_answer_says_a_card_that_changes_nothing_changes_nothing():
+    from explore_sim.web.analyses import value_answer
+
+    same = ("no difference: on_curve at turn 4 is the same as with the vanilla stand-in in "
+            "every game")
+    found = pd.DataFrame({
+        "card": ["Jadelight Ranger", "Wildgrowth Walker", "Cenote Scout"],
+        "copies": [4, 4, 1], "mean": [0.26, 0.0, ""], "ci_low": [0.24, 0.0, ""],
+        "ci_high": [0.28, 0.0, ""],
+        "note": ["interpolated between 0 and 1 more lands", same, "worth more than all 1 copies"]})
+    assert value_answer(found, {"metric": "on_curve", "turn": 4}) == (
+        "4 Jadelight Ranger are worth 0.26 lands (0.24 to 0.28); 4 Wildgrowth Walker: " + same
+        + "; 1 Cenote Scout: worth more than all 1 copies, for on_curve at turn 4.")
 
 
 @pytest.mark.slow

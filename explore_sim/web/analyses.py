@@ -444,7 +444,8 @@ def _value_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
 
 def value_answer(found: pd.DataFrame, basis: Mapping[str, Any]) -> str:
     """The land-equivalents in words: "4 Jadelight Ranger are worth 0.26 lands (0.24 to
-    0.28) for on_curve at turn 4." (a card without a number gets its note).
+    0.28) for on_curve at turn 4." (a card without a number, or the same as its stand-in in
+    every game, gets its note).
 
     Parameters
     ----------
@@ -460,7 +461,8 @@ def value_answer(found: pd.DataFrame, basis: Mapping[str, Any]) -> str:
     """
     parts = []
     for row in found.itertuples():
-        if row.mean == "":
+        same = row.mean == 0 and row.ci_low == 0 and row.ci_high == 0  # in every game
+        if row.mean == "" or (same and row.note):
             parts.append(f"{row.copies} {row.card}: {row.note}")
         else:
             parts.append(f"{row.copies} {row.card} {'is' if row.copies == 1 else 'are'} worth "
