@@ -252,7 +252,8 @@ def problem_summary(fields: list[dict[str, Any]], slots: list[dict[str, Any]],
     Parameters
     ----------
     fields : list of dict
-        The options as :meth:`~explore_sim.web.app.WebApp.render` gives them to the page (``field``, ``error``).
+        The options as :meth:`~explore_sim.web.app.WebApp.render` gives them to the page
+        (``field``, ``error``).
     slots : list of dict
         The decklists as it gives them (``slot``, ``label``, ``problems``, ``error``,
         ``base_key``).
