@@ -20,14 +20,11 @@ decision or colour is played.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
-os.environ.setdefault("EXPLORE_SIM_THREADS", "1")
-
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -40,7 +37,7 @@ DECKS = ("decks/lci_merfolk_explore.txt", "decks/sultai_explore.txt",
 
 def floor(size: int, decks: int = 1_000_000, chunk: int = 65_536) -> float:
     """Decks a second that NumPy shuffles: random keys with the card ids in the low bits,
-    sorted along axis 1."""
+    sorted along axis 1 (``run.py --engines`` measures its floor with this too)."""
     rng = np.random.default_rng(0)
     ids = np.arange(size, dtype=np.uint32) % 256
     start = time.perf_counter()
