@@ -3,9 +3,11 @@
 The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game of a chunk
 at once with NumPy; this engine plays them one after another in compiled scalar code
 (:mod:`.game` and the modules it builds on: :mod:`.zones`, :mod:`.decisions`,
-:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`,
-:mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`; sets of card ids as bits
-in :mod:`.bits`; a game's log, written only when asked for, in :mod:`.trace`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
+:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`,
+:mod:`.spells`, :mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.layout` and
+:mod:`.codes`; sets of card ids as bits in :mod:`.bits`; a game's log, written only when
+asked for, in :mod:`.trace`), reading the same frozen
+:class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`; the game's records and how it is compiled in :mod:`.records`; the
 chunks' output arrays, reused, in :mod:`explore_sim.engine.buffers`) and
 playing the same rules: the two implementations agree game by
@@ -38,20 +40,23 @@ from numba import config as numba_config
 from numba.core import event as numba_event
 from numba.np import arrayobj as _arrayobj
 
+from .. import abilities
 from ..buffers import chunk_array
 from ..config import GameConfig
 from ..metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..mulligan import MulliganRule
+from ..options import config_options
 from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
 from ..threads import kernel_threads, thread_parts
-from .bytecode import compile_policy
+from .bytecode import compile_policy, policy_problem
 from .cache import drop_stale_cache
 from .game import play_chunk
-from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
+from .layout import N_EVENTS, N_TURN_METRICS, Dim, Slot, TurnMetric, Work, columns
+from .pack import KernelTables, pack
 from .records import Tables, as_tables
-from .state import R_NO_PENDING, SIZE, State, new_state
+from .state import State, new_state
 
 drop_stale_cache()  # before any compiled function loads from numba's cache
 
@@ -67,6 +72,7 @@ __all__ = [
     "pack",
     "play_game_kernel",
     "play_games_kernel",
+    "play_opening_log",
     "play_openings",
 ]
 
@@ -76,16 +82,32 @@ class KernelUnsupported(ValueError):
 
 
 def kernel_problem(tables: DeckTables, policy: Policy, scry_policy: Policy | None,
-                   mulligan: MulliganRule) -> str | None:
-    """Why the compiled game cannot play these games (None when it can)."""
+                   mulligan: MulliganRule, config: GameConfig) -> str | None:
+    """Why the compiled game cannot play these games (None when it can).
+
+    The registries say what the kernel plays: an ability of the deck, a game option's value
+    other than its default, a metric asked for or a policy's field or operator whose entry
+    has ``kernel=False`` is named here, as are Python callables (policies, the keep rule).
+    """
     for name, value in (("policy", policy), ("scry policy", scry_policy)):
-        if value is not None and compile_policy(value) is None:
-            return f"the {name} is a Python callable"
+        problem = policy_problem(value) if value is not None else None
+        if problem is not None:
+            return f"the {name} {problem}" if problem != "a Python callable" \
+                else f"the {name} is a Python callable"
     if mulligan.keep is not None:
         return "the mulligan keep rule is a Python callable"
-    unknown = [g for g in tables.groups if g not in GROUPS and tables.ids[g].size]
+    plays = {ability.name: ability.kernel for ability in abilities.ABILITIES}  # as registered
+    unknown = [g for g in tables.groups if tables.ids[g].size and not plays.get(g, True)]
     if unknown:
         return f"abilities the compiled game does not play: {', '.join(unknown)}"
+    options = [entry.name for entry in config_options()
+               if not entry.kernel and getattr(config, entry.name) != entry.default]
+    if options:
+        return f"game options the compiled game does not play: {', '.join(options)}"
+    rows = set(_metric_rows(config))
+    metrics = [name for name in config.metric_names if name not in rows]
+    if metrics:
+        return f"metrics the compiled game does not record: {', '.join(metrics)}"
     # The compiled game never recurses: no land's entering starts an explore or a search.
     f = tables.features
     for group in ("each_turn_land_on_enter", "explores_on_enter", "target_explores_on_enter",
@@ -132,15 +154,28 @@ def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
              ) -> dict[int, dict[str, np.ndarray]]:
     """The metrics by turn from ``out`` (turns, metrics, games): each a contiguous row of
     it, no copy; and the opening hand's from ``opening`` (games, 3)."""
-    names = [*METRICS, *(CASTABLE_PREFIX + card.name for card in config.castable)]
-    if config.castable_lands:
-        names += [MAIN_LANDS, *(CASTABLE_LANDS_PREFIX + card.name for card in config.castable)]
+    names = _metric_rows(config)
+    missing = [name for name in config.metric_names if name not in names]
+    if missing:  # the engine's choice refuses these runs first (kernel_problem)
+        raise KernelUnsupported(f"metrics the compiled game does not record: "
+                                f"{', '.join(missing)}")
     taken = [(m, name) for m, name in enumerate(names) if name in config.metric_names]
     result = {0: {"mulligans": opening[:, 0].copy(), "hand_size": opening[:, 1].copy(),
                   "opening_lands": opening[:, 2].copy()}}
     for turn in range(1, config.turns + 1):
         result[turn] = {name: out[turn - 1, m] for m, name in taken}
     return result
+
+
+def _metric_rows(config: GameConfig) -> list[str]:
+    """The metrics the compiled game writes for a game of ``config``, in its rows' order: the
+    per-turn metrics by :class:`~.layout.TurnMetric`, then ``castable:CARD`` per card named by
+    ``castable``; with ``castable_lands``, then ``main_lands`` and one ``castable_lands:CARD``
+    per card."""
+    names = [*columns(TurnMetric), *(CASTABLE_PREFIX + card.name for card in config.castable)]
+    if config.castable_lands:
+        names += [MAIN_LANDS, *(CASTABLE_LANDS_PREFIX + card.name for card in config.castable)]
+    return names
 
 
 def _mulligan(rule: MulliganRule) -> np.ndarray:
@@ -165,14 +200,15 @@ def _state(K: KernelTables, programs: tuple[np.ndarray, ...], size: int,
            trace_rows: int = 0) -> State:
     """A game's state for the tables ``K`` and the policies' ``programs``, for a library of
     ``size`` cards (:func:`_records`)."""
-    d = dict(zip(DIMS, K.dims.tolist()))
-    width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
-                d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
-    S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], d["n_masks"], size, len(EVENTS),
-                  3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])),
-                  d["turns"], trace_rows)
-    S.slots[SIZE] = size
-    S.work[R_NO_PENDING, 0] = -1
+    d = {dim: int(K.dims[dim]) for dim in Dim}
+    width = max(d[Dim.N_KINDS], d[Dim.N_CLASSES], d[Dim.N_MASKS], d[Dim.N_OPTIONS],
+                d[Dim.N_BASICS], d[Dim.N_PROFILES], N_TURN_METRICS + 1 + 2 * d[Dim.N_CASTABLE],
+                8)
+    S = new_state(d[Dim.N_KINDS], d[Dim.N_GROUPS], d[Dim.N_CLASSES], d[Dim.N_MASKS], size,
+                  N_EVENTS, 3 + 2 * d[Dim.N_CASTABLE], width,
+                  max(len(programs[0]), len(programs[2])), d[Dim.TURNS], trace_rows)
+    S.slots[Slot.SIZE] = size
+    S.work[Work.NO_PENDING, 0] = -1
     return S
 
 
@@ -386,7 +422,7 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         a turn's metrics are rows of one array of the chunk, not copies.
     """
     K, discard = _packed(tables, config)
-    n_metrics = len(config.metric_names)
+    n_metrics = len(_metric_rows(config))
     out = chunk_array((config.turns, n_metrics, trials))  # every element is written
     opening = chunk_array((trials, 3))
     key = chunk_seed.generate_state(4, dtype=np.uint64)
@@ -430,7 +466,7 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         A log longer than ``trace_rows``.
     """
     K, discard = _packed(tables, config)
-    out = np.zeros((config.turns, len(config.metric_names), 1), dtype=np.int32)
+    out = np.zeros((config.turns, len(_metric_rows(config)), 1), dtype=np.int32)
     opening = np.zeros((1, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
@@ -450,9 +486,31 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
     """Play the vectorised engine's opening hands (given libraries, as the tests do), a
     search reversing the library instead of shuffling it (the tests' stand-in for both
     engines); removal and parley coins draw from the compiled game's own stream."""
+    return _play_given(tables, config, policy, opening, card_ids, scry_policy, 0)[0]
+
+
+def play_opening_log(tables: DeckTables, config: GameConfig, policy: Policy,
+                     opening: OpeningHands, card_ids: np.ndarray,
+                     scry_policy: Policy | None = None, trace_rows: int = 1 << 14
+                     ) -> tuple[dict[int, dict[str, np.ndarray]], np.ndarray]:
+    """:func:`play_openings` of one game, with its log: ``(metrics, events)`` as
+    :func:`play_game_kernel` gives them."""
+    if opening.hand.shape[0] != 1:
+        raise ValueError("a game's log is written for one game at a time")
+    results, S = _play_given(tables, config, policy, opening, card_ids, scry_policy,
+                             trace_rows)
+    trace = S.trace
+    if trace[0, 1]:
+        raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
+    return results, trace[1:1 + trace[0, 0]].copy()
+
+
+def _play_given(tables: DeckTables, config: GameConfig, policy: Policy,
+                opening: OpeningHands, card_ids: np.ndarray, scry_policy: Policy | None,
+                trace_rows: int) -> tuple[dict[int, dict[str, np.ndarray]], State]:
     K, discard = _packed(tables, config)
     trials = opening.hand.shape[0]
-    n_metrics = len(config.metric_names)
+    n_metrics = len(_metric_rows(config))
     out = np.zeros((config.turns, n_metrics, trials), dtype=np.int32)
     first = np.zeros((trials, 3), dtype=np.int32)
     given = (np.ascontiguousarray(opening.library, dtype=np.int32),
@@ -461,7 +519,7 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
              opening.mulligans.astype(np.int64))
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     key = np.zeros(4, dtype=np.uint64)
-    _play_chunk(*_records(K, policy, scry_policy, len(deck)), deck, key,
-                np.array([0, 0, 0], dtype=np.int64), discard, out, first, given, np.int64(0),
-                np.int64(0), np.int64(trials))
-    return _results(config, out, first)
+    packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
+    _play_chunk(packed, S, deck, key, np.array([0, 0, 0], dtype=np.int64), discard, out, first,
+                given, np.int64(0), np.int64(0), np.int64(trials))
+    return _results(config, out, first), S

@@ -2,7 +2,7 @@
 that compiles the game.
 
 Both records are named tuples of NumPy arrays, read by field name in every compiled
-function: ``K.card[kind, C_COST]``, ``S.zones[HAND, kind]``. :func:`as_tables` makes the
+function: ``K.card[kind, CardCol.COST]``, ``S.zones[Zone.HAND, kind]``. :func:`as_tables` makes the
 packed tables (:class:`~.pack.KernelTables`) and the policies' bytecode into one record;
 :func:`~.state.new_state` makes the state's.
 
