@@ -142,9 +142,26 @@ def _packed(tables: DeckTables, config: GameConfig) -> tuple[KernelTables, np.nd
     return entry[0], entry[1]
 
 
+#: Policies' bytecode already compiled (a run's chunks play the same policies).
+_COMPILED: dict[object, tuple[np.ndarray, np.ndarray] | None] = {}
+
+
+def _compiled(policy: Policy) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`compile_policy`, once per policy (presets and expressions are hashable)."""
+    try:
+        if policy in _COMPILED:
+            return _COMPILED[policy]
+    except TypeError:  # an unhashable callable: not compiled anyway
+        return compile_policy(policy)
+    if len(_COMPILED) >= 64:
+        _COMPILED.clear()
+    _COMPILED[policy] = code = compile_policy(policy)
+    return code
+
+
 def _programs(policy: Policy, scry_policy: Policy | None) -> tuple[np.ndarray, ...]:
-    code = compile_policy(policy)
-    scry_code = compile_policy(scry_policy) if scry_policy is not None else code
+    code = _compiled(policy)
+    scry_code = _compiled(scry_policy) if scry_policy is not None else code
     if code is None or scry_code is None:
         raise KernelUnsupported("a Python callable policy needs the vectorised engine")
     return (*code, *scry_code)
