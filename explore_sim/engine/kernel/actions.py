@@ -20,7 +20,7 @@ from .lands import put_land
 from .layout import CardCol, Dim, Event, Group, IdSet, SetRow, Slot, Trace, Work, Zone
 from .records import compiled
 from .search import search_basics
-from .spells import can_pay, no_pending, pay_one
+from .spells import can_pay, pay_one
 from .state import uniform
 from .trace import (
     note,
@@ -33,7 +33,8 @@ from .zones import (
     create_maps,
     draw,
     first_present,
-    group_ids,
+    group_id,
+    group_size,
     member,
     peek,
     pick_creature,
@@ -45,10 +46,9 @@ from .zones import (
 @compiled
 def equip(K, S):
     """Attach an unattached Glowcap Lantern for its equip cost when a creature is there."""
-    lanterns = group_ids(K, Group.LANTERN)
-    if len(lanterns) == 0:
+    if group_size(K, Group.LANTERN) == 0:
         return False
-    mode = K.card[lanterns[0], CardCol.ABILITY_COST_MODE]
+    mode = K.card[group_id(K, Group.LANTERN, 0), CardCol.ABILITY_COST_MODE]
     s = S.slots
     if count(K, S, Group.LANTERN) - s[Slot.EQUIPPED] <= 0 or count(K, S, Group.CREATURE) <= 0:
         return False
@@ -75,7 +75,7 @@ def activate_map(K, S):
     pay_one(K, S, mode, NO, NONE, ZERO)
     S.totals[Event.MAPS_USED] += 1
     note(S, Trace.MAP_USED, target, 0, 0)
-    explore_instruction(K, S, target, ONE, YES, YES, no_pending(S), NO)
+    explore_instruction(K, S, target, ONE, YES, YES, S.work[Work.NO_PENDING], NO)
     return True
 
 
@@ -83,12 +83,13 @@ def activate_map(K, S):
 def activate_explore_ability(K, S):
     """Seeker of Sunlight's sorcery-speed "{2}{G}: it explores"."""
     progressed = False
-    for kind in group_ids(K, Group.SEEKER):
+    for index in range(group_size(K, Group.SEEKER)):
+        kind = group_id(K, Group.SEEKER, index)
         mode = K.card[kind, CardCol.ABILITY_COST_MODE]
         if S.zones[Zone.BF, kind] > 0 and can_pay(K, S, mode, NONE, ZERO):
             pay_one(K, S, mode, NO, NONE, ZERO)
             note(S, Trace.EXPLORE_EFFECT, kind, 1, kind)
-            explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
+            explore_instruction(K, S, kind, ONE, NO, YES, S.work[Work.NO_PENDING], NO)
             progressed = True
     return progressed
 
@@ -97,7 +98,8 @@ def activate_explore_ability(K, S):
 def activate_search(K, S):
     """Myriad Landscape's "{2}, {T}, Sacrifice: two basic lands" where the library holds one."""
     progressed = False
-    for kind in group_ids(K, Group.ACTIVATED_SEARCH):
+    for index in range(group_size(K, Group.ACTIVATED_SEARCH)):
+        kind = group_id(K, Group.ACTIVATED_SEARCH, index)
         mode = K.card[kind, CardCol.ABILITY_COST_MODE]
         if S.zones[Zone.BF, kind] - S.zones[Zone.TAPPED, kind] > 0 and basics_left(K, S) > 0 \
                 and can_pay(K, S, mode, kind, ONE):
@@ -114,21 +116,25 @@ def combat(K, S, attackers, crewers):
     n_kinds = K.dims[Dim.N_KINDS]
     note(S, Trace.COMBAT, 0, 0, 0)
     marked = S.trace[0, 0] if tracing(S) else 0
-    for kind in group_ids(K, Group.COMBAT_EXPLORER):  # Deepfathom Echo
+    for index in range(group_size(K, Group.COMBAT_EXPLORER)):  # Deepfathom Echo
+        kind = group_id(K, Group.COMBAT_EXPLORER, index)
         for _ in range(S.zones[Zone.BF, kind]):
             note(S, Trace.EXPLORE_EFFECT, kind, 1, kind)
-            explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
+            explore_instruction(K, S, kind, ONE, NO, YES, S.work[Work.NO_PENDING], NO)
     for _ in range(count(K, S, Group.HAKBAL)):  # each Merfolk explores, triggers after all (E8)
         pending = S.work[Work.HAKBAL_PENDING]
         pending[:3] = 0
-        for kind in group_ids(K, Group.MERFOLK_IDS):
+        for index in range(group_size(K, Group.MERFOLK_IDS)):
+            kind = group_id(K, Group.MERFOLK_IDS, index)
             for _ in range(S.zones[Zone.BF, kind]):
                 if tracing(S):
                     note(S, Trace.EXPLORE_EFFECT, first_present(K, S, Group.HAKBAL), 1, kind)
                 explore_instruction(K, S, kind, ONE, NO, YES, pending, NO)
         explore_triggers(K, S, pending[0], pending[1], pending[2])
-    animated = 0
-    for kind in group_ids(K, Group.ANCHORAGE):  # Restless Anchorage, animated from other mana
+    animated = ZERO
+    # Restless Anchorage, animated from other mana.
+    for index in range(group_size(K, Group.ANCHORAGE)):
+        kind = group_id(K, Group.ANCHORAGE, index)
         mode = K.card[kind, CardCol.ABILITY_COST_MODE]
         ready = S.zones[Zone.BF, kind] - S.zones[Zone.SICK, kind] - S.zones[Zone.TAPPED, kind]
         if ready > 0 and can_pay(K, S, mode, kind, ONE):
@@ -150,7 +156,9 @@ def combat(K, S, attackers, crewers):
         kind = next_common(on, able, kind + 1)
     n_crewers = 0
     vehicles = S.work[Work.VEHICLES]
-    for kind in group_ids(K, Group.SCHOONER):  # crewed by a creature, a summoning-sick one first
+    # Subterranean Schooner: crewed by a creature, a summoning-sick one first.
+    for index in range(group_size(K, Group.SCHOONER)):
+        kind = group_id(K, Group.SCHOONER, index)
         if S.zones[Zone.BF, kind] - S.zones[Zone.SICK, kind] > 0:
             crewer = pick_creature(K, S, YES)
             if crewer:
@@ -163,20 +171,24 @@ def combat(K, S, attackers, crewers):
                 # The crewed vehicle attacks, unblocked: its power (CR 510.1a).
                 S.totals[Event.DAMAGE] += max(K.card[kind, CardCol.POWER], 0)
     # Attack triggers, in the registry's order.
-    for kind in group_ids(K, Group.ATTACK_MAP):
+    for index in range(group_size(K, Group.ATTACK_MAP)):
+        kind = group_id(K, Group.ATTACK_MAP, index)
         create_maps(K, S, attackers[kind] * K.card[kind, CardCol.MAPS])
     create_maps(K, S, animated)
-    for kind in group_ids(K, Group.ATTACK_EXPLORER):
+    for index in range(group_size(K, Group.ATTACK_EXPLORER)):
+        kind = group_id(K, Group.ATTACK_EXPLORER, index)
         for _ in range(attackers[kind]):
             note(S, Trace.EXPLORE_EFFECT, kind, 1, kind)
-            explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
-    for kind in group_ids(K, Group.PARLEY):
+            explore_instruction(K, S, kind, ONE, NO, YES, S.work[Work.NO_PENDING], NO)
+    for index in range(group_size(K, Group.PARLEY)):
+        kind = group_id(K, Group.PARLEY, index)
         for _ in range(attackers[kind]):
             parley(K, S)
     for i in range(n_crewers):
         note(S, Trace.EXPLORE_EFFECT, vehicles[i], 1, crewers[i])
-        explore_instruction(K, S, crewers[i], ONE, YES, YES, no_pending(S), NO)
-    for kind in group_ids(K, Group.ATTACK_LAND):  # Hakbal: a land from hand, else a card
+        explore_instruction(K, S, crewers[i], ONE, YES, YES, S.work[Work.NO_PENDING], NO)
+    for index in range(group_size(K, Group.ATTACK_LAND)):  # Hakbal: a land from hand, else a card
+        kind = group_id(K, Group.ATTACK_LAND, index)
         for _ in range(attackers[kind]):
             if not put_land(K, S, NO):
                 draw(K, S)
@@ -188,13 +200,14 @@ def combat(K, S, attackers, crewers):
                 first = kind
                 break
         for _ in range(min(S.slots[Slot.EQUIPPED], attacking)):
-            note(S, Trace.EXPLORE_EFFECT, group_ids(K, Group.LANTERN)[0], 1, first)
-            explore_instruction(K, S, first, ONE, NO, YES, no_pending(S), NO)
+            note(S, Trace.EXPLORE_EFFECT, group_id(K, Group.LANTERN, 0), 1, first)
+            explore_instruction(K, S, first, ONE, NO, YES, S.work[Work.NO_PENDING], NO)
     combat_damage(K, S, attackers)
-    for kind in group_ids(K, Group.DAMAGE_EXPLORER):  # Emperor's Vanguard, unblocked
+    for index in range(group_size(K, Group.DAMAGE_EXPLORER)):  # Emperor's Vanguard, unblocked
+        kind = group_id(K, Group.DAMAGE_EXPLORER, index)
         for _ in range(min(attackers[kind], S.zones[Zone.BF, kind])):
             note(S, Trace.EXPLORE_EFFECT, kind, 1, kind)
-            explore_instruction(K, S, kind, ONE, NO, YES, no_pending(S), NO)
+            explore_instruction(K, S, kind, ONE, NO, YES, S.work[Work.NO_PENDING], NO)
     S.pool[:] = 0  # mana empties
     if tracing(S) and S.trace[0, 0] == marked and S.trace[0, 1] == 0:
         S.trace[0, 0] -= 1  # a combat in which nothing happened: no marker in the log

@@ -20,10 +20,10 @@ from .layout import (
     Zone,
 )
 from .records import compiled
-from .zones import group_ids
+from .zones import group_id
 
 
-@compiled(inline="always")
+@compiled
 def colour_deficit(K, covered, p):
     """Profile ``p``'s colour deficit: the fewest pips, over its ways to pay, that no
     distinct unit can pay (Hall's theorem with deficiency)."""
@@ -59,7 +59,7 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
             wanted[p] += K.profiles[p, ProfileCol.CASTABLE_PROFILES]
         for slot in range(K.dims[Dim.N_COMMANDERS]):
             profile = K.commanders[slot, CommanderCol.COMMANDER_PROFILE]
-            if S.zones[Zone.COMMAND, group_ids(K, Group.COMMANDER_IDS)[slot]] > 0 and profile >= 0:
+            if S.zones[Zone.COMMAND, group_id(K, Group.COMMANDER_IDS, slot)] > 0 and profile >= 0:
                 wanted[profile] += 1
         covered = S.cover  # by the units in play, kept as sources enter and leave
         # Only the profiles some card wants count below (one no card wants adds nothing to

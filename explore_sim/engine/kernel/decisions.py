@@ -52,7 +52,7 @@ def castable_kind(K, plain, filtered, n_sets, kind, x_rule):
     return False
 
 
-@compiled(inline="always")
+@compiled
 def castable_card(K, card, plain, filtered, n_sets):
     if not (K.card[card, CardCol.IS_NONLAND] and K.card[card, CardCol.IS_CARD]):
         return False
@@ -133,13 +133,13 @@ def castable_next_turn(K, S, card):
     return False
 
 
-@compiled(inline="always")
+@compiled
 def as_float(condition):
     """A condition as the number the expressions compute with (1.0 or 0.0)."""
     return 1.0 if condition else 0.0
 
 
-@compiled(inline="always")
+@compiled
 def observe(K, S, field, card, explores_left, counters, present):
     """One observation field of the revealed ``card`` (what the player may know)."""
     if field == Field.CARD:
@@ -197,7 +197,7 @@ def observe(K, S, field, card, explores_left, counters, present):
 POLICY, SCRY = np.int64(0), np.int64(1)
 
 
-@compiled(inline="always")
+@compiled
 def binary(op, a, b):
     """The value of binary operation ``op`` on ``a`` and ``b`` (conditions are 1.0 or 0.0),
     the comparisons and connectives first (the presets use only those and ``ADD``)."""

@@ -10,6 +10,7 @@ from .codes import (
     MAX_TRACKER_DOUBLINGS,
     ONE,
     YES,
+    ZERO,
 )
 from .decisions import POLICY, decide, scry
 from .lands import put_land
@@ -17,7 +18,16 @@ from .layout import CardCol, Dim, Event, Group, Slot, Trace, Zone
 from .records import compiled
 from .state import uniform
 from .trace import note
-from .zones import add_counters, count, group_ids, leave_library, peek, remove, to_hand
+from .zones import (
+    add_counters,
+    count,
+    group_id,
+    group_size,
+    leave_library,
+    peek,
+    remove,
+    to_hand,
+)
 
 
 @compiled
@@ -25,7 +35,8 @@ def counters_on_each(K, S, slot, per_copy):
     """``per_copy`` +1/+1 counters on each permanent of group ``slot``, sick or not."""
     if per_copy <= 0:
         return
-    for kind in group_ids(K, slot):
+    for index in range(group_size(K, slot)):
+        kind = group_id(K, slot, index)
         sick = S.zones[Zone.SICK, kind]
         S.zones[Zone.SICK_CTR, kind] += sick * per_copy
         S.zones[Zone.CTR, kind] += (S.zones[Zone.BF, kind] - sick) * per_copy
@@ -88,7 +99,7 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
         period = twists + 1
         steps = times * per * period
     total_explores = times * per
-    explored = lands = nonlands = counters = 0
+    explored, lands, nonlands, counters = ZERO, ZERO, ZERO, ZERO
     for step in range(steps):
         if twists and step % period < twists:
             scry(K, S, total_explores - explored, counters, present)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bits import put
-from .codes import ONE
+from .codes import ONE, ZERO
 from .layout import CardCol, Dim, Group, SetRow, Slot, Trace, Work, Zone
 from .records import borrow, compiled
 from .state import BLOCK
@@ -18,7 +18,7 @@ from .trace import (
     tracing,
 )
 from .turn import play_turn, turn_metrics
-from .zones import count, deal_to, group_ids, mark_castable
+from .zones import count, deal_to, group_id, group_size, mark_castable
 
 #: Cards in an opening hand before mulligans.
 HAND_SIZE = 7
@@ -213,7 +213,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
     counts[:] = 0
     for card in deck:
         counts[card] += 1
-    deck_lands = 0
+    deck_lands = ZERO
     deck_pips = S.work[Work.DECK_PIPS]
     deck_pips[:5] = 0
     for kind in range(n_kinds):
@@ -242,7 +242,8 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         opening[j, 0] = taken
         opening[j, 1] = S.slots[Slot.HELD]
         lands = 0
-        for kind in group_ids(K, Group.LAND_IDS):
+        for index in range(group_size(K, Group.LAND_IDS)):
+            kind = group_id(K, Group.LAND_IDS, index)
             lands += S.zones[Zone.HAND, kind]
         opening[j, 2] = lands
         b = (j - start) % BLOCK

@@ -43,7 +43,8 @@ from .search import enters_land, sacrifice_to_search
 from .trace import note
 from .zones import (
     count,
-    group_ids,
+    group_id,
+    group_size,
     land_types,
     leave,
     makes_plain_mana,
@@ -133,8 +134,7 @@ def choose_land(K, S, land_drop, tapped):
                 keys[o] += 1 << 50
         if untapped == will_use:
             keys[o] += 1 << 49
-    colour_keys(K, S, K.opt_cover, K.options[:, OptionCol.COLOURS],
-                K.options[:, OptionCol.FETCH], held, keys)
+    colour_keys(K, S, K.opt_cover, K.option_colours, K.option_fetch, held, keys)
     best, best_key = -1, -1
     for o in range(n_options):
         if held[o]:
@@ -210,9 +210,8 @@ def bounce(K, S, bounce_land):
     """Return a land you control to hand: the least flexible other land, tapped ones first,
     tapped for mana beforehand if it is untapped; else the bounce land itself."""
     chosen, best_key = bounce_land, -1
-    land_ids = group_ids(K, Group.LAND_IDS)
-    for n in range(len(land_ids)):
-        land = land_ids[n]
+    for n in range(group_size(K, Group.LAND_IDS)):
+        land = group_id(K, Group.LAND_IDS, n)
         present = S.zones[Zone.BF, land] - (1 if land == bounce_land else 0)
         if present <= 0:
             continue

@@ -12,6 +12,7 @@ needs least; units come from the pool first, then sources are tapped in tapping 
 
 from __future__ import annotations
 
+from .codes import ONE
 from .layout import ClassCol, Dim, ModeCol, PipCol, Slot, SourceCol, UnitRow, Work, Zone
 from .records import compiled
 from .zones import makes_plain_mana, tap_copies, usable
@@ -96,7 +97,7 @@ def hall(K, units, req, total):
     return True
 
 
-@compiled(inline="always")
+@compiled
 def lookup_key(K, units):
     """The row of the lookup table for ``units``: each class capped at ``cap``, as one
     mixed-radix number."""
@@ -107,7 +108,7 @@ def lookup_key(K, units):
     return key
 
 
-@compiled(inline="always")
+@compiled
 def castable_key(K, units):
     """The row of ``K.castable_by_key`` for ``units``: each class capped at its key cap and
     the total at the largest mana value, as one mixed-radix number
@@ -120,21 +121,23 @@ def castable_key(K, units):
     return key + min(total, K.dims[Dim.TOTAL_KEY_CAP]) * K.dims[Dim.TOTAL_KEY_STRIDE]
 
 
-@compiled(inline="always")
+@compiled
 def keyed(K):
     """Whether castability is read from the rows of ``K.castable_by_key`` (the deck's keys
     are few enough), rather than tested way to pay by way to pay."""
     return K.dims[Dim.CASTABLE_KEYS] != 0
 
 
-@compiled(inline="always")
+@compiled
 def paid_row(K, which, plain, filtered, n_sets, out):
     """Row ``which`` of ``K.castable_by_key`` (:data:`~.pack.CK_RANKS`, ...) for the mana
     now: the bits of the spells ``plain`` pays, or, with filters, that ``plain`` or
     ``filtered`` pays (:func:`payable_any`), gathered in ``out``. Only with :func:`keyed`."""
     row = K.castable_by_key[which, castable_key(K, plain)]
     if n_sets == 1:
-        return row
+        for w in range(len(out)):
+            out[w] = row[w]
+        return out
     other = K.castable_by_key[which, castable_key(K, filtered)]
     for w in range(len(out)):
         out[w] = row[w] | other[w]
@@ -162,7 +165,7 @@ def payable_any(K, plain, filtered, n_sets, mode):
     return n_sets > 1 and payable(K, filtered, mode)
 
 
-@compiled(inline="always")
+@compiled
 def total_of(K, units):
     t = 0
     for c in range(K.dims[Dim.N_CLASSES]):
@@ -332,7 +335,7 @@ def activate_filters(K, S, skip_kind, skip_copies):
                 one[:n_classes] = 0
                 one[c] = 1
                 tap(K, S, one, skip_kind, skip_copies)
-            tap_copies(K, S, kind, 1)
+            tap_copies(K, S, kind, ONE)
             for c in range(n_classes):
                 pool[c] += K.s_units[si, c]
             S.slots[Slot.POOL_IN_USE] = 1

@@ -48,7 +48,8 @@ _FIELDS = ("dims", "fdims", "card", "pips", "source_units", "source_cover", "sou
            "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
            "castable_modes", "options", "opt_units", "basic_units", "opt_cover",
-           "basic_cover", "profiles", "id_sets", "castable_by_key")
+           "basic_cover", "profiles", "id_sets", "castable_by_key", "option_colours",
+           "option_fetch")
 #: The deck's tables for the compiled game (see :func:`pack` for every field). Few arrays,
 #: with named columns (:mod:`.layout`), so that compiled functions taking them compile
 #: quickly.
@@ -391,6 +392,10 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         profiles=profiles,
         id_sets=_id_sets(tables, hand_profile),
         castable_by_key=_castable_by_key(tables, keys),
+        # The options' colours and whether each is a fetch land, contiguous (the land
+        # choice's colour keys read them as it reads a search's basic lands).
+        option_colours=_array(options.colours, np.int64),
+        option_fetch=_array(options.is_fetch, np.int64),
     )
 
 

@@ -27,7 +27,7 @@ from .zones import (
     count,
     create_maps,
     enter,
-    group_ids,
+    group_id,
     member,
     sacrifice,
     tap_copies,
@@ -60,7 +60,7 @@ def take_basic(K, S, same_type_as):
     held = S.work[Work.BASIC_HELD]
     anything = False
     for b in range(n_basics):
-        kind = group_ids(K, Group.BASIC_IDS)[b]
+        kind = group_id(K, Group.BASIC_IDS, b)
         held[b] = S.zones[Zone.LIB_COUNT, kind] > 0
         if same_type_as >= 0:
             types = K.card[same_type_as, CardCol.BASIC_TYPES]
@@ -73,7 +73,7 @@ def take_basic(K, S, same_type_as):
     for b in range(n_basics):
         keys[b] = 0
         no_fetch[b] = 0
-        colours[b] = K.card[group_ids(K, Group.BASIC_IDS)[b], CardCol.LAND_COLOURS]
+        colours[b] = K.card[group_id(K, Group.BASIC_IDS, b), CardCol.LAND_COLOURS]
     colour_keys(K, S, K.basic_cover, colours[:n_basics], no_fetch[:n_basics], held, keys)
     best, best_key = -1, -1
     for b in range(n_basics):
@@ -81,7 +81,7 @@ def take_basic(K, S, same_type_as):
             key = keys[b] + (1 << 20) - b
             if key > best_key:
                 best, best_key = b, key
-    card = group_ids(K, Group.BASIC_IDS)[best]
+    card = group_id(K, Group.BASIC_IDS, best)
     s, lib = S.slots, S.lib
     if s[Slot.SEARCH_REVERSES]:  # the tests' given library: one copy swaps places with the top card
         first = at(S, s[Slot.TOP])

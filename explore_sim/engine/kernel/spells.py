@@ -43,7 +43,7 @@ from .zones import (
     draw,
     enter,
     first_present,
-    group_ids,
+    group_id,
     is_game_commander,
     mark_castable,
     member,
@@ -91,7 +91,6 @@ def cast_pass(K, S):
     plain, filtered = S.work[Work.CAST_PLAIN], S.work[Work.CAST_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     available = total_of(K, filtered if n_sets > 1 else plain)
-    pass_ids = group_ids(K, Group.PASS_IDS)
     ranks = S.sets[SetRow.CAST_RANKS]  # the spells held, and commanders in the command zone
     # With castability keys, the spells the mana pays (and the commanders, whose tax is
     # checked below) are one row of bits: only those are candidates.
@@ -100,7 +99,7 @@ def cast_pass(K, S):
             else S.sets[SetRow.PAID_CAST])
     rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
     while rank >= 0:
-        kind = pass_ids[rank]
+        kind = group_id(K, Group.PASS_IDS, rank)
         rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
         if is_game_commander(K, kind):
             if S.zones[Zone.COMMAND, kind] <= 0:
@@ -158,13 +157,6 @@ def cast(K, S, kind):
         resolve(K, S, kind)
 
 
-@compiled(inline="always")
-def no_pending(S):
-    """The workspace row that says "resolve the explore triggers now" (its first entry is
-    -1 and is never written)."""
-    return S.work[Work.NO_PENDING]
-
-
 @compiled
 def enters(K, S, kind, x, tapped):
     """A permanent enters the battlefield (tapped where ``tapped``), then its enter
@@ -178,23 +170,23 @@ def enters(K, S, kind, x, tapped):
         totals[Event.EXTRA_LAND_DROPS] += 1
     if member(K, Group.MAPS_ON_ENTER, kind):
         create_maps(K, S, K.card[kind, CardCol.MAPS])
-    alive = True
+    alive = YES
     times = (max(0, x)) if K.card[kind, CardCol.IS_X] else K.card[kind, CardCol.EXPLORES]
     if member(K, Group.EXPLORES_ON_ENTER, kind):
         if times > 0:
             note(S, Trace.EXPLORE_EFFECT, kind, times, kind)
-        alive = explore_instruction(K, S, kind, times, NO, alive, no_pending(S), YES)
+        alive = explore_instruction(K, S, kind, times, NO, alive, S.work[Work.NO_PENDING], YES)
     if member(K, Group.TARGET_EXPLORES_ON_ENTER, kind):  # Twists and Turns
         target = pick_creature(K, S, NO)
         if target:
             if times > 0:
                 note(S, Trace.EXPLORE_EFFECT, kind, times, target)
-            explore_instruction(K, S, target, times, YES, YES, no_pending(S), NO)
+            explore_instruction(K, S, target, times, YES, YES, S.work[Work.NO_PENDING], NO)
     if K.card[kind, CardCol.IS_CREATURE]:  # Path of Discovery, Janeway: the creature explores
         for _ in range(count(K, S, Group.ENTERS_EXPLORER)):
             if tracing(S):
                 note(S, Trace.EXPLORE_EFFECT, first_present(K, S, Group.ENTERS_EXPLORER), 1, kind)
-            alive = explore_instruction(K, S, kind, ONE, NO, alive, no_pending(S), YES)
+            alive = explore_instruction(K, S, kind, ONE, NO, alive, S.work[Work.NO_PENDING], YES)
     if member(K, Group.BASIC_TO_HAND_ON_ENTER, kind):  # District Guide
         search_basics(K, S, K.card[kind, CardCol.FETCH])
 
@@ -210,7 +202,7 @@ def resolve(K, S, kind):
         if target:
             note(S, Trace.EXPLORE_EFFECT, kind, K.card[kind, CardCol.EXPLORES], target)
             resolved = explore_instruction(K, S, target, K.card[kind, CardCol.EXPLORES], YES, YES,
-                                           no_pending(S), NO)
+                                           S.work[Work.NO_PENDING], NO)
         else:
             resolved = False
     if member(K, Group.EXTRA_LAND_THIS_TURN, kind) and resolved:

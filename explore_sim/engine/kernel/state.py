@@ -94,12 +94,12 @@ def new_state(n_kinds, n_groups, n_classes, n_masks, size, n_events, n_main, wid
 # --------------------------------------------------------------------------------------
 # The game's random stream: xoshiro256** (Blackman and Vigna), seeded from a SeedSequence.
 
-@compiled(inline="always")
+@compiled
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@compiled(inline="always")
+@compiled
 def next_u64(rng):
     """The next 64 random bits of the stream ``rng`` (uint64[4], updated)."""
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -115,7 +115,7 @@ def next_u64(rng):
     return result
 
 
-@compiled(inline="always")
+@compiled
 def uniform(rng):
     """A float uniform on [0, 1) with 53 random bits."""
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -137,7 +137,7 @@ def reciprocals(size: int) -> np.ndarray:
     return table
 
 
-@compiled(inline="always")
+@compiled
 def _remainder32(a, b, m):
     """``a % b`` for ``a`` and ``b`` below ``2**32``, ``m`` = ``2**64 // b + 1`` (Lemire, Kaser
     and Kurz, 2019: the high bits of ``(m * a mod 2**64) * b``, exact for every such a)."""
@@ -146,7 +146,7 @@ def _remainder32(a, b, m):
     return (high * b + ((lower * b) >> np.uint64(32))) >> np.uint64(32)
 
 
-@compiled(inline="always")
+@compiled
 def remainder(x, b, recip):
     """``x % b`` exactly, for a uint64 ``x`` and ``0 < b < 2**16`` (``recip``:
     :func:`reciprocals`): ``x = h * 2**32 + l`` gives ``((h % b) * (2**32 % b) + l % b) % b``,

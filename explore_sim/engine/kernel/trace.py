@@ -19,13 +19,13 @@ __all__ = ["TRACE_EVENTS", "note", "tracing"]
 TRACE_EVENTS = columns(Trace)
 
 
-@compiled(inline="always")
+@compiled
 def tracing(S):
     """Whether this game writes a trace."""
     return S.trace.shape[0] > 0
 
 
-@compiled(inline="always")
+@compiled
 def note(S, code, card, a, b):
     """Write event ``code`` of the current turn into the trace, if there is one (a full
     trace keeps its first events and says so in row 0)."""

@@ -37,7 +37,7 @@ from .mana import keyed, paid_row, payable_any, total_of, unit_sets
 from .records import compiled
 from .spells import cast_pass
 from .trace import note
-from .zones import count, draw, group_ids, mark_castable, to_hand, untap_units
+from .zones import count, draw, group_id, mark_castable, to_hand, untap_units
 
 
 @compiled
@@ -125,7 +125,7 @@ def untap_and_draw(K, S):
     s[Slot.PLAYED_LAND] = 0
     if s[Slot.TURN] == 1:  # commanders start in the command zone
         for slot in range(K.dims[Dim.N_COMMANDERS]):
-            commander = group_ids(K, Group.COMMANDER_IDS)[slot]
+            commander = group_id(K, Group.COMMANDER_IDS, slot)
             S.zones[Zone.COMMAND, commander] = 1
             mark_castable(K, S, commander)
     # The player on the play skips the first draw, except in a multiplayer Commander game.
@@ -178,7 +178,7 @@ def turn_metrics(K, S, out):
             out[N_TURN_METRICS + n_castable + j] = main[2 + n_castable + j]
 
 
-@compiled(inline="always")
+@compiled
 def play_turn(K, S, discard_order, attackers, crewers):
     untap_and_draw(K, S)
     main_phase(K, S, NO)

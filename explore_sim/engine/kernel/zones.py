@@ -25,32 +25,41 @@ from .state import below
 from .trace import note
 
 
-@compiled(inline="always")
+@compiled
 def count(K, S, slot):
     """Permanents of group ``slot`` on the battlefield."""
     g = K.gi[slot]
     return S.perm[g] if g >= 0 else 0
 
 
-@compiled(inline="always")
+@compiled
 def member(K, slot, kind):
     g = K.gi[slot]
     return g >= 0 and K.members[kind, g] != 0
 
 
-@compiled(inline="always")
-def group_ids(K, slot):
-    """The card ids of group ``slot``."""
+@compiled
+def group_size(K, slot):
+    """How many card ids group ``slot`` has (0 when the deck has no such group)."""
     g = K.gi[slot]
-    if g < 0:
-        return K.group_ids[0, :0]
-    return K.group_ids[g, : K.group_n[g]]
+    return K.group_n[g] if g >= 0 else 0
+
+
+@compiled
+def group_id(K, slot, index):
+    """Card id ``index`` (below :func:`group_size`) of group ``slot``; a loop over a group::
+
+        for index in range(group_size(K, Group.SEEKER)):
+            kind = group_id(K, Group.SEEKER, index)
+    """
+    return K.group_ids[K.gi[slot], index]
 
 
 @compiled
 def first_present(K, S, slot):
     """The first card id of group ``slot`` with a copy on the battlefield (0: none)."""
-    for kind in group_ids(K, slot):
+    for index in range(group_size(K, slot)):
+        kind = group_id(K, slot, index)
         if S.zones[Zone.BF, kind] > 0:
             return kind
     return 0
@@ -69,12 +78,12 @@ def deal_to(S, position):
         s[Slot.DEALT] = d + 1
 
 
-@compiled(inline="always")
+@compiled
 def deal_all(S):
     deal_to(S, S.slots[Slot.SIZE])
 
 
-@compiled(inline="always")
+@compiled
 def at(S, position):
     """The index in ``S.lib`` of the library's logical ``position`` (>= 0): ``position``
     modulo the buffer's width, by subtraction (a position passes the width only after cards
@@ -85,7 +94,7 @@ def at(S, position):
     return position
 
 
-@compiled(inline="always")
+@compiled
 def peek(K, S):
     """The top card of the library, 0 where it is empty."""
     s = S.slots
@@ -95,7 +104,7 @@ def peek(K, S):
     return S.lib[at(S, s[Slot.TOP])]
 
 
-@compiled(inline="always")
+@compiled
 def to_hand(K, S, card, n):
     """``n`` copies of ``card`` join the hand (leave it where ``n`` is negative); the hand's
     size, lands and pips are counted as they do."""
@@ -108,7 +117,7 @@ def to_hand(K, S, card, n):
     mark_castable(K, S, card)
 
 
-@compiled(inline="always")
+@compiled
 def mark_castable(K, S, kind):
     """Keep ``kind``'s rank in the set of spells the casting pass may cast (held, or a
     commander in the command zone) after its copies in hand or in the command zone changed."""
@@ -142,7 +151,7 @@ def draw(K, S):
     note(S, Trace.DRAW, card, 0, 0)
 
 
-@compiled(inline="always")
+@compiled
 def usable(K, S, kind):
     """Untapped copies of source ``kind`` able to make mana now (a creature's only once it
     has been under your control since the turn began, CR 302.6)."""
@@ -152,13 +161,13 @@ def usable(K, S, kind):
     return max(n, 0)
 
 
-@compiled(inline="always")
+@compiled
 def makes_plain_mana(K, kind):
     """Whether ``kind`` is a mana source with no activation cost (not a filter)."""
     return K.card[kind, CardCol.IS_SOURCE] != 0 and K.card[kind, CardCol.SOURCE_COST] == 0
 
 
-@compiled(inline="always")
+@compiled
 def untap_units(K, S):
     """The running mana counts at the untap step: with nothing tapped or summoning sick,
     every plain source you control can make its mana (:data:`~.state.READY` becomes
@@ -167,7 +176,7 @@ def untap_units(K, S):
         S.units[UnitRow.READY, c] = S.units[UnitRow.IN_PLAY, c]
 
 
-@compiled(inline="always")
+@compiled
 def units_moved(K, S, kind, ready_before, on_before):
     """Keep the running mana counts in step after copies of ``kind`` entered, left, were
     tapped or untapped: ``ready_before`` and ``on_before`` are its usable copies and its
@@ -193,7 +202,7 @@ def tap_copies(K, S, kind, n):
     units_moved(K, S, kind, ready, on)
 
 
-@compiled(inline="always")
+@compiled
 def enter(K, S, kind):
     """A permanent enters the battlefield (summoning sick); its groups count it."""
     ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
@@ -205,7 +214,7 @@ def enter(K, S, kind):
     units_moved(K, S, kind, ready, on)
 
 
-@compiled(inline="always")
+@compiled
 def leave(K, S, kind):
     """A permanent leaves the battlefield; its sick and tapped counts stay within what is
     left."""
@@ -219,12 +228,12 @@ def leave(K, S, kind):
     units_moved(K, S, kind, ready, on)
 
 
-@compiled(inline="always")
+@compiled
 def is_game_commander(K, kind):
     return K.dims[Dim.IS_COMMANDER] and K.card[kind, CardCol.COMMANDER_SLOT] >= 0
 
 
-@compiled(inline="always")
+@compiled
 def countered_copy_is_sick(S, kind, just_entered):
     """Whether the copy of ``kind`` an effect puts counters on, or that leaves, is summoning
     sick: the one that just entered when ``just_entered`` and one is sick, else one that is
@@ -233,7 +242,7 @@ def countered_copy_is_sick(S, kind, just_entered):
     return (just_entered and sick > 0) or S.zones[Zone.BF, kind] - sick <= 0
 
 
-@compiled(inline="always")
+@compiled
 def counters_on_copies(counters, copies, chosen):
     """The counters on ``chosen`` of ``copies`` permanents that carry ``counters`` between
     them: all when every copy is chosen, else their even share, rounded down."""
@@ -289,7 +298,7 @@ def remove(K, S, kind, just_entered):
         S.slots[Slot.GRAVEYARD] += 1
 
 
-@compiled(inline="always")
+@compiled
 def sacrifice(K, S, kind):
     """Sacrifice a land (a fetch land, Myriad Landscape)."""
     leave(K, S, kind)
@@ -326,18 +335,20 @@ def create_maps(K, S, n):
     note(S, Trace.MAPS_MADE, 0, made, 0)
 
 
-@compiled(inline="always")
+@compiled
 def land_types(K, S):
     types = 0
-    for kind in group_ids(K, Group.LAND_IDS):
+    for index in range(group_size(K, Group.LAND_IDS)):
+        kind = group_id(K, Group.LAND_IDS, index)
         if S.zones[Zone.BF, kind] > 0:
             types |= K.card[kind, CardCol.BASIC_TYPES]
     return types
 
 
-@compiled(inline="always")
+@compiled
 def basics_left(K, S):
     n = 0
-    for b in group_ids(K, Group.BASIC_IDS):
+    for index in range(group_size(K, Group.BASIC_IDS)):
+        b = group_id(K, Group.BASIC_IDS, index)
         n += S.zones[Zone.LIB_COUNT, b]
     return n
