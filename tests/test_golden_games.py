@@ -19,6 +19,7 @@ NOT_IN_GOLDEN_GAMES = {
     "mulligan": "a golden game starts from its opening hand (the deal and its mulligans are "
                 "tested in tests/test_mulligan.py and tests/test_kernel.py)",
     "free_mulligan": "as mulligan",
+    "record": "it chooses the metrics recorded, not the game (tests/test_record.py)",
 }
 
 

@@ -265,3 +265,23 @@ def test_castability_keys_too_many_to_count_in_int64_leave_the_table_out(tmp_pat
     K = pack(tables, config)
     assert K.castable_by_key.shape[1] == 1
     assert not K.classes[:, ClassCol.KEY_STRIDE].any()
+
+
+def test_the_game_compiles_without_reference_counting():
+    """The one private numba option the kernel keeps (``_nrt=False``, see
+    explore_sim/engine/kernel/records.py) takes effect: a function compiled the kernel's way
+    holds no reference counting, where numba's default would."""
+    from numba import njit
+
+    from explore_sim.engine.kernel.records import compiled
+
+    def body(a):
+        b = a[1:]
+        return b[0] + a[0]
+
+    kernel_way = compiled(body, cache=False)
+    default = njit(body, cache=False)
+    a = np.arange(3)
+    assert kernel_way(a) == default(a) == 1
+    assert "NRT_decref" in next(iter(default.inspect_llvm().values()))
+    assert "NRT_" not in next(iter(kernel_way.inspect_llvm().values()))

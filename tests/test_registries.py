@@ -22,6 +22,7 @@ from explore_sim.cards.decklist import deck_from_counts
 from explore_sim.engine import abilities, metrics, observations, options, policy_expressions
 from explore_sim.engine.config import GameConfig
 from explore_sim.engine.goldfish import deck_tables
+from explore_sim.engine import kernel as kernel_module
 from explore_sim.engine.kernel import kernel_problem
 from explore_sim.engine.kernel.bytecode import policy_problem
 from explore_sim.engine.kernel.layout import Event, Field, Group, Op, TurnMetric, columns
@@ -76,6 +77,7 @@ OTHER_VALUES = {
     "opponent_land_fraction": 0.9, "life": 7, "use_maps": False,
     "cast_order": ("Merfolk Cave-Diver",), "hand_limit": 3, "land_faces": "never",
     "castable": "Jadelight Ranger", "castable_lands": True, "game": "commander",
+    "record": ("explores",),
 }
 
 
@@ -107,6 +109,8 @@ def test_an_option_the_kernel_plays_changes_what_it_is_given(name):
         pytest.skip(f"{name}: the kernel plays only its default")
 
     def packed(config):
+        if name == "record":  # read where the kernel's rows of metrics are chosen
+            return (kernel_module._recorded(config)[1],)
         return pack(deck_tables(features, config), config)
 
     before, after = packed(default), packed(other)

@@ -258,6 +258,11 @@ def _deck_options() -> list[GameOption]:
             "also take main_lands and castable_lands:CARD for every castable card",
             doc="bool", keyword=False, meta=None, kernel=True),
         GameOption(
+            "record", "names", (),
+            "the per-turn metrics a game records (empty: every one): an analysis that reports "
+            "a few metrics asks only for those, and the games cost less",
+            doc="sequence of str", keyword=False, meta=None, kernel=True),
+        GameOption(
             "game", "choice", "auto",
             "commander: Commander games (the commander cast from the command zone, 40 life, "
             "the first mulligan free, no skipped first draw); auto (default): when the deck "

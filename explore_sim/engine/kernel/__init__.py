@@ -30,16 +30,18 @@ the numbers do not depend on how many.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
+import time
+import warnings
 
 import numba
 import numpy as np
 from numba import config as numba_config
 from numba.core import event as numba_event
-from numba.np import arrayobj as _arrayobj
 
+from ...errors import CompileNotice
+from ...progress import compile_listeners
 from .. import abilities
 from ..buffers import chunk_array
 from ..config import GameConfig
@@ -167,20 +169,28 @@ def _programs(policy: Policy, scry_policy: Policy | None) -> tuple[np.ndarray, .
     return (*code, *scry_code)
 
 
-def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
-             ) -> dict[int, dict[str, np.ndarray]]:
-    """The metrics by turn from ``out`` (turns, metrics, games): each a contiguous row of
-    it, no copy; and the opening hand's from ``opening`` (games, 3)."""
+def _recorded(config: GameConfig) -> tuple[list[str], np.ndarray]:
+    """The metrics a game of ``config`` records (:attr:`GameConfig.metric_names`), in the
+    kernel's order, and their rows of :func:`~.turn.turn_metrics`' values (int64)."""
     names = _metric_rows(config)
-    missing = [name for name in config.metric_names if name not in names]
+    wanted = config.metric_names
+    missing = [name for name in wanted if name not in names]
     if missing:  # the engine's choice refuses these runs first (kernel_problem)
         raise KernelUnsupported(f"metrics the compiled game does not record: "
                                 f"{', '.join(missing)}")
-    taken = [(m, name) for m, name in enumerate(names) if name in config.metric_names]
+    rows = [m for m, name in enumerate(names) if name in wanted]
+    return [names[m] for m in rows], np.array(rows, dtype=np.int64)
+
+
+def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
+             ) -> dict[int, dict[str, np.ndarray]]:
+    """The metrics by turn from ``out`` (turns, metrics recorded, games): each a contiguous
+    row of it, no copy; and the opening hand's from ``opening`` (games, 3)."""
+    names, _ = _recorded(config)
     result = {0: {"mulligans": opening[:, 0].copy(), "hand_size": opening[:, 1].copy(),
                   "opening_lands": opening[:, 2].copy()}}
     for turn in range(1, config.turns + 1):
-        result[turn] = {name: out[turn - 1, m] for m, name in taken}
+        result[turn] = {name: out[turn - 1, k] for k, name in enumerate(names)}
     return result
 
 
@@ -237,9 +247,20 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
 #: One-line notices for the person waiting (the command line prints them on a terminal).
 NOTICES = logging.getLogger("explore_sim.notices")
 #: What the first game after an install waits for (said once per process).
-COMPILE_NOTICE = ("compiling the game kernel (once per installation, a minute or two); "
+COMPILE_NOTICE = ("compiling the game kernel (once per installation, about a minute); "
                   "later runs load it at once")
 _SAID: list[bool] = []
+
+def _announce() -> None:
+    """Say once per process that the game compiles: the notices' log record (the command line
+    prints it) or, where nothing handles it (Python, Jupyter), a :class:`CompileNotice`."""
+    if _SAID:
+        return
+    _SAID.append(True)
+    if NOTICES.handlers:
+        NOTICES.info(COMPILE_NOTICE)
+    else:
+        warnings.warn(COMPILE_NOTICE, CompileNotice, stacklevel=2)
 
 
 class _GameCompilation(numba_event.Listener):
@@ -258,9 +279,7 @@ class _GameCompilation(numba_event.Listener):
             return
         with self._lock:
             self.open += 1
-        if not _SAID:
-            _SAID.append(True)
-            NOTICES.info(COMPILE_NOTICE)
+        _announce()
 
     def on_end(self, event):
         if _is_game(event):
@@ -305,64 +324,40 @@ def loaded() -> bool:
 _COMPILING = threading.Lock()
 
 
-#: Set in the thread compiling the game (:func:`_game_compile_settings`).
-_UNWRAPPED = threading.local()
-
-
-def _index_fixer(wrapping):
-    """numba's integer index fixer ``wrapping`` (``fix_integer_index``), leaving a negative
-    index as it is (no wrap to the end of the array) in the thread compiling the game only:
-    anything else numba compiles meanwhile, in another thread, keeps Python's meaning of
-    ``a[-1]``."""
-
-    def fix(context, builder, index_type, index, size):
-        if getattr(_UNWRAPPED, "on", False):
-            return context.cast(builder, index, index_type, numba.types.intp)
-        return wrapping(context, builder, index_type, index, size)
-
-    fix.wrapping = wrapping
-    return fix
-
-
-@contextlib.contextmanager
-def _game_compile_settings():
-    """numba's settings while the game compiles; they are put back at once, and a game
-    loaded from numba's cache is not compiled again.
-
-    - LLVM's loop and SLP vectorisers are off. The game's loops run over a few card ids,
-      unit classes or masks at a time, so vectorised copies of them (with their run-time
-      checks and scalar remainders) only make the code larger and slower: the game plays
-      about 7% faster without them. numba reads these settings at each compilation (for
-      every thread: something else compiled meanwhile is only not vectorised).
-    - An array index is not wrapped around when negative (Cython's ``wraparound=False``;
-      numba has no option for it, so its index fixer is wrapped by :func:`_index_fixer`,
-      which leaves the index alone in this thread). Every index the game computes is a count
-      or an id, never negative: the wrap was a comparison and a select on every array read
-      and write, and the game plays 5-8% faster without it. Where this numba has no such
-      fixer, the game compiles with the wrap (the same numbers, a little slower).
-    """
-    saved = numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE
-    numba_config.LOOP_VECTORIZE = numba_config.SLP_VECTORIZE = False
-    wrapping = getattr(_arrayobj, "fix_integer_index", None)
-    if wrapping is not None:
-        _arrayobj.fix_integer_index = _index_fixer(wrapping)
-    _UNWRAPPED.on = True
-    try:
-        yield
-    finally:
-        _UNWRAPPED.on = False
-        numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE = saved
-        if wrapping is not None:
-            _arrayobj.fix_integer_index = wrapping
-
-
 def _compile_for(args: tuple) -> None:
     """Compile :func:`.game.play_chunk` (or load it from numba's cache) for the types of
-    ``args``, with the game's settings (:func:`_game_compile_settings`), unless it is."""
-    if not numba_config.DISABLE_JIT and not play_chunk.signatures:
-        with _COMPILING, _game_compile_settings():
-            if not play_chunk.signatures:
-                play_chunk.compile(tuple(numba.typeof(a) for a in args))
+    ``args``, unless it is; while
+    it compiles, the listeners of :func:`explore_sim.progress.compile_listeners` are told
+    how long it has taken, every second."""
+    if numba_config.DISABLE_JIT or play_chunk.signatures:
+        return
+    with _COMPILING:
+        if play_chunk.signatures:
+            return
+        done = threading.Event()
+        ticker = threading.Thread(target=_tick, args=(done,), daemon=True,
+                                  name="explore-compile")
+        ticker.start()
+        try:
+            play_chunk.compile(tuple(numba.typeof(a) for a in args))
+        finally:
+            done.set()
+            ticker.join()
+
+
+def _tick(done: threading.Event, every: float = 1.0) -> None:
+    """Tell the compile listeners the time taken, ``every`` second while the game compiles
+    (numba may instead load it from its cache: then nothing is told), until ``done``."""
+    start = time.monotonic()
+    told = False
+    while not done.wait(every):
+        if compiling():
+            told = True
+            for listener in compile_listeners():
+                listener(time.monotonic() - start, False)
+    if told:
+        for listener in compile_listeners():
+            listener(time.monotonic() - start, True)
 
 
 def _play_chunk(*args) -> None:
@@ -439,13 +434,13 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         a turn's metrics are rows of one array of the chunk, not copies.
     """
     K, discard = _packed(tables, config)
-    n_metrics = len(_metric_rows(config))
-    out = chunk_array((config.turns, n_metrics, trials))  # every element is written
+    rows = _recorded(config)[1]
+    out = chunk_array((config.turns, len(rows), trials))  # every element is written
     opening = chunk_array((trials, 3))
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
-    args = (deck, key, _mulligan(mulligan), discard, out, opening,
+    args = (deck, key, _mulligan(mulligan), discard, out, rows, opening,
             _empty_given(len(deck), tables.n_kinds), np.int64(0))
     _play_parts(as_tables(K, programs), K, programs, _state(K, programs, len(deck)), args,
                 kernel_threads() if threads is None else threads, trials)
@@ -483,12 +478,13 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         A log longer than ``trace_rows``.
     """
     K, discard = _packed(tables, config)
-    out = np.zeros((config.turns, len(_metric_rows(config)), 1), dtype=np.int32)
+    rows = _recorded(config)[1]
+    out = np.zeros((config.turns, len(rows), 1), dtype=np.int32)
     opening = np.zeros((1, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
-    _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, opening,
+    _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, rows, opening,
                 _empty_given(len(deck), tables.n_kinds), np.int64(game), np.int64(0),
                 np.int64(1))
     trace = S.trace
@@ -527,8 +523,8 @@ def _play_given(tables: DeckTables, config: GameConfig, policy: Policy,
                 trace_rows: int) -> tuple[dict[int, dict[str, np.ndarray]], State]:
     K, discard = _packed(tables, config)
     trials = opening.hand.shape[0]
-    n_metrics = len(_metric_rows(config))
-    out = np.zeros((config.turns, n_metrics, trials), dtype=np.int32)
+    rows = _recorded(config)[1]
+    out = np.zeros((config.turns, len(rows), trials), dtype=np.int32)
     first = np.zeros((trials, 3), dtype=np.int32)
     given = (np.ascontiguousarray(opening.library, dtype=np.int32),
              opening.top.astype(np.int64), opening.end.astype(np.int64),
@@ -537,6 +533,6 @@ def _play_given(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     key = np.zeros(4, dtype=np.uint64)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
-    _play_chunk(packed, S, deck, key, np.array([0, 0, 0], dtype=np.int64), discard, out, first,
-                given, np.int64(0), np.int64(0), np.int64(trials))
+    _play_chunk(packed, S, deck, key, np.array([0, 0, 0], dtype=np.int64), discard, out, rows,
+                first, given, np.int64(0), np.int64(0), np.int64(trials))
     return _results(config, out, first), S

@@ -190,10 +190,12 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
 
 
 @compiled(nogil=True)
-def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
+def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, opening, given,
                first, start, stop):
     """Play games ``first + start`` to ``first + stop - 1`` of the chunk keyed ``key``:
-    ``out[turn - 1, metric, j]`` and ``opening[j]`` (mulligans, hand size, lands in the
+    ``out[turn - 1, k, j]`` (the metric of row ``rows[k]`` of the turn's metrics:
+    :func:`~.turn.turn_metrics`, only the metrics asked for) and ``opening[j]`` (mulligans,
+    hand size, lands in the
     opening hand) are written for game ``first + j``, ``start <= j < stop``, which plays with
     its own streams whatever the games before it (so one game of a chunk can be played
     alone, and threads, each with a state of its own, can play the parts of a chunk and
@@ -249,7 +251,10 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
         b = (j - start) % BLOCK
         for turn in range(turns):
             play_turn(K, S, discard_order, attackers, crewers)
-            turn_metrics(K, S, S.block[turn, :, b])
+            values = S.work[Work.TURN_VALUES]
+            turn_metrics(K, S, values)
+            for k in range(len(rows)):
+                S.block[turn, k, b] = values[rows[k]]
             if tracing(S):
                 note(S, Trace.END_TURN, 0, count(K, S, Group.LAND), S.slots[Slot.HELD])
         if b == BLOCK - 1 or j == stop - 1:  # the block's games into the output

@@ -531,6 +531,7 @@ class Work(_Numbered):
     HAKBAL_PENDING = auto()
     SOME_PROFILES = auto()
     DECK_PIPS = auto()
+    TURN_VALUES = auto()
 
 
 #: How many events and per-turn metrics there are (for loops in compiled code).
