@@ -38,8 +38,9 @@ ASSUMPTIONS = [
     "mana: colours, mana creatures (summoning sick the turn they enter), mana rocks, lands "
     "entering tapped and land faces follow the card data; a spell is cast when the untapped "
     "sources can pay it exactly (colours included), tapping the least flexible sources first",
-    "land choice: a land that lets a spell in hand be cast, untapped when mana is used this "
-    "turn (a fetch land counts as tapped), the one closing most of the remaining colour "
+    "land choice: a land that lets a spell in hand or the commander be cast, untapped when "
+    "mana is used this turn (a fetch land counts as tapped), the one closing most of the "
+    "remaining colour "
     "deficit of the spells in hand, the commander and the castable cards, then the colour "
     "with the largest remaining deficit and the library's; a spell // land card is played as "
     "a land only when no land card can be (land_faces)",

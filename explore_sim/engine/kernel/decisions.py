@@ -12,9 +12,12 @@ from .bits import is_member, next_common
 from .codes import (
     CASTABLE_CHEAPEST,
     E_SCRIES,
+    G_COMMANDER_IDS,
     G_LAND,
     G_SOURCE,
+    MAX_TAXED_CASTS,
     N_CASTABLE,
+    N_COMMANDERS,
     N_CLASSES,
     N_OPTIONS,
     NO,
@@ -85,11 +88,14 @@ from .pack import (
     CAST_IDS,
     CK_KINDS,
     CK_WATCHED,
+    CM_N_TAXED,
     LO_CARD,
     NONLAND_IDS,
 )
 from .records import compiled
 from .state import (
+    CASTS,
+    COMMAND,
     END,
     HAND,
     HAND_LANDS,
@@ -105,7 +111,7 @@ from .state import (
     TURN,
 )
 from .trace import T_SCRY, note
-from .zones import at, count, peek
+from .zones import at, count, group_ids, peek
 
 
 @compiled
@@ -171,11 +177,41 @@ def castable_target(K, plain, filtered, n_sets):
 
 
 @compiled
+def commander_payable(K, S, slot, plain, filtered, n_sets):
+    """The commander of ``slot`` is in the command zone and the mana pays it with {2} of tax
+    per earlier cast from there (CR 903.8)."""
+    kind = group_ids(K, G_COMMANDER_IDS)[slot]
+    if S.zones[COMMAND, kind] <= 0:
+        return False
+    level = min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
+    for option in range(K.commanders[slot, CM_N_TAXED]):
+        if payable_any(K, plain, filtered, n_sets, K.taxed[slot, level, option]):
+            return True
+    return False
+
+
+@compiled
+def castable_commander(K, S, plain, filtered, n_sets):
+    """Some commander in the command zone can be paid, with its tax."""
+    for slot in range(K.dims[N_COMMANDERS]):
+        if commander_payable(K, S, slot, plain, filtered, n_sets):
+            return True
+    return False
+
+
+@compiled
 def will_use_mana(K, S, total):
-    """A spell in hand, or a card named by castable (held or not: the land choice plays as if
-    it were), costs no more than the mana available plus one (colours aside)."""
+    """A spell in hand, a commander in the command zone (with its tax), or a card named by
+    castable (held or not: the land choice plays as if it were), costs no more than the
+    mana available plus one (colours aside)."""
     if K.dims[CASTABLE_CHEAPEST] <= total + 1:
         return True
+    for slot in range(K.dims[N_COMMANDERS]):
+        kind = group_ids(K, G_COMMANDER_IDS)[slot]
+        if S.zones[COMMAND, kind] > 0 and (K.card[kind, C_CHEAPEST]
+                                           + 2 * min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
+                                           <= total + 1):
+            return True
     held, nonland = S.sets[HELD_IDS], K.id_sets[NONLAND_IDS]
     kind = next_common(held, nonland, 1)
     while kind >= 0:

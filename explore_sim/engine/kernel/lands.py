@@ -17,6 +17,7 @@ from .codes import (
     L_SCRY,
     N_CASTABLE,
     N_CLASSES,
+    N_COMMANDERS,
     N_OPTIONS,
     NO,
     NONE,
@@ -32,7 +33,13 @@ from .codes import (
     ZERO,
 )
 from .colours import colour_keys
-from .decisions import castable_in_hand, castable_target, scry, will_use_mana
+from .decisions import (
+    castable_commander,
+    castable_in_hand,
+    castable_target,
+    scry,
+    will_use_mana,
+)
 from .mana import total_of, unit_sets
 from .pack import (
     C_FACE_OF,
@@ -133,14 +140,17 @@ def choose_land(K, S, land_drop, tapped):
     plain, filtered = S.work[R_CHOOSE_PLAIN], S.work[R_CHOOSE_FILTERED]
     n_sets = 1
     will_use = False
-    before = target_before = False
+    before = target_before = commander_before = False
     if may_use:
         n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
         will_use = will_use_mana(K, S, total_of(K, filtered if n_sets > 1 else plain))
         before = castable_in_hand(K, S, plain, filtered, n_sets)
-        # Step 1 counts the cards named by castable as held.
+        # Step 1 counts the cards named by castable as held, and a commander in the
+        # command zone.
         target_before = castable_target(K, plain, filtered, n_sets) if K.dims[N_CASTABLE] \
             else before
+        commander_before = castable_commander(K, S, plain, filtered, n_sets) \
+            if K.dims[N_COMMANDERS] else before
     lands = count(K, S, G_LAND)
     keys = S.work[R_OPTION_KEYS]
     keys[:n_options] = 0
@@ -152,13 +162,15 @@ def choose_land(K, S, land_drop, tapped):
             untapped = K.options[o, LO_PASSAGE] != 0 and lands >= 3
         else:
             untapped = enters_untapped(K, S, K.options[o, LO_RULE], K.options[o, LO_ARG], will_use)
-        if may_use and untapped and not (before and target_before):
+        if may_use and untapped and not (before and target_before and commander_before):
             for c in range(n_classes):
                 more_plain[c] = plain[c] + K.opt_units[o, c]
                 more_filtered[c] = filtered[c] + K.opt_units[o, c]
             if (not before and castable_in_hand(K, S, more_plain, more_filtered, n_sets)) or \
                     (K.dims[N_CASTABLE] and not target_before
-                     and castable_target(K, more_plain, more_filtered, n_sets)):
+                     and castable_target(K, more_plain, more_filtered, n_sets)) or \
+                    (K.dims[N_COMMANDERS] and not commander_before
+                     and castable_commander(K, S, more_plain, more_filtered, n_sets)):
                 keys[o] += 1 << 50
         if untapped == will_use:
             keys[o] += 1 << 49

@@ -34,7 +34,7 @@ from .codes import (
     YES,
     ZERO,
 )
-from .decisions import castable_kind
+from .decisions import castable_kind, commander_payable
 from .explore import explore_instruction
 from .mana import keyed, paid_row, pay_mode, payable_any, total_of, unit_sets
 from .pack import (
@@ -137,16 +137,8 @@ def cast_pass(K, S):
         kind = pass_ids[rank]
         rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
         if is_game_commander(K, kind):
-            if S.zones[COMMAND, kind] <= 0:
-                continue
-            slot = K.card[kind, C_COMMANDER_SLOT]
-            level = min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
-            ok = False
-            for option in range(K.commanders[slot, CM_N_TAXED]):
-                if payable_any(K, plain, filtered, n_sets, K.taxed[slot, level, option]):
-                    ok = True
-                    break
-            if not ok:
+            if not commander_payable(K, S, K.card[kind, C_COMMANDER_SLOT], plain, filtered,
+                                     n_sets):
                 continue
         elif not K.dims[USE_LOOKUP] and K.card[kind, C_CHEAPEST] > available:
             # More than the mana there is with every filter activated: not a candidate,
