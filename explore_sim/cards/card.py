@@ -39,6 +39,7 @@ __all__ = [
     "LAND_ENTERS",
     "FETCHES",
     "FETCH_WHEN",
+    "CAN_BE_COMMANDER",
     "Card",
     "normalize_name",
     "mana_value_of",
@@ -105,6 +106,9 @@ FETCHES = ("basic_tapped", "basic_passage", "basic_hand", "basic_tapped_and_hand
 #: soon as it enters), ``activated`` (an activated ability paid with ``ability_cost`` in the
 #: second main phase), ``cast`` (the spell resolving), ``enter`` (an enter trigger).
 FETCH_WHEN = ("sacrifice", "activated", "cast", "enter")
+#: The keyword of a card whose text says it can be your commander (CR 903.3): the card
+#: import writes it, card files may give it.
+CAN_BE_COMMANDER = "can_be_commander"
 _BASIC_TYPE_NAMES = ("plains", "island", "swamp", "mountain", "forest")
 
 #: Layouts whose card is, in the library, only its front face or main part (E10).

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ..errors import CardError
+from .card import CAN_BE_COMMANDER
 
 __all__ = ["abilities_from_text", "MAX_ORACLE_TEXT"]
 
@@ -57,6 +58,7 @@ _TRIGGER_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on "
                 r"(?:~|it|this creature|this vehicle|this artifact)"), "caravel"),
 ]
+_COMMANDER = re.compile(r"~ can be your commander")
 _LAND_OR_DRAW = re.compile(r"whenever ~ attacks, you may put a land card from your hand onto the "
                            r"battlefield\. if you don't, draw a card")
 _MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
@@ -110,6 +112,8 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
         if _LAND_OR_DRAW.search(line):
             fields["extra_land"] = "attack_or_draw"
             recognised = True
+        if _COMMANDER.search(line):
+            fields["keywords"] = (*fields.get("keywords", ()), CAN_BE_COMMANDER)
         if not recognised and _MENTIONS.search(line):
             unmatched.append(originals[number].strip() if number < len(originals) else line)
     return fields, unmatched
