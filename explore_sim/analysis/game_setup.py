@@ -49,6 +49,10 @@ ASSUMPTIONS = [
     "order); mana creatures do not attack",
     "cast priority: explore and Map makers first, most expensive first; "
     "Jadelight Spelunker takes the mana left (X >= 1)",
+    "targets: a spell or aura whose target only an opponent has (removal, bounce, a "
+    "counterspell, an aura that only harms its creature) is held, never cast on a permanent "
+    "of yours, and discarded first; one that helps the creature it targets waits for a "
+    "creature you control",
     "Maps and Seeker of Sunlight are used with the mana left in the second main phase",
     "event metrics are cumulative from the start of the game; lands_played, on_curve, "
     "land_drop, creatures and hand_size describe the end of the turn",

@@ -90,7 +90,6 @@ from .pack import (
     CK_WATCHED,
     CM_N_TAXED,
     LO_CARD,
-    NONLAND_IDS,
 )
 from .records import compiled
 from .state import (
@@ -201,9 +200,9 @@ def castable_commander(K, S, plain, filtered, n_sets):
 
 @compiled
 def will_use_mana(K, S, total):
-    """A spell in hand, a commander in the command zone (with its tax), or a card named by
-    castable (held or not: the land choice plays as if it were), costs no more than the
-    mana available plus one (colours aside)."""
+    """A spell in hand the casting order casts, a commander in the command zone (with its
+    tax), or a card named by castable (held or not: the land choice plays as if it were),
+    costs no more than the mana available plus one (colours aside)."""
     if K.dims[CASTABLE_CHEAPEST] <= total + 1:
         return True
     for slot in range(K.dims[N_COMMANDERS]):
@@ -212,12 +211,12 @@ def will_use_mana(K, S, total):
                                            + 2 * min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
                                            <= total + 1):
             return True
-    held, nonland = S.sets[HELD_IDS], K.id_sets[NONLAND_IDS]
-    kind = next_common(held, nonland, 1)
+    held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]  # not a spell held for a target
+    kind = next_common(held, cast, 1)
     while kind >= 0:
         if K.card[kind, C_CHEAPEST] <= total + 1:
             return True
-        kind = next_common(held, nonland, kind + 1)
+        kind = next_common(held, cast, kind + 1)
     return False
 
 

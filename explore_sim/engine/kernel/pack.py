@@ -98,10 +98,9 @@ COMMANDER_COLUMNS = ("n_taxed", "commander_profile")
 PROFILE_COLUMNS = ("prof_n", "castable_profiles", "pips")
 #: Rows of ``K.id_sets``: fixed sets of card ids, as bits (:mod:`.bits`): creatures, creatures
 #: that attack (not mana sources: attacking would tap them), spells the casting order casts,
-#: nonland cards, cast spells whose colours the land choice weighs (a hand profile) and the
-#: cards of the land options.
-ID_SETS = ("creature_ids", "attacker_ids", "cast_ids", "nonland_ids", "profiled_ids",
-           "option_card_ids")
+#: cast spells whose colours the land choice weighs (a hand profile) and the cards of the
+#: land options.
+ID_SETS = ("creature_ids", "attacker_ids", "cast_ids", "profiled_ids", "option_card_ids")
 #: Rows of ``K.group_ids`` after the ability groups' (their slots follow :data:`GROUPS`).
 ID_LISTS = ("merfolk_ids", "land_ids", "basic_ids", "commander_ids", "pass_ids")
 
@@ -307,7 +306,7 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         f.has_haste, f.is_land_like, tables.cost, f.explores,
         np.isin(np.arange(n), tables.x_ids), f.maps, f.fetch, f.fetch_when, f.land_enters,
         f.tapped_rule, f.tapped_arg, f.basic_types, f.face_of, f.power, f.toughness,
-        f.source_cost, casting.cheapest, n_card_modes, tables.needs_creature_target,
+        f.source_cost, casting.cheapest, n_card_modes, _needs_target(tables),
         tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile,
         (tables.members != 0).sum(axis=1), pass_rank)],
         axis=1))
@@ -468,6 +467,15 @@ def _build_castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
     return np.stack([_bit_rows(by_rank), _bit_rows(by_kind), _bit_rows(watched)])
 
 
+def _needs_target(tables: DeckTables) -> np.ndarray:
+    """The ``needs_target`` column: 1 for a spell that needs a creature you control as its
+    target, 2 for one whose target only an opponent has (never cast: it is not in the
+    casting order), 0 for the others."""
+    codes = np.asarray(tables.needs_creature_target, dtype=np.int64).copy()
+    codes[tables.held_ids] = 2
+    return codes
+
+
 def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
     """The rows of ``K.id_sets`` (:data:`ID_SETS`): (len(ID_SETS), words) uint64."""
     f, n = tables.features, tables.n_kinds
@@ -480,7 +488,6 @@ def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
         "creature_ids": creature,
         "attacker_ids": creature & ~np.asarray(f.is_source, dtype=bool),
         "cast_ids": is_cast,
-        "nonland_ids": np.asarray(f.is_nonland, dtype=bool),
         "profiled_ids": is_cast & (hand_profile >= 0),
         "option_card_ids": option_cards,
     }

@@ -41,10 +41,14 @@ TRACE_EVENTS = (
     "counters",    # card = a permanent given +1/+1 counters, a = counters, b = its copies
     "explore_effect",  # card = the card whose trigger, ability or spell makes a creature
                    # explore (a Map's use is map_used), a = explores, b = the explorer
+    "held",        # card = a spell in hand held for want of a target at the end of the
+                   # second main phase, a = copies, b = 1 no creature you control, 2 its
+                   # target only an opponent has
 )
 (T_DEAL, T_DEALT, T_BOTTOM, T_KEEP, T_MULLIGAN, T_DRAW, T_DECKED, T_LAND, T_LAND_PUT,
  T_LAND_LEAVES, T_CAST, T_EXPLORE, T_REMOVED, T_MAPS_MADE, T_MAP_USED, T_DAMAGE, T_DISCARD,
- T_END_TURN, T_ATTACK, T_SCRY, T_COMBAT, T_COUNTERS, T_EXPLORE_EFFECT) = range(len(TRACE_EVENTS))
+ T_END_TURN, T_ATTACK, T_SCRY, T_COMBAT, T_COUNTERS, T_EXPLORE_EFFECT,
+ T_HELD) = range(len(TRACE_EVENTS))
 
 
 @compiled(inline="always")

@@ -51,7 +51,7 @@ from .codes import (
 from .decisions import castable_kind
 from .lands import play_land
 from .mana import keyed, paid_row, payable_any, total_of, unit_sets
-from .pack import C_CHEAPEST, CAST_IDS, CK_KINDS, CK_WATCHED
+from .pack import C_CHEAPEST, C_NEEDS_TARGET, CAST_IDS, CK_KINDS, CK_WATCHED
 from .records import compiled
 from .spells import cast_pass
 from .state import (
@@ -72,7 +72,7 @@ from .state import (
     TAPPED,
     TURN,
 )
-from .trace import T_DISCARD, note
+from .trace import T_DISCARD, T_HELD, note, tracing
 from .zones import count, draw, group_ids, mark_castable, to_hand, untap_units
 
 
@@ -213,10 +213,25 @@ def turn_metrics(K, S, out):
             out[len(METRIC_EVENT) + n_castable + j] = main[2 + n_castable + j]
 
 
+@compiled
+def note_held(K, S):
+    """A game's log only: each spell in hand held for want of a target at the end of the
+    second main phase (its target only an opponent has, or it needs a creature you control
+    and there is none)."""
+    if not tracing(S):
+        return
+    no_creature = count(K, S, G_CREATURE) == 0
+    for kind in range(1, K.dims[N_KINDS]):
+        need = K.card[kind, C_NEEDS_TARGET]
+        if S.zones[HAND, kind] > 0 and (need == 2 or (need == 1 and no_creature)):
+            note(S, T_HELD, kind, S.zones[HAND, kind], need)
+
+
 @compiled(inline="always")
 def play_turn(K, S, discard_order, attackers, crewers):
     untap_and_draw(K, S)
     main_phase(K, S, NO)
     combat(K, S, attackers, crewers)
     main_phase(K, S, YES)
+    note_held(K, S)
     cleanup(K, S, discard_order)
