@@ -18,14 +18,18 @@ return itself). Among the options, in this order:
 3. the one that closes most of the *remaining colour deficit* of the wanted cards: the
    spells in hand the casting order casts, a commander in the command zone and the cards
    named by ``castable`` (each distinct card once). A card's deficit is the number of its
-   coloured pips that the mana sources you control (tapped or not; Signet-style filters
-   aside) cannot pay, each pip by a distinct unit (the deficiency of the matching of pips to
-   units, :func:`colour_deficits`); a fetch land closes what the best basic land it can find
+   pips (every symbol but generic mana, ``{C}`` and ``{S}`` included) that the mana sources
+   you control (tapped or not; Signet-style filters aside) cannot pay, each pip by a
+   distinct unit (the deficiency of the matching of pips to units,
+   :func:`colour_deficits`); a fetch land closes what the best basic land kind of the deck
    would;
-4. the one making the colour with the largest remaining deficit (per colour: each wanted
-   card's pips of that colour beyond the sources of that colour), then the colour most
-   demanded by the pips of the spells left in the library;
+4. the one making the colour with the largest remaining deficit (per colour W U B R G: each
+   wanted card's pips of that colour beyond the sources of that colour), then the colour
+   most demanded by the pips of the spells left in the library;
 5. more colours first, a land card before a spell's land face, then the lower id (by name).
+
+A fetch land stands for every basic land kind of the deck (left in the library or not): the
+best of them in step 3, all their colours in steps 4 and 5.
 
 A land put onto the battlefield by an effect is a land card (no spell's land face): as its own
 text says (Hakbal's attack trigger), it is chosen like a land drop (steps 1-5: its mana can be

@@ -31,8 +31,9 @@ OBSERVATION_NAMES: dict[str, str] = {
     "lands_in_hand": "land cards in hand",
     "lands_in_play": "lands on the battlefield",
     "mana_sources": "permanents you control with a mana ability (lands, mana creatures, "
-                    "mana rocks)",
-    "predicted_mana": "mana sources plus land cards in hand (Forge's estimate)",
+                    "mana rocks; tapped or not)",
+    "predicted_mana": "mana sources plus land cards in hand (Forge's estimate, the forge "
+                      "policy's)",
     "castable_now": "your untapped sources can pay the revealed card's cost now, colours "
                     "included (bool)",
     "castable_next_turn": "all your sources, untapped, plus one land from your hand could "

@@ -134,7 +134,7 @@ def curve_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
     """
     rows = result.summary()
     meta = result.meta
-    body = [[row.card, str(row.copies), row.cost, str(row.turn),
+    body = [[row.card, str(row.copies), row.cost, row.karsten_row or "-", str(row.turn),
              _probability_cell(row.probability, row.se),
              _probability_cell(row.given_lands, row.given_lands_se),
              _sources_cell(row), row.short]
@@ -142,11 +142,13 @@ def curve_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
     play = "on the play" if meta["on_play"] else "on the draw"
     return [Table(
         f"curve: each nonland card on its turn (mana value, at least 1), {play}",
-        ["card", "copies", "cost", "turn", "castable", "given lands", "sources (Karsten)",
-         "short of"],
+        ["card", "copies", "cost", "Karsten row", "turn", "castable", "given lands",
+         "sources (Karsten)", "short of"],
         body,
         "cells: probability (standard error); given lands: castable given at least "
-        "mana-value lands in play; sources: the deck's sources of each colour of the cost "
+        "mana-value lands in play; Karsten row: the row of Karsten's table each colour of "
+        "the cost reads (+1: a gold card's extra source); sources: the deck's sources of "
+        "each colour of the cost "
         f"(Karsten 2022's recommendation, {sources_column(meta)}); short of: "
         "the colours with fewer sources than recommended",
         lead=curve_answer(rows))]
