@@ -19,6 +19,7 @@ from explore_sim.cards.karsten import (
     coloured_sources,
     karsten_column,
     karsten_column_text,
+    karsten_row,
     karsten_sources,
 )
 from explore_sim.cli import main
@@ -66,6 +67,12 @@ def test_costs_out_of_the_table_gold_cards_and_deck_sizes():
     # Gold: the other colour counts as generic, and one more source per colour.
     assert karsten_sources(cost_modes("{1}{G}{U}")[0], "G", 60) == 12 + 1
     assert karsten_sources(cost_modes("{G}{U}")[0], "U", 60) == 13 + 1
+    # The row read is shown beside the cost: {3}{G}{G} (Vivien Reid) on the 2CC row.
+    assert karsten_row(cost_modes("{3}{G}{G}")[0], "G") == "2CC"
+    assert karsten_row(cost_modes("{5}{G}")[0], "G") == "4C"
+    assert karsten_row(cost_modes("{2}{B}{B}{B}")[0], "B") == "1CCC"
+    assert karsten_row(cost_modes("{G}")[0], "G") == "C"
+    assert karsten_row(cost_modes("{1}{G}{U}")[0], "U") == "2C+1"
     assert [karsten_column(n) for n in (40, 45, 50, 60, 69, 70, 90, 100)] == \
         [40, 40, 60, 60, 60, 80, 99, 99]
     # A deck of a size the table has no column for is told which column it is judged by.
@@ -147,6 +154,10 @@ def test_the_command_prints_the_header_and_a_row_per_card(capsys, tmp_path):
                  "60-card column"):
         assert line in out.splitlines()
     assert "  engine: " in out and "Jadelight Ranger" in out and "B 16 (23)*" in out
+    header, = [line for line in out.splitlines() if line.strip().startswith("card")]
+    assert header.split()[:5] == ["card", "n", "cost", "Karsten", "row"]
+    tyrant, = [line for line in out.splitlines() if line.strip().startswith("Carnage Tyrant")]
+    assert tyrant.split()[3:6] == ["{4}{G}{G}", "G", "2CC"]
     short = tmp_path / "short.txt"  # four cards fewer: judged by the 60-card column, and told
     short.write_text(Path(deck).read_text().replace("4 Llanowar Elves (DOM) 168", ""))
     assert main(["curve", str(short), "--cards", str(DECKS / "golgari_explore.cards.toml"),
@@ -159,6 +170,8 @@ def test_the_command_prints_the_header_and_a_row_per_card(capsys, tmp_path):
     assert data["meta"]["command"] == "curve" and data["meta"]["turns"] == 3
     rows = {row["card"]: row for row in data["rows"]}
     assert rows["Carnage Tyrant"]["turn"] == 3 and rows["Llanowar Elves"]["turn"] == 1
+    assert rows["Carnage Tyrant"]["karsten_row"] == "G 2CC"
+    assert rows["Find // Finality"]["karsten_row"] == ""  # hybrid pips only
     assert len(rows) == 12
 
 

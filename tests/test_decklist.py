@@ -18,13 +18,14 @@ def counts(deck_section):
 
 
 def test_arena_export_with_sections_and_set_codes():
-    deck = parse_deck(
-        "About\nName Merfolk Test\n\n"
-        "Commander\n1 Hakbal of the Surging Soul (LCC) 3\n\n"
-        "Companion\n1 Cenote Scout (LCI) 178\n\n"
-        "Deck\n4 Cenote Scout (LCI) 178\n20 Forest (LCI) 401\n\n"
-        "Sideboard\n2 Get Lost (LCI) 14\n"
-    )
+    with pytest.warns(DeckWarning, match="this one has 25 \\(24 \\+ 1 commander\\)"):
+        deck = parse_deck(
+            "About\nName Merfolk Test\n\n"
+            "Commander\n1 Hakbal of the Surging Soul (LCC) 3\n\n"
+            "Companion\n1 Cenote Scout (LCI) 178\n\n"
+            "Deck\n4 Cenote Scout (LCI) 178\n20 Forest (LCI) 401\n\n"
+            "Sideboard\n2 Get Lost (LCI) 14\n"
+        )
     assert deck.name == "Merfolk Test"
     assert counts(deck.main) == {"Cenote Scout": 4, "Forest": 20}
     assert counts(deck.commander) == {"Hakbal of the Surging Soul": 1}  # not in the library

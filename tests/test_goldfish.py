@@ -6,9 +6,11 @@ sick. Test names cite the explore rule items (E1-E10, M1-M6, R1-R3) they check.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
-from conftest import scripted_game
+from conftest import fixture_cards, scripted_game
 
 from explore_sim.engine.goldfish import GameConfig
 
@@ -258,14 +260,18 @@ def test_maps_can_be_turned_off():
     assert m["maps_created"] == 1 and m["maps_used"] == 0
 
 
-def test_M6_worldwalker_helm_adds_a_map_and_get_lost_gives_none():
+@pytest.mark.parametrize("target, cast", [("opponent", 1), ("", 2)])
+def test_M6_worldwalker_helm_adds_a_map_and_get_lost_gives_none(target, cast):
+    """Get Lost's target is an opponent's: held in a goldfish game. Cast all the same (a card
+    file without its target), its Maps go to the opponent: none for you."""
+    get_lost = dataclasses.replace(fixture_cards().get("Get Lost"), target=target)
     game, state, _ = scripted_game(["Forest"] * 4, hand=["Spyglass Siren", "Get Lost"],
                                    battlefield=["Worldwalker Helm", "Island", "Plains", "Plains"],
-                                   config=GameConfig(use_maps=False))
+                                   config=GameConfig(use_maps=False), cards=[get_lost])
     game.untap_and_draw(state)
     game.main_phase(state, second=False)
     assert state.totals["maps_created"][0] == 2  # Siren's Map plus the Helm's
-    assert state.totals["cards_cast"][0] == 2  # Get Lost cast as a vanilla spell: no Maps
+    assert state.totals["cards_cast"][0] == cast
 
 
 def test_sentinel_makes_a_map_on_enter_and_when_it_attacks():

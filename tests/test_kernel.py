@@ -213,6 +213,40 @@ def test_a_filter_that_makes_less_than_it_costs_plays_the_same_games(tmp_path, d
     assert disagreements(deck, GameConfig(turns=6), as_policy("forge"), trials=300) == {}
 
 
+TARGET_CARDS = """[[card]]
+name = "Dead Weight"
+mana_cost = "{B}"
+type_line = "Enchantment — Aura"
+target = "opponent"
+
+[[card]]
+name = "Giant Growth"
+mana_cost = "{G}"
+type_line = "Instant"
+target = "creature"
+
+[[card]]
+name = "Rancor"
+mana_cost = "{G}"
+type_line = "Enchantment — Aura"
+target = "creature"
+"""
+
+
+def test_held_spells_and_spells_needing_a_creature_play_the_same_games(tmp_path):
+    """Spells whose target only an opponent has (held, discarded first: a hand limit of 5
+    makes the cleanup discard) and spells that wait for a creature you control."""
+    from explore_sim.cards.card_index import card_sources
+
+    cards = tmp_path / "targets.toml"
+    cards.write_text(TARGET_CARDS, encoding="utf-8")
+    deck = parse_deck("8 Dead Weight\n6 Giant Growth\n4 Rancor\n4 Get Lost\n"
+                      "10 Grizzly Bears\n8 Cenote Scout\n8 Swamp\n9 Forest\n3 Plains\n",
+                      card_sources([cards], use_index=False))
+    for config in (GameConfig(turns=7), GameConfig(turns=7, hand_limit=5)):
+        assert disagreements(deck, config, as_policy("forge"), trials=300) == {}
+
+
 def test_a_broken_rule_is_seen(monkeypatch):
     """The agreement check can fail: a vectorised engine whose cleanup discards nothing."""
     deck = load_deck(DECKS[0].parent / "lci_merfolk_explore.txt")

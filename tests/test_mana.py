@@ -496,6 +496,32 @@ def test_land_choice_takes_the_missing_colour():
     assert state.battlefield[0, ids["Swamp"]] == 1
 
 
+def test_land_choice_step_3_counts_colourless_pips():
+    """Step 3's deficit counts every pip but generic mana, {C} included: Eldrazi Grower
+    ({2}{C}) in hand makes the Wastes close a deficit the Forest does not, though the
+    library's Grizzly Bears ask for green (step 4)."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Forest", "Wastes", "Eldrazi Grower"])
+    play(game, state)
+    assert state.battlefield[0, ids["Wastes"]] == 1
+
+
+@pytest.mark.parametrize("other_basics, played", [(["Island", "Swamp"], "Evolving Wilds"),
+                                                  ([], "Golgari Guildgate")])
+def test_land_choice_a_fetch_land_stands_for_every_basic_land_kind_of_the_deck(other_basics,
+                                                                              played):
+    """Steps 4-5: a fetch land's colours are those of every basic land kind of the deck, left
+    in the library or not. With Forests, Islands and Swamps in the deck Evolving Wilds counts
+    three colours and is played over Golgari Guildgate's two (both count as tapped, no card
+    wants a colour); with Forests only it counts one. The library holds only a Forest."""
+    library = ["Cartographer's Companion", "Forest", "Cartographer's Companion"]
+    game, state, ids = scripted_game(library, hand=["Evolving Wilds", "Golgari Guildgate"],
+                                     extra=other_basics)
+    play(game, state)
+    assert state.hand[0, ids[played]] == 0
+    assert state.hand[0, ids[({"Evolving Wilds", "Golgari Guildgate"} - {played}).pop()]] == 1
+
+
 def test_pathway_picks_the_face_the_hand_needs():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3,
                                      hand=["Barkchannel Pathway // Tidechannel Pathway",

@@ -250,3 +250,21 @@ def test_compare_and_simulate_read_a_dict_as_named_policies():
         explore_sim.simulate(deck, policy={"a": "keep", "b": "mill"}, turns=1, trials=200)
     with pytest.raises(PolicyError, match="explore plays one policy"):
         explore_sim.explore(deck, policy=["keep", "mill"], trials=200)
+
+
+def test_forge_predicts_mana_from_every_mana_source_and_the_lands_in_hand():
+    """The predicted mana of the forge rule (docs/rules.md, docs/guide/policies.md) counts
+    every permanent with a mana ability (a mana creature and a mana rock too) and the land
+    cards in hand: with two Forests, Llanowar Elves and Sol Ring in play and a Forest in hand
+    it is 5, so Queen's Agent (mana value 6 < 5 + 2), revealed by Cenote Scout, is kept on
+    top; counting only lands (2 + 1) it would be milled."""
+    from conftest import scripted_game
+
+    game, state, ids = scripted_game(["Queen's Agent"] * 3,
+                                     hand=["Cenote Scout", "Forest", "Forest"],
+                                     battlefield=["Forest", "Llanowar Elves", "Sol Ring"],
+                                     policy="forge")
+    game.play_turn(state)
+    metrics = {name: int(value[0]) for name, value in game.turn_metrics(state).items()}
+    assert metrics["explores"] == 1 and metrics["milled"] == 0
+    assert state.library[0, state.top[0]] == ids["Queen's Agent"]

@@ -224,7 +224,7 @@ def test_curve_of_a_shipped_deck_in_a_real_browser(browser):
             for row in table.query_selector_all("tbody tr")}
         tyrant = rows.set_index("card").loc["Carnage Tyrant"]
         assert shown["Carnage Tyrant"][:4] == [
-            "2", "{4}{G}{G}", "6", f"{tyrant['probability']:.3f} ({tyrant['se']:.3f})"]
+            "2", "{4}{G}{G} (G 2CC)", "6", f"{tyrant['probability']:.3f} ({tyrant['se']:.3f})"]
         assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=curve")
         # Every column in view on a 1,366 px laptop: the card names wrap, nothing scrolls.
         widths = page.evaluate("() => { const t = document.querySelector('table.stats');"

@@ -76,7 +76,9 @@ def test_the_curve_tab_gives_explore_sim_curves_numbers(client, curve_run):
     assert list(shown) == list(rows["card"])
     for row in rows.itertuples():
         assert shown[row.card] == [
-            str(row.copies), row.cost, str(row.turn), f"{row.probability:.3f} ({row.se:.3f})",
+            str(row.copies), f"{row.cost} ({row.karsten_row})" if row.karsten_row else row.cost,
+            str(row.turn),
+            f"{row.probability:.3f} ({row.se:.3f})",
             f"{row.given_lands:.3f} ({row.given_lands_se:.3f})",
             ", ".join(f"{c} {have.split()[1]} ({want.split()[1]})" for c, have, want in
                       zip(row.colours, row.sources.split(", "), row.karsten.split(", ")))

@@ -30,7 +30,7 @@ import pandas as pd
 from ..cards.card import Card, mana_value_of
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten import KARSTEN_SOURCE, coloured_sources, cost_colours, karsten_column, \
-    karsten_column_text, karsten_sources
+    karsten_column_text, karsten_row, karsten_sources
 from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy
@@ -51,8 +51,8 @@ MAX_CURVE_TURNS = 10
 #: The columns of :meth:`CurveResult.summary`, in order.
 CURVE_COLUMNS = ("card", "copies", "mana_value", "cost", "turn", "probability", "se",
                  "ci_low", "ci_high", "lands_probability", "given_lands", "given_lands_se",
-                 "given_lands_ci_low", "given_lands_ci_high", "colours", "sources", "karsten",
-                 "short")
+                 "given_lands_ci_low", "given_lands_ci_high", "colours", "karsten_row",
+                 "sources", "karsten", "short")
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -104,6 +104,7 @@ class CurveResult(Result):
         lines.append("")
         shown = pd.DataFrame({
             "card": rows["card"], "n": rows["copies"], "cost": rows["cost"],
+            "Karsten row": [row or "-" for row in rows["karsten_row"]],
             "turn": rows["turn"],
             "castable": [_cell(p, se) for p, se in zip(rows["probability"], rows["se"])],
             "given lands": [_cell(p, se) for p, se in zip(rows["given_lands"],
@@ -113,7 +114,9 @@ class CurveResult(Result):
         lines.append(shown.to_string(index=False))
         lines.append("")
         lines.append("  cells: probability (standard error); given lands: castable given at "
-                     "least mana-value lands in play; * short of Karsten's number")
+                     "least mana-value lands in play; Karsten row: the row of Karsten's table "
+                     "each colour of the cost reads (+1: a gold card's extra source); * short "
+                     "of Karsten's number")
         return "\n".join(lines) + "\n"
 
     def _facts(self) -> dict[str, Any]:
@@ -157,13 +160,14 @@ def _probabilities(stats: TurnStats, card: Card, turn: int, level: float) -> dic
 
 
 def _colour_columns(card: Card, sources: Mapping[str, int], deck_size: int) -> dict[str, str]:
-    """``colours``, ``sources``, ``karsten`` and ``short`` of a card (text, one entry per
-    colour of its first cost mode: ``"G 17, U 9"``)."""
+    """``colours``, ``karsten_row``, ``sources``, ``karsten`` and ``short`` of a card (text,
+    one entry per colour of its first cost mode: ``"G 17, U 9"``, ``"G 2CC"``)."""
     mode = card.cost_modes[0]
     colours = cost_colours(mode)
     have = {c: sources[c] for c in colours}
     want = {c: karsten_sources(mode, c, deck_size) for c in colours}
     return {"colours": colours,
+            "karsten_row": ", ".join(f"{c} {karsten_row(mode, c)}" for c in colours),
             "sources": ", ".join(f"{c} {have[c]}" for c in colours),
             "karsten": ", ".join(f"{c} {want[c]}" for c in colours),
             "short": "".join(c for c in colours if have[c] < want[c])}

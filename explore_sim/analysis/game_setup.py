@@ -38,8 +38,9 @@ ASSUMPTIONS = [
     "mana: colours, mana creatures (summoning sick the turn they enter), mana rocks, lands "
     "entering tapped and land faces follow the card data; a spell is cast when the untapped "
     "sources can pay it exactly (colours included), tapping the least flexible sources first",
-    "land choice: a land that lets a spell in hand be cast, untapped when mana is used this "
-    "turn (a fetch land counts as tapped), the one closing most of the remaining colour "
+    "land choice: a land that lets a spell in hand or the commander be cast, untapped when "
+    "mana is used this turn (a fetch land counts as tapped), the one closing most of the "
+    "remaining colour "
     "deficit of the spells in hand, the commander and the castable cards, then the colour "
     "with the largest remaining deficit and the library's; a spell // land card is played as "
     "a land only when no land card can be (land_faces)",
@@ -48,6 +49,10 @@ ASSUMPTIONS = [
     "order); mana creatures do not attack",
     "cast priority: explore and Map makers first, most expensive first; "
     "Jadelight Spelunker takes the mana left (X >= 1)",
+    "targets: a spell or aura whose target only an opponent has (removal, bounce, a "
+    "counterspell, an aura that only harms its creature) is held, never cast on a permanent "
+    "of yours, and discarded first; one that helps the creature it targets waits for a "
+    "creature you control",
     "Maps and Seeker of Sunlight are used with the mana left in the second main phase",
     "event metrics are cumulative from the start of the game; lands_played, on_curve, "
     "land_drop, creatures and hand_size describe the end of the turn",

@@ -53,8 +53,9 @@ class GameReplay:
         trigger, ability or spell it is; a Map's is ``map_used``), ``explore`` (one card
         revealed), ``counters`` (+1/+1 counters put on ``card``), ``scry``, ``removed``,
         ``maps_made``, ``map_used``, ``combat`` (the beginning of a combat in which something
-        happened), ``attack``, ``damage``, ``discard``, ``end_turn``), ``card`` (a card's
-        name, or empty) and ``detail``.
+        happened), ``attack``, ``damage``, ``held`` (a spell in hand held for want of a
+        target at the end of the second main phase, and why), ``discard``, ``end_turn``),
+        ``card`` (a card's name, or empty) and ``detail``.
     metrics : DataFrame
         The game's per-turn metric values: one row per turn (index ``turn``, from 1), one
         column per metric.
@@ -161,6 +162,12 @@ def _detail(event: str, card: int, a: int, b: int, name) -> str:
     if event == "counters":
         each = f" ({a // b} on each of {b})" if b > 1 else ""
         return f"{a} on {name(card)}{each}"
+    if event == "held":
+        copies = f"{a} copies, " if a > 1 else ""
+        if b == 2:
+            return (f"{copies}no target: its target would be an opponent's, and a goldfish "
+                    "opponent has none")
+        return f"{copies}no target: no creature you control"
     if event == "end_turn":
         return f"{a} land{'s' if a != 1 else ''} in play, {b} card{'s' if b != 1 else ''} in hand"
     return ""

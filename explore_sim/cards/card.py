@@ -39,6 +39,8 @@ __all__ = [
     "LAND_ENTERS",
     "FETCHES",
     "FETCH_WHEN",
+    "TARGETS",
+    "CAN_BE_COMMANDER",
     "Card",
     "normalize_name",
     "mana_value_of",
@@ -105,6 +107,16 @@ FETCHES = ("basic_tapped", "basic_passage", "basic_hand", "basic_tapped_and_hand
 #: soon as it enters), ``activated`` (an activated ability paid with ``ability_cost`` in the
 #: second main phase), ``cast`` (the spell resolving), ``enter`` (an enter trigger).
 FETCH_WHEN = ("sacrifice", "activated", "cast", "enter")
+#: Targets a spell or aura needs before it is cast: ``opponent``, a target only an opponent
+#: has (an opponent's permanent or spell: removal, bounce, a counterspell, an aura that only
+#: harms its creature), which a goldfish opponent never has, so the card is held, never
+#: cast (nor on a permanent of yours it would only harm); ``creature``, a creature you
+#: control (a pump, an aura that helps its creature), so the card waits for one. A spell
+#: whose explore targets a creature you control waits for one too (``explore_targets``).
+TARGETS = ("opponent", "creature")
+#: The keyword of a card whose text says it can be your commander (CR 903.3): the card
+#: import writes it, card files may give it.
+CAN_BE_COMMANDER = "can_be_commander"
 _BASIC_TYPE_NAMES = ("plains", "island", "swamp", "mountain", "forest")
 
 #: Layouts whose card is, in the library, only its front face or main part (E10).
@@ -257,7 +269,8 @@ class Card:
     ``back_produces`` and ``back_enters_tapped`` the land face of a modal double-faced card
     (spell // land, or a land // land Pathway), which may be played instead of the front.
     ``colour_identity`` (letters, e.g. ``"GU"``) is a commander's colour identity; without it
-    the colours of the mana cost count.
+    the colours of the mana cost count. ``target`` (:data:`TARGETS`) is the target a spell
+    or aura needs before it is cast: ``opponent`` holds it in a goldfish game.
     ``unmodelled`` keeps the oracle text an importer could not model (shown by ``cards
     check``).
 
@@ -300,6 +313,7 @@ class Card:
     back_produces: str = ""
     back_enters_tapped: str = ""
     colour_identity: str = ""
+    target: str = ""
     unmodelled: str = ""
     is_land: bool = dataclasses.field(init=False)
     is_creature: bool = dataclasses.field(init=False)
@@ -316,6 +330,7 @@ class Card:
             self.explore_replacement, EXPLORE_REPLACEMENTS, "explore_replacement", where
         )
         _check_choice(self.extra_land, EXTRA_LAND, "extra_land", where)
+        _check_choice(self.target, TARGETS, "target", where)
         if (self.explores > 0 or self.explores_x) != bool(self.explores_when):
             raise CardError(f"{where}: explores and explores_when must be given together")
         if (self.maps > 0) != bool(self.maps_when):
@@ -488,6 +503,10 @@ class Card:
             parts.append(f"extra land {self.extra_land}")
         if self.fetch:
             parts.append(f"search {self.fetch} ({self.fetch_when})")
+        if self.target == "opponent":
+            parts.append("held: its target is an opponent's")
+        elif self.target == "creature":
+            parts.append("targets a creature you control")
         return "; ".join(parts) or "-"
 
     def mana(self) -> str:
@@ -548,6 +567,7 @@ class Card:
             "explore_trigger": self.explore_trigger or "-",
             "explore_replacement": self.explore_replacement or "-",
             "extra_land": self.extra_land or "-",
+            "target": self.target or "-",
             "keywords": ", ".join(self.keywords) or "-",
             "ability_cost": self.ability_cost or "-",
             "mana": self.mana(),
@@ -595,7 +615,7 @@ _TEXT_FIELDS = ("mana_cost", "type_line", "layout", "explores_when", "maps_when"
                 "explore_trigger", "explore_replacement", "extra_land", "ability_cost",
                 "set_number", "note", "source", "produces", "mana_ability_cost",
                 "enters_tapped", "land_enters", "fetch", "fetch_when", "back_produces",
-                "back_enters_tapped", "colour_identity", "unmodelled")
+                "back_enters_tapped", "colour_identity", "target", "unmodelled")
 _NUMBER_FIELDS = {
     "power": POWER_RANGE,
     "toughness": POWER_RANGE,

@@ -9,8 +9,10 @@ the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a numb
 ``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or G,
 ``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
 ``enters_tapped`` (true, or a rule such as ``"unless:forest|swamp"``, ``"shock"``),
-``land_enters``, ``fetch``, ``fetch_when``, ``back_produces``, ``back_enters_tapped``
-(see :class:`explore_sim.cards.card.Card`). Example::
+``land_enters``, ``fetch``, ``fetch_when``, ``back_produces``, ``back_enters_tapped``, and
+``target`` (``"opponent"``: a spell or aura whose target only an opponent has, held in a
+goldfish game; ``"creature"``: it needs a creature you control) (see
+:class:`explore_sim.cards.card.Card`). Example::
 
     [[card]]
     name = "Tidecaller Scout"
@@ -58,7 +60,7 @@ _FIELDS = {
     "set_number": str, "note": str, "produces": str, "mana_ability_cost": str,
     "mana_life": int, "enters_tapped": (str, bool), "land_enters": str, "fetch": str,
     "fetch_when": str, "back_produces": str, "back_enters_tapped": (str, bool),
-    "colour_identity": str,
+    "colour_identity": str, "target": str,
 }
 
 

@@ -37,7 +37,7 @@ from .files import check_regular_file
 from .jsonstream import expect_end, first_char, iter_array, iter_object, open_text
 from .costs import basic_land_colours
 from .oracle_mana import mana_from_text
-from .oracle import abilities_from_text
+from .oracle import abilities_from_text, target_from_faces
 
 __all__ = [
     "CARDS_DIR_ENV",
@@ -59,7 +59,7 @@ __all__ = [
 CARDS_DIR_ENV = "EXPLORE_SIM_CARDS_DIR"
 #: File name of the card index inside the card directory.
 INDEX_NAME = "cards.sqlite"
-_SCHEMA_VERSION = "3"
+_SCHEMA_VERSION = "4"
 
 #: Scryfall / MTGJSON layouts that are not cards of a deck.
 SKIPPED_LAYOUTS = frozenset({
@@ -291,7 +291,7 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
     mana, mana_warnings = _mana_fields(name, layout, face_texts,
                                        _words(produced) if isinstance(produced, list) else None)
     fields.update(mana)
-    warnings += mana_warnings
+    warnings = _held_warnings(fields, layout, face_texts, warnings + mana_warnings)
     keywords = _keywords(obj.get("keywords")) + tuple(fields.pop("keywords", ()))
     number = f"{_text(obj, 'set').upper()} {_text(obj, 'collector_number')}".strip()
     card = Card(
@@ -331,7 +331,7 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
                    _text(f, "text")) for f in ordered]
     mana, mana_warnings = _mana_fields(name, layout, face_texts, None)
     fields.update(mana)
-    warnings += mana_warnings
+    warnings = _held_warnings(fields, layout, face_texts, warnings + mana_warnings)
     keywords = _keywords(first.get("keywords")) + tuple(fields.pop("keywords", ()))
     if layout in {"split", "aftermath"}:
         mana_value = first.get("manaValue", first.get("convertedManaCost"))
@@ -352,6 +352,16 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
         **fields,
     )
     return card, warnings
+
+
+def _held_warnings(fields: dict[str, Any], layout: str, faces: list[tuple[str, str, str]],
+                   warnings: list[str]) -> list[str]:
+    """Set ``fields["target"]`` from the faces' text; a card held for want of a target only
+    an opponent has is never cast, so what its other text does is no warning."""
+    fields["target"] = target_from_faces(layout, faces)
+    if fields["target"] != "opponent":
+        return warnings
+    return [w for w in warnings if ": modelled as a vanilla card: " not in w]
 
 
 def _unmodelled(warnings: list[str]) -> str:

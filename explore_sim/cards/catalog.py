@@ -317,6 +317,7 @@ CATALOG_COLUMNS = (
     "back_produces",
     "back_enters_tapped",
     "colour_identity",
+    "target",
 )
 
 
@@ -416,5 +417,6 @@ def _card_from_row(row: dict[str, str | None], source: str) -> Card:
         back_produces=text("back_produces"),
         back_enters_tapped=text("back_enters_tapped"),
         colour_identity=text("colour_identity"),
+        target=text("target"),
         mana_value=integer("mana_value"),
     )

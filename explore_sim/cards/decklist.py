@@ -29,6 +29,10 @@ or ``mtgo`` always does. Whole-line ``#`` and ``//`` comments and type headers s
 names the deck's filler card: the card :meth:`Deck.with_counts` (and so
 :func:`explore_sim.sweep`) adds or removes to keep the deck's size when other counts change.
 
+A list without sections of 99 to 101 cards, singleton but for basic lands, with a legendary
+creature is a Commander deck (:mod:`explore_sim.cards.commanders`: which card is the
+commander, a commander also in the deck, a Commander deck of another size than 100).
+
 Only the main deck goes into the library; commander, companion and sideboard are kept for
 reference. Construction rules (copy limits, minimum sizes) are not enforced, so what-if decks
 are fine; an empty main deck, counts of 0 or over 250 on a line, and unknown main-deck or
@@ -69,6 +73,7 @@ from ..errors import (
 )
 from .card import Card, normalize_name
 from .catalog import Catalog
+from .commanders import check_commanders, commander_sections
 from .features import FeatureTable
 from .decklists import DECK_FORMATS, detect_format, read_entries
 from .decklists.limits import (
@@ -160,6 +165,7 @@ class Deck:
         for section in ("main", "sideboard", "commander", "companion"):
             entries = tuple(getattr(self, section))
             object.__setattr__(self, section, tuple(sorted(entries, key=_by_name)))
+        check_commanders(self.main, self.commander, self.source)
 
     @property
     def size(self) -> int:
@@ -561,7 +567,8 @@ def parse_deck(
         catalog = card_sources()
     entries, deck_name, filler, format = read_entries(text, source, format)
     deck_name = deck_name or name
-    resolved = _resolve(entries, catalog, source)
+    resolved = commander_sections(_resolve(entries, catalog, source), entries, catalog, text,
+                                  source)
     filler_name = _resolve_filler(filler, catalog, source)
     main = resolved.get("main", ())
     size = sum(count for _, count in main)

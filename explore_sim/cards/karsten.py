@@ -27,7 +27,7 @@ from .costs import ANY_COLOUR, COLOURS, CostMode
 from .decklist import Deck
 
 __all__ = ["KARSTEN_SOURCE", "KARSTEN_DECK_SIZES", "karsten_table", "karsten_column",
-           "karsten_column_text", "karsten_key", "karsten_sources", "coloured_sources",
+           "karsten_column_text", "karsten_key", "karsten_row", "karsten_sources", "coloured_sources",
            "cost_colours"]
 
 #: Where the recommendations come from.
@@ -134,6 +134,35 @@ def karsten_key(mode: CostMode, colour: str) -> tuple[int, int]:
     while (generic, pips) not in table:
         generic -= 1
     return generic, pips
+
+
+def karsten_row(mode: CostMode, colour: str) -> str:
+    """The name of the table row a cost reads for one of its colours, as the table writes
+    it, with ``+1`` for a gold card (one source more of each colour).
+
+    Parameters
+    ----------
+    mode : CostMode
+    colour : str
+        One letter of ``WUBRG`` among :func:`cost_colours`.
+
+    Returns
+    -------
+    str
+        Such as ``"2CC"`` for {3}{G}{G} (read on the {2}{G}{G} row), ``"2C+1"`` for the B
+        (and the G) of {1}{B}{G}.
+
+    Examples
+    --------
+    >>> from explore_sim.cards.costs import cost_modes
+    >>> karsten_row(cost_modes("{3}{G}{G}")[0], "G")
+    '2CC'
+    >>> karsten_row(cost_modes("{1}{B}{G}")[0], "B")
+    '2C+1'
+    """
+    generic, pips = karsten_key(mode, colour)
+    gold = len(cost_colours(mode)) > 1
+    return f"{generic or ''}{'C' * pips}{'+1' if gold else ''}"
 
 
 def karsten_sources(mode: CostMode, colour: str, deck_size: int) -> int:

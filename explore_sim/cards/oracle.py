@@ -1,4 +1,5 @@
-"""Explore and Map abilities read from oracle text, for cards outside the built-in catalog.
+"""Explore and Map abilities read from oracle text, for cards outside the built-in catalog,
+and the target a spell or aura needs (:func:`target_from_faces`).
 
 Only common, unambiguous templates are recognised; any other text that mentions exploring
 or Map tokens is reported so the user knows the card is modelled as a vanilla card. Every
@@ -12,8 +13,9 @@ import re
 from typing import Any
 
 from ..errors import CardError
+from .card import CAN_BE_COMMANDER
 
-__all__ = ["abilities_from_text", "MAX_ORACLE_TEXT"]
+__all__ = ["abilities_from_text", "target_from_faces", "MAX_ORACLE_TEXT"]
 
 #: The longest oracle text read (the longest printed card has about 1,500 characters).
 MAX_ORACLE_TEXT = 10_000
@@ -57,6 +59,7 @@ _TRIGGER_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on "
                 r"(?:~|it|this creature|this vehicle|this artifact)"), "caravel"),
 ]
+_COMMANDER = re.compile(r"~ can be your commander")
 _LAND_OR_DRAW = re.compile(r"whenever ~ attacks, you may put a land card from your hand onto the "
                            r"battlefield\. if you don't, draw a card")
 _MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
@@ -110,6 +113,8 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
         if _LAND_OR_DRAW.search(line):
             fields["extra_land"] = "attack_or_draw"
             recognised = True
+        if _COMMANDER.search(line):
+            fields["keywords"] = (*fields.get("keywords", ()), CAN_BE_COMMANDER)
         if not recognised and _MENTIONS.search(line):
             unmatched.append(originals[number].strip() if number < len(originals) else line)
     return fields, unmatched
@@ -136,3 +141,84 @@ def _without_reminders(text: str) -> str:
         position = closing + 1
     parts.append(text[position:])
     return "".join(parts)
+
+
+# --------------------------------------------------------------------------------------
+# Targets (docs/guide/simulate.md: a card whose target only an opponent has is held)
+
+#: Something only an opponent has in a goldfish game: a spell on the stack, or a permanent
+#: the effect removes, bounces, steals or shrinks (cast on your own permanent it would only
+#: harm you, so a player never does).
+_OPPONENT_TARGETS = [re.compile(pattern) for pattern in (
+    r"\bcounter target\b",
+    r"\b(?:destroy|exile) target\b",
+    r"\breturn target [a-z ,]*?(?:permanent|creature|artifact|enchantment|planeswalker)s?"
+    r"(?: [a-z' ]*?)? to (?:its|their) owner's hand",
+    r"\bgain control of target\b",
+    r"\btarget [a-z ,]*?(?:permanent|creature|artifact|enchantment|planeswalker|land)s? "
+    r"(?:an opponent controls|you don't control)",
+    r"\btarget creature gets -\d+/-\d+",
+    r"\bdeals? (?:\d+|x) damage to target (?:creature|planeswalker|artifact|permanent)",
+)]
+#: An aura's effect that only harms the creature it enchants.
+_HARMFUL_AURA = re.compile(r"enchanted creature (?:gets -|can't attack|can't block|doesn't "
+                           r"untap|loses all abilities|'s activated abilities can't)|you "
+                           r"control enchanted creature")
+#: A spell that helps a creature you control (a pump).
+_HELPS_CREATURE = re.compile(r"\btarget creature(?: you control)? gets \+|\btarget creature "
+                             r"you control\b")
+_MODAL = re.compile(r"\bchoose (?:one|two|one or more|one or both)\b")
+_OPTIONAL_TARGETS = re.compile(r"\bup to (?:one|two|three|four|x|\d+) (?:other )?target")
+
+
+def target_from_faces(layout: str, faces: list[tuple[str, str, str]]) -> str:
+    """The ``target`` card field (:data:`~explore_sim.cards.card.TARGETS`) read from the
+    faces' ``(name, type line, oracle text)``: ``opponent`` for an instant or sorcery whose
+    target only an opponent has (removal, bounce, a counterspell: "Destroy target ...",
+    "Return target nonland permanent to its owner's hand", "Counter target spell") and for
+    an aura that only harms the creature it enchants (Dead Weight); ``creature`` for a
+    pump or an aura that helps a creature, which needs a creature you control; ``""``
+    otherwise. A split card is held only when both halves are; a modal spell ("Choose one
+    --") or one whose targets are optional ("up to one target") is never held; only the
+    front face of other cards is read.
+
+    Parameters
+    ----------
+    layout : str
+    faces : list of (str, str, str)
+
+    Returns
+    -------
+    str
+    """
+    if not faces:
+        return ""
+    castable = faces if layout in {"split", "aftermath"} else faces[:1]
+    found = {_face_target(name, type_line, text) for name, type_line, text in castable}
+    return found.pop() if len(found) == 1 else ""
+
+
+def _face_target(name: str, type_line: str, text: str) -> str:
+    if not isinstance(text, str) or len(text) > MAX_ORACLE_TEXT:
+        return ""
+    head, _, tail = type_line.partition("—")
+    types, subtypes = head.casefold().split(), tail.casefold().split()
+    lines = [line.strip() for line in _normalize(name, text).splitlines() if line.strip()]
+    if "aura" in subtypes:
+        enchant = next((line for line in lines if line.startswith("enchant ")), "")
+        if not enchant.startswith("enchant creature"):
+            return ""
+        if enchant.endswith(("an opponent controls", "you don't control")):
+            return "opponent"
+        rest = " ".join(line for line in lines if line != enchant)
+        if enchant.endswith("you control"):
+            return "creature"
+        return "opponent" if _HARMFUL_AURA.search(rest) else "creature"
+    if not {"instant", "sorcery"} & set(types):
+        return ""
+    whole = " ".join(lines)
+    if _MODAL.search(whole) or _OPTIONAL_TARGETS.search(whole):
+        return ""
+    if any(pattern.search(whole) for pattern in _OPPONENT_TARGETS):
+        return "opponent"
+    return "creature" if _HELPS_CREATURE.search(whole) else ""

@@ -211,6 +211,9 @@ _OTHER_FIELDS = [
     ('back_produces = "B"', "the land face of a modal double-faced card: its mana"),
     ('back_enters_tapped = "yes"', "the land face: how it enters"),
     ('colour_identity = "GU"', "a commander's colour identity (default: its cost's colours)"),
+    ('target = "opponent"', "a spell or aura whose target only an opponent has (removal, "
+                            "bounce, a counterspell): held; \"creature\": it needs a "
+                            "creature you control"),
     ('set_number = "LCI 209"', "set and collector number, for reference"),
     ('note = "..."', "free text"),
 ]

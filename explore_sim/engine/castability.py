@@ -14,13 +14,15 @@ import numpy as np
 
 from .context import Play
 from .metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
+from .paying import MAX_TAXED_CASTS
 from .rowwise import row_any, row_sum
 from .state import GameState, of_rows
 from .zones import count
 
 __all__ = ["castable_columns", "held_spells", "castable_in_hand", "first_castable",
            "castable_pairs", "castable_card", "castable_next_turn", "available_mana",
-           "record_main_phase", "will_use_mana", "castable_target"]
+           "record_main_phase", "will_use_mana", "castable_target", "taxed_casts",
+           "commander_payable", "castable_commander"]
 
 
 def castable_columns(play: Play, unit_sets: list[np.ndarray], table: np.ndarray) -> np.ndarray:
@@ -143,13 +145,52 @@ def available_mana(play: Play, state: GameState, rows: np.ndarray | None = None)
 
 def will_use_mana(play: Play, state: GameState, rows: np.ndarray,
                   total: np.ndarray) -> np.ndarray:
-    """Mana will be used this turn: a spell in hand, or a card named by ``castable`` (held
-    or not: the land choice plays as if it were), costs no more than the mana available
-    (``total``) plus one (colours aside), shape (rows,)."""
+    """Mana will be used this turn: a spell in hand the casting order casts, a commander in
+    the command zone (with its tax), or a card named by ``castable`` (held or not: the land
+    choice plays as if it were) costs no more than the mana available (``total``) plus one
+    (colours aside), shape (rows,)."""
     t = play.tables
-    holds = of_rows(state.hand, rows)[:, t.spell_ids] > 0
-    cheap = t.casting.cheapest[t.spell_ids][None, :] <= (total + 1)[:, None]
-    return row_any(holds & cheap) | (t.castable_cheapest <= total + 1)
+    kinds = t.casting.cast_ids  # a spell held for want of a target uses no mana
+    holds = of_rows(state.hand, rows)[:, kinds] > 0
+    cheap = t.casting.cheapest[kinds][None, :] <= (total + 1)[:, None]
+    used = row_any(holds & cheap) | (t.castable_cheapest <= total + 1)
+    for kind in t.commander_ids.tolist():  # {2} of tax per earlier cast (CR 903.8)
+        taxed = t.casting.cheapest[kind] + 2 * taxed_casts(state, rows, kind)
+        used |= (state.command[rows, kind] > 0) & (taxed <= total + 1)
+    return used
+
+
+def taxed_casts(state: GameState, rows: np.ndarray, kind: int) -> np.ndarray:
+    """Earlier casts of commander ``kind`` from the command zone (capped at the tax levels
+    registered), shape (rows,), intp."""
+    return np.minimum(state.command_casts[rows, kind], MAX_TAXED_CASTS).astype(np.intp)
+
+
+def commander_payable(play: Play, state: GameState, rows: np.ndarray,
+                      unit_sets: list[np.ndarray], kind: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where commander ``kind`` is in the command zone, whether the mana in ``unit_sets``
+    (aligned with ``rows``) pays it with its tax (CR 903.8): the positions in ``rows`` where
+    it is there, and for each of them whether it can be paid."""
+    mana = play.mana
+    here = np.flatnonzero(state.command[rows, kind] > 0)
+    tax = taxed_casts(state, rows[here], kind)
+    modes = mana.taxed_modes[kind]
+    ok = np.zeros(len(here), dtype=bool)
+    for option in range(len(modes[0])):
+        ok |= mana.payable_any([u[here] for u in unit_sets],
+                               np.array([m[option] for m in modes])[tax])
+    return here, ok
+
+
+def castable_commander(play: Play, state: GameState, rows: np.ndarray,
+                       unit_sets: list[np.ndarray]) -> np.ndarray:
+    """Some commander in the command zone can be paid, with its tax, with the mana in
+    ``unit_sets``, shape (rows,)."""
+    ok = np.zeros(len(rows), dtype=bool)
+    for kind in play.tables.commander_ids.tolist():
+        here, payable = commander_payable(play, state, rows, unit_sets, kind)
+        ok[here[payable]] = True
+    return ok
 
 
 def castable_target(play: Play, unit_sets: list[np.ndarray]) -> np.ndarray:

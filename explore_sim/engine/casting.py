@@ -15,14 +15,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .castability import castable_columns, castable_pairs
+from .castability import castable_columns, castable_pairs, commander_payable, taxed_casts
 from .context import Play
-from .paying import MAX_TAXED_CASTS
 from .rowwise import row_any, row_sum
 from .state import GameState, from_hand, kinds_in, of_rows
 from .zones import creatures, enters
 
-__all__ = ["cast_pass", "pay", "taxed_casts", "cast", "ResolveEvent"]
+__all__ = ["cast_pass", "pay", "cast", "ResolveEvent"]
 
 
 def cast_pass(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
@@ -40,13 +39,7 @@ def cast_pass(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     else:
         candidate &= casting.cheapest[cols] <= available
     for j, kind in casting.pass_commanders:  # from the command zone, with its tax
-        tax = taxed_casts(state, rows, kind)
-        here = np.flatnonzero(state.command[rows, kind] > 0)
-        modes = mana.taxed_modes[kind]
-        ok = np.zeros(len(here), dtype=bool)
-        for option in range(len(modes[0])):
-            ok |= mana.payable_any([u[here] for u in unit_sets],
-                                   np.array([m[option] for m in modes])[tax[here]])
+        here, ok = commander_payable(play, state, rows, unit_sets, kind)
         candidate[:, j] = False
         candidate[here[ok], j] = True
     if casting.pass_x.size:  # Jadelight Spelunker wants X >= 1
@@ -116,12 +109,6 @@ def pay(play: Play, state: GameState, rows: np.ndarray, modes: Sequence[int],
         x[here] = payment.x
         left[here] = False
     return x
-
-
-def taxed_casts(state: GameState, rows: np.ndarray, kind: int) -> np.ndarray:
-    """Earlier casts of commander ``kind`` from the command zone (capped at the tax levels
-    registered), shape (rows,), intp."""
-    return np.minimum(state.command_casts[rows, kind], MAX_TAXED_CASTS).astype(np.intp)
 
 
 def cast(play: Play, state: GameState, rows: np.ndarray, kind: int) -> None:

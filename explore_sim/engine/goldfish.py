@@ -229,16 +229,14 @@ class Goldfish:
             draw(play, state, np.arange(state.trials))
 
     def cleanup(self, state: GameState) -> None:
-        """Discard down to the hand limit: the most expensive spells first (of two that cost
-        the same, the one that is not a mana source), lands last; then the lower id."""
+        """Discard down to the hand limit (:attr:`DeckTables.discard_order`): the spells held
+        for want of a target first, then the most expensive spells (of two that cost the
+        same, the one that is not a mana source), lands last; then the lower id."""
         excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():
             return
-        f, cost = self.tables.features, self.tables.cost
-        order = sorted(range(1, self.tables.n_kinds), key=lambda i: (
-            not f.is_land[i], cost[i], not f.is_source[i], -i), reverse=True)
         everyone = np.arange(state.trials)
-        for kind in order:
+        for kind in self.tables.discard_order.tolist():
             dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])
             from_hand(state, everyone, kind, dropping)
             state.graveyard += dropping

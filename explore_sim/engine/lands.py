@@ -7,23 +7,29 @@ default, plays it only when no land card is in hand; ``always`` treats it as a l
 never plays it); a bounce land is not an option while you control no other land (it would
 return itself). Among the options, in this order:
 
-1. one that lets a spell in hand, or a card named by ``castable`` (counted as held), be cast
-   this turn that could not be cast without it;
-2. untapped over tapped when mana will be used this turn (a spell in hand or a ``castable``
-   card costs no more than the mana available plus one), tapped first when it will not; a
+1. one that lets a spell in hand, a commander in the command zone (with its tax) or a card
+   named by ``castable`` (counted as held) be cast this turn that could not be cast without
+   it;
+2. untapped over tapped when mana will be used this turn (a spell in hand, a commander in
+   the command zone with its tax, or a ``castable`` card costs no more than the mana
+   available plus one, colours aside), tapped first when it will not; a
    fetch land counts as tapped (the land it finds enters tapped; Fabled Passage's is
    untapped from the fourth land on);
 3. the one that closes most of the *remaining colour deficit* of the wanted cards: the
    spells in hand the casting order casts, a commander in the command zone and the cards
    named by ``castable`` (each distinct card once). A card's deficit is the number of its
-   coloured pips that the mana sources you control (tapped or not; Signet-style filters
-   aside) cannot pay, each pip by a distinct unit (the deficiency of the matching of pips to
-   units, :func:`colour_deficits`); a fetch land closes what the best basic land it can find
+   pips (every symbol but generic mana, ``{C}`` and ``{S}`` included) that the mana sources
+   you control (tapped or not; Signet-style filters aside) cannot pay, each pip by a
+   distinct unit (the deficiency of the matching of pips to units,
+   :func:`colour_deficits`); a fetch land closes what the best basic land kind of the deck
    would;
-4. the one making the colour with the largest remaining deficit (per colour: each wanted
-   card's pips of that colour beyond the sources of that colour), then the colour most
-   demanded by the pips of the spells left in the library;
+4. the one making the colour with the largest remaining deficit (per colour W U B R G: each
+   wanted card's pips of that colour beyond the sources of that colour), then the colour
+   most demanded by the pips of the spells left in the library;
 5. more colours first, a land card before a spell's land face, then the lower id (by name).
+
+A fetch land stands for every basic land kind of the deck (left in the library or not): the
+best of them in step 3, all their colours in steps 4 and 5.
 
 A land put onto the battlefield by an effect is a land card (no spell's land face): as its own
 text says (Hakbal's attack trigger), it is chosen like a land drop (steps 1-5: its mana can be
@@ -59,7 +65,13 @@ from ..cards.features import (
     LAND_ENTERS_CODES,
     TAPPED_RULES,
 )
-from .castability import castable_in_hand, castable_target, held_spells, will_use_mana
+from .castability import (
+    castable_commander,
+    castable_in_hand,
+    castable_target,
+    held_spells,
+    will_use_mana,
+)
 from .config import LAND_FACES
 from .context import Play
 from .explore_effects import scry
@@ -206,20 +218,27 @@ def _best(play: Play, state: GameState, rows: np.ndarray, held: np.ndarray,
         lands = count(play, state, "land", rows)[:, None]  # from the fourth land on)
         untapped = np.where(options.is_fetch[None, :],
                             options.is_passage[None, :] & (lands >= 3), untapped)
-    if may_use:  # step 1: a spell in hand, or a card named by castable, castable this turn
+    if may_use:  # step 1: a spell in hand, a commander in the command zone, or a card
+        # named by castable, castable this turn with the land and not without it
         spells = held_spells(play, state, rows)
         before = castable_in_hand(play, state, rows, unit_sets, spells)
         wanted = play.tables.castable_card_modes
         target_before = castable_target(play, unit_sets) if wanted else before
+        commanders = play.tables.commander_ids.size > 0
+        commander_before = (castable_commander(play, state, rows, unit_sets) if commanders
+                            else before)
         enables = np.zeros((len(rows), n), dtype=bool)
         for o in range(n):
-            trying = held[:, o] & untapped[:, o] & ~(before & target_before)
+            trying = held[:, o] & untapped[:, o] & ~(before & target_before & commander_before)
             if trying.any():
                 more = [units[trying] + options.units[o] for units in unit_sets]
                 enabled = ~before[trying] & castable_in_hand(play, state, rows[trying], more,
                                                              spells[trying])
                 if wanted:
                     enabled |= ~target_before[trying] & castable_target(play, more)
+                if commanders:
+                    enabled |= ~commander_before[trying] & castable_commander(
+                        play, state, rows[trying], more)
                 enables[trying, o] = enabled
         key += enables.astype(np.int64) << 50
     key += (untapped == will_use[:, None]).astype(np.int64) << 49

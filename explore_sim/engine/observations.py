@@ -59,9 +59,10 @@ OBSERVATIONS: tuple[ObservationField, ...] = (
     ObservationField("lands_in_play", "lands on the battlefield", kernel=True),
     ObservationField("mana_sources",
                      "permanents you control with a mana ability (lands, mana creatures, mana "
-                     "rocks)", kernel=True),
+                     "rocks; tapped or not)", kernel=True),
     ObservationField("predicted_mana",
-                     "mana sources plus land cards in hand (Forge's estimate)", kernel=True),
+                     "mana sources plus land cards in hand (Forge's estimate, the forge "
+                     "policy's)", kernel=True),
     ObservationField("castable_now",
                      "your untapped sources can pay the revealed card's cost now, colours included "
                      "(bool)", kernel=True),

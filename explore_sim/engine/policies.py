@@ -126,8 +126,9 @@ class ForgePolicy:
 
     Mill when there is no land card in hand and at most ``need_lands`` lands on the
     battlefield (dig for lands), or when the card's mana value is at least the predicted
-    mana (mana sources on the battlefield plus land cards in hand) plus ``max_mv_diff``
-    (it will not be cast soon); otherwise keep.
+    mana (``predicted_mana``: the permanents you control with a mana ability, that is lands,
+    mana creatures and mana rocks, tapped or not, plus the land cards in hand) plus
+    ``max_mv_diff`` (it will not be cast soon); otherwise keep.
     """
 
     need_lands: int = 2

@@ -128,8 +128,9 @@ class LandOptions:
 class ColourNeeds:
     """What the wanted cards of a game need, for steps 3 and 4 of the land choice.
 
-    Wanted cards with the same coloured pips (in every way to pay them) share a *profile*;
-    cards with no coloured pip need nothing and have none.
+    Wanted cards with the same pips (every symbol but generic mana, ``{C}`` and ``{S}``
+    included, in every way to pay them) share a *profile*; cards with no pip need nothing
+    and have none.
 
     Attributes
     ----------
@@ -261,7 +262,16 @@ class DeckTables:
     land_ids, basic_ids, spell_ids, merfolk_ids, x_ids : ndarray of intp
         Land cards; basic lands of the deck; nonland cards; Merfolk creatures; X explorers.
     needs_creature_target : ndarray of bool, shape (n_cards + 1,)
-        A spell that makes target creature you control explore.
+        A spell that needs a creature you control as its target (it makes target creature
+        you control explore, or its ``target`` is ``creature``): cast only while you
+        control one.
+    held_ids : ndarray of intp
+        Spells and auras whose target only an opponent has (``target = "opponent"``):
+        never cast in a goldfish game (no priority), discarded first.
+    discard_order : ndarray of int64
+        The card ids in the order cleanup discards them: the held spells, then the most
+        expensive spells (of two that cost the same, not a mana source first), lands last,
+        then the lower id.
     land_colours : ndarray of int64, shape (n_cards + 1,)
         The colours each source's mana can be.
     lands : LandOptions
@@ -297,6 +307,8 @@ class DeckTables:
     merfolk_ids: np.ndarray
     x_ids: np.ndarray
     needs_creature_target: np.ndarray
+    held_ids: np.ndarray
+    discard_order: np.ndarray
     land_colours: np.ndarray
     lands: LandOptions
     casting: CastingOrder
@@ -374,8 +386,10 @@ class DeckTables:
              for row in features.source_units], dtype=np.int64)
         spell_ids = kinds(lambda c: not c.is_land)
         x_ids = kinds(lambda c: c.explores_x)
-        needs_target = np.array(
-            [False] + [c.explores_when == "cast" and c.explore_targets for c in cards])
+        needs_target = np.array([False] + [
+            (c.explores_when == "cast" and c.explore_targets) or c.target == "creature"
+            for c in cards])
+        held_ids = kinds(lambda c: c.target == "opponent" and not c.is_land)
         priority = _cast_priority(features, config.cast_order)
         casting = _casting_order(mana, priority, spell_ids, x_ids, needs_target, commander_ids,
                                  n_kinds)
@@ -387,7 +401,8 @@ class DeckTables:
             cost=features.mana_value.astype(np.int32),
             land_ids=kinds(lambda c: c.is_land), basic_ids=basic_ids, spell_ids=spell_ids,
             merfolk_ids=kinds(lambda c: c.is_creature and "merfolk" in c.subtypes),
-            x_ids=x_ids, needs_creature_target=needs_target, land_colours=land_colours,
+            x_ids=x_ids, needs_creature_target=needs_target, held_ids=held_ids,
+            discard_order=_discard_order(features, held_ids), land_colours=land_colours,
             lands=LandOptions.build(features, config.land_faces, basic_ids, land_colours),
             casting=casting,
             colour_needs=ColourNeeds.build(mana, casting.kind_modes, casting.cast_ids,
@@ -405,13 +420,14 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str]) -> np.ndar
     Default: cards that explore or make Maps first, then everything else; within each group
     the most expensive first, and of two that cost the same a mana source first; Jadelight
     Spelunker last (X takes the mana left). Names in ``cast_order`` come before all of
-    these, in the given order. Remaining ties go to the lower id (by name).
+    these, in the given order. Remaining ties go to the lower id (by name). A spell whose
+    target only an opponent has (``target = "opponent"``) is never cast.
     """
     score = np.full(len(features), -1.0)
     deck = features.cards[: features.n_deck]
     catalog = Catalog(deck)
     for i, card in enumerate(deck, start=1):
-        if card.is_land:
+        if card.is_land or card.target == "opponent":
             continue
         makes_value = card.explores > 0 or card.explores_x or card.maps > 0
         score[i] = (1000 if makes_value else 0) + card.mana_value
@@ -424,8 +440,23 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str]) -> np.ndar
             raise OptionError(f"cast_order: {clip(name)!r} is not in the deck")
         if card.is_land:
             raise OptionError(f"cast_order: {card.name!r} is a land, not a spell")
+        if card.target == "opponent":
+            raise OptionError(f"cast_order: {card.name!r} needs a target only an opponent "
+                              "has: a goldfish game never casts it")
         score[features.id_of(card)] = 10_000 - rank
     return score
+
+
+def _discard_order(features: FeatureTable, held_ids: np.ndarray) -> np.ndarray:
+    """:attr:`DeckTables.discard_order`: held spells first, then the most expensive spells
+    (of two that cost the same, the one that is not a mana source), lands last, then the
+    lower id."""
+    held = np.zeros(len(features), dtype=bool)
+    held[held_ids] = True
+    order = sorted(range(1, len(features)), key=lambda i: (
+        held[i], not features.is_land[i], features.mana_value[i], not features.is_source[i],
+        -i), reverse=True)
+    return np.array(order, dtype=np.int64)
 
 
 def _casting_order(mana: ManaTables, priority: np.ndarray, spell_ids: np.ndarray,

@@ -76,6 +76,11 @@ def _pairs(text: str) -> dict[str, str]:
     return dict(part.split(" ") for part in text.split(", ")) if text else {}
 
 
+def _cost_cell(row: Any) -> str:
+    """The cost, then the Karsten row each of its colours reads: ``{4}{G}{G} (G 2CC)``."""
+    return f"{row.cost} ({row.karsten_row})" if row.karsten_row else row.cost
+
+
 def _sources_cell(row: Any) -> str:
     have, want = _pairs(row.sources), _pairs(row.karsten)
     return ", ".join(f"{c} {have[c]} ({want[c]})" for c in row.colours) or "-"
@@ -134,7 +139,7 @@ def curve_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
     """
     rows = result.summary()
     meta = result.meta
-    body = [[row.card, str(row.copies), row.cost, str(row.turn),
+    body = [[row.card, str(row.copies), _cost_cell(row), str(row.turn),
              _probability_cell(row.probability, row.se),
              _probability_cell(row.given_lands, row.given_lands_se),
              _sources_cell(row), row.short]
@@ -142,11 +147,13 @@ def curve_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
     play = "on the play" if meta["on_play"] else "on the draw"
     return [Table(
         f"curve: each nonland card on its turn (mana value, at least 1), {play}",
-        ["card", "copies", "cost", "turn", "castable", "given lands", "sources (Karsten)",
-         "short of"],
+        ["card", "copies", "cost (Karsten row)", "turn", "castable", "given lands",
+         "sources (Karsten)", "short of"],
         body,
         "cells: probability (standard error); given lands: castable given at least "
-        "mana-value lands in play; sources: the deck's sources of each colour of the cost "
+        "mana-value lands in play; Karsten row: the row of Karsten's table each colour of "
+        "the cost reads (G 2CC: two green pips and two more mana; +1: a gold card's extra "
+        "source); sources: the deck's sources of each colour of the cost "
         f"(Karsten 2022's recommendation, {sources_column(meta)}); short of: "
         "the colours with fewer sources than recommended",
         lead=curve_answer(rows))]

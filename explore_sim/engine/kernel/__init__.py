@@ -134,10 +134,7 @@ def _packed(tables: DeckTables, config: GameConfig) -> tuple[KernelTables, np.nd
     key = (id(tables), config)
     entry = _PACKED.get(key)
     if entry is None or entry[2] is not tables:
-        f, cost = tables.features, tables.cost
-        order = sorted(range(1, tables.n_kinds), key=lambda i: (
-            not f.is_land[i], cost[i], not f.is_source[i], -i), reverse=True)
-        entry = (pack(tables, config), np.array(order, dtype=np.int64), tables)
+        entry = (pack(tables, config), tables.discard_order, tables)
         if len(_PACKED) >= 32:
             _PACKED.clear()
         _PACKED[key] = entry

@@ -10,6 +10,7 @@ import numpy as np
 
 from .bits import is_member, next_common
 from .codes import (
+    MAX_TAXED_CASTS,
     NO,
     NONE,
     ONE,
@@ -18,6 +19,7 @@ from .codes import (
 )
 from .layout import (
     CardCol,
+    CommanderCol,
     Dim,
     Event,
     Field,
@@ -36,7 +38,7 @@ from .layout import (
 from .mana import castable_key, keyed, paid_row, payable_any, total_of, unit_sets
 from .records import compiled
 from .trace import note
-from .zones import at, count, peek
+from .zones import at, count, group_id, peek
 
 
 @compiled
@@ -102,17 +104,47 @@ def castable_target(K, plain, filtered, n_sets):
 
 
 @compiled
+def commander_payable(K, S, slot, plain, filtered, n_sets):
+    """The commander of ``slot`` is in the command zone and the mana pays it with {2} of tax
+    per earlier cast from there (CR 903.8)."""
+    kind = group_id(K, Group.COMMANDER_IDS, slot)
+    if S.zones[Zone.COMMAND, kind] <= 0:
+        return False
+    level = min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
+    for option in range(K.commanders[slot, CommanderCol.N_TAXED]):
+        if payable_any(K, plain, filtered, n_sets, K.taxed[slot, level, option]):
+            return True
+    return False
+
+
+@compiled
+def castable_commander(K, S, plain, filtered, n_sets):
+    """Some commander in the command zone can be paid, with its tax."""
+    for slot in range(K.dims[Dim.N_COMMANDERS]):
+        if commander_payable(K, S, slot, plain, filtered, n_sets):
+            return True
+    return False
+
+
+@compiled
 def will_use_mana(K, S, total):
-    """A spell in hand, or a card named by castable (held or not: the land choice plays as if
-    it were), costs no more than the mana available plus one (colours aside)."""
+    """A spell in hand the casting order casts, a commander in the command zone (with its
+    tax), or a card named by castable (held or not: the land choice plays as if it were),
+    costs no more than the mana available plus one (colours aside)."""
     if K.dims[Dim.CASTABLE_CHEAPEST] <= total + 1:
         return True
-    held, nonland = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.NONLAND_IDS]
-    kind = next_common(held, nonland, 1)
+    for slot in range(K.dims[Dim.N_COMMANDERS]):
+        kind = group_id(K, Group.COMMANDER_IDS, slot)
+        if S.zones[Zone.COMMAND, kind] > 0 and (K.card[kind, CardCol.CHEAPEST]
+                                           + 2 * min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
+                                           <= total + 1):
+            return True
+    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]  # not a spell held for a target
+    kind = next_common(held, cast, 1)
     while kind >= 0:
         if K.card[kind, CardCol.CHEAPEST] <= total + 1:
             return True
-        kind = next_common(held, nonland, kind + 1)
+        kind = next_common(held, cast, kind + 1)
     return False
 
 

@@ -23,7 +23,13 @@ from .codes import (
     ZERO,
 )
 from .colours import colour_keys
-from .decisions import castable_in_hand, castable_target, scry, will_use_mana
+from .decisions import (
+    castable_commander,
+    castable_in_hand,
+    castable_target,
+    scry,
+    will_use_mana,
+)
 from .layout import (
     CardCol,
     Dim,
@@ -103,14 +109,17 @@ def choose_land(K, S, land_drop, tapped):
     plain, filtered = S.work[Work.CHOOSE_PLAIN], S.work[Work.CHOOSE_FILTERED]
     n_sets = 1
     will_use = False
-    before = target_before = False
+    before = target_before = commander_before = False
     if may_use:
         n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
         will_use = will_use_mana(K, S, total_of(K, filtered if n_sets > 1 else plain))
         before = castable_in_hand(K, S, plain, filtered, n_sets)
-        # Step 1 counts the cards named by castable as held.
+        # Step 1 counts the cards named by castable as held, and a commander in the
+        # command zone.
         target_before = castable_target(K, plain, filtered, n_sets) if K.dims[Dim.N_CASTABLE] \
             else before
+        commander_before = castable_commander(K, S, plain, filtered, n_sets) \
+            if K.dims[Dim.N_COMMANDERS] else before
     lands = count(K, S, Group.LAND)
     keys = S.work[Work.OPTION_KEYS]
     keys[:n_options] = 0
@@ -124,13 +133,15 @@ def choose_land(K, S, land_drop, tapped):
         else:
             untapped = enters_untapped(K, S, K.options[o, OptionCol.RULE],
                                        K.options[o, OptionCol.ARG], will_use)
-        if may_use and untapped and not (before and target_before):
+        if may_use and untapped and not (before and target_before and commander_before):
             for c in range(n_classes):
                 more_plain[c] = plain[c] + K.opt_units[o, c]
                 more_filtered[c] = filtered[c] + K.opt_units[o, c]
             if (not before and castable_in_hand(K, S, more_plain, more_filtered, n_sets)) or \
                     (K.dims[Dim.N_CASTABLE] and not target_before
-                     and castable_target(K, more_plain, more_filtered, n_sets)):
+                     and castable_target(K, more_plain, more_filtered, n_sets)) or \
+                    (K.dims[Dim.N_COMMANDERS] and not commander_before
+                     and castable_commander(K, S, more_plain, more_filtered, n_sets)):
                 keys[o] += 1 << 50
         if untapped == will_use:
             keys[o] += 1 << 49

@@ -172,7 +172,6 @@ class IdSet(_Numbered):
     CREATURE_IDS = auto()
     ATTACKER_IDS = auto()
     CAST_IDS = auto()
-    NONLAND_IDS = auto()
     PROFILED_IDS = auto()
     OPTION_CARD_IDS = auto()
 
@@ -423,6 +422,9 @@ class Trace(_Numbered):
     # card = the card whose trigger, ability or spell makes a creature explore (a Map's use
     # is map_used), a = explores, b = the explorer
     EXPLORE_EFFECT = auto()
+    # card = a spell in hand held for want of a target at the end of the second main phase,
+    # a = copies, b = 1 no creature you control, 2 its target only an opponent has
+    HELD = auto()
 
 
 # --- one game's state (:mod:`.state`) -------------------------------------------------------

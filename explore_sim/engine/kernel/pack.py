@@ -288,7 +288,7 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         CardCol.TAPPED_ARG: f.tapped_arg, CardCol.BASIC_TYPES: f.basic_types,
         CardCol.FACE_OF: f.face_of, CardCol.POWER: f.power, CardCol.TOUGHNESS: f.toughness,
         CardCol.SOURCE_COST: f.source_cost, CardCol.CHEAPEST: casting.cheapest,
-        CardCol.N_CARD_MODES: n_card_modes, CardCol.NEEDS_TARGET: tables.needs_creature_target,
+        CardCol.N_CARD_MODES: n_card_modes, CardCol.NEEDS_TARGET: _needs_target(tables),
         CardCol.ABILITY_COST_MODE: tables.ability_cost_mode, CardCol.IS_CAST: is_cast,
         CardCol.COMMANDER_SLOT: commander_slot, CardCol.LAND_COLOURS: tables.land_colours,
         CardCol.HAND_PROFILE: hand_profile,
@@ -473,6 +473,15 @@ def _build_castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
     return np.stack([_bit_rows(rows[row]) for row in KeyRow])
 
 
+def _needs_target(tables: DeckTables) -> np.ndarray:
+    """The ``needs_target`` column: 1 for a spell that needs a creature you control as its
+    target, 2 for one whose target only an opponent has (never cast: it is not in the
+    casting order), 0 for the others."""
+    codes = np.asarray(tables.needs_creature_target, dtype=np.int64).copy()
+    codes[tables.held_ids] = 2
+    return codes
+
+
 def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
     """The rows of ``K.id_sets`` (:class:`~.layout.IdSet`): (len(IdSet), words) uint64."""
     f, n = tables.features, tables.n_kinds
@@ -485,7 +494,6 @@ def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
         IdSet.CREATURE_IDS: creature,
         IdSet.ATTACKER_IDS: creature & ~np.asarray(f.is_source, dtype=bool),
         IdSet.CAST_IDS: is_cast,
-        IdSet.NONLAND_IDS: np.asarray(f.is_nonland, dtype=bool),
         IdSet.PROFILED_IDS: is_cast & (hand_profile >= 0),
         IdSet.OPTION_CARD_IDS: option_cards,
     }

@@ -15,7 +15,7 @@ from .codes import (
     YES,
     ZERO,
 )
-from .decisions import castable_kind
+from .decisions import castable_kind, commander_payable
 from .explore import explore_instruction
 from .layout import (
     CardCol,
@@ -102,16 +102,8 @@ def cast_pass(K, S):
         kind = group_id(K, Group.PASS_IDS, rank)
         rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
         if is_game_commander(K, kind):
-            if S.zones[Zone.COMMAND, kind] <= 0:
-                continue
-            slot = K.card[kind, CardCol.COMMANDER_SLOT]
-            level = min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
-            ok = False
-            for option in range(K.commanders[slot, CommanderCol.N_TAXED]):
-                if payable_any(K, plain, filtered, n_sets, K.taxed[slot, level, option]):
-                    ok = True
-                    break
-            if not ok:
+            if not commander_payable(K, S, K.card[kind, CardCol.COMMANDER_SLOT], plain, filtered,
+                                     n_sets):
                 continue
         elif not K.dims[Dim.USE_LOOKUP] and K.card[kind, CardCol.CHEAPEST] > available:
             # More than the mana there is with every filter activated: not a candidate,

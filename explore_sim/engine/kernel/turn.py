@@ -36,7 +36,7 @@ from .layout import (
 from .mana import keyed, paid_row, payable_any, total_of, unit_sets
 from .records import compiled
 from .spells import cast_pass
-from .trace import note
+from .trace import note, tracing
 from .zones import count, draw, group_id, mark_castable, to_hand, untap_units
 
 
@@ -179,9 +179,24 @@ def turn_metrics(K, S, out):
 
 
 @compiled
+def note_held(K, S):
+    """A game's log only: each spell in hand held for want of a target at the end of the
+    second main phase (its target only an opponent has, or it needs a creature you control
+    and there is none)."""
+    if not tracing(S):
+        return
+    no_creature = count(K, S, Group.CREATURE) == 0
+    for kind in range(1, K.dims[Dim.N_KINDS]):
+        need = K.card[kind, CardCol.NEEDS_TARGET]
+        if S.zones[Zone.HAND, kind] > 0 and (need == 2 or (need == 1 and no_creature)):
+            note(S, Trace.HELD, kind, S.zones[Zone.HAND, kind], need)
+
+
+@compiled
 def play_turn(K, S, discard_order, attackers, crewers):
     untap_and_draw(K, S)
     main_phase(K, S, NO)
     combat(K, S, attackers, crewers)
     main_phase(K, S, YES)
+    note_held(K, S)
     cleanup(K, S, discard_order)
