@@ -37,7 +37,15 @@ import numpy as np
 from ..errors import OptionError, clip
 from .locking import partial_path
 from .stats import Accumulator, summary_rows
-from .results_file_checks import check_footer, check_rows, histograms, not_whole, read_rows
+from .results_file_checks import (
+    MAX_LABEL_BYTES,
+    check_footer,
+    check_footer_size,
+    check_rows,
+    histograms,
+    not_whole,
+    read_rows,
+)
 
 __all__ = ["SweepFile", "FORMAT_VERSION", "deck_fingerprint", "RESERVED_COLUMNS"]
 
@@ -112,6 +120,7 @@ class SweepFile:
                  keys: list[str], meta: dict[str, Any]) -> None:
         self.path = Path(path)
         self.settings = json.loads(json.dumps(settings, sort_keys=True))
+        _check_names(self.settings)
         self.keys = list(keys)
         self.meta = meta
         self.points: dict[tuple, dict[str, Any]] = {}  # point key -> record, finished ones
@@ -408,6 +417,7 @@ class SweepFile:
 def _read_meta(path: Path) -> dict[str, Any]:
     """The ``explore_sim`` metadata of a sweep file; one-line errors for anything else."""
     _, pq = _pyarrow()
+    check_footer_size(path)
     try:
         schema = pq.read_schema(path)
     except Exception as error:  # noqa: BLE001 - pyarrow raises several types for bad files
@@ -428,6 +438,17 @@ def _read_meta(path: Path) -> dict[str, Any]:
         raise OptionError(f"--out: {path} holds the results of {clip(command)!r}, not of a "
                           "sweep; refusing to mix them")
     return meta
+
+
+def _check_names(settings: Mapping[str, Any]) -> None:
+    """Refuse a deck or policy name longer than a results file holds (one cell each row)."""
+    for kind, what in (("decks", "deck"), ("policies", "policy")):
+        for entry in settings.get(kind, ()):
+            size = len(str(entry.get("name", "")).encode("utf-8", "surrogateescape"))
+            if size > MAX_LABEL_BYTES:
+                raise OptionError(f"--out: the {what} name {clip(entry['name'], 40)!r} "
+                                  f"takes {size:,} bytes; a results file holds names of at "
+                                  f"most {MAX_LABEL_BYTES:,}: give it a shorter one")
 
 
 def _differences(stored: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
