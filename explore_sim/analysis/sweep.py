@@ -28,6 +28,7 @@ from ..errors import DeckError, OptionError, clip
 from .executors import Job, check_workers, executing
 from .locking import ResultsLock
 from .results import Result
+from .run_costs import Cost, check_cost
 from .report import engine_text, meta_text, ordered_categorical, render, unique_labels, versions
 from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
 from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_engine, \
@@ -37,10 +38,12 @@ from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metr
 from .simulate import SimulationResult
 from .results_files import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
 
-__all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS"]
+__all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS", "MAX_GRID_VALUES"]
 
 #: The most points (decks x grid points x policies) one sweep plays.
 MAX_GRID_POINTS = 100_000
+#: The most values of one grid key (read no further: a range of a billion costs nothing).
+MAX_GRID_VALUES = 1000
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -214,7 +217,7 @@ def _check_grid(grid: object) -> tuple[dict[str, list[int]], list[Any] | None]:
                 f"grid[{key!r}] must be a list of values, got {clip(repr(values))} "
                 f"(write [{clip(repr(values))}])"
             )
-        values = list(values)
+        values = _grid_values(key, values)
         if not values:
             raise OptionError(f"grid[{key!r}] has no values")
         if key == "policy":
@@ -233,6 +236,22 @@ def _check_grid(grid: object) -> tuple[dict[str, list[int]], list[Any] | None]:
             raise OptionError(f"grid[{key!r}] repeats a value: {clip(values)}")
         checked[key] = values
     return checked, policies
+
+
+def _grid_values(key: str, values: Iterable[Any]) -> list[Any]:
+    """A grid key's values, at most :data:`MAX_GRID_VALUES` of them, read no further."""
+    try:
+        size: int | None = len(values)  # type: ignore[arg-type]
+    except (TypeError, OverflowError):
+        size = None
+    taken = [] if size is not None and size > MAX_GRID_VALUES else \
+        list(itertools.islice(values, MAX_GRID_VALUES + 1))
+    if size is not None and size > MAX_GRID_VALUES or len(taken) > MAX_GRID_VALUES:
+        count = f"{size:,} values" if size is not None else "more values"
+        raise OptionError(f"grid[{clip(key)!r}] has {count}; a key takes at most "
+                          f"{MAX_GRID_VALUES:,} (and a sweep {MAX_GRID_POINTS:,} points): "
+                          "split the sweep")
+    return taken
 
 
 def _policy_spec(policy: Policy) -> str:
@@ -314,8 +333,10 @@ def sweep(
     Raises
     ------
     OptionError
-        A grid that is not ``{key: [values]}`` of whole numbers, an unknown metric, too many
-        points, or an ``out`` file that cannot be written or holds another run.
+        A grid that is not ``{key: [values]}`` of whole numbers, an unknown metric, a key of
+        more than :data:`MAX_GRID_VALUES` values (read no further), more than
+        :data:`MAX_GRID_POINTS` points, a run over the cost caps of :mod:`.run_costs`, or an
+        ``out`` file that cannot be written or holds another run.
     DeckError
         A grid point that cannot be built, naming the point and the card.
     ExecutorError
@@ -332,6 +353,7 @@ def sweep(
     if points > MAX_GRID_POINTS:
         raise OptionError(f"the sweep has {points:,} points (decks x grid x policies); the "
                           f"most is {MAX_GRID_POINTS:,}: split it")
+    check_cost(Cost(setup.trials, points, 1, config.turns))  # a point at a time
 
     fillers, variants = _variants(bases, deck_labels, grid, filler, catalog)
     for variant in variants:

@@ -42,6 +42,7 @@ from .objectives import Objective, PairedValues, parse_objective
 from .results import Result
 from .report import deck_meta, engine_text, text_table, unique_labels, versions
 from .executors import Executor, Job, executing
+from .run_costs import Cost, check_cost
 from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
 from .games import play_games
@@ -331,7 +332,8 @@ def tune(
     Raises
     ------
     OptionError
-        Several objectives, a bad option, or a budget too small for the candidates.
+        Several objectives, a bad option, a budget too small for the candidates, or a run
+        over the cost caps of :mod:`.run_costs`.
     PolicyError
         A candidate that is not a policy.
     """
@@ -341,6 +343,9 @@ def tune(
                                    "mulligan": mulligan, "game": game, "engine": engine})
     config, rule = setup.config, setup.rule
     policies = as_policies(list(policy_space() if candidates is None else candidates))
+    # every rule plays the same games; each two keep the sum of their objectives' product
+    check_cost(Cost(max(1, budget // max(1, len(policies))), len(policies), len(policies),
+                    target.last_turn, pair_sums=2))
     setup = with_engine(setup, [(deck, policy) for policy in policies])
     engine = setup.engine.engine
     labels = unique_labels([policy_name(policy) for policy in policies])
