@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError, clip
-from .locking import partial_path
+from .locking import create_partial, partial_path
 from .stats import Accumulator, summary_rows
 from .results_file_checks import (
     MAX_LABEL_BYTES,
@@ -155,7 +155,8 @@ class SweepFile:
 
     @staticmethod
     def check_path(path: str | os.PathLike[str]) -> Path:
-        """Refuse a results file that could not be written, in one line.
+        """The results file's resolved path (a symbolic link's target: the file its lock and
+        partial file are beside); refuse one that could not be written, in one line.
 
         Parameters
         ----------
@@ -164,13 +165,20 @@ class SweepFile:
         Returns
         -------
         Path
+            ``path`` as given, or, where a symbolic link is on the way, the file it leads to.
 
         Raises
         ------
         OptionError
-            A directory, a special file, a name too long, a missing directory.
+            A directory, a special file, a name too long, a missing directory, a loop of
+            symbolic links.
         """
-        path = Path(path)
+        try:
+            resolved = os.path.realpath(path, strict=False)
+            path = Path(path) if resolved == os.path.abspath(path) else Path(resolved)
+        except (OSError, ValueError) as error:
+            raise OptionError(f"--out: cannot write {clip(path)}: "
+                              f"{getattr(error, 'strerror', None) or error}") from None
         try:
             mode: int | None = os.stat(path).st_mode
         except FileNotFoundError:
@@ -191,8 +199,7 @@ class SweepFile:
         path = self.check_path(self.path)
         probe = self._partial()
         try:
-            with open(probe, "wb"):
-                pass
+            os.close(create_partial(probe))
             probe.unlink()
         except OSError as error:
             raise OptionError(f"--out: cannot write in {clip(path.parent)}: "
@@ -320,7 +327,8 @@ class SweepFile:
         table = self._table()
         partial = self._partial()
         try:
-            pq.write_table(table, partial)
+            with os.fdopen(create_partial(partial), "wb") as handle:
+                pq.write_table(table, handle)
             self._check_unchanged(partial)
             os.replace(partial, self.path)
         except OSError as error:

@@ -363,6 +363,7 @@ def sweep(
                  [(variant, policy) for variant in variants for policy in resolved],
                  [(label, *values, policy_label) for label in deck_labels
                   for values in itertools.product(*grid.values()) for policy_label in labels])
+    out = None if out is None else SweepFile.check_path(out)  # a link's target
     with _writing(out):  # one run at a time writes a results file: from here to the end
         return _run(plan, seed, out, progress, workers, scheduler)
 
@@ -498,7 +499,7 @@ def _writing(out: str | PathLike[str] | None) -> Iterator[None]:
     if out is None:
         yield
         return
-    with ResultsLock(SweepFile.check_path(out)):
+    with ResultsLock(out):
         yield
 
 
