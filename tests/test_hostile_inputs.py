@@ -540,12 +540,16 @@ def test_odd_cards_of_a_bulk_import_are_skipped_with_a_note(tmp_path, capsys):
         scryfall_card("Forty Thousand", cmc=40000),
         scryfall_card("Negative Mana", cmc=-1),
         scryfall_card("Low Bear", power="-5"),
+        scryfall_card("Nines Bear", toughness="9" * 100_000),
+        scryfall_card("Star Bear", power="*", toughness="1+*"),
     )
     report = import_cards(path, tmp_path / "cards")
-    assert report.cards == 2  # Fixture Bear and Low Bear (negative power exists in print)
-    assert len(report.refused) == 4
+    assert report.cards == 3  # Fixture, Low and Star Bear (negative power exists in print)
+    assert len(report.refused) == 5
     assert any("Gleemax" in line and "mana value" in line for line in report.refused)
-    assert "skipped 4 cards with data of the wrong type or out of range" in report.summary()
+    assert "card 'Nines Bear': toughness must be a whole number from -99 to 999, got a " \
+           "number of 100,000 digits" in report.refused
+    assert "skipped 5 cards with data of the wrong type or out of range" in report.summary()
     status, out, err = run_main(capsys, "cards", "import", str(path), "--cards-dir",
                                 str(tmp_path / "cards"))
     assert status == 0 and "skipped: card 'Huge Bear': power must be" in out
@@ -718,13 +722,24 @@ def test_more_workers_than_cores_are_capped_with_a_warning(capsys):
 
 
 @pytest.mark.parametrize("engine", ["kernel", "numpy"])
+@pytest.mark.parametrize("value, shown", [("many", "'many'"), ("9" * 4301, "'99999"),
+                                          ("1000001", "'1000001'")])
 def test_a_bad_thread_count_in_the_environment_is_one_line_on_either_engine(
-        capsys, monkeypatch, engine):
-    monkeypatch.setenv("EXPLORE_SIM_THREADS", "many")
+        capsys, monkeypatch, engine, value, shown):
+    monkeypatch.setenv("EXPLORE_SIM_THREADS", value)
     status, out, err = run_main(capsys, "simulate", DECK, "--trials", "200", "--seed", "1",
                                 "--engine", engine)
-    assert_one_line_error(status, err, "EXPLORE_SIM_THREADS must be a whole number >= 0",
-                          "got 'many'")
+    assert_one_line_error(status, err, "EXPLORE_SIM_THREADS must be a whole number from 0 to "
+                          "1,000,000 (0: every core), got " + shown)
+
+
+def test_a_thread_count_with_leading_zeros_is_read_as_written(monkeypatch):
+    from explore_sim.engine.threads import kernel_threads
+
+    monkeypatch.setenv("EXPLORE_SIM_THREADS", "0" * 5000 + "3")
+    assert kernel_threads() == 3
+    monkeypatch.setenv("EXPLORE_SIM_THREADS", "1000000")
+    assert kernel_threads() == 1_000_000
 
 
 # ------------------------------------------------------------------------------------------

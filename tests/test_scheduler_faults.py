@@ -143,6 +143,9 @@ def test_a_listener_that_handshakes_and_then_says_nothing_fails_within_the_timeo
     ("   ", "--scheduler is empty"),
     ("tcp://127.0.0.1", "must look like tcp://HOST:PORT"),
     ("tcp://127.0.0.1:99999", "must look like tcp://HOST:PORT"),
+    ("tcp://a..b:1", "'a..b' is not a host name (each part between dots has 1 to 63"),
+    ("tcp://" + "a" * 64 + ":1", "is not a host name (each part between dots has 1 to 63"),
+    ("a" * 64 + ".example:8786", "is not a host name"),
 ])
 def test_addresses_no_command_can_reach_are_refused_at_once(address, message):
     # A long timeout: nothing may wait for it.

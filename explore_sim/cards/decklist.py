@@ -536,7 +536,7 @@ def parse_deck(
     Parameters
     ----------
     text : str
-        The decklist.
+        The decklist (a byte-order mark at its start is dropped, as when a file is read).
     catalog : Catalog or CardSources, optional
         Where card names are looked up (default: the built-in catalog, then the imported
         card index).
@@ -560,6 +560,7 @@ def parse_deck(
         from .card_index import card_sources
 
         catalog = card_sources()
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as a file read gives it
     entries, deck_name, filler, format = read_entries(text, source, format)
     deck_name = deck_name or name
     resolved = _resolve(entries, catalog, source)
