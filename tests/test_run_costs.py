@@ -81,7 +81,7 @@ def test_the_caps_and_what_fits():
     paired = cost_problem(Cost(100, 300, 300, 6, pair_sums=7 * 32))
     assert paired == ("this run plays 300 deck variants on the same shuffles and keeps "
                       "10,046,400 sums of their pairs' products; at most 4,000,000: at most "
-                      "189 variants played together at these trials and turns")
+                      "189 variants on the same shuffles at these trials and turns")
     assert cost_problem(Cost(100, 189, 189, 6, pair_sums=7 * 32)) is None
     assert cost_problem(Cost(100, 190, 190, 6, pair_sums=7 * 32)) is not None
     assert cost_problem(Cost(10, 10, 10, 5), Caps(game_turns=499)).endswith(
@@ -98,8 +98,8 @@ def test_a_compare_of_10000_variants_is_refused_before_anything_is_played(nothin
     refused(lambda: explore_sim.compare(DECK, policies=["keep"] * 10_000, turns=3,
                                         trials=10**6),
             "this run plays 10,000 deck variants on the same shuffles and keeps 6,399,360,000 "
-            "sums of their pairs' products; at most 4,000,000: at most 162 variants played "
-            "together at these trials and turns")
+            "sums of their pairs' products; at most 4,000,000: at most 162 variants on the "
+            "same shuffles at these trials and turns")
     refused(lambda: explore_sim.compare(DECK, policies=["keep"] * 100, trials=10**5),
             "this run plays 65,536 games of 100 deck variant(s) x 6 turns at once (a chunk of "
             "trials) = 39,321,600 game turns, about 4.9 GB; at most 32,000,000 at once: at "
@@ -108,7 +108,7 @@ def test_a_compare_of_10000_variants_is_refused_before_anything_is_played(nothin
     deck = explore_sim.load_deck(DECK)
     refused(lambda: explore_sim.compare([deck] * 1000, policies="keep", trials=100),
             "this run plays 1,000 deck variants on the same shuffles and keeps 111,888,000 "
-            "sums", "at most 189 variants played together")
+            "sums", "at most 189 variants on the same shuffles")
     assert nothing_played == []
 
 
@@ -144,7 +144,10 @@ def test_a_tune_of_thousands_of_rules_is_refused_before_a_game(monkeypatch):
 
     monkeypatch.setattr(tune_module, "_racing", lambda *a, **k: pytest.fail("raced"))
     refused(lambda: explore_sim.tune(DECK, candidates=["keep"] * 3000, budget=10**6),
-            "this run plays 3,000 deck variants on the same shuffles and keeps 8,997,000 sums")
+            "this run plays 3,000 deck variants on the same shuffles and keeps 8,997,000 sums",
+            "at most 2,000 variants on the same shuffles")
+    explore_sim.analysis.run_costs.check_cost(  # the default rules at a large budget fit
+        explore_sim.analysis.run_costs.Cost(10**8 // 409, 409, 1, 4, pair_sums=2, paired=409))
 
 
 def test_deck_from_counts_is_bounded_like_a_decklist():
@@ -185,8 +188,8 @@ def test_the_command_line_refuses_400_policies_in_one_line(capsys, nothing_playe
     assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
     assert lines[0] == ("explore-sim: error: this run plays 400 deck variants on the same "
                         "shuffles and keeps 17,875,200 sums of their pairs' products; at most "
-                        "4,000,000: at most 81 variants played together at these trials and "
-                        "turns")
+                        "4,000,000: at most 81 variants on the same shuffles at these trials "
+                        "and turns")
     assert captured.out == "" and nothing_played == []
 
 

@@ -56,11 +56,14 @@ class Cost:
     turns : int
         Turns each game plays (1 for an explore sequence).
     pair_sums : int
-        Sums kept for each pair of variants played together (a compare's: turns, the
-        opening hand included, x metrics); 0 when the run keeps none.
+        Sums kept for each pair of variants played on the same shuffles (a compare's:
+        turns, the opening hand included, x metrics); 0 when the run keeps none.
     groups : int
-        Groups of variants played together, each keeping its pairs' sums (a value run's
-        cards).
+        Groups of variants played on the same shuffles, each keeping its pairs' sums (a
+        value run's cards).
+    paired : int or None
+        The variants of a group (default: ``together``; a tune's rules share their shuffles
+        but are played one at a time).
     """
 
     trials: int
@@ -69,6 +72,7 @@ class Cost:
     turns: int
     pair_sums: int = 0
     groups: int = 1
+    paired: int | None = None
 
     @property
     def total(self) -> int:
@@ -83,7 +87,12 @@ class Cost:
     @property
     def paired_sums(self) -> int:
         """Sums of paired products the run keeps."""
-        return self.groups * _pairs(self.together) * self.pair_sums
+        return self.groups * _pairs(self.group_size) * self.pair_sums
+
+    @property
+    def group_size(self) -> int:
+        """The variants of a group that keeps its pairs' sums."""
+        return self.together if self.paired is None else self.paired
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,12 +127,17 @@ def _shape(cost: Cost) -> str:
     return " x ".join(parts)
 
 
+def _most_paired(cost: Cost, caps: Caps) -> int:
+    """The most variants of a group whose pairs' sums the cap allows."""
+    per_pair = max(1, cost.groups * cost.pair_sums)  # pairs(v) * per_pair <= cap
+    return int((1 + math.isqrt(1 + 8 * (caps.paired_sums // per_pair))) // 2)
+
+
 def _most_together(cost: Cost, caps: Caps) -> int:
     """The most variants played together that every cap allows at these trials and turns."""
     most = caps.at_once // max(1, min(cost.trials, CHUNK_TRIALS) * cost.turns)
-    if cost.pair_sums:  # pairs(v) * groups * pair_sums <= cap
-        per_pair = cost.groups * cost.pair_sums
-        most = min(most, int((1 + math.isqrt(1 + 8 * (caps.paired_sums // per_pair))) // 2))
+    if cost.pair_sums and cost.paired is None:
+        most = min(most, _most_paired(cost, caps))
     return most
 
 
@@ -152,10 +166,12 @@ def cost_problem(cost: Cost, caps: Caps = Caps(), where: str = "") -> str | None
         return (f"this run plays {_shape(cost)} = {cost.total:,} game turns; at most "
                 f"{caps.game_turns:,} per run{where}: {_hint(fewer)}")
     if cost.paired_sums > caps.paired_sums:
-        return (f"this run plays {cost.together:,} deck variants on the same shuffles and "
+        most = _most_together(cost, caps) if cost.paired is None else \
+            _most_paired(cost, caps)
+        return (f"this run plays {cost.group_size:,} deck variants on the same shuffles and "
                 f"keeps {cost.paired_sums:,} sums of their pairs' products; at most "
-                f"{caps.paired_sums:,}{where}: at most {_most_together(cost, caps):,} "
-                "variants played together at these trials and turns")
+                f"{caps.paired_sums:,}{where}: at most {most:,} variants on the same "
+                "shuffles at these trials and turns")
     if cost.at_once > caps.at_once:
         fewer = caps.at_once // max(1, cost.together * cost.turns)
         variants = _most_together(cost, caps)

@@ -343,9 +343,10 @@ def tune(
                                    "mulligan": mulligan, "game": game, "engine": engine})
     config, rule = setup.config, setup.rule
     policies = as_policies(list(policy_space() if candidates is None else candidates))
-    # every rule plays the same games; each two keep the sum of their objectives' product
-    check_cost(Cost(max(1, budget // max(1, len(policies))), len(policies), len(policies),
-                    target.last_turn, pair_sums=2))
+    # the rules play the same games one after another (a value a game each is kept) and
+    # every two keep the sum of their objectives' products
+    check_cost(Cost(max(1, budget // max(1, len(policies))), len(policies), 1,
+                    target.last_turn, pair_sums=2, paired=len(policies)))
     setup = with_engine(setup, [(deck, policy) for policy in policies])
     engine = setup.engine.engine
     labels = unique_labels([policy_name(policy) for policy in policies])
