@@ -7,11 +7,10 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import pandas as pd
 import pytest
-from conftest import DECKS, ROOT
+from conftest import DECKS, ROOT, wait_until
 
 import explore_sim
 from explore_sim import OptionError
@@ -96,9 +95,7 @@ def test_killed_midway_and_rerun_it_ends_with_the_uninterrupted_file(tmp_path):
     killed = tmp_path / "killed.parquet"
     process = subprocess.Popen([*args, "--out", str(killed)], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while not killed.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(killed.exists, "the sweep's first points", 120)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     written = pd.read_parquet(killed)
@@ -194,10 +191,7 @@ def _sweep_command(out, seed, trials="3000"):
 
 
 def _wait_for(condition, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+    wait_until(condition, "the sweep", timeout)
 
 
 def _seeds(out):
@@ -325,7 +319,8 @@ def test_a_link_or_fifo_at_the_lock_name_is_refused_and_never_followed(tmp_path,
     else:
         os.mkfifo(lock)
         message = r"\.r\.parquet\.lock is not a regular file; remove it"
-    with pytest.raises(OptionError, match=r"^--out: cannot lock .*r\.parquet: " + message):
+    with pytest.raises(OptionError, match=f"^--out: cannot lock {re.escape(clip(out))}: "
+                                          + message):
         sweep(out)
     assert victim.read_text() == "precious\n"  # not overwritten with a pid
     assert not out.exists()
@@ -348,7 +343,8 @@ def test_an_out_that_is_a_symlink_is_written_and_locked_at_its_target(tmp_path):
     link = tmp_path / "s.parquet"
     link.symlink_to(target.name)
     with ResultsLock(target):  # a run writing r2.parquet by its own name
-        with pytest.raises(OptionError, match=r"r2\.parquet is being written by this process"):
+        with pytest.raises(OptionError, match=f"{re.escape(clip(target))} is being written by "
+                                              "this process"):
             sweep(link)
     assert not target.exists()
     sweep(link)
