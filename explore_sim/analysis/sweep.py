@@ -238,6 +238,15 @@ def _check_grid(grid: object) -> tuple[dict[str, list[int]], list[Any] | None]:
     return checked, policies
 
 
+def _check_size(points: int, setup: GameSetup) -> None:
+    """Refuse a sweep of more than :data:`MAX_GRID_POINTS` points or over the cost caps
+    (its points are played one at a time), before any of them is built."""
+    if points > MAX_GRID_POINTS:
+        raise OptionError(f"the sweep has {points:,} points (decks x grid x policies); the "
+                          f"most is {MAX_GRID_POINTS:,}: split it")
+    check_cost(Cost(setup.trials, points, 1, setup.config.turns))
+
+
 def _grid_values(key: str, values: Iterable[Any]) -> list[Any]:
     """A grid key's values, at most :data:`MAX_GRID_VALUES` of them, read no further."""
     try:
@@ -349,11 +358,7 @@ def sweep(
     chosen = None if metrics is None else check_metrics(
         metrics, extra=[f"castable:{card.name}" for card in config.castable])
     deck_labels = unique_labels([d.name for d in bases])
-    points = len(bases) * len(labels) * _product([len(v) for v in grid.values()])
-    if points > MAX_GRID_POINTS:
-        raise OptionError(f"the sweep has {points:,} points (decks x grid x policies); the "
-                          f"most is {MAX_GRID_POINTS:,}: split it")
-    check_cost(Cost(setup.trials, points, 1, config.turns))  # a point at a time
+    _check_size(len(bases) * len(labels) * _product([len(v) for v in grid.values()]), setup)
 
     fillers, variants = _variants(bases, deck_labels, grid, filler, catalog)
     for variant in variants:
