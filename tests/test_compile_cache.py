@@ -303,3 +303,15 @@ def test_a_corrupted_kernel_cache_is_healed_with_the_same_numbers(tmp_path):
     assert damaged[0].startswith("the game kernel's cache held a damaged entry (game.play_chunk")
     again = run()
     assert again.stdout == clean.stdout and again.stderr == "", again.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_the_kernel_imports_with_numba_disable_jit(tmp_path):
+    """NUMBA_DISABLE_JIT leaves plain Python functions: nothing to cache, nothing refused."""
+    script = ("import explore_sim.engine.kernel as kernel\n"
+              "print(type(kernel.game.play_chunk).__name__)\n")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=100)
+    assert done.returncode == 0 and done.stdout.strip() == "function", done.stderr

@@ -189,9 +189,9 @@ class CompileCache:
         -------
         numba Dispatcher
             The same dispatcher: cached in :attr:`directory`, or compiled in memory when
-            there is none.
+            there is none (or the function itself, with ``NUMBA_DISABLE_JIT``).
         """
-        if self.directory is None:
+        if self.directory is None or not hasattr(dispatcher, "enable_caching"):
             return dispatcher
         from numba.core import config
 
