@@ -16,8 +16,11 @@ games, so the command line, the web page and a Dask cluster are held to it alike
   x variants played together x turns`` is at most :data:`MAX_AT_ONCE` (about 4 GB).
 
 A run over a cap is refused in one line that names the cap and what fits (so many trials,
-or so many variants). The web page holds its runs to lower caps of its own (:class:`Caps`,
-set by ``explore-sim serve``) with the same model.
+or so many variants). ``compare``, ``value``, ``curve``, ``sweep`` and ``tune`` check their
+cost before they play; ``explore``, ``simulate`` and ``advise`` (one or two variants, at most
+10^10 trials of at most 50 turns) are within the caps by their own limits. The web page holds
+its runs to lower caps of its own (:class:`Caps`, set by ``explore-sim serve``) with the same
+model.
 """
 
 from __future__ import annotations
