@@ -47,13 +47,10 @@ from ..state import OpeningHands
 from ..tables import DeckTables
 from ..threads import kernel_threads, thread_parts
 from .bytecode import compile_policy
-from .cache import drop_stale_cache
 from .game import play_chunk
 from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
-from .records import Tables, as_tables
+from .records import CACHE, Tables, as_tables
 from .state import R_NO_PENDING, SIZE, State, new_state
-
-drop_stale_cache()  # before any compiled function loads from numba's cache
 
 __all__ = [
     "COMPILE_NOTICE",
@@ -204,7 +201,7 @@ class _GameCompilation(numba_event.Listener):
             self.open += 1
         if not _SAID:
             _SAID.append(True)
-            NOTICES.info(COMPILE_NOTICE)
+            NOTICES.info(CACHE.notice(COMPILE_NOTICE))
 
     def on_end(self, event):
         if _is_game(event):
