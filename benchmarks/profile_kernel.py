@@ -46,12 +46,12 @@ def short_name(symbol: str) -> str:
 
 def write_perf_map() -> int:
     """Write ``/tmp/perf-PID.map`` for the loaded ``play_chunk``: returns how many functions."""
-    from explore_sim.engine.kernel import game
     from explore_sim.engine.kernel.game import play_chunk
 
     engine = next(iter(play_chunk.overloads.values())).library._codegen._engine._ee
     entries = []
-    for cached in (Path(game.__file__).parent / "__pycache__").glob("game.play_chunk-*.nbc"):
+    folder = getattr(play_chunk._cache, "cache_path", None)  # None: compiled in memory
+    for cached in (Path(folder).glob("game.play_chunk-*.nbc") if folder else ()):
         code = pickle.loads(cached.read_bytes())[0][2][0]  # the library's object code
         with tempfile.NamedTemporaryFile(suffix=".o") as obj:
             obj.write(code)

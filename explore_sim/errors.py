@@ -31,12 +31,16 @@ __all__ = [
     "clip",
     "printable",
     "parse_count",
+    "count_wanted",
+    "MAX_COUNT_DIGITS",
 ]
 
 #: User text (a name, a value, a line) is echoed in a message up to this many characters.
 MAX_ECHO = 80
 #: The longest error message.
 MAX_MESSAGE = 4000
+#: The most digits of a whole number typed as an option (a seed of 128 bits has 39).
+MAX_COUNT_DIGITS = 40
 
 # C0 controls but tab and newline, DEL, and C1 controls: what could drive a terminal.
 _CONTROLS = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
@@ -164,10 +168,28 @@ def parse_count(text: str) -> int | None:
         None when the text is not a whole number.
     """
     cleaned = text.strip().replace("_", "").replace(",", "")
-    if re.fullmatch(r"\d{1,40}", cleaned):
+    if re.fullmatch(rf"\d{{1,{MAX_COUNT_DIGITS}}}", cleaned):
         return int(cleaned)
     if re.fullmatch(r"\d{1,20}(\.\d{1,20})?[eE]\d{1,2}", cleaned):
         value = float(cleaned)
         if value.is_integer():
             return int(value)
     return None
+
+
+def count_wanted(text: str) -> str:
+    """What :func:`parse_count` wanted of text it read as no whole number, for a message:
+    ``a whole number >= 0``, or, for digits past :data:`MAX_COUNT_DIGITS`, the most digits.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+    """
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    if cleaned.isascii() and cleaned.isdigit():
+        return f"a whole number of at most {MAX_COUNT_DIGITS} digits"
+    return "a whole number >= 0"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # no display in tests
@@ -59,6 +60,26 @@ def state_of(features: FeatureTable, *rows: list[str], **counts) -> ExploreState
 
 #: Mana cards of every kind (lands, mana creatures, rocks, costs) for scripted tests.
 MANA_CARDS = TESTS / "fixtures" / "cards" / "mana_cards.toml"
+
+
+def wait_until(condition, what: str, deadline: float = 120.0) -> None:
+    """Poll ``condition()`` until it is true. Past ``deadline`` seconds the test fails as a
+    timed-out test does: a bound on how long it may wait, never a measurement (no test
+    asserts how long something took; work is bounded by counts).
+
+    Parameters
+    ----------
+    condition : callable
+        Polled every 10 ms; its exceptions propagate.
+    what : str
+        What is waited for, for the failure.
+    deadline : float
+    """
+    end = time.monotonic() + deadline
+    while not condition():
+        if time.monotonic() > end:
+            pytest.fail(f"timed out after {deadline:g} s waiting for {what}")
+        time.sleep(0.01)
 
 
 def fixture_cards():

@@ -126,6 +126,12 @@ def test_utf8_bom_is_accepted(tmp_path):
     assert load_deck(path).size == 6
 
 
+def test_a_byte_order_mark_at_the_start_of_decklist_text_is_dropped_as_a_file_s_is():
+    text = "4 Forest\n2 Cenote Scout\n"
+    assert parse_deck("\ufeff" + text) == parse_deck(text)
+    assert load_deck("\ufeff" + text).size == 6
+
+
 @pytest.mark.parametrize(
     "name, size, lands", [("lci_merfolk_explore.txt", 60, 24),
                           ("xln_sultai_explore.txt", 60, 24),

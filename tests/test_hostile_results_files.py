@@ -174,6 +174,91 @@ def test_one_enormous_histogram_is_refused(tmp_path, whole, length, message):
     assert_refused(cli(*SWEEP, *SEED, "--out", str(path)), NOT_WHOLE + message, ADVICE)
 
 
+def _long_digest(length: int):
+    """The first row's deck digest made ``length`` times ``a`` (zstd: a few KB on disk)."""
+
+    def change(table):
+        digests = table.column("deck_digest").to_pylist()
+        return replaced(table, "deck_digest", ["a" * length, *digests[1:]])
+
+    return change
+
+
+def _compressed(tmp_path: Path, whole: tuple[bytes, str], change) -> Path:
+    source = tmp_path / "whole.parquet"
+    source.write_bytes(whole[0])
+    path = tmp_path / "r.parquet"
+    pq.write_table(change(pq.read_table(source)), path, compression="zstd")
+    return path
+
+
+@pytest.mark.slow
+def test_a_string_of_60_million_characters_is_refused_from_the_footer(tmp_path, whole):
+    """A 21 KB file whose first deck digest is 60,000,000 characters: refused before its
+    data is read (the run used to copy that digest into every row of its point, 8 GB)."""
+    path = _compressed(tmp_path, whole, _long_digest(60_000_000))
+    assert path.stat().st_size < 100_000
+    rows = pq.read_metadata(path).num_rows
+    before = path.read_bytes()
+    assert_refused(cli(*SWEEP, *SEED, "--out", str(path)),
+                   NOT_WHOLE + "its 'deck_digest' column holds 60,0", f"for {rows} rows", ADVICE)
+    assert path.read_bytes() == before
+
+
+def test_text_is_refused_before_it_is_read_or_copied(tmp_path, whole, monkeypatch):
+    """The footer refuses a long digest without reading the rows; a digest short enough for
+    the footer's budget but longer than a digest is refused by its length, on the column as
+    read, before it is copied into the other rows of its point."""
+    import explore_sim
+    from explore_sim.analysis import results_files
+
+    reads = []
+    real_read = results_files.read_rows
+    monkeypatch.setattr(results_files, "read_rows", lambda path: reads.append(path) or
+                        real_read(path))
+    options = dict(turns=2, trials=3000, seed=1, engine="numpy")
+    grid = {"lands": [23, 24], "policy": ["keep", "forge"]}
+    path = _compressed(tmp_path, whole, _long_digest(2_000_000))
+    with pytest.raises(OptionError, match="its 'deck_digest' column holds 2,0"):
+        explore_sim.sweep(DECK, grid, out=path, **options)
+    assert reads == []  # refused from the footer
+    path = _compressed(tmp_path, whole, _long_digest(5_000))
+    with pytest.raises(OptionError, match=r"the 'deck_digest' of row 1 holds 5,000 bytes "
+                                          r"\(at most 64\)"):
+        explore_sim.sweep(DECK, grid, out=path, **options)
+    assert reads == [path]  # read, and refused by the digest's length
+
+
+def test_a_footer_larger_than_eight_megabytes_is_refused_before_it_is_parsed(tmp_path, whole,
+                                                                           monkeypatch):
+    import explore_sim
+
+    source = tmp_path / "whole.parquet"
+    source.write_bytes(whole[0])
+    table = pq.read_table(source)
+    meta = dict(table.schema.metadata)
+    meta[b"padding"] = b"x" * (9 << 20)
+    path = tmp_path / "r.parquet"
+    pq.write_table(table.replace_schema_metadata(meta), path)
+    parsed = []
+    monkeypatch.setattr(pq, "read_schema", lambda *a, **k: parsed.append(a))
+    with pytest.raises(OptionError, match="its footer takes [0-9,]{10} bytes, more than "
+                                          "8,388,608"):
+        explore_sim.sweep(DECK, {"lands": [23, 24], "policy": ["keep", "forge"]}, turns=2,
+                          trials=3000, seed=1, out=path, engine="numpy")
+    assert parsed == []
+
+
+def test_a_name_longer_than_a_results_file_holds_is_refused_before_the_run(tmp_path):
+    import explore_sim
+
+    with pytest.raises(OptionError, match="--out: the policy name 'x{30}.*' takes 9,000 "
+                                          "bytes; a results file holds names of at most 8,000"):
+        explore_sim.sweep(DECK, {"lands": [23, 24]}, policies={"x" * 9000: "keep"}, turns=2,
+                          trials=3000, seed=1, out=tmp_path / "r.parquet", engine="numpy")
+    assert not (tmp_path / "r.parquet").exists()
+
+
 # ------------------------------------------------------------------------------------------
 # Flipped bytes behind a valid footer
 

@@ -20,7 +20,6 @@ from explore_sim.cards.decklist import load_deck, parse_deck
 from explore_sim.engine.buffers import reusing_chunk_arrays
 from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
 from explore_sim.engine.kernel import kernel_problem, play_games_kernel, play_openings
-from explore_sim.engine.kernel.cache import drop_stale_cache, sources_digest
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import as_policy
 from explore_sim.engine import threads as threads_module
@@ -367,22 +366,6 @@ def check_reuse(play):
     third = play(5)
     assert id(third[4]["counters"].base) in arrays
     assert all(np.array_equal(third[t][m], expected[t][m]) for t in expected for m in expected[t])
-
-
-def test_an_edited_kernel_source_drops_the_cached_compiled_functions(tmp_path):
-    (tmp_path / "a.py").write_text("x = 1\n")
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    (cache / "a.f-1.py312.nbi").write_text("index")
-    (cache / "a.f-1.py312.nbc").write_text("code")
-    assert drop_stale_cache(tmp_path)  # no stamp yet: whatever is cached is of unknown sources
-    (cache / "a.f-1.py312.nbi").write_text("index")
-    assert not drop_stale_cache(tmp_path)
-    assert (cache / "a.f-1.py312.nbi").exists()
-    (tmp_path / "b.py").write_text("y = 2\n")  # another module of the package changes
-    assert drop_stale_cache(tmp_path)
-    assert not (cache / "a.f-1.py312.nbi").exists()
-    assert (cache / "kernel-sources.sha256").read_text() == sources_digest(tmp_path)
 
 
 @pytest.mark.parametrize("stem", ["golgari_explore", "lci_merfolk_explore"])

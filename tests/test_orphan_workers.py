@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DECKS, ROOT
+from conftest import DECKS, ROOT, wait_until
 
 pytestmark = [
     pytest.mark.slow,  # worker processes started and killed
@@ -100,21 +100,18 @@ def _kill_and_watch(command: list[str], sig: signal.Signals, workers: int = 2) -
                                env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
     children: dict[int, str] = {}
     try:
-        deadline = time.monotonic() + 90
-        while len(children) < workers:
+        def started() -> bool:
             assert process.poll() is None, process.stderr.read()
-            assert time.monotonic() < deadline, "the workers never started"
-            time.sleep(0.05)
-            children = _descendants(process.pid)
+            children.update(_descendants(process.pid))
+            return len(children) >= workers
+
+        wait_until(started, "the run's worker processes", 90)
         time.sleep(0.5)  # the workers are playing
         children = _descendants(process.pid)
         os.kill(process.pid, sig)
         process.wait(timeout=30)
-        deadline = time.monotonic() + GONE_WITHIN
-        while _alive(children) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        left = _alive(children)
-        assert not left, f"{len(left)} of {len(children)} processes outlived the run"
+        wait_until(lambda: not _alive(children),
+                   f"the {len(children)} processes the run started to end", GONE_WITHIN)
     finally:
         if process.poll() is None:
             process.kill()

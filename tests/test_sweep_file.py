@@ -7,11 +7,10 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import pandas as pd
 import pytest
-from conftest import DECKS, ROOT
+from conftest import DECKS, ROOT, wait_until
 
 import explore_sim
 from explore_sim import OptionError
@@ -96,9 +95,7 @@ def test_killed_midway_and_rerun_it_ends_with_the_uninterrupted_file(tmp_path):
     killed = tmp_path / "killed.parquet"
     process = subprocess.Popen([*args, "--out", str(killed)], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while not killed.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(killed.exists, "the sweep's first points", 120)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     written = pd.read_parquet(killed)
@@ -194,10 +191,7 @@ def _sweep_command(out, seed, trials="3000"):
 
 
 def _wait_for(condition, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+    wait_until(condition, "the sweep", timeout)
 
 
 def _seeds(out):
@@ -301,3 +295,61 @@ def test_each_process_writes_through_a_partial_file_of_its_own(tmp_path, monkeyp
     sweep(out)
     assert set(written) == {f".r.parquet.{os.getpid()}.partial"}
     assert not stale.exists()  # removed by the run that took the lock
+
+
+# ------------------------------------------------------------------------------------------
+# Names beside --out that can be guessed are never followed
+
+
+@pytest.fixture
+def victim(tmp_path):
+    path = tmp_path / "victim.txt"
+    path.write_text("precious\n")
+    return path
+
+
+@pytest.mark.parametrize("planted", ["symlink", "fifo"])
+def test_a_link_or_fifo_at_the_lock_name_is_refused_and_never_followed(tmp_path, victim,
+                                                                       planted):
+    out = tmp_path / "r.parquet"
+    lock = tmp_path / ".r.parquet.lock"
+    if planted == "symlink":
+        lock.symlink_to(victim)
+        message = r"cannot make \.r\.parquet\.lock: a symbolic link; remove it"
+    else:
+        os.mkfifo(lock)
+        message = r"\.r\.parquet\.lock is not a regular file; remove it"
+    with pytest.raises(OptionError, match=f"^--out: cannot lock {re.escape(clip(out))}: "
+                                          + message):
+        sweep(out)
+    assert victim.read_text() == "precious\n"  # not overwritten with a pid
+    assert not out.exists()
+
+
+def test_a_link_at_the_partial_name_is_replaced_never_followed(tmp_path, victim):
+    out = tmp_path / "r.parquet"
+    planted = tmp_path / f".r.parquet.{os.getpid()}.partial"  # this process's name
+    planted.symlink_to(victim)
+    sweep(out)
+    assert victim.read_text() == "precious\n"  # not truncated, not written
+    assert len(pd.read_parquet(out)) > 0
+    assert not planted.exists() and not planted.is_symlink()
+
+
+def test_an_out_that_is_a_symlink_is_written_and_locked_at_its_target(tmp_path):
+    from explore_sim.analysis.locking import ResultsLock
+
+    target = tmp_path / "r2.parquet"
+    link = tmp_path / "s.parquet"
+    link.symlink_to(target.name)
+    with ResultsLock(target):  # a run writing r2.parquet by its own name
+        with pytest.raises(OptionError, match=f"{re.escape(clip(target))} is being written by "
+                                              "this process"):
+            sweep(link)
+    assert not target.exists()
+    sweep(link)
+    assert link.is_symlink() and os.readlink(link) == "r2.parquet"  # the link is kept
+    whole = target.read_bytes()
+    sweep(target)  # the same file by its own name: read back, nothing played
+    assert target.read_bytes() == whole
+    assert not list(tmp_path.glob(".*"))

@@ -43,10 +43,12 @@ def test_the_threads_are_every_core_unless_set(monkeypatch):
     assert kernel_threads() == available_cores()
 
 
-@pytest.mark.parametrize("value", ["-1", "two", "1.5", "3e2", "\u00b2", "\u0663"])
+@pytest.mark.parametrize("value", ["-1", "two", "1.5", "3e2", "\u00b2", "\u0663", "1000001",
+                                   "9" * 4301])
 def test_a_bad_thread_count_is_refused_in_one_line(monkeypatch, value):
     monkeypatch.setenv(THREADS_ENV, value)
-    with pytest.raises(OptionError, match=f"^{THREADS_ENV} must be a whole number >= 0"):
+    with pytest.raises(OptionError, match=f"^{THREADS_ENV} must be a whole number from 0 to "
+                                          r"1,000,000 \(0: every core\), got "):
         kernel_threads()
 
 

@@ -149,3 +149,29 @@ def test_shipped_decks_still_read_their_card_files(client):
                                       "trials": "200"}, follow_redirects=False)
     assert wait_for(job_of(client, response)).state == "done"
     assert (DECKS / "golgari_explore.cards.toml").is_file()
+
+
+def test_a_pasted_deck_starting_with_a_byte_order_mark_runs_as_the_command_line_reads_it(
+        client):
+    """A list copied from a file saved with a byte-order mark keeps it at its start."""
+    response = client.post("/", data={"action": "run", "analysis": "simulate",
+                                      "deck": "\ufeff" + SMALL, "trials": "500", "seed": "3",
+                                      "turns": "2"}, follow_redirects=False)
+    job = wait_for(job_of(client, response))
+    assert job.state == "done", job.error
+    assert job.context["options"]["seed"] == 3
+
+
+def test_a_seed_of_129_bits_runs_and_one_of_41_digits_says_so(client):
+    seed = 2**128 + 1
+    response = client.post("/", data={"action": "run", "analysis": "explore", "deck": SULTAI,
+                                      "trials": "500", "seed": str(seed)},
+                           follow_redirects=False)
+    job = wait_for(job_of(client, response))
+    assert job.state == "done", job.error
+    assert job.context["options"]["seed"] == seed
+    refused = client.post("/", data={"action": "run", "analysis": "explore", "deck": SULTAI,
+                                     "trials": "500", "seed": "9" * 41})
+    assert refused.status_code == 400
+    assert field_error(refused.text, "seed") == ("seed: expected a whole number of at most 40 "
+                                                 f"digits, got '{'9' * 41}'")

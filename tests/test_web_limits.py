@@ -143,13 +143,14 @@ def test_a_finished_run_gives_its_memory_back():
                                           "deck": VANILLA, "seed": "1", **data})
             assert answer.status_code == 303, answer.text[:300]
             status = answer.headers["location"] + "/status"
-            peak = _rss_mb(process.pid)
-            end = time.monotonic() + DEADLINE
-            while http.get(status).json()["state"] in ("queued", "running"):
-                assert time.monotonic() < end, "the run did not finish"
-                peak = max(peak, _rss_mb(process.pid))
-                time.sleep(0.05)
-            return http.get(status).json()["state"], peak
+            peak = [_rss_mb(process.pid)]
+
+            def finished_yet() -> bool:
+                peak[0] = max(peak[0], _rss_mb(process.pid))
+                return http.get(status).json()["state"] not in ("queued", "running")
+
+            wait_until(finished_yet, DEADLINE)
+            return http.get(status).json()["state"], peak[0]
 
         assert finished({"trials": "100"})[0] == "done"  # imports and caches
         before = _rss_mb(process.pid)

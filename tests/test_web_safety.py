@@ -6,7 +6,11 @@ a run, by a POST or by a link."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import socket
+import threading
+import urllib.request
+from html import unescape
 
 import pytest
 
@@ -203,3 +207,64 @@ def test_a_real_server_refuses_another_sites_form():
             assert_secured(refused.headers, "403")
             ok = http.post("/", data=RUN, headers={"origin": url, "sec-fetch-site": "same-origin"})
             assert ok.status_code == 303
+
+
+# ------------------------------------------------------------------------------ the decks folder
+
+
+@pytest.fixture
+def decks_dir(tmp_path):
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "mine.txt").write_text(DECK + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.timeout(60)
+def test_a_shipped_deck_replaced_by_a_fifo_is_refused_at_request_time(decks_dir):
+    """The file was a decklist when the server started; a FIFO with no writer replaces it: a
+    request loading it is answered at once, naming what the file is now."""
+    with TestClient(create_app(Settings(decks_dir=decks_dir))) as client:
+        assert "mine" in client.app.state.web.decks
+        (decks_dir / "mine.txt").unlink()
+        os.mkfifo(decks_dir / "mine.txt")
+        for response in (client.post("/", data={"action": "load:deck", "analysis": "explore",
+                                                "shipped": "mine"}),
+                         client.get("/", params={"shipped": "mine"})):
+            assert response.status_code == 400
+            text = unescape(response.text)
+            assert "the shipped deck 'mine' cannot be read: " in text
+            assert "is a FIFO (named pipe), not a decklist file" in text
+        assert client.get("/static/style.css").status_code == 200
+
+
+@pytest.mark.timeout(120)
+def test_a_slow_deck_file_blocks_no_other_request(decks_dir, monkeypatch):
+    """A deck file whose read does not end (a slow disk, a network folder) holds its own
+    request only: the page and its static files are answered meanwhile."""
+    from explore_sim.web.decks import ShippedDeck
+
+    reading, release = threading.Event(), threading.Event()
+    real_text = ShippedDeck.text
+
+    def slow_text(self):
+        if threading.current_thread() is not threading.main_thread() and not release.is_set():
+            reading.set()
+            release.wait(DEADLINE)
+        return real_text(self)
+
+    with live_server(Settings(decks_dir=decks_dir)) as (url, _):
+        monkeypatch.setattr(ShippedDeck, "text", slow_text)
+        loaded = []
+        loader = threading.Thread(target=lambda: loaded.append(urllib.request.urlopen(
+            f"{url}/?shipped=mine", timeout=DEADLINE).status))
+        loader.start()
+        try:
+            assert reading.wait(DEADLINE)
+            with urllib.request.urlopen(f"{url}/static/style.css", timeout=30) as answer:
+                assert answer.status == 200  # while the deck's read is still under way
+            assert not loaded
+        finally:
+            release.set()
+            loader.join(DEADLINE)
+        assert loaded == [200]

@@ -32,6 +32,7 @@ from .report import (
     with_meta,
 )
 from .results import Result
+from .run_costs import Cost, check_cost
 from .runner import seed_sequence, stopped_meta
 from .stats import SUMMARY_COLUMNS
 
@@ -455,7 +456,8 @@ def compare(
     Raises
     ------
     OptionError
-        Fewer than two variants, or a bad option.
+        Fewer than two variants, a run over the cost caps of :mod:`.run_costs`, or a bad
+        option.
     PolicyError
         A policy that cannot be built.
     """
@@ -470,6 +472,9 @@ def compare(
     variants = list(itertools.product(decks, policies))
     if len(variants) < 2:
         raise OptionError("compare needs at least two variants (decks x policies)")
+    config = setup.config  # every two variants keep sums for each turn and metric
+    check_cost(Cost(setup.trials, len(variants), len(variants), config.turns,
+                    pair_sums=(config.turns + 1) * len(config.metric_names)))
     deck_labels = unique_labels([deck.name for deck in decks])
     policy_labels = unique_labels([policy_name(policy) for policy in policies])
     if len(decks) == 1:

@@ -39,6 +39,8 @@ from .game_setup import game_setup, with_game_options
 from .games import TurnStats
 from .report import engine_text, meta_text
 from .results import Result
+from .run_costs import Cost, check_cost
+from .runner import check_trials
 from .simulate import play_deck
 from .stats import wilson_interval
 
@@ -298,7 +300,8 @@ def curve(
     Raises
     ------
     OptionError
-        A bad option, ``castable`` given, or a deck without a nonland card.
+        A bad option, ``castable`` given, a deck without a nonland card, or a run over the
+        cost caps of :mod:`.run_costs` (a run per group of cards).
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     if options.get("castable"):
@@ -309,6 +312,7 @@ def curve(
         raise OptionError(f"curve: the deck {deck.name!r} has no nonland card")
     turns = curve_turns(deck, turns)
     groups = curve_runs(deck)
+    check_cost(Cost(check_trials(trials), len(groups), 1, turns))
     stats: dict[str, TurnStats] = {}
     for index, group in enumerate(groups):
         setup = game_setup([deck], trials, dict(

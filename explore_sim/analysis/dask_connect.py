@@ -57,7 +57,8 @@ def check_address(address: str) -> str:
     Raises
     ------
     ExecutorError
-        An empty address, another scheme, or no ``HOST:PORT``.
+        An empty address, another scheme, no ``HOST:PORT``, or a host that is no name (an
+        empty or over-long label).
     """
     text = address.strip()
     if not text:
@@ -73,6 +74,13 @@ def check_address(address: str) -> str:
     if not host.strip("[]") or not port.isdigit() or not 0 < int(port) < 65536:
         raise ExecutorError(f"scheduler address {clip(text)!r} must look like "
                             "tcp://HOST:PORT")
+    if not host.startswith("["):  # a name (or an IPv4 address) as the resolver takes it
+        try:
+            host.encode("idna")
+        except UnicodeError:
+            raise ExecutorError(f"scheduler address {clip(text)!r}: {clip(host, 40)!r} is not "
+                                "a host name (each part between dots has 1 to 63 "
+                                "characters)") from None
     return text
 
 
@@ -107,6 +115,9 @@ def _reach(address: str, timeout: float) -> None:
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
             pass
+    except UnicodeError:  # a name no resolver takes (check_address refuses it first)
+        raise ExecutorError(f"cannot reach the Dask scheduler at {clip(address)}: the host "
+                            "is not a name") from None
     except OSError as error:
         reason = error.strerror or type(error).__name__
         if isinstance(error, TimeoutError):

@@ -10,6 +10,13 @@ well. On Windows the lock is ``msvcrt.locking`` on one byte of the file.
 The run's file is written through a partial neighbour of its own (``.r.parquet.PID.partial``),
 so two writers never share one; :func:`remove_stale_partials` clears those of runs that
 ended without removing theirs.
+
+Both names can be guessed, so neither is ever followed: the lock file is opened with
+``O_NOFOLLOW`` and must be a regular file (a symbolic link or a FIFO planted at its name is
+refused, naming it), and a partial file is always made afresh (:func:`create_partial`:
+whatever is at its name removed, then ``O_CREAT | O_EXCL | O_NOFOLLOW``). The results
+file itself is named by its resolved path (a symbolic link ``--out`` is its target), so
+that two runs writing one file through different names take the same lock.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import stat
 import threading
 import time
 import warnings
@@ -24,7 +32,8 @@ from pathlib import Path
 
 from ..errors import OptionError, OptionWarning, clip
 
-__all__ = ["ResultsLock", "hidden_neighbour", "partial_path", "remove_stale_partials"]
+__all__ = ["ResultsLock", "hidden_neighbour", "partial_path", "remove_stale_partials",
+           "create_partial"]
 
 #: Neighbour names longer than this use a digest of the file's name instead (file systems
 #: take names of at most 255 bytes).
@@ -33,6 +42,9 @@ _LONGEST_NAME = 200
 _WINDOWS_LOCK_OFFSET = 1 << 20
 _UNSUPPORTED = {errno.ENOLCK, errno.EINVAL, getattr(errno, "ENOTSUP", -1),
                 getattr(errno, "EOPNOTSUPP", -1)}
+#: Opening a neighbour never follows a symbolic link at its name, never waits on a FIFO.
+_NEIGHBOUR_FLAGS = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 
 # Lock files held by this process: a POSIX lock does not keep out the process holding it,
 # and closing any descriptor of the file would drop it, so this process checks here first.
@@ -76,6 +88,36 @@ def partial_path(path: Path, pid: int | None = None) -> Path:
     Path
     """
     return hidden_neighbour(path, f"{os.getpid() if pid is None else pid}.partial")
+
+
+def create_partial(partial: Path) -> int:
+    """A new, empty partial file at ``partial``, open for writing: whatever was at its name (a
+    partial of a run that ended, or a symbolic link planted there) is removed first, never
+    followed.
+
+    Parameters
+    ----------
+    partial : Path
+        This process's partial file (:func:`partial_path`).
+
+    Returns
+    -------
+    int
+        The file's descriptor, blocking; the caller closes it.
+
+    Raises
+    ------
+    OSError
+        A name that cannot be removed or made (a directory there, no permission).
+    """
+    try:
+        os.unlink(partial)
+    except FileNotFoundError:
+        pass
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NEIGHBOUR_FLAGS, 0o644)
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return fd
 
 
 def remove_stale_partials(path: Path) -> None:
@@ -185,12 +227,7 @@ class ResultsLock:
     def _take(self) -> int | None:
         """The locked descriptor of the lock file (None where the file system has no locks)."""
         for _ in range(20):  # the holder removes the file when it ends: lock the new one
-            try:
-                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as error:
-                raise OptionError(f"{self.label}: cannot lock {clip(self.path)}: cannot make "
-                                  f"{clip(self.lock_path.name)}: {error.strerror or error}"
-                                  ) from None
+            fd = self._open()
             try:
                 _lock(fd)
             except (BlockingIOError, PermissionError):
@@ -213,6 +250,23 @@ class ResultsLock:
         raise OptionError(f"{self.label}: cannot lock {clip(self.path)}: its lock file keeps "
                           "being replaced")
 
+    def _open(self) -> int:
+        """The lock file's descriptor: made if missing, never through a symbolic link, and
+        only ever a regular file."""
+        try:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | _NEIGHBOUR_FLAGS, 0o644)
+        except OSError as error:
+            what = "a symbolic link" if error.errno == errno.ELOOP else \
+                error.strerror or str(error)
+            advice = "; remove it" if error.errno == errno.ELOOP else ""
+            raise OptionError(f"{self.label}: cannot lock {clip(self.path)}: cannot make "
+                              f"{clip(self.lock_path.name)}: {what}{advice}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OptionError(f"{self.label}: cannot lock {clip(self.path)}: "
+                              f"{clip(self.lock_path.name)} is not a regular file; remove it")
+        return fd
+
     def _still_named(self, fd: int) -> bool:
         """Whether the locked file is still the one at the lock path (not removed by a
         holder that ended while this run opened it)."""
@@ -227,7 +281,11 @@ class ResultsLock:
         deadline = time.monotonic() + 1.0
         while True:
             try:
-                text = self.lock_path.read_text(encoding="ascii", errors="replace").strip()
+                fd = os.open(self.lock_path, os.O_RDONLY | _NEIGHBOUR_FLAGS)
+                try:
+                    text = os.read(fd, 32).decode("ascii", "replace").strip()
+                finally:
+                    os.close(fd)
             except OSError:
                 text = ""
             if text.isdigit() or time.monotonic() > deadline:

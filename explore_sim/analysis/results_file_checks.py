@@ -2,12 +2,16 @@
 
 A sweep reads its ``--out`` file back to carry on where a run stopped, so a damaged or
 hostile file must never crash it, fill the memory or slip wrong numbers into the results.
-Before anything is loaded, the footer must show the file's columns with their types, at most
-the rows of the run and histograms of bounded length (:func:`check_footer`): a file of
-millions of rows or of one enormous histogram costs a few kilobytes to refuse. Once loaded,
-every row must be a record the run could have written (:func:`check_rows`): no empty
-values, the run's trials, and sums that add up to the row's histogram. The caller then
-checks that the file is exactly what the run writes for the points it holds.
+Before anything is loaded, the footer must be of bounded size (:func:`check_footer_size`)
+and show the file's columns with their types, at most the rows of the run, histograms of
+bounded length and text columns of bounded size (:func:`check_footer`): a file of millions
+of rows, of one enormous histogram or of one enormous string costs a few kilobytes to
+refuse, however well its data compresses. Once loaded, every row must be a record the run
+could have written (:func:`check_rows`): no empty values, no text longer than its column
+holds (:data:`TEXT_BYTES`), the run's trials, and sums that add up to the row's histogram;
+all of it checked on the columns as they were read, before any value becomes a Python
+object, so that no row costs work in proportion to another's size. The caller then checks
+that the file is exactly what the run writes for the points it holds.
 
 Every refusal is one :class:`~explore_sim.errors.OptionError`: ``--out: FILE is not a whole
 explore_sim results file: WHY; remove it or choose another --out``.
@@ -22,8 +26,9 @@ import numpy as np
 
 from ..errors import OptionError, clip
 
-__all__ = ["not_whole", "check_footer", "read_rows", "check_rows", "histograms",
-           "MAX_HISTOGRAM", "HISTOGRAM_VALUES_PER_ROW"]
+__all__ = ["not_whole", "check_footer_size", "check_footer", "read_rows", "check_rows",
+           "histograms", "MAX_HISTOGRAM", "HISTOGRAM_VALUES_PER_ROW", "MAX_FOOTER_BYTES",
+           "MAX_LABEL_BYTES", "TEXT_BYTES"]
 
 #: The most values one histogram holds (one more than a metric's largest value in a game).
 MAX_HISTOGRAM = 1_000_000
@@ -33,6 +38,16 @@ HISTOGRAM_VALUES_PER_ROW = 10_000
 #: Bytes a row may take uncompressed besides its histogram, and bytes of any file besides.
 _ROW_BYTES = 4096
 _SLACK_BYTES = 64 << 20
+#: The largest footer (the columns, the row groups and the run's settings) read.
+MAX_FOOTER_BYTES = 8 << 20
+#: The longest deck or policy name a results file holds, in bytes of UTF-8.
+MAX_LABEL_BYTES = 8000
+#: The longest text of one cell of each text column, in bytes: names, metric names, the
+#: seed's digits (128 bits of entropy have 39), deck digests and version numbers.
+TEXT_BYTES = {"deck": MAX_LABEL_BYTES, "policy": MAX_LABEL_BYTES, "metric": 200, "seed": 64,
+              "deck_digest": 64, "version": 64}
+#: Bytes of a text column besides its cells (page headers, the dictionary's lengths).
+_TEXT_SLACK = 64 << 10
 #: A sum of squares this large cannot be the int64 the file holds (checked in floats first,
 #: so that the exact sums never overflow).
 _LARGEST_SUM = 9e18
@@ -55,6 +70,35 @@ def not_whole(path: Path, reason: str) -> OptionError:
                        f"{reason}; remove it or choose another --out")
 
 
+def check_footer_size(path: Path) -> None:
+    """Refuse a Parquet file whose footer is larger than :data:`MAX_FOOTER_BYTES`, from its
+    last eight bytes (before the footer is parsed).
+
+    Parameters
+    ----------
+    path : Path
+
+    Raises
+    ------
+    OptionError
+        A footer too large. A file that does not end as Parquet files do is left to the
+        Parquet reader's own message.
+    """
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, 2)
+            if size < 12:
+                return
+            handle.seek(size - 8)
+            tail = handle.read(8)
+    except OSError as error:
+        raise not_whole(path, f"it cannot be read ({error.strerror or error})") from None
+    footer = int.from_bytes(tail[:4], "little")
+    if tail[4:] == b"PAR1" and footer > MAX_FOOTER_BYTES:
+        raise not_whole(path, f"its footer takes {footer:,} bytes, more than "
+                              f"{MAX_FOOTER_BYTES:,}")
+
+
 def check_footer(path: Path, expected: Any, max_rows: int) -> None:
     """Check a file's columns, rows and histogram sizes from its footer, loading nothing.
 
@@ -70,10 +114,11 @@ def check_footer(path: Path, expected: Any, max_rows: int) -> None:
     ------
     OptionError
         A footer that cannot be read, a column missing, added or of another type, more rows
-        than the run has, or histograms or data too large for them.
+        than the run has, or histograms, text or data too large for them.
     """
     import pyarrow.parquet as pq
 
+    check_footer_size(path)
     try:
         footer = pq.ParquetFile(path)
         schema, metadata = footer.schema_arrow, footer.metadata
@@ -96,6 +141,7 @@ def check_footer(path: Path, expected: Any, max_rows: int) -> None:
     if not 0 <= rows <= max_rows:
         raise not_whole(path, f"it holds {rows:,} rows; this run has {max_rows:,}")
     histogram_values, data_bytes = 0, 0
+    text_bytes = dict.fromkeys(TEXT_BYTES, 0)
     for group in range(metadata.num_row_groups):
         chunks = metadata.row_group(group)
         for index in range(chunks.num_columns):
@@ -103,6 +149,13 @@ def check_footer(path: Path, expected: Any, max_rows: int) -> None:
             data_bytes += max(0, chunk.total_uncompressed_size)
             if chunk.path_in_schema.startswith("histogram."):
                 histogram_values += max(0, chunk.num_values)
+            if chunk.path_in_schema in text_bytes:
+                text_bytes[chunk.path_in_schema] += max(0, chunk.total_uncompressed_size)
+    for name, size in text_bytes.items():
+        most = rows * (TEXT_BYTES[name] + 4) + _TEXT_SLACK
+        if size > most:
+            raise not_whole(path, f"its {name!r} column holds {size:,} bytes of text, more "
+                                  f"than {most:,} for {rows:,} rows")
     most = rows * HISTOGRAM_VALUES_PER_ROW + MAX_HISTOGRAM
     if histogram_values > most:
         raise not_whole(path, f"its histograms hold {histogram_values:,} values, more than "
@@ -147,8 +200,8 @@ def check_rows(path: Path, table: Any, trials: int) -> None:
     Raises
     ------
     OptionError
-        Empty values, other trials, a histogram that is empty, too long or negative, or sums
-        that are not those of the row's histogram.
+        Empty values, text too long for its column, other trials, a histogram that is
+        empty, too long or negative, or sums that are not those of the row's histogram.
     """
     import pyarrow.compute as pc
 
@@ -156,6 +209,13 @@ def check_rows(path: Path, table: Any, trials: int) -> None:
         column = table.column(name)
         if column.null_count:
             raise not_whole(path, f"column {clip(name)!r} has empty values")
+    for name, most in TEXT_BYTES.items():
+        lengths = np.asarray(pc.binary_length(table.column(name)).to_numpy(
+            zero_copy_only=False), dtype=np.int64)
+        longer = np.flatnonzero(lengths > most)
+        if longer.size:
+            raise not_whole(path, f"the {name!r} of row {longer[0] + 1:,} holds "
+                                  f"{lengths[longer[0]]:,} bytes (at most {most:,})")
     values = pc.list_flatten(table.column("histogram"))
     if values.null_count:
         raise not_whole(path, "a histogram has empty values")

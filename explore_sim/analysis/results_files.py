@@ -35,9 +35,17 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError, clip
-from .locking import partial_path
+from .locking import create_partial, partial_path
 from .stats import Accumulator, summary_rows
-from .results_file_checks import check_footer, check_rows, histograms, not_whole, read_rows
+from .results_file_checks import (
+    MAX_LABEL_BYTES,
+    check_footer,
+    check_footer_size,
+    check_rows,
+    histograms,
+    not_whole,
+    read_rows,
+)
 
 __all__ = ["SweepFile", "FORMAT_VERSION", "deck_fingerprint", "RESERVED_COLUMNS"]
 
@@ -112,6 +120,7 @@ class SweepFile:
                  keys: list[str], meta: dict[str, Any]) -> None:
         self.path = Path(path)
         self.settings = json.loads(json.dumps(settings, sort_keys=True))
+        _check_names(self.settings)
         self.keys = list(keys)
         self.meta = meta
         self.points: dict[tuple, dict[str, Any]] = {}  # point key -> record, finished ones
@@ -146,7 +155,8 @@ class SweepFile:
 
     @staticmethod
     def check_path(path: str | os.PathLike[str]) -> Path:
-        """Refuse a results file that could not be written, in one line.
+        """The results file's resolved path (a symbolic link's target: the file its lock and
+        partial file are beside); refuse one that could not be written, in one line.
 
         Parameters
         ----------
@@ -155,13 +165,20 @@ class SweepFile:
         Returns
         -------
         Path
+            ``path`` as given, or, where a symbolic link is on the way, the file it leads to.
 
         Raises
         ------
         OptionError
-            A directory, a special file, a name too long, a missing directory.
+            A directory, a special file, a name too long, a missing directory, a loop of
+            symbolic links.
         """
-        path = Path(path)
+        try:
+            resolved = os.path.realpath(path, strict=False)
+            path = Path(path) if resolved == os.path.abspath(path) else Path(resolved)
+        except (OSError, ValueError) as error:
+            raise OptionError(f"--out: cannot write {clip(path)}: "
+                              f"{getattr(error, 'strerror', None) or error}") from None
         try:
             mode: int | None = os.stat(path).st_mode
         except FileNotFoundError:
@@ -182,8 +199,7 @@ class SweepFile:
         path = self.check_path(self.path)
         probe = self._partial()
         try:
-            with open(probe, "wb"):
-                pass
+            os.close(create_partial(probe))
             probe.unlink()
         except OSError as error:
             raise OptionError(f"--out: cannot write in {clip(path.parent)}: "
@@ -311,7 +327,8 @@ class SweepFile:
         table = self._table()
         partial = self._partial()
         try:
-            pq.write_table(table, partial)
+            with os.fdopen(create_partial(partial), "wb") as handle:
+                pq.write_table(table, handle)
             self._check_unchanged(partial)
             os.replace(partial, self.path)
         except OSError as error:
@@ -408,6 +425,7 @@ class SweepFile:
 def _read_meta(path: Path) -> dict[str, Any]:
     """The ``explore_sim`` metadata of a sweep file; one-line errors for anything else."""
     _, pq = _pyarrow()
+    check_footer_size(path)
     try:
         schema = pq.read_schema(path)
     except Exception as error:  # noqa: BLE001 - pyarrow raises several types for bad files
@@ -428,6 +446,17 @@ def _read_meta(path: Path) -> dict[str, Any]:
         raise OptionError(f"--out: {path} holds the results of {clip(command)!r}, not of a "
                           "sweep; refusing to mix them")
     return meta
+
+
+def _check_names(settings: Mapping[str, Any]) -> None:
+    """Refuse a deck or policy name longer than a results file holds (one cell each row)."""
+    for kind, what in (("decks", "deck"), ("policies", "policy")):
+        for entry in settings.get(kind, ()):
+            size = len(str(entry.get("name", "")).encode("utf-8", "surrogateescape"))
+            if size > MAX_LABEL_BYTES:
+                raise OptionError(f"--out: the {what} name {clip(entry['name'], 40)!r} "
+                                  f"takes {size:,} bytes; a results file holds names of at "
+                                  f"most {MAX_LABEL_BYTES:,}: give it a shorter one")
 
 
 def _differences(stored: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:

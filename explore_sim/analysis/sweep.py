@@ -28,6 +28,7 @@ from ..errors import DeckError, OptionError, clip
 from .executors import Job, check_workers, executing
 from .locking import ResultsLock
 from .results import Result
+from .run_costs import Cost, check_cost
 from .report import engine_text, meta_text, ordered_categorical, render, unique_labels, versions
 from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
 from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_engine, \
@@ -37,10 +38,12 @@ from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metr
 from .simulate import SimulationResult
 from .results_files import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
 
-__all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS"]
+__all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS", "MAX_GRID_VALUES"]
 
 #: The most points (decks x grid points x policies) one sweep plays.
 MAX_GRID_POINTS = 100_000
+#: The most values of one grid key (read no further: a range of a billion costs nothing).
+MAX_GRID_VALUES = 1000
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -214,7 +217,7 @@ def _check_grid(grid: object) -> tuple[dict[str, list[int]], list[Any] | None]:
                 f"grid[{key!r}] must be a list of values, got {clip(repr(values))} "
                 f"(write [{clip(repr(values))}])"
             )
-        values = list(values)
+        values = _grid_values(key, values)
         if not values:
             raise OptionError(f"grid[{key!r}] has no values")
         if key == "policy":
@@ -233,6 +236,31 @@ def _check_grid(grid: object) -> tuple[dict[str, list[int]], list[Any] | None]:
             raise OptionError(f"grid[{key!r}] repeats a value: {clip(values)}")
         checked[key] = values
     return checked, policies
+
+
+def _check_size(points: int, setup: GameSetup) -> None:
+    """Refuse a sweep of more than :data:`MAX_GRID_POINTS` points or over the cost caps
+    (its points are played one at a time), before any of them is built."""
+    if points > MAX_GRID_POINTS:
+        raise OptionError(f"the sweep has {points:,} points (decks x grid x policies); the "
+                          f"most is {MAX_GRID_POINTS:,}: split it")
+    check_cost(Cost(setup.trials, points, 1, setup.config.turns))
+
+
+def _grid_values(key: str, values: Iterable[Any]) -> list[Any]:
+    """A grid key's values, at most :data:`MAX_GRID_VALUES` of them, read no further."""
+    try:
+        size: int | None = len(values)  # type: ignore[arg-type]
+    except (TypeError, OverflowError):
+        size = None
+    taken = [] if size is not None and size > MAX_GRID_VALUES else \
+        list(itertools.islice(values, MAX_GRID_VALUES + 1))
+    if size is not None and size > MAX_GRID_VALUES or len(taken) > MAX_GRID_VALUES:
+        count = f"{size:,} values" if size is not None else "more values"
+        raise OptionError(f"grid[{clip(key)!r}] has {count}; a key takes at most "
+                          f"{MAX_GRID_VALUES:,} (and a sweep {MAX_GRID_POINTS:,} points): "
+                          "split the sweep")
+    return taken
 
 
 def _policy_spec(policy: Policy) -> str:
@@ -314,8 +342,10 @@ def sweep(
     Raises
     ------
     OptionError
-        A grid that is not ``{key: [values]}`` of whole numbers, an unknown metric, too many
-        points, or an ``out`` file that cannot be written or holds another run.
+        A grid that is not ``{key: [values]}`` of whole numbers, an unknown metric, a key of
+        more than :data:`MAX_GRID_VALUES` values (read no further), more than
+        :data:`MAX_GRID_POINTS` points, a run over the cost caps of :mod:`.run_costs`, or an
+        ``out`` file that cannot be written or holds another run.
     DeckError
         A grid point that cannot be built, naming the point and the card.
     ExecutorError
@@ -328,10 +358,7 @@ def sweep(
     chosen = None if metrics is None else check_metrics(
         metrics, extra=[f"castable:{card.name}" for card in config.castable])
     deck_labels = unique_labels([d.name for d in bases])
-    points = len(bases) * len(labels) * _product([len(v) for v in grid.values()])
-    if points > MAX_GRID_POINTS:
-        raise OptionError(f"the sweep has {points:,} points (decks x grid x policies); the "
-                          f"most is {MAX_GRID_POINTS:,}: split it")
+    _check_size(len(bases) * len(labels) * _product([len(v) for v in grid.values()]), setup)
 
     fillers, variants = _variants(bases, deck_labels, grid, filler, catalog)
     for variant in variants:
@@ -341,6 +368,7 @@ def sweep(
                  [(variant, policy) for variant in variants for policy in resolved],
                  [(label, *values, policy_label) for label in deck_labels
                   for values in itertools.product(*grid.values()) for policy_label in labels])
+    out = None if out is None else SweepFile.check_path(out)  # a link's target
     with _writing(out):  # one run at a time writes a results file: from here to the end
         return _run(plan, seed, out, progress, workers, scheduler)
 
@@ -476,7 +504,7 @@ def _writing(out: str | PathLike[str] | None) -> Iterator[None]:
     if out is None:
         yield
         return
-    with ResultsLock(SweepFile.check_path(out)):
+    with ResultsLock(out):
         yield
 
 

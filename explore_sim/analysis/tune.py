@@ -42,6 +42,7 @@ from .objectives import Objective, PairedValues, parse_objective
 from .results import Result
 from .report import deck_meta, engine_text, text_table, unique_labels, versions
 from .executors import Executor, Job, executing
+from .run_costs import Cost, check_cost
 from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
 from .games import play_games
@@ -333,7 +334,8 @@ def tune(
     Raises
     ------
     OptionError
-        Several objectives, a bad option, or a budget too small for the candidates.
+        Several objectives, a bad option, a budget too small for the candidates, or a run
+        over the cost caps of :mod:`.run_costs`.
     PolicyError
         A candidate that is not a policy.
     """
@@ -343,17 +345,10 @@ def tune(
                                    "mulligan": mulligan, "game": game, "engine": engine})
     config, rule = setup.config, setup.rule
     policies = as_policies(list(policy_space() if candidates is None else candidates))
+    schedule, per_round = _race_plan(budget, len(policies), top, target)
     setup = with_engine(setup, [(deck, policy) for policy in policies])
     engine = setup.engine.engine
     labels = unique_labels([policy_name(policy) for policy in policies])
-    schedule = _schedule(len(policies), top)
-    racing_budget = int(budget * RACING_SHARE)
-    per_round = racing_budget // len(schedule)
-    for survivors in schedule:
-        if per_round // survivors < 2:
-            need = 2 * survivors * len(schedule) / RACING_SHARE
-            raise OptionError(f"budget: {budget} games are too few to race {len(policies)} "
-                              f"rules; give at least {math.ceil(need)}")
     seed_seq = seed_sequence(seed)
     done = [0]
 
@@ -412,6 +407,22 @@ def _tune_meta(deck: Deck, target: Objective, policies: list[Policy], budget: in
         "versions": versions(),
     }
     return meta
+
+
+def _race_plan(budget: int, rules: int, top: int, target: Objective) -> tuple[list[int], int]:
+    """The racing rounds' survivors and games a round, for ``rules`` rules; refused over the
+    cost caps (the rules play the same games one after another, a value a game each kept,
+    and every two keep the sum of their objectives' products) or with too few games."""
+    check_cost(Cost(max(1, budget // max(1, rules)), rules, 1, target.last_turn, pair_sums=2,
+                    paired=rules))
+    schedule = _schedule(rules, top)
+    per_round = int(budget * RACING_SHARE) // len(schedule)
+    for survivors in schedule:
+        if per_round // survivors < 2:
+            need = 2 * survivors * len(schedule) / RACING_SHARE
+            raise OptionError(f"budget: {budget} games are too few to race {rules} "
+                              f"rules; give at least {math.ceil(need)}")
+    return schedule, per_round
 
 
 def _check_tune(objective: str | Objective, budget: int, top: int) -> Objective:

@@ -56,6 +56,7 @@ from ..errors import DeckError, OptionError, clip
 from .results import Result
 from .report import deck_meta, engine_text, versions, with_meta
 from .executors import executing
+from .run_costs import Cost, check_cost
 from .runner import seed_sequence
 from .compare import CompareResult
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
@@ -630,7 +631,8 @@ def value(
     Raises
     ------
     OptionError
-        A bad metric, turn or option; a deck without explore cards when none is named.
+        A bad metric, turn or option; a deck without explore cards when none is named; a
+        run over the cost caps of :mod:`.run_costs`.
     DeckError
         A named card that is neither in the main deck nor the commander, a land, or a deck
         without coloured mana symbols.
@@ -650,6 +652,9 @@ def value(
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
     plans = [_plan(deck, card, int(max_lands)) for card in chosen_cards(deck, cards)]
+    widths = [len(plan.decks) for plan in plans]  # each card's variants play together
+    check_cost(Cost(trials, sum(widths), max(widths), config.turns,
+                    pair_sums=(config.turns + 1) * len(config.metric_names), groups=len(plans)))
     setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
     seed_seq = seed_sequence(seed)
     total = trials * len(plans)

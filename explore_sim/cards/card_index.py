@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import CardError, clip
-from .card import KNOWN_LAYOUTS, Card, normalize_name
+from .card import KNOWN_LAYOUTS, POWER_RANGE, Card, normalize_name
 from .catalog import CardSources, Catalog
 from .files import check_regular_file
 from .jsonstream import expect_end, first_char, iter_array, iter_object, open_text
@@ -299,8 +299,8 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
         mana_cost=mana_cost,
         type_line=type_line,
         layout=_layout(layout),
-        power=_stat(front.get("power")),
-        toughness=_stat(front.get("toughness")),
+        power=_stat(front.get("power"), "power"),
+        toughness=_stat(front.get("toughness"), "toughness"),
         keywords=keywords,
         set_number=number,
         source="scryfall",
@@ -342,8 +342,8 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
         mana_cost=mana_cost,
         type_line=type_line,
         layout=_layout(layout),
-        power=_stat(first.get("power")),
-        toughness=_stat(first.get("toughness")),
+        power=_stat(first.get("power"), "power"),
+        toughness=_stat(first.get("toughness"), "toughness"),
         keywords=keywords,
         source="mtgjson",
         mana_value=_whole(mana_value),
@@ -399,12 +399,23 @@ def _whole(value: Any) -> int | float | None:
     return value
 
 
-def _stat(value: Any) -> int | None:
-    """Power / toughness as an int where it is a plain number (``*`` and ``1+*`` give None)."""
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def _stat(value: Any, field: str) -> int | None:
+    """Power / toughness as an int where it is a plain number (``*``, ``1+*`` and no value
+    give None); a number far too long to be a card's is refused, as one out of range is."""
+    if value is None or isinstance(value, bool):
         return None
+    text = value.strip() if isinstance(value, str) else str(value)
+    if not _WHOLE_NUMBER.fullmatch(text):
+        return None
+    digits = len(text.lstrip("+-").lstrip("0"))
+    if digits > 9:
+        low, high = POWER_RANGE
+        raise CardError(f"{field} must be a whole number from {low} to {high}, got a number "
+                        f"of {digits:,} digits")
+    return int(text)
 
 
 # ------------------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -541,7 +542,7 @@ def parse_deck(
     Parameters
     ----------
     text : str
-        The decklist.
+        The decklist (a byte-order mark at its start is dropped, as when a file is read).
     catalog : Catalog or CardSources, optional
         Where card names are looked up (default: the built-in catalog, then the imported
         card index).
@@ -565,6 +566,7 @@ def parse_deck(
         from .card_index import card_sources
 
         catalog = card_sources()
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as a file read gives it
     entries, deck_name, filler, format = read_entries(text, source, format)
     deck_name = deck_name or name
     resolved = commander_sections(_resolve(entries, catalog, source), entries, catalog, text,
@@ -748,20 +750,26 @@ def deck_from_counts(
     Raises
     ------
     DeckError
-        Counts that are not such pairs or such a dict, an unknown card, or a count that is not
-        a whole number >= 1.
+        Counts that are not such pairs or such a dict, an unknown card, a count that is not
+        a whole number >= 1, or more than a decklist may hold: :data:`MAX_CARD_LINES`
+        pairs, :data:`MAX_DECK_SIZE` cards (checked as the pairs are read, so that no
+        count is ever dealt).
     """
     if catalog is None:
         from .card_index import card_sources
 
         catalog = card_sources()
     if isinstance(counts, Mapping):
-        pairs = list(counts.items())
+        pairs = list(itertools.islice(counts.items(), MAX_CARD_LINES + 1))
     elif isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
         raise DeckError(_PAIRS_EXPECTED + f", got {type(counts).__name__}")
     else:
-        pairs = list(counts)
+        pairs = list(itertools.islice(counts, MAX_CARD_LINES + 1))
+    if len(pairs) > MAX_CARD_LINES:
+        raise DeckError(f"{clip(name)}: more than {MAX_CARD_LINES:,} (card, copies) pairs, "
+                        "as a decklist has at most that many card lines")
     main: dict[Card, int] = {}
+    size = 0
     for pair in pairs:
         if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
             raise DeckError(_PAIRS_EXPECTED + f", got {clip(repr(pair))}")
@@ -774,6 +782,10 @@ def deck_from_counts(
             raise DeckError(str(error)) from None
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count <= 0:
             raise DeckError(f"{card_name}: count must be a whole number >= 1, got {count!r}")
+        size += int(count)
+        if size > MAX_DECK_SIZE:
+            raise DeckError(f"{clip(name)}: the main deck has {size:,} cards or more (at most "
+                            f"{MAX_DECK_SIZE:,}, as for a decklist)")
         main[card] = main.get(card, 0) + int(count)
     if not main:
         raise DeckError("the main deck is empty")

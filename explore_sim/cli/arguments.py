@@ -7,7 +7,7 @@ import math
 import re
 
 from ..analysis.report import FORMATS
-from ..errors import MAX_ECHO, OptionError, clip, parse_count
+from ..errors import MAX_ECHO, OptionError, clip, count_wanted, parse_count
 
 __all__ = ["PROG", "Parser", "add_policy", "count", "number", "seconds", "megabytes", "port",
            "add_seed_and_format"]
@@ -44,7 +44,7 @@ def count(text: str) -> int:
     """
     value = parse_count(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {clip(text)!r}")
+        raise argparse.ArgumentTypeError(f"expected {count_wanted(text)}, got {clip(text)!r}")
     return value
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..analysis.sweep import MAX_GRID_VALUES
 from ..errors import OptionError, clip
 
 __all__ = ["MAX_VARY_VALUES", "parse_vary"]
 
-#: The most values one --vary key takes.
-MAX_VARY_VALUES = 1000
+#: The most values one --vary key takes (a grid key's, :data:`MAX_GRID_VALUES`).
+MAX_VARY_VALUES = MAX_GRID_VALUES
 _VARY_ITEM = re.compile(r"\s*(\d{1,6})\s*(?:\.\.\s*(\d{1,6})\s*)?")
 _FORGE_ARGUMENT = re.compile(r"\s*[a-z_]+\s*=(?!=)")
 

@@ -22,11 +22,13 @@ from contextlib import contextmanager
 
 from ..errors import OptionError, clip
 
-__all__ = ["THREADS_ENV", "MIN_GAMES_PER_THREAD", "available_cores", "kernel_threads",
+__all__ = ["THREADS_ENV", "MAX_THREADS", "MIN_GAMES_PER_THREAD", "available_cores", "kernel_threads",
            "one_thread", "thread_parts"]
 
 #: The environment variable that sets the kernel's threads per chunk (0 or unset: every core).
 THREADS_ENV = "EXPLORE_SIM_THREADS"
+#: The most threads ``$EXPLORE_SIM_THREADS`` may ask for.
+MAX_THREADS = 1_000_000
 #: The fewest games a thread plays (a thread and its game state cost about what 10 games do).
 MIN_GAMES_PER_THREAD = 256
 
@@ -58,17 +60,18 @@ def kernel_threads() -> int:
     Raises
     ------
     OptionError
-        ``$EXPLORE_SIM_THREADS`` is not a whole number >= 0.
+        ``$EXPLORE_SIM_THREADS`` is not a whole number from 0 to :data:`MAX_THREADS`.
     """
     if getattr(_LOCAL, "one", 0):
         return 1
     value = os.environ.get(THREADS_ENV, "").strip()
     if not value:
         return available_cores()
-    if not (value.isascii() and value.isdigit()):
-        raise OptionError(f"{THREADS_ENV} must be a whole number >= 0 (0: every core), got "
-                          f"{clip(repr(value))}")
-    return int(value) or available_cores()
+    digits = value.lstrip("0") or "0"
+    if not (value.isascii() and value.isdigit()) or len(digits) > 7 or int(digits) > MAX_THREADS:
+        raise OptionError(f"{THREADS_ENV} must be a whole number from 0 to {MAX_THREADS:,} (0: "
+                          f"every core), got {clip(repr(value))}")
+    return int(digits) or available_cores()
 
 
 @contextmanager

@@ -82,7 +82,9 @@ from .decks import (
     card_texts,
     deck_problems,
     read_deck,
+    normalised_deck_text,
     shipped_decks,
+    shipped_texts,
     short_paths,
 )
 from .forms import parse_fields, problem_summary, query_pairs
@@ -192,11 +194,6 @@ _DECK_KEYS = ("deck", "base", "deck2", "base2",
 _FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
 
 
-def _normalised(text: str) -> str:
-    """A decklist's text without the white space that copying and pasting changes."""
-    return "\n".join(line.rstrip() for line in text.strip().splitlines())
-
-
 def _carried_over(data: dict[str, str], previous: Analysis | None,
                   analysis: Analysis) -> dict[str, str]:
     """The form as typed, for ``analysis`` after ``previous``: an option of both keeps its
@@ -226,7 +223,7 @@ class WebApp:
         self.decks: dict[str, ShippedDeck] = shipped_decks(settings.decks_dir)
         self.jobs = Jobs(settings.max_runs, settings.max_queued, settings.keep,
                          settings.orphan_seconds, describe=self.short)
-        self._deck_texts = {_normalised(deck.text()): name for name, deck in self.decks.items()}
+        self._deck_texts = shipped_texts(self.decks)
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                  autoescape=True, undefined=jinja2.StrictUndefined)
         env.filters["thousands"] = lambda n: f"{n:,}"
@@ -321,8 +318,8 @@ class WebApp:
                 "another site, or one a browser does not vouch for, never starts a run).")
         for slot, base in (("deck", "base"), ("deck2", "base2")):
             name = data.pop("shipped" if slot == "deck" else "shipped2", None)
-            if name:
-                self._load_shipped(state, slot, base, name)
+            if name:  # a file read: off the event loop, which answers every request
+                await run_in_threadpool(self._load_shipped, state, slot, base, name)
         return self.render(request, state, 400 if state.errors else 200,
                            autorun=autorun and not state.errors)
 
@@ -334,7 +331,12 @@ class WebApp:
         if deck is None:
             state.errors[slot] = f"no shipped deck called {clip(name)!r}"
             return
-        state.data[slot] = deck.text()
+        try:
+            state.data[slot] = deck.text()
+        except DeckError as error:  # changed since the server started
+            state.errors[slot] = f"the shipped deck {clip(name)!r} cannot be read: " + \
+                self.short(str(error))
+            return
         state.data[base] = name
 
     async def submit(self, request: Request) -> Response:
@@ -360,8 +362,8 @@ class WebApp:
             state = PageState(analysis, data)
             slot = "deck2" if action == "load:deck2" else "deck"
             base = "base2" if slot == "deck2" else "base"
-            self._load_shipped(state, slot, base, data.get("shipped2" if slot == "deck2"
-                                                           else "shipped", ""))
+            await run_in_threadpool(self._load_shipped, state, slot, base,
+                                    data.get("shipped2" if slot == "deck2" else "shipped", ""))
             return self.render(request, state, 400 if state.errors else 200)
         if action in ("template:deck", "template:deck2"):
             return await run_in_threadpool(self.card_file_template, data, action[9:])
@@ -464,7 +466,7 @@ class WebApp:
         with self._warnings_lock, warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for slot, key in (("deck", "base"), ("deck2", "base2")):
-                known = self._deck_texts.get(_normalised(data.get(slot, "")))
+                known = self._deck_texts.get(normalised_deck_text(data.get(slot, "")))
                 if known is not None and not data.get(key):  # a shipped deck, pasted as it is
                     data[key] = known
                     state.notes.append(f"The {'second ' if slot == 'deck2' else ''}deck is the "
@@ -483,7 +485,7 @@ class WebApp:
                 state.errors["cards_file"] = self.short(str(error))
                 return None
             decks = []
-            shipped = [self._deck_texts.get(_normalised(data.get(slot, "")))
+            shipped = [self._deck_texts.get(normalised_deck_text(data.get(slot, "")))
                        for slot in ("deck", "deck2")]
             inputs = [DeckInput("deck", "deck", data.get("deck", ""), bases[0], shipped[0])]
             if analysis.second_deck and data.get("deck2", "").strip():

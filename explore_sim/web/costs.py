@@ -1,66 +1,34 @@
-"""What a run of the page costs, counted before it is queued: game turns in all and at once.
+"""What a run of the page costs, counted before it is queued: the package's cost model
+(:mod:`explore_sim.analysis.run_costs`: game turns in all and at once) with the server's
+caps.
 
 A run plays ``trials`` games of each deck variant (a compare's decks x policies, a value
 card's explorer deck, vanilla deck and land variants, advise's keep and mill), each for some
-turns. Its cost is counted in *game turns*: trials x variants x turns. Two caps hold:
+turns. Its cost is counted in *game turns*: trials x variants x turns. Two caps of the
+server hold:
 
 - the whole run: at most ``max_game_turns`` (how long it keeps a run slot);
 - at once: the variants played together on one chunk of at most 65,536 trials are in memory
   together (about 125 bytes per game turn) and a cancel waits for the chunk to end, so
   ``min(trials, 65,536) x variants played together x turns`` is at most ``max_at_once``.
 
-A run over either cap is refused beside its ``trials`` field, with what to lower.
+A run over either cap is refused beside its ``trials`` field, with what to lower. The run
+itself is then held to the package's own caps too, which are higher.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis.curve import curve_runs, curve_turns
 from ..analysis.objectives import parse_objectives
-from ..analysis.runner import CHUNK_TRIALS
+from ..analysis.run_costs import BYTES_PER_GAME_TURN, MAX_PAIRED_SUMS, Caps, Cost, cost_problem
 from ..analysis.value import chosen_cards
 from ..cards.decklist import Deck
 from ..errors import ExploreSimError
 
 __all__ = ["Cost", "run_cost", "cost_errors", "BYTES_PER_GAME_TURN"]
-
-#: About what one game turn of one variant holds in memory while its chunk is played.
-BYTES_PER_GAME_TURN = 125
-
-
-@dataclasses.dataclass(frozen=True)
-class Cost:
-    """The size of a run.
-
-    Attributes
-    ----------
-    trials : int
-        Games (shuffles) of each variant.
-    variants : int
-        Deck variants played in all.
-    together : int
-        The most variants played on the same chunk at once.
-    turns : int
-        Turns each game plays (1 for an explore sequence).
-    """
-
-    trials: int
-    variants: int
-    together: int
-    turns: int
-
-    @property
-    def total(self) -> int:
-        """Game turns of the whole run."""
-        return self.trials * self.variants * self.turns
-
-    @property
-    def at_once(self) -> int:
-        """Game turns of the largest chunk."""
-        return min(self.trials, CHUNK_TRIALS) * self.together * self.turns
 
 
 def _value_variants(decks: Sequence[Deck], options: Mapping[str, Any]) -> list[int]:
@@ -111,15 +79,6 @@ def run_cost(analysis: str, options: Mapping[str, Any], decks: Sequence[Deck]) -
     return Cost(trials, 1, 1, 1)  # explore: one sequence per shuffle
 
 
-def _shape(cost: Cost) -> str:
-    parts = [f"{cost.trials:,} trials"]
-    if cost.variants > 1:
-        parts.append(f"{cost.variants:,} deck variants")
-    if cost.turns > 1:
-        parts.append(f"{cost.turns:,} turns")
-    return " x ".join(parts)
-
-
 def cost_errors(analysis: str, options: Mapping[str, Any], decks: Sequence[Deck],
                 max_game_turns: int, max_at_once: int) -> dict[str, str]:
     """The ``trials`` field's error when a run is over a cap, else ``{}``.
@@ -142,20 +101,10 @@ def cost_errors(analysis: str, options: Mapping[str, Any], decks: Sequence[Deck]
         cost = run_cost(analysis, options, decks)
     except ExploreSimError:  # an option its own check refuses, shown beside its field
         return {}
+    caps = Caps(game_turns=max_game_turns, at_once=max_at_once, paired_sums=MAX_PAIRED_SUMS)
+    problem = cost_problem(cost, caps, where=" on this server")
+    if problem is None:
+        return {}
     if cost.total > max_game_turns:
-        fewer = max_game_turns // max(1, cost.variants * cost.turns)
-        hint = f"at most {fewer:,} trials, or fewer" if fewer >= 2 else "fewer"
-        return {"trials": (
-            f"trials: this run plays {_shape(cost)} = {cost.total:,} game turns; at most "
-            f"{max_game_turns:,} per run on this server: {hint} variants or turns "
-            "(explore-sim serve --max-game-turns raises the cap)")}
-    if cost.at_once > max_at_once:
-        fewer = max_at_once // max(1, cost.together * cost.turns)
-        hint = f"at most {fewer:,} trials, or fewer" if fewer >= 2 else "fewer"
-        return {"trials": (
-            f"trials: this run plays {min(cost.trials, CHUNK_TRIALS):,} games of "
-            f"{cost.together:,} deck variant(s) x {cost.turns:,} turns at once (a chunk of "
-            f"trials) = {cost.at_once:,} game turns, about "
-            f"{cost.at_once * BYTES_PER_GAME_TURN / 1e9:.1f} GB; at most {max_at_once:,} at "
-            f"once on this server: {hint} variants or turns")}
-    return {}
+        problem += " (explore-sim serve --max-game-turns raises the cap)"
+    return {"trials": f"trials: {problem}"}

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from ..cards import CardSources, Catalog
 from ..cards.card_files import load_card_file
-from ..cards.decklist import Deck, deck_card_files, parse_deck
+from ..cards.decklist import MAX_DECK_BYTES, Deck, deck_card_files, parse_deck
+from ..cards.files import read_text_file
 from ..cards.card_index import CardIndex
 from ..errors import CardError, DeckError, DeckWarning, clip
 
@@ -40,6 +41,8 @@ __all__ = [
     "DeckProblem",
     "ShippedDeck",
     "shipped_decks",
+    "shipped_texts",
+    "normalised_deck_text",
     "card_sources_for",
     "read_deck",
     "deck_problems",
@@ -62,13 +65,20 @@ class ShippedDeck:
     card_files: tuple[Path, ...]
 
     def text(self) -> str:
-        """The decklist's text.
+        """The decklist's text, read now: the file may have changed since the server started.
 
         Returns
         -------
         str
+
+        Raises
+        ------
+        DeckError
+            The path is no longer a regular file of at most a decklist's bytes, checked on
+            the descriptor opened (opened without waiting: a FIFO put there never blocks),
+            or its bytes are not UTF-8.
         """
-        return self.path.read_text(encoding="utf-8-sig")
+        return read_text_file(self.path, "decklist file", DeckError, MAX_DECK_BYTES)
 
 
 def shipped_decks(directory: Path | None) -> dict[str, ShippedDeck]:
@@ -90,6 +100,41 @@ def shipped_decks(directory: Path | None) -> dict[str, ShippedDeck]:
         if path.suffix in _DECK_SUFFIXES and path.is_file() and not path.name.startswith("."):
             decks[path.stem] = ShippedDeck(path.stem, path, tuple(deck_card_files(path)))
     return decks
+
+
+def normalised_deck_text(text: str) -> str:
+    """A decklist's text without the white space that copying and pasting changes.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+    """
+    return "\n".join(line.rstrip() for line in text.strip().splitlines())
+
+
+def shipped_texts(decks: Mapping[str, ShippedDeck]) -> dict[str, str]:
+    """The shipped decks' names by their text (:func:`normalised_deck_text`); a deck that
+    cannot be read is left out (loading it says why).
+
+    Parameters
+    ----------
+    decks : mapping of str to ShippedDeck
+
+    Returns
+    -------
+    dict of str to str
+    """
+    texts = {}
+    for name, deck in decks.items():
+        try:
+            texts[normalised_deck_text(deck.text())] = name
+        except DeckError:
+            pass
+    return texts
 
 
 @dataclasses.dataclass(frozen=True)

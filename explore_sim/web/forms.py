@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import clip, parse_count
+from ..errors import clip, count_wanted, parse_count
 
 __all__ = ["Field", "FieldError", "parse_fields", "problem_summary", "query_pairs", "MAX_TEXT"]
 
@@ -131,6 +131,8 @@ class Field:
             if value is None:
                 bounded = self.low is not None or self.high is not None
                 wanted = "a whole number" + (f" ({self._bounds()})" if bounded else " >= 0")
+                if count_wanted(text) != "a whole number >= 0":  # digits, too many of them
+                    wanted = count_wanted(text)
                 raise FieldError(self.name, f"{self.label}: expected {wanted}, got "
                                             f"{clip(text)!r}")
         else:
@@ -147,9 +149,8 @@ class Field:
         return value
 
     def _bounds(self) -> str:
-        top = None if self.high is not None and self.high >= 2**53 else self.high  # a seed's
         low, high = (None if b is None else f"{b:,g}" if self.kind == "number" else f"{int(b):,}"
-                     for b in (self.low, top))
+                     for b in (self.low, self.high))
         if low is not None and high is not None:
             return f"a value from {low} to {high}"
         return f"at least {low}" if low is not None else f"at most {high}"

@@ -249,7 +249,7 @@ def trials_and_seed(noun: str) -> tuple[Field, Field]:
         Field("trials", "trials", "int", 100_000, f"{noun} to play; more gives smaller "
               "standard errors", low=2),
         Field("seed", "seed", "int", None, "the same seed gives the same numbers (blank: a "
-              "fresh one, shown with the result)", low=0, high=2**63 - 1),
+              "fresh one, shown with the result)", low=0),
     )
 
 

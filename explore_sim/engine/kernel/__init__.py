@@ -53,14 +53,11 @@ from ..state import OpeningHands
 from ..tables import DeckTables
 from ..threads import kernel_threads, thread_parts
 from .bytecode import compile_policy, policy_problem
-from .cache import drop_stale_cache
 from .game import play_chunk
 from .layout import N_EVENTS, N_TURN_METRICS, Dim, Slot, TurnMetric, Work, columns
 from .pack import KernelTables, pack
-from .records import Tables, as_tables
+from .records import CACHE, Tables, as_tables
 from .state import State, new_state
-
-drop_stale_cache()  # before any compiled function loads from numba's cache
 
 __all__ = [
     "COMPILE_NOTICE",
@@ -254,10 +251,11 @@ def _announce() -> None:
     if _SAID:
         return
     _SAID.append(True)
+    notice = CACHE.notice(COMPILE_NOTICE)  # or why it compiles in memory
     if NOTICES.handlers:
-        NOTICES.info(COMPILE_NOTICE)
+        NOTICES.info(notice)
     else:
-        warnings.warn(COMPILE_NOTICE, CompileNotice, stacklevel=2)
+        warnings.warn(notice, CompileNotice, stacklevel=2)
 
 
 class _GameCompilation(numba_event.Listener):

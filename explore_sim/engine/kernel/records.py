@@ -15,13 +15,19 @@ Two costs of numba's defaults decide the game's speed, and both are avoided here
   record and reads a field with one load.
 - numba counts references to arrays with atomic increments and decrements, on every call
   and every read of a field of a heap-allocated record. :func:`compiled` is numba's ``njit``
-  with ``cache=True`` and ``_nrt=False``: the game allocates no array while it plays (numba
-  refuses to compile a function compiled so that allocates), so nothing needs counting.
+  with ``_nrt=False``: the game allocates no array while it plays (numba refuses to compile
+  a function compiled so that allocates), so nothing needs counting.
+
+Every compiled function is cached on disk by :data:`CACHE`
+(:mod:`explore_sim.engine.compile_cache`): keyed on this package's sources and the modules
+whose values it compiles in as constants, healed when an entry is damaged, compiled in
+memory where nothing can be written.
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
+from pathlib import Path
 
 import numpy as np
 from numba import config, njit, types
@@ -36,9 +42,19 @@ from numba.core.extending import (
 from numba.core.imputils import impl_ret_borrowed
 from numba.core.typing.templates import AttributeTemplate
 
+from ..compile_cache import cache_for
 from .pack import KernelTables
 
-__all__ = ["TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
+__all__ = ["CACHE", "TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
+
+_HERE = Path(__file__).resolve().parent
+#: numba's cache of the compiled game: this package's sources, and the modules whose codes
+#: and counters the game holds as constants (:mod:`.codes`, :mod:`.pack`).
+CACHE = cache_for(_HERE, "game kernel", also=(
+    # The modules whose values the compiled game holds as constants (codes.py imports them).
+    *(_HERE.parent / name for name in ("metrics.py", "config.py", "explore_effects.py",
+                                        "paying.py", "tables.py")),
+    _HERE.parents[1] / "cards" / "features.py", _HERE.parents[1] / "cards" / "card.py"))
 
 #: The policy's and the scry policy's bytecode, after the packed tables' fields.
 PROGRAM_FIELDS = ("policy_code", "policy_consts", "scry_code", "scry_consts")
@@ -48,11 +64,13 @@ Tables = namedtuple("Tables", TABLE_FIELDS)
 
 
 def compiled(function=None, **options):
-    """Compile ``function`` for the game: ``numba.njit`` with ``cache=True`` and
-    ``_nrt=False`` (no reference counting), and any further numba ``options``
+    """Compile ``function`` for the game: ``numba.njit`` with ``_nrt=False`` (no reference
+    counting), cached by :data:`CACHE`, and any further numba ``options``
     (``inline="always"``); with no function, the decorator with those options."""
-    options = {"cache": True, "_nrt": False, **options}
-    return njit(**options) if function is None else njit(function, **options)
+    options = {"_nrt": False, **options, "cache": False}
+    if function is None:
+        return lambda later: CACHE.attach(njit(later, **options))
+    return CACHE.attach(njit(function, **options))
 
 
 def as_tables(K: KernelTables, programs: tuple[np.ndarray, ...]) -> Tables:
