@@ -8,9 +8,8 @@ Formats (detected automatically, or forced with ``format=``)
     MTG Arena exports: ``4 Cenote Scout (LCI) 178`` under optional section headers ``About``
     (with a ``Name ...`` line), ``Commander``, ``Companion``, ``Deck``, ``Sideboard``; headers
     may carry counts (``Deck (60)``, ``Sideboard: 15``) and may repeat.
-``mtgo``
-    MTGO / plain text: ``4 Name``, ``4x Name``, ``SB: 2 Name``, a ``Sideboard`` line.
-``moxfield``
+``mtgo``, ``moxfield``
+    MTGO / plain text: ``4 Name``, ``4x Name``, ``SB: 2 Name``, a ``Sideboard`` line;
     Moxfield text: Arena-style lines with ``*F*`` / ``*E*`` finish markers and ``#tags``.
 ``archidekt``
     Archidekt text: ``1x Name (set) 123 [Category]``; the categories ``Sideboard``,
@@ -30,8 +29,7 @@ names the deck's filler card: the card :meth:`Deck.with_counts` (and so
 :func:`explore_sim.sweep`) adds or removes to keep the deck's size when other counts change.
 
 A list without sections of 99 to 101 cards, singleton but for basic lands, with a legendary
-creature is a Commander deck (:mod:`explore_sim.cards.commanders`: which card is the
-commander, a commander also in the deck, a Commander deck of another size than 100).
+creature is a Commander deck (:mod:`explore_sim.cards.commanders`).
 
 Only the main deck goes into the library; commander, companion and sideboard are kept for
 reference. Construction rules (copy limits, minimum sizes) are not enforced, so what-if decks
