@@ -103,43 +103,6 @@ def test_the_remainder_refuses_a_library_too_large_for_it():
         reciprocals(1 << 16)
 
 
-def test_the_game_compile_settings_hold_only_while_it_compiles_in_its_thread():
-    """The vectorisers' switches and numba's index fixer are the game's only while it
-    compiles, and the index is left unwrapped only in the compiling thread: a function
-    compiled in another thread meanwhile, or afterwards, still reads ``a[-1]`` from the end.
-    (The game itself never indexes from the end: see the bounds-checked run in
-    docs/developer/testing.md.)"""
-    import threading
-
-    from numba import config as numba_config
-    from numba.np import arrayobj
-
-    from explore_sim.engine.kernel import _game_compile_settings
-
-    def last_of(values):
-        @njit
-        def last(a):
-            return a[-1]
-
-        return int(last(values))
-
-    values = np.arange(5)
-    before = (numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE,
-              arrayobj.fix_integer_index)
-    elsewhere = []
-    with _game_compile_settings():
-        assert not numba_config.LOOP_VECTORIZE and not numba_config.SLP_VECTORIZE
-        assert arrayobj.fix_integer_index.wrapping is before[2]
-        other = threading.Thread(target=lambda: elsewhere.append(last_of(values)))
-        other.start()
-        other.join()
-    assert elsewhere == [4]
-    assert (numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE,
-            arrayobj.fix_integer_index) == before
-    assert last_of(values) == 4
-
-
-@njit
 def _shuffled_tops(K, S, top, end, dealt, games):
     """How often each card id is on top of the library after a search's shuffle, over
     ``games`` shuffles of the same library; and the library of the last one, dealt out."""

@@ -45,16 +45,17 @@ from numba.core.typing.templates import AttributeTemplate
 from ..compile_cache import cache_for
 from .pack import KernelTables
 
-__all__ = ["CACHE", "TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
+__all__ = ["CACHE", "CONSTANT_SOURCES", "TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
 
 _HERE = Path(__file__).resolve().parent
 #: numba's cache of the compiled game: this package's sources, and the modules whose codes
 #: and counters the game holds as constants (:mod:`.codes`, :mod:`.pack`).
-CACHE = cache_for(_HERE, "game kernel", also=(
-    # The modules whose values the compiled game holds as constants (codes.py imports them).
+#: The modules whose values the compiled game holds as constants (:mod:`.codes` reads them).
+CONSTANT_SOURCES = (
     *(_HERE.parent / name for name in ("metrics.py", "config.py", "explore_effects.py",
                                         "paying.py", "tables.py")),
-    _HERE.parents[1] / "cards" / "features.py", _HERE.parents[1] / "cards" / "card.py"))
+    _HERE.parents[1] / "cards" / "features.py", _HERE.parents[1] / "cards" / "card.py")
+CACHE = cache_for(_HERE, "game kernel", also=CONSTANT_SOURCES)
 
 #: The policy's and the scry policy's bytecode, after the packed tables' fields.
 PROGRAM_FIELDS = ("policy_code", "policy_consts", "scry_code", "scry_consts")
