@@ -6,7 +6,28 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-__all__ = ["ProgressBar", "add_compile_listener", "compile_listeners"]
+__all__ = ["ProgressBar", "add_compile_listener", "compile_listeners", "notices_on_terminal",
+           "terminal_shows_notices"]
+
+#: Whether the command line shows the package's notices on its terminal (then they are not
+#: also warnings).
+_TERMINAL: list[bool] = []
+
+
+def notices_on_terminal() -> None:
+    """Say that the command line shows the package's notices itself (once per process)."""
+    if not _TERMINAL:
+        _TERMINAL.append(True)
+
+
+def terminal_shows_notices() -> bool:
+    """Whether :func:`notices_on_terminal` was called in this process.
+
+    Returns
+    -------
+    bool
+    """
+    return bool(_TERMINAL)
 
 #: Who is told, every second while the compiled game compiles, how long it has taken.
 _COMPILE_LISTENERS: list[Callable[[float, bool], None]] = []

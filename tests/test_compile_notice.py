@@ -17,32 +17,29 @@ from explore_sim.errors import CompileNotice
 
 @pytest.fixture
 def unsaid(monkeypatch):
-    """A process that has not announced a compilation yet, whose notices nobody handles."""
+    """A process that has not announced a compilation yet, not the command line's."""
     monkeypatch.setattr(kernel, "_SAID", [])
-    monkeypatch.setattr(kernel.NOTICES, "handlers", [])
+    monkeypatch.setattr(progress, "_TERMINAL", [])
 
 
 def test_python_and_jupyter_are_told_by_a_warning(unsaid):
-    with pytest.warns(CompileNotice, match="compiling the game kernel"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         kernel._announce()
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
         kernel._announce()  # once per process
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (CompileNotice, kernel.COMPILE_NOTICE)]
 
 
-def test_the_command_line_is_told_by_its_notice(unsaid, monkeypatch):
-    records = []
-
-    class Keep(logging.Handler):
-        def emit(self, record):
-            records.append(record.getMessage())
-
-    monkeypatch.setattr(kernel.NOTICES, "handlers", [Keep()])
-    monkeypatch.setattr(kernel.NOTICES, "level", logging.INFO)
+def test_the_command_line_is_told_by_its_notice(unsaid, caplog, monkeypatch):
+    monkeypatch.setattr(kernel.NOTICES, "propagate", True)  # to caplog's handler
+    progress.notices_on_terminal()
+    caplog.set_level(logging.INFO, logger="explore_sim.notices")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         kernel._announce()
-    assert records == [kernel.COMPILE_NOTICE]
+    assert [r.getMessage() for r in caplog.records
+            if r.name == "explore_sim.notices"] == [kernel.COMPILE_NOTICE]
 
 
 def test_listeners_are_told_the_time_while_it_compiles(monkeypatch):

@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Callable
 
 from ..errors import ExploreSimError, OptionError, printable
-from ..progress import add_compile_listener
+from ..progress import add_compile_listener, notices_on_terminal
 from .arguments import PROG
 
 __all__ = ["Output", "BROKEN_PIPE_STATUS", "notices_to_terminal", "print_line", "print_error",
@@ -75,6 +75,7 @@ def notices_to_terminal() -> None:
         notices.setLevel(logging.INFO)
         notices.propagate = False
         add_compile_listener(_compile_time)
+        notices_on_terminal()
 
 
 def _compile_time(seconds: float, done: bool) -> None:

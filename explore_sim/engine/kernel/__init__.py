@@ -41,7 +41,7 @@ from numba import config as numba_config
 from numba.core import event as numba_event
 
 from ...errors import CompileNotice
-from ...progress import compile_listeners
+from ...progress import compile_listeners, terminal_shows_notices
 from .. import abilities
 from ..buffers import chunk_array
 from ..config import GameConfig
@@ -247,14 +247,14 @@ _SAID: list[bool] = []
 
 def _announce() -> None:
     """Say once per process that the game compiles: the notices' log record (the command line
-    prints it) or, where nothing handles it (Python, Jupyter), a :class:`CompileNotice`."""
+    prints it on its terminal) and, unless the command line shows it, a
+    :class:`CompileNotice` (Python, Jupyter)."""
     if _SAID:
         return
     _SAID.append(True)
     notice = CACHE.notice(COMPILE_NOTICE)  # or why it compiles in memory
-    if NOTICES.handlers:
-        NOTICES.info(notice)
-    else:
+    NOTICES.info(notice)
+    if not terminal_shows_notices():
         warnings.warn(notice, CompileNotice, stacklevel=2)
 
 
