@@ -25,6 +25,7 @@ __all__ = [
     "PolicyWarning",
     "close_matches",
     "OptionWarning",
+    "CompileNotice",
     "MAX_ECHO",
     "MAX_MESSAGE",
     "clip",
@@ -146,6 +147,12 @@ def close_matches(name: str, candidates: Iterable[str], n: int = 2) -> str:
 
 class OptionWarning(UserWarning):
     """An option that was adjusted, such as more workers than there are cores."""
+
+
+class CompileNotice(UserWarning):
+    """The compiled game is being compiled (once per installation): the first run waits for
+    it. Shown once per process in Python and Jupyter; the command line shows the time
+    instead (``warnings.simplefilter("ignore", CompileNotice)`` silences it)."""
 
 
 def parse_count(text: str) -> int | None:

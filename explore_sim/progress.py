@@ -3,9 +3,57 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import IO
 
-__all__ = ["ProgressBar"]
+__all__ = ["ProgressBar", "add_compile_listener", "compile_listeners", "notices_on_terminal",
+           "terminal_shows_notices"]
+
+#: Whether the command line shows the package's notices on its terminal (then they are not
+#: also warnings).
+_TERMINAL: list[bool] = []
+
+
+def notices_on_terminal() -> None:
+    """Say that the command line shows the package's notices itself (once per process)."""
+    if not _TERMINAL:
+        _TERMINAL.append(True)
+
+
+def terminal_shows_notices() -> bool:
+    """Whether :func:`notices_on_terminal` was called in this process.
+
+    Returns
+    -------
+    bool
+    """
+    return bool(_TERMINAL)
+
+#: Who is told, every second while the compiled game compiles, how long it has taken.
+_COMPILE_LISTENERS: list[Callable[[float, bool], None]] = []
+
+
+def add_compile_listener(listener: Callable[[float, bool], None]) -> None:
+    """Be told, every second while the compiled game compiles (once per installation), how
+    long it has taken: ``listener(seconds, done)``, ``done`` True once at the end.
+
+    Parameters
+    ----------
+    listener : callable
+        Called from a thread of its own; it should return at once.
+    """
+    if listener not in _COMPILE_LISTENERS:
+        _COMPILE_LISTENERS.append(listener)
+
+
+def compile_listeners() -> tuple[Callable[[float, bool], None], ...]:
+    """The listeners :func:`add_compile_listener` added.
+
+    Returns
+    -------
+    tuple of callable
+    """
+    return tuple(_COMPILE_LISTENERS)
 
 
 class ProgressBar:

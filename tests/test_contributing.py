@@ -83,3 +83,75 @@ def test_the_guide_shows_this_example():
     for text in ('"lorekeeper"', "def lorekeeper(play", 'count(play, state, "lorekeeper", rows)',
                  "tests/test_contributing.py"):
         assert text in guide, text
+
+
+# --- the compiled kernel: what it is not told of, it refuses, and "auto" falls back ---------
+
+def _engine_for(deck, config, engine="auto"):
+    from explore_sim.analysis.engines import EnginePlay, choose_engine
+    from explore_sim.engine.mulligan import MulliganRule
+    from explore_sim.engine.policies import as_policy
+
+    play = EnginePlay(deck.features(), as_policy("forge"), MulliganRule("london"), "deck")
+    return choose_engine(engine, [play], config)
+
+
+def test_a_new_ability_is_played_by_numpy_until_the_kernel_plays_it(with_lorekeeper):
+    """The guide's three files give the ability to the NumPy engine; its entry says
+    ``kernel=False`` (the default), so a deck with the card falls back, saying why, and the
+    kernel refuses it in one line."""
+    from explore_sim.cards import CardSources, Catalog
+    from explore_sim.cards.decklist import deck_from_counts
+    from explore_sim.engine.config import GameConfig
+    from explore_sim.errors import OptionError
+
+    assert LOREKEEPER_ENTRY.kernel is False
+    sources = CardSources([Catalog([with_lorekeeper]), Catalog.builtin()])
+    deck = deck_from_counts({"Forest": 24, "Lorekeeper of the Depths": 4,
+                             "Jadelight Ranger": 32}, catalog=sources)
+    choice = _engine_for(deck, GameConfig())
+    assert (choice.engine, choice.fallback) == (
+        "numpy", "abilities the compiled game does not play: lorekeeper")
+    with pytest.raises(OptionError, match="cannot play these games: abilities the compiled "
+                                          "game does not play: lorekeeper"):
+        _engine_for(deck, GameConfig(), "kernel")
+
+
+def test_a_new_metric_is_played_by_numpy_until_the_kernel_records_it(monkeypatch):
+    """A metric added to the catalogue as the guide says (``kernel`` left False) makes the
+    games that report it NumPy games, saying which metric."""
+    import explore_sim
+    from explore_sim.engine import config as config_module
+    from explore_sim.engine import metrics
+
+    toy = metrics.Metric("lorekeeper_life", "turn", "event", "life", "a made-up metric",
+                         "life")
+    assert toy.kernel is False
+    monkeypatch.setattr(config_module, "TURN_METRICS",
+                        {**metrics.TURN_METRICS, toy.name: False})
+    deck = explore_sim.load_deck("decks/lci_merfolk_explore.txt")
+    choice = _engine_for(deck, config_module.GameConfig())
+    assert (choice.engine, choice.fallback) == (
+        "numpy", "metrics the compiled game does not record: lorekeeper_life")
+
+
+def test_a_new_option_is_played_by_numpy_until_the_kernel_plays_it(monkeypatch):
+    """A game option added as the guide says (an entry, ``kernel`` left False, and a field
+    of GameConfig): its default plays on the kernel, any other value on NumPy."""
+    import dataclasses
+
+    import explore_sim
+    from explore_sim.engine import options
+    from explore_sim.engine.config import GameConfig
+
+    entry = options.GameOption("lorekeepers", "int", 0, "made-up", low=0, high=4)
+    assert entry.kernel is False
+    monkeypatch.setattr(options, "GAME_OPTIONS", [*options.GAME_OPTIONS, entry])
+    ToyConfig = dataclasses.make_dataclass(  # GameConfig with the option's field
+        "ToyConfig", [("lorekeepers", int, dataclasses.field(default=0))], bases=(GameConfig,),
+        frozen=True)
+    deck = explore_sim.load_deck("decks/lci_merfolk_explore.txt")
+    assert _engine_for(deck, ToyConfig()).engine == "kernel"
+    choice = _engine_for(deck, ToyConfig(lorekeepers=2))
+    assert (choice.engine, choice.fallback) == (
+        "numpy", "game options the compiled game does not play: lorekeepers")

@@ -58,7 +58,7 @@ def disagreements(deck, config, policy, mulligan=None, trials=400, seed=0):
     tables = deck_tables(features, config)
     mulligan = {"kind": "london"} if mulligan is None else mulligan
     rule = game_mulligan(MulliganRule(**mulligan), config, features)
-    assert kernel_problem(tables, policy, None, rule) is None
+    assert kernel_problem(tables, policy, None, rule, config) is None
     ids = deck.card_ids()
     opening = deal_opening_hands(ids, features, trials, rule,
                                  lambda attempt: np.random.default_rng([seed, attempt]))

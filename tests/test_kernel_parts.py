@@ -16,18 +16,11 @@ from explore_sim.engine.config import GameConfig
 from explore_sim.engine.goldfish import deck_tables
 from explore_sim.engine.kernel.bits import is_member, meet, next_common, next_member, put
 from explore_sim.engine.kernel.mana import castable_key
-from explore_sim.engine.kernel.pack import (
-    CK_KINDS,
-    CK_RANKS,
-    CK_WATCHED,
-    CL_KEY_STRIDE,
-    as_rows,
-    pack,
-    words_for,
-)
+from explore_sim.engine.kernel.layout import ClassCol, Dim, KeyRow, Slot, Zone
+from explore_sim.engine.kernel.pack import as_rows, pack, words_for
 from explore_sim.engine.kernel.records import as_tables
 from explore_sim.engine.kernel.search import shuffle_library
-from explore_sim.engine.kernel.state import DEALT, END, TOP, reciprocals, remainder
+from explore_sim.engine.kernel.state import reciprocals, remainder
 from explore_sim.engine.kernel.zones import at, deal_all, peek
 
 DECKS = sorted(Path(__file__).resolve().parent.parent.joinpath("decks").glob("*.txt"))
@@ -110,56 +103,19 @@ def test_the_remainder_refuses_a_library_too_large_for_it():
         reciprocals(1 << 16)
 
 
-def test_the_game_compile_settings_hold_only_while_it_compiles_in_its_thread():
-    """The vectorisers' switches and numba's index fixer are the game's only while it
-    compiles, and the index is left unwrapped only in the compiling thread: a function
-    compiled in another thread meanwhile, or afterwards, still reads ``a[-1]`` from the end.
-    (The game itself never indexes from the end: see the bounds-checked run in
-    docs/developer/testing.md.)"""
-    import threading
-
-    from numba import config as numba_config
-    from numba.np import arrayobj
-
-    from explore_sim.engine.kernel import _game_compile_settings
-
-    def last_of(values):
-        @njit
-        def last(a):
-            return a[-1]
-
-        return int(last(values))
-
-    values = np.arange(5)
-    before = (numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE,
-              arrayobj.fix_integer_index)
-    elsewhere = []
-    with _game_compile_settings():
-        assert not numba_config.LOOP_VECTORIZE and not numba_config.SLP_VECTORIZE
-        assert arrayobj.fix_integer_index.wrapping is before[2]
-        other = threading.Thread(target=lambda: elsewhere.append(last_of(values)))
-        other.start()
-        other.join()
-    assert elsewhere == [4]
-    assert (numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE,
-            arrayobj.fix_integer_index) == before
-    assert last_of(values) == 4
-
-
-@njit
 def _shuffled_tops(K, S, top, end, dealt, games):
     """How often each card id is on top of the library after a search's shuffle, over
     ``games`` shuffles of the same library; and the library of the last one, dealt out."""
     s = S.slots
     tops = np.zeros(len(S.zones[0]), np.int64)
     for _ in range(games):
-        s[TOP], s[END], s[DEALT] = top, end, dealt
+        s[Slot.TOP], s[Slot.END], s[Slot.DEALT] = top, end, dealt
         shuffle_library(K, S)
         tops[peek(K, S)] += 1
     deal_all(S)
-    cards = np.zeros(s[END] - s[TOP], np.int64)
-    for p in range(s[TOP], s[END]):
-        cards[p - s[TOP]] = S.lib[at(S, p)]
+    cards = np.zeros(s[Slot.END] - s[Slot.TOP], np.int64)
+    for p in range(s[Slot.TOP], s[Slot.END]):
+        cards[p - s[Slot.TOP]] = S.lib[at(S, p)]
     return tops, cards
 
 
@@ -170,19 +126,17 @@ def test_the_shuffle_after_a_search_deals_the_library_anew(top, end, dealt):
     dealt or put under it before, and each copy is as likely as any other to be on top."""
     from collections import namedtuple
 
-    from explore_sim.engine.kernel.codes import N_KINDS
-    from explore_sim.engine.kernel.pack import DIMS
-    from explore_sim.engine.kernel.state import LIB_COUNT, SIZE, new_state
+    from explore_sim.engine.kernel.state import new_state
 
     counts = {1: 3, 2: 2, 3: 1}  # six cards left of a 12-card deck
-    dims = np.zeros(len(DIMS), np.int64)
-    dims[N_KINDS] = 4
+    dims = np.zeros(len(Dim), np.int64)
+    dims[Dim.N_KINDS] = 4
     K = namedtuple("Tables", ["dims"])(dims)
     S = new_state(4, 1, 1, 1, 12, 1, 1, 8, 1, 1)
-    S.slots[SIZE] = 12
+    S.slots[Slot.SIZE] = 12
     S.lib[:] = 9  # stale ids: none may be read
     for kind, n in counts.items():
-        S.zones[LIB_COUNT, kind] = n
+        S.zones[Zone.LIB_COUNT, kind] = n
     S.deal[:] = np.random.SeedSequence(5).generate_state(4, np.uint64)
     games = 6000
     tops, cards = _shuffled_tops(K, S, top, end, dealt, games)
@@ -213,7 +167,7 @@ def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
     one of their ways, for amounts of units from none to well past every cap."""
     deck = explore_sim.load_deck(path)
     spells = tuple(card for card, _ in deck.main if not card.is_land)[:5]
-    config = GameConfig(turns=8, castable=spells)  # castable: the CK_WATCHED rows
+    config = GameConfig(turns=8, castable=spells)  # castable: the KeyRow.WATCHED rows
     tables = deck_tables(deck.features(), config)
     K = pack(tables, config)
     mana, casting = tables.mana, tables.casting
@@ -232,8 +186,8 @@ def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
             if modes else np.zeros(len(units), dtype=bool)
 
     n = tables.n_kinds
-    by_kind, by_rank = (_bits(K.castable_by_key[row, keys], n) for row in (CK_KINDS, CK_RANKS))
-    watched = _bits(K.castable_by_key[CK_WATCHED, keys], n)
+    by_kind, by_rank = (_bits(K.castable_by_key[row, keys], n) for row in (KeyRow.KINDS, KeyRow.RANKS))
+    watched = _bits(K.castable_by_key[KeyRow.WATCHED, keys], n)
     commanders = {j for j, _ in casting.pass_commanders}
     for kind in casting.cast_ids.tolist():
         assert np.array_equal(by_kind[:, kind], pays(casting.kind_modes[kind])), kind
@@ -273,4 +227,24 @@ def test_castability_keys_too_many_to_count_in_int64_leave_the_table_out(tmp_pat
     assert tables.mana.n_classes == 25
     K = pack(tables, config)
     assert K.castable_by_key.shape[1] == 1
-    assert not K.classes[:, CL_KEY_STRIDE].any()
+    assert not K.classes[:, ClassCol.KEY_STRIDE].any()
+
+
+def test_the_game_compiles_without_reference_counting():
+    """The one private numba option the kernel keeps (``_nrt=False``, see
+    explore_sim/engine/kernel/records.py) takes effect: a function compiled the kernel's way
+    holds no reference counting, where numba's default would."""
+    from numba import njit
+
+    from explore_sim.engine.kernel.records import compiled
+
+    def body(a):
+        b = a[1:]
+        return b[0] + a[0]
+
+    kernel_way = compiled(body, cache=False)
+    default = njit(body, cache=False)
+    a = np.arange(3)
+    assert kernel_way(a) == default(a) == 1
+    assert "NRT_decref" in next(iter(default.inspect_llvm().values()))
+    assert "NRT_" not in next(iter(kernel_way.inspect_llvm().values()))

@@ -87,7 +87,7 @@ def play_both(deck, policy_name, config, trials=300, seed=0):
     rule = game_mulligan(MulliganRule("london"), config, features)
     opening, _ = deal_both(deck, trials, seed, rule)
     tables = deck_tables(features, config)
-    problem = kernel_problem(tables, policy, None, rule)
+    problem = kernel_problem(tables, policy, None, rule, config)
     if problem is not None:  # the vectorised engine plays it alone (engine "auto" falls back)
         pytest.skip(f"the compiled game does not play {problem}")
     compiled = play_openings(tables, config, policy, opening, deck.card_ids())

@@ -186,7 +186,7 @@ def choose_engine(requested: str, plays: Sequence[EnginePlay], config: GameConfi
 
     for play in plays:
         problem = kernel_problem(deck_tables(play.features, config), play.policy, scry,
-                                 play.mulligan)
+                                 play.mulligan, config)
         if problem is None:
             continue
         if len(plays) > 1 and play.label:

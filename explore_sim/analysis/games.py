@@ -53,6 +53,8 @@ def play_games(
     scry_policy: Policy | None = None,
     card_ids: np.ndarray | None = None,
     engine: str = "auto",
+    *,
+    chosen: bool = False,
 ) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
 
@@ -80,6 +82,9 @@ def play_games(
         (its streams keyed from ``chunk_seed`` and each game's index, so the first games of
         a chunk do not depend on ``trials``), the vectorised NumPy engine, or ``auto``: the
         kernel when it can play them.
+    chosen : bool
+        ``engine`` is ``"kernel"`` or ``"numpy"`` as the run's engine choice made it (once
+        per run, :func:`~.engines.choose_engine`): it is not made again for every chunk.
 
     Returns
     -------
@@ -93,8 +98,10 @@ def play_games(
     features = deck.features()
     mulligan = game_mulligan(mulligan, config, features)
     ids = deck.card_ids() if card_ids is None else card_ids
-    play = EnginePlay(features, policy, mulligan, deck.name)
-    if choose_engine(engine, [play], config, scry_policy).engine == "kernel":
+    if not chosen:
+        play = EnginePlay(features, policy, mulligan, deck.name)
+        engine = choose_engine(engine, [play], config, scry_policy).engine
+    if engine == "kernel":
         from ..engine.kernel import play_games_kernel
 
         return play_games_kernel(deck_tables(features, config), config, policy, mulligan,
@@ -211,7 +218,8 @@ class SimulateTask:
         """
         return TurnStats.of(
             play_games(self.deck, self.config, self.policy, self.rule, trials, chunk_seed,
-                       self.scry, engine=self.engine),
+                       self.scry, engine=self.engine,
+                       chosen=self.engine in ("kernel", "numpy")),
             self.config.turns, self.config.metric_names)
 
 
@@ -296,10 +304,12 @@ class CompareTask:
         """
         config = self.config
         card_ids = self.card_ids or (None,) * len(self.variants)
-        engine = choose_engine(self.engine, engine_plays(self.variants, config, self.rule),
-                               config, self.scry).engine  # one engine for every variant
+        engine = self.engine  # chosen for every variant of the run (play_paired)
+        if engine not in ("kernel", "numpy"):
+            engine = choose_engine(engine, engine_plays(self.variants, config, self.rule),
+                                   config, self.scry).engine
         results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry, ids,
-                              engine)
+                              engine, chosen=True)
                    for (deck, policy), ids in zip(self.variants, card_ids)]
         pairs = TurnPairs(config.turns, len(self.variants), config.metric_names)
         pairs.add(results)

@@ -27,7 +27,7 @@ from .engines import kernel_unavailable
 from .game_setup import game_mulligan, game_setup, run_meta, with_engine, with_game_options
 from .runner import CHUNK_TRIALS, child_seed, seed_sequence
 
-__all__ = ["replay", "find_trial", "GameReplay", "EVENT_COLUMNS", "SEARCH_TRIALS"]
+__all__ = ["replay", "find_trial", "GameReplay", "EVENT_COLUMNS", "SEARCH_TRIALS", "log_text"]
 
 #: The columns of :attr:`GameReplay.events`.
 EVENT_COLUMNS = ("turn", "step", "event", "card", "detail")
@@ -171,6 +171,28 @@ def _detail(event: str, card: int, a: int, b: int, name) -> str:
     if event == "end_turn":
         return f"{a} land{'s' if a != 1 else ''} in play, {b} card{'s' if b != 1 else ''} in hand"
     return ""
+
+
+def log_text(trace, cards) -> str:
+    """A compiled game's log as the turn-by-turn text :meth:`GameReplay.text` shows.
+
+    Parameters
+    ----------
+    trace : ndarray of shape (n, 5)
+        The game's events ``(turn, event, card, a, b)``
+        (:func:`~explore_sim.engine.kernel.play_game_kernel`).
+    cards : sequence of Card
+        The deck's cards, card id ``i`` being ``cards[i - 1]``.
+
+    Returns
+    -------
+    str
+    """
+    lines: list[str] = []
+    for turn, rows in _events(trace, cards).groupby("turn", sort=True):
+        lines.append("opening hand" if turn == 0 else f"turn {turn}")
+        lines.extend(_turn_lines(rows))
+    return "\n".join(lines) + "\n"
 
 
 def _events(trace, cards) -> pd.DataFrame:

@@ -157,8 +157,10 @@ class _GroupTask:
     engine: str = "auto"
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> list[np.ndarray]:
+        chosen = self.engine in ("kernel", "numpy")  # the run's choice, made once
         return [self.objective.values(play_games(self.deck, self.config, policy, self.rule,
-                                                 trials, chunk_seed, engine=self.engine))
+                                                 trials, chunk_seed, engine=self.engine,
+                                                 chosen=chosen))
                 for policy in self.policies]
 
 

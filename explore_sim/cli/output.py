@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Callable
 
 from ..errors import ExploreSimError, OptionError, printable
+from ..progress import add_compile_listener, notices_on_terminal
 from .arguments import PROG
 
 __all__ = ["Output", "BROKEN_PIPE_STATUS", "notices_to_terminal", "print_line", "print_error",
@@ -66,12 +67,31 @@ class _TerminalNotices(logging.Handler):
 
 def notices_to_terminal() -> None:
     """Print the package's one-line notices (``explore_sim.notices``: the compiled game's
-    first compilation) on a terminal's standard error; once per process."""
+    first compilation) on a terminal's standard error, and the time the compilation has
+    taken while it runs; once per process."""
     notices = logging.getLogger("explore_sim.notices")
     if not any(isinstance(handler, _TerminalNotices) for handler in notices.handlers):
         notices.addHandler(_TerminalNotices())
         notices.setLevel(logging.INFO)
         notices.propagate = False
+        add_compile_listener(_compile_time)
+        notices_on_terminal()
+
+
+def _compile_time(seconds: float, done: bool) -> None:
+    """``explore-sim: compiling: 12 s`` in place on a terminal's standard error while the
+    game compiles, then ``compiled in 41 s``."""
+    stream = sys.stderr
+    try:
+        if stream is None or not stream.isatty():
+            return
+        if done:
+            stream.write(f"\r{PROG}: the game kernel compiled in {seconds:.0f} s      \n")
+        else:
+            stream.write(f"\r{PROG}: compiling the game kernel: {seconds:.0f} s ")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def print_error(error: ExploreSimError) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..cards import Card, FeatureTable
+from ..errors import OptionError
 from .metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS, TURN_METRICS
 from .options import GAMES, LAND_FACES, config_options
 
@@ -60,6 +61,9 @@ class GameConfig:
         The goldfish opponent's starting life, against which ``opponent_dead`` compares the
         combat damage dealt; 0: :data:`STARTING_LIFE`, or :data:`COMMANDER_LIFE` in a
         Commander game (:func:`starting_life`).
+    record : tuple of str
+        The per-turn metrics the game records (empty: every one of :attr:`metric_names`); an
+        analysis that reports a few metrics records only those.
     game : {"auto", "normal", "commander"}
         A Commander game (CR 903): the commanders start in the command zone and are cast from
         there with {2} of tax per earlier cast, a removed commander returns there, and nobody
@@ -79,16 +83,29 @@ class GameConfig:
     castable: tuple[Card, ...] = ()
     castable_lands: bool = False
     game: str = "auto"
+    record: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for entry in config_options():  # the checks of the option schema
             entry.check(getattr(self, entry.name))
+        if self.record:
+            known = self._all_metric_names()
+            unknown = [name for name in self.record if name not in known]
+            if unknown:
+                raise OptionError(f"record: unknown metric(s) {', '.join(unknown[:5])}")
 
     @property
     def metric_names(self) -> dict[str, bool]:
-        """Every per-turn metric of a game with this configuration (0/1 indicators True):
-        :data:`TURN_METRICS` and one ``castable:NAME`` per card of :attr:`castable`; with
-        :attr:`castable_lands`, ``main_lands`` and one ``castable_lands:NAME`` per card."""
+        """Every per-turn metric a game with this configuration records (0/1 indicators
+        True): :data:`TURN_METRICS` and one ``castable:NAME`` per card of :attr:`castable`;
+        with :attr:`castable_lands`, ``main_lands`` and one ``castable_lands:NAME`` per card;
+        only those of :attr:`record` when it names some."""
+        names = self._all_metric_names()
+        if self.record:
+            return {name: names[name] for name in names if name in self.record}
+        return names
+
+    def _all_metric_names(self) -> dict[str, bool]:
         names = dict(TURN_METRICS)
         names.update({CASTABLE_PREFIX + card.name: True for card in self.castable})
         if self.castable_lands:

@@ -14,7 +14,8 @@ import dataclasses
 
 __all__ = ["Metric", "CATALOGUE", "SCOPES", "KINDS", "catalogue", "TURN_METRICS",
            "OPENING_METRICS", "STATE_METRICS", "EVENT_METRICS", "MAIN_PHASE_METRICS",
-           "EXPLORE_METRIC_NAMES", "CASTABLE_PREFIX", "MAIN_LANDS", "CASTABLE_LANDS_PREFIX"]
+           "EXPLORE_METRIC_NAMES", "CASTABLE_PREFIX", "MAIN_LANDS", "CASTABLE_LANDS_PREFIX",
+           "KERNEL_METRICS"]
 
 #: Where a metric is measured: one explore sequence, the opening hand, or each turn.
 SCOPES = ("explore", "opening", "turn")
@@ -55,6 +56,11 @@ class Metric:
     main_phase : bool
         Taken in the first main phase after the land drop, before any spell, rather than
         at the end of the turn.
+    kernel : bool
+        The compiled kernel records it (:class:`~explore_sim.engine.kernel.layout.TurnMetric`
+        has a member of its name; a game asked for a metric the kernel does not record is
+        played by the NumPy engine, ``meta["engine_fallback"]`` saying why). Only the NumPy
+        engine plays an explore sequence, so ``explore`` metrics have False.
     """
 
     name: str
@@ -64,6 +70,7 @@ class Metric:
     meaning: str
     label: str
     main_phase: bool = False
+    kernel: bool = False
 
     @property
     def probability(self) -> bool:
@@ -72,8 +79,9 @@ class Metric:
 
 
 def _m(name: str, scope: str, kind: str, unit: str, meaning: str, label: str | None = None,
-       main_phase: bool = False) -> Metric:
-    return Metric(name, scope, kind, unit, meaning, label or name.replace("_", " "), main_phase)
+       main_phase: bool = False, kernel: bool = False) -> Metric:
+    return Metric(name, scope, kind, unit, meaning, label or name.replace("_", " "), main_phase,
+                  kernel)
 
 
 #: Every metric, in the order of the engine's tables and of the output.
@@ -94,74 +102,80 @@ CATALOGUE: tuple[Metric, ...] = (
     _m("empty_reveals", "explore", "event", "explores", "explores of an empty library (E4)"),
     # --- the opening hand (turn 0 of a goldfish game) -----------------------------------
     _m("mulligans", "opening", "state", "mulligans", "mulligans taken before keeping a hand",
-       "mulligans"),
+       "mulligans", kernel=True),
     _m("hand_size", "opening", "state", "cards", "cards in the kept hand, after bottoming",
-       "cards in hand"),
-    _m("opening_lands", "opening", "state", "lands", "land cards in the kept hand"),
+       "cards in hand", kernel=True),
+    _m("opening_lands", "opening", "state", "lands", "land cards in the kept hand", kernel=True),
     # --- each turn of a goldfish game ---------------------------------------------------
     _m("lands_played", "turn", "state", "lands", "lands on the battlefield",
-       "lands on the battlefield"),
+       "lands on the battlefield", kernel=True),
     _m("on_curve", "turn", "state", "probability", "lands on the battlefield >= the turn "
-       "number", "P(on curve: lands ≥ turn)"),
+       "number", "P(on curve: lands ≥ turn)", kernel=True),
     _m("land_drop", "turn", "state", "probability", "a land was played this turn",
-       "P(land played this turn)"),
+       "P(land played this turn)", kernel=True),
     _m("counters", "turn", "event", "counters", "+1/+1 counters put on your permanents by "
-       "explore and its triggers (explore_counters + trigger_counters)", "+1/+1 counters"),
+       "explore and its triggers (explore_counters + trigger_counters)", "+1/+1 counters",
+       kernel=True),
     _m("explore_counters", "turn", "event", "counters", "+1/+1 counters put by explore "
-       "itself (E2, E4)", "+1/+1 counters from explore"),
+       "itself (E2, E4)", "+1/+1 counters from explore", kernel=True),
     _m("trigger_counters", "turn", "event", "counters", "+1/+1 counters put by explore "
        "triggers: Wildgrowth Walker, Shadowed Caravel, Nicanzil",
-       "+1/+1 counters from triggers"),
+       "+1/+1 counters from triggers", kernel=True),
     _m("explores", "turn", "event", "explores", "explores that happened (E3, E4 included; "
-       "E9 not)", "explores"),
+       "E9 not)", "explores", kernel=True),
     _m("explore_lands", "turn", "event", "lands", "lands put into hand by explore (E1)",
-       "lands found by explore"),
+       "lands found by explore", kernel=True),
     _m("milled", "turn", "event", "cards", "nonland cards put into the graveyard by explore",
-       "cards milled"),
-    _m("scries", "turn", "event", "scries", "scry 1 from Twists and Turns (R2)"),
+       "cards milled", kernel=True),
+    _m("scries", "turn", "event", "scries", "scry 1 from Twists and Turns (R2)", kernel=True),
     _m("maps_created", "turn", "event", "Map tokens", "Map tokens created",
-       "Map tokens created"),
-    _m("maps_used", "turn", "event", "Map tokens", "Map tokens used", "Map tokens used"),
+       "Map tokens created", kernel=True),
+    _m("maps_used", "turn", "event", "Map tokens", "Map tokens used", "Map tokens used",
+       kernel=True),
     _m("mana_spent", "turn", "event", "mana", "mana spent on spells and abilities",
-       "mana spent"),
-    _m("cards_cast", "turn", "event", "spells", "spells cast"),
-    _m("creatures", "turn", "state", "creatures", "creatures on the battlefield"),
-    _m("hand_size", "turn", "state", "cards", "cards in hand", "cards in hand"),
+       "mana spent", kernel=True),
+    _m("cards_cast", "turn", "event", "spells", "spells cast", kernel=True),
+    _m("creatures", "turn", "state", "creatures", "creatures on the battlefield", kernel=True),
+    _m("hand_size", "turn", "state", "cards", "cards in hand", "cards in hand", kernel=True),
     _m("life_gained", "turn", "event", "life", "life gained (Wildgrowth Walker)",
-       "life gained"),
-    _m("cave_diver_pumps", "turn", "event", "triggers", "Merfolk Cave-Diver +1/+0 triggers"),
+       "life gained", kernel=True),
+    _m("cave_diver_pumps", "turn", "event", "triggers", "Merfolk Cave-Diver +1/+0 triggers",
+       kernel=True),
     _m("chupacabra_triggers", "turn", "event", "triggers", "Lurking Chupacabra -2/-2 "
-       "triggers (no target in a goldfish)"),
+       "triggers (no target in a goldfish)", kernel=True),
     _m("nicanzil_lands", "turn", "event", "lands", "lands put onto the battlefield by "
-       "Nicanzil, Current Conductor"),
+       "Nicanzil, Current Conductor", kernel=True),
     _m("lands_put", "turn", "event", "lands", "lands put onto the battlefield other than by "
-       "a land drop: Nicanzil, Hakbal, ramp spells, fetch lands"),
+       "a land drop: Nicanzil, Hakbal, ramp spells, fetch lands", kernel=True),
     _m("explorers_removed", "turn", "event", "explorers", "explorers removed in response to "
-       "their explore (--removal)"),
+       "their explore (--removal)", kernel=True),
     _m("extra_land_drops", "turn", "event", "land drops", "land drops beyond one a turn "
-       "(Enter the Unknown, Janeway, Explore)"),
+       "(Enter the Unknown, Janeway, Explore)", kernel=True),
     _m("decked", "turn", "event", "probability", "having drawn from an empty library (the "
-       "game would be lost)", "P(drew from an empty library)"),
+       "game would be lost)", "P(drew from an empty library)", kernel=True),
     _m("mana_available", "turn", "state", "mana", "the mana your untapped sources can make "
-       "in the first main phase, after the land drop, before any spell", main_phase=True),
+       "in the first main phase, after the land drop, before any spell", main_phase=True,
+       kernel=True),
     _m("colour_screwed", "turn", "state", "probability", "then, a spell in hand costs no "
-       "more than mana_available but cannot be paid for lack of colours", main_phase=True),
+       "more than mana_available but cannot be paid for lack of colours", main_phase=True,
+       kernel=True),
     _m("life_paid", "turn", "event", "life", "life paid for mana: shock lands, pain lands, "
-       "Phyrexian mana"),
-    _m("tapped_lands_played", "turn", "event", "lands", "land drops that entered tapped"),
+       "Phyrexian mana", kernel=True),
+    _m("tapped_lands_played", "turn", "event", "lands", "land drops that entered tapped",
+       kernel=True),
     _m("commander_cast", "turn", "event", "casts", "casts of a commander from the command "
-       "zone (above 1 when a removed commander is cast again; Commander games)"),
+       "zone (above 1 when a removed commander is cast again; Commander games)", kernel=True),
     _m("commander_tax_paid", "turn", "event", "mana", "mana paid as commander tax ({2} per "
-       "earlier cast; Commander games)"),
+       "earlier cast; Commander games)", kernel=True),
     _m("damage", "turn", "event", "damage", "combat damage dealt to the goldfish opponent, "
        "attacks unblocked: each attacker's power, +1/+1 counters and Merfolk Cave-Diver's "
-       "+1/+0 (docs/guide/damage.md)", "combat damage dealt"),
+       "+1/+0 (docs/guide/damage.md)", "combat damage dealt", kernel=True),
     _m("opponent_dead", "turn", "state", "probability", "the combat damage dealt is at least "
        "the opponent's starting life (20, 40 in Commander games, or --life)",
-       "P(opponent dead)"),
+       "P(opponent dead)", kernel=True),
     _m(f"{CASTABLE_PREFIX}CARD", "turn", "state", "probability", "the sources in play after "
        "the land drop could pay CARD, a card named with --castable, in the deck or not",
-       main_phase=True),
+       main_phase=True, kernel=True),
 )
 
 
@@ -198,6 +212,8 @@ STATE_METRICS = tuple(m.name for m in _named("turn") if m.kind == "state")
 MAIN_PHASE_METRICS = tuple(m.name for m in _named("turn") if m.main_phase)
 #: Per-trial event counters kept in :attr:`GameState.totals`.
 EVENT_METRICS = tuple(name for name in TURN_METRICS if name not in STATE_METRICS)
+#: The per-turn and opening metrics the compiled kernel records (castable:CARD included).
+KERNEL_METRICS = frozenset(m.name for m in CATALOGUE if m.kernel and m.scope != "explore")
 #: The metrics of an explore sequence, in output order.
 EXPLORE_METRIC_NAMES = tuple(m.name for m in catalogue("explore"))
 

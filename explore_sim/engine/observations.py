@@ -3,6 +3,7 @@ player's position (never the library order), and the names policy expressions ma
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -11,40 +12,77 @@ import numpy as np
 from ..cards import FeatureTable
 from ..errors import close_matches
 
-__all__ = ["Observation", "OBSERVATION_NAMES", "BOOL_NAMES", "CARD_FIELDS"]
+__all__ = ["Observation", "ObservationField", "OBSERVATIONS", "OBSERVATION_NAMES", "BOOL_NAMES",
+           "CARD_FIELDS"]
 
-#: Observation fields usable in policy expressions, with their meaning. Booleans can be
-#: combined with ``and``/``or``/``not``; numbers with ``+ - * / // %`` and comparisons.
-OBSERVATION_NAMES: dict[str, str] = {
-    "card": "deck-local id of the revealed card (0: nothing revealed)",
-    "is_land": "the revealed card is a land card (bool)",
-    "is_nonland": "the revealed card is a nonland card (bool)",
-    "is_empty": "the library was empty, nothing was revealed (bool)",
-    "is_creature": "the revealed card is a creature card (bool)",
-    "is_land_like": "the revealed card is a spell // land double-faced card (bool)",
-    "makes_explores": "the revealed card has an explore ability (bool)",
-    "makes_maps": "the revealed card makes Map tokens (bool)",
-    "mana_value": "mana value of the revealed card (X = 0)",
-    "power": "printed power of the revealed card (0 if none)",
-    "toughness": "printed toughness of the revealed card (0 if none)",
-    "cards_in_hand": "cards in hand",
-    "lands_in_hand": "land cards in hand",
-    "lands_in_play": "lands on the battlefield",
-    "mana_sources": "permanents you control with a mana ability (lands, mana creatures, "
-                    "mana rocks; tapped or not)",
-    "predicted_mana": "mana sources plus land cards in hand (Forge's estimate, the forge "
-                      "policy's)",
-    "castable_now": "your untapped sources can pay the revealed card's cost now, colours "
-                    "included (bool)",
-    "castable_next_turn": "all your sources, untapped, plus one land from your hand could "
-                          "pay the revealed card's cost (bool)",
-    "turn": "the current turn number",
-    "explores_left": "explores left in this sequence, this one included",
-    "counters": "+1/+1 counters the explorer has received in this sequence",
-    "explorer_present": "the explorer is still on the battlefield (bool)",
-    "library_size": "cards left in the library, the revealed one included",
-    "lands_in_library": "land cards left in the library, the revealed one included",
-}
+@dataclasses.dataclass(frozen=True)
+class ObservationField:
+    """One field of the observation a keep-or-mill policy sees.
+
+    Attributes
+    ----------
+    name : str
+        What a policy expression calls it, and the :class:`Observation` attribute.
+    text : str
+        Its meaning; ``(bool)`` at the end marks a condition.
+    kernel : bool
+        The compiled kernel computes it for its policies' bytecode
+        (:class:`~explore_sim.engine.kernel.layout.Field` has a member of its name); a policy
+        reading a field the kernel does not compute is played by the NumPy engine.
+    """
+
+    name: str
+    text: str
+    kernel: bool = False
+
+
+#: The observation's fields, usable in policy expressions. Booleans can be combined with
+#: ``and``/``or``/``not``; numbers with ``+ - * / // %`` and comparisons.
+OBSERVATIONS: tuple[ObservationField, ...] = (
+    ObservationField("card",
+                     "deck-local id of the revealed card (0: nothing revealed)", kernel=True),
+    ObservationField("is_land", "the revealed card is a land card (bool)", kernel=True),
+    ObservationField("is_nonland", "the revealed card is a nonland card (bool)", kernel=True),
+    ObservationField("is_empty", "the library was empty, nothing was revealed (bool)", kernel=True),
+    ObservationField("is_creature", "the revealed card is a creature card (bool)", kernel=True),
+    ObservationField("is_land_like",
+                     "the revealed card is a spell // land double-faced card (bool)", kernel=True),
+    ObservationField("makes_explores",
+                     "the revealed card has an explore ability (bool)", kernel=True),
+    ObservationField("makes_maps", "the revealed card makes Map tokens (bool)", kernel=True),
+    ObservationField("mana_value", "mana value of the revealed card (X = 0)", kernel=True),
+    ObservationField("power", "printed power of the revealed card (0 if none)", kernel=True),
+    ObservationField("toughness",
+                     "printed toughness of the revealed card (0 if none)", kernel=True),
+    ObservationField("cards_in_hand", "cards in hand", kernel=True),
+    ObservationField("lands_in_hand", "land cards in hand", kernel=True),
+    ObservationField("lands_in_play", "lands on the battlefield", kernel=True),
+    ObservationField("mana_sources",
+                     "permanents you control with a mana ability (lands, mana creatures, mana "
+                     "rocks; tapped or not)", kernel=True),
+    ObservationField("predicted_mana",
+                     "mana sources plus land cards in hand (Forge's estimate, the forge "
+                     "policy's)", kernel=True),
+    ObservationField("castable_now",
+                     "your untapped sources can pay the revealed card's cost now, colours included "
+                     "(bool)", kernel=True),
+    ObservationField("castable_next_turn",
+                     "all your sources, untapped, plus one land from your hand could pay the "
+                     "revealed card's cost (bool)", kernel=True),
+    ObservationField("turn", "the current turn number", kernel=True),
+    ObservationField("explores_left",
+                     "explores left in this sequence, this one included", kernel=True),
+    ObservationField("counters",
+                     "+1/+1 counters the explorer has received in this sequence", kernel=True),
+    ObservationField("explorer_present",
+                     "the explorer is still on the battlefield (bool)", kernel=True),
+    ObservationField("library_size",
+                     "cards left in the library, the revealed one included", kernel=True),
+    ObservationField("lands_in_library",
+                     "land cards left in the library, the revealed one included", kernel=True),
+)
+#: Observation fields usable in policy expressions, with their meaning.
+OBSERVATION_NAMES: dict[str, str] = {field.name: field.text for field in OBSERVATIONS}
 #: The observation names that are conditions.
 BOOL_NAMES = frozenset(
     name for name, text in OBSERVATION_NAMES.items() if text.endswith("(bool)")

@@ -89,6 +89,11 @@ class GameOption:
         What the page calls it (default: ``web`` with spaces).
     web_help : str
         The page's help, where it differs from ``help`` (one per line, blank means).
+    kernel : bool
+        The compiled kernel plays every value of it (a Python callable aside, which only the
+        NumPy engine can call). False: the kernel plays only its default, and a game with
+        another value is played by the NumPy engine (``meta["engine_fallback"]`` says why),
+        or refused by ``engine="kernel"``.
     """
 
     name: str
@@ -109,6 +114,7 @@ class GameOption:
     web: str | None = None
     web_label: str = ""
     web_help: str = ""
+    kernel: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -166,12 +172,12 @@ def _turn_options() -> list[GameOption]:
         GameOption(
             "turns", "int", 6, "turns to play (default 6)", doc="int",
             doc_help="turns to play (1-50)", low=1, high=50, flag="--turns", web="turns",
-            web_help="turns to play"),
+            web_help="turns to play", kernel=True),
         GameOption(
             "on_play", "bool", True, "play on the draw", doc="bool",
             doc_help="on the play (no draw on turn 1) or on the draw",
             flag="--on-draw", negated=True, web="on_draw", web_label="on the draw",
-            web_help="play on the draw (default: on the play)"),
+            web_help="play on the draw (default: on the play)", kernel=True),
         GameOption(
             "mulligan", "mulligan", "london", "none, london or london-free (default london)",
             doc='{"london", "london-free", "none"} or MulliganRule',
@@ -179,13 +185,13 @@ def _turn_options() -> list[GameOption]:
                      "and ``keep`` refine it",
             choices=MULLIGAN_RULES, config=False, flag="--mulligan", web="mulligan",
             web_help="none, London (Karsten's keep rule) or London with a free first "
-                     "mulligan"),
+                     "mulligan", kernel=True),
         GameOption(
             "removal", "probability", 0.0,
             "probability an explorer is removed in response to its explore", doc="float",
             doc_help="probability that an explorer leaves the battlefield in response to its "
                      "explore",
-            flag="--removal", web="removal"),
+            flag="--removal", web="removal", kernel=True),
         GameOption(
             "scry_policy", "policy", None,
             "Twists and Turns scry: bottom where true (default: the policy)",
@@ -194,24 +200,25 @@ def _turn_options() -> list[GameOption]:
                      "keep-or-mill policy's decision)",
             config=False, flag="--scry-policy", web="scry_policy",
             web_help="Twists and Turns scry: bottom where true (blank: the keep-or-mill "
-                     "policy)"),
+                     "policy)", kernel=True),
         GameOption(
             "use_maps", "bool", True, "never use Map tokens", doc="bool",
             doc_help="use Map tokens with spare mana (True) or never",
-            flag="--no-maps", negated=True, web="no_maps", web_label="no Maps"),
+            flag="--no-maps", negated=True, web="no_maps", web_label="no Maps", kernel=True),
         GameOption(
             "replacement_order", "choice", "tracker-first",
             "which applies first when Topography Tracker (each explore twice) and Twists and "
             "Turns (a scry before each explore) both apply",
             doc='{"tracker-first", "twists-first"}',
             doc_help="Topography Tracker and Twists and Turns: which replacement applies first",
-            choices=REPLACEMENT_ORDERS, flag="--replacement-order", web="replacement_order"),
+            choices=REPLACEMENT_ORDERS, flag="--replacement-order", web="replacement_order",
+            kernel=True),
         GameOption(
             "opponent_land_fraction", "probability", 0.4,
             "land share of the opponent's library for parley (default 0.4)", doc="float",
             doc_help="land share of the opponent's library for parley (Storm Fleet Negotiator)",
             flag="--opponent-land-fraction", web="opponent_land_fraction",
-            web_help="land share of the opponent's library for parley"),
+            web_help="land share of the opponent's library for parley", kernel=True),
         GameOption(
             "life", "int", 0,
             "the goldfish opponent's starting life for opponent_dead (default 0: 20, 40 in "
@@ -222,7 +229,7 @@ def _turn_options() -> list[GameOption]:
             low=0, high=100000, flag="--life", metavar="N", web="life",
             web_label="opponent's life",
             web_help="the goldfish opponent's starting life, for the damage and opponent_dead "
-                     "metrics and the kill turn (0: 20, or 40 in a Commander game)"),
+                     "metrics and the kill turn (0: 20, or 40 in a Commander game)", kernel=True),
     ]
 
 
@@ -234,7 +241,7 @@ def _deck_options() -> list[GameOption]:
             "cast_order", "names", (), "cast this card before others (repeat for an order)",
             doc="sequence of str", doc_help="cards to cast first, in this order",
             flag="--cast-first", metavar="CARD", web="cast_first",
-            web_help="cards to cast before others, one per line, in order"),
+            web_help="cards to cast before others, one per line, in order", kernel=True),
         GameOption(
             "castable", "cards", (),
             "add the metric castable:CARD: could the sources in play after the land drop pay "
@@ -245,11 +252,16 @@ def _deck_options() -> list[GameOption]:
                      "any spell is cast, could pay the card's cost, colours included",
             flag="--castable", metavar="CARD", web="castable",
             web_help="cards whose metric castable:CARD is taken (could the sources in play "
-                     "pay it?), one per line"),
+                     "pay it?), one per line", kernel=True),
         GameOption(
             "castable_lands", "bool", False,
             "also take main_lands and castable_lands:CARD for every castable card",
-            doc="bool", keyword=False, meta=None),
+            doc="bool", keyword=False, meta=None, kernel=True),
+        GameOption(
+            "record", "names", (),
+            "the per-turn metrics a game records (empty: every one): an analysis that reports "
+            "a few metrics asks only for those, and the games cost less",
+            doc="sequence of str", keyword=False, meta=None, kernel=True),
         GameOption(
             "game", "choice", "auto",
             "commander: Commander games (the commander cast from the command zone, 40 life, "
@@ -260,7 +272,8 @@ def _deck_options() -> list[GameOption]:
                      "life, the first mulligan free, no skipped first draw); ``auto``: when the "
                      "deck has a commander",
             choices=GAMES, flag="--game", web="game",
-            web_help="commander: Commander games; auto: when the deck has a Commander section"),
+            web_help="commander: Commander games; auto: when the deck has a Commander section",
+            kernel=True),
         GameOption(
             "land_faces", "choice", "when-needed",
             "play a spell // land card as its land face: when no land card can be played "
@@ -270,7 +283,7 @@ def _deck_options() -> list[GameOption]:
                      "no land card can be played)",
             choices=LAND_FACES, flag="--land-faces", web="land_faces",
             web_help="play a spell // land card as its land face when no land card can be "
-                     "played, always, or never"),
+                     "played, always, or never", kernel=True),
         GameOption(
             "engine", "choice", "auto",
             "which engine plays the games: auto (default): the compiled kernel when it can "
@@ -286,16 +299,16 @@ def _deck_options() -> list[GameOption]:
                      "valid) numbers on each",
             choices=ENGINES, config=False, meta=None, flag="--engine", web="engine",
             web_help="auto: the compiled kernel when it can play the games, else numpy; the "
-                     "same seed gives other, equally valid, numbers on each engine"),
+                     "same seed gives other, equally valid, numbers on each engine", kernel=True),
         GameOption(
             "free_mulligan", "bool", False, "the first mulligan is free", doc="bool",
-            config=False, meta=None),
+            config=False, meta=None, kernel=True),
         GameOption(
             "keep", "callable", None, "replaces the mulligan rule's keep test",
-            doc="callable, optional", config=False, meta=None),
+            doc="callable, optional", config=False, meta=None, kernel=True),
         GameOption(
             "hand_limit", "int", 7, "maximum hand size at cleanup", doc="int", low=0, high=100,
-            keyword=False),
+            keyword=False, kernel=True),
     ]
 
 

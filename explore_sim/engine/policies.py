@@ -30,6 +30,7 @@ an unnamed lambda is labelled ``<lambda>`` with a :class:`~explore_sim.errors.Po
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping
@@ -94,6 +95,12 @@ class KeepPolicy:
 
     name: str = "keep"
 
+    @property
+    def tree(self) -> tuple:
+        """The policy as a checked expression tree (the compiled game's bytecode is made
+        from it): the constant False."""
+        return ("const", False)
+
     def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         return np.zeros(obs.trials, dtype=bool)
 
@@ -103,6 +110,11 @@ class MillPolicy:
     """Always put a revealed nonland card into the graveyard (also the ``xmage`` preset)."""
 
     name: str = "mill"
+
+    @property
+    def tree(self) -> tuple:
+        """The policy as a checked expression tree: the constant True."""
+        return ("const", True)
 
     def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
         return np.ones(obs.trials, dtype=bool)
@@ -131,10 +143,27 @@ class ForgePolicy:
             if not -100 <= value <= 100:
                 raise PolicyError(f"forge: {field} must be between -100 and 100, got {value}")
 
+    @property
+    def expression(self) -> str:
+        """The rule as a policy expression, the one source of both engines' decisions."""
+        return (f"lands_in_hand == 0 and lands_in_play <= {self.need_lands} "
+                f"or mana_value >= predicted_mana + {self.max_mv_diff}")
+
+    @property
+    def tree(self) -> tuple:
+        """:attr:`expression` checked (the tree both engines evaluate: the NumPy engine over
+        arrays, the compiled game as bytecode)."""
+        return _forge_tree(self.expression)
+
     def __call__(self, obs: Observation, rng: np.random.Generator) -> np.ndarray:
-        dig_for_lands = (obs.lands_in_hand == 0) & (obs.lands_in_play <= self.need_lands)
-        too_expensive = obs.mana_value >= obs.predicted_mana + self.max_mv_diff
-        return dig_for_lands | too_expensive
+        value = evaluate_expression(self.tree, obs)
+        return np.broadcast_to(np.asarray(value, dtype=bool), (obs.trials,)).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _forge_tree(expression: str) -> tuple:
+    """The checked tree of a Forge rule's expression (made once per rule)."""
+    return compile_expression(expression, POLICY_GRAMMAR)[0]
 
 
 #: Named policies accepted wherever a policy is expected.

@@ -16,7 +16,8 @@ from ..errors import PolicyError, clip, close_matches
 from .observations import BOOL_NAMES, OBSERVATION_NAMES, Observation
 
 __all__ = ["Grammar", "POLICY_GRAMMAR", "ExpressionPolicy", "compile_expression",
-           "evaluate_expression", "Node", "compile_condition", "evaluate_tree", "check_node"]
+           "evaluate_expression", "Node", "compile_condition", "evaluate_tree", "check_node",
+           "Operation", "OPERATIONS", "operation_of"]
 
 _MAX_EXPRESSION_LENGTH = 2000
 _MAX_DEPTH = 40
@@ -37,6 +38,68 @@ _ARITHMETIC = {
     ast.FloorDiv: np.floor_divide,
     ast.Mod: np.mod,
 }
+
+
+@dataclasses.dataclass(frozen=True)
+class Operation:
+    """One operator of the expression language, as a checked tree holds it.
+
+    Attributes
+    ----------
+    name : str
+        Its name (``"EQ"``, ``"ADD"``), the compiled kernel's bytecode operation of that
+        name (:class:`~explore_sim.engine.kernel.layout.Op`).
+    text : str
+        How an expression writes it.
+    function : callable
+        The NumPy function a tree node holds and applies.
+    kernel : bool
+        The compiled kernel's bytecode computes it; a policy using an operator it does not
+        is played by the NumPy engine.
+    """
+
+    name: str
+    text: str
+    function: Callable[..., Any]
+    kernel: bool = False
+
+
+#: Every operator a checked tree may hold: comparisons, arithmetic, connectives and signs.
+OPERATIONS: tuple[Operation, ...] = (
+    Operation("EQ", "==", np.equal, kernel=True),
+    Operation("NE", "!=", np.not_equal, kernel=True),
+    Operation("LT", "<", np.less, kernel=True),
+    Operation("LE", "<=", np.less_equal, kernel=True),
+    Operation("GT", ">", np.greater, kernel=True),
+    Operation("GE", ">=", np.greater_equal, kernel=True),
+    Operation("ADD", "+", np.add, kernel=True),
+    Operation("SUB", "-", np.subtract, kernel=True),
+    Operation("MUL", "*", np.multiply, kernel=True),
+    Operation("DIV", "/", np.true_divide, kernel=True),
+    Operation("FLOORDIV", "//", np.floor_divide, kernel=True),
+    Operation("MOD", "%", np.mod, kernel=True),
+    Operation("AND", "and", np.logical_and, kernel=True),
+    Operation("OR", "or", np.logical_or, kernel=True),
+    Operation("NOT", "not", np.logical_not, kernel=True),
+    Operation("NEG", "-", np.negative, kernel=True),
+)
+_BY_FUNCTION = {operation.function: operation for operation in OPERATIONS}
+
+
+def operation_of(function: Callable[..., Any]) -> Operation:
+    """The :class:`Operation` whose NumPy function a tree node holds.
+
+    Parameters
+    ----------
+    function : callable
+
+    Returns
+    -------
+    Operation
+    """
+    return _BY_FUNCTION[function]
+
+
 _OPERATOR_TEXT = {
     ast.Pow: "**",
     ast.BitAnd: "&",

@@ -64,6 +64,14 @@ class Ability:
     cost_field : str
         The card field holding its activation cost, registered with the mana model ("" for
         none).
+    kernel : bool
+        The compiled kernel plays it (for an ability with members, a member of
+        :class:`~explore_sim.engine.kernel.layout.Group` of its name). A deck with a member
+        of an ability the kernel does not play is played by the NumPy engine
+        (``meta["engine_fallback"]`` says why).
+    counted : bool
+        Cards can be its members, counted as they enter and leave (False for a step of
+        another ability, such as the Maps' use or a crewed creature's explore).
     """
 
     name: str
@@ -72,6 +80,8 @@ class Ability:
     step: str = ""
     handler: Callable[..., Any] | None = None
     cost_field: str = ""
+    kernel: bool = False
+    counted: bool = True
 
 
 def _explores(when: str) -> Callable[[Card], bool]:
@@ -86,100 +96,103 @@ def _trigger(name: str) -> Callable[[Card], bool]:
 ABILITIES: tuple[Ability, ...] = (
     # Counted by other handlers: explore replacements (R1, R2), Worldwalker Helm (M6).
     Ability("tracker", lambda c: c.explore_replacement == "tracker",
-            "Topography Tracker: each explore of a creature you control happens twice (R1)"),
+            "Topography Tracker: each explore of a creature you control happens twice (R1)",
+            kernel=True),
     Ability("twists", lambda c: c.explore_replacement == "twists",
-            "Twists and Turns: scry 1 before each explore (R2)"),
+            "Twists and Turns: scry 1 before each explore (R2)", kernel=True),
     Ability("helm", lambda c: c.maps_when == "token_extra",
-            "Worldwalker Helm: an extra Map whenever you create Maps"),
+            "Worldwalker Helm: an extra Map whenever you create Maps", kernel=True),
     # Extra land drops.
     Ability("each_turn_land", lambda c: c.extra_land == "each_turn",
             "Captain Kathryn Janeway: an additional land each turn, the turn it enters too",
-            "untap", entering.extra_land_each_turn),
+            "untap", entering.extra_land_each_turn, kernel=True),
     Ability("each_turn_land_on_enter", lambda c: c.extra_land == "each_turn",
-            "", "enter", entering.extra_land_when_entering),
+            "", "enter", entering.extra_land_when_entering, kernel=True),
     # Enter triggers, in the order they resolve.
     Ability("maps_on_enter", lambda c: c.maps_when in {"enter", "enter_or_attack"},
-            "Map tokens when it enters", "enter", entering.maps_on_enter),
+            "Map tokens when it enters", "enter", entering.maps_on_enter, kernel=True),
     Ability("explores_on_enter", lambda c: c.explores_when == "enter" and not c.explore_targets,
             "explores when it enters (X: Jadelight Spelunker takes the mana left)", "enter",
-            entering.explores_on_enter),
+            entering.explores_on_enter, kernel=True),
     Ability("target_explores_on_enter",
             lambda c: c.explores_when == "enter" and c.explore_targets,
             "Twists and Turns: target creature you control explores when it enters", "enter",
-            entering.target_explores_on_enter),
+            entering.target_explores_on_enter, kernel=True),
     Ability("enters_explorer", _explores("creature_enters"),
             "Path of Discovery, Janeway: each creature you control that enters explores",
-            "enter", entering.creature_enters_explores),
+            "enter", entering.creature_enters_explores, kernel=True),
     Ability("basic_to_hand_on_enter", lambda c: c.fetch_when == "enter",
             "District Guide: a basic land card into your hand when it enters", "enter",
-            entering.search_on_enter),
+            entering.search_on_enter, kernel=True),
     # Instants and sorceries resolving.
     Ability("spell_explores", _explores("cast"),
             "a spell that makes target creature you control explore (needs a creature)",
-            "resolve", entering.spell_explores),
+            "resolve", entering.spell_explores, kernel=True),
     Ability("extra_land_this_turn", lambda c: c.extra_land == "this_turn",
             "Enter the Unknown: an additional land this turn", "resolve",
-            entering.extra_land_this_turn),
+            entering.extra_land_this_turn, kernel=True),
     Ability("draws", lambda c: c.has_keyword("draw"), "a spell that draws a card", "resolve",
-            entering.spell_draws),
+            entering.spell_draws, kernel=True),
     Ability("ramp", lambda c: c.fetch_when == "cast",
             "Rampant Growth, Cultivate, Kodama's Reach: basic lands from the library",
-            "resolve", entering.spell_searches),
+            "resolve", entering.spell_searches, kernel=True),
     # Activated abilities with the mana left.
     Ability("lantern", _explores("equipped_attack"),
             "Glowcap Lantern: equipped for {2} when possible; the equipped creature explores "
-            "when it attacks", "main_phase", activated.equip, "ability_cost"),
+            "when it attacks", "main_phase", activated.equip, "ability_cost", kernel=True),
     Ability("maps", lambda c: False, "Map tokens ({1}, T, sacrifice: target creature you "
             "control explores) with the mana left in the second main phase",
-            "second_main_phase", activated.activate_map),
+            "second_main_phase", activated.activate_map, kernel=True, counted=False),
     Ability("seeker", lambda c: c.explores_when == "activated" and c.ability_mana > 0,
             "Seeker of Sunlight's {2}{G} explore, with mana left in the second main phase",
-            "second_main_phase", activated.activate_explore_ability, "ability_cost"),
+            "second_main_phase", activated.activate_explore_ability, "ability_cost", kernel=True),
     Ability("activated_search", lambda c: c.fetch_when == "activated",
             "Myriad Landscape: {2}, T, sacrifice: two basic lands, with mana left",
-            "second_main_phase", activated.activate_search, "ability_cost"),
+            "second_main_phase", activated.activate_search, "ability_cost", kernel=True),
     # Combat.
     Ability("combat_explorer", _explores("beginning_of_combat"),
             "explores at the beginning of combat on your turn", "beginning_of_combat",
-            combat.combat_explores),
+            combat.combat_explores, kernel=True),
     Ability("hakbal", _explores("merfolk_at_combat"),
             "Hakbal: each Merfolk you control explores at the beginning of combat",
-            "beginning_of_combat", combat.merfolk_explore),
+            "beginning_of_combat", combat.merfolk_explore, kernel=True),
     Ability("anchorage", lambda c: c.maps_when == "land_attack",
             "Restless Anchorage: animated for {1}{W}{U} from other sources before combat; "
-            "attacks: a Map", "animate", combat.animate_lands, "ability_cost"),
+            "attacks: a Map", "animate", combat.animate_lands, "ability_cost", kernel=True),
     Ability("schooner", _explores("crewed_attack"),
             "Subterranean Schooner: crewed by a creature (a summoning-sick one when there is "
-            "one), which explores", "crew", combat.crew_vehicles),
+            "one), which explores", "crew", combat.crew_vehicles, kernel=True),
     Ability("attack_map", lambda c: c.maps_when in {"attack", "enter_or_attack"},
-            "Map tokens when it attacks", "attack", combat.attack_maps),
+            "Map tokens when it attacks", "attack", combat.attack_maps, kernel=True),
     Ability("attack_explorer", _explores("attack"), "explores when it attacks", "attack",
-            combat.attack_explores),
+            combat.attack_explores, kernel=True),
     Ability("parley", lambda c: c.maps_when == "parley",
             "Storm Fleet Negotiator: your top card and a coin flip for the opponent's",
-            "attack", combat.parley_on_attack),
-    Ability("crewer_explores", lambda c: False, "", "attack", combat.crewers_explore),
+            "attack", combat.parley_on_attack, kernel=True),
+    Ability("crewer_explores", lambda c: False, "", "attack", combat.crewers_explore,
+            kernel=True, counted=False),
     Ability("attack_land", lambda c: c.extra_land == "attack_or_draw",
             "Hakbal: when it attacks, a land from hand onto the battlefield, else a card",
-            "attack", combat.land_or_card_on_attack),
-    Ability("lantern_explores", lambda c: False, "", "attack", combat.lantern_explores),
+            "attack", combat.land_or_card_on_attack, kernel=True),
+    Ability("lantern_explores", lambda c: False, "", "attack", combat.lantern_explores,
+            kernel=True, counted=False),
     Ability("damage_explorer", _explores("combat_damage"),
             "explores when it deals combat damage (attacks are unblocked)", "combat_damage",
-            combat.combat_damage_explores),
+            combat.combat_damage_explores, kernel=True),
     # "Whenever a creature you control explores" (E8).
     Ability("walker", _trigger("walker"),
             "Wildgrowth Walker: a +1/+1 counter and 3 life per explore", "explore_trigger",
-            explore_triggers.walker),
+            explore_triggers.walker, kernel=True),
     Ability("caravel", _trigger("caravel"), "Shadowed Caravel: a +1/+1 counter per explore",
-            "explore_trigger", explore_triggers.caravel),
+            "explore_trigger", explore_triggers.caravel, kernel=True),
     Ability("cave_diver", _trigger("cave_diver"), "Merfolk Cave-Diver: +1/+0 per explore",
-            "explore_trigger", explore_triggers.cave_diver),
+            "explore_trigger", explore_triggers.cave_diver, kernel=True),
     Ability("chupacabra", _trigger("chupacabra"),
             "Lurking Chupacabra: -2/-2 to an opposing creature per explore", "explore_trigger",
-            explore_triggers.chupacabra),
+            explore_triggers.chupacabra, kernel=True),
     Ability("nicanzil", _trigger("nicanzil"),
             "Nicanzil: a land explored puts a land from hand onto the battlefield tapped; a "
-            "nonland, a counter", "explore_trigger", explore_triggers.nicanzil),
+            "nonland, a counter", "explore_trigger", explore_triggers.nicanzil, kernel=True),
 )
 
 #: How each explore / Map ability of the catalog is treated in a goldfish game.

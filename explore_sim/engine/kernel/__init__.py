@@ -3,9 +3,11 @@
 The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game of a chunk
 at once with NumPy; this engine plays them one after another in compiled scalar code
 (:mod:`.game` and the modules it builds on: :mod:`.zones`, :mod:`.decisions`,
-:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`,
-:mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.codes`; sets of card ids as bits
-in :mod:`.bits`; a game's log, written only when asked for, in :mod:`.trace`), reading the same frozen :class:`~explore_sim.engine.tables.DeckTables`
+:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`,
+:mod:`.spells`, :mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.layout` and
+:mod:`.codes`; sets of card ids as bits in :mod:`.bits`; a game's log, written only when
+asked for, in :mod:`.trace`), reading the same frozen
+:class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`; the game's records and how it is compiled in :mod:`.records`; the
 chunks' output arrays, reused, in :mod:`explore_sim.engine.buffers`) and
 playing the same rules: the two implementations agree game by
@@ -28,29 +30,34 @@ the numbers do not depend on how many.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
+import time
+import warnings
 
 import numba
 import numpy as np
 from numba import config as numba_config
 from numba.core import event as numba_event
-from numba.np import arrayobj as _arrayobj
 
+from ...errors import CompileNotice
+from ...progress import compile_listeners, terminal_shows_notices
+from .. import abilities
 from ..buffers import chunk_array
 from ..config import GameConfig
 from ..metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..mulligan import MulliganRule
+from ..options import config_options
 from ..policies import Policy
 from ..state import OpeningHands
 from ..tables import DeckTables
 from ..threads import kernel_threads, thread_parts
-from .bytecode import compile_policy
+from .bytecode import compile_policy, policy_problem
 from .game import play_chunk
-from .pack import DIMS, EVENTS, GROUPS, METRICS, KernelTables, pack
+from .layout import N_EVENTS, N_TURN_METRICS, Dim, Slot, TurnMetric, Work, columns
+from .pack import KernelTables, pack
 from .records import CACHE, Tables, as_tables
-from .state import R_NO_PENDING, SIZE, State, new_state
+from .state import State, new_state
 
 __all__ = [
     "COMPILE_NOTICE",
@@ -64,6 +71,7 @@ __all__ = [
     "pack",
     "play_game_kernel",
     "play_games_kernel",
+    "play_opening_log",
     "play_openings",
 ]
 
@@ -73,16 +81,32 @@ class KernelUnsupported(ValueError):
 
 
 def kernel_problem(tables: DeckTables, policy: Policy, scry_policy: Policy | None,
-                   mulligan: MulliganRule) -> str | None:
-    """Why the compiled game cannot play these games (None when it can)."""
+                   mulligan: MulliganRule, config: GameConfig) -> str | None:
+    """Why the compiled game cannot play these games (None when it can).
+
+    The registries say what the kernel plays: an ability of the deck, a game option's value
+    other than its default, a metric asked for or a policy's field or operator whose entry
+    has ``kernel=False`` is named here, as are Python callables (policies, the keep rule).
+    """
     for name, value in (("policy", policy), ("scry policy", scry_policy)):
-        if value is not None and compile_policy(value) is None:
-            return f"the {name} is a Python callable"
+        problem = policy_problem(value) if value is not None else None
+        if problem is not None:
+            return f"the {name} {problem}" if problem != "a Python callable" \
+                else f"the {name} is a Python callable"
     if mulligan.keep is not None:
         return "the mulligan keep rule is a Python callable"
-    unknown = [g for g in tables.groups if g not in GROUPS and tables.ids[g].size]
+    plays = {ability.name: ability.kernel for ability in abilities.ABILITIES}  # as registered
+    unknown = [g for g in tables.groups if tables.ids[g].size and not plays.get(g, True)]
     if unknown:
         return f"abilities the compiled game does not play: {', '.join(unknown)}"
+    options = [entry.name for entry in config_options()
+               if not entry.kernel and getattr(config, entry.name) != entry.default]
+    if options:
+        return f"game options the compiled game does not play: {', '.join(options)}"
+    rows = set(_metric_rows(config))
+    metrics = [name for name in config.metric_names if name not in rows]
+    if metrics:
+        return f"metrics the compiled game does not record: {', '.join(metrics)}"
     # The compiled game never recurses: no land's entering starts an explore or a search.
     f = tables.features
     for group in ("each_turn_land_on_enter", "explores_on_enter", "target_explores_on_enter",
@@ -114,27 +138,65 @@ def _packed(tables: DeckTables, config: GameConfig) -> tuple[KernelTables, np.nd
     return entry[0], entry[1]
 
 
+#: Policies' bytecode already compiled (a run's chunks play the same policies).
+_COMPILED: dict[object, tuple[np.ndarray, np.ndarray] | None] = {}
+
+
+def _compiled(policy: Policy) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`compile_policy`, once per policy (presets and expressions are hashable)."""
+    try:
+        if policy in _COMPILED:
+            return _COMPILED[policy]
+    except TypeError:  # an unhashable callable: not compiled anyway
+        return compile_policy(policy)
+    if len(_COMPILED) >= 64:
+        _COMPILED.clear()
+    _COMPILED[policy] = code = compile_policy(policy)
+    return code
+
+
 def _programs(policy: Policy, scry_policy: Policy | None) -> tuple[np.ndarray, ...]:
-    code = compile_policy(policy)
-    scry_code = compile_policy(scry_policy) if scry_policy is not None else code
+    code = _compiled(policy)
+    scry_code = _compiled(scry_policy) if scry_policy is not None else code
     if code is None or scry_code is None:
         raise KernelUnsupported("a Python callable policy needs the vectorised engine")
     return (*code, *scry_code)
 
 
+def _recorded(config: GameConfig) -> tuple[list[str], np.ndarray]:
+    """The metrics a game of ``config`` records (:attr:`GameConfig.metric_names`), in the
+    kernel's order, and their rows of :func:`~.turn.turn_metrics`' values (int64)."""
+    names = _metric_rows(config)
+    wanted = config.metric_names
+    missing = [name for name in wanted if name not in names]
+    if missing:  # the engine's choice refuses these runs first (kernel_problem)
+        raise KernelUnsupported(f"metrics the compiled game does not record: "
+                                f"{', '.join(missing)}")
+    rows = [m for m, name in enumerate(names) if name in wanted]
+    return [names[m] for m in rows], np.array(rows, dtype=np.int64)
+
+
 def _results(config: GameConfig, out: np.ndarray, opening: np.ndarray
              ) -> dict[int, dict[str, np.ndarray]]:
-    """The metrics by turn from ``out`` (turns, metrics, games): each a contiguous row of
-    it, no copy; and the opening hand's from ``opening`` (games, 3)."""
-    names = [*METRICS, *(CASTABLE_PREFIX + card.name for card in config.castable)]
-    if config.castable_lands:
-        names += [MAIN_LANDS, *(CASTABLE_LANDS_PREFIX + card.name for card in config.castable)]
-    taken = [(m, name) for m, name in enumerate(names) if name in config.metric_names]
+    """The metrics by turn from ``out`` (turns, metrics recorded, games): each a contiguous
+    row of it, no copy; and the opening hand's from ``opening`` (games, 3)."""
+    names, _ = _recorded(config)
     result = {0: {"mulligans": opening[:, 0].copy(), "hand_size": opening[:, 1].copy(),
                   "opening_lands": opening[:, 2].copy()}}
     for turn in range(1, config.turns + 1):
-        result[turn] = {name: out[turn - 1, m] for m, name in taken}
+        result[turn] = {name: out[turn - 1, k] for k, name in enumerate(names)}
     return result
+
+
+def _metric_rows(config: GameConfig) -> list[str]:
+    """The metrics the compiled game writes for a game of ``config``, in its rows' order: the
+    per-turn metrics by :class:`~.layout.TurnMetric`, then ``castable:CARD`` per card named by
+    ``castable``; with ``castable_lands``, then ``main_lands`` and one ``castable_lands:CARD``
+    per card."""
+    names = [*columns(TurnMetric), *(CASTABLE_PREFIX + card.name for card in config.castable)]
+    if config.castable_lands:
+        names += [MAIN_LANDS, *(CASTABLE_LANDS_PREFIX + card.name for card in config.castable)]
+    return names
 
 
 def _mulligan(rule: MulliganRule) -> np.ndarray:
@@ -159,14 +221,15 @@ def _state(K: KernelTables, programs: tuple[np.ndarray, ...], size: int,
            trace_rows: int = 0) -> State:
     """A game's state for the tables ``K`` and the policies' ``programs``, for a library of
     ``size`` cards (:func:`_records`)."""
-    d = dict(zip(DIMS, K.dims.tolist()))
-    width = max(d["n_kinds"], d["n_classes"], d["n_masks"], d["n_options"], d["n_basics"],
-                d["n_profiles"], len(METRICS) + 1 + 2 * d["n_castable"], 8)
-    S = new_state(d["n_kinds"], d["n_groups"], d["n_classes"], d["n_masks"], size, len(EVENTS),
-                  3 + 2 * d["n_castable"], width, max(len(programs[0]), len(programs[2])),
-                  d["turns"], trace_rows)
-    S.slots[SIZE] = size
-    S.work[R_NO_PENDING, 0] = -1
+    d = {dim: int(K.dims[dim]) for dim in Dim}
+    width = max(d[Dim.N_KINDS], d[Dim.N_CLASSES], d[Dim.N_MASKS], d[Dim.N_OPTIONS],
+                d[Dim.N_BASICS], d[Dim.N_PROFILES], N_TURN_METRICS + 1 + 2 * d[Dim.N_CASTABLE],
+                8)
+    S = new_state(d[Dim.N_KINDS], d[Dim.N_GROUPS], d[Dim.N_CLASSES], d[Dim.N_MASKS], size,
+                  N_EVENTS, 3 + 2 * d[Dim.N_CASTABLE], width,
+                  max(len(programs[0]), len(programs[2])), d[Dim.TURNS], trace_rows)
+    S.slots[Slot.SIZE] = size
+    S.work[Work.NO_PENDING, 0] = -1
     return S
 
 
@@ -178,9 +241,21 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
 #: One-line notices for the person waiting (the command line prints them on a terminal).
 NOTICES = logging.getLogger("explore_sim.notices")
 #: What the first game after an install waits for (said once per process).
-COMPILE_NOTICE = ("compiling the game kernel (once per installation, a minute or two); "
+COMPILE_NOTICE = ("compiling the game kernel (once per installation, about a minute); "
                   "later runs load it at once")
 _SAID: list[bool] = []
+
+def _announce() -> None:
+    """Say once per process that the game compiles: the notices' log record (the command line
+    prints it on its terminal) and, unless the command line shows it, a
+    :class:`CompileNotice` (Python, Jupyter)."""
+    if _SAID:
+        return
+    _SAID.append(True)
+    notice = CACHE.notice(COMPILE_NOTICE)  # or why it compiles in memory
+    NOTICES.info(notice)
+    if not terminal_shows_notices():
+        warnings.warn(notice, CompileNotice, stacklevel=2)
 
 
 class _GameCompilation(numba_event.Listener):
@@ -199,9 +274,7 @@ class _GameCompilation(numba_event.Listener):
             return
         with self._lock:
             self.open += 1
-        if not _SAID:
-            _SAID.append(True)
-            NOTICES.info(CACHE.notice(COMPILE_NOTICE))
+        _announce()
 
     def on_end(self, event):
         if _is_game(event):
@@ -246,64 +319,40 @@ def loaded() -> bool:
 _COMPILING = threading.Lock()
 
 
-#: Set in the thread compiling the game (:func:`_game_compile_settings`).
-_UNWRAPPED = threading.local()
-
-
-def _index_fixer(wrapping):
-    """numba's integer index fixer ``wrapping`` (``fix_integer_index``), leaving a negative
-    index as it is (no wrap to the end of the array) in the thread compiling the game only:
-    anything else numba compiles meanwhile, in another thread, keeps Python's meaning of
-    ``a[-1]``."""
-
-    def fix(context, builder, index_type, index, size):
-        if getattr(_UNWRAPPED, "on", False):
-            return context.cast(builder, index, index_type, numba.types.intp)
-        return wrapping(context, builder, index_type, index, size)
-
-    fix.wrapping = wrapping
-    return fix
-
-
-@contextlib.contextmanager
-def _game_compile_settings():
-    """numba's settings while the game compiles; they are put back at once, and a game
-    loaded from numba's cache is not compiled again.
-
-    - LLVM's loop and SLP vectorisers are off. The game's loops run over a few card ids,
-      unit classes or masks at a time, so vectorised copies of them (with their run-time
-      checks and scalar remainders) only make the code larger and slower: the game plays
-      about 7% faster without them. numba reads these settings at each compilation (for
-      every thread: something else compiled meanwhile is only not vectorised).
-    - An array index is not wrapped around when negative (Cython's ``wraparound=False``;
-      numba has no option for it, so its index fixer is wrapped by :func:`_index_fixer`,
-      which leaves the index alone in this thread). Every index the game computes is a count
-      or an id, never negative: the wrap was a comparison and a select on every array read
-      and write, and the game plays 5-8% faster without it. Where this numba has no such
-      fixer, the game compiles with the wrap (the same numbers, a little slower).
-    """
-    saved = numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE
-    numba_config.LOOP_VECTORIZE = numba_config.SLP_VECTORIZE = False
-    wrapping = getattr(_arrayobj, "fix_integer_index", None)
-    if wrapping is not None:
-        _arrayobj.fix_integer_index = _index_fixer(wrapping)
-    _UNWRAPPED.on = True
-    try:
-        yield
-    finally:
-        _UNWRAPPED.on = False
-        numba_config.LOOP_VECTORIZE, numba_config.SLP_VECTORIZE = saved
-        if wrapping is not None:
-            _arrayobj.fix_integer_index = wrapping
-
-
 def _compile_for(args: tuple) -> None:
     """Compile :func:`.game.play_chunk` (or load it from numba's cache) for the types of
-    ``args``, with the game's settings (:func:`_game_compile_settings`), unless it is."""
-    if not numba_config.DISABLE_JIT and not play_chunk.signatures:
-        with _COMPILING, _game_compile_settings():
-            if not play_chunk.signatures:
-                play_chunk.compile(tuple(numba.typeof(a) for a in args))
+    ``args``, unless it is; while
+    it compiles, the listeners of :func:`explore_sim.progress.compile_listeners` are told
+    how long it has taken, every second."""
+    if numba_config.DISABLE_JIT or play_chunk.signatures:
+        return
+    with _COMPILING:
+        if play_chunk.signatures:
+            return
+        done = threading.Event()
+        ticker = threading.Thread(target=_tick, args=(done,), daemon=True,
+                                  name="explore-compile")
+        ticker.start()
+        try:
+            play_chunk.compile(tuple(numba.typeof(a) for a in args))
+        finally:
+            done.set()
+            ticker.join()
+
+
+def _tick(done: threading.Event, every: float = 1.0) -> None:
+    """Tell the compile listeners the time taken, ``every`` second while the game compiles
+    (numba may instead load it from its cache: then nothing is told), until ``done``."""
+    start = time.monotonic()
+    told = False
+    while not done.wait(every):
+        if compiling():
+            told = True
+            for listener in compile_listeners():
+                listener(time.monotonic() - start, False)
+    if told:
+        for listener in compile_listeners():
+            listener(time.monotonic() - start, True)
 
 
 def _play_chunk(*args) -> None:
@@ -380,13 +429,13 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         a turn's metrics are rows of one array of the chunk, not copies.
     """
     K, discard = _packed(tables, config)
-    n_metrics = len(config.metric_names)
-    out = chunk_array((config.turns, n_metrics, trials))  # every element is written
+    rows = _recorded(config)[1]
+    out = chunk_array((config.turns, len(rows), trials))  # every element is written
     opening = chunk_array((trials, 3))
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
-    args = (deck, key, _mulligan(mulligan), discard, out, opening,
+    args = (deck, key, _mulligan(mulligan), discard, out, rows, opening,
             _empty_given(len(deck), tables.n_kinds), np.int64(0))
     _play_parts(as_tables(K, programs), K, programs, _state(K, programs, len(deck)), args,
                 kernel_threads() if threads is None else threads, trials)
@@ -424,12 +473,13 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         A log longer than ``trace_rows``.
     """
     K, discard = _packed(tables, config)
-    out = np.zeros((config.turns, len(config.metric_names), 1), dtype=np.int32)
+    rows = _recorded(config)[1]
+    out = np.zeros((config.turns, len(rows), 1), dtype=np.int32)
     opening = np.zeros((1, 3), dtype=np.int32)
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
-    _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, opening,
+    _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, rows, opening,
                 _empty_given(len(deck), tables.n_kinds), np.int64(game), np.int64(0),
                 np.int64(1))
     trace = S.trace
@@ -444,10 +494,32 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
     """Play the vectorised engine's opening hands (given libraries, as the tests do), a
     search reversing the library instead of shuffling it (the tests' stand-in for both
     engines); removal and parley coins draw from the compiled game's own stream."""
+    return _play_given(tables, config, policy, opening, card_ids, scry_policy, 0)[0]
+
+
+def play_opening_log(tables: DeckTables, config: GameConfig, policy: Policy,
+                     opening: OpeningHands, card_ids: np.ndarray,
+                     scry_policy: Policy | None = None, trace_rows: int = 1 << 14
+                     ) -> tuple[dict[int, dict[str, np.ndarray]], np.ndarray]:
+    """:func:`play_openings` of one game, with its log: ``(metrics, events)`` as
+    :func:`play_game_kernel` gives them."""
+    if opening.hand.shape[0] != 1:
+        raise ValueError("a game's log is written for one game at a time")
+    results, S = _play_given(tables, config, policy, opening, card_ids, scry_policy,
+                             trace_rows)
+    trace = S.trace
+    if trace[0, 1]:
+        raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
+    return results, trace[1:1 + trace[0, 0]].copy()
+
+
+def _play_given(tables: DeckTables, config: GameConfig, policy: Policy,
+                opening: OpeningHands, card_ids: np.ndarray, scry_policy: Policy | None,
+                trace_rows: int) -> tuple[dict[int, dict[str, np.ndarray]], State]:
     K, discard = _packed(tables, config)
     trials = opening.hand.shape[0]
-    n_metrics = len(config.metric_names)
-    out = np.zeros((config.turns, n_metrics, trials), dtype=np.int32)
+    rows = _recorded(config)[1]
+    out = np.zeros((config.turns, len(rows), trials), dtype=np.int32)
     first = np.zeros((trials, 3), dtype=np.int32)
     given = (np.ascontiguousarray(opening.library, dtype=np.int32),
              opening.top.astype(np.int64), opening.end.astype(np.int64),
@@ -455,7 +527,7 @@ def play_openings(tables: DeckTables, config: GameConfig, policy: Policy,
              opening.mulligans.astype(np.int64))
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     key = np.zeros(4, dtype=np.uint64)
-    _play_chunk(*_records(K, policy, scry_policy, len(deck)), deck, key,
-                np.array([0, 0, 0], dtype=np.int64), discard, out, first, given, np.int64(0),
-                np.int64(0), np.int64(trials))
-    return _results(config, out, first)
+    packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
+    _play_chunk(packed, S, deck, key, np.array([0, 0, 0], dtype=np.int64), discard, out, rows,
+                first, given, np.int64(0), np.int64(0), np.int64(trials))
+    return _results(config, out, first), S

@@ -32,7 +32,7 @@ if config.DISABLE_JIT:  # plain Python: numba's intrinsic only compiles
         return (x & -x).bit_length() - 1
 
 
-@compiled(inline="always")
+@compiled
 def put(row, i, present):
     """Make ``i`` a member of ``row`` (``present``) or not."""
     bit = np.uint64(1) << np.uint64(i & 63)
@@ -42,12 +42,12 @@ def put(row, i, present):
         row[i >> 6] &= ~bit
 
 
-@compiled(inline="always")
+@compiled
 def is_member(row, i):
     return (row[i >> 6] >> np.uint64(i & 63)) & np.uint64(1) != 0
 
 
-@compiled(inline="always")
+@compiled
 def meet(a, b):
     """Whether rows ``a`` and ``b`` have a member in common."""
     for w in range(len(a)):
@@ -56,7 +56,7 @@ def meet(a, b):
     return False
 
 
-@compiled(inline="always")
+@compiled
 def next_common(a, b, start):
     """The smallest member of both ``a`` and ``b`` at or after ``start``, -1 if there is
     none."""
@@ -72,7 +72,7 @@ def next_common(a, b, start):
     return (w << 6) + np.int64(trailing_zeros(word))
 
 
-@compiled(inline="always")
+@compiled
 def next_member(row, start):
     """The smallest member of ``row`` at or after ``start``, -1 if there is none."""
     w = start >> 6

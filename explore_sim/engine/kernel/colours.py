@@ -7,45 +7,31 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 from .bits import next_common
-from .codes import (
-    COLOUR_BITS,
-    G_COMMANDER_IDS,
-    N_BASICS,
-    N_COMMANDERS,
-    N_MASKS,
-    N_PROFILES,
-)
-from .pack import (
-    C_HAND_PROFILE,
-    CM_COMMANDER_PROFILE,
-    PR_CASTABLE_PROFILES,
-    PR_MODES,
-    PR_PIPS,
-    PR_PROF_N,
-    PROFILED_IDS,
+from .codes import COLOUR_BITS
+from .layout import (
+    CardCol,
+    CommanderCol,
+    Dim,
+    Group,
+    IdSet,
+    ProfileCol,
+    SetRow,
+    Work,
+    Zone,
 )
 from .records import compiled
-from .state import (
-    COMMAND,
-    HELD_IDS,
-    R_BEFORE,
-    R_DEMAND,
-    R_MORE_COVERED,
-    R_SOME_PROFILES,
-    R_WANTED,
-)
-from .zones import group_ids
+from .zones import group_id
 
 
-@compiled(inline="always")
+@compiled
 def colour_deficit(K, covered, p):
     """Profile ``p``'s colour deficit: the fewest pips, over its ways to pay, that no
     distinct unit can pay (Hall's theorem with deficiency)."""
     best = 1 << 30
-    for i in range(K.profiles[p, PR_PROF_N]):
-        mode = K.profiles[p, PR_MODES + i]
+    for i in range(K.profiles[p, ProfileCol.PROF_N]):
+        mode = K.profiles[p, ProfileCol.MODES + i]
         short = -(1 << 30)
-        for m in range(K.dims[N_MASKS]):
+        for m in range(K.dims[Dim.N_MASKS]):
             short = max(short, K.req[mode, m] - covered[m])
         best = min(best, short)
     return max(best, 0)
@@ -59,42 +45,43 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
     the colour with the largest remaining deficit, then the library's most demanded colour.
     A fetch option closes what the deck's best basic land would. Only the options that
     are ``held`` get keys."""
-    n_masks, n_profiles = K.dims[N_MASKS], K.dims[N_PROFILES]
+    n_masks, n_profiles = K.dims[Dim.N_MASKS], K.dims[Dim.N_PROFILES]
     n_options = len(colours)
     if n_profiles:
-        wanted = S.work[R_WANTED]
+        wanted = S.work[Work.WANTED]
         wanted[:n_profiles] = 0
-        in_hand, profiled = S.sets[HELD_IDS], K.id_sets[PROFILED_IDS]
+        in_hand, profiled = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.PROFILED_IDS]
         kind = next_common(in_hand, profiled, 1)
         while kind >= 0:
-            wanted[K.card[kind, C_HAND_PROFILE]] += 1
+            wanted[K.card[kind, CardCol.HAND_PROFILE]] += 1
             kind = next_common(in_hand, profiled, kind + 1)
         for p in range(n_profiles):
-            wanted[p] += K.profiles[p, PR_CASTABLE_PROFILES]
-        for slot in range(K.dims[N_COMMANDERS]):
-            if S.zones[COMMAND, group_ids(K, G_COMMANDER_IDS)[slot]] > 0 and K.commanders[slot, CM_COMMANDER_PROFILE] >= 0:
-                wanted[K.commanders[slot, CM_COMMANDER_PROFILE]] += 1
+            wanted[p] += K.profiles[p, ProfileCol.CASTABLE_PROFILES]
+        for slot in range(K.dims[Dim.N_COMMANDERS]):
+            profile = K.commanders[slot, CommanderCol.COMMANDER_PROFILE]
+            if S.zones[Zone.COMMAND, group_id(K, Group.COMMANDER_IDS, slot)] > 0 and profile >= 0:
+                wanted[profile] += 1
         covered = S.cover  # by the units in play, kept as sources enter and leave
         # Only the profiles some card wants count below (one no card wants adds nothing to
         # a key): their numbers in ``some``.
-        some = S.work[R_SOME_PROFILES]
+        some = S.work[Work.SOME_PROFILES]
         n_some = 0
         for p in range(n_profiles):
             if wanted[p]:
                 some[n_some] = p
                 n_some += 1
-        more = S.work[R_MORE_COVERED]
-        demand = S.work[R_DEMAND]
+        more = S.work[Work.MORE_COVERED]
+        demand = S.work[Work.DEMAND]
         for k in range(5):
             demand[k] = 0
             made = S.made[k]
             for i in range(n_some):
                 p = some[i]
-                demand[k] += wanted[p] * max(0, K.profiles[p, PR_PIPS + k] - made)
+                demand[k] += wanted[p] * max(0, K.profiles[p, ProfileCol.PIPS + k] - made)
         # Of those, an option can close only the deficits there are: more units never
         # raise a deficit, and none is below 0. The profiles short of colours now stay in
         # ``some`` (their deficits in ``before``).
-        before = S.work[R_BEFORE]
+        before = S.work[Work.BEFORE]
         n_short = 0
         for i in range(n_some):
             deficit = colour_deficit(K, covered, some[i])
@@ -107,7 +94,7 @@ def colour_keys(K, S, cover, colours, is_fetch, held, keys):
             if not held[o]:
                 continue
             gain = 0
-            tries = (K.dims[N_BASICS] if is_fetch[o] else 1) if n_some else 0
+            tries = (K.dims[Dim.N_BASICS] if is_fetch[o] else 1) if n_some else 0
             for t in range(tries):
                 option_cover = K.basic_cover[t] if is_fetch[o] else cover[o]
                 for m in range(n_masks):

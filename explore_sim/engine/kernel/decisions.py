@@ -10,125 +10,53 @@ import numpy as np
 
 from .bits import is_member, next_common
 from .codes import (
-    CASTABLE_CHEAPEST,
-    E_SCRIES,
-    G_COMMANDER_IDS,
-    G_LAND,
-    G_SOURCE,
     MAX_TAXED_CASTS,
-    N_CASTABLE,
-    N_COMMANDERS,
-    N_CLASSES,
-    N_OPTIONS,
     NO,
     NONE,
-    O_CARD,
-    O_CARDS_IN_HAND,
-    O_CASTABLE_NEXT_TURN,
-    O_CASTABLE_NOW,
-    O_COUNTERS,
-    O_EXPLORER_PRESENT,
-    O_EXPLORES_LEFT,
-    O_IS_CREATURE,
-    O_IS_EMPTY,
-    O_IS_LAND,
-    O_IS_LAND_LIKE,
-    O_IS_NONLAND,
-    O_LANDS_IN_HAND,
-    O_LANDS_IN_PLAY,
-    O_LIBRARY_SIZE,
-    O_MAKES_EXPLORES,
-    O_MAKES_MAPS,
-    O_MANA_SOURCES,
-    O_MANA_VALUE,
-    O_POWER,
-    O_PREDICTED_MANA,
-    O_TOUGHNESS,
-    O_TURN,
     ONE,
-    OP_ADD,
-    OP_AND,
-    OP_COMPARE_FIELD,
-    OP_CONST,
-    OP_DIV,
-    OP_EQ,
-    OP_FLOORDIV,
-    OP_GE,
-    OP_GT,
-    OP_JUMP_IF,
-    OP_JUMP_UNLESS,
-    OP_LE,
-    OP_LOAD,
-    OP_LT,
-    OP_MUL,
-    OP_NE,
-    OP_NEG,
-    OP_NOT,
-    OP_OR,
-    OP_SUB,
-    OP_TRUTH,
     YES,
     ZERO,
 )
+from .layout import (
+    CardCol,
+    CommanderCol,
+    Dim,
+    Event,
+    Field,
+    Group,
+    IdSet,
+    KeyRow,
+    Op,
+    OptionCol,
+    SetRow,
+    Slot,
+    Trace,
+    UnitRow,
+    Work,
+    Zone,
+)
 from .mana import castable_key, keyed, paid_row, payable_any, total_of, unit_sets
-from .pack import (
-    C_CHEAPEST,
-    C_COST,
-    C_EXPLORES,
-    C_IS_CARD,
-    C_IS_CREATURE,
-    C_IS_LAND,
-    C_IS_LAND_LIKE,
-    C_IS_NONLAND,
-    C_IS_X,
-    C_MAPS,
-    C_N_CARD_MODES,
-    C_POWER,
-    C_TOUGHNESS,
-    CAST_IDS,
-    CK_KINDS,
-    CK_WATCHED,
-    CM_N_TAXED,
-    LO_CARD,
-)
 from .records import compiled
-from .state import (
-    CASTS,
-    COMMAND,
-    END,
-    HAND,
-    HAND_LANDS,
-    HELD,
-    HELD_IDS,
-    IN_PLAY,
-    LIB_LANDS,
-    PAID_HAND,
-    R_NEXT_MORE,
-    R_OBSERVE_FILTERED,
-    R_OBSERVE_PLAIN,
-    TOP,
-    TURN,
-)
-from .trace import T_SCRY, note
-from .zones import at, count, group_ids, peek
+from .trace import note
+from .zones import at, count, group_id, peek
 
 
 @compiled
 def castable_kind(K, plain, filtered, n_sets, kind, x_rule):
     """Whether the mana can pay card ``kind`` in any of its ways (Jadelight Spelunker, with
     ``x_rule``, needs X >= 1)."""
-    for i in range(K.card[kind, C_N_CARD_MODES]):
+    for i in range(K.card[kind, CardCol.N_CARD_MODES]):
         if payable_any(K, plain, filtered, n_sets, K.card_modes[kind, i]):
-            if x_rule and K.card[kind, C_IS_X]:
+            if x_rule and K.card[kind, CardCol.IS_X]:
                 last = filtered if n_sets > 1 else plain
-                return total_of(K, last) >= K.card[kind, C_COST] + 1
+                return total_of(K, last) >= K.card[kind, CardCol.COST] + 1
             return True
     return False
 
 
-@compiled(inline="always")
+@compiled
 def castable_card(K, card, plain, filtered, n_sets):
-    if not (K.card[card, C_IS_NONLAND] and K.card[card, C_IS_CARD]):
+    if not (K.card[card, CardCol.IS_NONLAND] and K.card[card, CardCol.IS_CARD]):
         return False
     return castable_kind(K, plain, filtered, n_sets, card, NO)
 
@@ -138,17 +66,17 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
     """Some spell in hand that the casting order casts can be paid."""
     last = filtered if n_sets > 1 else plain
     total = total_of(K, last)
-    held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
+    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
     fast = keyed(K)  # the spells the mana pays, read from a row of castability bits
-    paid = (paid_row(K, CK_KINDS, plain, filtered, n_sets, S.sets[PAID_HAND]) if fast
-            else S.sets[PAID_HAND])
+    paid = (paid_row(K, KeyRow.KINDS, plain, filtered, n_sets, S.sets[SetRow.PAID_HAND]) if fast
+            else S.sets[SetRow.PAID_HAND])
     kind = next_common(held, cast, 1)
     while kind >= 0:
         # At most the mana there is (with filters: all of them activated), then paid.
-        if K.card[kind, C_CHEAPEST] <= total:
+        if K.card[kind, CardCol.CHEAPEST] <= total:
             if fast:
-                if is_member(paid, kind) and (not K.card[kind, C_IS_X]
-                                              or total >= K.card[kind, C_COST] + 1):
+                if is_member(paid, kind) and (not K.card[kind, CardCol.IS_X]
+                                              or total >= K.card[kind, CardCol.COST] + 1):
                     return True
             elif castable_kind(K, plain, filtered, n_sets, kind, YES):
                 return True
@@ -160,15 +88,15 @@ def castable_in_hand(K, S, plain, filtered, n_sets):
 def castable_target(K, plain, filtered, n_sets):
     """Some card named by castable can be paid (the test of ``castable:CARD``)."""
     if keyed(K):  # a row of bits per set of units, set for the cards it pays
-        for w in K.castable_by_key[CK_WATCHED, castable_key(K, plain)]:
+        for w in K.castable_by_key[KeyRow.WATCHED, castable_key(K, plain)]:
             if w:
                 return True
         if n_sets > 1:
-            for w in K.castable_by_key[CK_WATCHED, castable_key(K, filtered)]:
+            for w in K.castable_by_key[KeyRow.WATCHED, castable_key(K, filtered)]:
                 if w:
                     return True
         return False
-    for j in range(K.dims[N_CASTABLE]):
+    for j in range(K.dims[Dim.N_CASTABLE]):
         for i in range(K.castable_modes[j, 0]):
             if payable_any(K, plain, filtered, n_sets, K.castable_modes[j, 1 + i]):
                 return True
@@ -179,11 +107,11 @@ def castable_target(K, plain, filtered, n_sets):
 def commander_payable(K, S, slot, plain, filtered, n_sets):
     """The commander of ``slot`` is in the command zone and the mana pays it with {2} of tax
     per earlier cast from there (CR 903.8)."""
-    kind = group_ids(K, G_COMMANDER_IDS)[slot]
-    if S.zones[COMMAND, kind] <= 0:
+    kind = group_id(K, Group.COMMANDER_IDS, slot)
+    if S.zones[Zone.COMMAND, kind] <= 0:
         return False
-    level = min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
-    for option in range(K.commanders[slot, CM_N_TAXED]):
+    level = min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
+    for option in range(K.commanders[slot, CommanderCol.N_TAXED]):
         if payable_any(K, plain, filtered, n_sets, K.taxed[slot, level, option]):
             return True
     return False
@@ -192,7 +120,7 @@ def commander_payable(K, S, slot, plain, filtered, n_sets):
 @compiled
 def castable_commander(K, S, plain, filtered, n_sets):
     """Some commander in the command zone can be paid, with its tax."""
-    for slot in range(K.dims[N_COMMANDERS]):
+    for slot in range(K.dims[Dim.N_COMMANDERS]):
         if commander_payable(K, S, slot, plain, filtered, n_sets):
             return True
     return False
@@ -203,18 +131,18 @@ def will_use_mana(K, S, total):
     """A spell in hand the casting order casts, a commander in the command zone (with its
     tax), or a card named by castable (held or not: the land choice plays as if it were),
     costs no more than the mana available plus one (colours aside)."""
-    if K.dims[CASTABLE_CHEAPEST] <= total + 1:
+    if K.dims[Dim.CASTABLE_CHEAPEST] <= total + 1:
         return True
-    for slot in range(K.dims[N_COMMANDERS]):
-        kind = group_ids(K, G_COMMANDER_IDS)[slot]
-        if S.zones[COMMAND, kind] > 0 and (K.card[kind, C_CHEAPEST]
-                                           + 2 * min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
+    for slot in range(K.dims[Dim.N_COMMANDERS]):
+        kind = group_id(K, Group.COMMANDER_IDS, slot)
+        if S.zones[Zone.COMMAND, kind] > 0 and (K.card[kind, CardCol.CHEAPEST]
+                                           + 2 * min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
                                            <= total + 1):
             return True
-    held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]  # not a spell held for a target
+    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]  # not a spell held for a target
     kind = next_common(held, cast, 1)
     while kind >= 0:
-        if K.card[kind, C_CHEAPEST] <= total + 1:
+        if K.card[kind, CardCol.CHEAPEST] <= total + 1:
             return True
         kind = next_common(held, cast, kind + 1)
     return False
@@ -223,13 +151,13 @@ def will_use_mana(K, S, total):
 @compiled
 def castable_next_turn(K, S, card):
     """Every source you control, untapped, plus one land from hand could pay ``card``."""
-    n_classes = K.dims[N_CLASSES]
-    units = S.units[IN_PLAY]  # every plain source you control, untapped
+    n_classes = K.dims[Dim.N_CLASSES]
+    units = S.units[UnitRow.IN_PLAY]  # every plain source you control, untapped
     if castable_card(K, card, units, units, ONE):
         return True
-    more = S.work[R_NEXT_MORE]
-    for o in range(K.dims[N_OPTIONS]):
-        if S.zones[HAND, K.options[o, LO_CARD]] > 0:
+    more = S.work[Work.NEXT_MORE]
+    for o in range(K.dims[Dim.N_OPTIONS]):
+        if S.zones[Zone.HAND, K.options[o, OptionCol.CARD]] > 0:
             for c in range(n_classes):
                 more[c] = units[c] + K.opt_units[o, c]
             if castable_card(K, card, more, more, ONE):
@@ -237,101 +165,101 @@ def castable_next_turn(K, S, card):
     return False
 
 
-@compiled(inline="always")
+@compiled
 def as_float(condition):
     """A condition as the number the expressions compute with (1.0 or 0.0)."""
     return 1.0 if condition else 0.0
 
 
-@compiled(inline="always")
+@compiled
 def observe(K, S, field, card, explores_left, counters, present):
     """One observation field of the revealed ``card`` (what the player may know)."""
-    if field == O_CARD:
+    if field == Field.CARD:
         return float(card)
-    if field == O_IS_LAND:
-        return float(K.card[card, C_IS_LAND])
-    if field == O_IS_NONLAND:
-        return float(K.card[card, C_IS_NONLAND])
-    if field == O_IS_EMPTY:
-        return as_float(not K.card[card, C_IS_CARD])
-    if field == O_IS_CREATURE:
-        return float(K.card[card, C_IS_CREATURE])
-    if field == O_IS_LAND_LIKE:
-        return float(K.card[card, C_IS_LAND_LIKE])
-    if field == O_MAKES_EXPLORES:
-        return as_float(K.card[card, C_EXPLORES] > 0)
-    if field == O_MAKES_MAPS:
-        return as_float(K.card[card, C_MAPS] > 0)
-    if field == O_MANA_VALUE:
-        return float(K.card[card, C_COST])
-    if field == O_POWER:
-        return float(K.card[card, C_POWER])
-    if field == O_TOUGHNESS:
-        return float(K.card[card, C_TOUGHNESS])
-    if field == O_CARDS_IN_HAND:
-        return float(S.slots[HELD])
-    if field == O_LANDS_IN_HAND:
-        return float(S.slots[HAND_LANDS])
-    if field == O_LANDS_IN_PLAY:
-        return float(count(K, S, G_LAND))
-    if field == O_MANA_SOURCES:
-        return float(count(K, S, G_SOURCE))
-    if field == O_PREDICTED_MANA:
-        return float(count(K, S, G_SOURCE) + S.slots[HAND_LANDS])
-    if field == O_CASTABLE_NOW:
-        plain, filtered = S.work[R_OBSERVE_PLAIN], S.work[R_OBSERVE_FILTERED]
+    if field == Field.IS_LAND:
+        return float(K.card[card, CardCol.IS_LAND])
+    if field == Field.IS_NONLAND:
+        return float(K.card[card, CardCol.IS_NONLAND])
+    if field == Field.IS_EMPTY:
+        return as_float(not K.card[card, CardCol.IS_CARD])
+    if field == Field.IS_CREATURE:
+        return float(K.card[card, CardCol.IS_CREATURE])
+    if field == Field.IS_LAND_LIKE:
+        return float(K.card[card, CardCol.IS_LAND_LIKE])
+    if field == Field.MAKES_EXPLORES:
+        return as_float(K.card[card, CardCol.EXPLORES] > 0)
+    if field == Field.MAKES_MAPS:
+        return as_float(K.card[card, CardCol.MAPS] > 0)
+    if field == Field.MANA_VALUE:
+        return float(K.card[card, CardCol.COST])
+    if field == Field.POWER:
+        return float(K.card[card, CardCol.POWER])
+    if field == Field.TOUGHNESS:
+        return float(K.card[card, CardCol.TOUGHNESS])
+    if field == Field.CARDS_IN_HAND:
+        return float(S.slots[Slot.HELD])
+    if field == Field.LANDS_IN_HAND:
+        return float(S.slots[Slot.HAND_LANDS])
+    if field == Field.LANDS_IN_PLAY:
+        return float(count(K, S, Group.LAND))
+    if field == Field.MANA_SOURCES:
+        return float(count(K, S, Group.SOURCE))
+    if field == Field.PREDICTED_MANA:
+        return float(count(K, S, Group.SOURCE) + S.slots[Slot.HAND_LANDS])
+    if field == Field.CASTABLE_NOW:
+        plain, filtered = S.work[Work.OBSERVE_PLAIN], S.work[Work.OBSERVE_FILTERED]
         n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
         return as_float(castable_card(K, card, plain, filtered, n_sets))
-    if field == O_CASTABLE_NEXT_TURN:
+    if field == Field.CASTABLE_NEXT_TURN:
         return as_float(castable_next_turn(K, S, card))
-    if field == O_TURN:
-        return float(S.slots[TURN])
-    if field == O_EXPLORES_LEFT:
+    if field == Field.TURN:
+        return float(S.slots[Slot.TURN])
+    if field == Field.EXPLORES_LEFT:
         return float(explores_left)
-    if field == O_COUNTERS:
+    if field == Field.COUNTERS:
         return float(counters)
-    if field == O_EXPLORER_PRESENT:
+    if field == Field.EXPLORER_PRESENT:
         return as_float(present)
-    if field == O_LIBRARY_SIZE:
-        return float(S.slots[END] - S.slots[TOP])
-    return float(S.slots[LIB_LANDS])  # O_LANDS_IN_LIBRARY
+    if field == Field.LIBRARY_SIZE:
+        return float(S.slots[Slot.END] - S.slots[Slot.TOP])
+    return float(S.slots[Slot.LIB_LANDS])  # Field.LANDS_IN_LIBRARY
 
 
 #: Which program :func:`decide` runs: the keep-or-mill policy's, or the scry policy's.
 POLICY, SCRY = np.int64(0), np.int64(1)
 
 
-@compiled(inline="always")
+@compiled
 def binary(op, a, b):
     """The value of binary operation ``op`` on ``a`` and ``b`` (conditions are 1.0 or 0.0),
     the comparisons and connectives first (the presets use only those and ``ADD``)."""
-    if op == OP_EQ:
+    if op == Op.EQ:
         return as_float(a == b)
-    if op == OP_LE:
+    if op == Op.LE:
         return as_float(a <= b)
-    if op == OP_GE:
+    if op == Op.GE:
         return as_float(a >= b)
-    if op == OP_AND:
+    if op == Op.AND:
         return as_float(a != 0 and b != 0)
-    if op == OP_OR:
+    if op == Op.OR:
         return as_float(a != 0 or b != 0)
-    if op == OP_ADD:
+    if op == Op.ADD:
         return a + b
-    if op == OP_NE:
+    if op == Op.NE:
         return as_float(a != b)
-    if op == OP_LT:
+    if op == Op.LT:
         return as_float(a < b)
-    if op == OP_GT:
+    if op == Op.GT:
         return as_float(a > b)
-    if op == OP_SUB:
+    if op == Op.SUB:
         return a - b
-    if op == OP_MUL:
+    if op == Op.MUL:
         return a * b
-    if op == OP_DIV:
+    if op == Op.DIV:
         return a / b
-    if op == OP_FLOORDIV:
+    if op == Op.FLOORDIV:
         return np.floor(a / b)
-    return a - np.floor(a / b) * b  # OP_MOD
+    return a - np.floor(a / b) * b  # Op.MOD
 
 
 @compiled(error_model="numpy")
@@ -346,40 +274,40 @@ def decide(K, S, program, card, explores_left, counters, present):
     n = len(code)
     while i < n:
         op = code[i]
-        if op == OP_COMPARE_FIELD:  # field, constant, comparison
+        if op == Op.COMPARE_FIELD:  # field, constant, comparison
             stack[top] = binary(code[i + 3], observe(K, S, code[i + 1], card, explores_left,
                                                      counters, present), consts[code[i + 2]])
             top += 1
             i += 4
-        elif op == OP_LOAD:
+        elif op == Op.LOAD:
             stack[top] = observe(K, S, code[i + 1], card, explores_left, counters, present)
             top += 1
             i += 2
-        elif op == OP_CONST:
+        elif op == Op.CONST:
             stack[top] = consts[code[i + 1]]
             top += 1
             i += 2
-        elif op == OP_JUMP_UNLESS:  # an "and" chain: a false part decides it
+        elif op == Op.JUMP_UNLESS:  # an "and" chain: a false part decides it
             if stack[top - 1] == 0:
                 stack[top - 1] = 0.0
                 i = code[i + 1]
             else:
                 top -= 1
                 i += 2
-        elif op == OP_JUMP_IF:  # an "or" chain: a true part decides it
+        elif op == Op.JUMP_IF:  # an "or" chain: a true part decides it
             if stack[top - 1] != 0:
                 stack[top - 1] = 1.0
                 i = code[i + 1]
             else:
                 top -= 1
                 i += 2
-        elif op == OP_TRUTH:
+        elif op == Op.TRUTH:
             stack[top - 1] = as_float(stack[top - 1] != 0)
             i += 1
-        elif op == OP_NOT:
+        elif op == Op.NOT:
             stack[top - 1] = as_float(stack[top - 1] == 0)
             i += 1
-        elif op == OP_NEG:
+        elif op == Op.NEG:
             stack[top - 1] = -stack[top - 1]
             i += 1
         else:
@@ -397,12 +325,12 @@ def scry(K, S, explores_left, counters, present):
     if card == 0:
         return
     s = S.slots
-    if K.card[card, C_IS_NONLAND] and decide(K, S, SCRY, card, explores_left, counters,
+    if K.card[card, CardCol.IS_NONLAND] and decide(K, S, SCRY, card, explores_left, counters,
                                              present):
-        S.lib[at(S, s[END])] = card
-        s[TOP] += 1
-        s[END] += 1
-        note(S, T_SCRY, card, 1, 0)
+        S.lib[at(S, s[Slot.END])] = card
+        s[Slot.TOP] += 1
+        s[Slot.END] += 1
+        note(S, Trace.SCRY, card, 1, 0)
     else:
-        note(S, T_SCRY, card, 0, 0)
-    S.totals[E_SCRIES] += 1
+        note(S, Trace.SCRY, card, 0, 0)
+    S.totals[Event.SCRIES] += 1

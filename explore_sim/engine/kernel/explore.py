@@ -7,35 +7,27 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 from .codes import (
-    E_CAVE_DIVER,
-    E_CHUPACABRA,
-    E_EXPLORE_COUNTERS,
-    E_EXPLORE_LANDS,
-    E_EXPLORES,
-    E_LIFE_GAINED,
-    E_MILLED,
-    E_NICANZIL_LANDS,
-    E_REMOVED,
-    E_TRIGGER_COUNTERS,
-    G_CARAVEL,
-    G_CAVE_DIVER,
-    G_CHUPACABRA,
-    G_NICANZIL,
-    G_TRACKER,
-    G_TWISTS,
-    G_WALKER,
     MAX_TRACKER_DOUBLINGS,
     ONE,
-    TWISTS_FIRST,
     YES,
+    ZERO,
 )
 from .decisions import POLICY, decide, scry
 from .lands import put_land
-from .pack import C_IS_LAND
+from .layout import CardCol, Dim, Event, Group, Slot, Trace, Zone
 from .records import compiled
-from .state import BF, CTR, GRAVEYARD, SICK, SICK_CTR, uniform
-from .trace import T_COUNTERS, T_EXPLORE, T_REMOVED, note
-from .zones import add_counters, count, group_ids, leave_library, peek, remove, to_hand
+from .state import uniform
+from .trace import note
+from .zones import (
+    add_counters,
+    count,
+    group_id,
+    group_size,
+    leave_library,
+    peek,
+    remove,
+    to_hand,
+)
 
 
 @compiled
@@ -43,12 +35,13 @@ def counters_on_each(K, S, slot, per_copy):
     """``per_copy`` +1/+1 counters on each permanent of group ``slot``, sick or not."""
     if per_copy <= 0:
         return
-    for kind in group_ids(K, slot):
-        sick = S.zones[SICK, kind]
-        S.zones[SICK_CTR, kind] += sick * per_copy
-        S.zones[CTR, kind] += (S.zones[BF, kind] - sick) * per_copy
-        if S.zones[BF, kind] > 0:
-            note(S, T_COUNTERS, kind, per_copy * S.zones[BF, kind], S.zones[BF, kind])
+    for index in range(group_size(K, slot)):
+        kind = group_id(K, slot, index)
+        sick = S.zones[Zone.SICK, kind]
+        S.zones[Zone.SICK_CTR, kind] += sick * per_copy
+        S.zones[Zone.CTR, kind] += (S.zones[Zone.BF, kind] - sick) * per_copy
+        if S.zones[Zone.BF, kind] > 0:
+            note(S, Trace.COUNTERS, kind, per_copy * S.zones[Zone.BF, kind], S.zones[Zone.BF, kind])
 
 
 @compiled
@@ -57,22 +50,22 @@ def explore_triggers(K, S, explored, lands, nonlands):
     if explored <= 0:
         return
     totals = S.totals
-    walkers = count(K, S, G_WALKER)
-    totals[E_TRIGGER_COUNTERS] += walkers * explored
-    totals[E_LIFE_GAINED] += 3 * walkers * explored
-    counters_on_each(K, S, G_WALKER, explored)
-    totals[E_TRIGGER_COUNTERS] += count(K, S, G_CARAVEL) * explored
-    counters_on_each(K, S, G_CARAVEL, explored)
-    totals[E_CAVE_DIVER] += count(K, S, G_CAVE_DIVER) * explored
-    totals[E_CHUPACABRA] += count(K, S, G_CHUPACABRA) * explored
+    walkers = count(K, S, Group.WALKER)
+    totals[Event.TRIGGER_COUNTERS] += walkers * explored
+    totals[Event.LIFE_GAINED] += 3 * walkers * explored
+    counters_on_each(K, S, Group.WALKER, explored)
+    totals[Event.TRIGGER_COUNTERS] += count(K, S, Group.CARAVEL) * explored
+    counters_on_each(K, S, Group.CARAVEL, explored)
+    totals[Event.CAVE_DIVER_PUMPS] += count(K, S, Group.CAVE_DIVER) * explored
+    totals[Event.CHUPACABRA_TRIGGERS] += count(K, S, Group.CHUPACABRA) * explored
     # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
     # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
-    nicanzils = count(K, S, G_NICANZIL)
-    totals[E_TRIGGER_COUNTERS] += nicanzils * nonlands
-    counters_on_each(K, S, G_NICANZIL, nonlands)
+    nicanzils = count(K, S, Group.NICANZIL)
+    totals[Event.TRIGGER_COUNTERS] += nicanzils * nonlands
+    counters_on_each(K, S, Group.NICANZIL, nonlands)
     for _ in range(nicanzils * lands):
         if put_land(K, S, YES):
-            totals[E_NICANZIL_LANDS] += 1
+            totals[Event.NICANZIL_LANDS] += 1
 
 
 @compiled
@@ -82,62 +75,62 @@ def explore_instruction(K, S, explorer, times, targeted, present_in, pending,
     (or, with ``pending`` (int64[3]), its explores added there for the caller's triggers).
     Returns whether the explorer is still on the battlefield."""
     s, totals = S.slots, S.totals
-    present = explorer != 0 and S.zones[BF, explorer] > 0 and present_in
+    present = explorer != 0 and S.zones[Zone.BF, explorer] > 0 and present_in
     if times <= 0:
         return present
     removal = K.fdims[0]
     if removal > 0:  # the removal model: the explorer leaves in response (E3)
         if present and uniform(S.play) < removal:
             remove(K, S, explorer, just_entered)
-            totals[E_REMOVED] += 1
-            note(S, T_REMOVED, explorer, 0, 0)
+            totals[Event.EXPLORERS_REMOVED] += 1
+            note(S, Trace.REMOVED, explorer, 0, 0)
             present = False
     if targeted and not present:
         return present  # E9: the target is gone, nothing happens at all
     # R1 (Topography Tracker doubles each explore), R2 (Twists and Turns: scry 1 first),
     # R3 (the order chosen: tracker-first gives scry, explore, scry, explore).
-    trackers = min(count(K, S, G_TRACKER), MAX_TRACKER_DOUBLINGS)
-    twists = count(K, S, G_TWISTS)
+    trackers = min(count(K, S, Group.TRACKER), MAX_TRACKER_DOUBLINGS)
+    twists = count(K, S, Group.TWISTS)
     per = 1 << trackers
-    if K.dims[TWISTS_FIRST]:
+    if K.dims[Dim.TWISTS_FIRST]:
         period = twists + per
         steps = times * period
     else:
         period = twists + 1
         steps = times * per * period
     total_explores = times * per
-    explored = lands = nonlands = counters = 0
+    explored, lands, nonlands, counters = ZERO, ZERO, ZERO, ZERO
     for step in range(steps):
         if twists and step % period < twists:
             scry(K, S, total_explores - explored, counters, present)
             continue
         card = peek(K, S)
         explored += 1
-        totals[E_EXPLORES] += 1
+        totals[Event.EXPLORES] += 1
         if card == 0:  # E4: nothing revealed, still a counter
-            note(S, T_EXPLORE, 0, 0, explorer)
+            note(S, Trace.EXPLORE, 0, 0, explorer)
             if present:
                 counters += 1
-                totals[E_EXPLORE_COUNTERS] += 1
-        elif K.card[card, C_IS_LAND]:  # E1: a land goes to hand
+                totals[Event.EXPLORE_COUNTERS] += 1
+        elif K.card[card, CardCol.IS_LAND]:  # E1: a land goes to hand
             leave_library(K, S, card)
             to_hand(K, S, card, ONE)
             lands += 1
-            totals[E_EXPLORE_LANDS] += 1
-            note(S, T_EXPLORE, card, 1, explorer)
+            totals[Event.EXPLORE_LANDS] += 1
+            note(S, Trace.EXPLORE, card, 1, explorer)
         else:  # E2 (E3: no counter when the explorer is gone; the choice is still made)
             nonlands += 1
             if present:
                 counters += 1
-                totals[E_EXPLORE_COUNTERS] += 1
+                totals[Event.EXPLORE_COUNTERS] += 1
             if decide(K, S, POLICY, card, total_explores - explored + 1, counters - present,
                       present):
                 leave_library(K, S, card)
-                s[GRAVEYARD] += 1
-                totals[E_MILLED] += 1
-                note(S, T_EXPLORE, card, 3, explorer)
+                s[Slot.GRAVEYARD] += 1
+                totals[Event.MILLED] += 1
+                note(S, Trace.EXPLORE, card, 3, explorer)
             else:
-                note(S, T_EXPLORE, card, 2, explorer)
+                note(S, Trace.EXPLORE, card, 2, explorer)
     # E2, E4: the counters go on the explorer (the copy that just entered, if it did).
     add_counters(K, S, explorer, counters, just_entered)
     if pending[0] < 0:

@@ -9,47 +9,16 @@ from __future__ import annotations
 import numpy as np
 
 from .bits import put
-from .codes import G_LAND, G_LAND_IDS, N_KINDS, ONE, TURNS
-from .pack import C_COST, C_IS_LAND, C_IS_LAND_LIKE, C_IS_SOURCE
+from .codes import ONE, ZERO
+from .layout import CardCol, Dim, Group, SetRow, Slot, Trace, Work, Zone
 from .records import borrow, compiled
-from .state import (
-    BF,
-    BLOCK,
-    CASTS,
-    COMMAND,
-    CTR,
-    DEALT,
-    END,
-    HAND,
-    HAND_LANDS,
-    HELD,
-    HELD_IDS,
-    LIB_COUNT,
-    LIB_LANDS,
-    R_ATTACKERS,
-    R_BOTTOMED,
-    R_COUNTS,
-    R_CREWERS,
-    R_DECK_PIPS,
-    SEARCH_REVERSES,
-    SICK,
-    SICK_CTR,
-    SIZE,
-    TAPPED,
-    TOP,
-)
+from .state import BLOCK
 from .trace import (
-    T_BOTTOM,
-    T_DEAL,
-    T_DEALT,
-    T_END_TURN,
-    T_KEEP,
-    T_MULLIGAN,
     note,
     tracing,
 )
 from .turn import play_turn, turn_metrics
-from .zones import count, deal_to, group_ids, mark_castable
+from .zones import count, deal_to, group_id, group_size, mark_castable
 
 #: Cards in an opening hand before mulligans.
 HAND_SIZE = 7
@@ -59,12 +28,12 @@ def bottom(K, hand, bottoms, out):
     """Karsten's bottom rule on ``hand`` (counts, changed): ``bottoms`` cards into ``out``,
     spells first, the most expensive (of two that cost the same, not a mana source), else
     the land kind held most; for mulligans a spell // land card counts as a land."""
-    n_kinds = K.dims[N_KINDS]
+    n_kinds = K.dims[Dim.N_KINDS]
     lands = 0
     total = 0
     for kind in range(n_kinds):
         total += hand[kind]
-        if K.card[kind, C_IS_LAND] or K.card[kind, C_IS_LAND_LIKE]:
+        if K.card[kind, CardCol.IS_LAND] or K.card[kind, CardCol.IS_LAND_LIKE]:
             lands += hand[kind]
     spells = total - lands
     if bottoms == 0:
@@ -81,10 +50,11 @@ def bottom(K, hand, bottoms, out):
     for j in range(bottoms):
         choice, best = 0, -(1 << 30)
         for kind in range(n_kinds):
-            as_land = K.card[kind, C_IS_LAND] or K.card[kind, C_IS_LAND_LIKE]
+            as_land = K.card[kind, CardCol.IS_LAND] or K.card[kind, CardCol.IS_LAND_LIKE]
             if j < spell_bottoms:
                 if hand[kind] > 0 and kind > 0:
-                    value = -1 if as_land else 2 * K.card[kind, C_COST] + (0 if K.card[kind, C_IS_SOURCE] else 1)
+                    value = -1 if as_land else (2 * K.card[kind, CardCol.COST]
+                                                + (0 if K.card[kind, CardCol.IS_SOURCE] else 1))
                 else:
                     value = -2
             else:
@@ -121,16 +91,16 @@ def start_game(K, S):
     """An empty game; the library is laid out by the deal (:func:`keep_hand`) or given."""
     s = S.slots
     for i in range(len(s)):
-        if i != SIZE and i != SEARCH_REVERSES:
+        if i != Slot.SIZE and i != Slot.SEARCH_REVERSES:
             s[i] = 0
-    S.zones[HAND, :] = 0
-    S.zones[BF, :] = 0
-    S.zones[SICK, :] = 0
-    S.zones[TAPPED, :] = 0
-    S.zones[COMMAND, :] = 0
-    S.zones[CASTS, :] = 0
-    S.zones[CTR, :] = 0
-    S.zones[SICK_CTR, :] = 0
+    S.zones[Zone.HAND, :] = 0
+    S.zones[Zone.BF, :] = 0
+    S.zones[Zone.SICK, :] = 0
+    S.zones[Zone.TAPPED, :] = 0
+    S.zones[Zone.COMMAND, :] = 0
+    S.zones[Zone.CASTS, :] = 0
+    S.zones[Zone.CTR, :] = 0
+    S.zones[Zone.SICK_CTR, :] = 0
     S.perm[:] = 0
     S.pool[:] = 0
     S.units[:, :] = 0
@@ -140,9 +110,9 @@ def start_game(K, S):
     S.main[:] = 0
     if tracing(S):  # the log holds the game being played
         S.trace[0, :] = 0
-    size = s[SIZE]
+    size = s[Slot.SIZE]
     S.lib[size] = 0
-    s[END] = size
+    s[Slot.END] = size
 
 
 @compiled
@@ -150,46 +120,46 @@ def keep_hand(K, S, deck, counts, key, game, kind, free_first, max_mulligans, bo
     """Deal and mulligan until a hand is kept; returns the mulligans taken. Every attempt
     is a fresh shuffle of the whole deck from its own stream."""
     s, lib = S.slots, S.lib
-    size = s[SIZE]
+    size = s[Slot.SIZE]
     drawn = min(HAND_SIZE, size)
     if size < HAND_SIZE:
         kind = 0
     for attempt in range(max_mulligans + 1):
         for p in range(size):
             lib[p] = deck[p]
-        s[DEALT] = 0
+        s[Slot.DEALT] = 0
         seed_stream(S.deal, key, game, 2 * attempt + 2)
         deal_to(S, drawn - 1)
-        S.zones[HAND, :] = 0
+        S.zones[Zone.HAND, :] = 0
         for p in range(drawn):
-            S.zones[HAND, lib[p]] += 1
+            S.zones[Zone.HAND, lib[p]] += 1
         if tracing(S):
-            note(S, T_DEAL, 0, attempt, drawn)
+            note(S, Trace.DEAL, 0, attempt, drawn)
             for p in range(drawn):
-                note(S, T_DEALT, lib[p], 0, 0)
+                note(S, Trace.DEALT, lib[p], 0, 0)
         bottoms = max(0, attempt - (1 if free_first and attempt > 0 else 0))
         bottomed[:] = 0
-        bottom(K, S.zones[HAND], bottoms, bottomed)
+        bottom(K, S.zones[Zone.HAND], bottoms, bottomed)
         if attempt == max_mulligans or kind == 0:
             keep = True
         else:
             lands = 0
-            for c in range(K.dims[N_KINDS]):
-                if K.card[c, C_IS_LAND] or K.card[c, C_IS_LAND_LIKE]:
-                    lands += S.zones[HAND, c]
+            for c in range(K.dims[Dim.N_KINDS]):
+                if K.card[c, CardCol.IS_LAND] or K.card[c, CardCol.IS_LAND_LIKE]:
+                    lands += S.zones[Zone.HAND, c]
             most = 5 if drawn - bottoms >= HAND_SIZE else 4
             keep = 2 <= lands <= most
             if not keep:
-                note(S, T_MULLIGAN, 0, attempt, lands)
+                note(S, Trace.MULLIGAN, 0, attempt, lands)
         if keep:
             for j in range(bottoms):
-                note(S, T_BOTTOM, bottomed[j], attempt, 0)
-            note(S, T_KEEP, 0, attempt, 0)
+                note(S, Trace.BOTTOM, bottomed[j], attempt, 0)
+            note(S, Trace.KEEP, 0, attempt, 0)
             width = size + 1
             for j in range(bottoms):  # bottomed cards go under the library, in order
                 lib[(size + j) % width] = bottomed[j]
-            s[TOP] = drawn
-            s[END] = size + bottoms
+            s[Slot.TOP] = drawn
+            s[Slot.END] = size + bottoms
             return attempt
     return max_mulligans
 
@@ -200,30 +170,32 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
     cards; ``deck_pips`` pips by colour) less the hand; the hand's size, lands, pips and
     card ids (nothing is on the battlefield or in the command zone yet)."""
     s = S.slots
-    s[HAND_LANDS] = 0
-    s[HELD] = 0
+    s[Slot.HAND_LANDS] = 0
+    s[Slot.HELD] = 0
     S.hand_pips[:] = 0
     S.sets[:, :] = 0
-    for kind in range(K.dims[N_KINDS]):
-        held = S.zones[HAND, kind]
-        S.zones[LIB_COUNT, kind] = counts[kind] - held
+    for kind in range(K.dims[Dim.N_KINDS]):
+        held = S.zones[Zone.HAND, kind]
+        S.zones[Zone.LIB_COUNT, kind] = counts[kind] - held
         if held:
-            s[HAND_LANDS] += held * K.card[kind, C_IS_LAND]
-            s[HELD] += held
+            s[Slot.HAND_LANDS] += held * K.card[kind, CardCol.IS_LAND]
+            s[Slot.HELD] += held
             for k in range(5):
                 S.hand_pips[k] += held * K.pips[kind, k]
-            put(S.sets[HELD_IDS], kind, True)
+            put(S.sets[SetRow.HELD_IDS], kind, True)
             mark_castable(K, S, kind)
-    s[LIB_LANDS] = deck_lands - s[HAND_LANDS]
+    s[Slot.LIB_LANDS] = deck_lands - s[Slot.HAND_LANDS]
     for k in range(5):
         S.lib_pips[k] = deck_pips[k] - S.hand_pips[k]
 
 
 @compiled(nogil=True)
-def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, given,
+def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, opening, given,
                first, start, stop):
     """Play games ``first + start`` to ``first + stop - 1`` of the chunk keyed ``key``:
-    ``out[turn - 1, metric, j]`` and ``opening[j]`` (mulligans, hand size, lands in the
+    ``out[turn - 1, k, j]`` (the metric of row ``rows[k]`` of the turn's metrics:
+    :func:`~.turn.turn_metrics`, only the metrics asked for) and ``opening[j]`` (mulligans,
+    hand size, lands in the
     opening hand) are written for game ``first + j``, ``start <= j < stop``, which plays with
     its own streams whatever the games before it (so one game of a chunk can be played
     alone, and threads, each with a state of its own, can play the parts of a chunk and
@@ -238,20 +210,21 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
     they are, a search then reversing the library instead of shuffling it.
     """
     K, S = borrow(tables), borrow(state)
-    n_kinds, size, turns = K.dims[N_KINDS], len(deck), K.dims[TURNS]
-    counts = S.work[R_COUNTS]
+    n_kinds, size, turns = K.dims[Dim.N_KINDS], len(deck), K.dims[Dim.TURNS]
+    counts = S.work[Work.COUNTS]
     counts[:] = 0
     for card in deck:
         counts[card] += 1
-    deck_lands = 0
-    deck_pips = S.work[R_DECK_PIPS]
+    deck_lands = ZERO
+    deck_pips = S.work[Work.DECK_PIPS]
     deck_pips[:5] = 0
     for kind in range(n_kinds):
-        deck_lands += counts[kind] * K.card[kind, C_IS_LAND]
+        deck_lands += counts[kind] * K.card[kind, CardCol.IS_LAND]
         for k in range(5):
             deck_pips[k] += counts[kind] * K.pips[kind, k]
-    S.slots[SEARCH_REVERSES] = 1 if len(given[0]) else 0
-    attackers, crewers, bottomed = S.work[R_ATTACKERS], S.work[R_CREWERS], S.work[R_BOTTOMED]
+    S.slots[Slot.SEARCH_REVERSES] = 1 if len(given[0]) else 0
+    attackers, crewers = S.work[Work.ATTACKERS], S.work[Work.CREWERS]
+    bottomed = S.work[Work.BOTTOMED]
     for j in range(start, stop):
         game = first + j
         start_game(K, S)
@@ -260,26 +233,30 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, opening, 
             libs, tops, ends, hands, mulls = given
             for p in range(size + 1):
                 S.lib[p] = libs[j, p]
-            S.slots[TOP], S.slots[END], S.slots[DEALT] = tops[j], ends[j], size
+            S.slots[Slot.TOP], S.slots[Slot.END], S.slots[Slot.DEALT] = tops[j], ends[j], size
             for kind in range(n_kinds):
-                S.zones[HAND, kind] = hands[j, kind]
+                S.zones[Zone.HAND, kind] = hands[j, kind]
             taken = mulls[j]
         else:
             taken = keep_hand(K, S, deck, counts, key, game, mulligan[0], mulligan[1] != 0,
                               mulligan[2], bottomed)
         settle_library(K, S, counts, deck_lands, deck_pips)
         opening[j, 0] = taken
-        opening[j, 1] = S.slots[HELD]
+        opening[j, 1] = S.slots[Slot.HELD]
         lands = 0
-        for kind in group_ids(K, G_LAND_IDS):
-            lands += S.zones[HAND, kind]
+        for index in range(group_size(K, Group.LAND_IDS)):
+            kind = group_id(K, Group.LAND_IDS, index)
+            lands += S.zones[Zone.HAND, kind]
         opening[j, 2] = lands
         b = (j - start) % BLOCK
         for turn in range(turns):
             play_turn(K, S, discard_order, attackers, crewers)
-            turn_metrics(K, S, S.block[turn, :, b])
+            values = S.work[Work.TURN_VALUES]
+            turn_metrics(K, S, values)
+            for k in range(len(rows)):
+                S.block[turn, k, b] = values[rows[k]]
             if tracing(S):
-                note(S, T_END_TURN, 0, count(K, S, G_LAND), S.slots[HELD])
+                note(S, Trace.END_TURN, 0, count(K, S, Group.LAND), S.slots[Slot.HELD])
         if b == BLOCK - 1 or j == stop - 1:  # the block's games into the output
             start = j - b
             for turn in range(turns):

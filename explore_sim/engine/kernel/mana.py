@@ -12,50 +12,11 @@ needs least; units come from the pool first, then sources are tapped in tapping 
 
 from __future__ import annotations
 
-from .pack import (
-    CL_CLASS_PAIN,
-    CL_COLOURS,
-    CL_FLEXIBILITY,
-    CL_GENERIC_ORDER,
-    CL_GENERIC_RANK,
-    CL_KEY_CAP,
-    CL_KEY_STRIDE,
-    CL_STRIDES,
-    DIMS,
-    MO_GENERIC,
-    MO_LIFE,
-    MO_MODE_CARD,
-    MO_N_PIPS,
-    MO_TOTAL,
-    PI_N_CAND,
-    PI_PIP_MASK,
-    PI_REST_TOTAL,
-    SO_COST,
-    SO_KIND,
-)
+from .codes import ONE
+from .layout import ClassCol, Dim, ModeCol, PipCol, Slot, SourceCol, UnitRow, Work, Zone
 from .records import compiled
-from .state import (
-    BF,
-    HAND,
-    POOL_IN_USE,
-    R_FILTER_ONE,
-    R_FILTER_UNITS,
-    R_MODE_UNITS,
-    R_NEED,
-    R_ORDER,
-    R_ORDER_KEYS,
-    R_ORDER_PIPS,
-    R_TRIAL,
-    READY,
-    TAPPED,
-)
 from .zones import makes_plain_mana, tap_copies, usable
 
-(_N_CLASSES, _N_MASKS, _HAS_FILTERS, _TIES, _LOOKUP, _CAP, _N_SOURCES, _CASTABLE_KEYS,
- _TOTAL_KEY_CAP, _TOTAL_KEY_STRIDE) = (
-    DIMS.index(d) for d in ("n_classes", "n_masks", "has_filters", "has_generic_ties",
-                            "use_lookup", "cap", "n_sources", "castable_keys",
-                            "total_key_cap", "total_key_stride"))
 _ANY_COLOUR, _ALL_MANA = 31, 127
 
 
@@ -64,8 +25,8 @@ def plain_units(K, S, out, skip_kind, skip_copies):
     """The pool plus the units of every untapped plain source (no filter) into ``out``,
     less ``skip_copies`` of ``skip_kind`` (a source that pays part of a cost by tapping):
     the running counts (:data:`~.state.READY`) kept as sources enter, leave, tap and untap."""
-    n_classes = K.dims[_N_CLASSES]
-    pool, ready = S.pool, S.units[READY]
+    n_classes = K.dims[Dim.N_CLASSES]
+    pool, ready = S.pool, S.units[UnitRow.READY]
     for c in range(n_classes):
         out[c] = pool[c] + ready[c]
     if skip_copies > 0 and skip_kind >= 0 and makes_plain_mana(K, skip_kind):
@@ -76,8 +37,8 @@ def plain_units(K, S, out, skip_kind, skip_copies):
 
 @compiled
 def _take_least_flexible(K, units):
-    for j in range(K.dims[_N_CLASSES]):
-        c = K.classes[j, CL_GENERIC_ORDER]
+    for j in range(K.dims[Dim.N_CLASSES]):
+        c = K.classes[j, ClassCol.GENERIC_ORDER]
         if units[c] > 0:
             units[c] -= 1
             return c
@@ -88,14 +49,14 @@ def _take_least_flexible(K, units):
 def filtered_units(K, S, plain, out):
     """``plain`` with every untapped Signet-style filter activated from the least flexible
     other mana, into ``out``."""
-    n_classes = K.dims[_N_CLASSES]
+    n_classes = K.dims[Dim.N_CLASSES]
     for c in range(n_classes):
         out[c] = plain[c]
-    for si in range(K.dims[_N_SOURCES]):
-        cost = K.sources[si, SO_COST]
+    for si in range(K.dims[Dim.N_SOURCES]):
+        cost = K.sources[si, SourceCol.COST]
         if cost == 0:
             continue
-        copies = usable(K, S, K.sources[si, SO_KIND])
+        copies = usable(K, S, K.sources[si, SourceCol.KIND])
         for _ in range(copies):
             if total_of(K, out) < cost:
                 continue
@@ -111,7 +72,7 @@ def unit_sets(K, S, plain, filtered, skip_kind, skip_copies):
     and, when the deck has filters, ``filtered`` (every filter activated). Returns how many
     sets there are (1 or 2)."""
     plain_units(K, S, plain, skip_kind, skip_copies)
-    if not K.dims[_HAS_FILTERS]:
+    if not K.dims[Dim.HAS_FILTERS]:
         return 1
     filtered_units(K, S, plain, filtered)
     return 2
@@ -121,13 +82,13 @@ def unit_sets(K, S, plain, filtered, skip_kind, skip_copies):
 def hall(K, units, req, total):
     """Hall's condition: for every mask M, the units meeting M cover the pips inside M
     (``req``), and there are at least ``total`` units."""
-    n_classes = K.dims[_N_CLASSES]
+    n_classes = K.dims[Dim.N_CLASSES]
     have = 0
     for c in range(n_classes):
         have += units[c]
     if have < total:
         return False
-    for m in range(K.dims[_N_MASKS]):
+    for m in range(K.dims[Dim.N_MASKS]):
         covered = 0
         for c in range(n_classes):
             covered += units[c] * K.intersects[c, m]
@@ -136,45 +97,47 @@ def hall(K, units, req, total):
     return True
 
 
-@compiled(inline="always")
+@compiled
 def lookup_key(K, units):
     """The row of the lookup table for ``units``: each class capped at ``cap``, as one
     mixed-radix number."""
-    cap = K.dims[_CAP]
+    cap = K.dims[Dim.CAP]
     key = 0
-    for c in range(K.dims[_N_CLASSES]):
-        key += min(units[c], cap) * K.classes[c, CL_STRIDES]
+    for c in range(K.dims[Dim.N_CLASSES]):
+        key += min(units[c], cap) * K.classes[c, ClassCol.STRIDES]
     return key
 
 
-@compiled(inline="always")
+@compiled
 def castable_key(K, units):
     """The row of ``K.castable_by_key`` for ``units``: each class capped at its key cap and
     the total at the largest mana value, as one mixed-radix number
     (:func:`~.pack.castability_keys`)."""
     key = 0
     total = 0
-    for c in range(K.dims[_N_CLASSES]):
+    for c in range(K.dims[Dim.N_CLASSES]):
         total += units[c]
-        key += min(units[c], K.classes[c, CL_KEY_CAP]) * K.classes[c, CL_KEY_STRIDE]
-    return key + min(total, K.dims[_TOTAL_KEY_CAP]) * K.dims[_TOTAL_KEY_STRIDE]
+        key += min(units[c], K.classes[c, ClassCol.KEY_CAP]) * K.classes[c, ClassCol.KEY_STRIDE]
+    return key + min(total, K.dims[Dim.TOTAL_KEY_CAP]) * K.dims[Dim.TOTAL_KEY_STRIDE]
 
 
-@compiled(inline="always")
+@compiled
 def keyed(K):
     """Whether castability is read from the rows of ``K.castable_by_key`` (the deck's keys
     are few enough), rather than tested way to pay by way to pay."""
-    return K.dims[_CASTABLE_KEYS] != 0
+    return K.dims[Dim.CASTABLE_KEYS] != 0
 
 
-@compiled(inline="always")
+@compiled
 def paid_row(K, which, plain, filtered, n_sets, out):
     """Row ``which`` of ``K.castable_by_key`` (:data:`~.pack.CK_RANKS`, ...) for the mana
     now: the bits of the spells ``plain`` pays, or, with filters, that ``plain`` or
     ``filtered`` pays (:func:`payable_any`), gathered in ``out``. Only with :func:`keyed`."""
     row = K.castable_by_key[which, castable_key(K, plain)]
     if n_sets == 1:
-        return row
+        for w in range(len(out)):
+            out[w] = row[w]
+        return out
     other = K.castable_by_key[which, castable_key(K, filtered)]
     for w in range(len(out)):
         out[w] = row[w] | other[w]
@@ -184,14 +147,14 @@ def paid_row(K, which, plain, filtered, n_sets, out):
 @compiled
 def payable(K, units, mode):
     """Whether ``units`` can pay ``mode`` (the exact test; read from the lookup table)."""
-    if K.dims[_LOOKUP]:
+    if K.dims[Dim.USE_LOOKUP]:
         return K.lookup[lookup_key(K, units), mode] != 0
-    if K.modes[mode, MO_N_PIPS] == 0:
+    if K.modes[mode, ModeCol.N_PIPS] == 0:
         have = 0
-        for c in range(K.dims[_N_CLASSES]):
+        for c in range(K.dims[Dim.N_CLASSES]):
             have += units[c]
-        return have >= K.modes[mode, MO_TOTAL]
-    return hall(K, units, K.req[mode], K.modes[mode, MO_TOTAL])
+        return have >= K.modes[mode, ModeCol.TOTAL]
+    return hall(K, units, K.req[mode], K.modes[mode, ModeCol.TOTAL])
 
 
 @compiled
@@ -202,10 +165,10 @@ def payable_any(K, plain, filtered, n_sets, mode):
     return n_sets > 1 and payable(K, filtered, mode)
 
 
-@compiled(inline="always")
+@compiled
 def total_of(K, units):
     t = 0
-    for c in range(K.dims[_N_CLASSES]):
+    for c in range(K.dims[Dim.N_CLASSES]):
         t += units[c]
     return t
 
@@ -216,11 +179,11 @@ def generic_order(K, S, mode, units, order):
     or, where equally flexible classes exist, the colours the rest of the hand (then the
     library) needs least first (docs/mana.md). Only the classes ``units`` holds are ordered
     (the others pay nothing); returns how many."""
-    n_classes = K.dims[_N_CLASSES]
+    n_classes = K.dims[Dim.N_CLASSES]
     n = 0
-    if not K.dims[_TIES]:
+    if not K.dims[Dim.TIES]:
         for j in range(n_classes):
-            c = K.classes[j, CL_GENERIC_ORDER]
+            c = K.classes[j, ClassCol.GENERIC_ORDER]
             if units[c] > 0:
                 order[n] = c
                 n += 1
@@ -232,23 +195,23 @@ def generic_order(K, S, mode, units, order):
     if n <= 1:
         return n  # nothing to order
     lib_pips = S.lib_pips
-    pips = S.work[R_ORDER_PIPS]
+    pips = S.work[Work.ORDER_PIPS]
     for k in range(5):
         pips[k] = S.hand_pips[k]
-    card = K.modes[mode, MO_MODE_CARD]
-    if card and S.zones[HAND, card] > 0:
+    card = K.modes[mode, ModeCol.MODE_CARD]
+    if card and S.zones[Zone.HAND, card] > 0:
         for k in range(5):
             pips[k] -= K.pips[card, k]
-    keys = S.work[R_ORDER_KEYS]
+    keys = S.work[Work.ORDER_KEYS]
     for j in range(n):
         c = order[j]
         need_hand = 0
         need_library = 0
         for k in range(5):
-            need_hand += pips[k] * K.classes[c, CL_COLOURS + k]
-            need_library += lib_pips[k] * K.classes[c, CL_COLOURS + k]
-        keys[c] = ((K.classes[c, CL_FLEXIBILITY] << 40) + (min(need_hand, 32767) << 24)
-                   + (min(need_library, 4095) << 12) + K.classes[c, CL_GENERIC_RANK])
+            need_hand += pips[k] * K.classes[c, ClassCol.COLOURS + k]
+            need_library += lib_pips[k] * K.classes[c, ClassCol.COLOURS + k]
+        keys[c] = ((K.classes[c, ClassCol.FLEXIBILITY] << 40) + (min(need_hand, 32767) << 24)
+                   + (min(need_library, 4095) << 12) + K.classes[c, ClassCol.GENERIC_RANK])
     for j in range(1, n):  # the classes by key (keys are distinct): an insertion sort
         k = j
         while k > 0 and keys[order[k - 1]] > keys[order[k]]:
@@ -261,14 +224,14 @@ def generic_order(K, S, mode, units, order):
 def allocate(K, S, units, mode, take_all, used):
     """Which units pay ``mode`` (payable by ``units``, which is changed): into ``used``;
     returns (life paid, X)."""
-    n_classes = K.dims[_N_CLASSES]
+    n_classes = K.dims[Dim.N_CLASSES]
     for c in range(n_classes):
         used[c] = 0
-    life = K.modes[mode, MO_LIFE]
-    trial = S.work[R_TRIAL]
-    for i in range(K.modes[mode, MO_N_PIPS]):
-        pip = K.pips_of[mode, i, PI_PIP_MASK]
-        for k in range(K.pips_of[mode, i, PI_N_CAND]):
+    life = K.modes[mode, ModeCol.LIFE]
+    trial = S.work[Work.TRIAL]
+    for i in range(K.modes[mode, ModeCol.N_PIPS]):
+        pip = K.pips_of[mode, i, PipCol.PIP_MASK]
+        for k in range(K.pips_of[mode, i, PipCol.N_CAND]):
             c = K.cand[mode, i, k] >> 1
             if units[c] <= 0:
                 continue
@@ -276,11 +239,12 @@ def allocate(K, S, units, mode, take_all, used):
                 for d in range(n_classes):
                     trial[d] = units[d]
                 trial[c] -= 1
-                if not hall(K, trial, K.rest_req[mode, i], K.pips_of[mode, i, PI_REST_TOTAL]):
+                if not hall(K, trial, K.rest_req[mode, i], K.pips_of[mode, i, PipCol.REST_TOTAL]):
                     continue
             units[c] -= 1
             used[c] += 1
-            if K.classes[c, CL_CLASS_PAIN] and pip & _ANY_COLOUR and not (pip & ~_ANY_COLOUR & _ALL_MANA):
+            coloured = pip & _ANY_COLOUR and not (pip & ~_ANY_COLOUR & _ALL_MANA)
+            if K.classes[c, ClassCol.CLASS_PAIN] and coloured:
                 life += 1
             break
     if take_all:  # X takes all the mana left
@@ -289,10 +253,10 @@ def allocate(K, S, units, mode, take_all, used):
             used[c] += units[c]
             units[c] = 0
             spent += used[c]
-        return life, spent - K.modes[mode, MO_TOTAL]
-    need = K.modes[mode, MO_GENERIC]
+        return life, spent - K.modes[mode, ModeCol.TOTAL]
+    need = K.modes[mode, ModeCol.GENERIC]
     if need:
-        order = S.work[R_ORDER]
+        order = S.work[Work.ORDER]
         for j in range(generic_order(K, S, mode, units, order)):
             c = order[j]
             take = min(units[c], need)
@@ -306,20 +270,20 @@ def allocate(K, S, units, mode, take_all, used):
 def tap(K, S, used, skip_kind, skip_copies):
     """Take ``used`` from the pool, then tap plain sources in tapping order; what a tapped
     source makes beyond the need goes to the pool."""
-    n_classes = K.dims[_N_CLASSES]
+    n_classes = K.dims[Dim.N_CLASSES]
     pool = S.pool
-    need = S.work[R_NEED]
+    need = S.work[Work.NEED]
     remaining = 0
     for c in range(n_classes):
         from_pool = min(pool[c], used[c])
         pool[c] -= from_pool
         need[c] = used[c] - from_pool
         remaining += need[c]
-    for si in range(K.dims[_N_SOURCES]):
+    for si in range(K.dims[Dim.N_SOURCES]):
         if remaining <= 0:
             break  # paid: no later source is tapped
-        kind = K.sources[si, SO_KIND]
-        if K.sources[si, SO_COST] > 0 or S.zones[BF, kind] <= 0:
+        kind = K.sources[si, SourceCol.KIND]
+        if K.sources[si, SourceCol.COST] > 0 or S.zones[Zone.BF, kind] <= 0:
             continue  # a filter, or no copy to tap
         wanted = 0
         for c in range(n_classes):
@@ -336,8 +300,8 @@ def tap(K, S, used, skip_kind, skip_copies):
             continue
         # At most the usable copies are tapped, so exactly these stop making mana: the
         # running counts lose what they make (tap_copies, without recounting).
-        S.zones[TAPPED, kind] += copies
-        ready = S.units[READY]
+        S.zones[Zone.TAPPED, kind] += copies
+        ready = S.units[UnitRow.READY]
         for c in range(n_classes):
             produced = copies * K.s_units[si, c]
             spent = min(produced, need[c])
@@ -351,15 +315,15 @@ def tap(K, S, used, skip_kind, skip_copies):
 def activate_filters(K, S, skip_kind, skip_copies):
     """Activate every untapped Signet-style filter, each paid with the least flexible other
     mana; their mana goes to the pool."""
-    n_classes = K.dims[_N_CLASSES]
-    units = S.work[R_FILTER_UNITS]
-    one = S.work[R_FILTER_ONE]
+    n_classes = K.dims[Dim.N_CLASSES]
+    units = S.work[Work.FILTER_UNITS]
+    one = S.work[Work.FILTER_ONE]
     pool = S.pool
-    for si in range(K.dims[_N_SOURCES]):
-        cost = K.sources[si, SO_COST]
+    for si in range(K.dims[Dim.N_SOURCES]):
+        cost = K.sources[si, SourceCol.COST]
         if cost == 0:
             continue
-        kind = K.sources[si, SO_KIND]
+        kind = K.sources[si, SourceCol.KIND]
         copies = usable(K, S, kind)
         for _ in range(copies):
             plain_units(K, S, units, skip_kind, skip_copies)
@@ -371,19 +335,19 @@ def activate_filters(K, S, skip_kind, skip_copies):
                 one[:n_classes] = 0
                 one[c] = 1
                 tap(K, S, one, skip_kind, skip_copies)
-            tap_copies(K, S, kind, 1)
+            tap_copies(K, S, kind, ONE)
             for c in range(n_classes):
                 pool[c] += K.s_units[si, c]
-            S.slots[POOL_IN_USE] = 1
+            S.slots[Slot.POOL_IN_USE] = 1
 
 
 @compiled
 def pay_mode(K, S, mode, take_all, skip_kind, skip_copies, used):
     """Pay ``mode`` (payable now), tapping sources: units spent into ``used``; returns
     (life paid, X)."""
-    units = S.work[R_MODE_UNITS]
+    units = S.work[Work.MODE_UNITS]
     plain_units(K, S, units, skip_kind, skip_copies)
-    if K.dims[_HAS_FILTERS] and not payable(K, units, mode):
+    if K.dims[Dim.HAS_FILTERS] and not payable(K, units, mode):
         activate_filters(K, S, skip_kind, skip_copies)
         plain_units(K, S, units, skip_kind, skip_copies)
     life, x = allocate(K, S, units, mode, take_all, used)

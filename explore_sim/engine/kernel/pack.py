@@ -14,95 +14,46 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...cards.features import (
-    FETCH_CODES,
-    FETCH_WHEN_CODES,
-    LAND_ENTERS_CODES,
-    TAPPED_RULES,
-)
 from ..config import GameConfig, starting_life
-from ..metrics import EVENT_METRICS, TURN_METRICS
 from ..tables import DeckTables
+from .layout import (
+    CardCol,
+    ClassCol,
+    CommanderCol,
+    Dim,
+    Group,
+    IdSet,
+    KeyRow,
+    ModeCol,
+    OptionCol,
+    PipCol,
+    ProfileCol,
+    SourceCol,
+    columns,
+)
 
-__all__ = [
-    "DIMS",
-    "EVENTS",
-    "FETCH",
-    "FETCH_WHEN",
-    "GROUPS",
-    "LAND_ENTERS",
-    "MAIN_METRICS",
-    "METRICS",
-    "TAPPED",
-    "KernelTables",
-    "pack",
-]
+__all__ = ["GROUPS", "ID_LISTS", "MAIN_METRICS", "KernelTables", "pack", "words_for"]
 
-#: The ability groups the compiled game reads, by slot (``K.gi[slot]`` is the group's column in
-#: ``K.members``, -1 when the deck's tables have no such group).
-GROUPS = ("land", "creature", "source", "tracker", "twists", "helm", "each_turn_land",
-          "each_turn_land_on_enter", "maps_on_enter", "explores_on_enter",
-          "target_explores_on_enter", "enters_explorer", "basic_to_hand_on_enter",
-          "spell_explores", "extra_land_this_turn", "draws", "ramp", "lantern", "seeker",
-          "activated_search", "combat_explorer", "hakbal", "anchorage", "schooner",
-          "attack_map", "attack_explorer", "parley", "attack_land", "damage_explorer",
-          "walker", "caravel", "cave_diver", "chupacabra", "nicanzil")
-#: Event counters (:data:`~explore_sim.engine.metrics.EVENT_METRICS`), by slot.
-EVENTS = EVENT_METRICS
-#: The per-turn metrics, in :data:`~explore_sim.engine.metrics.TURN_METRICS` order.
-METRICS = tuple(TURN_METRICS)
+#: The ability groups the compiled game reads (``K.gi[Group.X]`` is group ``x``'s column in
+#: ``K.members``, -1 when the deck's tables have no such group), then the deck's lists of
+#: card ids (their rows of ``K.group_ids`` follow the groups').
+GROUPS = tuple(name for name in columns(Group) if not name.endswith("_ids"))
+ID_LISTS = tuple(name for name in columns(Group) if name.endswith("_ids"))
 #: Metrics taken in the first main phase (then one per castable card; with
 #: ``castable_lands``, then ``main_lands`` and one ``castable_lands:CARD`` per castable card).
 MAIN_METRICS = ("mana_available", "colour_screwed")
-#: Slots of ``K.dims`` (the deck's sizes and the game's options as integers).
-DIMS = ("n_kinds", "n_classes", "n_masks", "n_modes", "n_deck", "n_options", "n_basics",
-        "n_profiles", "n_castable", "has_filters", "has_generic_ties", "use_lookup", "cap",
-        "map_mode", "hand_limit", "turns", "on_play", "is_commander", "twists_first",
-        "use_maps", "n_groups", "n_sources", "n_commanders", "max_taxed", "spell_faces",
-        "castable_lands", "life", "castable_cheapest", "castable_keys", "total_key_cap",
-        "total_key_stride")
-#: Codes of the fetch, land-entering and enters-tapped arrays, as the cards layer numbers them.
-FETCH, FETCH_WHEN, TAPPED, LAND_ENTERS = FETCH_CODES, FETCH_WHEN_CODES, TAPPED_RULES, \
-    LAND_ENTERS_CODES
 
 _FIELDS = ("dims", "fdims", "card", "pips", "source_units", "source_cover", "source_colours",
            "members", "kind_groups", "card_modes", "gi",
            "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
            "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
            "castable_modes", "options", "opt_units", "basic_units", "opt_cover",
-           "basic_cover", "profiles", "id_sets", "castable_by_key")
+           "basic_cover", "profiles", "id_sets", "castable_by_key", "option_colours",
+           "option_fetch")
 #: The deck's tables for the compiled game (see :func:`pack` for every field). Few arrays,
-#: with named columns, so that compiled functions taking them compile quickly.
+#: with named columns (:mod:`.layout`), so that compiled functions taking them compile
+#: quickly.
 KernelTables = namedtuple("KernelTables", _FIELDS)
-
-#: Columns of ``K.card`` (one row per card id).
-CARD_COLUMNS = ("is_land", "is_creature", "is_permanent", "is_nonland", "is_card", "is_source",
-                "has_haste", "is_land_like", "cost", "explores", "is_x", "maps", "fetch",
-                "fetch_when", "land_enters", "tapped_rule", "tapped_arg", "basic_types",
-                "face_of", "power", "toughness", "source_cost", "cheapest", "n_card_modes",
-                "needs_target", "ability_cost_mode", "is_cast", "commander_slot",
-                "land_colours", "hand_profile", "n_groups", "pass_rank")
-#: Columns of ``K.classes`` (one row per unit class), then its colours W U B R G.
-CLASS_COLUMNS = ("class_mask", "class_pain", "generic_order", "flexibility", "generic_rank",
-                 "strides", "key_cap", "key_stride", "colours")
-#: Columns of ``K.modes`` (one row per way to pay), of ``K.pips_of`` (per mode and pip),
-#: ``K.options`` (per land option, then its units in ``K.opt_units``), ``K.sources`` (in
-#: tapping order), ``K.commanders`` and ``K.profiles`` (then the pips W U B R G, then the
-#: mode indices).
-MODE_COLUMNS = ("total", "life", "generic", "n_pips", "mode_card")
-PIP_COLUMNS = ("pip_mask", "rest_total", "n_cand")
-OPTION_COLUMNS = ("card", "kind", "spell_face", "bounce", "fetch", "passage", "colours",
-                  "tiebreak", "rule", "arg")
-SOURCE_COLUMNS = ("kind", "cost")
-COMMANDER_COLUMNS = ("n_taxed", "commander_profile")
-PROFILE_COLUMNS = ("prof_n", "castable_profiles", "pips")
-#: Rows of ``K.id_sets``: fixed sets of card ids, as bits (:mod:`.bits`): creatures, creatures
-#: that attack (not mana sources: attacking would tap them), spells the casting order casts,
-#: cast spells whose colours the land choice weighs (a hand profile) and the cards of the
-#: land options.
-ID_SETS = ("creature_ids", "attacker_ids", "cast_ids", "profiled_ids", "option_card_ids")
-#: Rows of ``K.group_ids`` after the ability groups' (their slots follow :data:`GROUPS`).
-ID_LISTS = ("merfolk_ids", "land_ids", "basic_ids", "commander_ids", "pass_ids")
 
 
 def words_for(n: int) -> int:
@@ -140,10 +91,20 @@ def _array(values, dtype=np.int32) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(values), dtype=dtype)
 
 
+def _table(rows: int, numbering: type, values: dict) -> np.ndarray:
+    """An int64 table of ``rows`` rows (at least one) whose columns are the members of the
+    enumeration ``numbering``, each filled from ``values[member]`` (a scalar or an array
+    of ``rows`` values)."""
+    table = np.zeros((max(rows, 1), len(numbering)), dtype=np.int64)
+    for column in numbering:
+        table[:rows, column] = np.asarray(values[column], dtype=np.int64)
+    return table
+
+
 def _pip_arrays(mana) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every way to pay: its pips in paying order and the candidate classes of each pip.
 
-    Returns ``pips_of`` of shape (n_modes, max_pips, 3) (:data:`PIP_COLUMNS`), ``rest_req``
+    Returns ``pips_of`` of shape (n_modes, max_pips, 3) (:class:`~.layout.PipCol`), ``rest_req``
     of shape (n_modes, max_pips, n_masks) and ``cand`` of shape (n_modes, max_pips,
     n_classes): each candidate class shifted left by one, its low bit set when it is safe.
     """
@@ -163,20 +124,30 @@ def _pip_arrays(mana) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             for k, (c, safe) in enumerate(mana.pip_candidates[pip]):
                 cand[m, i, k] = (c << 1) | int(safe)
             n_cand[m, i] = len(mana.pip_candidates[pip])
-    return np.stack([pip_mask, rest_total, n_cand], axis=2), rest_req, cand
+    pips_of = np.zeros((n_modes, max_pips, len(PipCol)), dtype=np.int64)
+    pips_of[:, :, PipCol.PIP_MASK] = pip_mask
+    pips_of[:, :, PipCol.REST_TOTAL] = rest_total
+    pips_of[:, :, PipCol.N_CAND] = n_cand
+    return pips_of, rest_req, cand
 
 
 def _class_table(mana, keys: tuple) -> np.ndarray:
-    """Per mana class (:data:`CLASS_COLUMNS`, the key caps and strides from ``keys``:
-    :func:`castability_keys`), then its five colours: (n_classes, 13)."""
-    n = len(CLASS_COLUMNS) - 1
-    classes = np.zeros((max(mana.n_classes, 1), n + 5), dtype=np.int64)
-    if mana.n_classes:
+    """Per mana class, the columns of :class:`~.layout.ClassCol` (the key caps and strides
+    from ``keys``: :func:`castability_keys`), its five colours from ``ClassCol.COLOURS`` on:
+    (n_classes, 13)."""
+    classes = np.zeros((max(mana.n_classes, 1), ClassCol.COLOURS + 5), dtype=np.int64)
+    n = mana.n_classes
+    if n:
         key_cap, key_stride, _, _ = keys
-        classes[:mana.n_classes, :n] = np.stack([
-            mana.class_mask, mana.class_pain, np.asarray(mana.generic_order), mana.flexibility,
-            mana.generic_rank, mana.strides, key_cap, key_stride], axis=1)
-        classes[:mana.n_classes, n:] = mana.class_colours
+        for column, values in ((ClassCol.CLASS_MASK, mana.class_mask),
+                               (ClassCol.CLASS_PAIN, mana.class_pain),
+                               (ClassCol.GENERIC_ORDER, mana.generic_order),
+                               (ClassCol.FLEXIBILITY, mana.flexibility),
+                               (ClassCol.GENERIC_RANK, mana.generic_rank),
+                               (ClassCol.STRIDES, mana.strides),
+                               (ClassCol.KEY_CAP, key_cap), (ClassCol.KEY_STRIDE, key_stride)):
+            classes[:n, column] = np.asarray(values)
+        classes[:n, ClassCol.COLOURS:] = mana.class_colours
     return classes
 
 
@@ -246,40 +217,43 @@ def _colour_profiles(tables: DeckTables) -> tuple[np.ndarray, np.ndarray, np.nda
         commander_profile[slot] = hot[0] if hot.size else -1
     profiles = np.zeros((max(needs.n_profiles, 1), 2 + 5 + prof_modes.shape[1]), dtype=np.int64)
     if needs.n_profiles:
-        profiles[:, 0] = prof_n
-        profiles[:, 1] = needs.castable_profiles
-        profiles[:, 2:7] = needs.pips
-        profiles[:, 7:] = prof_modes
+        profiles[:, ProfileCol.PROF_N] = prof_n
+        profiles[:, ProfileCol.CASTABLE_PROFILES] = needs.castable_profiles
+        profiles[:, ProfileCol.PIPS:ProfileCol.PIPS + 5] = needs.pips
+        profiles[:, ProfileCol.MODES:] = prof_modes
     return hand_profile, commander_profile, profiles
 
 
 def _dims(tables: DeckTables, config: GameConfig, max_taxed: int, keys: tuple) -> np.ndarray:
-    """The deck's sizes and the game's options as integers, in :data:`DIMS` order (``keys``:
-    :func:`castability_keys`)."""
+    """The deck's sizes and the game's options as integers, by :class:`~.layout.Dim`
+    (``keys``: :func:`castability_keys`)."""
     mana, options = tables.mana, tables.lands
     _, _, total_cap, total_stride = keys
     dims = {
-        "n_kinds": tables.n_kinds, "n_classes": mana.n_classes, "n_masks": len(mana.masks),
-        "n_modes": len(mana.modes), "n_deck": int(tables.features.n_deck),
-        "n_options": len(options.card), "n_basics": len(tables.basic_ids),
-        "n_profiles": tables.colour_needs.n_profiles, "n_castable": len(tables.castable_cards),
-        "has_filters": int(mana.has_filters), "has_generic_ties": int(mana.has_generic_ties),
-        "use_lookup": int(mana.lookup is not None), "cap": int(mana.cap),
-        "map_mode": int(mana.cost_mode["{1}"]), "hand_limit": int(config.hand_limit),
-        "turns": int(config.turns), "on_play": int(config.on_play),
-        "is_commander": int(tables.is_commander),
-        "twists_first": int(config.replacement_order == "twists-first"),
-        "use_maps": int(config.use_maps), "n_groups": len(tables.groups),
-        "n_sources": len(mana.source_ids), "n_commanders": len(tables.commander_ids),
-        "max_taxed": max_taxed,
-        "spell_faces": {"when-needed": 0, "always": 1, "never": 2}[config.land_faces],
-        "castable_lands": int(config.castable_lands),
-        "life": starting_life(config, tables.is_commander),
-        "castable_cheapest": int(tables.castable_cheapest),
-        "castable_keys": int(_n_castable_keys(tables, keys) > 0),
-        "total_key_cap": total_cap, "total_key_stride": total_stride,
+        Dim.N_KINDS: tables.n_kinds, Dim.N_CLASSES: mana.n_classes,
+        Dim.N_MASKS: len(mana.masks), Dim.N_MODES: len(mana.modes),
+        Dim.N_DECK: int(tables.features.n_deck), Dim.N_OPTIONS: len(options.card),
+        Dim.N_BASICS: len(tables.basic_ids), Dim.N_PROFILES: tables.colour_needs.n_profiles,
+        Dim.N_CASTABLE: len(tables.castable_cards), Dim.HAS_FILTERS: int(mana.has_filters),
+        Dim.TIES: int(mana.has_generic_ties), Dim.USE_LOOKUP: int(mana.lookup is not None),
+        Dim.CAP: int(mana.cap), Dim.MAP_MODE: int(mana.cost_mode["{1}"]),
+        Dim.HAND_LIMIT: int(config.hand_limit), Dim.TURNS: int(config.turns),
+        Dim.ON_PLAY: int(config.on_play), Dim.IS_COMMANDER: int(tables.is_commander),
+        Dim.TWISTS_FIRST: int(config.replacement_order == "twists-first"),
+        Dim.USE_MAPS: int(config.use_maps), Dim.N_GROUPS: len(tables.groups),
+        Dim.N_SOURCES: len(mana.source_ids), Dim.N_COMMANDERS: len(tables.commander_ids),
+        Dim.MAX_TAXED: max_taxed,
+        Dim.SPELL_FACES: {"when-needed": 0, "always": 1, "never": 2}[config.land_faces],
+        Dim.CASTABLE_LANDS: int(config.castable_lands),
+        Dim.LIFE: starting_life(config, tables.is_commander),
+        Dim.CASTABLE_CHEAPEST: int(tables.castable_cheapest),
+        Dim.CASTABLE_KEYS: int(_n_castable_keys(tables, keys) > 0),
+        Dim.TOTAL_KEY_CAP: total_cap, Dim.TOTAL_KEY_STRIDE: total_stride,
     }
-    return np.array([dims[d] for d in DIMS], dtype=np.int64)
+    out = np.zeros(len(Dim), dtype=np.int64)
+    for slot, value in dims.items():
+        out[slot] = value
+    return out
 
 
 def _kind_groups(members: np.ndarray) -> np.ndarray:
@@ -292,7 +266,8 @@ def _kind_groups(members: np.ndarray) -> np.ndarray:
 
 def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.ndarray
                 ) -> np.ndarray:
-    """One row per card id, :data:`CARD_COLUMNS`: (n_kinds, len(CARD_COLUMNS))."""
+    """One row per card id, the columns of :class:`~.layout.CardCol`: (n_kinds,
+    len(CardCol))."""
     f, casting, n = tables.features, tables.casting, tables.n_kinds
     is_cast = np.zeros(n, dtype=np.int64)
     is_cast[casting.cast_ids] = 1
@@ -301,15 +276,28 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         commander_slot[kind] = slot
     pass_rank = np.full(n, -1, dtype=np.int64)  # place in the casting order, -1: never cast
     pass_rank[casting.pass_ids] = np.arange(len(casting.pass_ids))
-    return np.ascontiguousarray(np.stack([_array(v, np.int64) for v in (
-        f.is_land, f.is_creature, f.is_permanent, f.is_nonland, f.is_card, f.is_source,
-        f.has_haste, f.is_land_like, tables.cost, f.explores,
-        np.isin(np.arange(n), tables.x_ids), f.maps, f.fetch, f.fetch_when, f.land_enters,
-        f.tapped_rule, f.tapped_arg, f.basic_types, f.face_of, f.power, f.toughness,
-        f.source_cost, casting.cheapest, n_card_modes, _needs_target(tables),
-        tables.ability_cost_mode, is_cast, commander_slot, tables.land_colours, hand_profile,
-        (tables.members != 0).sum(axis=1), pass_rank)],
-        axis=1))
+    values = {
+        CardCol.IS_LAND: f.is_land, CardCol.IS_CREATURE: f.is_creature,
+        CardCol.IS_PERMANENT: f.is_permanent, CardCol.IS_NONLAND: f.is_nonland,
+        CardCol.IS_CARD: f.is_card, CardCol.IS_SOURCE: f.is_source,
+        CardCol.HAS_HASTE: f.has_haste, CardCol.IS_LAND_LIKE: f.is_land_like,
+        CardCol.COST: tables.cost, CardCol.EXPLORES: f.explores,
+        CardCol.IS_X: np.isin(np.arange(n), tables.x_ids), CardCol.MAPS: f.maps,
+        CardCol.FETCH: f.fetch, CardCol.FETCH_WHEN: f.fetch_when,
+        CardCol.LAND_ENTERS: f.land_enters, CardCol.TAPPED_RULE: f.tapped_rule,
+        CardCol.TAPPED_ARG: f.tapped_arg, CardCol.BASIC_TYPES: f.basic_types,
+        CardCol.FACE_OF: f.face_of, CardCol.POWER: f.power, CardCol.TOUGHNESS: f.toughness,
+        CardCol.SOURCE_COST: f.source_cost, CardCol.CHEAPEST: casting.cheapest,
+        CardCol.N_CARD_MODES: n_card_modes, CardCol.NEEDS_TARGET: _needs_target(tables),
+        CardCol.ABILITY_COST_MODE: tables.ability_cost_mode, CardCol.IS_CAST: is_cast,
+        CardCol.COMMANDER_SLOT: commander_slot, CardCol.LAND_COLOURS: tables.land_colours,
+        CardCol.HAND_PROFILE: hand_profile,
+        CardCol.N_GROUPS: (tables.members != 0).sum(axis=1), CardCol.PASS_RANK: pass_rank,
+    }
+    table = np.zeros((n, len(CardCol)), dtype=np.int64)
+    for column, column_values in values.items():
+        table[:, column] = _array(column_values, np.int64)
+    return table
 
 
 def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
@@ -326,7 +314,8 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         Per-card arrays indexed by card id, the mana model (every way to pay, its exact
         test and lookup table, the payment rule's orders, the sources in tapping order), the
         land options, the colour needs of the land choice and ``dims`` / ``fdims``: the
-        sizes and options (:data:`DIMS`; ``fdims`` holds removal and the parley fraction).
+        sizes and options (:class:`~.layout.Dim`; ``fdims`` holds removal and the parley
+        fraction).
     """
     f, mana, casting, options = tables.features, tables.mana, tables.casting, tables.lands
     n_modes, n_masks, n_classes = len(mana.modes), len(mana.masks), mana.n_classes
@@ -335,16 +324,26 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
     taxed, n_taxed = _taxed_modes(tables)
     hand_profile, commander_profile, profiles = _colour_profiles(tables)
     castable_modes, n_castable_modes = _padded([list(m) for m in tables.castable_card_modes])
-    lists = [tables.merfolk_ids, tables.land_ids, tables.basic_ids, tables.commander_ids,
-             casting.pass_ids]
+    id_lists = {"merfolk_ids": tables.merfolk_ids, "land_ids": tables.land_ids,
+                "basic_ids": tables.basic_ids, "commander_ids": tables.commander_ids,
+                "pass_ids": casting.pass_ids}
+    lists = [id_lists[name] for name in ID_LISTS]
     rows = [tables.ids[g].tolist() for g in tables.groups] + [ids.tolist() for ids in lists]
     group_ids, group_n = _padded(rows)
-    gi = np.array([tables.groups.index(g) if g in tables.groups else -1 for g in GROUPS]
-                  + list(range(len(tables.groups), len(tables.groups) + len(lists))),
-                  dtype=np.int64)
-    option_columns = (options.card, options.kind, options.is_spell_face, options.is_bounce,
-                      options.is_fetch, options.is_passage, options.colours, options.tiebreak,
-                      options.tapped_rule, options.tapped_arg)
+    gi = np.full(len(Group), -1, dtype=np.int64)
+    for group in Group:
+        name = group.name.lower()
+        if name in ID_LISTS:
+            gi[group] = len(tables.groups) + ID_LISTS.index(name)
+        elif name in tables.groups:
+            gi[group] = tables.groups.index(name)
+    option_columns = {
+        OptionCol.CARD: options.card, OptionCol.KIND: options.kind,
+        OptionCol.SPELL_FACE: options.is_spell_face, OptionCol.BOUNCE: options.is_bounce,
+        OptionCol.FETCH: options.is_fetch, OptionCol.PASSAGE: options.is_passage,
+        OptionCol.COLOURS: options.colours, OptionCol.TIEBREAK: options.tiebreak,
+        OptionCol.RULE: options.tapped_rule, OptionCol.ARG: options.tapped_arg}
+    modes = mana.modes
     lookup = mana.lookup if mana.lookup is not None else np.zeros((1, 1), dtype=bool)
     intersects = _array(mana.intersects, np.int64).reshape(n_classes, n_masks)
     opt_units = _array(options.units, np.int64).reshape(len(options.card), n_classes)
@@ -362,27 +361,29 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         # R G (n_kinds, 5).
         source_cover=np.ascontiguousarray(units_by_kind @ intersects),
         source_colours=np.ascontiguousarray(
-            units_by_kind @ classes[:n_classes, len(CLASS_COLUMNS) - 1:]),
+            units_by_kind @ classes[:n_classes, ClassCol.COLOURS:]),
         members=_array(tables.members, np.int64),
         kind_groups=_kind_groups(tables.members),
         card_modes=card_modes.astype(np.int64), gi=gi, group_ids=group_ids.astype(np.int64),
         group_n=group_n.astype(np.int64), classes=classes,
         intersects=intersects,
-        modes=np.array([[m.mana, m.life, m.generic, len(m.pips), mana.mode_card[i]]
-                        for i, m in enumerate(mana.modes)], dtype=np.int64).reshape(n_modes, 5),
+        modes=_table(n_modes, ModeCol, {
+            ModeCol.TOTAL: [m.mana for m in modes], ModeCol.LIFE: [m.life for m in modes],
+            ModeCol.GENERIC: [m.generic for m in modes],
+            ModeCol.N_PIPS: [len(m.pips) for m in modes],
+            ModeCol.MODE_CARD: np.asarray(mana.mode_card)[:n_modes]})[:n_modes],
         req=_array(mana.req, np.int64).reshape(n_modes, n_masks),
         pips_of=np.ascontiguousarray(pips_of), rest_req=rest_req, cand=cand,
-        sources=np.ascontiguousarray(np.stack(
-            [_array(mana.source_ids, np.int64), _array(mana.source_cost, np.int64)],
-            axis=1).reshape(len(mana.source_ids), 2)),
+        sources=_table(len(mana.source_ids), SourceCol, {
+            SourceCol.KIND: mana.source_ids, SourceCol.COST: mana.source_cost,
+        })[:len(mana.source_ids)],
         s_units=_array(mana.source_units, np.int64).reshape(len(mana.source_ids), n_classes),
         lookup=np.ascontiguousarray(lookup, dtype=np.uint8), taxed=taxed,
-        commanders=np.ascontiguousarray(np.stack([n_taxed, commander_profile], axis=1)),
+        commanders=_table(len(n_taxed), CommanderCol, {
+            CommanderCol.N_TAXED: n_taxed, CommanderCol.COMMANDER_PROFILE: commander_profile}),
         castable_modes=np.ascontiguousarray(np.concatenate(
             [n_castable_modes[:, None], castable_modes], axis=1).astype(np.int64)),
-        options=np.ascontiguousarray(np.stack([_array(v, np.int64) for v in option_columns],
-                                              axis=1).reshape(len(options.card),
-                                                              len(OPTION_COLUMNS))),
+        options=_table(len(options.card), OptionCol, option_columns)[:len(options.card)],
         opt_units=opt_units, basic_units=basic_units,
         # The units meeting each mask of the exact test that a land option (a basic land)
         # brings: (n_options, n_masks) and (n_basics, n_masks).
@@ -391,6 +392,10 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
         profiles=profiles,
         id_sets=_id_sets(tables, hand_profile),
         castable_by_key=_castable_by_key(tables, keys),
+        # The options' colours and whether each is a fetch land, contiguous (the land
+        # choice's colour keys read them as it reads a search's basic lands).
+        option_colours=_array(options.colours, np.int64),
+        option_fetch=_array(options.is_fetch, np.int64),
     )
 
 
@@ -413,9 +418,9 @@ _CASTABLE: dict[tuple, np.ndarray] = {}
 def _castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
     """For each castability key (:func:`castability_keys`: an amount of units by class and in
     all, capped), the spells those units pay in any of their ways, as bits (:mod:`.bits`):
-    ``[CK_RANKS, key]`` by the casting order's ranks (a commander's always set: its tax is
-    checked as it is cast), ``[CK_KINDS, key]`` by card id, of the spells the casting order
-    casts, and ``[CK_WATCHED, key]`` by the index of each card named by ``castable``; shape
+    ``[KeyRow.RANKS, key]`` by the casting order's ranks (a commander's always set: its tax is
+    checked as it is cast), ``[KeyRow.KINDS, key]`` by card id, of the spells the casting order
+    casts, and ``[KeyRow.WATCHED, key]`` by the index of each card named by ``castable``; shape
     (3, n_keys, words_for(n_kinds)). One row of zeros where there are too many keys.
     ``keys`` is :func:`castability_keys` of the tables' mana."""
     casting, mana = tables.casting, tables.mana
@@ -464,7 +469,8 @@ def _build_castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
     watched = np.zeros((n_keys, 64 * words_for(n)), dtype=bool)
     for j, modes in enumerate(tables.castable_card_modes):
         watched[:, j] = any_way(modes)
-    return np.stack([_bit_rows(by_rank), _bit_rows(by_kind), _bit_rows(watched)])
+    rows = {KeyRow.RANKS: by_rank, KeyRow.KINDS: by_kind, KeyRow.WATCHED: watched}
+    return np.stack([_bit_rows(rows[row]) for row in KeyRow])
 
 
 def _needs_target(tables: DeckTables) -> np.ndarray:
@@ -477,7 +483,7 @@ def _needs_target(tables: DeckTables) -> np.ndarray:
 
 
 def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
-    """The rows of ``K.id_sets`` (:data:`ID_SETS`): (len(ID_SETS), words) uint64."""
+    """The rows of ``K.id_sets`` (:class:`~.layout.IdSet`): (len(IdSet), words) uint64."""
     f, n = tables.features, tables.n_kinds
     is_cast = np.zeros(n, dtype=bool)
     is_cast[tables.casting.cast_ids] = True
@@ -485,32 +491,10 @@ def _id_sets(tables: DeckTables, hand_profile: np.ndarray) -> np.ndarray:
     option_cards[np.asarray(tables.lands.card, dtype=np.intp)] = True
     creature = np.asarray(f.is_creature, dtype=bool)
     sets = {
-        "creature_ids": creature,
-        "attacker_ids": creature & ~np.asarray(f.is_source, dtype=bool),
-        "cast_ids": is_cast,
-        "profiled_ids": is_cast & (hand_profile >= 0),
-        "option_card_ids": option_cards,
+        IdSet.CREATURE_IDS: creature,
+        IdSet.ATTACKER_IDS: creature & ~np.asarray(f.is_source, dtype=bool),
+        IdSet.CAST_IDS: is_cast,
+        IdSet.PROFILED_IDS: is_cast & (hand_profile >= 0),
+        IdSet.OPTION_CARD_IDS: option_cards,
     }
-    return as_rows([sets[name] for name in ID_SETS], n)
-
-
-def _constants(prefix: str, columns: tuple[str, ...]) -> dict[str, int]:
-    return {f"{prefix}_{name.upper()}": i for i, name in enumerate(columns)}
-
-
-# Column numbers as module constants (C_IS_LAND, CL_STRIDES, MO_TOTAL, ...), for the
-# compiled functions.
-globals().update(_constants("C", CARD_COLUMNS))
-globals().update(_constants("CL", CLASS_COLUMNS))
-globals().update(_constants("MO", MODE_COLUMNS))
-globals().update(_constants("PI", PIP_COLUMNS))
-globals().update(_constants("LO", OPTION_COLUMNS))
-globals().update(_constants("SO", SOURCE_COLUMNS))
-globals().update(_constants("CM", COMMANDER_COLUMNS))
-PR_PROF_N, PR_CASTABLE_PROFILES, PR_PIPS, PR_MODES = 0, 1, 2, 7
-globals().update({name.upper(): row for row, name in enumerate(ID_SETS)})
-#: Rows of ``K.castable_by_key``.
-CK_RANKS, CK_KINDS, CK_WATCHED = 0, 1, 2
-#: Slots of ``K.gi`` for the id lists.
-G_MERFOLK_IDS, G_LAND_IDS, G_BASIC_IDS, G_COMMANDER_IDS, G_PASS_IDS = range(
-    len(GROUPS), len(GROUPS) + len(ID_LISTS))
+    return as_rows([sets[row] for row in IdSet], n)

@@ -2,7 +2,7 @@
 that compiles the game.
 
 Both records are named tuples of NumPy arrays, read by field name in every compiled
-function: ``K.card[kind, C_COST]``, ``S.zones[HAND, kind]``. :func:`as_tables` makes the
+function: ``K.card[kind, CardCol.COST]``, ``S.zones[Zone.HAND, kind]``. :func:`as_tables` makes the
 packed tables (:class:`~.pack.KernelTables`) and the policies' bytecode into one record;
 :func:`~.state.new_state` makes the state's.
 
@@ -45,14 +45,17 @@ from numba.core.typing.templates import AttributeTemplate
 from ..compile_cache import cache_for
 from .pack import KernelTables
 
-__all__ = ["CACHE", "TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
+__all__ = ["CACHE", "CONSTANT_SOURCES", "TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
 
 _HERE = Path(__file__).resolve().parent
 #: numba's cache of the compiled game: this package's sources, and the modules whose codes
 #: and counters the game holds as constants (:mod:`.codes`, :mod:`.pack`).
-CACHE = cache_for(_HERE, "game kernel", also=(
-    _HERE.parent / "metrics.py", _HERE.parents[1] / "cards" / "features.py",
-    _HERE.parents[1] / "cards" / "card.py"))
+#: The modules whose values the compiled game holds as constants (:mod:`.codes` reads them).
+CONSTANT_SOURCES = (
+    *(_HERE.parent / name for name in ("metrics.py", "config.py", "explore_effects.py",
+                                        "paying.py", "tables.py")),
+    _HERE.parents[1] / "cards" / "features.py", _HERE.parents[1] / "cards" / "card.py")
+CACHE = cache_for(_HERE, "game kernel", also=CONSTANT_SOURCES)
 
 #: The policy's and the scry policy's bytecode, after the packed tables' fields.
 PROGRAM_FIELDS = ("policy_code", "policy_consts", "scry_code", "scry_consts")

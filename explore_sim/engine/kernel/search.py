@@ -7,49 +7,27 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 from .codes import (
-    E_LANDS_PUT,
-    E_TAPPED_LANDS,
     F_BASIC_HAND,
     F_BASIC_TAPPED,
     F_PASSAGE,
     F_TAPPED_AND_HAND,
     F_TWO_BASICS,
-    G_BASIC_IDS,
-    G_LAND,
-    G_MAPS_ON_ENTER,
-    N_BASICS,
-    N_KINDS,
     NO,
     NONE,
     ONE,
     YES,
 )
 from .colours import colour_keys
-from .pack import C_BASIC_TYPES, C_FETCH, C_LAND_COLOURS, C_MAPS
+from .layout import CardCol, Dim, Event, Group, Slot, Trace, Work, Zone
 from .records import compiled
-from .state import (
-    BF,
-    DEALT,
-    END,
-    LIB_COUNT,
-    LIB_LANDS,
-    R_BASIC_COLOURS,
-    R_BASIC_FETCH,
-    R_BASIC_HELD,
-    R_BASIC_KEYS,
-    SEARCH_REVERSES,
-    SIZE,
-    TAPPED,
-    TOP,
-)
-from .trace import T_LAND_PUT, note
+from .trace import note
 from .zones import (
     at,
     basics_left,
     count,
     create_maps,
     enter,
-    group_ids,
+    group_id,
     member,
     sacrifice,
     tap_copies,
@@ -62,13 +40,13 @@ def sacrifice_to_search(K, S, kind, land_drop):
     """A land's "{T}, Sacrifice this land: search ..." used at once, where it is untapped and
     the library holds a basic; played as the land drop, a land found tapped is a tapped
     land played."""
-    if S.zones[BF, kind] - S.zones[TAPPED, kind] <= 0 or basics_left(K, S) == 0:
+    if S.zones[Zone.BF, kind] - S.zones[Zone.TAPPED, kind] <= 0 or basics_left(K, S) == 0:
         return
     sacrifice(K, S, kind)
-    how = K.card[kind, C_FETCH]
+    how = K.card[kind, CardCol.FETCH]
     search_basics(K, S, how)
-    if land_drop and (how != F_PASSAGE or count(K, S, G_LAND) < 4):
-        S.totals[E_TAPPED_LANDS] += 1
+    if land_drop and (how != F_PASSAGE or count(K, S, Group.LAND) < 4):
+        S.totals[Event.TAPPED_LANDS_PLAYED] += 1
 
 
 @compiled
@@ -76,24 +54,26 @@ def take_basic(K, S, same_type_as):
     """Choose a basic land in the library (steps 3-5 of the land choice) and take it out;
     its id, 0 if there is none. Only a search calls this, and it shuffles the library next
     (:func:`shuffle_library`)."""
-    n_basics = K.dims[N_BASICS]
+    n_basics = K.dims[Dim.N_BASICS]
     if n_basics == 0:
         return 0
-    held = S.work[R_BASIC_HELD]
+    held = S.work[Work.BASIC_HELD]
     anything = False
     for b in range(n_basics):
-        kind = group_ids(K, G_BASIC_IDS)[b]
-        held[b] = S.zones[LIB_COUNT, kind] > 0
+        kind = group_id(K, Group.BASIC_IDS, b)
+        held[b] = S.zones[Zone.LIB_COUNT, kind] > 0
         if same_type_as >= 0:
-            held[b] = held[b] and (K.card[kind, C_BASIC_TYPES] & K.card[same_type_as, C_BASIC_TYPES]) != 0
+            types = K.card[same_type_as, CardCol.BASIC_TYPES]
+            held[b] = held[b] and (K.card[kind, CardCol.BASIC_TYPES] & types) != 0
         anything = anything or held[b]
     if not anything:
         return 0
-    keys, colours, no_fetch = S.work[R_BASIC_KEYS], S.work[R_BASIC_COLOURS], S.work[R_BASIC_FETCH]
+    keys, colours = S.work[Work.BASIC_KEYS], S.work[Work.BASIC_COLOURS]
+    no_fetch = S.work[Work.BASIC_FETCH]
     for b in range(n_basics):
         keys[b] = 0
         no_fetch[b] = 0
-        colours[b] = K.card[group_ids(K, G_BASIC_IDS)[b], C_LAND_COLOURS]
+        colours[b] = K.card[group_id(K, Group.BASIC_IDS, b), CardCol.LAND_COLOURS]
     colour_keys(K, S, K.basic_cover, colours[:n_basics], no_fetch[:n_basics], held, keys)
     best, best_key = -1, -1
     for b in range(n_basics):
@@ -101,47 +81,47 @@ def take_basic(K, S, same_type_as):
             key = keys[b] + (1 << 20) - b
             if key > best_key:
                 best, best_key = b, key
-    card = group_ids(K, G_BASIC_IDS)[best]
+    card = group_id(K, Group.BASIC_IDS, best)
     s, lib = S.slots, S.lib
-    if s[SEARCH_REVERSES]:  # the tests' given library: one copy swaps places with the top card
-        first = at(S, s[TOP])
-        for p in range(s[TOP], s[END]):
+    if s[Slot.SEARCH_REVERSES]:  # the tests' given library: one copy swaps places with the top card
+        first = at(S, s[Slot.TOP])
+        for p in range(s[Slot.TOP], s[Slot.END]):
             if lib[at(S, p)] == card:
                 lib[at(S, p)] = lib[first]
                 lib[first] = card
                 break
     # Else the library is shuffled next (every search ends so) and laid out anew from its
     # counts (:func:`shuffle_library`): only the counts need to lose the copy.
-    s[TOP] += 1
-    s[LIB_LANDS] -= 1
-    S.zones[LIB_COUNT, card] -= 1
+    s[Slot.TOP] += 1
+    s[Slot.LIB_LANDS] -= 1
+    S.zones[Zone.LIB_COUNT, card] -= 1
     return card
 
 
 @compiled
 def shuffle_library(K, S):
-    """Shuffle the library (after a search): its cards (``S.zones[LIB_COUNT]``) are laid
+    """Shuffle the library (after a search): its cards (``S.zones[Zone.LIB_COUNT]``) are laid
     out at the end of the buffer and are all undealt again, so the deal draws each position
     anew the first time it is read (a lazy Fisher-Yates shuffle from the deal stream, as at
     the start of the game: only the cards the game reaches are shuffled). With
-    ``s[SEARCH_REVERSES]`` (the tests' stand-in, shared with the vectorised engine's) the
+    ``s[Slot.SEARCH_REVERSES]`` (the tests' stand-in, shared with the vectorised engine's) the
     library is reversed instead."""
     s, lib = S.slots, S.lib
-    top, end = s[TOP], s[END]
+    top, end = s[Slot.TOP], s[Slot.END]
     n = end - top
-    if s[SEARCH_REVERSES]:
-        width = s[SIZE] + 1
+    if s[Slot.SEARCH_REVERSES]:
+        width = s[Slot.SIZE] + 1
         for i in range(n // 2):
             a, b = (top + i) % width, (end - 1 - i) % width
             lib[a], lib[b] = lib[b], lib[a]
         return
-    start = s[SIZE] - n
+    start = s[Slot.SIZE] - n
     p = start
-    for kind in range(K.dims[N_KINDS]):
-        for _ in range(S.zones[LIB_COUNT, kind]):
+    for kind in range(K.dims[Dim.N_KINDS]):
+        for _ in range(S.zones[Zone.LIB_COUNT, kind]):
             lib[p] = kind
             p += 1
-    s[TOP], s[END], s[DEALT] = start, start + n, start
+    s[Slot.TOP], s[Slot.END], s[Slot.DEALT] = start, start + n, start
 
 
 @compiled
@@ -153,18 +133,19 @@ def enters_land(K, S, kind, tapped):
     enter(K, S, kind)
     if tapped:
         tap_copies(K, S, kind, ONE)
-    if member(K, G_MAPS_ON_ENTER, kind):
-        create_maps(K, S, K.card[kind, C_MAPS])
+    if member(K, Group.MAPS_ON_ENTER, kind):
+        create_maps(K, S, K.card[kind, CardCol.MAPS])
 
 
 @compiled
 def enter_found(K, S, card, untap):
     """A basic land found by a search enters tapped (untapped again with ``untap``); a
-    basic land has no ability of its own here (:func:`~explore_sim.engine.kernel.kernel_problem`)."""
+    basic land has no ability of its own here
+    (:func:`~explore_sim.engine.kernel.kernel_problem`)."""
     if card == 0:
         return
-    S.totals[E_LANDS_PUT] += 1
-    note(S, T_LAND_PUT, card, 0 if untap else 1, 0)
+    S.totals[Event.LANDS_PUT] += 1
+    note(S, Trace.LAND_PUT, card, 0 if untap else 1, 0)
     enters_land(K, S, card, YES)
     if untap:
         tap_copies(K, S, card, NONE)
@@ -176,7 +157,7 @@ def search_basics(K, S, how):
     Rampant Growth, Cultivate, District Guide, Myriad Landscape), then shuffle it."""
     if how == F_BASIC_TAPPED or how == F_PASSAGE:
         found = take_basic(K, S, NONE)
-        untap = how == F_PASSAGE and count(K, S, G_LAND) + 1 >= 4
+        untap = how == F_PASSAGE and count(K, S, Group.LAND) + 1 >= 4
         enter_found(K, S, found, untap)
     elif how == F_BASIC_HAND:
         found = take_basic(K, S, NONE)

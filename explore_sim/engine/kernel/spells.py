@@ -8,76 +8,42 @@ from __future__ import annotations
 
 from .bits import next_common, next_member
 from .codes import (
-    E_CARDS_CAST,
-    E_COMMANDER_CAST,
-    E_COMMANDER_TAX,
-    E_EXTRA_LAND_DROPS,
-    E_LIFE_PAID,
-    E_MANA_SPENT,
-    G_BASIC_TO_HAND_ON_ENTER,
-    G_CREATURE,
-    G_DRAWS,
-    G_EACH_TURN_LAND_ON_ENTER,
-    G_ENTERS_EXPLORER,
-    G_EXPLORES_ON_ENTER,
-    G_EXTRA_LAND_THIS_TURN,
-    G_MAPS_ON_ENTER,
-    G_PASS_IDS,
-    G_RAMP,
-    G_SPELL_EXPLORES,
-    G_TARGET_EXPLORES_ON_ENTER,
     MAX_TAXED_CASTS,
     NO,
     NONE,
     ONE,
-    USE_LOOKUP,
     YES,
     ZERO,
 )
 from .decisions import castable_kind, commander_payable
 from .explore import explore_instruction
-from .mana import keyed, paid_row, pay_mode, payable_any, total_of, unit_sets
-from .pack import (
-    C_CHEAPEST,
-    C_COMMANDER_SLOT,
-    C_COST,
-    C_EXPLORES,
-    C_FETCH,
-    C_IS_CREATURE,
-    C_IS_PERMANENT,
-    C_IS_X,
-    C_MAPS,
-    C_N_CARD_MODES,
-    C_NEEDS_TARGET,
-    CK_RANKS,
-    CM_N_TAXED,
+from .layout import (
+    CardCol,
+    CommanderCol,
+    Dim,
+    Event,
+    Group,
+    KeyRow,
+    SetRow,
+    Slot,
+    Trace,
+    Work,
+    Zone,
 )
+from .mana import keyed, paid_row, pay_mode, payable_any, total_of, unit_sets
 from .records import compiled
 from .search import search_basics
-from .state import (
-    CAST_RANKS,
-    CASTS,
-    COMMAND,
-    GRAVEYARD,
-    LAND_DROPS,
-    PAID_CAST,
-    R_CAN_FILTERED,
-    R_CAN_PLAIN,
-    R_CAST_FILTERED,
-    R_CAST_PLAIN,
-    R_NO_PENDING,
-    R_PAY_FILTERED,
-    R_PAY_PLAIN,
-    R_PAY_USED,
+from .trace import (
+    note,
+    tracing,
 )
-from .trace import T_CAST, T_EXPLORE_EFFECT, note, tracing
 from .zones import (
     count,
     create_maps,
     draw,
     enter,
     first_present,
-    group_ids,
+    group_id,
     is_game_commander,
     mark_castable,
     member,
@@ -90,10 +56,10 @@ from .zones import (
 @compiled
 def pay_one(K, S, mode, take_all, skip_kind, skip_copies):
     """Pay ``mode`` (payable now); records mana spent and life paid and returns X."""
-    used = S.work[R_PAY_USED]
+    used = S.work[Work.PAY_USED]
     life, x = pay_mode(K, S, mode, take_all, skip_kind, skip_copies, used)
-    S.totals[E_MANA_SPENT] += total_of(K, used)
-    S.totals[E_LIFE_PAID] += life
+    S.totals[Event.MANA_SPENT] += total_of(K, used)
+    S.totals[Event.LIFE_PAID] += life
     return x
 
 
@@ -103,7 +69,7 @@ def pay(K, S, modes, n_modes, take_all, skip_kind, skip_copies):
     preference); returns X."""
     if n_modes == 1:
         return pay_one(K, S, modes[0], take_all, skip_kind, skip_copies)
-    plain, filtered = S.work[R_PAY_PLAIN], S.work[R_PAY_FILTERED]
+    plain, filtered = S.work[Work.PAY_PLAIN], S.work[Work.PAY_FILTERED]
     for i in range(n_modes):
         n_sets = unit_sets(K, S, plain, filtered, skip_kind, skip_copies)
         if payable_any(K, plain, filtered, n_sets, modes[i]):
@@ -113,7 +79,7 @@ def pay(K, S, modes, n_modes, take_all, skip_kind, skip_copies):
 
 @compiled
 def can_pay(K, S, mode, skip_kind, skip_copies):
-    plain, filtered = S.work[R_CAN_PLAIN], S.work[R_CAN_FILTERED]
+    plain, filtered = S.work[Work.CAN_PLAIN], S.work[Work.CAN_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, skip_kind, skip_copies)
     return payable_any(K, plain, filtered, n_sets, mode)
 
@@ -122,34 +88,34 @@ def can_pay(K, S, mode, skip_kind, skip_copies):
 def cast_pass(K, S):
     """Cast at most one spell: the castable one of highest priority (commanders from the
     command zone with {2} of tax per earlier cast, CR 903.8)."""
-    plain, filtered = S.work[R_CAST_PLAIN], S.work[R_CAST_FILTERED]
+    plain, filtered = S.work[Work.CAST_PLAIN], S.work[Work.CAST_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     available = total_of(K, filtered if n_sets > 1 else plain)
-    pass_ids = group_ids(K, G_PASS_IDS)
-    ranks = S.sets[CAST_RANKS]  # the spells held, and commanders in the command zone
+    ranks = S.sets[SetRow.CAST_RANKS]  # the spells held, and commanders in the command zone
     # With castability keys, the spells the mana pays (and the commanders, whose tax is
     # checked below) are one row of bits: only those are candidates.
     fast = keyed(K)
-    paid = (paid_row(K, CK_RANKS, plain, filtered, n_sets, S.sets[PAID_CAST]) if fast
-            else S.sets[PAID_CAST])
+    paid = (paid_row(K, KeyRow.RANKS, plain, filtered, n_sets, S.sets[SetRow.PAID_CAST]) if fast
+            else S.sets[SetRow.PAID_CAST])
     rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
     while rank >= 0:
-        kind = pass_ids[rank]
+        kind = group_id(K, Group.PASS_IDS, rank)
         rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
         if is_game_commander(K, kind):
-            if not commander_payable(K, S, K.card[kind, C_COMMANDER_SLOT], plain, filtered,
+            if not commander_payable(K, S, K.card[kind, CardCol.COMMANDER_SLOT], plain, filtered,
                                      n_sets):
                 continue
-        elif not K.dims[USE_LOOKUP] and K.card[kind, C_CHEAPEST] > available:
+        elif not K.dims[Dim.USE_LOOKUP] and K.card[kind, CardCol.CHEAPEST] > available:
             # More than the mana there is with every filter activated: not a candidate,
             # as in the vectorised engine, which checks this only where the deck has no
             # lookup table (it matters only for a filter that makes less than it costs).
             continue
         elif not fast and not castable_kind(K, plain, filtered, n_sets, kind, NO):
             continue
-        if K.card[kind, C_IS_X] and available < K.card[kind, C_COST] + 1:  # Jadelight Spelunker: X >= 1
+        # Jadelight Spelunker: X >= 1.
+        if K.card[kind, CardCol.IS_X] and available < K.card[kind, CardCol.COST] + 1:
             continue
-        if K.card[kind, C_NEEDS_TARGET] and count(K, S, G_CREATURE) == 0:
+        if K.card[kind, CardCol.NEEDS_TARGET] and count(K, S, Group.CREATURE) == 0:
             continue  # a spell that targets a creature you control needs one
         cast(K, S, kind)
         return True
@@ -160,33 +126,27 @@ def cast_pass(K, S):
 def cast(K, S, kind):
     """Cast ``kind`` (from the command zone for a commander) and resolve it."""
     totals = S.totals
-    takes_x = K.card[kind, C_IS_X] != 0
-    spent = totals[E_MANA_SPENT]
+    takes_x = K.card[kind, CardCol.IS_X] != 0
+    spent = totals[Event.MANA_SPENT]
     if is_game_commander(K, kind):
-        slot = K.card[kind, C_COMMANDER_SLOT]
-        level = min(S.zones[CASTS, kind], MAX_TAXED_CASTS)
-        x = pay(K, S, K.taxed[slot, level], K.commanders[slot, CM_N_TAXED], takes_x, NONE, ZERO)
-        totals[E_COMMANDER_TAX] += 2 * S.zones[CASTS, kind]
-        totals[E_COMMANDER_CAST] += 1
-        S.zones[CASTS, kind] += 1
-        S.zones[COMMAND, kind] -= 1
+        slot = K.card[kind, CardCol.COMMANDER_SLOT]
+        level = min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
+        x = pay(K, S, K.taxed[slot, level], K.commanders[slot, CommanderCol.N_TAXED], takes_x,
+                NONE, ZERO)
+        totals[Event.COMMANDER_TAX_PAID] += 2 * S.zones[Zone.CASTS, kind]
+        totals[Event.COMMANDER_CAST] += 1
+        S.zones[Zone.CASTS, kind] += 1
+        S.zones[Zone.COMMAND, kind] -= 1
         mark_castable(K, S, kind)
     else:
-        x = pay(K, S, K.card_modes[kind], K.card[kind, C_N_CARD_MODES], takes_x, NONE, ZERO)
+        x = pay(K, S, K.card_modes[kind], K.card[kind, CardCol.N_CARD_MODES], takes_x, NONE, ZERO)
         to_hand(K, S, kind, NONE)
-    totals[E_CARDS_CAST] += 1
-    note(S, T_CAST, kind, totals[E_MANA_SPENT] - spent, x if takes_x else -1)
-    if K.card[kind, C_IS_PERMANENT]:
+    totals[Event.CARDS_CAST] += 1
+    note(S, Trace.CAST, kind, totals[Event.MANA_SPENT] - spent, x if takes_x else -1)
+    if K.card[kind, CardCol.IS_PERMANENT]:
         enters(K, S, kind, x if takes_x else -1, NO)
     else:
         resolve(K, S, kind)
-
-
-@compiled(inline="always")
-def no_pending(S):
-    """The workspace row that says "resolve the explore triggers now" (its first entry is
-    -1 and is never written)."""
-    return S.work[R_NO_PENDING]
 
 
 @compiled
@@ -197,30 +157,30 @@ def enters(K, S, kind, x, tapped):
     enter(K, S, kind)
     if tapped:
         tap_copies(K, S, kind, ONE)
-    if member(K, G_EACH_TURN_LAND_ON_ENTER, kind):  # Janeway: a land drop this turn too
-        s[LAND_DROPS] += 1
-        totals[E_EXTRA_LAND_DROPS] += 1
-    if member(K, G_MAPS_ON_ENTER, kind):
-        create_maps(K, S, K.card[kind, C_MAPS])
-    alive = True
-    times = (max(0, x)) if K.card[kind, C_IS_X] else K.card[kind, C_EXPLORES]
-    if member(K, G_EXPLORES_ON_ENTER, kind):
+    if member(K, Group.EACH_TURN_LAND_ON_ENTER, kind):  # Janeway: a land drop this turn too
+        s[Slot.LAND_DROPS] += 1
+        totals[Event.EXTRA_LAND_DROPS] += 1
+    if member(K, Group.MAPS_ON_ENTER, kind):
+        create_maps(K, S, K.card[kind, CardCol.MAPS])
+    alive = YES
+    times = (max(0, x)) if K.card[kind, CardCol.IS_X] else K.card[kind, CardCol.EXPLORES]
+    if member(K, Group.EXPLORES_ON_ENTER, kind):
         if times > 0:
-            note(S, T_EXPLORE_EFFECT, kind, times, kind)
-        alive = explore_instruction(K, S, kind, times, NO, alive, no_pending(S), YES)
-    if member(K, G_TARGET_EXPLORES_ON_ENTER, kind):  # Twists and Turns
+            note(S, Trace.EXPLORE_EFFECT, kind, times, kind)
+        alive = explore_instruction(K, S, kind, times, NO, alive, S.work[Work.NO_PENDING], YES)
+    if member(K, Group.TARGET_EXPLORES_ON_ENTER, kind):  # Twists and Turns
         target = pick_creature(K, S, NO)
         if target:
             if times > 0:
-                note(S, T_EXPLORE_EFFECT, kind, times, target)
-            explore_instruction(K, S, target, times, YES, YES, no_pending(S), NO)
-    if K.card[kind, C_IS_CREATURE]:  # Path of Discovery, Janeway: the creature explores
-        for _ in range(count(K, S, G_ENTERS_EXPLORER)):
+                note(S, Trace.EXPLORE_EFFECT, kind, times, target)
+            explore_instruction(K, S, target, times, YES, YES, S.work[Work.NO_PENDING], NO)
+    if K.card[kind, CardCol.IS_CREATURE]:  # Path of Discovery, Janeway: the creature explores
+        for _ in range(count(K, S, Group.ENTERS_EXPLORER)):
             if tracing(S):
-                note(S, T_EXPLORE_EFFECT, first_present(K, S, G_ENTERS_EXPLORER), 1, kind)
-            alive = explore_instruction(K, S, kind, ONE, NO, alive, no_pending(S), YES)
-    if member(K, G_BASIC_TO_HAND_ON_ENTER, kind):  # District Guide
-        search_basics(K, S, K.card[kind, C_FETCH])
+                note(S, Trace.EXPLORE_EFFECT, first_present(K, S, Group.ENTERS_EXPLORER), 1, kind)
+            alive = explore_instruction(K, S, kind, ONE, NO, alive, S.work[Work.NO_PENDING], YES)
+    if member(K, Group.BASIC_TO_HAND_ON_ENTER, kind):  # District Guide
+        search_basics(K, S, K.card[kind, CardCol.FETCH])
 
 
 @compiled
@@ -229,19 +189,19 @@ def resolve(K, S, kind):
     gone, E9), an extra land drop, a draw, a land search; then the graveyard."""
     s, totals = S.slots, S.totals
     resolved = True
-    if member(K, G_SPELL_EXPLORES, kind):
+    if member(K, Group.SPELL_EXPLORES, kind):
         target = pick_creature(K, S, NO)
         if target:
-            note(S, T_EXPLORE_EFFECT, kind, K.card[kind, C_EXPLORES], target)
-            resolved = explore_instruction(K, S, target, K.card[kind, C_EXPLORES], YES, YES,
-                                           no_pending(S), NO)
+            note(S, Trace.EXPLORE_EFFECT, kind, K.card[kind, CardCol.EXPLORES], target)
+            resolved = explore_instruction(K, S, target, K.card[kind, CardCol.EXPLORES], YES, YES,
+                                           S.work[Work.NO_PENDING], NO)
         else:
             resolved = False
-    if member(K, G_EXTRA_LAND_THIS_TURN, kind) and resolved:
-        s[LAND_DROPS] += 1
-        totals[E_EXTRA_LAND_DROPS] += 1
-    if member(K, G_DRAWS, kind):
+    if member(K, Group.EXTRA_LAND_THIS_TURN, kind) and resolved:
+        s[Slot.LAND_DROPS] += 1
+        totals[Event.EXTRA_LAND_DROPS] += 1
+    if member(K, Group.DRAWS, kind):
         draw(K, S)
-    if member(K, G_RAMP, kind):
-        search_basics(K, S, K.card[kind, C_FETCH])
-    s[GRAVEYARD] += 1
+    if member(K, Group.RAMP, kind):
+        search_basics(K, S, K.card[kind, CardCol.FETCH])
+    s[Slot.GRAVEYARD] += 1

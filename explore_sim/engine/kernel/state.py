@@ -4,23 +4,23 @@ A game's state is the named tuple :class:`State` ``S = (slots, lib, zones, perm,
 units, cover, made, lib_pips, hand_pips, sets, totals, main, deal, play, recip, work, stack,
 trace, block)``:
 
-- ``slots``: int64 scalars at the slots named below (the library's top and end, land drops,
-  Maps, ...);
+- ``slots``: int64 scalars at the slots of :class:`~.layout.Slot` (the library's top and
+  end, land drops, Maps, ...);
 - ``lib``: the library, card ids in a circular buffer of ``size + 1`` positions, exactly as
   the vectorised engine's (logical positions ``top .. end - 1``, a card put on the bottom
-  written at ``end``); positions from ``s[DEALT]`` to ``size`` are not dealt yet: the first
+  written at ``end``); positions from ``s[Slot.DEALT]`` to ``size`` are not dealt yet: the first
   read of one swaps in a uniform choice among them (a partial Fisher-Yates shuffle, so only
   the cards a game reaches are shuffled);
-- ``zones``: counts per card id, one row each: :data:`HAND`, :data:`BF` (on the
-  battlefield), :data:`SICK` (of those, summoning sick), :data:`TAPPED`, :data:`COMMAND`
-  (in the command zone), :data:`CASTS` (cast from there), :data:`LIB_COUNT` (in the
-  library), :data:`CTR` and :data:`SICK_CTR` (+1/+1 counters on the copies not summoning
-  sick, and on the sick ones);
+- ``zones``: counts per card id, one row each (:class:`~.layout.Zone`): ``Zone.HAND``,
+  ``Zone.BF`` (on the battlefield), ``Zone.SICK`` (of those, summoning sick),
+  ``Zone.TAPPED``, ``Zone.COMMAND`` (in the command zone), ``Zone.CASTS`` (cast from there),
+  ``Zone.LIB_COUNT`` (in the library), ``Zone.CTR`` and ``Zone.SICK_CTR`` (+1/+1 counters
+  on the copies not summoning sick, and on the sick ones);
 - ``perm``: permanents on the battlefield per group of ``K.members``;
 - ``pool``: mana made and not spent, per unit class; ``units``: running counts of the
-  units the plain sources you control make (no filter), per unit class: row :data:`READY`
+  units the plain sources you control make (no filter), per unit class: row ``UnitRow.READY``
   those able to make mana now (untapped, and a creature's not summoning sick), row
-  :data:`IN_PLAY` all of them, tapped or not (kept as permanents enter, leave, tap and
+  ``UnitRow.IN_PLAY`` all of them, tapped or not (kept as permanents enter, leave, tap and
   untap: :func:`~.zones.enter`, :func:`~.zones.leave`, :func:`~.zones.tap_copies`,
   :func:`~.mana.tap`, :func:`~.zones.untap_units`);
   ``cover`` and ``made``: what the units in play bring to the land choice's colour keys,
@@ -28,18 +28,18 @@ trace, block)``:
   colour W U B R G;
   ``lib_pips`` and ``hand_pips``: the library's and the hand's pips per colour;
 - ``sets``: sets of card ids as bits (:mod:`.bits`), kept as cards move: row
-  :data:`HELD_IDS` the card ids in hand, :data:`ON_IDS` those on the battlefield,
-  :data:`CAST_RANKS` the casting order's ranks (``K.card[kind, C_PASS_RANK]``) of the spells
-  the casting pass may cast (held, or a commander in the command zone); the rows after them
-  are workspace for the spells the mana pays;
-- ``totals``: the event counters (:data:`~.pack.EVENTS`); ``main``: the first main phase's
+  ``SetRow.HELD_IDS`` the card ids in hand, ``SetRow.ON_IDS`` those on the battlefield,
+  ``SetRow.CAST_RANKS`` the casting order's ranks (``K.card[kind, CardCol.PASS_RANK]``) of
+  the spells the casting pass may cast (held, or a commander in the command zone); the rows
+  after them are workspace for the spells the mana pays;
+- ``totals``: the event counters (:class:`~.layout.Event`); ``main``: the first main phase's
   metrics (:data:`~.pack.MAIN_METRICS`, then one per castable card);
 - ``deal`` and ``play``: the game's random streams, xoshiro256** states (uint64[4]): one deals
   the library (so games that read the same positions of the same deck see the same cards,
   whatever else differs, until a search shuffles the library: it is then dealt anew), the
   other decides removal and parley coins; ``recip``: what their draws divide by without a
   division (:func:`reciprocals`);
-- ``work`` and ``stack``: scratch space (:data:`ROWS`) and a policy's bytecode stack;
+- ``work`` and ``stack``: scratch space (:class:`~.layout.Work`) and a policy's bytecode stack;
 - ``trace``: the game's log (:mod:`.trace`), empty (no rows) unless one is asked for;
 - ``block``: the metrics of the last :data:`BLOCK` games by turn, (turns, metrics, games),
   copied into the chunk's output a block at a time, each (turn, metric) a run of adjacent
@@ -56,76 +56,11 @@ from collections import namedtuple
 
 import numpy as np
 
+from .layout import SetRow, Slot, Work, Zone
 from .pack import words_for
 from .records import compiled
 
-__all__ = [
-    "BF",
-    "BLOCK",
-    "CASTS",
-    "COMMAND",
-    "CTR",
-    "EXPLORES_BEFORE",
-    "DEALT",
-    "END",
-    "EQUIPPED",
-    "GRAVEYARD",
-    "HAND",
-    "HAND_LANDS",
-    "CAST_RANKS",
-    "HELD",
-    "HELD_IDS",
-    "IN_PLAY",
-    "LAND_DROPS",
-    "LIB_COUNT",
-    "LIB_LANDS",
-    "MAPS",
-    "ON_IDS",
-    "N_SLOTS",
-    "N_ZONES",
-    "PLAYED_LAND",
-    "POOL_IN_USE",
-    "READY",
-    "SEARCH_REVERSES",
-    "SICK",
-    "SICK_CTR",
-    "SIZE",
-    "State",
-    "TAPPED",
-    "TOP",
-    "TURN",
-    "below",
-    "new_state",
-    "next_u64",
-    "uniform",
-]
-
-TOP, END, DEALT, LAND_DROPS, PLAYED_LAND, MAPS, EQUIPPED, GRAVEYARD, TURN, HAND_LANDS, \
-    LIB_LANDS, POOL_IN_USE, SIZE, SEARCH_REVERSES, EXPLORES_BEFORE, HELD = range(16)
-N_SLOTS = 16
-
-
-#: Rows of the zones array.
-HAND, BF, SICK, TAPPED, COMMAND, CASTS, LIB_COUNT, CTR, SICK_CTR = range(9)
-N_ZONES = 9
-#: Rows of the running mana counts ``S.units``.
-READY, IN_PLAY = range(2)
-#: Rows of the sets of card ids ``S.sets``; then rows of workspace for the spells the mana
-#: pays (:func:`~.mana.paid_row`), one for each function that reads them.
-HELD_IDS, ON_IDS, CAST_RANKS, PAID_CAST, PAID_HAND, PAID_RECORD = range(6)
-#: Rows of the workspace ``S.work`` (int64): each function that needs scratch space has rows
-#: of its own, so no call overwrites its caller's (the compiled game never recurses), and
-#: no array is allocated while games are played.
-ROWS = ("cast_plain", "cast_filtered", "pay_plain", "pay_filtered", "pay_used", "mode_units",
-        "trial", "order", "order_keys", "order_pips", "need", "filter_units", "filter_one",
-        "choose_plain", "choose_filtered", "more_plain", "more_filtered", "option_keys",
-        "option_held", "wanted", "before", "more_covered", "demand",
-        "enter_plain", "enter_filtered", "record_plain", "record_filtered", "observe_plain",
-        "observe_filtered", "next_more", "can_plain", "can_filtered",
-        "no_pending", "basic_held", "basic_keys", "basic_colours", "basic_fetch",
-        "attackers", "crewers", "vehicles", "bottomed", "counts", "hakbal_pending",
-        "some_profiles", "deck_pips")
-globals().update({f"R_{name.upper()}": row for row, name in enumerate(ROWS)})
+__all__ = ["BLOCK", "State", "below", "new_state", "next_u64", "uniform"]
 
 
 #: One game's state (the arrays above).
@@ -144,27 +79,27 @@ def new_state(n_kinds, n_groups, n_classes, n_masks, size, n_events, n_main, wid
     bytecode, ``turns`` turns of metrics for :data:`BLOCK` games, ``trace_rows`` rows of the
     game's log (0: no log)."""
     return State(
-        np.zeros(N_SLOTS, np.int64), np.zeros(size + 1, np.int32),
-        np.zeros((N_ZONES, n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
+        np.zeros(len(Slot), np.int64), np.zeros(size + 1, np.int32),
+        np.zeros((len(Zone), n_kinds), np.int32), np.zeros(max(n_groups, 1), np.int32),
         np.zeros(max(n_classes, 1), np.int32), np.zeros((2, max(n_classes, 1)), np.int64),
         np.zeros(max(n_masks, 1), np.int64), np.zeros(5, np.int64),
         np.zeros(5, np.int32), np.zeros(5, np.int32),
-        np.zeros((6, words_for(n_kinds)), np.uint64),
+        np.zeros((len(SetRow), words_for(n_kinds)), np.uint64),
         np.zeros(n_events, np.int64), np.zeros(max(n_main, 1), np.int64),
         np.zeros(4, np.uint64), np.zeros(4, np.uint64), reciprocals(size),
-        np.zeros((len(ROWS), width), np.int64), np.zeros(max(stack, 1), np.float64),
+        np.zeros((len(Work), width), np.int64), np.zeros(max(stack, 1), np.float64),
         np.zeros((trace_rows, 5), np.int32), np.zeros((turns, width, BLOCK), np.int32))
 
 
 # --------------------------------------------------------------------------------------
 # The game's random stream: xoshiro256** (Blackman and Vigna), seeded from a SeedSequence.
 
-@compiled(inline="always")
+@compiled
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@compiled(inline="always")
+@compiled
 def next_u64(rng):
     """The next 64 random bits of the stream ``rng`` (uint64[4], updated)."""
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -180,7 +115,7 @@ def next_u64(rng):
     return result
 
 
-@compiled(inline="always")
+@compiled
 def uniform(rng):
     """A float uniform on [0, 1) with 53 random bits."""
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -202,7 +137,7 @@ def reciprocals(size: int) -> np.ndarray:
     return table
 
 
-@compiled(inline="always")
+@compiled
 def _remainder32(a, b, m):
     """``a % b`` for ``a`` and ``b`` below ``2**32``, ``m`` = ``2**64 // b + 1`` (Lemire, Kaser
     and Kurz, 2019: the high bits of ``(m * a mod 2**64) * b``, exact for every such a)."""
@@ -211,7 +146,7 @@ def _remainder32(a, b, m):
     return (high * b + ((lower * b) >> np.uint64(32))) >> np.uint64(32)
 
 
-@compiled(inline="always")
+@compiled
 def remainder(x, b, recip):
     """``x % b`` exactly, for a uint64 ``x`` and ``0 < b < 2**16`` (``recip``:
     :func:`reciprocals`): ``x = h * 2**32 + l`` gives ``((h % b) * (2**32 % b) + l % b) % b``,

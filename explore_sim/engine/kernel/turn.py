@@ -14,66 +14,30 @@ from .actions import (
     equip,
 )
 from .bits import is_member, next_common
-from .codes import (
-    CASTABLE_LANDS,
-    E_DAMAGE,
-    E_EXPLORE_COUNTERS,
-    E_EXPLORES,
-    E_EXTRA_LAND_DROPS,
-    E_TRIGGER_COUNTERS,
-    G_COMMANDER_IDS,
-    G_CREATURE,
-    G_EACH_TURN_LAND,
-    G_LAND,
-    HAND_LIMIT,
-    IS_COMMANDER,
-    LIFE,
-    M_COLOUR_SCREWED,
-    M_COUNTERS,
-    M_CREATURES,
-    M_HAND_SIZE,
-    M_LAND_DROP,
-    M_LANDS_PLAYED,
-    M_MANA_AVAILABLE,
-    M_ON_CURVE,
-    M_OPPONENT_DEAD,
-    MAX_ACTIONS,
-    METRIC_EVENT,
-    N_CASTABLE,
-    N_COMMANDERS,
-    N_KINDS,
-    NO,
-    NONE,
-    ON_PLAY,
-    YES,
-    ZERO,
-)
+from .codes import MAX_ACTIONS, NO, NONE, YES, ZERO
 from .decisions import castable_kind
 from .lands import play_land
+from .layout import (
+    N_EVENTS,
+    N_TURN_METRICS,
+    CardCol,
+    Dim,
+    Event,
+    Group,
+    IdSet,
+    KeyRow,
+    SetRow,
+    Slot,
+    Trace,
+    TurnMetric,
+    Work,
+    Zone,
+)
 from .mana import keyed, paid_row, payable_any, total_of, unit_sets
-from .pack import C_CHEAPEST, C_NEEDS_TARGET, CAST_IDS, CK_KINDS, CK_WATCHED
 from .records import compiled
 from .spells import cast_pass
-from .state import (
-    COMMAND,
-    CTR,
-    EXPLORES_BEFORE,
-    GRAVEYARD,
-    HAND,
-    HELD,
-    HELD_IDS,
-    LAND_DROPS,
-    PAID_RECORD,
-    PLAYED_LAND,
-    R_RECORD_FILTERED,
-    R_RECORD_PLAIN,
-    SICK,
-    SICK_CTR,
-    TAPPED,
-    TURN,
-)
-from .trace import T_DISCARD, T_HELD, note, tracing
-from .zones import count, draw, group_ids, mark_castable, to_hand, untap_units
+from .trace import note, tracing
+from .zones import count, draw, group_id, mark_castable, to_hand, untap_units
 
 
 @compiled
@@ -82,30 +46,30 @@ def record_main_phase(K, S):
     before any spell; with ``castable_lands``, ``main_lands`` (the lands in play then) and
     ``castable_lands:CARD`` (``main_lands`` where ``castable:CARD``, else 0). ``S.main``
     holds ``3 + 2 * n_castable`` slots."""
-    plain, filtered = S.work[R_RECORD_PLAIN], S.work[R_RECORD_FILTERED]
+    plain, filtered = S.work[Work.RECORD_PLAIN], S.work[Work.RECORD_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     total = total_of(K, filtered if n_sets > 1 else plain)
     main = S.main
     main[0] = total
     screwed = 0
-    held, cast = S.sets[HELD_IDS], K.id_sets[CAST_IDS]
+    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
     fast = keyed(K)
-    paid = (paid_row(K, CK_KINDS, plain, filtered, n_sets, S.sets[PAID_RECORD]) if fast
-            else S.sets[PAID_RECORD])
+    paid = (paid_row(K, KeyRow.KINDS, plain, filtered, n_sets, S.sets[SetRow.PAID_RECORD]) if fast
+            else S.sets[SetRow.PAID_RECORD])
     kind = next_common(held, cast, 1)
     while kind >= 0:
-        if K.card[kind, C_CHEAPEST] <= total:
+        if K.card[kind, CardCol.CHEAPEST] <= total:
             if not (is_member(paid, kind) if fast
                     else castable_kind(K, plain, filtered, n_sets, kind, NO)):
                 screwed = 1
                 break
         kind = next_common(held, cast, kind + 1)
     main[1] = screwed
-    n_castable = K.dims[N_CASTABLE]
-    lands = count(K, S, G_LAND) if K.dims[CASTABLE_LANDS] else 0
+    n_castable = K.dims[Dim.N_CASTABLE]
+    lands = count(K, S, Group.LAND) if K.dims[Dim.CASTABLE_LANDS] else 0
     main[2 + n_castable] = lands  # main_lands, taken with castable_lands only
-    watched = (paid_row(K, CK_WATCHED, plain, filtered, n_sets, S.sets[PAID_RECORD])
-               if fast and n_castable else S.sets[PAID_RECORD])
+    watched = (paid_row(K, KeyRow.WATCHED, plain, filtered, n_sets, S.sets[SetRow.PAID_RECORD])
+               if fast and n_castable else S.sets[SetRow.PAID_RECORD])
     for j in range(n_castable):
         ok = 0
         if fast:
@@ -146,26 +110,26 @@ def main_phase(K, S, second):
 @compiled
 def untap_and_draw(K, S):
     s = S.slots
-    s[TURN] += 1
-    for kind in range(K.dims[N_KINDS]):  # no copy is summoning sick any more
-        S.zones[CTR, kind] += S.zones[SICK_CTR, kind]
-        S.zones[SICK_CTR, kind] = 0
-    s[EXPLORES_BEFORE] = S.totals[E_EXPLORES]
-    S.zones[SICK, :] = 0
-    S.zones[TAPPED, :] = 0
+    s[Slot.TURN] += 1
+    for kind in range(K.dims[Dim.N_KINDS]):  # no copy is summoning sick any more
+        S.zones[Zone.CTR, kind] += S.zones[Zone.SICK_CTR, kind]
+        S.zones[Zone.SICK_CTR, kind] = 0
+    s[Slot.EXPLORES_BEFORE] = S.totals[Event.EXPLORES]
+    S.zones[Zone.SICK, :] = 0
+    S.zones[Zone.TAPPED, :] = 0
     untap_units(K, S)
     S.pool[:] = 0
-    extra = count(K, S, G_EACH_TURN_LAND)  # Janeway: an additional land each turn
-    s[LAND_DROPS] = 1 + extra
-    S.totals[E_EXTRA_LAND_DROPS] += extra
-    s[PLAYED_LAND] = 0
-    if s[TURN] == 1:  # commanders start in the command zone
-        for slot in range(K.dims[N_COMMANDERS]):
-            commander = group_ids(K, G_COMMANDER_IDS)[slot]
-            S.zones[COMMAND, commander] = 1
+    extra = count(K, S, Group.EACH_TURN_LAND)  # Janeway: an additional land each turn
+    s[Slot.LAND_DROPS] = 1 + extra
+    S.totals[Event.EXTRA_LAND_DROPS] += extra
+    s[Slot.PLAYED_LAND] = 0
+    if s[Slot.TURN] == 1:  # commanders start in the command zone
+        for slot in range(K.dims[Dim.N_COMMANDERS]):
+            commander = group_id(K, Group.COMMANDER_IDS, slot)
+            S.zones[Zone.COMMAND, commander] = 1
             mark_castable(K, S, commander)
     # The player on the play skips the first draw, except in a multiplayer Commander game.
-    if s[TURN] > 1 or not K.dims[ON_PLAY] or K.dims[IS_COMMANDER]:
+    if s[Slot.TURN] > 1 or not K.dims[Dim.ON_PLAY] or K.dims[Dim.IS_COMMANDER]:
         draw(K, S)
 
 
@@ -173,15 +137,15 @@ def untap_and_draw(K, S):
 def cleanup(K, S, discard_order):
     """Discard down to the hand limit: the most expensive spells first (of two that cost the
     same, not a mana source), lands last, then by id."""
-    excess = S.slots[HELD] - K.dims[HAND_LIMIT]
+    excess = S.slots[Slot.HELD] - K.dims[Dim.HAND_LIMIT]
     if excess <= 0:
         return
     for kind in discard_order:
-        dropping = min(excess, S.zones[HAND, kind])
+        dropping = min(excess, S.zones[Zone.HAND, kind])
         if dropping > 0:
             to_hand(K, S, kind, -dropping)
-            S.slots[GRAVEYARD] += dropping
-            note(S, T_DISCARD, kind, dropping, 0)
+            S.slots[Slot.GRAVEYARD] += dropping
+            note(S, Trace.DISCARD, kind, dropping, 0)
             excess -= dropping
         if excess <= 0:
             return
@@ -189,28 +153,29 @@ def cleanup(K, S, discard_order):
 
 @compiled
 def turn_metrics(K, S, out):
-    """This turn's metrics in :data:`~.pack.METRICS` order (then the castable cards; with
-    ``castable_lands``, then ``main_lands`` and ``castable_lands:CARD``)."""
+    """This turn's metrics by :class:`~.layout.TurnMetric` (whose first members are the
+    event counters, cumulative from the start, in :class:`~.layout.Event`'s order), then the
+    castable cards'; with ``castable_lands``, then ``main_lands`` and
+    ``castable_lands:CARD``."""
     totals, main, s = S.totals, S.main, S.slots
-    lands = count(K, S, G_LAND)
-    for m in range(len(METRIC_EVENT)):  # event counters, cumulative from the start
-        if METRIC_EVENT[m] >= 0:
-            out[m] = totals[METRIC_EVENT[m]]
-    out[M_LANDS_PLAYED] = lands
-    out[M_ON_CURVE] = 1 if lands >= s[TURN] else 0
-    out[M_LAND_DROP] = s[PLAYED_LAND]
-    out[M_COUNTERS] = totals[E_EXPLORE_COUNTERS] + totals[E_TRIGGER_COUNTERS]
-    out[M_CREATURES] = count(K, S, G_CREATURE)
-    out[M_HAND_SIZE] = s[HELD]
-    out[M_MANA_AVAILABLE] = main[0]
-    out[M_COLOUR_SCREWED] = main[1]
-    out[M_OPPONENT_DEAD] = 1 if totals[E_DAMAGE] >= K.dims[LIFE] else 0
-    n_castable = K.dims[N_CASTABLE]
+    for e in range(N_EVENTS):
+        out[e] = totals[e]
+    lands = count(K, S, Group.LAND)
+    out[TurnMetric.COUNTERS] = totals[Event.EXPLORE_COUNTERS] + totals[Event.TRIGGER_COUNTERS]
+    out[TurnMetric.LANDS_PLAYED] = lands
+    out[TurnMetric.ON_CURVE] = 1 if lands >= s[Slot.TURN] else 0
+    out[TurnMetric.LAND_DROP] = s[Slot.PLAYED_LAND]
+    out[TurnMetric.CREATURES] = count(K, S, Group.CREATURE)
+    out[TurnMetric.HAND_SIZE] = s[Slot.HELD]
+    out[TurnMetric.MANA_AVAILABLE] = main[0]
+    out[TurnMetric.COLOUR_SCREWED] = main[1]
+    out[TurnMetric.OPPONENT_DEAD] = 1 if totals[Event.DAMAGE] >= K.dims[Dim.LIFE] else 0
+    n_castable = K.dims[Dim.N_CASTABLE]
     for j in range(n_castable):
-        out[len(METRIC_EVENT) + j] = main[2 + j]
-    if K.dims[CASTABLE_LANDS]:  # main_lands, then castable_lands:CARD
+        out[N_TURN_METRICS + j] = main[2 + j]
+    if K.dims[Dim.CASTABLE_LANDS]:  # main_lands, then castable_lands:CARD
         for j in range(n_castable + 1):
-            out[len(METRIC_EVENT) + n_castable + j] = main[2 + n_castable + j]
+            out[N_TURN_METRICS + n_castable + j] = main[2 + n_castable + j]
 
 
 @compiled
@@ -220,14 +185,14 @@ def note_held(K, S):
     and there is none)."""
     if not tracing(S):
         return
-    no_creature = count(K, S, G_CREATURE) == 0
-    for kind in range(1, K.dims[N_KINDS]):
-        need = K.card[kind, C_NEEDS_TARGET]
-        if S.zones[HAND, kind] > 0 and (need == 2 or (need == 1 and no_creature)):
-            note(S, T_HELD, kind, S.zones[HAND, kind], need)
+    no_creature = count(K, S, Group.CREATURE) == 0
+    for kind in range(1, K.dims[Dim.N_KINDS]):
+        need = K.card[kind, CardCol.NEEDS_TARGET]
+        if S.zones[Zone.HAND, kind] > 0 and (need == 2 or (need == 1 and no_creature)):
+            note(S, Trace.HELD, kind, S.zones[Zone.HAND, kind], need)
 
 
-@compiled(inline="always")
+@compiled
 def play_turn(K, S, discard_order, attackers, crewers):
     untap_and_draw(K, S)
     main_phase(K, S, NO)

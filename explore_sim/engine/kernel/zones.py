@@ -7,85 +7,60 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 from .bits import next_common, put
-from .codes import (
-    E_DECKED,
-    E_MAPS_CREATED,
-    G_BASIC_IDS,
-    G_HELM,
-    G_LAND_IDS,
-    IS_COMMANDER,
-    N_CLASSES,
-    N_MASKS,
-    ONE,
-)
-from .pack import (
-    C_BASIC_TYPES,
-    C_COMMANDER_SLOT,
-    C_HAS_HASTE,
-    C_IS_CREATURE,
-    C_IS_LAND,
-    C_IS_SOURCE,
-    C_N_GROUPS,
-    C_PASS_RANK,
-    C_SOURCE_COST,
-    CREATURE_IDS,
+from .codes import ONE
+from .layout import (
+    CardCol,
+    Dim,
+    Event,
+    Group,
+    IdSet,
+    SetRow,
+    Slot,
+    Trace,
+    UnitRow,
+    Zone,
 )
 from .records import compiled
-from .state import (
-    BF,
-    CAST_RANKS,
-    COMMAND,
-    CTR,
-    DEALT,
-    END,
-    GRAVEYARD,
-    HAND,
-    HAND_LANDS,
-    HELD,
-    HELD_IDS,
-    IN_PLAY,
-    LIB_COUNT,
-    LIB_LANDS,
-    MAPS,
-    ON_IDS,
-    READY,
-    SICK,
-    SICK_CTR,
-    SIZE,
-    TAPPED,
-    TOP,
-    below,
-)
-from .trace import T_COUNTERS, T_DECKED, T_DRAW, T_LAND_LEAVES, T_MAPS_MADE, note
+from .state import below
+from .trace import note
 
 
-@compiled(inline="always")
+@compiled
 def count(K, S, slot):
     """Permanents of group ``slot`` on the battlefield."""
     g = K.gi[slot]
     return S.perm[g] if g >= 0 else 0
 
 
-@compiled(inline="always")
+@compiled
 def member(K, slot, kind):
     g = K.gi[slot]
     return g >= 0 and K.members[kind, g] != 0
 
 
-@compiled(inline="always")
-def group_ids(K, slot):
-    """The card ids of group ``slot``."""
+@compiled
+def group_size(K, slot):
+    """How many card ids group ``slot`` has (0 when the deck has no such group)."""
     g = K.gi[slot]
-    if g < 0:
-        return K.group_ids[0, :0]
-    return K.group_ids[g, : K.group_n[g]]
+    return K.group_n[g] if g >= 0 else 0
+
+
+@compiled
+def group_id(K, slot, index):
+    """Card id ``index`` (below :func:`group_size`) of group ``slot``; a loop over a group::
+
+        for index in range(group_size(K, Group.SEEKER)):
+            kind = group_id(K, Group.SEEKER, index)
+    """
+    return K.group_ids[K.gi[slot], index]
 
 
 @compiled
 def first_present(K, S, slot):
     """The first card id of group ``slot`` with a copy on the battlefield (0: none)."""
-    for kind in group_ids(K, slot):
-        if S.zones[BF, kind] > 0:
+    for index in range(group_size(K, slot)):
+        kind = group_id(K, slot, index)
+        if S.zones[Zone.BF, kind] > 0:
             return kind
     return 0
 
@@ -95,69 +70,70 @@ def deal_to(S, position):
     """Deal the library up to logical ``position``: each undealt position takes a uniform
     choice among the cards not dealt yet (a partial Fisher-Yates shuffle)."""
     s, lib, rng = S.slots, S.lib, S.deal
-    size = s[SIZE]
-    while s[DEALT] <= position and s[DEALT] < size:
-        d = s[DEALT]
+    size = s[Slot.SIZE]
+    while s[Slot.DEALT] <= position and s[Slot.DEALT] < size:
+        d = s[Slot.DEALT]
         j = d + below(rng, size - d, S.recip)
         lib[d], lib[j] = lib[j], lib[d]
-        s[DEALT] = d + 1
+        s[Slot.DEALT] = d + 1
 
 
-@compiled(inline="always")
+@compiled
 def deal_all(S):
-    deal_to(S, S.slots[SIZE])
+    deal_to(S, S.slots[Slot.SIZE])
 
 
-@compiled(inline="always")
+@compiled
 def at(S, position):
     """The index in ``S.lib`` of the library's logical ``position`` (>= 0): ``position``
     modulo the buffer's width, by subtraction (a position passes the width only after cards
     went to the bottom)."""
-    width = S.slots[SIZE] + 1
+    width = S.slots[Slot.SIZE] + 1
     while position >= width:
         position -= width
     return position
 
 
-@compiled(inline="always")
+@compiled
 def peek(K, S):
     """The top card of the library, 0 where it is empty."""
     s = S.slots
-    if s[TOP] >= s[END]:
+    if s[Slot.TOP] >= s[Slot.END]:
         return 0
-    deal_to(S, s[TOP])
-    return S.lib[at(S, s[TOP])]
+    deal_to(S, s[Slot.TOP])
+    return S.lib[at(S, s[Slot.TOP])]
 
 
-@compiled(inline="always")
+@compiled
 def to_hand(K, S, card, n):
     """``n`` copies of ``card`` join the hand (leave it where ``n`` is negative); the hand's
     size, lands and pips are counted as they do."""
-    S.zones[HAND, card] += n
-    S.slots[HELD] += n
-    S.slots[HAND_LANDS] += n * K.card[card, C_IS_LAND]
+    S.zones[Zone.HAND, card] += n
+    S.slots[Slot.HELD] += n
+    S.slots[Slot.HAND_LANDS] += n * K.card[card, CardCol.IS_LAND]
     for k in range(5):
         S.hand_pips[k] += n * K.pips[card, k]
-    put(S.sets[HELD_IDS], card, S.zones[HAND, card] > 0)
+    put(S.sets[SetRow.HELD_IDS], card, S.zones[Zone.HAND, card] > 0)
     mark_castable(K, S, card)
 
 
-@compiled(inline="always")
+@compiled
 def mark_castable(K, S, kind):
     """Keep ``kind``'s rank in the set of spells the casting pass may cast (held, or a
     commander in the command zone) after its copies in hand or in the command zone changed."""
-    rank = K.card[kind, C_PASS_RANK]
+    rank = K.card[kind, CardCol.PASS_RANK]
     if rank >= 0:
-        put(S.sets[CAST_RANKS], rank, S.zones[HAND, kind] > 0 or S.zones[COMMAND, kind] > 0)
+        held = S.zones[Zone.HAND, kind] > 0 or S.zones[Zone.COMMAND, kind] > 0
+        put(S.sets[SetRow.CAST_RANKS], rank, held)
 
 
 @compiled
 def leave_library(K, S, card):
     """The top card ``card`` leaves the library (drawn, explored into hand, milled)."""
     s = S.slots
-    s[TOP] += 1
-    S.zones[LIB_COUNT, card] -= 1
-    s[LIB_LANDS] -= K.card[card, C_IS_LAND]
+    s[Slot.TOP] += 1
+    S.zones[Zone.LIB_COUNT, card] -= 1
+    s[Slot.LIB_LANDS] -= K.card[card, CardCol.IS_LAND]
     for k in range(5):
         S.lib_pips[k] -= K.pips[card, k]
 
@@ -167,52 +143,52 @@ def draw(K, S):
     """Draw a card; drawing from an empty library is recorded (``decked``)."""
     card = peek(K, S)
     if card == 0:
-        S.totals[E_DECKED] = 1
-        note(S, T_DECKED, 0, 0, 0)
+        S.totals[Event.DECKED] = 1
+        note(S, Trace.DECKED, 0, 0, 0)
         return
     leave_library(K, S, card)
     to_hand(K, S, card, ONE)
-    note(S, T_DRAW, card, 0, 0)
+    note(S, Trace.DRAW, card, 0, 0)
 
 
-@compiled(inline="always")
+@compiled
 def usable(K, S, kind):
     """Untapped copies of source ``kind`` able to make mana now (a creature's only once it
     has been under your control since the turn began, CR 302.6)."""
-    n = S.zones[BF, kind] - S.zones[TAPPED, kind]
-    if K.card[kind, C_IS_CREATURE] and not K.card[kind, C_HAS_HASTE]:
-        n -= S.zones[SICK, kind]
+    n = S.zones[Zone.BF, kind] - S.zones[Zone.TAPPED, kind]
+    if K.card[kind, CardCol.IS_CREATURE] and not K.card[kind, CardCol.HAS_HASTE]:
+        n -= S.zones[Zone.SICK, kind]
     return max(n, 0)
 
 
-@compiled(inline="always")
+@compiled
 def makes_plain_mana(K, kind):
     """Whether ``kind`` is a mana source with no activation cost (not a filter)."""
-    return K.card[kind, C_IS_SOURCE] != 0 and K.card[kind, C_SOURCE_COST] == 0
+    return K.card[kind, CardCol.IS_SOURCE] != 0 and K.card[kind, CardCol.SOURCE_COST] == 0
 
 
-@compiled(inline="always")
+@compiled
 def untap_units(K, S):
     """The running mana counts at the untap step: with nothing tapped or summoning sick,
     every plain source you control can make its mana (:data:`~.state.READY` becomes
     :data:`~.state.IN_PLAY`)."""
-    for c in range(K.dims[N_CLASSES]):
-        S.units[READY, c] = S.units[IN_PLAY, c]
+    for c in range(K.dims[Dim.N_CLASSES]):
+        S.units[UnitRow.READY, c] = S.units[UnitRow.IN_PLAY, c]
 
 
-@compiled(inline="always")
+@compiled
 def units_moved(K, S, kind, ready_before, on_before):
     """Keep the running mana counts in step after copies of ``kind`` entered, left, were
     tapped or untapped: ``ready_before`` and ``on_before`` are its usable copies and its
     copies on the battlefield before the change."""
     if makes_plain_mana(K, kind):
-        ready, on = usable(K, S, kind) - ready_before, S.zones[BF, kind] - on_before
+        ready, on = usable(K, S, kind) - ready_before, S.zones[Zone.BF, kind] - on_before
         if ready or on:
-            for c in range(K.dims[N_CLASSES]):
-                S.units[READY, c] += ready * K.source_units[kind, c]
-                S.units[IN_PLAY, c] += on * K.source_units[kind, c]
+            for c in range(K.dims[Dim.N_CLASSES]):
+                S.units[UnitRow.READY, c] += ready * K.source_units[kind, c]
+                S.units[UnitRow.IN_PLAY, c] += on * K.source_units[kind, c]
         if on:
-            for m in range(K.dims[N_MASKS]):
+            for m in range(K.dims[Dim.N_MASKS]):
                 S.cover[m] += on * K.source_cover[kind, m]
             for k in range(5):
                 S.made[k] += on * K.source_colours[kind, k]
@@ -221,52 +197,52 @@ def units_moved(K, S, kind, ready_before, on_before):
 @compiled
 def tap_copies(K, S, kind, n):
     """Tap ``n`` copies of permanent ``kind`` (untap them where ``n`` is negative)."""
-    ready, on = usable(K, S, kind), S.zones[BF, kind]
-    S.zones[TAPPED, kind] += n
+    ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
+    S.zones[Zone.TAPPED, kind] += n
     units_moved(K, S, kind, ready, on)
 
 
-@compiled(inline="always")
+@compiled
 def enter(K, S, kind):
     """A permanent enters the battlefield (summoning sick); its groups count it."""
-    ready, on = usable(K, S, kind), S.zones[BF, kind]
-    S.zones[BF, kind] += 1
-    S.zones[SICK, kind] += 1
-    for i in range(K.card[kind, C_N_GROUPS]):
+    ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
+    S.zones[Zone.BF, kind] += 1
+    S.zones[Zone.SICK, kind] += 1
+    for i in range(K.card[kind, CardCol.N_GROUPS]):
         S.perm[K.kind_groups[kind, i]] += 1
-    put(S.sets[ON_IDS], kind, True)
+    put(S.sets[SetRow.ON_IDS], kind, True)
     units_moved(K, S, kind, ready, on)
 
 
-@compiled(inline="always")
+@compiled
 def leave(K, S, kind):
     """A permanent leaves the battlefield; its sick and tapped counts stay within what is
     left."""
-    ready, on = usable(K, S, kind), S.zones[BF, kind]
-    S.zones[BF, kind] -= 1
-    for i in range(K.card[kind, C_N_GROUPS]):
+    ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
+    S.zones[Zone.BF, kind] -= 1
+    for i in range(K.card[kind, CardCol.N_GROUPS]):
         S.perm[K.kind_groups[kind, i]] -= 1
-    put(S.sets[ON_IDS], kind, S.zones[BF, kind] > 0)
-    S.zones[SICK, kind] = min(S.zones[SICK, kind], S.zones[BF, kind])
-    S.zones[TAPPED, kind] = min(S.zones[TAPPED, kind], S.zones[BF, kind])
+    put(S.sets[SetRow.ON_IDS], kind, S.zones[Zone.BF, kind] > 0)
+    S.zones[Zone.SICK, kind] = min(S.zones[Zone.SICK, kind], S.zones[Zone.BF, kind])
+    S.zones[Zone.TAPPED, kind] = min(S.zones[Zone.TAPPED, kind], S.zones[Zone.BF, kind])
     units_moved(K, S, kind, ready, on)
 
 
-@compiled(inline="always")
+@compiled
 def is_game_commander(K, kind):
-    return K.dims[IS_COMMANDER] and K.card[kind, C_COMMANDER_SLOT] >= 0
+    return K.dims[Dim.IS_COMMANDER] and K.card[kind, CardCol.COMMANDER_SLOT] >= 0
 
 
-@compiled(inline="always")
+@compiled
 def countered_copy_is_sick(S, kind, just_entered):
     """Whether the copy of ``kind`` an effect puts counters on, or that leaves, is summoning
     sick: the one that just entered when ``just_entered`` and one is sick, else one that is
     not sick if there is one (the copy :func:`remove` removes)."""
-    sick = S.zones[SICK, kind]
-    return (just_entered and sick > 0) or S.zones[BF, kind] - sick <= 0
+    sick = S.zones[Zone.SICK, kind]
+    return (just_entered and sick > 0) or S.zones[Zone.BF, kind] - sick <= 0
 
 
-@compiled(inline="always")
+@compiled
 def counters_on_copies(counters, copies, chosen):
     """The counters on ``chosen`` of ``copies`` permanents that carry ``counters`` between
     them: all when every copy is chosen, else their even share, rounded down."""
@@ -284,22 +260,22 @@ def add_counters(K, S, kind, added, just_entered):
     if added <= 0 or kind == 0:
         return
     if countered_copy_is_sick(S, kind, just_entered):
-        S.zones[SICK_CTR, kind] += added
+        S.zones[Zone.SICK_CTR, kind] += added
     else:
-        S.zones[CTR, kind] += added
-    note(S, T_COUNTERS, kind, added, 1)
+        S.zones[Zone.CTR, kind] += added
+    note(S, Trace.COUNTERS, kind, added, 1)
 
 
 @compiled
 def take_counters(K, S, kind, just_entered):
     """The copy of ``kind`` about to leave takes its +1/+1 counters with it (its even share
     of its part's)."""
-    sick = S.zones[SICK, kind]
+    sick = S.zones[Zone.SICK, kind]
     if countered_copy_is_sick(S, kind, just_entered):
-        S.zones[SICK_CTR, kind] -= counters_on_copies(S.zones[SICK_CTR, kind], sick, 1)
+        S.zones[Zone.SICK_CTR, kind] -= counters_on_copies(S.zones[Zone.SICK_CTR, kind], sick, 1)
     else:
-        ready = S.zones[BF, kind] - sick
-        S.zones[CTR, kind] -= counters_on_copies(S.zones[CTR, kind], ready, 1)
+        ready = S.zones[Zone.BF, kind] - sick
+        S.zones[Zone.CTR, kind] -= counters_on_copies(S.zones[Zone.CTR, kind], ready, 1)
 
 
 @compiled
@@ -307,27 +283,27 @@ def remove(K, S, kind, just_entered):
     """The removal model: a permanent leaves in response to its explore (E3); the copy that
     just entered goes (an older one stays free of summoning sickness), a commander returns
     to the command zone (CR 903.9)."""
-    if kind == 0 or S.zones[BF, kind] <= 0:
+    if kind == 0 or S.zones[Zone.BF, kind] <= 0:
         return
     take_counters(K, S, kind, just_entered)
-    if just_entered and S.zones[SICK, kind] > 0:
-        ready, on = usable(K, S, kind), S.zones[BF, kind]
-        S.zones[SICK, kind] -= 1
+    if just_entered and S.zones[Zone.SICK, kind] > 0:
+        ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
+        S.zones[Zone.SICK, kind] -= 1
         units_moved(K, S, kind, ready, on)
     leave(K, S, kind)
     if is_game_commander(K, kind):
-        S.zones[COMMAND, kind] += 1
+        S.zones[Zone.COMMAND, kind] += 1
         mark_castable(K, S, kind)
     else:
-        S.slots[GRAVEYARD] += 1
+        S.slots[Slot.GRAVEYARD] += 1
 
 
-@compiled(inline="always")
+@compiled
 def sacrifice(K, S, kind):
     """Sacrifice a land (a fetch land, Myriad Landscape)."""
     leave(K, S, kind)
-    note(S, T_LAND_LEAVES, kind, 2, 0)
-    S.slots[GRAVEYARD] += 1
+    note(S, Trace.LAND_LEAVES, kind, 2, 0)
+    S.slots[Slot.GRAVEYARD] += 1
 
 
 @compiled
@@ -335,12 +311,12 @@ def pick_creature(K, S, prefer_sick):
     """A creature you control (a target of Maps and spells): the first by id (by name), or a
     summoning-sick one first."""
     first = 0
-    on, creatures = S.sets[ON_IDS], K.id_sets[CREATURE_IDS]
+    on, creatures = S.sets[SetRow.ON_IDS], K.id_sets[IdSet.CREATURE_IDS]
     kind = next_common(on, creatures, 1)
     while kind >= 0:
         if not prefer_sick:
             return kind
-        if S.zones[SICK, kind] > 0:
+        if S.zones[Zone.SICK, kind] > 0:
             return kind
         if first == 0:
             first = kind
@@ -353,24 +329,26 @@ def create_maps(K, S, n):
     """Create ``n`` Maps; each Worldwalker Helm adds one (M6)."""
     if n <= 0:
         return
-    made = n + count(K, S, G_HELM)
-    S.slots[MAPS] += made
-    S.totals[E_MAPS_CREATED] += made
-    note(S, T_MAPS_MADE, 0, made, 0)
+    made = n + count(K, S, Group.HELM)
+    S.slots[Slot.MAPS] += made
+    S.totals[Event.MAPS_CREATED] += made
+    note(S, Trace.MAPS_MADE, 0, made, 0)
 
 
-@compiled(inline="always")
+@compiled
 def land_types(K, S):
     types = 0
-    for kind in group_ids(K, G_LAND_IDS):
-        if S.zones[BF, kind] > 0:
-            types |= K.card[kind, C_BASIC_TYPES]
+    for index in range(group_size(K, Group.LAND_IDS)):
+        kind = group_id(K, Group.LAND_IDS, index)
+        if S.zones[Zone.BF, kind] > 0:
+            types |= K.card[kind, CardCol.BASIC_TYPES]
     return types
 
 
-@compiled(inline="always")
+@compiled
 def basics_left(K, S):
     n = 0
-    for b in group_ids(K, G_BASIC_IDS):
-        n += S.zones[LIB_COUNT, b]
+    for index in range(group_size(K, Group.BASIC_IDS)):
+        b = group_id(K, Group.BASIC_IDS, index)
+        n += S.zones[Zone.LIB_COUNT, b]
     return n

@@ -1,0 +1,73 @@
+"""Never a silent wait: the compiled game's first compilation is told in Python and Jupyter
+(a CompileNotice warning), on the command line (a notice, then the time it takes), and to
+anyone listening (explore_sim.progress.add_compile_listener)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+
+import pytest
+
+from explore_sim import progress
+from explore_sim.engine import kernel
+from explore_sim.errors import CompileNotice
+
+
+@pytest.fixture
+def unsaid(monkeypatch):
+    """A process that has not announced a compilation yet, not the command line's."""
+    monkeypatch.setattr(kernel, "_SAID", [])
+    monkeypatch.setattr(progress, "_TERMINAL", [])
+
+
+def test_python_and_jupyter_are_told_by_a_warning(unsaid):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kernel._announce()
+        kernel._announce()  # once per process
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (CompileNotice, kernel.COMPILE_NOTICE)]
+
+
+def test_the_command_line_is_told_by_its_notice(unsaid, caplog, monkeypatch):
+    monkeypatch.setattr(kernel.NOTICES, "propagate", True)  # to caplog's handler
+    progress.notices_on_terminal()
+    caplog.set_level(logging.INFO, logger="explore_sim.notices")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel._announce()
+    assert [r.getMessage() for r in caplog.records
+            if r.name == "explore_sim.notices"] == [kernel.COMPILE_NOTICE]
+
+
+def test_listeners_are_told_the_time_while_it_compiles(monkeypatch):
+    told = []
+    monkeypatch.setattr(progress, "_COMPILE_LISTENERS", [])
+    progress.add_compile_listener(lambda seconds, done: told.append((seconds, done)))
+    monkeypatch.setattr(kernel, "compiling", lambda: True)
+    done = threading.Event()
+    ticker = threading.Thread(target=kernel._tick, args=(done, 0.01))
+    ticker.start()
+    while len(told) < 3:
+        done.wait(0.01)
+    done.set()
+    ticker.join()
+    assert [d for _, d in told[:3]] == [False] * 3 and told[-1][1] is True
+    times = [seconds for seconds, _ in told]
+    assert times == sorted(times)
+
+
+def test_nothing_is_told_when_the_game_loads_from_the_cache(monkeypatch):
+    told = []
+    monkeypatch.setattr(progress, "_COMPILE_LISTENERS", [])
+    progress.add_compile_listener(lambda seconds, done: told.append(done))
+    monkeypatch.setattr(kernel, "compiling", lambda: False)
+    done = threading.Event()
+    ticker = threading.Thread(target=kernel._tick, args=(done, 0.01))
+    ticker.start()
+    done.wait(0.05)
+    done.set()
+    ticker.join()
+    assert told == []
