@@ -248,3 +248,37 @@ def test_the_game_compiles_without_reference_counting():
     assert kernel_way(a) == default(a) == 1
     assert "NRT_decref" in next(iter(default.inspect_llvm().values()))
     assert "NRT_" not in next(iter(kernel_way.inspect_llvm().values()))
+
+
+def test_the_game_is_optimised_once_where_it_is_linked():
+    """The private hook of explore_sim/engine/kernel/optimise.py still takes effect: while a
+    game compiles, the libraries of the functions the entry point calls are left to be
+    optimised where the entry point links them (the cold compile's largest saving), in the
+    compiling thread only, and the entry point computes what it would have computed."""
+    from numba import njit
+
+    from explore_sim.engine.kernel.optimise import cheap_libraries, optimised_once
+
+    @njit(cache=False)
+    def probe_leaf(x):
+        return x * 3 + 1
+
+    @njit(cache=False)
+    def probe_middle(x):
+        return probe_leaf(x) + probe_leaf(x + 1)
+
+    @njit(cache=False)
+    def probe_entry(x):
+        return probe_middle(x) - 2
+
+    with optimised_once("probe_entry"):
+        assert probe_entry(4) == (13 + 16) - 2
+        left = cheap_libraries()
+    assert left >= 2  # probe_middle's and probe_leaf's
+
+    @njit(cache=False)
+    def probe_elsewhere(x):
+        return probe_middle(x) * 2
+
+    assert probe_elsewhere(1) == 2 * (4 + 7)
+    assert cheap_libraries() == left  # outside the context, numba's own optimisation

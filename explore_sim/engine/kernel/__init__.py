@@ -55,6 +55,7 @@ from ..threads import kernel_threads, thread_parts
 from .bytecode import compile_policy, policy_problem
 from .game import play_chunk
 from .layout import N_EVENTS, N_TURN_METRICS, Dim, Slot, TurnMetric, Work, columns
+from .optimise import optimised_once
 from .pack import KernelTables, pack
 from .records import CACHE, Tables, as_tables
 from .state import State, new_state
@@ -334,7 +335,8 @@ def _compile_for(args: tuple) -> None:
                                   name="explore-compile")
         ticker.start()
         try:
-            play_chunk.compile(tuple(numba.typeof(a) for a in args))
+            with optimised_once("play_chunk"):
+                play_chunk.compile(tuple(numba.typeof(a) for a in args))
         finally:
             done.set()
             ticker.join()

@@ -45,7 +45,8 @@ from numba.core.typing.templates import AttributeTemplate
 from ..compile_cache import cache_for
 from .pack import KernelTables
 
-__all__ = ["CACHE", "CONSTANT_SOURCES", "TABLE_FIELDS", "Borrowed", "Tables", "as_tables", "borrow", "compiled"]
+__all__ = ["CACHE", "CONSTANT_SOURCES", "TABLE_FIELDS", "Borrowed", "Tables", "as_tables",
+           "borrow", "compiled"]
 
 _HERE = Path(__file__).resolve().parent
 #: numba's cache of the compiled game: this package's sources, and the modules whose codes

@@ -1,0 +1,88 @@
+"""The game optimised by LLVM once, not once per level of its calls.
+
+numba compiles every function of the game into a code library of its own, links into it the
+libraries of the functions it calls, and optimises the whole at LLVM's full level. A function
+deep in the game (a card's castability, a payment) is thus optimised again in the library of
+every function above it: about as many times as the game's calls are deep, which was most of
+the cold compile. While the game compiles (:func:`optimised_once`, in the compiling thread
+only), every library but the entry point's is left as numba's function passes made it; the
+entry point's library, which links every function of the game, gets the full optimisation
+once, so the
+machine code that plays is as fast (``benchmarks/compile_time.py`` measures the compile;
+alternating processes measure the games).
+
+This reaches into numba's code generator (``CPUCodeLibrary._optimize_final_module``), the one
+place it can be done; where a numba release has no such method, the game compiles as numba
+does by default (the same games, a slower compile). ``tests/test_kernel_parts.py`` checks that
+it still takes effect.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+from numba.core import codegen
+
+__all__ = ["optimised_once", "cheap_libraries"]
+
+#: The compiling thread's entry point (None: numba's default) and the libraries it gave only
+#: the cheap pass.
+_STATE = threading.local()
+_INSTALLED: list[bool] = []
+_LOCK = threading.Lock()
+
+
+def cheap_libraries() -> int:
+    """How many libraries the current (or last) :func:`optimised_once` of this thread left
+    to be optimised where they are linked into the entry point.
+
+    Returns
+    -------
+    int
+    """
+    return getattr(_STATE, "cheap", 0)
+
+
+def _install() -> bool:
+    """Wrap numba's module optimisation once per process: the wrapper defers to numba's own
+    in every thread but one inside :func:`optimised_once`. Returns whether it is in place."""
+    library = getattr(codegen, "CPUCodeLibrary", None)
+    original = getattr(library, "_optimize_final_module", None)
+    if original is None:
+        return False
+    with _LOCK:
+        if _INSTALLED:
+            return True
+
+        def optimise(self):
+            entry = getattr(_STATE, "entry", None)
+            if entry is None or entry in self.name:
+                return original(self)
+            _STATE.cheap = getattr(_STATE, "cheap", 0) + 1
+            return None  # optimised where it is linked into the entry point
+
+        library._optimize_final_module = optimise
+        _INSTALLED.append(True)
+    return True
+
+
+@contextlib.contextmanager
+def optimised_once(entry: str) -> Iterator[None]:
+    """Within this context, in this thread, numba runs its module optimisation only on the
+    code library whose name holds ``entry`` (the game's entry point).
+
+    Parameters
+    ----------
+    entry : str
+        The entry point's function name (``"play_chunk"``).
+    """
+    if not _install():
+        yield
+        return
+    _STATE.entry, _STATE.cheap = entry, 0
+    try:
+        yield
+    finally:
+        _STATE.entry = None
