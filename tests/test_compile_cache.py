@@ -133,7 +133,7 @@ def test_an_edited_kernel_source_runs_its_new_code_with_numba_cache_dir(tmp_path
         from .probe_callee import step
         from .records import compiled
 
-        @compiled
+        @compiled(entry=True)
         def answer(x):
             return step(x) * 10
         """))

@@ -65,11 +65,19 @@ TABLE_FIELDS = (*KernelTables._fields, *PROGRAM_FIELDS)
 Tables = namedtuple("Tables", TABLE_FIELDS)
 
 
-def compiled(function=None, **options):
+def compiled(function=None, *, entry=False, **options):
     """Compile ``function`` for the game: ``numba.njit`` with ``_nrt=False`` (no reference
-    counting), cached by :data:`CACHE`, and any further numba ``options``
-    (``inline="always"``); with no function, the decorator with those options."""
+    counting), cached by :data:`CACHE`, and any further numba ``options`` (``nogil=True``);
+    with no function, the decorator with those options.
+
+    Only an ``entry`` point (:func:`~.game.play_chunk`) can be called from Python: the other
+    functions are called by compiled code alone, so numba makes no Python wrapper for them
+    (an eighth of the cold compile). Calling one of them from Python crashes the
+    interpreter; a test calls one through a compiled function of its own.
+    """
     options = {"_nrt": False, **options, "cache": False}
+    if not entry:
+        options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
     if function is None:
         return lambda later: CACHE.attach(njit(later, **options))
     return CACHE.attach(njit(function, **options))
