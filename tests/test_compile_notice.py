@@ -31,7 +31,7 @@ def test_python_and_jupyter_are_told_by_a_warning(unsaid):
         (CompileNotice, kernel.COMPILE_NOTICE)]
 
 
-def test_the_command_line_is_told_by_its_notice(unsaid, monkeypatch):
+def test_the_command_line_is_told_by_its_notice(unsaid, monkeypatch, request):
     """The command line (which shows notices itself) gets the log record, no warning."""
     records = []
 
@@ -40,8 +40,10 @@ def test_the_command_line_is_told_by_its_notice(unsaid, monkeypatch):
             records.append(record.getMessage())
 
     monkeypatch.setattr(kernel.NOTICES, "handlers", [Keep()])
-    monkeypatch.setattr(kernel.NOTICES, "level", logging.INFO)
     monkeypatch.setattr(kernel.NOTICES, "disabled", False)
+    level = kernel.NOTICES.level
+    kernel.NOTICES.setLevel(logging.INFO)  # setLevel, which clears the logger's cache
+    request.addfinalizer(lambda: kernel.NOTICES.setLevel(level))
     progress.notices_on_terminal()
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -70,7 +70,12 @@ def test_sets_of_card_ids_visit_their_members_in_order(n):
         assert _members(rows[0], start) == [i for i in np.flatnonzero(a) if i >= start]
         assert _common(rows[0], rows[1], start) == [i for i in np.flatnonzero(a & b)
                                                      if i >= start]
-        assert meet(rows[0], rows[1]) == bool((a & b).any())
+        assert _meet(rows[0], rows[1]) == bool((a & b).any())
+
+
+@njit
+def _meet(a, b):
+    return meet(a, b)
 
 
 @njit
@@ -103,6 +108,7 @@ def test_the_remainder_refuses_a_library_too_large_for_it():
         reciprocals(1 << 16)
 
 
+@njit
 def _shuffled_tops(K, S, top, end, dealt, games):
     """How often each card id is on top of the library after a search's shuffle, over
     ``games`` shuffles of the same library; and the library of the last one, dealt out."""
@@ -242,7 +248,7 @@ def test_the_game_compiles_without_reference_counting():
         b = a[1:]
         return b[0] + a[0]
 
-    kernel_way = compiled(body, cache=False)
+    kernel_way = compiled(body, entry=True)
     default = njit(body, cache=False)
     a = np.arange(3)
     assert kernel_way(a) == default(a) == 1

@@ -189,7 +189,7 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
         S.lib_pips[k] = deck_pips[k] - S.hand_pips[k]
 
 
-@compiled(nogil=True)
+@compiled(entry=True, nogil=True)
 def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, opening, given,
                first, start, stop):
     """Play games ``first + start`` to ``first + stop - 1`` of the chunk keyed ``key``:

@@ -65,14 +65,25 @@ TABLE_FIELDS = (*KernelTables._fields, *PROGRAM_FIELDS)
 Tables = namedtuple("Tables", TABLE_FIELDS)
 
 
-def compiled(function=None, **options):
+def compiled(function=None, *, entry=False, **options):
     """Compile ``function`` for the game: ``numba.njit`` with ``_nrt=False`` (no reference
-    counting), cached by :data:`CACHE`, and any further numba ``options``
-    (``inline="always"``); with no function, the decorator with those options."""
+    counting), cached by :data:`CACHE`, and any further numba ``options`` (``nogil=True``);
+    with no function, the decorator with those options.
+
+    Only an ``entry`` point (:func:`~.game.play_chunk`) can be called from Python, and only
+    entry points are cached on disk: the other functions are called by compiled code alone
+    and live in the entry point's machine code, so numba makes no Python wrapper for them
+    and writes no cache entry of their own (together, a fifth of the cold compile, and a
+    warm start loads one entry). Calling one of them from Python crashes the interpreter; a
+    test calls one through a compiled function of its own.
+    """
     options = {"_nrt": False, **options, "cache": False}
+    if not entry:
+        options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    keep = CACHE.attach if entry else (lambda dispatcher: dispatcher)
     if function is None:
-        return lambda later: CACHE.attach(njit(later, **options))
-    return CACHE.attach(njit(function, **options))
+        return lambda later: keep(njit(later, **options))
+    return keep(njit(function, **options))
 
 
 def as_tables(K: KernelTables, programs: tuple[np.ndarray, ...]) -> Tables:
