@@ -52,7 +52,7 @@ MAX_CARD_FILE_BYTES = 5 << 20
 #: Longest line of a card file.
 MAX_CARD_FILE_LINE = 10_000
 
-_FIELDS = {
+_FIELDS: dict[str, type | tuple[type, ...]] = {
     "name": str, "mana_cost": str, "type_line": str, "layout": str, "power": int,
     "toughness": int, "mana_value": int, "explores": (int, str), "explores_when": str,
     "explore_targets": bool, "maps": int, "maps_when": str, "explore_trigger": str,
@@ -171,7 +171,7 @@ def _card(table: dict[str, Any], source: str) -> Card:
     return card
 
 
-def _type_name(expected: Any) -> str:
+def _type_name(expected: type | tuple[type, ...]) -> str:
     names = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
     if isinstance(expected, tuple):
         return " or ".join(names[t] for t in expected)

@@ -28,13 +28,20 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from ..errors import CardError, clip
 from .card import KNOWN_LAYOUTS, POWER_RANGE, Card, normalize_name
-from .catalog import CardSources, Catalog
+from .catalog import CardSource, CardSources, Catalog
 from .files import check_regular_file
-from .jsonstream import expect_end, first_char, iter_array, iter_object, open_text
+from .jsonstream import (
+    JsonReader,
+    expect_end,
+    first_char,
+    iter_array,
+    iter_object,
+    open_text,
+)
 from .costs import basic_land_colours
 from .oracle_mana import mana_from_text
 from .oracle import abilities_from_text, target_from_faces
@@ -304,7 +311,8 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
         keywords=keywords,
         set_number=number,
         source="scryfall",
-        mana_value=_mana_value(obj, faces, layout, "cmc"),
+        mana_value=_mana_value(  # type: ignore[arg-type]  # Card floors a float
+            obj, faces, layout, "cmc"),
         colour_identity="".join(_words(obj.get("color_identity"))),
         unmodelled=_unmodelled(warnings),
         **fields,
@@ -346,7 +354,7 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
         toughness=_stat(first.get("toughness"), "toughness"),
         keywords=keywords,
         source="mtgjson",
-        mana_value=_whole(mana_value),
+        mana_value=_whole(mana_value),  # type: ignore[arg-type]  # Card floors a float
         colour_identity="".join(_words(first.get("colorIdentity"))),
         unmodelled=_unmodelled(warnings),
         **fields,
@@ -497,7 +505,7 @@ def iter_card_file(path: Path, label: str | None = None) -> tuple[str, Iterator[
     raise CardError(f"{label}: not a Scryfall bulk file (a JSON array) or an MTGJSON file (a JSON object)")
 
 
-def _scryfall_cards(stream, reader, label: str) -> Iterator[CardRecord]:
+def _scryfall_cards(stream: IO[str], reader: JsonReader, label: str) -> Iterator[CardRecord]:
     with stream:
         for number, obj in enumerate(iter_array(reader)):
             if not isinstance(obj, dict) or obj.get("object") != "card":
@@ -511,11 +519,11 @@ def _scryfall_cards(stream, reader, label: str) -> Iterator[CardRecord]:
         expect_end(reader)
 
 
-def _mtgjson_cards(stream, reader, label: str) -> Iterator[CardRecord]:
+def _mtgjson_cards(stream: IO[str], reader: JsonReader, label: str) -> Iterator[CardRecord]:
     seen_data = False
     with stream:
         for number, (key, name, faces) in enumerate(iter_object(reader, descend="data")):
-            if key != "data":
+            if key != "data" or name is None:  # a member of "data" always has its name
                 continue
             seen_data = True
             try:
@@ -755,7 +763,7 @@ def card_sources(
     index."""
     from .card_files import load_card_file
 
-    sources: list[object] = [load_card_file(path) for path in card_files]
+    sources: list[CardSource] = [load_card_file(path) for path in card_files]
     sources.append(Catalog.builtin())
     if use_index:
         index = CardIndex.open_default(directory)

@@ -214,7 +214,9 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
     def __init__(self, allowed: set[str], secure: bool) -> None:
         self.allowed, self.secure = allowed, secure
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001
+    def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                         headers: http.client.HTTPMessage,
+                         newurl: str) -> urllib.request.Request | None:
         _check_link(newurl, self.allowed, self.secure, f"{clip(req.full_url)} (redirect)")
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
