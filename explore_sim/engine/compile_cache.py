@@ -146,6 +146,7 @@ class CompileCache:
 
     def _choose(self) -> tuple[Path | None, str | None]:
         """The first place where the cache folder can be made and written, else why none."""
+        assert self.digest is not None  # chosen only once the sources are read
         problems = []
         for how, base in self.places():
             folder = base / f"{self.name}-{self.digest[:20]}"

@@ -17,7 +17,7 @@ from ..cards import EMPTY
 from .castability import castable_card, castable_next_turn
 from .context import Play
 from .policies import Observation, decide
-from .rules import explore_outcome
+from .rules import ExploreEvents, explore_outcome
 from .rowwise import row_sum
 from .state import GameState, add_counters, of_rows, to_hand
 from . import zones
@@ -178,7 +178,7 @@ def replacement_schedule(play: Play, state: GameState, rows: np.ndarray, count: 
 
 
 def explore_once(play: Play, state: GameState, here: np.ndarray, explores_left: np.ndarray,
-                 counters: np.ndarray, present: np.ndarray):
+                 counters: np.ndarray, present: np.ndarray) -> ExploreEvents:
     """One explore in each game of ``here`` (trial indices): reveal, decide, and move the
     revealed card (E1, E2, E6, E7); the event counters are updated. Returns the
     :func:`~explore_sim.engine.rules.explore_outcome` events, aligned with ``here``."""

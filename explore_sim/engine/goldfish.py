@@ -20,6 +20,8 @@ cite docs/rules.md and docs/mana.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..cards import FeatureTable
@@ -134,7 +136,7 @@ class Goldfish:
         """Mana the untapped sources and the pool can make now, shape (rows,), int32."""
         return available_mana(self.play, state, rows)
 
-    def pay(self, state: GameState, rows: np.ndarray, modes) -> np.ndarray:
+    def pay(self, state: GameState, rows: np.ndarray, modes: Sequence[int]) -> np.ndarray:
         """Pay the first payable of ``modes`` in each row (:func:`~explore_sim.engine.casting.pay`)."""
         from .casting import pay
 

@@ -136,6 +136,7 @@ def colour_deficits(play: Play, covered: np.ndarray) -> np.ndarray:
         for m in modes:
             short = row_max(play.mana.req[m][None, :] - covered)
             best = short if best is None else np.minimum(best, short)
+        assert best is not None  # every profile has a way to pay
         out[:, p] = np.maximum(best, 0)
     return out
 

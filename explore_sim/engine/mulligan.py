@@ -150,7 +150,7 @@ def deal_opening_hands(
     width = size + 1
     n_kinds = len(features)
     drawn = min(HAND_SIZE, size)
-    library = np.empty((trials, width), dtype=card_dtype(deck))
+    library: np.ndarray = np.empty((trials, width), dtype=card_dtype(deck))
     hand = np.zeros((trials, n_kinds), dtype=np.int16)
     end = np.full(trials, size, dtype=np.int32)
     mulligans = np.zeros(trials, dtype=np.int32)

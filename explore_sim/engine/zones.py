@@ -80,10 +80,10 @@ def remove(play: Play, state: GameState, rows: np.ndarray, card: np.ndarray,
     """
     there = (card != EMPTY) & (state.battlefield[rows, card] > 0)
     rows, card = rows[there], card[there]
-    just_entered = np.broadcast_to(just_entered, there.shape)[there]
+    entered = np.broadcast_to(just_entered, there.shape)[there]
     for kind in kinds_in(card):
         is_kind = card == kind
-        here, new = rows[is_kind], just_entered[is_kind]
+        here, new = rows[is_kind], entered[is_kind]
         take_counters(state, here, kind, new)
         with play.mana.track(state, here, kind):
             sick = here[new & (state.sick[here, kind] > 0)]
