@@ -495,7 +495,7 @@ MUTATIONS = [
              "if False:",
              ("test_card_template.py",)),
     Mutation("explorer-outside-the-deck-accepted", "explore_sim/analysis/explore.py",
-             "if not outside and in_deck.find(explorer) is None:",
+             "if not outside and in_deck.find(name) is None:",
              "if False:",
              ("test_cli.py",)),
     # Card names: lists with commas in names, near misses

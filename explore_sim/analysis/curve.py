@@ -200,6 +200,7 @@ def curve_mana_value(card: Card) -> int:
     half (Find // Finality is a two-drop: on the stack a split card's mana value is the half
     cast's)."""
     if card.layout != "split":
+        assert card.mana_value is not None  # Card sets it from the cost when not given
         return card.mana_value
     return min(mana_value_of(half.strip()) for half in card.mana_cost.split("//"))
 

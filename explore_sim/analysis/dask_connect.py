@@ -102,10 +102,11 @@ def check_timeout(timeout: object) -> float:
         For anything else.
     """
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) \
-            or not math.isfinite(timeout) or not 0 < timeout <= MAX_CONNECT_TIMEOUT:
+            or not math.isfinite(seconds := float(timeout)) \
+            or not 0 < seconds <= MAX_CONNECT_TIMEOUT:
         raise OptionError(f"scheduler timeout must be a number of seconds above 0 and at most "
                           f"{MAX_CONNECT_TIMEOUT:g}, got {clip(repr(timeout))}")
-    return float(timeout)
+    return seconds
 
 
 def _reach(address: str, timeout: float) -> None:

@@ -112,12 +112,12 @@ def check_workers(workers: object) -> int:
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
         raise OptionError(f"workers must be a whole number >= 0 (0: every core), got "
                           f"{clip(repr(workers))}")
-    cores = available_cores()
-    if workers > cores:
-        warnings.warn(f"workers: {workers} is more than the {cores} cores available; "
+    count, cores = int(workers), available_cores()
+    if count > cores:
+        warnings.warn(f"workers: {count} is more than the {cores} cores available; "
                       f"running on {cores}", OptionWarning, stacklevel=2)
         return cores
-    return int(workers) or cores
+    return count or cores
 
 
 class Executor:
@@ -203,7 +203,7 @@ class InProcessExecutor(Executor):
 
 
 def _in_order(submit: Callable[[Job], Future], jobs: Iterable[Job], window: int,
-              result: Callable[[Future], Any], cancel: Callable[[list[Future]], None]
+              result: Callable[[Future], Any], cancel: Callable[[list[Future]], object]
               ) -> Iterator[Any]:
     """Keep up to ``window`` jobs in flight and yield their results in job order."""
     pending: deque[Future] = deque()
@@ -215,9 +215,9 @@ def _in_order(submit: Callable[[Job], Future], jobs: Iterable[Job], window: int,
                 break
         while pending:
             future = pending.popleft()
-            job = next(jobs, None)
-            if job is not None:
-                pending.append(submit(job))
+            following = next(jobs, None)
+            if following is not None:
+                pending.append(submit(following))
             yield result(future)
     finally:
         if pending:
@@ -439,7 +439,8 @@ class DaskExecutor(Executor):
             self.client: Any = None
         elif isinstance(scheduler, Client):
             self.client = scheduler
-            self._address = str(scheduler.scheduler.address)
+            self._address = str(
+                scheduler.scheduler.address)  # type: ignore[union-attr]  # None until it starts
         else:
             raise OptionError(f"scheduler must be an address such as tcp://HOST:PORT or a "
                               f"distributed.Client, got {clip(repr(scheduler))}")

@@ -20,7 +20,7 @@ from ..engine.goldfish import Goldfish
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy
 from .compare import CompareResult, compare
-from .game_setup import ASSUMPTIONS, GameSetup, game_formats, game_mulligan, game_setup, \
+from .game_setup import ASSUMPTIONS, GameSetup, chosen_engine, game_formats, game_mulligan, game_setup, \
     run_meta, with_engine, with_game_options
 from .games import CompareTask, SimulateTask, TurnStats, play_games, play_paired
 from .metric_checks import (
@@ -280,7 +280,7 @@ def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any
     setup = with_engine(setup, [(deck, policy)])
     seed_seq = seed_sequence(seed)
     stats = TurnStats(config.turns, config.metric_names)
-    task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
+    task = SimulateTask(deck, config, policy, setup.rule, setup.scry, chosen_engine(setup))
     done = run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress,
                       workers=workers, scheduler=scheduler, stop_early=stop_early)
     meta = run_meta(command, [deck], setup, [policy], seed_seq)

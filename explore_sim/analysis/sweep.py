@@ -115,8 +115,8 @@ class SweepResult(Result):
                 frame.insert(0, "deck", deck)
             frames.append(frame)
         frame = pd.concat(frames, ignore_index=True)
-        for key, values in self.grid.items():
-            frame[key] = pd.Categorical(frame[key], categories=values, ordered=True)
+        for key, levels in self.grid.items():
+            frame[key] = pd.Categorical(frame[key], categories=levels, ordered=True)
         frame["policy"] = ordered_categorical(frame["policy"].tolist(), self.policies)
         if several:
             frame["deck"] = ordered_categorical(frame["deck"].tolist(), self.decks)
@@ -250,7 +250,7 @@ def _check_size(points: int, setup: GameSetup) -> None:
 def _grid_values(key: str, values: Iterable[Any]) -> list[Any]:
     """A grid key's values, at most :data:`MAX_GRID_VALUES` of them, read no further."""
     try:
-        size: int | None = len(values)  # type: ignore[arg-type]
+        size: int | None = len(values)  # type: ignore[arg-type]  # an Iterable: len may fail
     except (TypeError, OverflowError):
         size = None
     taken = [] if size is not None and size > MAX_GRID_VALUES else \

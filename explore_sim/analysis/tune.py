@@ -44,7 +44,14 @@ from .report import deck_meta, engine_text, text_table, unique_labels, versions
 from .executors import Executor, Job, executing
 from .run_costs import Cost, check_cost
 from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
-from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
+from .game_setup import (
+    ASSUMPTIONS,
+    chosen_engine,
+    game_formats,
+    game_setup,
+    options_meta,
+    with_engine,
+)
 from .games import play_games
 
 __all__ = ["tune", "TuneResult", "policy_space", "TUNE_COLUMNS", "THRESHOLDS", "RACING_SHARE"]
@@ -215,7 +222,7 @@ class TuneResult(Result):
         games found the winner worse than ``forge`` beyond noise)."""
         return self.meta["recommended"]
 
-    def summary(self) -> pd.DataFrame:
+    def summary(self) -> pd.DataFrame:  # type: ignore[override]  # no level: fixed as it ran
         """The finalists with their fresh-seed figures.
 
         Returns
@@ -347,7 +354,7 @@ def tune(
     policies = as_policies(list(policy_space() if candidates is None else candidates))
     schedule, per_round = _race_plan(budget, len(policies), top, target)
     setup = with_engine(setup, [(deck, policy) for policy in policies])
-    engine = setup.engine.engine
+    engine = chosen_engine(setup)
     labels = unique_labels([policy_name(policy) for policy in policies])
     seed_seq = seed_sequence(seed)
     done = [0]

@@ -251,7 +251,7 @@ def _plan(deck: Deck, card: Card, max_lands: int) -> _Plan:
     return _Plan(card, copies, stand_in, decks, ids, labels)
 
 
-def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[Card]:
+def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | Card | None) -> list[Card]:
     """The cards to value: the named ones (in the main deck), else every explore card.
 
     Parameters
@@ -345,7 +345,8 @@ def _land_equivalent(compared: CompareResult, copies: int, metric: str, turn: in
     gaps = [d_total(k) / n for k in range(tried + 1)]
     explorer_mean = total(0) / n
     crossing = next((k for k, gap in enumerate(gaps) if gap >= 0), None)
-    out = {"mean": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan}
+    out: dict[str, Any] = {"mean": math.nan, "se": math.nan, "ci_low": math.nan,
+                           "ci_high": math.nan}
     if crossing is None:
         se = math.sqrt(max(cov(tried, tried), 0.0))
         what = (f"all {copies} copies" if tried == copies else
