@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from typing import NoReturn
 
 from ..analysis.report import FORMATS
 from ..errors import MAX_ECHO, OptionError, clip, count_wanted, parse_count
@@ -19,7 +20,7 @@ _QUOTED = re.compile(r"'([^'\n]{%d})[^'\n]+'" % (MAX_ECHO - 3))
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit with status 2."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         """Raise the parser's error as one :class:`OptionError` line.
 
         Parameters

@@ -91,8 +91,9 @@ def figure_title(meta: dict[str, Any], labels: dict[str, str] | None = None) -> 
         from ..analysis.report import explores_text
 
         by = f" by {meta['explorer']}" if meta.get("explorer") else ""
-        parts.append(f"{explores_text(meta.get('explores'))}{by} after {meta['drawn']} cards "
-                     "drawn")
+        explores = meta.get("explores")
+        text = explores_text(explores)  # type: ignore[arg-type]  # None if meta lacks it
+        parts.append(f"{text}{by} after {meta['drawn']} cards drawn")
     parts.append(f"{meta.get('trials', 0):,} trials, seed {meta.get('seed')}")
     return " · ".join(part for part in parts if part)
 
