@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from statistics import NormalDist
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -380,7 +380,8 @@ class CompareResult(Result):
         d = diffs[diffs["turn"] == last]
         if len(d):
             lines.append("")
-            lines.append(f"paired differences to {self.labels[0]!r}: mean (paired se) [unpaired se]")
+            lines.append(f"paired differences to {self.labels[0]!r}: mean (paired se) "
+                         "[unpaired se]")
             cells = d.assign(cell=[f"{m:+.4f} ({s:.4f}) [{u:.4f}]" for m, s, u in
                                    zip(d["mean"], d["se"], d["se_unpaired"])])
             wide = cells.pivot(index="metric", columns="variant", values="cell")

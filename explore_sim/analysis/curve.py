@@ -29,8 +29,15 @@ import pandas as pd
 
 from ..cards.card import Card, mana_value_of
 from ..cards.decklist import Deck, load_deck
-from ..cards.karsten import KARSTEN_SOURCE, coloured_sources, cost_colours, karsten_column, \
-    karsten_column_text, karsten_row, karsten_sources
+from ..cards.karsten import (
+    KARSTEN_SOURCE,
+    coloured_sources,
+    cost_colours,
+    karsten_column,
+    karsten_column_text,
+    karsten_row,
+    karsten_sources,
+)
 from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy

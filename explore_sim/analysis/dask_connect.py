@@ -159,7 +159,7 @@ def connect(address: str, timeout: float) -> Any:
         try:
             asyncio.run(_handshake(address, timeout))
             client = Client(address, timeout=timeout, set_as_default=False)
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             outcome["error"] = silent
         except Exception as error:  # noqa: BLE001 - handed to the waiting thread as text
             outcome["error"] = str(error).strip() or type(error).__name__

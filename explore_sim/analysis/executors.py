@@ -33,8 +33,8 @@ import pickle
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -43,8 +43,7 @@ from .._version import __version__
 from ..engine.buffers import begin_reuse, reusing_chunk_arrays
 from ..engine.threads import available_cores, kernel_threads, one_thread
 from ..errors import ExecutorError, OptionError, OptionWarning, clip
-from .dask_connect import QuietDask, check_address, check_timeout
-from .dask_connect import connect as connect_client
+from .dask_connect import QuietDask, check_address, check_timeout, connect as connect_client
 from .parent_watch import die_with_parent
 
 __all__ = [
@@ -277,11 +276,12 @@ def _unpicklable(value: Any, where: str = "") -> str | None:
 class ProcessExecutor(Executor):
     """Jobs in a pool of local worker processes.
 
-    Under the ``fork`` start method every worker inherits the tasks when it starts, so they
-    may hold anything (a lambda policy) and a job sends only its task index, trials and seed.
-    Under ``spawn`` and ``forkserver`` each job is sent with its task, pickled, so the tasks
-    must be picklable (preset and expression policies, module-level functions). With the default start method (``start_method=None``),
-    tasks that cannot be pickled run under ``fork`` where the platform has it.
+    Under the ``fork`` start method every worker inherits the tasks when it starts, so they may
+    hold anything (a lambda policy) and a job sends only its task index, trials and seed. Under
+    ``spawn`` and ``forkserver`` each job is sent with its task, pickled, so the tasks must be
+    picklable (preset and expression policies, module-level functions). With the default start
+    method (``start_method=None``), tasks that cannot be pickled run under ``fork`` where the
+    platform has it.
 
     Parameters
     ----------

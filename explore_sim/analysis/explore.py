@@ -25,12 +25,11 @@ from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
 from ..engine.metrics import catalogue
 from ..engine.policies import Observation, Policy, decide, one_policy, policy_name
-from ..engine.rules import explore as explore_rule
-from ..engine.rules import reveal
+from ..engine.rules import explore as explore_rule, reveal
 from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError, clip
-from .results import Result
 from .report import INTERVAL, deck_meta, explores_text, meta_text, render, versions
+from .results import Result
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopped_meta
 from .stats import Accumulator
 
@@ -190,8 +189,8 @@ def explore(
         Randomness; the same seed gives the same numbers, however the trials are chunked.
         None draws fresh entropy, recorded in ``meta["seed"]``.
     explorer : str or Card, optional
-        The exploring card (its name), a card of the main deck: one copy leaves the library (it is on
-        the battlefield). Any permanent may explore, creature or not (E5); instants and
+        The exploring card (its name), a card of the main deck: one copy leaves the library (it
+        is on the battlefield). Any permanent may explore, creature or not (E5); instants and
         sorceries are refused. A card the deck does not hold is refused unless
         ``explorer_outside`` is True.
     explorer_outside : bool
@@ -567,7 +566,8 @@ def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
                             "command zone, never in the library")
         if card is None:
             hint = catalog.suggestion_text(name) or Catalog.builtin().suggestion_text(name)
-            raise DeckError(f"known card {clip(name)!r} is not in the deck {clip(deck.name)!r}{hint}")
+            raise DeckError(f"known card {clip(name)!r} is not in the deck "
+                            f"{clip(deck.name)!r}{hint}")
         ids.append(features.id_of(card))
     return np.array(ids, dtype=np.int16)
 

@@ -1,9 +1,10 @@
 """Whole goldfish games with one deck: :func:`simulate` and its :class:`SimulationResult`.
 
-The games are played by :mod:`~explore_sim.analysis.games` (seeded chunks, exact sums by
-turn), the options are checked by :mod:`.game_setup` (from the schema of
-:mod:`explore_sim.engine.options`), and the metric names by :mod:`.metric_checks`. :func:`compare` (paired comparisons, :mod:`.compare`)
-and the names of those modules that this one always offered are importable from here too.
+The games are played by :mod:`~explore_sim.analysis.games` (seeded chunks, exact sums by turn),
+the options are checked by :mod:`.game_setup` (from the schema of
+:mod:`explore_sim.engine.options`), and the metric names by :mod:`.metric_checks`.
+:func:`compare` (paired comparisons, :mod:`.compare`) and the names of those modules that this
+one always offered are importable from here too.
 """
 
 from __future__ import annotations
@@ -20,9 +21,19 @@ from ..engine.goldfish import Goldfish
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy
 from .compare import CompareResult, compare
-from .game_setup import ASSUMPTIONS, GameSetup, chosen_engine, game_formats, game_mulligan, game_setup, \
-    run_meta, with_engine, with_game_options
+from .game_setup import (
+    ASSUMPTIONS,
+    GameSetup,
+    chosen_engine,
+    game_formats,
+    game_mulligan,
+    game_setup,
+    run_meta,
+    with_engine,
+    with_game_options,
+)
 from .games import CompareTask, SimulateTask, TurnStats, play_games, play_paired
+from .kill_turn import KillTurn, kill_turn
 from .metric_checks import (
     DEFAULT_COMPARE_METRICS,
     DEFAULT_TABLE_METRICS,
@@ -32,7 +43,6 @@ from .metric_checks import (
     table_metrics,
 )
 from .report import cell_table, engine_text, meta_text, render
-from .kill_turn import KillTurn, kill_turn
 from .results import Result
 from .runner import run_chunks, seed_sequence, stopped_meta
 

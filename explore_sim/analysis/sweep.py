@@ -26,17 +26,23 @@ from ..engine.goldfish import OPENING_METRICS, Goldfish
 from ..engine.policies import ExpressionPolicy, NamedPolicy, Policy, as_policies, policy_name
 from ..errors import DeckError, OptionError, clip
 from .executors import Job, check_workers, executing
-from .locking import ResultsLock
-from .results import Result
-from .run_costs import Cost, check_cost
-from .report import engine_text, meta_text, ordered_categorical, render, unique_labels, versions
-from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
-from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_engine, \
-    with_game_options
+from .game_setup import (
+    GameSetup,
+    game_setup,
+    options_meta,
+    run_meta,
+    with_engine,
+    with_game_options,
+)
 from .games import SimulateTask, TurnStats
+from .locking import ResultsLock
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
-from .simulate import SimulationResult
+from .report import engine_text, meta_text, ordered_categorical, render, unique_labels, versions
+from .results import Result
 from .results_files import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
+from .run_costs import Cost, check_cost
+from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
+from .simulate import SimulationResult
 
 __all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS", "MAX_GRID_VALUES"]
 
@@ -270,7 +276,8 @@ def _policy_spec(policy: Policy) -> str:
     if isinstance(policy, ExpressionPolicy) or (
             dataclasses.is_dataclass(policy) and type(policy).__module__.startswith("explore_sim")):
         return repr(policy)
-    return f"{getattr(policy, '__module__', '?')}.{getattr(policy, '__qualname__', policy_name(policy))}"
+    module = getattr(policy, "__module__", "?")
+    return f"{module}.{getattr(policy, '__qualname__', policy_name(policy))}"
 
 
 @with_game_options(positional=())

@@ -1,13 +1,13 @@
 """User card files: homebrew, unreleased or house-ruled cards, and classification fixes.
 
-A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the
-built-in catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``name``, ``mana_cost``,
-``type_line`` (required, not empty), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
-the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
-``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
-``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a list),
-``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or G,
-``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
+A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the built-in
+catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``name``,
+``mana_cost``, ``type_line`` (required, not empty), ``layout``, ``power``, ``toughness``,
+``mana_value`` (to override the cost's), and the abilities in the catalog's vocabulary:
+``explores`` (a number or ``"X"``), ``explores_when``, ``explore_targets``, ``maps``,
+``maps_when``, ``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a
+list), ``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or
+G, ``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
 ``enters_tapped`` (true, or a rule such as ``"unless:forest|swamp"``, ``"shock"``),
 ``land_enters``, ``fetch``, ``fetch_when``, ``back_produces``, ``back_enters_tapped``, and
 ``target`` (``"opponent"``: a spell or aura whose target only an opponent has, held in a

@@ -33,6 +33,7 @@ from typing import IO, Any, NamedTuple
 from ..errors import CardError, clip
 from .card import KNOWN_LAYOUTS, POWER_RANGE, Card, normalize_name
 from .catalog import CardSource, CardSources, Catalog
+from .costs import basic_land_colours
 from .files import check_regular_file
 from .jsonstream import (
     JsonReader,
@@ -42,9 +43,8 @@ from .jsonstream import (
     iter_object,
     open_text,
 )
-from .costs import basic_land_colours
-from .oracle_mana import mana_from_text
 from .oracle import abilities_from_text, target_from_faces
+from .oracle_mana import mana_from_text
 
 __all__ = [
     "CARDS_DIR_ENV",
@@ -344,7 +344,8 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
     if layout in {"split", "aftermath"}:
         mana_value = first.get("manaValue", first.get("convertedManaCost"))
     else:
-        mana_value = first.get("faceManaValue", first.get("manaValue", first.get("convertedManaCost")))
+        mana_value = first.get("faceManaValue",
+                               first.get("manaValue", first.get("convertedManaCost")))
     card = Card(
         name=name,
         mana_cost=mana_cost,
@@ -502,7 +503,8 @@ def iter_card_file(path: Path, label: str | None = None) -> tuple[str, Iterator[
     if char == "{":
         return "mtgjson", _mtgjson_cards(stream, reader, label)
     stream.close()
-    raise CardError(f"{label}: not a Scryfall bulk file (a JSON array) or an MTGJSON file (a JSON object)")
+    raise CardError(f"{label}: not a Scryfall bulk file (a JSON array) or an MTGJSON file (a JSON "
+                    "object)")
 
 
 def _scryfall_cards(stream: IO[str], reader: JsonReader, label: str) -> Iterator[CardRecord]:
@@ -532,7 +534,8 @@ def _mtgjson_cards(stream: IO[str], reader: JsonReader, label: str) -> Iterator[
                 yield CardRecord(None, [], _refusal(name, number, error))
         expect_end(reader)
     if not seen_data:
-        raise CardError(f"{label}: a JSON object without a 'data' member is not an MTGJSON AtomicCards file")
+        raise CardError(f"{label}: a JSON object without a 'data' member is not an MTGJSON "
+                        "AtomicCards file")
 
 
 def _refusal(name: Any, number: int, error: Exception) -> str:
@@ -610,7 +613,8 @@ def _write_index(temp: Path, records: Iterable[CardRecord], report: ImportReport
                     report.skipped += 1
                     continue
                 report.cards += 1
-                report.modelled += bool(card.explores or card.explores_x or card.maps or card.explore_trigger)
+                report.modelled += bool(card.explores or card.explores_x or card.maps
+                                        or card.explore_trigger)
                 report.warnings.extend(warnings)
                 key = normalize_name(card.name)
                 rows.append((key, *_row(card)))
@@ -677,9 +681,11 @@ class CardIndex:
             version = self._connection.execute(
                 "SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.Error as error:
-            raise CardError(f"{self.path}: not a card index ({error}); re-run 'explore-sim cards import'") from None
+            raise CardError(f"{self.path}: not a card index ({error}); re-run 'explore-sim cards "
+                            "import'") from None
         if version is None or version[0] != _SCHEMA_VERSION:
-            raise CardError(f"{self.path}: card index of another version; re-run 'explore-sim cards import'")
+            raise CardError(f"{self.path}: card index of another version; re-run 'explore-sim "
+                            "cards import'")
         self._names: list[str] | None = None
 
     @classmethod

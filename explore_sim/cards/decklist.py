@@ -72,7 +72,6 @@ from ..errors import (
 from .card import Card, normalize_name
 from .catalog import CardLookup, Catalog
 from .commanders import check_commanders, commander_sections
-from .features import FeatureTable
 from .decklists import DECK_FORMATS, detect_format, read_entries
 from .decklists.limits import (
     MAX_CARD_LINES,
@@ -81,6 +80,7 @@ from .decklists.limits import (
     MAX_LINE_LENGTH,
     Entry,
 )
+from .features import FeatureTable
 from .files import check_regular_file, read_file_bytes
 
 __all__ = [

@@ -144,7 +144,8 @@ class JsonReader:
         return True
 
     def fail(self, message: str) -> CardError:
-        return CardError(f"{self.label}: malformed JSON near character {self.offset + self.pos}: {message}")
+        return CardError(f"{self.label}: malformed JSON near character "
+                         f"{self.offset + self.pos}: {message}")
 
     def peek(self) -> str:
         """The next non-space character, without consuming it ("" at the end)."""

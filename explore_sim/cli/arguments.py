@@ -14,7 +14,7 @@ __all__ = ["PROG", "Parser", "add_policy", "count", "number", "seconds", "megaby
            "add_seed_and_format"]
 
 PROG = "explore-sim"
-_QUOTED = re.compile(r"'([^'\n]{%d})[^'\n]+'" % (MAX_ECHO - 3))
+_QUOTED = re.compile(rf"'([^'\n]{{{MAX_ECHO - 3}}})[^'\n]+'")
 
 
 class Parser(argparse.ArgumentParser):
@@ -99,7 +99,8 @@ def megabytes(text: str) -> int:
     """
     value = count(text)
     if not 1 <= value <= 10**7:
-        raise argparse.ArgumentTypeError(f"expected megabytes from 1 to 10000000, got {clip(text)!r}")
+        raise argparse.ArgumentTypeError(f"expected megabytes from 1 to 10000000, got "
+                                         f"{clip(text)!r}")
     return value * 1_000_000
 
 

@@ -269,7 +269,7 @@ class CompileCache:
         NOTICES.info(text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _healing_cache() -> type:
     """numba's ``FunctionCache``, made to discard an entry it cannot load (and compile the
     function again) and to carry on when it cannot save one."""

@@ -31,8 +31,8 @@ from .casting import cast_pass
 from .config import GAMES, MAX_ACTIONS, GameConfig, is_commander_game, starting_life
 from .context import Play
 from .lands import play_land
-from .paying import ManaTables
 from .metrics import OPENING_METRICS, TURN_METRICS
+from .paying import ManaTables
 from .policies import Policy
 from .rowwise import row_sum
 from .state import GameState, from_hand
@@ -137,7 +137,8 @@ class Goldfish:
         return available_mana(self.play, state, rows)
 
     def pay(self, state: GameState, rows: np.ndarray, modes: Sequence[int]) -> np.ndarray:
-        """Pay the first payable of ``modes`` in each row (:func:`~explore_sim.engine.casting.pay`)."""
+        """Pay the first payable of ``modes`` in each row
+        (:func:`~explore_sim.engine.casting.pay`)."""
         from .casting import pay
 
         return pay(self.play, self.attach(state), rows, modes)

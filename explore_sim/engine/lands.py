@@ -373,7 +373,8 @@ def _bounce(play: Play, state: GameState, rows: np.ndarray, bounce_land: int) ->
     tapped = (of_rows(state.tapped, rows)[:, lands] > 0).astype(np.int64)
     colours = np.array([bin(int(c)).count("1") for c in play.tables.land_colours[lands]])
     # Tapped ones first, then the fewest colours, then deck order.
-    score = (tapped << 20) + ((8 - colours) << 12)[None, :] + (4095 - np.arange(len(lands)))[None, :]
+    score = ((tapped << 20) + ((8 - colours) << 12)[None, :]
+             + (4095 - np.arange(len(lands)))[None, :])
     score = np.where(present > 0, score, -1)
     pick = np.argmax(score, axis=1)
     has_other = score[np.arange(len(rows)), pick] >= 0

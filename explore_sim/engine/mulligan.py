@@ -170,7 +170,8 @@ def deal_opening_hands(
         elif rule.keep is not None:
             keep = np.asarray(rule.keep(kept_hand, hand_size, features), dtype=bool)
             if keep.shape != (rows,):
-                raise OptionError(f"mulligan keep rule returned shape {keep.shape}, expected ({rows},)")
+                raise OptionError(f"mulligan keep rule returned shape {keep.shape}, "
+                                  f"expected ({rows},)")
         else:
             lands = row_sum(kept_hand * counts_as_land)
             most = 5 if hand_size >= HAND_SIZE else 4

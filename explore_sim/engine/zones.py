@@ -16,11 +16,20 @@ import numpy as np
 from ..cards import EMPTY
 from .context import Play
 from .rowwise import row_any, row_bitwise_or
-from .state import (GameState, counters_on_copies, countered_copy_is_sick, enter, kinds_in,
-                    leave, of_rows, to_hand)
+from .state import (
+    GameState,
+    countered_copy_is_sick,
+    counters_on_copies,
+    enter,
+    kinds_in,
+    leave,
+    of_rows,
+    to_hand,
+)
 
 __all__ = ["count", "creatures", "pick_creature", "peek", "draw", "remove", "sacrifice",
-           "take_counters", "enters", "EnterEvent", "create_maps", "basics_in_library", "land_types"]
+           "take_counters", "enters", "EnterEvent", "create_maps", "basics_in_library",
+           "land_types"]
 
 
 def count(play: Play, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:

@@ -359,7 +359,8 @@ def plot_sweep(
         column varies but is neither ``x``, ``hue`` nor ``style``).
     """
     x = data.columns[0] if x is None else x
-    require_columns(data, (x, "turn", "metric", "mean", "ci_low", "ci_high", hue, style), "plot_sweep")
+    require_columns(data, (x, "turn", "metric", "mean", "ci_low", "ci_high", hue, style),
+                    "plot_sweep")
     ax = axes_or_current(ax)
     turn = int(data["turn"].max()) if turn is None else turn
     rows = data[(data["metric"] == metric) & (data["turn"] == turn)]

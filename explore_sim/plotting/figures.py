@@ -13,8 +13,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..errors import OptionError
-from .axes_plots import plot_differences, plot_distribution, plot_heatmap, plot_land_equivalent, \
-    plot_sweep, plot_turns
+from .axes_plots import (
+    plot_differences,
+    plot_distribution,
+    plot_heatmap,
+    plot_land_equivalent,
+    plot_sweep,
+    plot_turns,
+)
 from .style import metric_label
 
 __all__ = ["LABEL_WIDTH", "short_labels", "figure_title", "plot_metrics", "sweep_dimensions",

@@ -124,7 +124,7 @@ def compare_answer(diffs: pd.DataFrame, at_last: pd.DataFrame, labels: Sequence[
     parts = [f"{label}: {d_mean[label]:+.4f} {metric} on turn {turn} against "
              f"{labels[0]} (se {d_se[label]:.4f}, {d_low[label]:+.4f} to "
              f"{d_high[label]:+.4f})" for label in labels[1:] if label in d.index]
-    best = max((label for label in labels if label in means.index), key=lambda l: means[l])
+    best = max((label for label in labels if label in means.index), key=lambda name: means[name])
     return (f"{'; '.join(parts)}. Highest {metric} on turn {turn}: {best}, "
             f"{means[best]:.4f}.")
 

@@ -65,8 +65,8 @@ from starlette.types import ASGIApp
 from .._version import __version__
 from ..analysis.engines import kernel_compiling, kernel_unavailable
 from ..analysis.simulate import simulate
-from ..cards.decklist import MAX_DECK_BYTES
 from ..cards.card_index import CardIndex, cards_dir
+from ..cards.decklist import MAX_DECK_BYTES
 from ..cards.template import card_template
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
@@ -81,8 +81,8 @@ from .decks import (
     card_sources_for,
     card_texts,
     deck_problems,
-    read_deck,
     normalised_deck_text,
+    read_deck,
     shipped_decks,
     shipped_texts,
     short_paths,

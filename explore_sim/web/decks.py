@@ -25,10 +25,10 @@ from pathlib import Path
 
 from ..cards import CardSources, Catalog
 from ..cards.card_files import load_card_file
+from ..cards.card_index import CardIndex
 from ..cards.catalog import CardSource
 from ..cards.decklist import MAX_DECK_BYTES, Deck, deck_card_files, parse_deck
 from ..cards.files import read_text_file
-from ..cards.card_index import CardIndex
 from ..errors import CardError, DeckError, DeckWarning, clip
 
 __all__ = [
