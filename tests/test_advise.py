@@ -82,8 +82,8 @@ def test_the_land_drop_is_used_once_you_control_as_many_lands_as_the_turn():
     for lands, expected in ((3, 3), (2, 3)):  # a Forest in hand is played only with 2
         pos = position(deck, turn=3, battlefield=f"{lands} Forest, Cenote Scout", hand="Forest",
                        revealed="Platinum Angel")
-        out, _ = play_branch(pos, config, policy, False, pos.libraries(50, np.random.default_rng(1)),
-                             seed, 3)
+        out, _ = play_branch(pos, config, policy, False,
+                             pos.libraries(50, np.random.default_rng(1)), seed, 3)
         assert (out[3]["lands_played"] == expected).all()
 
 

@@ -74,7 +74,8 @@ def test_every_name_of_every_all_is_on_its_modules_page(generated):
         for name in importlib.import_module(module).__all__:
             value = getattr(importlib.import_module(module), name)
             home = getattr(value, "__module__", None)
-            documented = re.search(rf"^\.\. (auto\w+|py:data):: {re.escape(name)}$", page, re.MULTILINE)
+            documented = re.search(rf"^\.\. (auto\w+|py:data):: {re.escape(name)}$", page,
+                                   re.MULTILINE)
             listed = re.search(rf"^   (\S+\.)?{re.escape(getattr(value, '__qualname__', name))}$"
                                if isinstance(home, str) and home != module else
                                rf"^   {re.escape(name)}$", page, re.MULTILINE)

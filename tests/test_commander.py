@@ -5,7 +5,6 @@ copy that stays)."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from conftest import DECKS, TESTS, scripted_game

@@ -13,7 +13,6 @@ import warnings
 from html import unescape
 
 import pytest
-from conftest import DECKS
 
 import explore_sim
 from explore_sim.cards import Catalog

@@ -6,8 +6,7 @@ import warnings
 
 import pytest
 from conftest import DECKS
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import explore_sim
 from explore_sim import DeckError, DeckWarning, load_deck, parse_deck

@@ -15,8 +15,8 @@ import explore_sim
 from explore_sim.engine.config import GameConfig
 from explore_sim.engine.goldfish import deck_tables
 from explore_sim.engine.kernel.bits import is_member, meet, next_common, next_member, put
-from explore_sim.engine.kernel.mana import castable_key
 from explore_sim.engine.kernel.layout import ClassCol, Dim, KeyRow, Slot, Zone
+from explore_sim.engine.kernel.mana import castable_key
 from explore_sim.engine.kernel.pack import as_rows, pack, words_for
 from explore_sim.engine.kernel.records import as_tables
 from explore_sim.engine.kernel.search import shuffle_library
@@ -192,7 +192,8 @@ def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
             if modes else np.zeros(len(units), dtype=bool)
 
     n = tables.n_kinds
-    by_kind, by_rank = (_bits(K.castable_by_key[row, keys], n) for row in (KeyRow.KINDS, KeyRow.RANKS))
+    by_kind, by_rank = (_bits(K.castable_by_key[row, keys], n)
+                        for row in (KeyRow.KINDS, KeyRow.RANKS))
     watched = _bits(K.castable_by_key[KeyRow.WATCHED, keys], n)
     commanders = {j for j, _ in casting.pass_commanders}
     for kind in casting.cast_ids.tolist():

@@ -13,8 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import DECKS, fixture_cards, scripted_game
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import explore_sim
 from explore_sim.cards import Card
@@ -450,7 +449,8 @@ def test_temple_scries_by_the_scry_policy():
 
 
 def test_bounce_land_returns_a_land_tapped_for_mana_first():
-    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm", "Grizzly Bears"],
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Golgari Rot Farm", "Grizzly Bears"],
                                      battlefield=["Forest"])
     m = play(game, state)
     # The Forest is tapped for G (kept in the pool), returned to hand; the G and ... one mana
@@ -558,7 +558,8 @@ def test_evolving_wilds_fetches_the_missing_basic_tapped_and_shuffles():
                                      hand=["Evolving Wilds", "Ravenous Chupacabra"],
                                      battlefield=["Forest"])
     m = play(game, state)
-    assert state.battlefield[0, ids["Swamp"]] == 1 and state.battlefield[0, ids["Evolving Wilds"]] == 0
+    assert state.battlefield[0, ids["Swamp"]] == 1
+    assert state.battlefield[0, ids["Evolving Wilds"]] == 0
     assert state.tapped[0, ids["Swamp"]] == 1 and m["lands_played"] == 2
     assert state.end[0] - state.top[0] == 3 and state.library_lands[0] == 1
 

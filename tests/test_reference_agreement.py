@@ -6,13 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import reference
+from conftest import DECKS
 
 import explore_sim
 from explore_sim.analysis.explore import EXPLORE_METRICS, explore_trials
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
 from explore_sim.engine.state import shuffled_libraries
-
-from conftest import DECKS
 
 POLICIES = [
     (KeepPolicy(), reference.keep),

@@ -170,7 +170,8 @@ def test_summary_is_the_statistics_of_the_games_played(engine):
     assert dist["count"].tolist() == counts.tolist()
     assert dist["probability"].tolist() == pytest.approx((counts / 2000).tolist())
     table = result.render("table")
-    assert f"{rows.loc[(3, 'counters'), 'mean']:.3f} ({rows.loc[(3, 'counters'), 'se']:.3f})" in table
+    counters = rows.loc[(3, "counters")]
+    assert f"{counters['mean']:.3f} ({counters['se']:.3f})" in table
 
 
 @pytest.mark.slow
@@ -192,7 +193,8 @@ def test_compare_is_paired_differences_of_the_same_games():
             got = row[["mean", "se", "ci_low", "ci_high"]].to_numpy()
             paired = mill[turn][metric] - keep[turn][metric]
             assert got == pytest.approx(statistics(paired), rel=1e-9, abs=1e-12), (turn, metric)
-            unpaired = np.hypot(statistics(mill[turn][metric])[1], statistics(keep[turn][metric])[1])
+            unpaired = np.hypot(statistics(mill[turn][metric])[1],
+                                statistics(keep[turn][metric])[1])
             assert row["se_unpaired"] == pytest.approx(unpaired, rel=1e-9, abs=1e-12)
     for metric in ("counters", "lands_played", "explores", "mana_spent"):
         row = diffs.loc[(6, metric)]
@@ -217,7 +219,8 @@ def test_compare_decks_against_the_vanilla_control():
     explorer = explorer[explorer["variant"] == "Lost Caverns Merfolk Explore"].set_index(
         ["turn", "metric"])
     # The control never explores: its difference is minus the explore deck's explores.
-    assert diffs.loc[(4, "explores"), "mean"] == pytest.approx(-explorer.loc[(4, "explores"), "mean"])
+    assert (diffs.loc[(4, "explores"), "mean"]
+            == pytest.approx(-explorer.loc[(4, "explores"), "mean"]))
     assert diffs.loc[(4, "explores"), "se"] == pytest.approx(explorer.loc[(4, "explores"), "se"])
     assert diffs.loc[(0, "opening_lands"), "mean"] == 0  # same lands in the same places
     assert diffs.loc[(0, "opening_lands"), "se"] == 0

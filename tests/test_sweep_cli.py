@@ -9,9 +9,9 @@ import pytest
 from conftest import DECKS
 
 import explore_sim
+from explore_sim.cards import card_sources
 from explore_sim.cli import main
 from explore_sim.cli.vary import parse_vary as _parse_vary
-from explore_sim.cards import card_sources
 
 DECK = str(DECKS / "lci_merfolk_explore.txt")
 SMALL = ["--turns", "2", "--trials", "600", "--seed", "1"]

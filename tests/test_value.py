@@ -22,8 +22,8 @@ from explore_sim.analysis.value import (
     _plan,
     added_basics,
     explore_cards,
-    vanilla_stand_in,
     value,
+    vanilla_stand_in,
 )
 from explore_sim.cards import Catalog, parse_deck
 from explore_sim.cards.card_index import card_sources
@@ -43,7 +43,8 @@ def test_stand_in_strips_explore_and_maps_only():
     assert plain.name == "Jadelight Ranger (vanilla)"
     assert (plain.mana_cost, plain.mana_value, plain.power, plain.toughness, plain.type_line) == \
         (ranger.mana_cost, ranger.mana_value, ranger.power, ranger.toughness, ranger.type_line)
-    assert (plain.explores, plain.explores_x, plain.maps, plain.explore_trigger) == (0, False, 0, "")
+    abilities = (plain.explores, plain.explores_x, plain.maps, plain.explore_trigger)
+    assert abilities == (0, False, 0, "")
     assert plain.abilities() == "-"
     siren = vanilla_stand_in(Catalog.builtin().get("Spyglass Siren"))
     assert siren.maps == 0 and siren.abilities() == "-"

@@ -150,7 +150,8 @@ def test_a_pasted_deck_is_named_by_its_own_text_not_by_the_shipped_deck_chosen(c
 
 
 def test_switching_analysis_keeps_the_deck(client):
-    page = client.post("/", data={"action": "switch:compare", "deck": "24 Forest\n36 Grizzly Bears"})
+    page = client.post("/", data={"action": "switch:compare",
+                                  "deck": "24 Forest\n36 Grizzly Bears"})
     assert "36 Grizzly Bears" in page.text
     assert 'name="policies"' in page.text and 'name="deck2"' in page.text
 
@@ -333,8 +334,8 @@ def test_compare_two_decks(client, capsys):
     job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
                     deck2=deck_text("lci_merfolk_vanilla.txt"), policies="forge", trials=2000,
                     seed=4)
-    argv = ["compare", str(DECKS / f"{MERFOLK}.txt"), str(DECKS / "lci_merfolk_vanilla.txt"), "--trials",
-            "2000", "--seed", "4"]
+    argv = ["compare", str(DECKS / f"{MERFOLK}.txt"), str(DECKS / "lci_merfolk_vanilla.txt"),
+            "--trials", "2000", "--seed", "4"]
     assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
                                                                      "csv")
     svg = client.get(f"/jobs/{job.id}/figure.svg")
@@ -753,8 +754,8 @@ def test_several_card_files_are_each_checked_and_capped(client):
 
 def test_a_bad_policy_expression_is_refused_next_to_its_field(client):
     for policy in ("nonland and and", "__import__('os').system('true')", "open('x')"):
-        response = client.post("/", data={"analysis": "simulate", "deck": deck_text(f"{SULTAI}.txt"),
-                                          "policy": policy})
+        response = client.post("/", data={"analysis": "simulate",
+                                          "deck": deck_text(f"{SULTAI}.txt"), "policy": policy})
         assert response.status_code == 400, policy
         error = re.search(r'<div class="field text invalid">.*?name="policy".*?'
                           r'<p class="field-error"[^>]*>(.*?)</p>', response.text, re.S)
@@ -835,8 +836,8 @@ def test_option_errors_are_named(client):
 
 def test_trials_over_the_cap_are_refused():
     with TestClient(create_app(Settings(max_trials=10_000))) as small:
-        response = small.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
-                                         "trials": "10001"})
+        response = small.post("/", data={"analysis": "explore",
+                                         "deck": "24 Forest\n36 Grizzly Bears", "trials": "10001"})
         assert response.status_code == 400
         assert "trials: at most 10,000 per run on this server, got 10,001" in response.text
         assert "at most 10,000 here" in small.get("/").text
@@ -1005,8 +1006,9 @@ def test_a_full_server_says_it_is_busy():
 
 def test_a_run_no_page_watches_is_cancelled():
     with TestClient(create_app(dataclasses.replace(ROOMY, orphan_seconds=0.3))) as quiet:
-        response = quiet.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
-                                         "trials": str(BIG)}, follow_redirects=False)
+        response = quiet.post("/", data={"analysis": "explore",
+                                         "deck": "24 Forest\n36 Grizzly Bears", "trials": str(BIG)},
+                              follow_redirects=False)
         job = wait_for(job_of(quiet, response))  # nobody asks about it
         assert job.state == "cancelled" and "no page was watching" in job.error
 
@@ -1179,7 +1181,8 @@ def test_a_deck_with_unknown_cards_offers_a_card_file_template_to_download(clien
     assert got.headers["content-disposition"] == 'attachment; filename="cards.toml"'
     assert got.text.startswith("# Card file for") and 'name = "Mysterious Merfolk"' in got.text
     assert "Other Newcomer" not in got.text
-    known = client.post("/", data={"action": "template:deck", "deck": "24 Forest\n36 Grizzly Bears"})
+    known = client.post("/", data={"action": "template:deck",
+                                   "deck": "24 Forest\n36 Grizzly Bears"})
     assert known.status_code == 200 and "no card file is needed" in known.text
     bad = client.post("/", data={"action": "template:deck", "deck": "4 Forest\nfour Forest"})
     assert bad.status_code == 400 and len(bad.text.strip().splitlines()) == 1
