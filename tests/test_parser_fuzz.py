@@ -1,7 +1,8 @@
 """Random bytes, long random lines and random records fed to every parser.
 
-Each example has a time budget (hypothesis' ``deadline``); whatever the input, a parser
-either succeeds or raises one of the package's own errors, with a one-line message.
+Whatever the input, a parser either succeeds or raises one of the package's own errors, with
+a one-line message. No example is timed (hypothesis' ``deadline`` is off): each test is bounded
+by its timeout, which a parser stuck on an input (a pathological pattern) runs into.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from datetime import timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -22,8 +22,7 @@ from explore_sim.errors import DeckWarning, ExploreSimError
 
 pytestmark = pytest.mark.slow  # fuzzing every parser
 
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")),
-                deadline=timedelta(seconds=2),
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])
 
