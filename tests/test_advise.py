@@ -102,6 +102,7 @@ def test_advice_is_reproducible_by_seed():
     assert first.meta["seed"] == 7 and first.meta["position"]["library"] == 60 - 4
 
 
+@pytest.mark.slow
 def test_a_position_with_a_commander_on_the_battlefield():
     result = advise(HAKBAL, turn=4, explorer="Cenote Scout", explorer_cast=False,
                     battlefield="2 Forest, Island, Command Tower, Hakbal of the Surging Soul, "

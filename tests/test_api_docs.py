@@ -58,6 +58,7 @@ def test_there_are_public_modules():
     assert len(modules) > 80
 
 
+@pytest.mark.slow
 def test_every_public_module_has_a_page(generated):
     pages, warnings = generated
     missing = [module for module in public_modules()
@@ -66,6 +67,7 @@ def test_every_public_module_has_a_page(generated):
     assert "autosummary" not in warnings, warnings
 
 
+@pytest.mark.slow
 def test_every_name_of_every_all_is_on_its_modules_page(generated):
     pages, _ = generated
     missing = []
@@ -84,6 +86,7 @@ def test_every_name_of_every_all_is_on_its_modules_page(generated):
     assert not missing, f"public names missing from the API pages: {missing}"
 
 
+@pytest.mark.slow
 def test_a_reexported_name_is_documented_once_where_it_is_defined(generated):
     pages, _ = generated
     top = pages["explore_sim"]

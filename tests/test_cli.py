@@ -362,6 +362,7 @@ def test_plot_draws_every_requested_metric_titled_with_what_ran(tmp_path, capsys
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_simulate_distribution_of_a_metric_at_a_turn(capsys, tmp_path, drawn_figures):
     import explore_sim
 

@@ -218,6 +218,7 @@ def client():
         yield c
 
 
+@pytest.mark.slow
 def test_the_page_notes_the_commander_it_found(client):
     from web_helpers import job_of, wait_for
 

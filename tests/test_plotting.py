@@ -268,6 +268,7 @@ def test_plot_metrics_draws_one_panel_per_metric_of_a_simulation():
                      "1,000 trials, seed 1")
 
 
+@pytest.mark.slow
 def test_plot_metrics_keeps_one_colour_per_variant_in_every_panel(with_expression):
     figure = plotting.plot_metrics(with_expression, ["on_curve", "counters", "lands_played"])
     panels = [ax for ax in figure.axes if ax.get_visible()]
@@ -318,6 +319,7 @@ def test_plot_metrics_refuses_an_unknown_metric(with_expression):
         plotting.plot_metrics(with_expression, ["on_curv"])
 
 
+@pytest.mark.slow
 def test_result_figure_is_the_figure_of_plot_and_of_the_web_page(with_expression):
     explored = explore_sim.explore(DECK, explores=2, trials=500, seed=1)
     figure = plotting.result_figure(explored)

@@ -180,6 +180,7 @@ def test_fuzz_expressions_only_raise_policy_errors(text):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
+@pytest.mark.slow
 def test_fuzz_arbitrary_text_only_raises_policy_errors(text):
     try:
         policy = as_policy(text)

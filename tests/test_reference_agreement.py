@@ -86,6 +86,7 @@ GUARDED = [  # deck, drawn, explores, known cards, explorer, policy, gone, targe
 
 @pytest.mark.parametrize("deck_file, drawn, explores, known, explorer, policy, gone, targeted",
                          GUARDED)
+@pytest.mark.slow
 def test_explore_with_default_turn_and_known_cards_matches_the_exact_reference(
         deck_file, drawn, explores, known, explorer, policy, gone, targeted):
     """explore() as users call it (the turn left to its default, known cards and an explorer

@@ -239,6 +239,7 @@ _ONE_RUN = {
 
 
 @pytest.mark.parametrize("name", list(_ONE_RUN))
+@pytest.mark.slow
 def test_a_run_stopped_early_is_the_run_of_the_chunks_it_finished(name):
     """StopRun from progress: the result of the first chunks, equal to a run of that many
     trials with the same seed, its metadata saying how many were asked for."""

@@ -71,6 +71,7 @@ def test_a_rerun_reads_every_point_back_and_plays_nothing(tmp_path):
     assert out.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_partial_file_is_completed_to_the_file_of_an_uninterrupted_run(tmp_path):
     whole = tmp_path / "whole.parquet"
     sweep(whole)

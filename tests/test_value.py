@@ -239,6 +239,7 @@ def test_an_explorer_is_worth_a_positive_number_of_lands():
     assert "ValueResult" in repr(result) and "<div>" in result._repr_html_()
 
 
+@pytest.mark.slow
 def test_value_is_reproducible_and_works_for_a_commander_deck():
     first = value(HAKBAL, "Cenote Scout", trials=300, seed=4, turns=3, turn=3)
     again = value(HAKBAL, "Cenote Scout", trials=300, seed=4, turns=3, turn=3)
