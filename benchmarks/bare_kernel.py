@@ -72,7 +72,7 @@ def _deal_floor_function():
         size = len(deck)
         state = np.uint64(0x9E3779B97F4A7C15)
         checksum = 0
-        for game in range(games):
+        for _game in range(games):
             for p in range(size):
                 library[p] = deck[p]
             for d in range(min(dealt, size)):

@@ -54,10 +54,12 @@ def fake_card(number: int, rng: random.Random) -> dict:
         "games": ["paper", "arena", "mtgo"], "reserved": False, "foil": True, "nonfoil": True,
         "finishes": ["nonfoil", "foil"], "oversized": False, "promo": False, "reprint": False,
         "variation": False, "set_id": "70169a6e-89d2-4d6b-9a5d-8aa8c6b8f5c4", "set": "lci",
-        "set_name": "The Lost Caverns of Ixalan", "set_type": "token" if layout == "token" else "expansion",
+        "set_name": "The Lost Caverns of Ixalan",
+        "set_type": "token" if layout == "token" else "expansion",
         "set_uri": "https://example.invalid/sets/lci", "rulings_uri": "https://example.invalid/r",
         "prints_search_uri": "https://example.invalid/p", "collector_number": str(number),
-        "digital": False, "rarity": "common", "flavor_text": " ".join(rng.choice(WORDS) for _ in range(20)),
+        "digital": False, "rarity": "common",
+        "flavor_text": " ".join(rng.choice(WORDS) for _ in range(20)),
         "card_back_id": "0aeebaf5-8c7d-4636-9e82-8c27447861f7", "artist": "Someone",
         "artist_ids": ["a"], "illustration_id": "b", "border_color": "black", "frame": "2015",
         "full_art": False, "textless": False, "booster": True, "story_spotlight": False,
@@ -70,7 +72,8 @@ def fake_card(number: int, rng: random.Random) -> dict:
             "tcgplayer", "cardmarket", "cardhoarder")},
     }
     if layout in {"transform", "modal_dfc", "split", "adventure"}:
-        back = "Land" if layout == "modal_dfc" else "Instant — Adventure" if layout == "adventure" else type_line
+        back = ("Land" if layout == "modal_dfc" else
+                "Instant — Adventure" if layout == "adventure" else type_line)
         card["name"] = f"{name} // Back {number}"
         card["type_line"] = f"{type_line} // {back}"
         card["card_faces"] = [
@@ -136,7 +139,8 @@ def main() -> None:
     print(f"{'import: cards indexed':<34}{int(cards):10d}")
     print(f"{'import: time':<34}{float(seconds):10.2f} s   (target < 20 s)")
     print(f"{'import: peak memory (max RSS)':<34}{peak_mb:10.1f} MB  (target < 500 MB)")
-    print(f"{'deck lookup incl. imports':<34}{float(lookup):10.3f} s   ({deck_cards} cards; target < 1 s)")
+    print(f"{'deck lookup incl. imports':<34}{float(lookup):10.3f} s   "
+          f"({deck_cards} cards; target < 1 s)")
 
 
 if __name__ == "__main__":

@@ -163,12 +163,15 @@ MUTATIONS = [
              "candidate &= casting.cheapest[cols] <= available",
              ("test_mana.py",)),
     Mutation("castable-in-hand-lookup-x-zero", "explore_sim/engine/castability.py",
-             "ok[:, casting.cast_x] &= total[:, None] >= play.tables.cost[kinds[casting.cast_x]] + 1",
+             "ok[:, casting.cast_x] &= total[:, None] >= "
+             "play.tables.cost[kinds[casting.cast_x]] + 1",
              "ok[:, casting.cast_x] &= total[:, None] >= play.tables.cost[kinds[casting.cast_x]]",
              ("test_mana.py",)),
     Mutation("colour-screwed-lookup-inverted", "explore_sim/engine/castability.py",
-             "screwed = row_any(affordable & ~castable_columns(play, unit_sets, casting.cast_lookup))",
-             "screwed = row_any(affordable & castable_columns(play, unit_sets, casting.cast_lookup))",
+             "screwed = row_any(affordable & ~castable_columns(play, unit_sets, "
+             "casting.cast_lookup))",
+             "screwed = row_any(affordable & castable_columns(play, unit_sets, "
+             "casting.cast_lookup))",
              ("test_mana.py",)),
     Mutation("mana-allocation-table-of-one-unit-each", "explore_sim/engine/paying.py",
              "units = self.key_units.copy()",
@@ -183,7 +186,8 @@ MUTATIONS = [
              "",
              ("test_mana.py", "test_reference_agreement.py")),
     Mutation("pool-of-a-filter-unread", "explore_sim/engine/paying.py",
-             "self.source_units[s].astype(state.pool.dtype)\n                state.pool_in_use = True",
+             "self.source_units[s].astype(state.pool.dtype)\n"
+             "                state.pool_in_use = True",
              "self.source_units[s].astype(state.pool.dtype)",
              ("test_mana.py", "test_reference_agreement.py")),
     Mutation("narrow-row-all-is-any", "explore_sim/engine/rowwise.py",
@@ -495,7 +499,7 @@ MUTATIONS = [
              "if False:",
              ("test_card_template.py",)),
     Mutation("explorer-outside-the-deck-accepted", "explore_sim/analysis/explore.py",
-             "if not outside and in_deck.find(explorer) is None:",
+             "if not outside and in_deck.find(name) is None:",
              "if False:",
              ("test_cli.py",)),
     # Card names: lists with commas in names, near misses
@@ -665,15 +669,18 @@ MUTATIONS = [
              "s[Slot.TOP], s[Slot.END], s[Slot.DEALT] = start, start + n, start + 1\n",
              ("test_kernel_parts.py",)),
     Mutation("kernel-castable-key-total-cap-one-short", "explore_sim/engine/kernel/mana.py",
-             "    return key + min(total, K.dims[Dim.TOTAL_KEY_CAP]) * K.dims[Dim.TOTAL_KEY_STRIDE]",
-             "    return key + min(total, K.dims[Dim.TOTAL_KEY_CAP] - 1) * K.dims[Dim.TOTAL_KEY_STRIDE]",
+             "    return key + min(total, K.dims[Dim.TOTAL_KEY_CAP]) * "
+             "K.dims[Dim.TOTAL_KEY_STRIDE]",
+             "    return key + min(total, K.dims[Dim.TOTAL_KEY_CAP] - 1) * "
+             "K.dims[Dim.TOTAL_KEY_STRIDE]",
              ("test_kernel_parts.py",)),
     Mutation("kernel-castability-ignores-filters", "explore_sim/engine/kernel/mana.py",
              "        out[w] = row[w] | other[w]",
              "        out[w] = row[w]",
              ("test_kernel.py",)),
     Mutation("kernel-lossy-filter-mana-not-checked", "explore_sim/engine/kernel/spells.py",
-             "        elif not K.dims[Dim.USE_LOOKUP] and K.card[kind, CardCol.CHEAPEST] > available:",
+             "        elif not K.dims[Dim.USE_LOOKUP] and "
+             "K.card[kind, CardCol.CHEAPEST] > available:",
              "        elif False and K.card[kind, CardCol.CHEAPEST] > available:",
              ("test_kernel.py",)),
     Mutation("kernel-spell-by-spell-test-skipped", "explore_sim/engine/kernel/spells.py",

@@ -47,9 +47,9 @@ import argparse
 import contextlib
 import json
 import os
-import tempfile
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

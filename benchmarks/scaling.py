@@ -44,8 +44,8 @@ from explore_sim.analysis.executors import (  # noqa: E402
     Job,
     ProcessExecutor,
 )
-from explore_sim.analysis.runner import CHUNK_TRIALS, seed_sequence  # noqa: E402
 from explore_sim.analysis.games import SimulateTask, TurnStats  # noqa: E402
+from explore_sim.analysis.runner import CHUNK_TRIALS, seed_sequence  # noqa: E402
 from explore_sim.engine.goldfish import GameConfig  # noqa: E402
 from explore_sim.engine.mulligan import as_mulligan_rule  # noqa: E402
 from explore_sim.engine.policies import as_policy  # noqa: E402
@@ -135,7 +135,7 @@ def main() -> None:
         reference = sweep()
         for round_ in range(rounds):
             for name, _, executor in configurations:
-                seconds, frame = timed(lambda: sweep(executor))
+                seconds, frame = timed(lambda executor=executor: sweep(executor))
                 pd.testing.assert_frame_equal(frame, reference, check_exact=True)
                 times[name].append(seconds)
             print(f"round {round_ + 1}: load {os.getloadavg()[0]:.1f}", flush=True)

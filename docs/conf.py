@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-import explore_sim
-from explore_sim import __version__
+import explore_sim  # noqa: E402 - from this checkout: sys.path first
+from explore_sim import __version__  # noqa: E402
 
 #: The package documented: the one imported (from this checkout when it is not installed).
 PACKAGE = Path(explore_sim.__file__).resolve().parent
@@ -77,9 +77,9 @@ def _public_modules() -> list[str]:
 
 def _entry(module: str, name: str) -> tuple[str, str, str]:
     """``(name, kind, target)`` of one name of a module's ``__all__``: its kind (``class``,
-    ``function``, ``data``, ``alias`` (a type alias) or ``module``) and where it is documented (``module.name`` for the
-    module's own names and data, else where the function or class it re-exports is
-    defined)."""
+    ``function``, ``data``, ``alias`` (a type alias) or ``module``) and where it is
+    documented (``module.name`` for the module's own names and data, else where the function
+    or class it re-exports is defined)."""
     import importlib
     import inspect
     import types

@@ -13,12 +13,12 @@ from typing import Any
 
 from ._version import __version__
 from .analysis.advise import AdviceResult, advise
-from .analysis.explore import ExploreResult, explore
-from .analysis.objectives import Objective, parse_objective
-from .analysis.runner import StopRun, notebook_trials
 from .analysis.compare import CompareResult, compare
 from .analysis.curve import CurveResult, curve
+from .analysis.explore import ExploreResult, explore
+from .analysis.objectives import Objective, parse_objective
 from .analysis.replay import GameReplay, find_trial, replay
+from .analysis.runner import StopRun, notebook_trials
 from .analysis.simulate import SimulationResult, simulate
 from .analysis.sweep import SweepResult, sweep
 from .analysis.tune import TuneResult, tune

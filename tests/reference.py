@@ -32,7 +32,7 @@ class Cards:
             self.is_source = [False] * len(self.is_land)
 
     @classmethod
-    def from_features(cls, features) -> "Cards":
+    def from_features(cls, features) -> Cards:
         return cls(
             is_land=[bool(x) for x in features.is_land],
             mana_value=[int(x) for x in features.mana_value],
@@ -148,7 +148,8 @@ def exact_explore(library: dict[int, int], cards: Cards, *, drawn: int, explores
             seen = sum(used.values())
             for card, copies in nonland.items():
                 if copies > used[card]:
-                    q = Fraction(nonlands_left, left) * Fraction(copies - used[card], nonlands - seen)
+                    q = (Fraction(nonlands_left, left)
+                         * Fraction(copies - used[card], nonlands - seen))
                     yield from sequences(prefix + [card], p * q, lands_left,
                                          nonlands_left - 1, used + Counter({card: 1}))
 

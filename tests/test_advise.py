@@ -82,8 +82,8 @@ def test_the_land_drop_is_used_once_you_control_as_many_lands_as_the_turn():
     for lands, expected in ((3, 3), (2, 3)):  # a Forest in hand is played only with 2
         pos = position(deck, turn=3, battlefield=f"{lands} Forest, Cenote Scout", hand="Forest",
                        revealed="Platinum Angel")
-        out, _ = play_branch(pos, config, policy, False, pos.libraries(50, np.random.default_rng(1)),
-                             seed, 3)
+        out, _ = play_branch(pos, config, policy, False,
+                             pos.libraries(50, np.random.default_rng(1)), seed, 3)
         assert (out[3]["lands_played"] == expected).all()
 
 
@@ -102,6 +102,7 @@ def test_advice_is_reproducible_by_seed():
     assert first.meta["seed"] == 7 and first.meta["position"]["library"] == 60 - 4
 
 
+@pytest.mark.slow
 def test_a_position_with_a_commander_on_the_battlefield():
     result = advise(HAKBAL, turn=4, explorer="Cenote Scout", explorer_cast=False,
                     battlefield="2 Forest, Island, Command Tower, Hakbal of the Surging Soul, "

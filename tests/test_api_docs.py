@@ -58,6 +58,7 @@ def test_there_are_public_modules():
     assert len(modules) > 80
 
 
+@pytest.mark.slow
 def test_every_public_module_has_a_page(generated):
     pages, warnings = generated
     missing = [module for module in public_modules()
@@ -66,6 +67,7 @@ def test_every_public_module_has_a_page(generated):
     assert "autosummary" not in warnings, warnings
 
 
+@pytest.mark.slow
 def test_every_name_of_every_all_is_on_its_modules_page(generated):
     pages, _ = generated
     missing = []
@@ -74,7 +76,8 @@ def test_every_name_of_every_all_is_on_its_modules_page(generated):
         for name in importlib.import_module(module).__all__:
             value = getattr(importlib.import_module(module), name)
             home = getattr(value, "__module__", None)
-            documented = re.search(rf"^\.\. (auto\w+|py:data):: {re.escape(name)}$", page, re.MULTILINE)
+            documented = re.search(rf"^\.\. (auto\w+|py:data):: {re.escape(name)}$", page,
+                                   re.MULTILINE)
             listed = re.search(rf"^   (\S+\.)?{re.escape(getattr(value, '__qualname__', name))}$"
                                if isinstance(home, str) and home != module else
                                rf"^   {re.escape(name)}$", page, re.MULTILINE)
@@ -83,6 +86,7 @@ def test_every_name_of_every_all_is_on_its_modules_page(generated):
     assert not missing, f"public names missing from the API pages: {missing}"
 
 
+@pytest.mark.slow
 def test_a_reexported_name_is_documented_once_where_it_is_defined(generated):
     pages, _ = generated
     top = pages["explore_sim"]

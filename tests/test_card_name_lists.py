@@ -116,6 +116,7 @@ def test_advise_zones_read_names_with_commas(deck_file, capsys):
     assert where["graveyard"] == [NICANZIL]
 
 
+@pytest.mark.slow
 def test_value_card_takes_a_name_with_commas_and_the_comma_form(deck_file, capsys):
     assert main(["value", str(deck_file), "--card", f"Cenote Scout, {NICANZIL}",
                  "--max-lands", "1", "--turns", "4", "--trials", "200", "--seed", "1",

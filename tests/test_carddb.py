@@ -26,7 +26,8 @@ LAYOUTS = {
     "normal": ("Llanowar Elves", False, False, True, 1),
     "normal land creature": ("Dryad Arbor", True, False, True, 0),
     "modal_dfc land // land": ("Brightclimb Pathway // Grimclimb Pathway", True, False, False, 0),
-    "modal_dfc spell // land": ("Emeria's Call // Emeria, Shattered Skyclave", False, True, False, 7),
+    "modal_dfc spell // land": ("Emeria's Call // Emeria, Shattered Skyclave", False, True, False,
+                                7),
     "transform": ("Delver of Secrets // Insectile Aberration", False, False, True, 1),
     "split": ("Fire // Ice", False, False, False, 4),
     "adventure": ("Bonecrusher Giant // Stomp", False, False, True, 3),
@@ -104,7 +105,8 @@ def test_lookup_order_built_in_then_card_files_then_index(tmp_path):
     imported(tmp_path, SCRYFALL)
     overrides = tmp_path / "mine.toml"
     overrides.write_text('[[card]]\nname = "Llanowar Elves"\nmana_cost = "{G}"\n'
-                         'type_line = "Creature — Elf Druid"\nexplores = 1\nexplores_when = "enter"\n')
+                         'type_line = "Creature — Elf Druid"\nexplores = 1\n'
+                         'explores_when = "enter"\n')
     sources = card_sources([overrides], tmp_path / "cards")
     assert sources.find("Jadelight Ranger").source == "built-in"  # not the index's copy
     assert sources.find("Llanowar Elves").source == "card file mine.toml"
@@ -202,12 +204,14 @@ def test_cards_show_finds_imported_cards(tmp_path):
 @pytest.mark.parametrize("content, message", [
     ('[[card]]\nname = "X"\n', "a card needs a type_line"),
     ('[[card]]\nname = "X"\ntype_line = "Creature"\nexplores = "two"\n', 'number or "X"'),
-    ('[[card]]\nname = "A"\ntype_line = "Land"\nproduces = "G"\n[[card]]\nname = "B"\ntype_line = "Creature"\n'
-     'explores_when = "sometimes"\nexplores = 1\n', r"mine\.toml:5: .*explores_when 'sometimes'"),
+    ('[[card]]\nname = "A"\ntype_line = "Land"\nproduces = "G"\n[[card]]\nname = "B"\n'
+     'type_line = "Creature"\nexplores_when = "sometimes"\nexplores = 1\n',
+     r"mine\.toml:5: .*explores_when 'sometimes'"),
     ('[[card]]\nname = "X"\ntype_line = "Creature"\ncolour = "G"\n', "unknown field"),
     ('[[card]\nname = "X"\n', "invalid TOML"),
     ('name = "X"\n', "expected one or more"),
-    ('[[card]]\nname = "X"\ntype_line = "Creature"\npower = "big"\n', "power must be a whole number"),
+    ('[[card]]\nname = "X"\ntype_line = "Creature"\npower = "big"\n',
+     "power must be a whole number"),
 ])
 def test_bad_card_files_name_file_and_line(tmp_path, content, message):
     path = tmp_path / "mine.toml"

@@ -264,8 +264,8 @@ def test_compare_command(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == ("variant,deck,policy,baseline,turn,metric,mean,se,ci_low,ci_high,"
                         "se_unpaired")
-    assert any(",Lost Caverns Merfolk Vanilla Control,forge,Lost Caverns Merfolk Explore," in l
-               for l in lines)
+    assert any(",Lost Caverns Merfolk Vanilla Control,forge,Lost Caverns Merfolk Explore," in line
+               for line in lines)
     assert main(["compare", DECK, "--policy", "keep", "--policy", "forge", "--turns", "2",
                  "--trials", "2000", "--seed", "2", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -362,6 +362,7 @@ def test_plot_draws_every_requested_metric_titled_with_what_ran(tmp_path, capsys
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_simulate_distribution_of_a_metric_at_a_turn(capsys, tmp_path, drawn_figures):
     import explore_sim
 

@@ -5,7 +5,6 @@ copy that stays)."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from conftest import DECKS, TESTS, scripted_game
@@ -183,6 +182,7 @@ def test_the_land_choice_plays_toward_the_commander_in_the_command_zone():
     assert state.battlefield[0, ids["Island"]] == 1  # Hakbal needs U; the Forests make G
 
 
+@pytest.mark.slow
 def test_a_commander_games_table_shows_when_the_commander_was_cast():
     games = explore_sim.simulate(HAKBAL_DECK, turns=4, trials=2000, seed=1)
     lines = games.render("table").splitlines()

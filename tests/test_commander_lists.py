@@ -13,7 +13,6 @@ import warnings
 from html import unescape
 
 import pytest
-from conftest import DECKS
 
 import explore_sim
 from explore_sim.cards import Catalog
@@ -219,6 +218,7 @@ def client():
         yield c
 
 
+@pytest.mark.slow
 def test_the_page_notes_the_commander_it_found(client):
     from web_helpers import job_of, wait_for
 

@@ -15,8 +15,7 @@ import numpy as np
 import pytest
 from conftest import scripted_game
 
-from explore_sim.cards import Card
-from explore_sim.cards import card as card_data
+from explore_sim.cards import Card, card as card_data
 from explore_sim.engine import abilities
 from explore_sim.engine.abilities import Ability
 from explore_sim.engine.context import Play
@@ -121,8 +120,7 @@ def test_a_new_metric_is_played_by_numpy_until_the_kernel_records_it(monkeypatch
     """A metric added to the catalogue as the guide says (``kernel`` left False) makes the
     games that report it NumPy games, saying which metric."""
     import explore_sim
-    from explore_sim.engine import config as config_module
-    from explore_sim.engine import metrics
+    from explore_sim.engine import config as config_module, metrics
 
     toy = metrics.Metric("lorekeeper_life", "turn", "event", "life", "a made-up metric",
                          "life")

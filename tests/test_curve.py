@@ -4,8 +4,8 @@ command's output and its one-line errors."""
 from __future__ import annotations
 
 import json
-import random
 import math
+import random
 from pathlib import Path
 
 import pytest

@@ -174,6 +174,7 @@ def test_a_bad_life_is_a_one_line_error(value, capsys):
     assert "life" in err and len(err.splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_compare_shows_damage_and_opponent_dead(capsys):
     assert main(["compare", str(DECKS / "lci_merfolk_explore.txt"),
                  str(DECKS / "lci_merfolk_vanilla.txt"), "--trials", "200", "--seed", "1",

@@ -128,7 +128,7 @@ def test_workers_with_the_allocator_dask_chooses_are_pointed_out():
                                   host="127.0.0.1", dashboard_address=":0") as plain:
         with pytest.warns(explore_sim.errors.OptionWarning,
                           match=r"1 Dask worker\(s\) run with MALLOC_TRIM_THRESHOLD_=65536 .* "
-                                r"1.5 times as long; start them with MALLOC_TRIM_THRESHOLD_=67108864 "
-                                r"MALLOC_MMAP_THRESHOLD_=33554432"):
+                                r"1.5 times as long; start them with "
+                                r"MALLOC_TRIM_THRESHOLD_=67108864 MALLOC_MMAP_THRESHOLD_=33554432"):
             explore_sim.simulate(DECK, turns=1, trials=100, seed=1,
                                  scheduler=plain.scheduler_address)

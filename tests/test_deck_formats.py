@@ -11,7 +11,8 @@ from explore_sim import DeckError, DeckWarning, load_deck
 from explore_sim.cards.decklist import detect_format
 
 FIXTURES = TESTS / "fixtures" / "decks"
-MAIN = {"Cenote Scout": 4, "Jadelight Ranger": 4, "Twists and Turns // Mycoid Maze": 2, "Forest": 12}
+MAIN = {"Cenote Scout": 4, "Jadelight Ranger": 4, "Twists and Turns // Mycoid Maze": 2,
+        "Forest": 12}
 
 
 def counts(section):
@@ -70,9 +71,12 @@ def test_forcing_dek_on_text_fails_clearly():
     ('<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
      '<Deck><Cards Quantity="1" Name="&x;"/></Deck>', "refused"),
     ('<?xml version="1.0"?>\n<Deck><Cards Quantity="4" Name="Forest">\n</Deck>', "malformed XML"),
-    ('<?xml version="1.0"?>\n<Library><Cards Quantity="4" Name="Forest"/></Library>', "not an MTGO .dek"),
-    ('<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="0" Name="Forest"/></Deck>', ":3: Quantity '0'"),
-    ('<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="4" Name="Forset"/></Deck>', "did you mean 'Forest'"),
+    ('<?xml version="1.0"?>\n<Library><Cards Quantity="4" Name="Forest"/></Library>',
+     "not an MTGO .dek"),
+    ('<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="0" Name="Forest"/></Deck>',
+     ":3: Quantity '0'"),
+    ('<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="4" Name="Forset"/></Deck>',
+     "did you mean 'Forest'"),
     ('<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="4" Name="Forest" Sideboard="maybe"/></Deck>',
      "Sideboard must be true or false"),
 ])

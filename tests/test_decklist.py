@@ -6,8 +6,7 @@ import warnings
 
 import pytest
 from conftest import DECKS
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import explore_sim
 from explore_sim import DeckError, DeckWarning, load_deck, parse_deck
@@ -158,6 +157,7 @@ line = st.one_of(
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(line, max_size=12))
+@pytest.mark.slow
 def test_fuzz_parser_only_raises_deck_errors(lines):
     text = "\n".join(lines)
     with warnings.catch_warnings():
@@ -173,6 +173,7 @@ def test_fuzz_parser_only_raises_deck_errors(lines):
 
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=200))
+@pytest.mark.slow
 def test_fuzz_files_only_raise_deck_errors(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("fuzz") / "deck.txt"
     path.write_bytes(data)

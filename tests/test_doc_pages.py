@@ -215,7 +215,8 @@ def test_every_link_resolves(path):
         where = (path.parent / file).resolve() if file else path
         assert where.exists(), f"{page_name(path)}: the link {target!r} leads nowhere"
         if anchor and where.suffix == ".md":
-            headings = re.findall(r"^#+ (.*)$", where.read_text(encoding="utf-8"), flags=re.MULTILINE)
+            headings = re.findall(r"^#+ (.*)$", where.read_text(encoding="utf-8"),
+                                  flags=re.MULTILINE)
             slugs = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-")
                      for h in headings}
             assert anchor in slugs, f"{page_name(path)}: no heading #{anchor} in {file}"
@@ -238,7 +239,8 @@ def test_getting_started_shows_the_line_serve_prints(monkeypatch):
 
     from explore_sim.web.server import serve
 
-    shown = re.search(r"^explore-sim: serving .*$", text("docs/getting-started.md"), flags=re.MULTILINE)
+    shown = re.search(r"^explore-sim: serving .*$", text("docs/getting-started.md"),
+                      flags=re.MULTILINE)
     assert shown, "docs/getting-started.md: the line serve prints is not shown"
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     stream = io.StringIO()

@@ -50,8 +50,8 @@ def web_modules():
 def public_callables():
     modules = [explore_sim, plotting, policy_conformance, explore, simulate, compare,
                game_setup, metric_checks, results, options, sweep, report, stats, runner,
-               executors, results_files, results_file_checks, locking, parent_watch, dask_connect, decklist,
-               policies, value, advise, tune, objectives, metrics, metrics_command,
+               executors, results_files, results_file_checks, locking, parent_watch, dask_connect,
+               decklist, policies, value, advise, tune, objectives, metrics, metrics_command,
                *web_modules()]
     seen = {}
     for module in modules:

@@ -152,6 +152,7 @@ def test_play_games_and_play_paired_take_the_engine():
 
 # ------------------------------------------------------------------------------ metadata
 
+@pytest.mark.slow
 def test_every_analysis_records_the_engine(tmp_path):
     games = {"turns": 2, "trials": 300, "seed": 2}
     results = {
@@ -201,6 +202,7 @@ def test_the_results_file_keeps_the_engine_and_refuses_another(tmp_path):
 
 # ------------------------------------------------------------------------------ reproducibility
 
+@pytest.mark.slow
 def test_the_kernel_s_numbers_do_not_depend_on_the_worker_count():
     games = {"turns": 2, "trials": CHUNK_TRIALS + 17, "seed": 6, "engine": "kernel"}  # two chunks
     one = explore_sim.simulate(DECK, **games)
@@ -240,6 +242,7 @@ def no_numba(tmp_path):
     return {"PYTHONPATH": os.pathsep.join([str(shim), str(ROOT)])}
 
 
+@pytest.mark.slow
 def test_without_numba_auto_plays_numpy_with_one_notice(no_numba):
     script = (
         "import warnings, json, explore_sim\n"
@@ -260,6 +263,7 @@ def test_without_numba_auto_plays_numpy_with_one_notice(no_numba):
                       "games are played by the numpy engine")]  # once per process
 
 
+@pytest.mark.slow
 def test_without_numba_the_command_line_notes_it_once_and_refuses_the_kernel(no_numba):
     args = ["simulate", str(DECK), "--turns", "1", "--trials", "100", "--seed", "1",
             "--format", "json"]
@@ -277,6 +281,7 @@ def test_without_numba_the_command_line_notes_it_once_and_refuses_the_kernel(no_
 
 # ------------------------------------------------------------------------------ command line
 
+@pytest.mark.slow
 def test_the_command_line_takes_engine(capsys, grove):
     common = ["--turns", "1", "--trials", "200", "--seed", "1", "--format", "json"]
     for command, extra in (("simulate", []), ("compare", ["--policy", "keep", "--policy", "mill"]),
@@ -304,6 +309,7 @@ def test_the_command_line_takes_engine(capsys, grove):
 
 # ------------------------------------------------------------------------------ web page
 
+@pytest.mark.slow
 def test_the_web_page_has_an_engine_select_and_refuses_the_kernel_beside_it():
     pytest.importorskip("starlette")
     pytest.importorskip("jinja2")
@@ -410,6 +416,7 @@ with TestClient(create_app(Settings())) as client:
 """
 
 
+@pytest.mark.slow
 def test_a_page_loads_the_game_kernel_as_it_starts(tmp_path):
     """A server compiles the kernel (or loads it from numba's cache) in the background as it
     starts, so that the first run does not wait for it."""
@@ -425,6 +432,7 @@ def test_a_page_loads_the_game_kernel_as_it_starts(tmp_path):
     assert json.loads(done.stdout) == [False, True, False, None]
 
 
+@pytest.mark.slow
 def test_without_numba_a_page_starts_and_compiles_nothing(no_numba, tmp_path):
     _needs_the_web_page()
     env = {**os.environ, **no_numba, "EXPLORE_SIM_CARDS_DIR": str(tmp_path)}
@@ -436,6 +444,7 @@ def test_without_numba_a_page_starts_and_compiles_nothing(no_numba, tmp_path):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_page_starting_with_bad_settings_says_so_in_one_line(tmp_path):
     """Bad settings stop the start-up compilation with one line in the server's log, no
     traceback (every run then refuses them in one line)."""

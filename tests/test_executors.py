@@ -24,8 +24,8 @@ from explore_sim.analysis.executors import (
     executing,
     executor_for,
 )
-from explore_sim.analysis.runner import CHUNK_TRIALS, run_chunks, seed_sequence
 from explore_sim.analysis.games import CompareTask, SimulateTask
+from explore_sim.analysis.runner import CHUNK_TRIALS, run_chunks, seed_sequence
 from explore_sim.engine.goldfish import GameConfig
 from explore_sim.engine.mulligan import as_mulligan_rule
 from explore_sim.engine.policies import ExpressionPolicy, as_policy

@@ -362,7 +362,8 @@ def test_enter_the_unknown_explores_and_gives_an_extra_land():
 
 
 def test_targeted_spells_need_a_creature():
-    game, state, _ = scripted_game(["Forest"] * 4, hand=["Over the Edge"], battlefield=["Forest"] * 2)
+    game, state, _ = scripted_game(["Forest"] * 4, hand=["Over the Edge"],
+                                   battlefield=["Forest"] * 2)
     assert play(game, state)["cards_cast"] == 0
     game, state, _ = scripted_game(["Grizzly Bears"] * 4, hand=["Over the Edge"],
                                    battlefield=["Forest"] * 2 + ["Grizzly Bears"])

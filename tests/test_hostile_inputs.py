@@ -36,16 +36,17 @@ from explore_sim.analysis.runner import available_cores, check_workers
 from explore_sim.cards import Card, CardSources, Catalog, FeatureTable, parse_deck
 from explore_sim.cards.card import normalize_name
 from explore_sim.cards.card_files import load_card_file
-from explore_sim.cards.decklist import load_deck
-from explore_sim.cards.decklists.lines import card_line as _card_line
-from explore_sim.cards.decklists.lines import section_of as _section_of
-from explore_sim.cards.decklists.lines import words as _words
 from explore_sim.cards.card_index import import_cards, index_path
+from explore_sim.cards.decklist import load_deck
+from explore_sim.cards.decklists.lines import (
+    card_line as _card_line,
+    section_of as _section_of,
+    words as _words,
+)
 from explore_sim.cards.oracle import abilities_from_text
 from explore_sim.cards.update import DOWNLOAD_NAME, update_cards
 from explore_sim.cli import BROKEN_PIPE_STATUS, main
-from explore_sim.errors import (CardError, DeckError, OptionError,
-                                OptionWarning, printable)
+from explore_sim.errors import CardError, DeckError, OptionError, OptionWarning, printable
 from explore_sim.plotting import plot_distribution
 
 #: Every case here is bounded in time; the slow ones set a limit of their own.
@@ -174,7 +175,8 @@ def test_line_patterns_are_linear_even_past_the_cap(line):
 @pytest.mark.timeout(10)
 def test_long_lines_name_the_file_and_line(tmp_path):
     deck = write(tmp_path / "deck.txt", "24 Forest\n4 " + "x" * 2000 + "\n")
-    with pytest.raises(DeckError, match=r"deck\.txt:2: line too long \(2,002 characters, at most 1,000\)"):
+    with pytest.raises(DeckError, match=r"deck\.txt:2: line too long "
+                                        r"\(2,002 characters, at most 1,000\)"):
         load_deck(deck)
     cards = write(tmp_path / "mine.toml", '[[card]]\nname = "' + "x" * 100_000 + '"\n')
     with pytest.raises(CardError, match=r"mine\.toml:2: line too long"):
@@ -206,7 +208,8 @@ def fifo(tmp_path):
 SPECIAL = ["/dev/zero", "/dev/urandom", "fifo", "fifo with a writer", "directory"]
 
 
-def special_path(kind: str, fifo: Path, tmp_path: Path, suffix: str) -> tuple[str, subprocess.Popen | None]:
+def special_path(kind: str, fifo: Path, tmp_path: Path,
+                 suffix: str) -> tuple[str, subprocess.Popen | None]:
     """A path of the given kind ending in ``suffix`` (a symlink for the devices)."""
     if kind == "directory":
         folder = tmp_path / f"folder{suffix}"
@@ -297,8 +300,9 @@ class _Server(http.server.BaseHTTPRequestHandler):
         link = self.server.link.replace("PORT", str(port))
         try:
             if self.path == "/bulk-data":
-                return self._send(json.dumps({"object": "list", "data": [
-                    {"object": "bulk_data", "type": "oracle_cards", "download_uri": link}]}).encode())
+                listing = {"object": "list", "data": [
+                    {"object": "bulk_data", "type": "oracle_cards", "download_uri": link}]}
+                return self._send(json.dumps(listing).encode())
             if self.path == "/oracle.json":
                 return self._send(ORACLE)
             if self.path == "/broken.json":
@@ -468,7 +472,8 @@ TOML_CARD = '[[card]]\nname = "Odd Card"\ntype_line = "Creature — Bear"\nmana_
     ("power = 100000\n", "power must be a whole number from -99 to 999, got 100000"),
     ("toughness = -100\n", "toughness must be a whole number from -99 to 999"),
     ("mana_value = 999999\n", "mana value must be a number from 0 to 1000"),
-    ('explores = 100000\nexplores_when = "enter"\n', "explores must be a whole number from 0 to 20"),
+    ('explores = 100000\nexplores_when = "enter"\n',
+     "explores must be a whole number from 0 to 20"),
     ('maps = 100000\nmaps_when = "enter"\n', "maps must be a whole number from 0 to 20"),
     ('explores = -1\nexplores_when = "enter"\n', "explores must be a whole number from 0 to 20"),
     ('maps = -2\nmaps_when = "enter"\n', "maps must be a whole number from 0 to 20"),
@@ -796,7 +801,8 @@ def test_corrupt_gzip_and_deep_nesting(tmp_path):
 @pytest.mark.timeout(10)
 def test_a_csv_field_longer_than_the_csv_limit(tmp_path):
     text = 'name,mana_cost,type_line,note\nBear,{G},Creature,"' + ("x" * 5000 + "\n") * 30 + '"\n'
-    with pytest.raises(CardError, match=r"mine\.csv:2: (a field spans several lines|malformed CSV)"):
+    with pytest.raises(CardError,
+                       match=r"mine\.csv:2: (a field spans several lines|malformed CSV)"):
         load_card_file(write(tmp_path / "mine.csv", text))
     text = 'name,mana_cost,type_line,note\nBear,{G},Creature,"' + ("x" * 9000 + "\n") * 20
     with pytest.raises(CardError, match=r"mine\.csv:2: malformed CSV"):
@@ -895,7 +901,8 @@ def test_negative_power_within_the_range_is_accepted(tmp_path):
 @pytest.mark.timeout(10)
 @pytest.mark.parametrize("text, message", [
     ("name,mana_cost,type_line,colour\nBear,{G},Creature,green\n", r"mine\.csv:1: unknown column"),
-    ("name,mana_cost,type_line\nBear,{G},Creature,extra\n", r"mine\.csv:2: 4 fields, but the header has 3"),
+    ("name,mana_cost,type_line\nBear,{G},Creature,extra\n",
+     r"mine\.csv:2: 4 fields, but the header has 3"),
     ("name,mana_cost,type_line,note\nBear,{G},Creature,\"open\nElf,{G},Creature,x\nOrc,{R},Creature,\"\n",
      r"mine\.csv:2: a field spans several lines \(an unclosed quote\?\)"),
     ("name,mana_cost,type_line,note\nBear,{G},Creature,\"never closed\nElf,{G},Creature,x\n",
@@ -938,7 +945,8 @@ def test_a_dek_with_an_external_doctype_is_refused(tmp_path):
     (["explore", DECK, "--explorer", "z" * 5000], "unknown explorer 'zzz"),
     (["explore", DECK, "--policy", "w" * 500], "policy expression"),
     (["cards", "v" * 5000], "unknown card 'vvv"),
-    (["simulate", DECK, "--mulligan", "u" * 5000], "mulligan must be one of none, london, london-free"),
+    (["simulate", DECK, "--mulligan", "u" * 5000],
+     "mulligan must be one of none, london, london-free"),
     (["explore", DECK, *["--bogus"] * 2000], "unrecognized arguments"),
 ])
 def test_echoed_user_text_is_capped(capsys, args, fragment):
@@ -958,7 +966,8 @@ def test_control_characters_never_reach_the_terminal(tmp_path, capsys):
     assert_one_line_error(status, err, "malformed card name")
     assert "\x1b" not in err and "\x07" not in err
     with pytest.raises(CardError, match="control characters"):
-        load_card_file(write(tmp_path / "mine.toml", TOML_CARD.replace("Odd Card", "Odd\\u001bCard")))
+        load_card_file(write(tmp_path / "mine.toml",
+                             TOML_CARD.replace("Odd Card", "Odd\\u001bCard")))
     assert printable("a\x1b[2Jb\x9bc\td\n") == "a[2Jbc\td\n"
 
 

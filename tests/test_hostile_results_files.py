@@ -27,7 +27,8 @@ from explore_sim.errors import OptionError
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-pytestmark = pytest.mark.timeout(60)
+# Every test reads the results file of a sweep run in a subprocess.
+pytestmark = [pytest.mark.timeout(60), pytest.mark.slow]
 
 DECK = str(DECKS / "lci_merfolk_explore.txt")
 #: On the NumPy engine: what is checked is reading a results file, and the compiled kernel's

@@ -17,12 +17,12 @@ import pytest
 
 from explore_sim.analysis.game_setup import game_mulligan
 from explore_sim.cards.decklist import load_deck, parse_deck
+from explore_sim.engine import threads as threads_module
 from explore_sim.engine.buffers import reusing_chunk_arrays
 from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
 from explore_sim.engine.kernel import kernel_problem, play_games_kernel, play_openings
 from explore_sim.engine.mulligan import MulliganRule, deal_opening_hands
 from explore_sim.engine.policies import as_policy
-from explore_sim.engine import threads as threads_module
 
 pytestmark = pytest.mark.slow  # the compiled game: a compilation, then every deck in both engines
 

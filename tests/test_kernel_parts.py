@@ -15,8 +15,8 @@ import explore_sim
 from explore_sim.engine.config import GameConfig
 from explore_sim.engine.goldfish import deck_tables
 from explore_sim.engine.kernel.bits import is_member, meet, next_common, next_member, put
-from explore_sim.engine.kernel.mana import castable_key
 from explore_sim.engine.kernel.layout import ClassCol, Dim, KeyRow, Slot, Zone
+from explore_sim.engine.kernel.mana import castable_key
 from explore_sim.engine.kernel.pack import as_rows, pack, words_for
 from explore_sim.engine.kernel.records import as_tables
 from explore_sim.engine.kernel.search import shuffle_library
@@ -58,6 +58,7 @@ def _build(members, n, words):
 
 
 @pytest.mark.parametrize("n", [1, 5, 63, 64, 65, 130, 200])
+@pytest.mark.slow
 def test_sets_of_card_ids_visit_their_members_in_order(n):
     rng = np.random.default_rng(n)
     for _ in range(20):
@@ -88,6 +89,7 @@ def _mismatches(xs, table, most):
     return bad
 
 
+@pytest.mark.slow
 def test_the_remainder_by_multiplication_is_exact():
     """The deal's draws divide by the cards left (at most a deck's size) with
     multiplications only; every remainder is the one ``%`` gives, the extremes included."""
@@ -127,6 +129,7 @@ def _shuffled_tops(K, S, top, end, dealt, games):
 
 @pytest.mark.parametrize("top, end, dealt", [(4, 10, 7), (7, 13, 13)],
                          ids=["library-in-place", "cards-put-under-it"])
+@pytest.mark.slow
 def test_the_shuffle_after_a_search_deals_the_library_anew(top, end, dealt):
     """The library after a search's shuffle holds exactly the cards it counts, whatever was
     dealt or put under it before, and each copy is as likely as any other to be on top."""
@@ -167,6 +170,7 @@ def _bits(rows, n):
 
 
 @pytest.mark.parametrize("path", DECKS, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
     """The spells a row of ``castable_by_key`` says some mana pays are those the NumPy
     engine's exact test (Hall's condition over the masks, and the total) says it pays in
@@ -192,7 +196,8 @@ def test_castability_keys_read_the_exact_test_of_every_way_to_pay(path):
             if modes else np.zeros(len(units), dtype=bool)
 
     n = tables.n_kinds
-    by_kind, by_rank = (_bits(K.castable_by_key[row, keys], n) for row in (KeyRow.KINDS, KeyRow.RANKS))
+    by_kind, by_rank = (_bits(K.castable_by_key[row, keys], n)
+                        for row in (KeyRow.KINDS, KeyRow.RANKS))
     watched = _bits(K.castable_by_key[KeyRow.WATCHED, keys], n)
     commanders = {j for j, _ in casting.pass_commanders}
     for kind in casting.cast_ids.tolist():

@@ -52,6 +52,7 @@ def test_simulate_kill_turn_prints_the_numbers_of_kill_turn(capsys):
     assert f"    5 {clock.by_turn['dead'][4]:>5}" in text
 
 
+@pytest.mark.slow
 def test_the_kill_turn_objective_is_the_censored_mean():
     deck = load_deck(EXPLORE)
     config = GameConfig(turns=7)

@@ -11,6 +11,8 @@ annotation is still a cycle.
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -43,9 +45,27 @@ def is_package(path: Path) -> bool:
     return path.name == "__init__.py"
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree (each file is parsed once per test process)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every statement of ``tree``, nested ones included. Imports, ``if`` blocks and function
+    definitions are statements, so this finds them all without visiting the expressions (most
+    of a tree: :func:`ast.walk` over every node is what made these tests slow)."""
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, ast.expr):
+            continue
+        if isinstance(child, ast.stmt):
+            yield child
+        yield from statements(child)
+
+
 def _type_checking_lines(tree: ast.Module) -> set[int]:
     lines: set[int] = set()
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             for child in node.body:
                 lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
@@ -54,12 +74,12 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
 
 def imports_of(path: Path, known: set[str], root: Path = PACKAGE) -> list[tuple[str, int, bool]]:
     """``(imported explore_sim module, line, runtime)`` for every import in a file."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     here = module_name(path, root)
     package = here if is_package(path) else here.rpartition(".")[0]
     type_only = _type_checking_lines(tree)
     found = []
-    for node in ast.walk(tree):
+    for node in statements(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -81,6 +101,7 @@ def imports_of(path: Path, known: set[str], root: Path = PACKAGE) -> list[tuple[
     return found
 
 
+@functools.cache
 def import_graph(root: Path = PACKAGE) -> dict[str, list[tuple[str, int, bool]]]:
     files = {module_name(path, root): path for path in root.rglob("*.py")}
     return {name: imports_of(path, set(files), root) for name, path in files.items()}
@@ -184,9 +205,9 @@ def private_imports(root: Path = PACKAGE) -> list[str]:
     files = {module_name(path, root): path for path in root.rglob("*.py")}
     found = []
     for module, path in sorted(files.items()):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         package = module if is_package(path) else module.rpartition(".")[0]
-        for node in ast.walk(tree):
+        for node in statements(tree):
             if not isinstance(node, ast.ImportFrom):
                 continue
             if node.level:
@@ -236,8 +257,7 @@ def long_functions() -> dict[str, int]:
     """``{module.function: lines}`` of every function over :data:`MAX_FUNCTION_LINES`."""
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in statements(parsed(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 lines = (node.end_lineno or node.lineno) - node.lineno + 1
                 if lines > MAX_FUNCTION_LINES:

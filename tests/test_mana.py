@@ -13,8 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import DECKS, fixture_cards, scripted_game
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import explore_sim
 from explore_sim.cards import Card
@@ -304,6 +303,7 @@ pip_masks = st.sampled_from([W, U, B, G, B | G, U | G, C, S])
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(unit_masks, max_size=7), st.lists(pip_masks, max_size=4), st.integers(0, 3))
+@pytest.mark.slow
 def test_hall_condition_agrees_with_a_brute_force_matcher(units, pips, generic):
     pip_text = "".join("{" + {W: "W", U: "U", B: "B", G: "G", C: "C", S: "S",
                               B | G: "B/G", U | G: "G/U"}[p] + "}" for p in pips)
@@ -450,7 +450,8 @@ def test_temple_scries_by_the_scry_policy():
 
 
 def test_bounce_land_returns_a_land_tapped_for_mana_first():
-    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm", "Grizzly Bears"],
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Golgari Rot Farm", "Grizzly Bears"],
                                      battlefield=["Forest"])
     m = play(game, state)
     # The Forest is tapped for G (kept in the pool), returned to hand; the G and ... one mana
@@ -558,7 +559,8 @@ def test_evolving_wilds_fetches_the_missing_basic_tapped_and_shuffles():
                                      hand=["Evolving Wilds", "Ravenous Chupacabra"],
                                      battlefield=["Forest"])
     m = play(game, state)
-    assert state.battlefield[0, ids["Swamp"]] == 1 and state.battlefield[0, ids["Evolving Wilds"]] == 0
+    assert state.battlefield[0, ids["Swamp"]] == 1
+    assert state.battlefield[0, ids["Evolving Wilds"]] == 0
     assert state.tapped[0, ids["Swamp"]] == 1 and m["lands_played"] == 2
     assert state.end[0] - state.top[0] == 3 and state.library_lands[0] == 1
 
@@ -588,6 +590,7 @@ def test_a_fetch_land_finds_the_colour_still_missing():
     assert state.battlefield[0, ids["Island"]] == 2 and m["tapped_lands_played"] == 1
 
 
+@pytest.mark.slow
 def test_a_search_shuffles_away_a_card_kept_on_top():
     """E2 holds for the explore; a later shuffle means the kept card is no longer known on top."""
     tops = set()
@@ -696,6 +699,7 @@ SEVENS = FIXTURES / "decks" / "forest_swamp_sevens.cards.toml"
     ({"Forest": 12, "Island": 11, "Platinum Angel": 37}, "Twin Tides Test Card", 5, False,
      lambda c: c["Forest"] >= 2 and c["Island"] >= 2, None),
 ])
+@pytest.mark.slow
 def test_castable_reproduces_the_multivariate_hypergeometric(deck, card, turn, on_play, ok, exact):
     seen = 7 + turn - (1 if on_play else 0)
     value = multivariate(deck, seen, ok)
@@ -707,6 +711,7 @@ def test_castable_reproduces_the_multivariate_hypergeometric(deck, card, turn, o
 
 
 @pytest.mark.parametrize("game, seen", [("commander", 11), ("normal", 10)])
+@pytest.mark.slow
 def test_commander_castable_reproduces_the_hypergeometric_of_a_99_card_library(game, seen):
     """A Commander game draws from the 99 (the commander is not in the library) and does not
     skip the first draw: by turn 4 on the play 11 cards are seen, 10 in a normal game. The

@@ -183,7 +183,8 @@ def test_opening_hands_agree_with_the_scalar_mulligan(counts, rule):
         got_hand = {i: int(n) for i, n in enumerate(opening.hand[row]) if n}
         got_library = [int(opening.library[row, p % width])
                        for p in range(opening.top[row], opening.end[row])]
-        assert (got_hand, got_library, int(opening.mulligans[row])) == (hand, library, mulligans), row
+        got = (got_hand, got_library, int(opening.mulligans[row]))
+        assert got == (hand, library, mulligans), row
     if rule.kind == "london":  # every path of the rule was taken
         assert {m for _, _, m in dealt} == set(range(rule.max_mulligans + 1))
 

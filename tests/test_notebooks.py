@@ -29,7 +29,8 @@ def test_committed_notebook_has_outputs_and_pictures(path):
     images = [out for cell in code for out in cell.get("outputs", [])
               if "image/png" in out.get("data", {})]
     assert images, "no image output"
-    errors = [out for cell in code for out in cell.get("outputs", []) if out["output_type"] == "error"]
+    errors = [out for cell in code for out in cell.get("outputs", [])
+              if out["output_type"] == "error"]
     assert not errors
 
 

@@ -1,7 +1,8 @@
 """Random bytes, long random lines and random records fed to every parser.
 
-Each example has a time budget (hypothesis' ``deadline``); whatever the input, a parser
-either succeeds or raises one of the package's own errors, with a one-line message.
+Whatever the input, a parser either succeeds or raises one of the package's own errors, with
+a one-line message. No example is timed (hypothesis' ``deadline`` is off): each test is bounded
+by its timeout, which a parser stuck on an input (a pathological pattern) runs into.
 """
 
 from __future__ import annotations
@@ -9,21 +10,19 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from datetime import timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from explore_sim.cards.card_files import load_card_file
-from explore_sim.cards.decklist import DECK_FORMATS, load_deck, parse_deck
 from explore_sim.cards.card_index import import_cards
+from explore_sim.cards.decklist import DECK_FORMATS, load_deck, parse_deck
 from explore_sim.cards.oracle import abilities_from_text
 from explore_sim.errors import DeckWarning, ExploreSimError
 
 pytestmark = pytest.mark.slow  # fuzzing every parser
 
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")), deadline=timedelta(seconds=2),
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])
 
@@ -35,7 +34,8 @@ plausible = st.sampled_from([
     "Name My Deck", "1x Cenote Scout (LCI) 178 [Creature]", "2 Island *F* #tag", "// c", "",
     "4x Jadelight Ranger ^Have^", "Commander", "Creatures (24)",
 ])
-deck_text = st.lists(st.one_of(st.text(max_size=60), long_line, plausible), max_size=15).map("\n".join)
+deck_text = st.lists(st.one_of(st.text(max_size=60), long_line, plausible),
+                     max_size=15).map("\n".join)
 
 
 def only_our_errors(function, *args, **kwargs):
@@ -91,7 +91,8 @@ def test_card_files(tmp_path_factory, data, suffix):
 
 json_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    lambda inner: (st.lists(inner, max_size=4)
+                   | st.dictionaries(st.text(max_size=10), inner, max_size=4)),
     max_leaves=12,
 )
 CARD_FIELDS = ["layout", "card_faces", "type_line", "mana_cost", "oracle_text", "keywords",

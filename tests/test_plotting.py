@@ -53,7 +53,7 @@ def test_plot_turns_draws_a_line_and_band_per_variant(compared):
     summary = compared.summary()
     out = plotting.plot_turns(summary, "on_curve", ax=ax)
     assert out is ax
-    assert len(ax.lines) == 2 and [l.get_label() for l in ax.lines] == ["keep", "mill"]
+    assert len(ax.lines) == 2 and [line.get_label() for line in ax.lines] == ["keep", "mill"]
     bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
     assert len(bands) == 2
     for line, band, variant in zip(ax.lines, bands, ["keep", "mill"]):
@@ -87,7 +87,8 @@ def test_plot_distribution_draws_bars_with_error_bars():
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     assert len(bars) == 1 and len(bars[0]) == 3  # 0, 1, 2 counters
     assert [bar.get_height() for bar in bars[0]] == dist["probability"].tolist()
-    assert [bar.get_x() + bar.get_width() / 2 for bar in bars[0]] == pytest.approx(dist["value"].tolist())
+    assert ([bar.get_x() + bar.get_width() / 2 for bar in bars[0]]
+            == pytest.approx(dist["value"].tolist()))
     (errors,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
     check_error_bars(errors, dist["value"], dist["ci_low"], dist["ci_high"])
     assert ax.get_ylabel() == "probability"
@@ -96,7 +97,8 @@ def test_plot_distribution_draws_bars_with_error_bars():
 def test_plot_distribution_side_by_side_with_hatches():
     frames = []
     for policy in ("keep", "mill"):
-        frame = explore_sim.explore(DECK, explores=2, policy=policy, trials=2000, seed=1).distribution()
+        frame = explore_sim.explore(DECK, explores=2, policy=policy, trials=2000,
+                                    seed=1).distribution()
         frames.append(frame.assign(policy=policy))
     import pandas as pd
 
@@ -154,7 +156,8 @@ def test_helpers_refuse_frames_without_their_columns():
     with pytest.raises(ValueError, match="needs columns"):
         plotting.plot_turns(pd.DataFrame({"x": [1]}), ax=ax)
     with pytest.raises(ValueError, match="no rows"):
-        plotting.plot_turns(pd.DataFrame(columns=["turn", "metric", "mean", "ci_low", "ci_high"]), ax=ax)
+        plotting.plot_turns(pd.DataFrame(columns=["turn", "metric", "mean", "ci_low", "ci_high"]),
+                            ax=ax)
 
 
 def test_no_global_style_changes(compared):
@@ -265,6 +268,7 @@ def test_plot_metrics_draws_one_panel_per_metric_of_a_simulation():
                      "1,000 trials, seed 1")
 
 
+@pytest.mark.slow
 def test_plot_metrics_keeps_one_colour_per_variant_in_every_panel(with_expression):
     figure = plotting.plot_metrics(with_expression, ["on_curve", "counters", "lands_played"])
     panels = [ax for ax in figure.axes if ax.get_visible()]
@@ -315,6 +319,7 @@ def test_plot_metrics_refuses_an_unknown_metric(with_expression):
         plotting.plot_metrics(with_expression, ["on_curv"])
 
 
+@pytest.mark.slow
 def test_result_figure_is_the_figure_of_plot_and_of_the_web_page(with_expression):
     explored = explore_sim.explore(DECK, explores=2, trials=500, seed=1)
     figure = plotting.result_figure(explored)
@@ -375,7 +380,7 @@ def test_plot_land_equivalent_draws_the_curve_the_level_and_the_estimate():
     np.testing.assert_allclose(star.lines[0].get_xydata(), [[0.5, 0.52]])
     (segment,) = star.lines[2][0].get_segments()
     np.testing.assert_allclose(segment, [[0.3, 0.52], [0.7, 0.52]])
-    assert [l.get_ydata()[0] for l in ax.lines if l.get_linestyle() == ":"] == [0.52]
+    assert [line.get_ydata()[0] for line in ax.lines if line.get_linestyle() == ":"] == [0.52]
 
 
 def test_plot_land_equivalent_refuses_two_rows_per_point():

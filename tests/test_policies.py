@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from explore_sim import PolicyError, PolicyWarning, as_policy, check_policy
 from explore_sim.cards import Catalog, FeatureTable
@@ -67,11 +66,14 @@ def test_forge_profiles():
 
 
 def test_expression_from_the_documentation():
-    policy = as_policy("lands_in_hand == 0 and lands_in_play <= 2 or mana_value >= mana_sources + 2")
+    policy = as_policy("lands_in_hand == 0 and lands_in_play <= 2 "
+                       "or mana_value >= mana_sources + 2")
     assert isinstance(policy, ExpressionPolicy)
     assert policy(observation(lands_in_hand=0, lands_in_play=2), RNG).tolist() == [True]
-    assert policy(observation("Grizzly Bears", lands_in_hand=1, lands_in_play=2), RNG).tolist() == [False]
-    assert policy(observation("Queen's Agent", lands_in_hand=1, lands_in_play=4), RNG).tolist() == [True]
+    bears = observation("Grizzly Bears", lands_in_hand=1, lands_in_play=2)
+    agent = observation("Queen's Agent", lands_in_hand=1, lands_in_play=4)
+    assert policy(bears, RNG).tolist() == [False]
+    assert policy(agent, RNG).tolist() == [True]
 
 
 def test_expression_agrees_with_forge_on_many_observations():
@@ -178,6 +180,7 @@ def test_fuzz_expressions_only_raise_policy_errors(text):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
+@pytest.mark.slow
 def test_fuzz_arbitrary_text_only_raises_policy_errors(text):
     try:
         policy = as_policy(text)
@@ -237,8 +240,9 @@ def test_unnamed_lambdas_warn_and_say_how_to_name_them():
 
 
 def test_compare_and_simulate_read_a_dict_as_named_policies():
-    import explore_sim
     from conftest import DECKS
+
+    import explore_sim
 
     deck = DECKS / "lci_limited_gu.txt"
     result = explore_sim.compare(deck, {"keep": "keep", "greedy": greedy}, turns=1,

@@ -46,6 +46,13 @@ def test_ci_runs_the_readme_commands_as_written():
     assert ci.index(setup) < ci.index(tests)
 
 
+def test_ci_runs_the_linter_and_the_type_checker_after_the_tests():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    _, tests = two_commands()[0]
+    assert "ruff check && mypy" in ci
+    assert ci.index(tests) < ci.index("ruff check && mypy")
+
+
 def test_the_readme_is_short():
     lines = README.splitlines()
     assert len(lines) <= 150, f"README.md has {len(lines)} lines; the rest belongs in docs/"

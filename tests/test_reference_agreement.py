@@ -6,13 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import reference
+from conftest import DECKS
 
 import explore_sim
 from explore_sim.analysis.explore import EXPLORE_METRICS, explore_trials
 from explore_sim.engine.policies import ForgePolicy, KeepPolicy, MillPolicy
 from explore_sim.engine.state import shuffled_libraries
-
-from conftest import DECKS
 
 POLICIES = [
     (KeepPolicy(), reference.keep),
@@ -87,6 +86,7 @@ GUARDED = [  # deck, drawn, explores, known cards, explorer, policy, gone, targe
 
 @pytest.mark.parametrize("deck_file, drawn, explores, known, explorer, policy, gone, targeted",
                          GUARDED)
+@pytest.mark.slow
 def test_explore_with_default_turn_and_known_cards_matches_the_exact_reference(
         deck_file, drawn, explores, known, explorer, policy, gone, targeted):
     """explore() as users call it (the turn left to its default, known cards and an explorer

@@ -55,7 +55,7 @@ def engine_hands(opening):
             for row in range(len(opening.hand))]
 
 
-def deal_both(deck, trials, seed, rule=MulliganRule("london")):
+def deal_both(deck, trials, seed, rule=MulliganRule("london")):  # noqa: B008 - a frozen value
     """Deal with the engine and with the reference, from the same shuffles; both checked equal.
 
     Each attempt's shuffles come from its own generator, one library per game still to deal
@@ -92,7 +92,8 @@ def play_both(deck, policy_name, config, trials=300, seed=0):
         pytest.skip(f"the compiled game does not play {problem}")
     compiled = play_openings(tables, config, policy, opening, deck.card_ids())
     state = GameState.from_opening_hands(opening, features)  # plays on opening's arrays
-    rngs = {n: np.random.default_rng([seed, 7, i]) for i, n in enumerate(("policy", "removal", "parley"))}
+    rngs = {n: np.random.default_rng([seed, 7, i])
+            for i, n in enumerate(("policy", "removal", "parley"))}
     rngs["search"] = ReversingShuffle()
     engine = Goldfish(features, config, policy, None, rngs)
     for turn in range(1, config.turns + 1):

@@ -19,10 +19,16 @@ import pytest
 import explore_sim
 from explore_sim.analysis.engines import EnginePlay, choose_engine
 from explore_sim.cards.decklist import deck_from_counts
-from explore_sim.engine import abilities, metrics, observations, options, policy_expressions
+from explore_sim.engine import (
+    abilities,
+    kernel as kernel_module,
+    metrics,
+    observations,
+    options,
+    policy_expressions,
+)
 from explore_sim.engine.config import GameConfig
 from explore_sim.engine.goldfish import deck_tables
-from explore_sim.engine import kernel as kernel_module
 from explore_sim.engine.kernel import kernel_problem
 from explore_sim.engine.kernel.bytecode import policy_problem
 from explore_sim.engine.kernel.layout import Event, Field, Group, Op, TurnMetric, columns

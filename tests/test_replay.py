@@ -22,7 +22,7 @@ from conftest import DECKS, ROOT
 import explore_sim
 from explore_sim import GameConfig, MulliganRule, OptionError, as_policy, load_deck
 from explore_sim.analysis.game_setup import game_mulligan
-from explore_sim.analysis.runner import CHUNK_TRIALS, chunk_seeds, child_seed, seed_sequence
+from explore_sim.analysis.runner import CHUNK_TRIALS, child_seed, chunk_seeds, seed_sequence
 from explore_sim.cli import main
 from explore_sim.engine.goldfish import deck_tables
 from explore_sim.engine.kernel import play_games_kernel

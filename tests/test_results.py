@@ -322,6 +322,7 @@ def test_deck_repr_and_html_are_compact():
 
 # --- seaborn straight from the summary ---------------------------------------------------
 
+@pytest.mark.slow
 def test_seaborn_relplot_straight_from_the_compare_summary(two_by_three):
     sns = pytest.importorskip("seaborn")
     import matplotlib.pyplot as plt

@@ -7,9 +7,9 @@ import pytest
 from conftest import card_id, library_of, state_of
 
 import explore_sim
-from explore_sim.engine import rules
-from explore_sim.cards import EMPTY, Catalog, classify_types, mana_value_of
 from explore_sim.analysis.explore import explore_trials
+from explore_sim.cards import EMPTY, Catalog, classify_types, mana_value_of
+from explore_sim.engine import rules
 from explore_sim.engine.policies import KeepPolicy, MillPolicy
 
 KEEP = np.array([False])

@@ -16,11 +16,20 @@ import pytest
 from conftest import DECKS
 
 import explore_sim
-from explore_sim.analysis import compare as compare_module
-from explore_sim.analysis import sweep as sweep_module
-from explore_sim.analysis import value as value_module
-from explore_sim.analysis.run_costs import (MAX_AT_ONCE, MAX_GAME_TURNS, MAX_PAIRED_SUMS, Caps,
-                                            Cost, check_cost, cost_problem)
+from explore_sim.analysis import (
+    compare as compare_module,
+    sweep as sweep_module,
+    value as value_module,
+)
+from explore_sim.analysis.run_costs import (
+    MAX_AT_ONCE,
+    MAX_GAME_TURNS,
+    MAX_PAIRED_SUMS,
+    Caps,
+    Cost,
+    check_cost,
+    cost_problem,
+)
 from explore_sim.cards.decklist import MAX_CARD_LINES, MAX_DECK_SIZE
 from explore_sim.cli import main
 from explore_sim.errors import DeckError, OptionError

@@ -8,10 +8,10 @@ import pytest
 from conftest import DECKS
 
 import explore_sim
-from explore_sim.errors import OptionError
-from explore_sim.analysis.runner import CHUNK_TRIALS, chunk_streams, run_chunks, seed_sequence
 from explore_sim.analysis import stats as stats_module
+from explore_sim.analysis.runner import CHUNK_TRIALS, chunk_streams, run_chunks, seed_sequence
 from explore_sim.analysis.stats import Accumulator, PairedSums, wilson_interval
+from explore_sim.errors import OptionError
 
 DECK = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
 
@@ -180,7 +180,8 @@ def test_progress_callback_sees_every_chunk():
     calls = []
     explore_sim.explore(DECK, trials=2 * CHUNK_TRIALS + 10, seed=1,
                         progress=lambda done, total: calls.append((done, total)))
-    assert calls == [(CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10), (2 * CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10),
+    assert calls == [(CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10),
+                     (2 * CHUNK_TRIALS, 2 * CHUNK_TRIALS + 10),
                      (2 * CHUNK_TRIALS + 10, 2 * CHUNK_TRIALS + 10)]
 
 
@@ -238,6 +239,7 @@ _ONE_RUN = {
 
 
 @pytest.mark.parametrize("name", list(_ONE_RUN))
+@pytest.mark.slow
 def test_a_run_stopped_early_is_the_run_of_the_chunks_it_finished(name):
     """StopRun from progress: the result of the first chunks, equal to a run of that many
     trials with the same seed, its metadata saying how many were asked for."""

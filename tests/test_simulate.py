@@ -52,6 +52,7 @@ def hypergeometric_tail(deck, lands, drawn, at_least):
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("on_play", [True, False])
 @pytest.mark.parametrize("size, lands", [(60, 24), (40, 17)])
+@pytest.mark.slow
 def test_on_curve_is_the_hypergeometric_tail(on_play, size, lands, engine):
     """A land drop every turn 1..T <=> at least T lands in the first 6+T cards on the play
     (7+T on the draw), on either engine."""
@@ -117,6 +118,7 @@ def test_invariants_on_every_shipped_deck(deck_path, removal):
     play_checked(deck, GameConfig(turns=8, removal=removal), seed=int(removal * 10))
 
 
+@pytest.mark.slow
 def test_invariants_with_replacements_and_triggers():
     deck = explore_sim.deck_from_counts([
         ("Forest", 22), ("Jadelight Ranger", 6), ("Topography Tracker", 4),
@@ -137,6 +139,7 @@ def test_decking_is_recorded_exactly_when_the_library_runs_out():
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_simulate_is_reproducible_and_seed_sensitive(engine):
     deck = DECKS / "lci_merfolk_explore.txt"
     a = explore_sim.simulate(deck, turns=4, trials=3000, seed=2, engine=engine).summary()
@@ -147,6 +150,7 @@ def test_simulate_is_reproducible_and_seed_sensitive(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_summary_is_the_statistics_of_the_games_played(engine):
     """Every cell of the summary and of a distribution is computed here from the games
     themselves (the first chunk's games, replayed from its documented seed), on either
@@ -170,7 +174,8 @@ def test_summary_is_the_statistics_of_the_games_played(engine):
     assert dist["count"].tolist() == counts.tolist()
     assert dist["probability"].tolist() == pytest.approx((counts / 2000).tolist())
     table = result.render("table")
-    assert f"{rows.loc[(3, 'counters'), 'mean']:.3f} ({rows.loc[(3, 'counters'), 'se']:.3f})" in table
+    counters = rows.loc[(3, "counters")]
+    assert f"{counters['mean']:.3f} ({counters['se']:.3f})" in table
 
 
 @pytest.mark.slow
@@ -192,7 +197,8 @@ def test_compare_is_paired_differences_of_the_same_games():
             got = row[["mean", "se", "ci_low", "ci_high"]].to_numpy()
             paired = mill[turn][metric] - keep[turn][metric]
             assert got == pytest.approx(statistics(paired), rel=1e-9, abs=1e-12), (turn, metric)
-            unpaired = np.hypot(statistics(mill[turn][metric])[1], statistics(keep[turn][metric])[1])
+            unpaired = np.hypot(statistics(mill[turn][metric])[1],
+                                statistics(keep[turn][metric])[1])
             assert row["se_unpaired"] == pytest.approx(unpaired, rel=1e-9, abs=1e-12)
     for metric in ("counters", "lands_played", "explores", "mana_spent"):
         row = diffs.loc[(6, metric)]
@@ -217,7 +223,8 @@ def test_compare_decks_against_the_vanilla_control():
     explorer = explorer[explorer["variant"] == "Lost Caverns Merfolk Explore"].set_index(
         ["turn", "metric"])
     # The control never explores: its difference is minus the explore deck's explores.
-    assert diffs.loc[(4, "explores"), "mean"] == pytest.approx(-explorer.loc[(4, "explores"), "mean"])
+    assert (diffs.loc[(4, "explores"), "mean"]
+            == pytest.approx(-explorer.loc[(4, "explores"), "mean"]))
     assert diffs.loc[(4, "explores"), "se"] == pytest.approx(explorer.loc[(4, "explores"), "se"])
     assert diffs.loc[(0, "opening_lands"), "mean"] == 0  # same lands in the same places
     assert diffs.loc[(0, "opening_lands"), "se"] == 0

@@ -12,6 +12,7 @@ import explore_sim
 from explore_sim import DeckError
 
 
+@pytest.mark.slow
 def test_sweep_grid_is_tidy_and_keeps_deck_size():
     deck = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)])
     frame = explore_sim.sweep(deck, {"lands": [20, 24], "Cenote Scout": [0, 4]}, ["keep", "mill"],
@@ -30,6 +31,7 @@ def test_sweep_grid_is_tidy_and_keeps_deck_size():
     assert explorers[explorers["Cenote Scout"] == 0]["mean"].max() == 0
 
 
+@pytest.mark.slow
 def test_sweep_points_without_explorers_are_hypergeometric():
     """With no explorer and no mulligan, on curve on turn T is P(at least T lands in the first
     6 + T cards), for every land count of the grid."""
@@ -109,6 +111,7 @@ def test_a_grid_point_that_cannot_be_built_names_the_point_and_the_card():
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_shipped_decks_declare_a_filler_and_are_sweepable(path):
     deck = explore_sim.load_deck(path)
     assert deck.filler and deck.count(deck.filler) >= 1

@@ -9,9 +9,9 @@ import pytest
 from conftest import DECKS
 
 import explore_sim
+from explore_sim.cards import card_sources
 from explore_sim.cli import main
 from explore_sim.cli.vary import parse_vary as _parse_vary
-from explore_sim.cards import card_sources
 
 DECK = str(DECKS / "lci_merfolk_explore.txt")
 SMALL = ["--turns", "2", "--trials", "600", "--seed", "1"]
@@ -40,6 +40,7 @@ def test_the_grid_language():
                     "policy": ["keep", "forge:need_lands=3,max_mv_diff=1", "lands_in_hand == 0"]}
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_points_of_the_python_sweep(capsys):
     status, out, err = run(capsys, "sweep", DECK, "--vary", "lands=23,24", "--vary",
                            "Cenote Scout=4,6", "--vary", "policy=keep,mill", *SMALL,
@@ -123,6 +124,7 @@ def test_an_unreachable_scheduler_is_one_line(capsys):
     one_line_error(status, err, "must look like tcp://HOST:PORT")
 
 
+@pytest.mark.slow
 def test_plots_of_a_sweep(capsys, tmp_path):
     heat = tmp_path / "heat.png"
     status, _, err = run(capsys, "sweep", DECK, "--vary", "lands=23,24", "--vary",

@@ -14,8 +14,8 @@ from conftest import DECKS, ROOT, wait_until
 
 import explore_sim
 from explore_sim import OptionError
-from explore_sim.errors import clip
 from explore_sim.analysis.results_files import SweepFile
+from explore_sim.errors import clip
 
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -71,6 +71,7 @@ def test_a_rerun_reads_every_point_back_and_plays_nothing(tmp_path):
     assert out.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_partial_file_is_completed_to_the_file_of_an_uninterrupted_run(tmp_path):
     whole = tmp_path / "whole.parquet"
     sweep(whole)
@@ -109,7 +110,8 @@ def test_killed_midway_and_rerun_it_ends_with_the_uninterrupted_file(tmp_path):
     assert resumed.returncode == 0 and uninterrupted.returncode == 0, resumed.stderr
     assert resumed.stdout == uninterrupted.stdout
     assert killed.read_bytes() == whole.read_bytes()
-    assert len(pd.read_parquet(killed)) == 8 * (3 + 5 * len(explore_sim.engine.goldfish.TURN_METRICS))
+    metrics = len(explore_sim.engine.goldfish.TURN_METRICS)
+    assert len(pd.read_parquet(killed)) == 8 * (3 + 5 * metrics)
 
 
 def test_a_file_of_other_settings_is_refused_naming_what_differs(tmp_path):

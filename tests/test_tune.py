@@ -12,9 +12,9 @@ from conftest import DECKS, ROOT
 
 import explore_sim
 from explore_sim.analysis.executors import InProcessExecutor
+from explore_sim.analysis.game_setup import game_setup
 from explore_sim.analysis.objectives import parse_objective
 from explore_sim.analysis.runner import child_seed, seed_sequence
-from explore_sim.analysis.game_setup import game_setup
 from explore_sim.analysis.tune import (
     TUNE_COLUMNS,
     _play,
@@ -37,7 +37,8 @@ def test_the_policy_space():
     assert len(space) == len(set(space)) == 409
     assert space[:2] == ["keep", "mill"] and "forge" in space
     assert sum(rule.startswith("forge") for rule in space) == 25
-    assert "forge:need_lands=0,max_mv_diff=4" in space and "forge:need_lands=4,max_mv_diff=0" in space
+    assert "forge:need_lands=0,max_mv_diff=4" in space
+    assert "forge:need_lands=4,max_mv_diff=0" in space
     assert "mana_value >= 4 and lands_in_hand <= 0" in space
     assert "not castable_next_turn" in space and "turn >= 7" in space
     assert not any("mana_value >= 2 and mana_value" in rule for rule in space)
@@ -133,7 +134,7 @@ def test_tune_command_line_prints_a_policy_simulate_accepts(monkeypatch, capsys)
                        "--seed", "1", "--top", "2", "--quiet"])
     out = capsys.readouterr().out
     assert status == 0 and "over 8 keep-or-mill rules" in out
-    line = next(l for l in out.splitlines() if l.startswith("recommended: --policy "))
+    line = next(text for text in out.splitlines() if text.startswith("recommended: --policy "))
     policy = line.split('--policy "', 1)[1].rstrip('"')
     assert cli.main(["simulate", str(MERFOLK), "--policy", policy, "--turns", "2",
                      "--trials", "50", "--seed", "1", "--quiet"]) == 0

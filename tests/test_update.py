@@ -12,9 +12,9 @@ import pytest
 from conftest import TESTS
 
 from explore_sim.cards.card_index import CardIndex, import_cards, index_path
+from explore_sim.cards.update import DOWNLOAD_NAME, update_cards
 from explore_sim.cli import main
 from explore_sim.errors import CardError
-from explore_sim.cards.update import DOWNLOAD_NAME, update_cards
 
 FIXTURES = TESTS / "fixtures" / "cards"
 ORACLE = (FIXTURES / "scryfall_oracle.json").read_bytes()

@@ -22,8 +22,8 @@ from explore_sim.analysis.value import (
     _plan,
     added_basics,
     explore_cards,
-    vanilla_stand_in,
     value,
+    vanilla_stand_in,
 )
 from explore_sim.cards import Catalog, parse_deck
 from explore_sim.cards.card_index import card_sources
@@ -43,7 +43,8 @@ def test_stand_in_strips_explore_and_maps_only():
     assert plain.name == "Jadelight Ranger (vanilla)"
     assert (plain.mana_cost, plain.mana_value, plain.power, plain.toughness, plain.type_line) == \
         (ranger.mana_cost, ranger.mana_value, ranger.power, ranger.toughness, ranger.type_line)
-    assert (plain.explores, plain.explores_x, plain.maps, plain.explore_trigger) == (0, False, 0, "")
+    abilities = (plain.explores, plain.explores_x, plain.maps, plain.explore_trigger)
+    assert abilities == (0, False, 0, "")
     assert plain.abilities() == "-"
     siren = vanilla_stand_in(Catalog.builtin().get("Spyglass Siren"))
     assert siren.maps == 0 and siren.abilities() == "-"
@@ -238,6 +239,7 @@ def test_an_explorer_is_worth_a_positive_number_of_lands():
     assert "ValueResult" in repr(result) and "<div>" in result._repr_html_()
 
 
+@pytest.mark.slow
 def test_value_is_reproducible_and_works_for_a_commander_deck():
     first = value(HAKBAL, "Cenote Scout", trials=300, seed=4, turns=3, turn=3)
     again = value(HAKBAL, "Cenote Scout", trials=300, seed=4, turns=3, turn=3)

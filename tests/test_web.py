@@ -150,7 +150,8 @@ def test_a_pasted_deck_is_named_by_its_own_text_not_by_the_shipped_deck_chosen(c
 
 
 def test_switching_analysis_keeps_the_deck(client):
-    page = client.post("/", data={"action": "switch:compare", "deck": "24 Forest\n36 Grizzly Bears"})
+    page = client.post("/", data={"action": "switch:compare",
+                                  "deck": "24 Forest\n36 Grizzly Bears"})
     assert "36 Grizzly Bears" in page.text
     assert 'name="policies"' in page.text and 'name="deck2"' in page.text
 
@@ -170,6 +171,7 @@ def test_switching_analysis_keeps_only_the_options_that_mean_the_same(client):
 
 # ------------------------------------------------------------------------------ same numbers
 
+@pytest.mark.slow
 def test_explore_gives_the_command_lines_numbers(client, capsys):
     options = dict(explores=2, drawn=8, policy="forge", trials=5000, seed=3)
     job, page = run(client, analysis="explore", deck=deck_text(f"{MERFOLK}.txt"), **options)
@@ -185,6 +187,7 @@ def test_explore_gives_the_command_lines_numbers(client, capsys):
     assert json.loads(client.get(f"/jobs/{job.id}/download.json").text)["meta"]["seed"] == 3
 
 
+@pytest.mark.slow
 def test_an_explorer_that_does_not_explore_by_itself_is_said_to_be_assumed(client):
     deck = "20 Forest\n4 Wildgrowth Walker\n36 Grizzly Bears\n"
     job, page = run(client, analysis="explore", deck=deck, explorer="Wildgrowth Walker",
@@ -197,6 +200,7 @@ def test_an_explorer_that_does_not_explore_by_itself_is_said_to_be_assumed(clien
     assert "<dt>explores</dt><dd>1</dd>" in page.text and "assumed" not in page.text
 
 
+@pytest.mark.slow
 def test_a_run_without_a_seed_gets_a_fresh_one_and_the_form_stays_blank(client):
     deck = "20 Forest\n40 Grizzly Bears\n"
     seeds = []
@@ -226,6 +230,7 @@ def test_simulate_gives_the_command_lines_numbers(client, capsys):
     assert re.fullmatch(r"\d\.\d{3} to \d\.\d{3}", intervals["on_curve"][-1])
 
 
+@pytest.mark.slow
 def test_simulate_options_reach_the_run(client, capsys):
     options = dict(turns=4, on_draw="1", mulligan="none", removal=0.25, policy="keep",
                    metrics="on_curve,counters,castable:Jadelight Ranger",
@@ -241,6 +246,7 @@ def test_simulate_options_reach_the_run(client, capsys):
         "on_curve", "counters", "castable:Jadelight Ranger"]
 
 
+@pytest.mark.slow
 def test_the_opponents_life_reaches_the_run_as_life_does(client, capsys):
     """The life field is --life: opponent_dead against 7 life, the same numbers as the
     command line's, the run's facts say it, and its errors name the field."""
@@ -333,8 +339,8 @@ def test_compare_two_decks(client, capsys):
     job, page = run(client, analysis="compare", deck=deck_text(f"{MERFOLK}.txt"),
                     deck2=deck_text("lci_merfolk_vanilla.txt"), policies="forge", trials=2000,
                     seed=4)
-    argv = ["compare", str(DECKS / f"{MERFOLK}.txt"), str(DECKS / "lci_merfolk_vanilla.txt"), "--trials",
-            "2000", "--seed", "4"]
+    argv = ["compare", str(DECKS / f"{MERFOLK}.txt"), str(DECKS / "lci_merfolk_vanilla.txt"),
+            "--trials", "2000", "--seed", "4"]
     assert client.get(f"/jobs/{job.id}/download.csv").text == cli(capsys, *argv, "--format",
                                                                      "csv")
     svg = client.get(f"/jobs/{job.id}/figure.svg")
@@ -542,6 +548,7 @@ def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(cli
 NICANZIL = "Nicanzil, Current Conductor"
 
 
+@pytest.mark.slow
 def test_card_fields_take_names_with_commas_one_a_line_or_comma_separated(client):
     deck = (f"4 {NICANZIL}\n4 Cenote Scout\n4 Jadelight Ranger\n12 Forest\n12 Island\n"
             "24 Grizzly Bears\n")
@@ -588,6 +595,7 @@ def test_cancelling_a_value_run(client):
     still_serving(client)
 
 
+@pytest.mark.slow
 def test_a_run_page_without_javascript_reloads_until_done(client):
     response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
                                       "trials": str(BIG)}, follow_redirects=False)
@@ -701,6 +709,7 @@ THING_BEAR = (b'[[card]]\nname = "Homebrew Thing"\ntype_line = "Creature - Bear"
 THING_DECK = "20 Forest\n4 Homebrew Thing\n36 Homebrew Bear\n"
 
 
+@pytest.mark.slow
 def test_several_card_files_are_one_source_the_first_definition_wins(client, tmp_path,
                                                                       capsys):
     """Two uploads are read in order, as two --cards options are: the first file's card is
@@ -753,8 +762,8 @@ def test_several_card_files_are_each_checked_and_capped(client):
 
 def test_a_bad_policy_expression_is_refused_next_to_its_field(client):
     for policy in ("nonland and and", "__import__('os').system('true')", "open('x')"):
-        response = client.post("/", data={"analysis": "simulate", "deck": deck_text(f"{SULTAI}.txt"),
-                                          "policy": policy})
+        response = client.post("/", data={"analysis": "simulate",
+                                          "deck": deck_text(f"{SULTAI}.txt"), "policy": policy})
         assert response.status_code == 400, policy
         error = re.search(r'<div class="field text invalid">.*?name="policy".*?'
                           r'<p class="field-error"[^>]*>(.*?)</p>', response.text, re.S)
@@ -833,10 +842,11 @@ def test_option_errors_are_named(client):
     still_serving(client)
 
 
+@pytest.mark.slow
 def test_trials_over_the_cap_are_refused():
     with TestClient(create_app(Settings(max_trials=10_000))) as small:
-        response = small.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
-                                         "trials": "10001"})
+        response = small.post("/", data={"analysis": "explore",
+                                         "deck": "24 Forest\n36 Grizzly Bears", "trials": "10001"})
         assert response.status_code == 400
         assert "trials: at most 10,000 per run on this server, got 10,001" in response.text
         assert "at most 10,000 here" in small.get("/").text
@@ -845,6 +855,7 @@ def test_trials_over_the_cap_are_refused():
         wait_for(job_of(small, ok))
 
 
+@pytest.mark.slow
 def test_a_run_that_fails_says_why(client, monkeypatch):
     from explore_sim.errors import OptionError
 
@@ -858,6 +869,7 @@ def test_a_run_that_fails_says_why(client, monkeypatch):
     assert "The run stopped: drawn: decks/x.cards.toml says no" in page.text  # path shortened
 
 
+@pytest.mark.slow
 def test_an_unexpected_error_never_shows_a_traceback(client, monkeypatch):
     def broken(decks, options, progress):
         raise ZeroDivisionError("division by zero")
@@ -883,6 +895,7 @@ def test_an_unexpected_error_never_shows_a_traceback(client, monkeypatch):
     still_serving(client)
 
 
+@pytest.mark.slow
 def test_unknown_runs_and_downloads_are_404(client):
     for path in ("/jobs/nope", "/jobs/nope/status", "/jobs/nope/figure.svg", "/nowhere"):
         response = client.get(path)
@@ -914,6 +927,7 @@ def test_a_two_megabyte_body_is_refused_and_the_server_keeps_serving(client):
     still_serving(client)
 
 
+@pytest.mark.slow
 def test_cancelling_a_run(client):
     response = client.post("/", data={"analysis": "explore", "deck": deck_text(f"{MERFOLK}.txt"),
                                       "trials": str(BIG), "seed": "1"}, follow_redirects=False)
@@ -930,6 +944,7 @@ def test_cancelling_a_run(client):
     still_serving(client)
 
 
+@pytest.mark.slow
 def test_a_run_says_when_it_waits_for_the_kernel_to_compile(client):
     """While numba compiles the game kernel (the first run after an install), a running job's
     status, its events and its page say so in place of "Running…"; then they say nothing."""
@@ -952,6 +967,7 @@ def test_a_run_says_when_it_waits_for_the_kernel_to_compile(client):
     assert job.state == "cancelled" and client.get(f"/jobs/{job.id}/status").json()["note"] == ""
 
 
+@pytest.mark.slow
 def test_a_cancelled_run_shows_the_trials_it_finished(client):
     """The chunks finished before the cancel are the result shown, with its standard errors,
     and they are exactly a run of that many trials with the same seed."""
@@ -981,6 +997,7 @@ def test_a_cancelled_run_shows_the_trials_it_finished(client):
     assert same["rows"] == cancelled["rows"]
 
 
+@pytest.mark.slow
 def test_a_full_server_says_it_is_busy():
     settings = dataclasses.replace(ROOMY, max_runs=1, max_queued=1)
     with TestClient(create_app(settings)) as busy:
@@ -1003,14 +1020,17 @@ def test_a_full_server_says_it_is_busy():
         assert first.state == "cancelled"
 
 
+@pytest.mark.slow
 def test_a_run_no_page_watches_is_cancelled():
     with TestClient(create_app(dataclasses.replace(ROOMY, orphan_seconds=0.3))) as quiet:
-        response = quiet.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
-                                         "trials": str(BIG)}, follow_redirects=False)
+        response = quiet.post("/", data={"analysis": "explore",
+                                         "deck": "24 Forest\n36 Grizzly Bears", "trials": str(BIG)},
+                              follow_redirects=False)
         job = wait_for(job_of(quiet, response))  # nobody asks about it
         assert job.state == "cancelled" and "no page was watching" in job.error
 
 
+@pytest.mark.slow
 def test_progress_events_end_with_the_result(client):
     response = client.post("/", data={"analysis": "explore", "deck": "24 Forest\n36 Grizzly Bears",
                                       "trials": "200000", "seed": "1"}, follow_redirects=False)
@@ -1179,7 +1199,8 @@ def test_a_deck_with_unknown_cards_offers_a_card_file_template_to_download(clien
     assert got.headers["content-disposition"] == 'attachment; filename="cards.toml"'
     assert got.text.startswith("# Card file for") and 'name = "Mysterious Merfolk"' in got.text
     assert "Other Newcomer" not in got.text
-    known = client.post("/", data={"action": "template:deck", "deck": "24 Forest\n36 Grizzly Bears"})
+    known = client.post("/", data={"action": "template:deck",
+                                   "deck": "24 Forest\n36 Grizzly Bears"})
     assert known.status_code == 200 and "no card file is needed" in known.text
     bad = client.post("/", data={"action": "template:deck", "deck": "4 Forest\nfour Forest"})
     assert bad.status_code == 400 and len(bad.text.strip().splitlines()) == 1

@@ -3,11 +3,10 @@
 Pastes a shipped deck, runs a goldfish analysis, waits for the table and the figure, checks
 the numbers against the command line's for the same seed, loads shipped decks into the value
 and curve tabs (the curve's sentence and table against :func:`explore_sim.curve`), follows a
-permalink (and another
-site's form and link, which start nothing), and saves a screenshot (also to
-``$EXPLORE_SIM_SCREENSHOT`` when set: that is how the documentation's picture is made). No browser is
-downloaded: the test is skipped, with the reason, when no chromium is installed (``.ci/run``
-installs it with apt-get).
+permalink (and another site's form and link, which start nothing), and saves a screenshot
+(also to ``$EXPLORE_SIM_SCREENSHOT`` when set: that is how the documentation's picture is
+made). No browser is downloaded: the test is skipped, with the reason, when no chromium is
+installed (``.ci/run`` installs it with apt-get).
 """
 
 from __future__ import annotations
@@ -293,10 +292,10 @@ def test_permalinks_and_other_sites_in_a_real_browser(browser):
         page.wait_for_selector("table.stats")
         assert len(jobs) == 3
 
-        form = ('<form id="f" method="post" action="{url}/"><input name="action" value="run">'
+        form = (f'<form id="f" method="post" action="{url}/"><input name="action" value="run">'
                 '<input name="analysis" value="explore"><input name="deck" value="24 Forest">'
                 '<input name="trials" value="2000"></form>'
-                '<script>document.getElementById("f").submit()</script>').format(url=url)
+                '<script>document.getElementById("f").submit()</script>')
         with other_site({"form.html": form,
                          "link.html": f'<a id="go" href="{url}{link}">results</a>'}) as evil:
             page.goto(evil + "/form.html")
@@ -374,7 +373,8 @@ def check_simulate(page, answers, tables):
                       rf"games \(se {NUMBER}%", sentence)
     assert found, sentence
     assert f"{found[1]} ({found[2]})" == means["lands_played"]["turn 4"]
-    assert f"{found[3]} to {found[4]}" == table_of(tables, "95% intervals")["lands_played"]["turn 4"]
+    intervals = table_of(tables, "95% intervals")
+    assert f"{found[3]} to {found[4]}" == intervals["lands_played"]["turn 4"]
     mean, se = re.findall(NUMBER, means["on_curve"]["turn 4"])
     assert close(found[5], 100 * float(mean), 0.05) and close(found[6], 100 * float(se), 0.05)
     spread = table_of(tables, "distribution of counters on turn 4")

@@ -151,6 +151,7 @@ def test_shipped_decks_still_read_their_card_files(client):
     assert (DECKS / "golgari_explore.cards.toml").is_file()
 
 
+@pytest.mark.slow
 def test_a_pasted_deck_starting_with_a_byte_order_mark_runs_as_the_command_line_reads_it(
         client):
     """A list copied from a file saved with a byte-order mark keeps it at its start."""
@@ -162,6 +163,7 @@ def test_a_pasted_deck_starting_with_a_byte_order_mark_runs_as_the_command_line_
     assert job.context["options"]["seed"] == 3
 
 
+@pytest.mark.slow
 def test_a_seed_of_129_bits_runs_and_one_of_41_digits_says_so(client):
     seed = 2**128 + 1
     response = client.post("/", data={"action": "run", "analysis": "explore", "deck": SULTAI,

@@ -119,6 +119,7 @@ def test_explore_and_distribution_answers():
         "; it is 0 in under 0.1% of games.")
 
 
+@pytest.mark.slow
 def test_the_simulate_sentence_has_the_tables_numbers(simulated):
     job, html = simulated
     sentence = answers(html)[0]
@@ -134,6 +135,7 @@ def test_the_simulate_sentence_has_the_tables_numbers(simulated):
     assert abs(float(curve[2]) - 100 * se) <= 0.05 + 1e-9
 
 
+@pytest.mark.slow
 def test_every_value_of_the_distribution_links_to_a_game_that_took_it(client, simulated):
     job, html = simulated
     result = job.outcome["result"]
@@ -155,6 +157,7 @@ def test_every_value_of_the_distribution_links_to_a_game_that_took_it(client, si
                                   page.text, re.S)[1]) == game.text()
 
 
+@pytest.mark.slow
 def test_the_sample_game_is_the_runs_trial_0(client, simulated):
     job, html = simulated
     log = unescape(re.search(r'<details class="sample" id="sample-game">.*?'
@@ -167,6 +170,7 @@ def test_the_sample_game_is_the_runs_trial_0(client, simulated):
     assert "next trial" not in other.text  # the last trial of the run
 
 
+@pytest.mark.slow
 def test_comparisons_games_are_each_variants_games_on_the_same_shuffles(client):
     job, html = run(client, analysis="compare", deck=MERFOLK, trials=12, seed=3, turns=4,
                     policies="keep\nmill")
@@ -202,6 +206,7 @@ def test_comparisons_games_are_each_variants_games_on_the_same_shuffles(client):
     ("{job}&metric=counters&turn=4&value=99", 404,
      "no game found: none of the first 300 trials of this run has counters 99 on turn 4"),
 ])
+@pytest.mark.slow
 def test_replay_refuses_bad_values_in_one_line(client, simulated, query, status, message):
     job, _ = simulated
     page = client.get("/replay?" + query.format(job=f"job={job.id}"))
@@ -210,6 +215,7 @@ def test_replay_refuses_bad_values_in_one_line(client, simulated, query, status,
     assert message in text and "\n" not in text and "Traceback" not in page.text
 
 
+@pytest.mark.slow
 def test_runs_without_games_to_watch_say_so(client):
     job, html = run(client, analysis="explore", deck=MERFOLK, trials=200, seed=1)
     assert answers(html)[0].startswith("After 8 cards drawn, 1 explore puts ")
@@ -222,6 +228,7 @@ def test_runs_without_games_to_watch_say_so(client):
     assert client.get(f"/replay?job={numpy.id}").status_code == 400
 
 
+@pytest.mark.slow
 def test_a_decks_name_in_the_log_is_escaped(client):
     named = "About\nName <script>alert(3)</script>\n\nDeck\n24 Forest\n36 Grizzly Bears\n"
     job, html = run(client, analysis="simulate", deck=named, trials=20, seed=1, turns=2)

@@ -155,6 +155,7 @@ def test_a_post_from_the_page_itself_runs(client):
                                             follow_redirects=False)))
 
 
+@pytest.mark.slow
 def test_another_site_cannot_cancel_a_run():
     settings = Settings(max_trials=10**9, max_game_turns=10**12)
     with TestClient(create_app(settings)) as client:
@@ -166,6 +167,7 @@ def test_another_site_cannot_cancel_a_run():
         assert wait_for(job).state == "cancelled"
 
 
+@pytest.mark.slow
 def test_a_permalink_never_starts_a_run_by_itself(client):
     job = wait_for(job_of(client, client.post("/", data=RUN, follow_redirects=False)))
     link = client.app.state.web.view(job)["permalink"]
@@ -182,6 +184,7 @@ def test_a_permalink_never_starts_a_run_by_itself(client):
         assert 'data-autorun="1"' in page.text and list(jobs) == [job.id]  # the script runs it
 
 
+@pytest.mark.slow
 def test_a_run_from_a_filled_in_permalink_gives_the_same_numbers(client):
     job = wait_for(job_of(client, client.post("/", data=RUN, follow_redirects=False)))
     link = client.app.state.web.view(job)["permalink"]

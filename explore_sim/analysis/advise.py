@@ -42,8 +42,8 @@ import numpy as np
 import pandas as pd
 
 from ..cards import Card, Catalog, FeatureTable
-from ..cards.decklist import Deck, load_deck
 from ..cards.card_index import card_sources
+from ..cards.decklist import Deck, load_deck
 from ..cards.name_lists import COUNT_AND_NAME, split_card_names
 from ..engine.castability import record_main_phase
 from ..engine.explore_effects import explore_instruction
@@ -53,10 +53,9 @@ from ..engine.state import shuffled_libraries
 from ..errors import DeckError, OptionError, clip
 from .engines import position_engine
 from .objectives import Objective, PairedValues, parse_objectives
-from .results import Result
 from .report import deck_meta, meta_text, text_table, versions
-from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence, \
-    stopped_meta
+from .results import Result
+from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence, stopped_meta
 
 __all__ = ["advise", "AdviceResult", "Position", "position", "ADVICE_COLUMNS", "PHASES",
            "advice_cells"]
@@ -518,7 +517,8 @@ class AdviceResult(Result):
             f"({where['explores_left']} explore{'s' if where['explores_left'] > 1 else ''} "
             "left, this one included)",
             f"  deck: {self.meta['deck'][0]['name']}",
-            f"  position: turn {where['turn']} {'on the play' if where['on_play'] else 'on the draw'}"
+            f"  position: turn {where['turn']} "
+            f"{'on the play' if where['on_play'] else 'on the draw'}"
             f", {'first' if where['phase'] == 'main1' else 'second'} main phase; "
             f"{where['library']} cards in the library",
             f"  hand: {meta_text(where['hand']) or '-'}",

@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from statistics import NormalDist
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from ..cards.decklist import Deck, load_deck
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, as_policies, policy_name
 from ..errors import OptionError, close_matches
-from .game_setup import game_setup, run_meta, with_engine, with_game_options
+from .game_setup import chosen_engine, game_setup, run_meta, with_engine, with_game_options
 from .games import TurnPairs, TurnStats, play_paired
 from .kill_turn import kill_turn
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
@@ -105,8 +105,10 @@ class CompareResult(Result):
                  for deck in decks for policy in policies]
         variant = frame["variant"].tolist()
         frame["variant"] = ordered_categorical(variant, order)
-        frame.insert(1, "deck", ordered_categorical([variables[v][0] for v in variant], decks))
-        frame.insert(2, "policy", ordered_categorical([variables[v][1] for v in variant], policies))
+        deck_column = ordered_categorical([variables[v][0] for v in variant], decks)
+        policy_column = ordered_categorical([variables[v][1] for v in variant], policies)
+        frame.insert(1, "deck", deck_column)  # type: ignore[arg-type]  # stubs omit Categorical
+        frame.insert(2, "policy", policy_column)  # type: ignore[arg-type]  # stubs omit Categorical
 
     def paired_differences(
         self,
@@ -221,6 +223,7 @@ class CompareResult(Result):
                   for row in means.itertuples()]
         lines.append(f"paired differences to {self.labels[0]!r}: mean (paired se) "
                      "[unpaired se]")
+        row: Any  # a row of numbers and labels (pandas' stubs name neither)
         for row in diffs.itertuples():
             way = "lowers" if row.mean < 0 else "raises"
             lines.append(f"  {row.variant:<{width}}  {row.mean:+.3f} ({row.se:.3f}) "
@@ -249,6 +252,7 @@ class CompareResult(Result):
             raise OptionError(f"by must be 'deck', 'policy' or None, got {by!r}")
         if baseline is None:
             return {None: (0, 0), "deck": (None, 0), "policy": (0, None)}[by]
+        chosen: tuple[int | None, int | None]
         if isinstance(baseline, tuple):
             if len(baseline) != 2:
                 raise OptionError(f"baseline pair must be (deck, policy), got {baseline!r}")
@@ -286,7 +290,7 @@ class CompareResult(Result):
                           f"comparison{hint}; decks: {', '.join(map(repr, self.decks))}; "
                           f"policies: {', '.join(map(repr, self.policies))}")
 
-    def _deck_index(self, deck: str | int) -> int:
+    def _deck_index(self, deck: str | int | np.integer) -> int:
         if isinstance(deck, (int, np.integer)) and not isinstance(deck, bool):
             if not 0 <= deck < len(self.decks):
                 raise OptionError(f"baseline deck index must be 0 to {len(self.decks) - 1}, "
@@ -376,7 +380,8 @@ class CompareResult(Result):
         d = diffs[diffs["turn"] == last]
         if len(d):
             lines.append("")
-            lines.append(f"paired differences to {self.labels[0]!r}: mean (paired se) [unpaired se]")
+            lines.append(f"paired differences to {self.labels[0]!r}: mean (paired se) "
+                         "[unpaired se]")
             cells = d.assign(cell=[f"{m:+.4f} ({s:.4f}) [{u:.4f}]" for m, s, u in
                                    zip(d["mean"], d["se"], d["se_unpaired"])])
             wide = cells.pivot(index="metric", columns="variant", values="cell")
@@ -463,7 +468,8 @@ def compare(
     """
     if isinstance(decks, (Deck, str, PathLike)):
         decks = [decks]
-    decks = [d if isinstance(d, Deck) else load_deck(d) for d in decks]
+    loaded: list[Deck] = [d if isinstance(d, Deck) else load_deck(d) for d in decks]
+    decks = loaded
     policies = as_policies(policies)
     if not decks:
         raise OptionError("compare needs at least one deck and one policy")
@@ -487,7 +493,7 @@ def compare(
     seed_seq = seed_sequence(seed)
     stats, pairs = play_paired(variants, setup.config, setup.rule, setup.scry, setup.trials,
                                seed_seq, progress=progress, workers=workers,
-                               scheduler=scheduler, engine=setup.engine.engine,
+                               scheduler=scheduler, engine=chosen_engine(setup),
                                stop_early=True)
     meta = stopped_meta(run_meta("compare", decks, setup, policies, seed_seq), stats[0].n,
                         setup.trials)

@@ -29,8 +29,15 @@ import pandas as pd
 
 from ..cards.card import Card, mana_value_of
 from ..cards.decklist import Deck, load_deck
-from ..cards.karsten import KARSTEN_SOURCE, coloured_sources, cost_colours, karsten_column, \
-    karsten_column_text, karsten_row, karsten_sources
+from ..cards.karsten import (
+    KARSTEN_SOURCE,
+    coloured_sources,
+    cost_colours,
+    karsten_column,
+    karsten_column_text,
+    karsten_row,
+    karsten_sources,
+)
 from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy
@@ -200,6 +207,7 @@ def curve_mana_value(card: Card) -> int:
     half (Find // Finality is a two-drop: on the stack a split card's mana value is the half
     cast's)."""
     if card.layout != "split":
+        assert card.mana_value is not None  # Card sets it from the cost when not given
         return card.mana_value
     return min(mana_value_of(half.strip()) for half in card.mana_cost.split("//"))
 

@@ -102,10 +102,11 @@ def check_timeout(timeout: object) -> float:
         For anything else.
     """
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) \
-            or not math.isfinite(timeout) or not 0 < timeout <= MAX_CONNECT_TIMEOUT:
+            or not math.isfinite(seconds := float(timeout)) \
+            or not 0 < seconds <= MAX_CONNECT_TIMEOUT:
         raise OptionError(f"scheduler timeout must be a number of seconds above 0 and at most "
                           f"{MAX_CONNECT_TIMEOUT:g}, got {clip(repr(timeout))}")
-    return float(timeout)
+    return seconds
 
 
 def _reach(address: str, timeout: float) -> None:
@@ -158,7 +159,7 @@ def connect(address: str, timeout: float) -> Any:
         try:
             asyncio.run(_handshake(address, timeout))
             client = Client(address, timeout=timeout, set_as_default=False)
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             outcome["error"] = silent
         except Exception as error:  # noqa: BLE001 - handed to the waiting thread as text
             outcome["error"] = str(error).strip() or type(error).__name__

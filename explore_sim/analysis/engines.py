@@ -195,11 +195,12 @@ def choose_engine(requested: str, plays: Sequence[EnginePlay], config: GameConfi
             raise _refusal(f"the compiled kernel cannot play these games: {problem}", "them")
         return EngineChoice("numpy", problem)
     if plays and plays[0].card_ids is not None:
-        _load_kernel(plays[0], config, scry)
+        _load_kernel(plays[0], plays[0].card_ids, config, scry)
     return EngineChoice("kernel")
 
 
-def _load_kernel(play: EnginePlay, config: GameConfig, scry: Policy | None) -> None:
+def _load_kernel(play: EnginePlay, card_ids: np.ndarray, config: GameConfig,
+                 scry: Policy | None) -> None:
     """Load the compiled kernel in this process (once): worker processes forked from it
     then start with it loaded instead of each loading it again."""
     if _STATE.get("loaded"):
@@ -208,7 +209,7 @@ def _load_kernel(play: EnginePlay, config: GameConfig, scry: Policy | None) -> N
     from ..engine.kernel import play_games_kernel
 
     play_games_kernel(deck_tables(play.features, config), config, play.policy, play.mulligan,
-                      1, np.random.SeedSequence(0), play.card_ids, scry)
+                      1, np.random.SeedSequence(0), card_ids, scry)
 
 
 def position_engine(requested: str) -> EngineChoice:

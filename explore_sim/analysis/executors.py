@@ -33,8 +33,8 @@ import pickle
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -43,8 +43,7 @@ from .._version import __version__
 from ..engine.buffers import begin_reuse, reusing_chunk_arrays
 from ..engine.threads import available_cores, kernel_threads, one_thread
 from ..errors import ExecutorError, OptionError, OptionWarning, clip
-from .dask_connect import QuietDask, check_address, check_timeout
-from .dask_connect import connect as connect_client
+from .dask_connect import QuietDask, check_address, check_timeout, connect as connect_client
 from .parent_watch import die_with_parent
 
 __all__ = [
@@ -112,12 +111,12 @@ def check_workers(workers: object) -> int:
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 0:
         raise OptionError(f"workers must be a whole number >= 0 (0: every core), got "
                           f"{clip(repr(workers))}")
-    cores = available_cores()
-    if workers > cores:
-        warnings.warn(f"workers: {workers} is more than the {cores} cores available; "
+    count, cores = int(workers), available_cores()
+    if count > cores:
+        warnings.warn(f"workers: {count} is more than the {cores} cores available; "
                       f"running on {cores}", OptionWarning, stacklevel=2)
         return cores
-    return int(workers) or cores
+    return count or cores
 
 
 class Executor:
@@ -203,7 +202,7 @@ class InProcessExecutor(Executor):
 
 
 def _in_order(submit: Callable[[Job], Future], jobs: Iterable[Job], window: int,
-              result: Callable[[Future], Any], cancel: Callable[[list[Future]], None]
+              result: Callable[[Future], Any], cancel: Callable[[list[Future]], object]
               ) -> Iterator[Any]:
     """Keep up to ``window`` jobs in flight and yield their results in job order."""
     pending: deque[Future] = deque()
@@ -215,9 +214,9 @@ def _in_order(submit: Callable[[Job], Future], jobs: Iterable[Job], window: int,
                 break
         while pending:
             future = pending.popleft()
-            job = next(jobs, None)
-            if job is not None:
-                pending.append(submit(job))
+            following = next(jobs, None)
+            if following is not None:
+                pending.append(submit(following))
             yield result(future)
     finally:
         if pending:
@@ -277,11 +276,12 @@ def _unpicklable(value: Any, where: str = "") -> str | None:
 class ProcessExecutor(Executor):
     """Jobs in a pool of local worker processes.
 
-    Under the ``fork`` start method every worker inherits the tasks when it starts, so they
-    may hold anything (a lambda policy) and a job sends only its task index, trials and seed.
-    Under ``spawn`` and ``forkserver`` each job is sent with its task, pickled, so the tasks
-    must be picklable (preset and expression policies, module-level functions). With the default start method (``start_method=None``),
-    tasks that cannot be pickled run under ``fork`` where the platform has it.
+    Under the ``fork`` start method every worker inherits the tasks when it starts, so they may
+    hold anything (a lambda policy) and a job sends only its task index, trials and seed. Under
+    ``spawn`` and ``forkserver`` each job is sent with its task, pickled, so the tasks must be
+    picklable (preset and expression policies, module-level functions). With the default start
+    method (``start_method=None``), tasks that cannot be pickled run under ``fork`` where the
+    platform has it.
 
     Parameters
     ----------
@@ -439,7 +439,8 @@ class DaskExecutor(Executor):
             self.client: Any = None
         elif isinstance(scheduler, Client):
             self.client = scheduler
-            self._address = str(scheduler.scheduler.address)
+            self._address = str(
+                scheduler.scheduler.address)  # type: ignore[union-attr]  # None until it starts
         else:
             raise OptionError(f"scheduler must be an address such as tcp://HOST:PORT or a "
                               f"distributed.Client, got {clip(repr(scheduler))}")

@@ -25,12 +25,11 @@ from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
 from ..engine.metrics import catalogue
 from ..engine.policies import Observation, Policy, decide, one_policy, policy_name
-from ..engine.rules import explore as explore_rule
-from ..engine.rules import reveal
+from ..engine.rules import explore as explore_rule, reveal
 from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError, clip
-from .results import Result
 from .report import INTERVAL, deck_meta, explores_text, meta_text, render, versions
+from .results import Result
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopped_meta
 from .stats import Accumulator
 
@@ -190,8 +189,8 @@ def explore(
         Randomness; the same seed gives the same numbers, however the trials are chunked.
         None draws fresh entropy, recorded in ``meta["seed"]``.
     explorer : str or Card, optional
-        The exploring card (its name), a card of the main deck: one copy leaves the library (it is on
-        the battlefield). Any permanent may explore, creature or not (E5); instants and
+        The exploring card (its name), a card of the main deck: one copy leaves the library (it
+        is on the battlefield). Any permanent may explore, creature or not (E5); instants and
         sorceries are refused. A card the deck does not hold is refused unless
         ``explorer_outside`` is True.
     explorer_outside : bool
@@ -382,7 +381,7 @@ def explore_trials(
     """
     trials = libraries.shape[0]
     is_land = features.is_land
-    drawn_lands = np.sum(is_land[libraries[:, :drawn]], axis=1, dtype=np.int32)
+    drawn_lands = is_land[libraries[:, :drawn]].sum(axis=1, dtype=np.int32)
     lands_seen = drawn_lands + known_lands
     lands_in_play = np.minimum(lands_seen, turn)
     gone = np.broadcast_to(np.asarray(explorer_gone, dtype=bool), (trials,))
@@ -492,28 +491,29 @@ def _explorer_card(deck: Deck, explorer: str | Card | None, outside: bool) -> Ca
         return None
     commanders = [card for card, _ in deck.commander]
     in_deck = Catalog([*deck.cards, *(card for card in commanders if card not in deck.cards)])
+    card: Card | None
     if isinstance(explorer, Card):  # looked up by the caller (the command line's card sources)
-        explorer, card = explorer.name, in_deck.find(explorer.name) or explorer
+        name, card = explorer.name, in_deck.find(explorer.name) or explorer
     elif isinstance(explorer, str):
-        card = in_deck.find(explorer)
+        name, card = explorer, in_deck.find(explorer)
     else:
         raise OptionError(f"explorer must be a card name, got {clip(repr(explorer))}")
     if card is None:
         from ..cards.card_index import card_sources
 
         sources = card_sources()
-        card = sources.find(explorer)
+        card = sources.find(name)
         if card is None:
-            hint = sources.suggestion_text(explorer) or _deck_explorers_text(deck, in_deck)
-            raise DeckError(f"unknown explorer {clip(explorer)!r}{hint}")
+            hint = sources.suggestion_text(name) or _deck_explorers_text(deck, in_deck)
+            raise DeckError(f"unknown explorer {clip(name)!r}{hint}")
     if not card.is_permanent:
         raise OptionError(
             f"explorer {card.name!r} is not a permanent; only permanents explore (E5)"
         )
-    if not outside and in_deck.find(explorer) is None:
+    if not outside and in_deck.find(name) is None:
         raise DeckError(
             f"explorer {card.name!r} is not in the main deck of {clip(deck.name)!r}"
-            f"{in_deck.suggestion_text(explorer)}; if it comes from elsewhere (a token, the "
+            f"{in_deck.suggestion_text(name)}; if it comes from elsewhere (a token, the "
             "sideboard), say so with --explorer-outside (explorer_outside=True)"
         )
     return card
@@ -566,7 +566,8 @@ def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
                             "command zone, never in the library")
         if card is None:
             hint = catalog.suggestion_text(name) or Catalog.builtin().suggestion_text(name)
-            raise DeckError(f"known card {clip(name)!r} is not in the deck {clip(deck.name)!r}{hint}")
+            raise DeckError(f"known card {clip(name)!r} is not in the deck "
+                            f"{clip(deck.name)!r}{hint}")
         ids.append(features.id_of(card))
     return np.array(ids, dtype=np.int16)
 

@@ -223,6 +223,24 @@ def with_engine(setup: GameSetup, variants: Sequence[tuple[Deck, Policy]]) -> Ga
     return dataclasses.replace(setup, engine=choice)
 
 
+def chosen_engine(setup: GameSetup) -> str:
+    """The engine :func:`with_engine` chose for ``setup``.
+
+    Parameters
+    ----------
+    setup : GameSetup
+        A setup :func:`with_engine` returned.
+
+    Returns
+    -------
+    str
+        ``"kernel"`` or ``"numpy"``.
+    """
+    if setup.engine is None:
+        raise RuntimeError("no engine chosen yet: with_engine chooses it")
+    return setup.engine.engine
+
+
 def _json_value(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [getattr(item, "name", item) for item in value]
@@ -343,6 +361,7 @@ def castable_cards(names: Sequence[str | Card] | str | Card,
     if isinstance(names, (str, Card)):
         names = [names]
     cards: list[Card] = []
+    card: Card | None
     for name in names:
         if isinstance(name, Card):
             card = name
@@ -409,7 +428,8 @@ def with_game_options(positional: Sequence[str]) -> Callable[[F], F]:
     """
     def decorate(function: F) -> F:
         signature = inspect.signature(function)
-        before, after = [], []
+        before: list[inspect.Parameter] = []
+        after: list[inspect.Parameter] = []
         for parameter in signature.parameters.values():
             if parameter.kind is inspect.Parameter.VAR_KEYWORD:
                 continue
@@ -419,7 +439,7 @@ def with_game_options(positional: Sequence[str]) -> Callable[[F], F]:
         added = [inspect.Parameter(entry.name, inspect.Parameter.KEYWORD_ONLY,
                                    default=entry.default)
                  for entry in keyword_options() if entry.name not in positional]
-        function.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        function.__signature__ = signature.replace(  # type: ignore[attr-defined]  # for inspect
             parameters=[*before, *added, *after])
         if function.__doc__:
             function.__doc__ = function.__doc__.replace(

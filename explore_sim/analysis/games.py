@@ -21,8 +21,14 @@ import numpy as np
 import pandas as pd
 
 from ..cards.decklist import Deck
-from ..engine.goldfish import (OPENING_METRICS, TURN_METRICS, GameConfig, GameState, Goldfish,
-                               deck_tables)
+from ..engine.goldfish import (
+    OPENING_METRICS,
+    TURN_METRICS,
+    GameConfig,
+    GameState,
+    Goldfish,
+    deck_tables,
+)
 from ..engine.mulligan import MulliganRule, deal_opening_hands
 from ..engine.policies import Policy
 from .engines import EnginePlay, choose_engine

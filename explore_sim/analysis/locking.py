@@ -25,6 +25,7 @@ import errno
 import hashlib
 import os
 import stat
+import sys
 import threading
 import time
 import warnings
@@ -161,9 +162,7 @@ def _running(pid: int) -> bool:
 
 def _lock(fd: int) -> None:
     """Lock ``fd`` without waiting; BlockingIOError or PermissionError if it is held."""
-    try:
-        import fcntl
-    except ImportError:  # Windows
+    if sys.platform == "win32":  # no fcntl there
         import msvcrt
 
         os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
@@ -173,6 +172,8 @@ def _lock(fd: int) -> None:
             raise BlockingIOError(errno.EAGAIN, "locked") from None
         os.lseek(fd, 0, os.SEEK_SET)
         return
+    import fcntl
+
     fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 

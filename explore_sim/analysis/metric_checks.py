@@ -128,4 +128,5 @@ def table_metrics(meta: dict[str, Any]) -> list[str]:
     list of str
     """
     commander = any(f.get("game") == "commander" for f in meta.get("formats", []))
-    return [*DEFAULT_TABLE_METRICS, *(["commander_cast"] if commander else []), *castable_metrics(meta)]
+    return [*DEFAULT_TABLE_METRICS, *(["commander_cast"] if commander else []),
+            *castable_metrics(meta)]

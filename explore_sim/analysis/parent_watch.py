@@ -23,6 +23,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 __all__ = ["die_with_parent", "WATCH_SECONDS", "ORPHAN_STATUS"]
 
@@ -43,6 +44,7 @@ def die_with_parent(parent: int | None = None) -> None:
         maker is not the parent (``forkserver``): its sentinel is watched instead.
     """
     _parent_death_signal()
+    target: Callable[[int], None]
     if parent is not None and os.name == "posix":
         if os.getppid() != parent:  # it ended before the signal was set
             os._exit(ORPHAN_STATUS)

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from ..cards.card import Card
 from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import Goldfish, deck_tables
 from ..engine.mulligan import MulliganRule
@@ -98,6 +100,7 @@ def _turn_lines(rows: pd.DataFrame) -> list[str]:
     """One turn's events as lines: a dealt hand on one line, the others one each."""
     lines: list[str] = []
     dealt: list[str] = []
+    row: Any  # the log's columns hold text and whole numbers (pandas' stubs name neither)
     for row in rows.itertuples():
         if row.event == "combat":
             lines.append("  combat")
@@ -128,7 +131,7 @@ def _turn_lines(rows: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _detail(event: str, card: int, a: int, b: int, name) -> str:
+def _detail(event: str, card: int, a: int, b: int, name: Callable[[int], str]) -> str:
     """What an event's numbers say (:data:`~explore_sim.engine.kernel.trace.TRACE_EVENTS`)."""
     if event in ("land", "land_put"):
         return "tapped" if a else "untapped"
@@ -173,7 +176,7 @@ def _detail(event: str, card: int, a: int, b: int, name) -> str:
     return ""
 
 
-def log_text(trace, cards) -> str:
+def log_text(trace: np.ndarray, cards: Sequence[Card]) -> str:
     """A compiled game's log as the turn-by-turn text :meth:`GameReplay.text` shows.
 
     Parameters
@@ -195,14 +198,15 @@ def log_text(trace, cards) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _events(trace, cards) -> pd.DataFrame:
+def _events(trace: np.ndarray, cards: Sequence[Card]) -> pd.DataFrame:
     """The tidy log of a kernel trace (rows ``(turn, event, card, a, b)``)."""
     from ..engine.kernel.trace import TRACE_EVENTS  # numba: only where a replay is played
 
     def name(card: int) -> str:
         return cards[card - 1].name if card > 0 else ""
 
-    rows, steps = [], {}
+    rows: list[tuple[int, int, str, str, str]] = []
+    steps: dict[int, int] = {}
     for turn, code, card, a, b in trace.tolist():
         event = TRACE_EVENTS[code]
         if event == "deal":

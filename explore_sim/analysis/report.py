@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -288,11 +289,12 @@ def to_csv(rows: pd.DataFrame) -> str:
     -------
     str
     """
-    floats = rows.select_dtypes(include="floating").columns
+    floats = rows.select_dtypes(include=[np.floating]).columns
     if len(floats):
         rows = rows.astype({column: "float64" for column in floats})
     buffer = io.StringIO()
-    rows.to_csv(buffer, index=False, lineterminator="\n", float_format=_shortest)
+    rows.to_csv(buffer, index=False, lineterminator="\n",
+                float_format=_shortest)  # type: ignore[arg-type]  # pandas passes floats only
     return buffer.getvalue()
 
 

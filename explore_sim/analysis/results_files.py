@@ -36,7 +36,6 @@ import numpy as np
 
 from ..errors import OptionError, clip
 from .locking import create_partial, partial_path
-from .stats import Accumulator, summary_rows
 from .results_file_checks import (
     MAX_LABEL_BYTES,
     check_footer,
@@ -46,6 +45,7 @@ from .results_file_checks import (
     not_whole,
     read_rows,
 )
+from .stats import Accumulator, summary_rows
 
 __all__ = ["SweepFile", "FORMAT_VERSION", "deck_fingerprint", "RESERVED_COLUMNS"]
 
@@ -379,8 +379,8 @@ class SweepFile:
             columns["policy"] += [key[-1]] * count
             columns["turn"] += [turn] * count
             columns["metric"] += list(acc.binary)
-            for position, stat in enumerate(("mean", "se", "ci_low", "ci_high"), start=1):
-                columns[stat] += [float(row[position]) for row in rows]
+            for position, statistic in enumerate(("mean", "se", "ci_low", "ci_high"), start=1):
+                columns[statistic] += [float(row[position]) for row in rows]
             columns["trials"] += [acc.n] * count
             columns["seed"] += [seed] * count
             columns["chunk_trials"] += [chunk] * count

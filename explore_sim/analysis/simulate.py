@@ -1,9 +1,10 @@
 """Whole goldfish games with one deck: :func:`simulate` and its :class:`SimulationResult`.
 
-The games are played by :mod:`~explore_sim.analysis.games` (seeded chunks, exact sums by
-turn), the options are checked by :mod:`.game_setup` (from the schema of
-:mod:`explore_sim.engine.options`), and the metric names by :mod:`.metric_checks`. :func:`compare` (paired comparisons, :mod:`.compare`)
-and the names of those modules that this one always offered are importable from here too.
+The games are played by :mod:`~explore_sim.analysis.games` (seeded chunks, exact sums by turn),
+the options are checked by :mod:`.game_setup` (from the schema of
+:mod:`explore_sim.engine.options`), and the metric names by :mod:`.metric_checks`.
+:func:`compare` (paired comparisons, :mod:`.compare`) and the names of those modules that this
+one always offered are importable from here too.
 """
 
 from __future__ import annotations
@@ -20,9 +21,19 @@ from ..engine.goldfish import Goldfish
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy
 from .compare import CompareResult, compare
-from .game_setup import ASSUMPTIONS, GameSetup, game_formats, game_mulligan, game_setup, \
-    run_meta, with_engine, with_game_options
+from .game_setup import (
+    ASSUMPTIONS,
+    GameSetup,
+    chosen_engine,
+    game_formats,
+    game_mulligan,
+    game_setup,
+    run_meta,
+    with_engine,
+    with_game_options,
+)
 from .games import CompareTask, SimulateTask, TurnStats, play_games, play_paired
+from .kill_turn import KillTurn, kill_turn
 from .metric_checks import (
     DEFAULT_COMPARE_METRICS,
     DEFAULT_TABLE_METRICS,
@@ -32,7 +43,6 @@ from .metric_checks import (
     table_metrics,
 )
 from .report import cell_table, engine_text, meta_text, render
-from .kill_turn import KillTurn, kill_turn
 from .results import Result
 from .runner import run_chunks, seed_sequence, stopped_meta
 
@@ -280,7 +290,7 @@ def play_deck(command: str, deck: Deck, setup: GameSetup, policy: Any, seed: Any
     setup = with_engine(setup, [(deck, policy)])
     seed_seq = seed_sequence(seed)
     stats = TurnStats(config.turns, config.metric_names)
-    task = SimulateTask(deck, config, policy, setup.rule, setup.scry, setup.engine.engine)
+    task = SimulateTask(deck, config, policy, setup.rule, setup.scry, chosen_engine(setup))
     done = run_chunks(task, stats.merge, setup.trials, seed_seq, progress=progress,
                       workers=workers, scheduler=scheduler, stop_early=stop_early)
     meta = run_meta(command, [deck], setup, [policy], seed_seq)

@@ -26,17 +26,23 @@ from ..engine.goldfish import OPENING_METRICS, Goldfish
 from ..engine.policies import ExpressionPolicy, NamedPolicy, Policy, as_policies, policy_name
 from ..errors import DeckError, OptionError, clip
 from .executors import Job, check_workers, executing
-from .locking import ResultsLock
-from .results import Result
-from .run_costs import Cost, check_cost
-from .report import engine_text, meta_text, ordered_categorical, render, unique_labels, versions
-from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
-from .game_setup import GameSetup, game_setup, options_meta, run_meta, with_engine, \
-    with_game_options
+from .game_setup import (
+    GameSetup,
+    game_setup,
+    options_meta,
+    run_meta,
+    with_engine,
+    with_game_options,
+)
 from .games import SimulateTask, TurnStats
+from .locking import ResultsLock
 from .metric_checks import DEFAULT_COMPARE_METRICS, castable_metrics, check_metrics
-from .simulate import SimulationResult
+from .report import engine_text, meta_text, ordered_categorical, render, unique_labels, versions
+from .results import Result
 from .results_files import FORMAT_VERSION, RESERVED_COLUMNS, SweepFile, deck_fingerprint
+from .run_costs import Cost, check_cost
+from .runner import CHUNK_TRIALS, chunk_seeds, seed_sequence
+from .simulate import SimulationResult
 
 __all__ = ["sweep", "SweepResult", "MAX_GRID_POINTS", "MAX_GRID_VALUES"]
 
@@ -115,8 +121,8 @@ class SweepResult(Result):
                 frame.insert(0, "deck", deck)
             frames.append(frame)
         frame = pd.concat(frames, ignore_index=True)
-        for key, values in self.grid.items():
-            frame[key] = pd.Categorical(frame[key], categories=values, ordered=True)
+        for key, levels in self.grid.items():
+            frame[key] = pd.Categorical(frame[key], categories=levels, ordered=True)
         frame["policy"] = ordered_categorical(frame["policy"].tolist(), self.policies)
         if several:
             frame["deck"] = ordered_categorical(frame["deck"].tolist(), self.decks)
@@ -250,7 +256,7 @@ def _check_size(points: int, setup: GameSetup) -> None:
 def _grid_values(key: str, values: Iterable[Any]) -> list[Any]:
     """A grid key's values, at most :data:`MAX_GRID_VALUES` of them, read no further."""
     try:
-        size: int | None = len(values)  # type: ignore[arg-type]
+        size: int | None = len(values)  # type: ignore[arg-type]  # an Iterable: len may fail
     except (TypeError, OverflowError):
         size = None
     taken = [] if size is not None and size > MAX_GRID_VALUES else \
@@ -270,7 +276,8 @@ def _policy_spec(policy: Policy) -> str:
     if isinstance(policy, ExpressionPolicy) or (
             dataclasses.is_dataclass(policy) and type(policy).__module__.startswith("explore_sim")):
         return repr(policy)
-    return f"{getattr(policy, '__module__', '?')}.{getattr(policy, '__qualname__', policy_name(policy))}"
+    module = getattr(policy, "__module__", "?")
+    return f"{module}.{getattr(policy, '__qualname__', policy_name(policy))}"
 
 
 @with_game_options(positional=())

@@ -8,14 +8,14 @@ them on different names. Every rule is a ``--policy`` expression, parsed by the 
 whitelist.
 
 The search is successive halving (racing): each round plays every surviving rule on the same
-new games (common random numbers: the same shuffles for all), ranks the survivors by their
-mean objective over all the games they have played, and keeps the better half (the higher
-means; the lower for ``kill_turn@T``, where an earlier kill is better), until
-``top`` rules remain. A rule that scored exactly the same as a better one in every game so far
-(``lands_in_play <= 5`` and ``mill`` by turn 4) is counted as that one's twin and does not
-take a survivor's place, so the finalists behave differently; each round gets an equal share of 80% of the budget, so later rounds
-play more games per rule. The ranking is then re-evaluated on games of a fresh seed, with
-``forge`` and ``keep`` on the same shuffles: the figures reported are those fresh ones, so
+new games (common random numbers: the same shuffles for all), ranks the survivors by their mean
+objective over all the games they have played, and keeps the better half (the higher means; the
+lower for ``kill_turn@T``, where an earlier kill is better), until ``top`` rules remain. A rule
+that scored exactly the same as a better one in every game so far (``lands_in_play <= 5`` and
+``mill`` by turn 4) is counted as that one's twin and does not take a survivor's place, so the
+finalists behave differently; each round gets an equal share of 80% of the budget, so later
+rounds play more games per rule. The ranking is then re-evaluated on games of a fresh seed,
+with ``forge`` and ``keep`` on the same shuffles: the figures reported are those fresh ones, so
 the winner is not flattered by having been picked on lucky games (no winner's curse). Should
 the fresh games find the winner worse than ``forge`` beyond noise (its 95% interval of the
 difference below 0), ``forge`` is recommended instead, and the result says so.
@@ -38,14 +38,21 @@ import pandas as pd
 from ..cards.decklist import Deck, load_deck
 from ..engine.policies import Policy, as_policies, as_policy, policy_name
 from ..errors import OptionError, clip
-from .objectives import Objective, PairedValues, parse_objective
-from .results import Result
-from .report import deck_meta, engine_text, text_table, unique_labels, versions
 from .executors import Executor, Job, executing
+from .game_setup import (
+    ASSUMPTIONS,
+    chosen_engine,
+    game_formats,
+    game_setup,
+    options_meta,
+    with_engine,
+)
+from .games import play_games
+from .objectives import Objective, PairedValues, parse_objective
+from .report import deck_meta, engine_text, text_table, unique_labels, versions
+from .results import Result
 from .run_costs import Cost, check_cost
 from .runner import MAX_TRIALS, child_seed, chunk_seeds, seed_sequence
-from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
-from .games import play_games
 
 __all__ = ["tune", "TuneResult", "policy_space", "TUNE_COLUMNS", "THRESHOLDS", "RACING_SHARE"]
 
@@ -215,7 +222,7 @@ class TuneResult(Result):
         games found the winner worse than ``forge`` beyond noise)."""
         return self.meta["recommended"]
 
-    def summary(self) -> pd.DataFrame:
+    def summary(self) -> pd.DataFrame:  # type: ignore[override]  # no level: fixed as it ran
         """The finalists with their fresh-seed figures.
 
         Returns
@@ -260,7 +267,8 @@ class TuneResult(Result):
             "racing": [f"{m:.4f}" if np.isfinite(m) else "-" for m in rows["racing_mean"]],
             "twins": [str(n) if r else "-" for n, r in zip(rows["same_games"], rows["rank"])],
             "fresh mean": [f"{m:.4f} ({s:.4f})" for m, s in zip(rows["mean"], rows["se"])],
-            "- forge": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["vs_forge"], rows["vs_forge_se"])],
+            "- forge": [f"{m:+.4f} ({s:.4f})"
+                        for m, s in zip(rows["vs_forge"], rows["vs_forge_se"])],
             "- keep": [f"{m:+.4f} ({s:.4f})" for m, s in zip(rows["vs_keep"], rows["vs_keep_se"])],
         })
         lines += [line.rstrip() for line in text_table(shown).splitlines()]
@@ -347,7 +355,7 @@ def tune(
     policies = as_policies(list(policy_space() if candidates is None else candidates))
     schedule, per_round = _race_plan(budget, len(policies), top, target)
     setup = with_engine(setup, [(deck, policy) for policy in policies])
-    engine = setup.engine.engine
+    engine = chosen_engine(setup)
     labels = unique_labels([policy_name(policy) for policy in policies])
     seed_seq = seed_sequence(seed)
     done = [0]

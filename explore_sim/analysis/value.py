@@ -48,20 +48,20 @@ import numpy as np
 import pandas as pd
 
 from ..cards import Card, Catalog
+from ..cards.costs import ANY_COLOUR
 from ..cards.decklist import Deck, load_deck
 from ..cards.features import pip_demand
-from ..cards.costs import ANY_COLOUR
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
-from .results import Result
-from .report import deck_meta, engine_text, versions, with_meta
-from .executors import executing
-from .run_costs import Cost, check_cost
-from .runner import seed_sequence
 from .compare import CompareResult
+from .executors import executing
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
 from .games import play_paired
 from .metric_checks import check_metrics
+from .report import deck_meta, engine_text, versions, with_meta
+from .results import Result
+from .run_costs import Cost, check_cost
+from .runner import seed_sequence
 
 __all__ = ["value", "ValueResult", "explore_cards", "chosen_cards", "vanilla_stand_in",
            "added_basics", "DEFAULT_VALUE_METRICS", "VALUE_COLUMNS"]
@@ -215,7 +215,8 @@ def _coupled_ids(deck: Deck, target: Card, added: list[Card]) -> np.ndarray:
               for _ in range(n - extra.get(card, 0))]
     array = np.array(order, dtype=np.int16)
     if len(array) != deck.size:  # the order must hold the deck exactly
-        raise AssertionError(f"coupled order of {deck.name} has {len(array)} cards, not {deck.size}")
+        raise AssertionError(f"coupled order of {deck.name} has {len(array)} cards, "
+                             f"not {deck.size}")
     return array
 
 
@@ -251,7 +252,7 @@ def _plan(deck: Deck, card: Card, max_lands: int) -> _Plan:
     return _Plan(card, copies, stand_in, decks, ids, labels)
 
 
-def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | None) -> list[Card]:
+def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | Card | None) -> list[Card]:
     """The cards to value: the named ones (in the main deck), else every explore card.
 
     Parameters
@@ -345,7 +346,8 @@ def _land_equivalent(compared: CompareResult, copies: int, metric: str, turn: in
     gaps = [d_total(k) / n for k in range(tried + 1)]
     explorer_mean = total(0) / n
     crossing = next((k for k, gap in enumerate(gaps) if gap >= 0), None)
-    out = {"mean": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan}
+    out: dict[str, Any] = {"mean": math.nan, "se": math.nan, "ci_low": math.nan,
+                           "ci_high": math.nan}
     if crossing is None:
         se = math.sqrt(max(cov(tried, tried), 0.0))
         what = (f"all {copies} copies" if tried == copies else

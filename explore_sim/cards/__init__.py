@@ -18,10 +18,10 @@ This wing uses nothing of :mod:`explore_sim.engine` or :mod:`explore_sim.analysi
 """
 
 from .card import Card, classify_types, mana_value_of, normalize_name
+from .card_index import card_sources
 from .catalog import CardSources, Catalog
 from .decklist import Deck, deck_from_counts, load_deck, parse_deck
 from .features import EMPTY, FeatureTable
-from .card_index import card_sources
 from .template import card_template, unknown_cards
 
 __all__ = [

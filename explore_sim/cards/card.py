@@ -367,7 +367,7 @@ class Card:
         if is_land:
             _check_makes_mana(self, where)
         try:
-            self.land_face  # a land face must make mana too
+            self.land_face  # noqa: B018 - reading it checks it: a land face must make mana too
         except CardError as error:
             raise CardError(f"{where}: its land face: {error}") from None
 

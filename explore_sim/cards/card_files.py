@@ -1,13 +1,13 @@
 """User card files: homebrew, unreleased or house-ruled cards, and classification fixes.
 
-A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the
-built-in catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``name``, ``mana_cost``,
-``type_line`` (required, not empty), ``layout``, ``power``, ``toughness``, ``mana_value`` (to override
-the cost's), and the abilities in the catalog's vocabulary: ``explores`` (a number or
-``"X"``), ``explores_when``, ``explore_targets``, ``maps``, ``maps_when``,
-``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a list),
-``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or G,
-``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
+A TOML file holds one ``[[card]]`` table per card; a CSV file uses the columns of the built-in
+catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``name``,
+``mana_cost``, ``type_line`` (required, not empty), ``layout``, ``power``, ``toughness``,
+``mana_value`` (to override the cost's), and the abilities in the catalog's vocabulary:
+``explores`` (a number or ``"X"``), ``explores_when``, ``explore_targets``, ``maps``,
+``maps_when``, ``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a
+list), ``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or
+G, ``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
 ``enters_tapped`` (true, or a rule such as ``"unless:forest|swamp"``, ``"shock"``),
 ``land_enters``, ``fetch``, ``fetch_when``, ``back_produces``, ``back_enters_tapped``, and
 ``target`` (``"opponent"``: a spell or aura whose target only an opponent has, held in a
@@ -52,7 +52,7 @@ MAX_CARD_FILE_BYTES = 5 << 20
 #: Longest line of a card file.
 MAX_CARD_FILE_LINE = 10_000
 
-_FIELDS = {
+_FIELDS: dict[str, type | tuple[type, ...]] = {
     "name": str, "mana_cost": str, "type_line": str, "layout": str, "power": int,
     "toughness": int, "mana_value": int, "explores": (int, str), "explores_when": str,
     "explore_targets": bool, "maps": int, "maps_when": str, "explore_trigger": str,
@@ -171,7 +171,7 @@ def _card(table: dict[str, Any], source: str) -> Card:
     return card
 
 
-def _type_name(expected: Any) -> str:
+def _type_name(expected: type | tuple[type, ...]) -> str:
     names = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
     if isinstance(expected, tuple):
         return " or ".join(names[t] for t in expected)

@@ -28,16 +28,23 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from ..errors import CardError, clip
 from .card import KNOWN_LAYOUTS, POWER_RANGE, Card, normalize_name
-from .catalog import CardSources, Catalog
-from .files import check_regular_file
-from .jsonstream import expect_end, first_char, iter_array, iter_object, open_text
+from .catalog import CardSource, CardSources, Catalog
 from .costs import basic_land_colours
-from .oracle_mana import mana_from_text
+from .files import check_regular_file
+from .jsonstream import (
+    JsonReader,
+    expect_end,
+    first_char,
+    iter_array,
+    iter_object,
+    open_text,
+)
 from .oracle import abilities_from_text, target_from_faces
+from .oracle_mana import mana_from_text
 
 __all__ = [
     "CARDS_DIR_ENV",
@@ -304,7 +311,8 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
         keywords=keywords,
         set_number=number,
         source="scryfall",
-        mana_value=_mana_value(obj, faces, layout, "cmc"),
+        mana_value=_mana_value(  # type: ignore[arg-type]  # Card floors a float
+            obj, faces, layout, "cmc"),
         colour_identity="".join(_words(obj.get("color_identity"))),
         unmodelled=_unmodelled(warnings),
         **fields,
@@ -336,7 +344,8 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
     if layout in {"split", "aftermath"}:
         mana_value = first.get("manaValue", first.get("convertedManaCost"))
     else:
-        mana_value = first.get("faceManaValue", first.get("manaValue", first.get("convertedManaCost")))
+        mana_value = first.get("faceManaValue",
+                               first.get("manaValue", first.get("convertedManaCost")))
     card = Card(
         name=name,
         mana_cost=mana_cost,
@@ -346,7 +355,7 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
         toughness=_stat(first.get("toughness"), "toughness"),
         keywords=keywords,
         source="mtgjson",
-        mana_value=_whole(mana_value),
+        mana_value=_whole(mana_value),  # type: ignore[arg-type]  # Card floors a float
         colour_identity="".join(_words(first.get("colorIdentity"))),
         unmodelled=_unmodelled(warnings),
         **fields,
@@ -494,10 +503,11 @@ def iter_card_file(path: Path, label: str | None = None) -> tuple[str, Iterator[
     if char == "{":
         return "mtgjson", _mtgjson_cards(stream, reader, label)
     stream.close()
-    raise CardError(f"{label}: not a Scryfall bulk file (a JSON array) or an MTGJSON file (a JSON object)")
+    raise CardError(f"{label}: not a Scryfall bulk file (a JSON array) or an MTGJSON file (a JSON "
+                    "object)")
 
 
-def _scryfall_cards(stream, reader, label: str) -> Iterator[CardRecord]:
+def _scryfall_cards(stream: IO[str], reader: JsonReader, label: str) -> Iterator[CardRecord]:
     with stream:
         for number, obj in enumerate(iter_array(reader)):
             if not isinstance(obj, dict) or obj.get("object") != "card":
@@ -511,11 +521,11 @@ def _scryfall_cards(stream, reader, label: str) -> Iterator[CardRecord]:
         expect_end(reader)
 
 
-def _mtgjson_cards(stream, reader, label: str) -> Iterator[CardRecord]:
+def _mtgjson_cards(stream: IO[str], reader: JsonReader, label: str) -> Iterator[CardRecord]:
     seen_data = False
     with stream:
         for number, (key, name, faces) in enumerate(iter_object(reader, descend="data")):
-            if key != "data":
+            if key != "data" or name is None:  # a member of "data" always has its name
                 continue
             seen_data = True
             try:
@@ -524,7 +534,8 @@ def _mtgjson_cards(stream, reader, label: str) -> Iterator[CardRecord]:
                 yield CardRecord(None, [], _refusal(name, number, error))
         expect_end(reader)
     if not seen_data:
-        raise CardError(f"{label}: a JSON object without a 'data' member is not an MTGJSON AtomicCards file")
+        raise CardError(f"{label}: a JSON object without a 'data' member is not an MTGJSON "
+                        "AtomicCards file")
 
 
 def _refusal(name: Any, number: int, error: Exception) -> str:
@@ -602,7 +613,8 @@ def _write_index(temp: Path, records: Iterable[CardRecord], report: ImportReport
                     report.skipped += 1
                     continue
                 report.cards += 1
-                report.modelled += bool(card.explores or card.explores_x or card.maps or card.explore_trigger)
+                report.modelled += bool(card.explores or card.explores_x or card.maps
+                                        or card.explore_trigger)
                 report.warnings.extend(warnings)
                 key = normalize_name(card.name)
                 rows.append((key, *_row(card)))
@@ -669,9 +681,11 @@ class CardIndex:
             version = self._connection.execute(
                 "SELECT value FROM meta WHERE key = 'schema'").fetchone()
         except sqlite3.Error as error:
-            raise CardError(f"{self.path}: not a card index ({error}); re-run 'explore-sim cards import'") from None
+            raise CardError(f"{self.path}: not a card index ({error}); re-run 'explore-sim cards "
+                            "import'") from None
         if version is None or version[0] != _SCHEMA_VERSION:
-            raise CardError(f"{self.path}: card index of another version; re-run 'explore-sim cards import'")
+            raise CardError(f"{self.path}: card index of another version; re-run 'explore-sim "
+                            "cards import'")
         self._names: list[str] | None = None
 
     @classmethod
@@ -755,7 +769,7 @@ def card_sources(
     index."""
     from .card_files import load_card_file
 
-    sources: list[object] = [load_card_file(path) for path in card_files]
+    sources: list[CardSource] = [load_card_file(path) for path in card_files]
     sources.append(Catalog.builtin())
     if use_index:
         index = CardIndex.open_default(directory)

@@ -10,9 +10,11 @@ from __future__ import annotations
 import collections
 import csv
 import functools
+import io
 import re
 from collections.abc import Iterable, Iterator
 from importlib import resources
+from typing import Protocol
 
 from ..errors import CardError, clip
 from .card import MAX_NAME_LENGTH, Card, normalize_name
@@ -60,7 +62,7 @@ class Catalog:
         Catalog
         """
         source = resources.files("explore_sim.cards") / "data" / "cards.csv"
-        with source.open(encoding="utf-8", newline="") as handle:
+        with io.TextIOWrapper(source.open("rb"), encoding="utf-8", newline="") as handle:
             return cls(read_card_rows(handle, "cards.csv"))
 
     def find(self, name: str) -> Card | None:
@@ -250,6 +252,28 @@ def suggestion_text(close: list[str]) -> str:
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
 
 
+class CardLookup(Protocol):
+    """Where a decklist's card names are looked up: a :class:`Catalog` or
+    :class:`CardSources`."""
+
+    def find(self, name: str) -> Card | None: ...
+
+    def get(self, name: str) -> Card: ...
+
+    def suggest(self, name: str, n: int = 3) -> list[str]: ...
+
+    def suggestion_text(self, name: str) -> str: ...
+
+
+class CardSource(Protocol):
+    """What :class:`CardSources` searches: a :class:`Catalog` (built-in or a card file's) or
+    the imported card index."""
+
+    def find(self, name: str) -> Card | None: ...
+
+    def names(self) -> list[str]: ...
+
+
 class CardSources:
     """Several card sources searched in order: the first that knows a name wins.
 
@@ -257,7 +281,7 @@ class CardSources:
     user card files (``--cards``), then the imported card index.
     """
 
-    def __init__(self, sources: Iterable[object]) -> None:
+    def __init__(self, sources: Iterable[CardSource]) -> None:
         self.sources = list(sources)
         self._suggester: NameSuggester | None = None
 

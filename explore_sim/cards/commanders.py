@@ -169,9 +169,9 @@ def _singleton_of_commander_size(main: Sequence[tuple[Card, int]]) -> bool:
 
 
 def _detect(main: Sequence[tuple[Card, int]], lines: Sequence[Entry], catalog: _Names,
-            source: str) -> tuple[Card, int, str] | None:
-    """The commander of a list without sections, its line and why it is the one; None when
-    no card of the list can be a commander."""
+            source: str) -> tuple[Card, int | str, str] | None:
+    """The commander of a list without sections, its line ("?" if no line names it) and why
+    it is the one; None when no card of the list can be a commander."""
     candidates = [card for card, _ in main if can_be_commander(card)]
     if not candidates or not lines:
         return None

@@ -56,7 +56,6 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -71,9 +70,8 @@ from ..errors import (
     clip,
 )
 from .card import Card, normalize_name
-from .catalog import Catalog
+from .catalog import CardLookup, Catalog
 from .commanders import check_commanders, commander_sections
-from .features import FeatureTable
 from .decklists import DECK_FORMATS, detect_format, read_entries
 from .decklists.limits import (
     MAX_CARD_LINES,
@@ -82,6 +80,7 @@ from .decklists.limits import (
     MAX_LINE_LENGTH,
     Entry,
 )
+from .features import FeatureTable
 from .files import check_regular_file, read_file_bytes
 
 __all__ = [
@@ -110,12 +109,6 @@ DEFAULT_FILLER = "Grizzly Bears"
 MAX_DECK_SIZE = 1000
 #: Unknown cards named in an error, with suggestions; the rest are counted.
 MAX_LISTED_UNKNOWN = 20
-class _Names(Protocol):
-    def find(self, name: str) -> Card | None: ...
-
-    def suggestion_text(self, name: str) -> str: ...
-
-
 def _by_name(entry: tuple[Card, int]) -> tuple[str, str]:
     """The canonical order of a section's cards: by name, ignoring case."""
     return entry[0].name.casefold(), entry[0].name
@@ -274,7 +267,7 @@ class Deck:
         self,
         counts: dict[str, int],
         filler: str | None = None,
-        catalog: _Names | None = None,
+        catalog: CardLookup | None = None,
     ) -> Deck:
         """A what-if variant: set copies of some cards, keeping the deck size with ``filler``.
 
@@ -384,7 +377,7 @@ class Deck:
 
 def load_deck(
     path_or_text: str | PathLike[str],
-    catalog: _Names | None = None,
+    catalog: CardLookup | None = None,
     format: str = "auto",
     *,
     cards: Iterable[str | PathLike[str]] | str | PathLike[str] = (),
@@ -467,11 +460,11 @@ def read_deck_text(
 
 
 def deck_sources(
-    catalog: _Names | None,
+    catalog: CardLookup | None,
     cards: Iterable[str | PathLike[str]] | str | PathLike[str],
     cards_dir: str | PathLike[str] | None,
     path: Path | None,
-) -> _Names:
+) -> CardLookup:
     """``catalog``, else the card sources of ``cards``, the deck's own card file and
     ``cards_dir``.
 
@@ -529,7 +522,7 @@ def deck_card_files(path: str | PathLike[str]) -> list[Path]:
 
 def parse_deck(
     text: str,
-    catalog: _Names | None = None,
+    catalog: CardLookup | None = None,
     *,
     source: str = "<text>",
     name: str | None = None,
@@ -588,7 +581,7 @@ def parse_deck(
     )
 
 
-def _resolve_filler(filler: tuple[int, str] | None, catalog: _Names, source: str) -> str | None:
+def _resolve_filler(filler: tuple[int, str] | None, catalog: CardLookup, source: str) -> str | None:
     """The declared filler card's catalog name, or None if the list declares none."""
     if filler is None:
         return None
@@ -606,7 +599,7 @@ _REQUIRED_SECTIONS = ("main", "commander")
 
 
 def _resolve(
-    entries: dict[str, list[Entry]], catalog: _Names, source: str
+    entries: dict[str, list[Entry]], catalog: CardLookup, source: str
 ) -> dict[str, tuple[tuple[Card, int], ...]]:
     """Look every name up at once, so all unknown cards are reported together.
 
@@ -647,7 +640,7 @@ def _resolve(
     return resolved
 
 
-def _unknown_cards_message(unknown: Sequence[tuple[int, str]], catalog: _Names,
+def _unknown_cards_message(unknown: Sequence[tuple[int, str]], catalog: CardLookup,
                           source: str) -> str:
     """The one-line error for unknown main-deck cards: every name, and how to fix it.
 
@@ -724,7 +717,7 @@ def _shell_word(text: str) -> str:
 def deck_from_counts(
     counts: Mapping[str, int] | Iterable[tuple[str, int]],
     name: str = "deck",
-    catalog: _Names | None = None,
+    catalog: CardLookup | None = None,
     filler: str | None = None,
 ) -> Deck:
     """Build a deck from card counts, as a quick what-if helper.

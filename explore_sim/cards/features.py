@@ -136,12 +136,12 @@ class FeatureTable:
         cards = deck + faces
 
         def column(values: list, dtype: type) -> np.ndarray:
-            array = np.array([0, *values], dtype=dtype)
+            array: np.ndarray = np.array([0, *values], dtype=dtype)
             array.flags.writeable = False
             return array
 
         def table(rows: list[list[int]], width: int, dtype: type) -> np.ndarray:
-            array = np.zeros((len(rows) + 1, width), dtype=dtype)
+            array: np.ndarray = np.zeros((len(rows) + 1, width), dtype=dtype)
             for i, row in enumerate(rows, start=1):
                 array[i, : len(row)] = row
             array.flags.writeable = False

@@ -17,7 +17,8 @@ from typing import BinaryIO
 
 from ..errors import CardError, ExploreSimError, clip
 
-__all__ = ["open_regular_file", "check_regular_file", "read_file_bytes", "read_text_file", "check_lines"]
+__all__ = ["open_regular_file", "check_regular_file", "read_file_bytes", "read_text_file",
+           "check_lines"]
 
 _KINDS = (
     (stat.S_ISDIR, "is a directory"),

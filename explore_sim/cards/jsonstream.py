@@ -117,7 +117,7 @@ def open_text(path: Path, label: str | None = None) -> IO[str]:
     return io.TextIOWrapper(binary, encoding="utf-8", errors="strict")
 
 
-class _Reader:
+class JsonReader:
     """A read buffer over a text stream, decoding one JSON value at a time."""
 
     def __init__(self, stream: IO[str], label: str) -> None:
@@ -144,7 +144,8 @@ class _Reader:
         return True
 
     def fail(self, message: str) -> CardError:
-        return CardError(f"{self.label}: malformed JSON near character {self.offset + self.pos}: {message}")
+        return CardError(f"{self.label}: malformed JSON near character "
+                         f"{self.offset + self.pos}: {message}")
 
     def peek(self) -> str:
         """The next non-space character, without consuming it ("" at the end)."""
@@ -193,18 +194,18 @@ def _may_continue(error: json.JSONDecodeError, length: int) -> bool:
     return error.pos >= length - 16 or error.msg.startswith("Unterminated string")
 
 
-def first_char(stream: IO[str], label: str) -> tuple[str, _Reader]:
+def first_char(stream: IO[str], label: str) -> tuple[str, JsonReader]:
     """The first non-space character of the stream, and a reader positioned before it."""
-    reader = _Reader(stream, label)
+    reader = JsonReader(stream, label)
     return reader.peek(), reader
 
 
-def expect_end(reader: _Reader) -> None:
+def expect_end(reader: JsonReader) -> None:
     """Refuse anything but whitespace after the JSON document.
 
     Parameters
     ----------
-    reader : _Reader
+    reader : JsonReader
         The reader, positioned after the document.
 
     Raises
@@ -217,7 +218,7 @@ def expect_end(reader: _Reader) -> None:
         raise reader.fail(f"unexpected {char!r} after the end of the JSON document")
 
 
-def iter_array(reader: _Reader) -> Iterator[Any]:
+def iter_array(reader: JsonReader) -> Iterator[Any]:
     """Decode the elements of a top-level JSON array one at a time."""
     reader.expect("[")
     if reader.peek() == "]":
@@ -236,7 +237,7 @@ def iter_array(reader: _Reader) -> Iterator[Any]:
 
 
 def iter_object(
-    reader: _Reader, descend: str | None = None
+    reader: JsonReader, descend: str | None = None
 ) -> Iterator[tuple[str, str | None, Any]]:
     """Decode the members of a JSON object one at a time, as ``(key, None, value)``.
 

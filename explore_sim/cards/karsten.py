@@ -27,8 +27,8 @@ from .costs import ANY_COLOUR, COLOURS, CostMode
 from .decklist import Deck
 
 __all__ = ["KARSTEN_SOURCE", "KARSTEN_DECK_SIZES", "karsten_table", "karsten_column",
-           "karsten_column_text", "karsten_key", "karsten_row", "karsten_sources", "coloured_sources",
-           "cost_colours"]
+           "karsten_column_text", "karsten_key", "karsten_row", "karsten_sources",
+           "coloured_sources", "cost_colours"]
 
 #: Where the recommendations come from.
 KARSTEN_SOURCE = ('Frank Karsten, "How Many Sources Do You Need to Consistently Cast Your '

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Protocol, Union
+from typing import Protocol
 
 from .card import MAX_NAME_LENGTH
 
@@ -35,7 +35,7 @@ class _Finder(Protocol):
 
 #: Where names are looked up: a catalog, card sources, or a function that returns one (it is
 #: called only when a run of pieces is not found in the sources before it).
-Names = Union[_Finder, Callable[[], _Finder]]
+Names = _Finder | Callable[[], _Finder]
 
 
 def split_card_names(text: str, *names: Names, counted: bool = False) -> list[str]:

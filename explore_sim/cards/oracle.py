@@ -26,11 +26,13 @@ _ENTERS = rf"when(?:ever)? {_SELF} enters(?: the battlefield)?"
 
 # (pattern, fields); the first pattern that matches a sentence wins.
 _EXPLORE_PATTERNS: list[tuple[re.Pattern[str], dict[str, Any]]] = [
-    (re.compile(rf"{_ENTERS}, (?:it|~) explores x times"), {"explores_x": True, "explores_when": "enter"}),
+    (re.compile(rf"{_ENTERS}, (?:it|~) explores x times"),
+     {"explores_x": True, "explores_when": "enter"}),
     (re.compile(rf"{_ENTERS}, (?:it|~) explores, then (?:it )?explores again"),
      {"explores": 2, "explores_when": "enter"}),
     (re.compile(rf"{_ENTERS}, (?:it|~) explores"), {"explores": 1, "explores_when": "enter"}),
-    (re.compile(rf"whenever {_SELF} attacks, (?:it|~) explores"), {"explores": 1, "explores_when": "attack"}),
+    (re.compile(rf"whenever {_SELF} attacks, (?:it|~) explores"),
+     {"explores": 1, "explores_when": "attack"}),
     (re.compile(rf"whenever {_SELF} deals combat damage to a player, (?:it|~) explores"),
      {"explores": 1, "explores_when": "combat_damage"}),
     (re.compile(r"at the beginning of combat on your turn, each merfolk (?:creature )?you "
@@ -48,14 +50,15 @@ _EXPLORE_PATTERNS: list[tuple[re.Pattern[str], dict[str, Any]]] = [
 ]
 _MAP_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"{_ENTERS} or attacks, create (a|one|two|three) map tokens?"), "enter_or_attack"),
-    (re.compile(rf"whenever {_SELF} enters(?: the battlefield)? or attacks, create (a|one|two|three) map tokens?"),
+    (re.compile(rf"whenever {_SELF} enters(?: the battlefield)? or attacks, create "
+                r"(a|one|two|three) map tokens?"),
      "enter_or_attack"),
     (re.compile(rf"{_ENTERS}, create (a|one|two|three) map tokens?"), "enter"),
     (re.compile(rf"whenever {_SELF} attacks, create (a|one|two|three) map tokens?"), "attack"),
 ]
 _TRIGGER_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on (?:~|it|this creature)"
-                r" and you gain 3 life"), "walker"),
+    (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on "
+                r"(?:~|it|this creature) and you gain 3 life"), "walker"),
     (re.compile(r"whenever a creature you control explores, put a \+1/\+1 counter on "
                 r"(?:~|it|this creature|this vehicle|this artifact)"), "caravel"),
 ]

@@ -81,7 +81,8 @@ _FETCHES: list[tuple[re.Pattern[str], dict[str, str]]] = [
 ]
 
 
-def mana_from_text(name: str, text: str, produced: list[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def mana_from_text(name: str, text: str,
+                   produced: list[str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """Card fields for the mana abilities, enters-tapped rule and land search in ``text``.
 
     Parameters

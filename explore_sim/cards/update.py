@@ -67,7 +67,8 @@ MAX_LISTING_BYTES = 1 << 20
 #: File name of the downloaded bulk file inside the card directory.
 DOWNLOAD_NAME = "scryfall-oracle-cards.json"
 _CHUNK = 1 << 16
-_HEADERS = {"User-Agent": f"explore_sim/{__version__}", "Accept": "application/json;q=0.9,*/*;q=0.8"}
+_HEADERS = {"User-Agent": f"explore_sim/{__version__}",
+            "Accept": "application/json;q=0.9,*/*;q=0.8"}
 
 
 def update_cards(
@@ -186,7 +187,8 @@ def _download_url(listing: Any, base: str, allowed: set[str], secure: bool) -> s
     entries = listing.get("data") if isinstance(listing, dict) else None
     if not isinstance(entries, list):
         raise CardError(f"{where}: not a Scryfall bulk-data list")
-    entry = next((e for e in entries if isinstance(e, dict) and e.get("type") == "oracle_cards"), None)
+    entry = next((e for e in entries if isinstance(e, dict) and e.get("type") == "oracle_cards"),
+                 None)
     if entry is None or not isinstance(entry.get("download_uri"), str):
         raise CardError(f"{where}: no oracle_cards file listed")
     return _check_link(entry["download_uri"], allowed, secure, where)
@@ -214,7 +216,9 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
     def __init__(self, allowed: set[str], secure: bool) -> None:
         self.allowed, self.secure = allowed, secure
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001
+    def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                         headers: http.client.HTTPMessage,
+                         newurl: str) -> urllib.request.Request | None:
         _check_link(newurl, self.allowed, self.secure, f"{clip(req.full_url)} (redirect)")
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
@@ -254,7 +258,8 @@ def _get_json(url: str, clock: _Deadline, allowed: set[str], secure: bool) -> An
         while chunk := _read(response, url, clock):
             size += len(chunk)
             if size > MAX_LISTING_BYTES:
-                raise CardError(f"{clip(url)}: the answer is larger than {MAX_LISTING_BYTES:,} bytes")
+                raise CardError(f"{clip(url)}: the answer is larger than "
+                                f"{MAX_LISTING_BYTES:,} bytes")
             chunks.append(chunk)
     try:
         return json.loads(b"".join(chunks))
@@ -268,7 +273,8 @@ def _download(url: str, temp: Path, clock: _Deadline, max_bytes: int, allowed: s
     shown = clip(url)
     with open(temp, "wb") as out, _open(url, clock, allowed, secure) as response:
         length = response.headers.get("Content-Length") or ""
-        expected = int(length) if length.isascii() and length.isdigit() and len(length) < 19 else None
+        whole = length.isascii() and length.isdigit() and len(length) < 19
+        expected = int(length) if whole else None
         if expected is not None and expected > max_bytes:
             raise CardError(f"{shown}: refused: {expected:,} bytes is more than the "
                             f"{max_bytes:,} allowed (--max-download)")

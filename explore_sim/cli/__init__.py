@@ -18,8 +18,15 @@ from collections.abc import Callable, Sequence
 from ..errors import ExploreSimError, OptionError
 from . import answers, cards, curve, explore, games, metrics, replay, serve
 from .arguments import PROG
-from .output import BROKEN_PIPE_STATUS, Output, notices_to_terminal, print_error, print_line, \
-    print_warnings, write_output
+from .output import (
+    BROKEN_PIPE_STATUS,
+    Output,
+    notices_to_terminal,
+    print_error,
+    print_line,
+    print_warnings,
+    write_output,
+)
 from .parser import build_parser
 
 __all__ = ["main", "BROKEN_PIPE_STATUS", "COMMANDS"]

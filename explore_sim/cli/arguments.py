@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from typing import NoReturn
 
 from ..analysis.report import FORMATS
 from ..errors import MAX_ECHO, OptionError, clip, count_wanted, parse_count
@@ -13,13 +14,13 @@ __all__ = ["PROG", "Parser", "add_policy", "count", "number", "seconds", "megaby
            "add_seed_and_format"]
 
 PROG = "explore-sim"
-_QUOTED = re.compile(r"'([^'\n]{%d})[^'\n]+'" % (MAX_ECHO - 3))
+_QUOTED = re.compile(rf"'([^'\n]{{{MAX_ECHO - 3}}})[^'\n]+'")
 
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit with status 2."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         """Raise the parser's error as one :class:`OptionError` line.
 
         Parameters
@@ -98,7 +99,8 @@ def megabytes(text: str) -> int:
     """
     value = count(text)
     if not 1 <= value <= 10**7:
-        raise argparse.ArgumentTypeError(f"expected megabytes from 1 to 10000000, got {clip(text)!r}")
+        raise argparse.ArgumentTypeError(f"expected megabytes from 1 to 10000000, got "
+                                         f"{clip(text)!r}")
     return value * 1_000_000
 
 

@@ -13,8 +13,8 @@ import pandas as pd
 
 from ..analysis.report import FORMATS, text_table
 from ..cards import Card, Catalog
-from ..cards.decklist import Deck, deck_card_files
 from ..cards.card_index import import_cards
+from ..cards.decklist import Deck, deck_card_files
 from ..cards.template import card_template
 from ..cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from ..engine.policies import OBSERVATION_NAMES, PRESETS
@@ -50,7 +50,8 @@ def add_parsers(commands: argparse._SubParsersAction, sources: argparse.Argument
     show.add_argument("--format", choices=FORMATS, default="table")
     importing = card_commands.add_parser(
         "import", help="import a Scryfall or MTGJSON bulk file into the local card index")
-    importing.add_argument("file", help="oracle_cards / default_cards .json(.gz) or AtomicCards.json(.gz/.xz)")
+    importing.add_argument("file", help="oracle_cards / default_cards .json(.gz) or "
+                                        "AtomicCards.json(.gz/.xz)")
     importing.add_argument("--cards-dir", default=None, metavar="DIR")
     updating = card_commands.add_parser(
         "update", help="download Scryfall's current oracle_cards file and import it")
@@ -60,7 +61,8 @@ def add_parsers(commands: argparse._SubParsersAction, sources: argparse.Argument
     updating.add_argument("--timeout", type=seconds, default=60.0,
                           help="seconds to wait at each step (default 60)")
     updating.add_argument("--deadline", type=seconds, default=DEFAULT_DEADLINE,
-                          help=f"seconds the whole download may take (default {DEFAULT_DEADLINE:g})")
+                          help=f"seconds the whole download may take "
+                               f"(default {DEFAULT_DEADLINE:g})")
     updating.add_argument("--max-download", type=megabytes, default=DEFAULT_MAX_BYTES,
                           metavar="MB", help="the largest download accepted, in megabytes "
                           f"(default {DEFAULT_MAX_BYTES // 1_000_000})")
@@ -204,7 +206,8 @@ def _check_deck(deck: Deck, fmt: str) -> str:
             warnings.warn(f"{name}: not modelled: {text}", stacklevel=2)
     if fmt == "json":
         rows = frame.to_dict(orient="records")
-        return json.dumps({"deck": deck.name, "format": deck.format, "cards": rows}, indent=2) + "\n"
+        document = {"deck": deck.name, "format": deck.format, "cards": rows}
+        return json.dumps(document, indent=2) + "\n"
     if fmt == "csv":
         return frame.to_csv(index=False, lineterminator="\n")
     head = (f"{deck.name} ({deck.format} format): {deck.size} cards in the main deck: "

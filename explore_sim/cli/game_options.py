@@ -68,6 +68,7 @@ def add_game_options(parser: argparse.ArgumentParser, names: Sequence[str] | Non
                 kwargs["choices"] = list(entry.choices)
             if entry.metavar:
                 kwargs["metavar"] = entry.metavar
+        assert entry.flag is not None  # flagged_options gives only options with a flag
         parser.add_argument(entry.flag, **kwargs)
 
 

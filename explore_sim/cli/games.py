@@ -11,8 +11,8 @@ from ..analysis.report import render
 from ..analysis.simulate import simulate
 from ..analysis.sweep import sweep
 from ..cards import Card
-from ..cards.decklist import deck_card_files
 from ..cards.card_index import card_sources
+from ..cards.decklist import deck_card_files
 from ..errors import OptionError, clip
 from . import shared
 from .arguments import add_policy, add_seed_and_format, count

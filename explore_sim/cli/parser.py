@@ -44,7 +44,8 @@ def _parents() -> tuple[Parser, Parser, Parser, Parser]:
     that draw a figure), and output and where to run."""
     sources = Parser(add_help=False)
     sources.add_argument("--cards", action="append", default=[], metavar="FILE",
-                         help="a card file (.toml or .csv) with homebrew cards or fixes; repeatable")
+                         help="a card file (.toml or .csv) with homebrew cards or fixes; "
+                              "repeatable")
     sources.add_argument("--cards-dir", default=None, metavar="DIR",
                          help="directory of the imported card index "
                               "(default $EXPLORE_SIM_CARDS_DIR or ~/.local/share/explore_sim)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 from ..errors import OptionError
 from .arguments import count, port
@@ -75,9 +76,10 @@ def run(args: argparse.Namespace) -> Output:
     except ImportError as error:
         raise OptionError(f"serve needs the web extra: pip install 'explore_sim[web]' "
                           f"({error.name or error} is missing)") from None
+    directories: dict[str, Any] = {"decks_dir": decks} if decks is not None else {}
     settings = Settings(max_trials=args.max_trials, max_runs=args.max_runs,
                         max_queued=args.max_queued, max_game_turns=args.max_game_turns,
                         cards_dir=Path(args.cards_dir) if args.cards_dir else None,
-                        **({"decks_dir": decks} if decks is not None else {}))
+                        **directories)
     serve(args.host, args.port, args.open, settings)
     return Output("")

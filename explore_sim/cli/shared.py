@@ -15,8 +15,8 @@ from typing import Any
 from ..analysis.executors import SCHEDULER_ENV, DaskExecutor, Executor
 from ..analysis.metric_checks import check_metrics
 from ..cards import CardSources
-from ..cards.decklist import Deck, load_deck
 from ..cards.card_index import card_sources
+from ..cards.decklist import Deck, load_deck
 from ..errors import OptionError, clip
 from ..progress import ProgressBar
 from .arguments import PROG

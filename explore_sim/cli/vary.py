@@ -42,6 +42,7 @@ def parse_vary(texts: list[str], sources: Any) -> dict[str, list]:
         if not sep or not key or not values.strip():
             raise OptionError(f"--vary: expected KEY=VALUES such as lands=20..26, got "
                               f"{clip(text)!r}")
+        parsed: list[str] | list[int]
         if key.casefold() == "policy":
             name, parsed = "policy", _vary_policies(values)
         else:

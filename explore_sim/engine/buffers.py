@@ -23,6 +23,7 @@ import threading
 from collections.abc import Iterator
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 __all__ = ["KEPT", "begin_reuse", "chunk_array", "end_reuse", "reusing_chunk_arrays"]
 
@@ -71,7 +72,7 @@ def reusing_chunk_arrays() -> Iterator[None]:
         end_reuse()
 
 
-def chunk_array(shape: tuple[int, ...], dtype=np.int32) -> np.ndarray:
+def chunk_array(shape: tuple[int, ...], dtype: DTypeLike = np.int32) -> np.ndarray:
     """An array of ``shape`` whose contents are undefined (every element is to be written).
 
     Parameters

@@ -146,6 +146,7 @@ class CompileCache:
 
     def _choose(self) -> tuple[Path | None, str | None]:
         """The first place where the cache folder can be made and written, else why none."""
+        assert self.digest is not None  # chosen only once the sources are read
         problems = []
         for how, base in self.places():
             folder = base / f"{self.name}-{self.digest[:20]}"
@@ -268,7 +269,7 @@ class CompileCache:
         NOTICES.info(text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _healing_cache() -> type:
     """numba's ``FunctionCache``, made to discard an entry it cannot load (and compile the
     function again) and to carry on when it cannot save one."""

@@ -14,13 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import EMPTY
+from . import zones
 from .castability import castable_card, castable_next_turn
 from .context import Play
 from .policies import Observation, decide
-from .rules import explore_outcome
 from .rowwise import row_sum
+from .rules import ExploreEvents, explore_outcome
 from .state import GameState, add_counters, of_rows, to_hand
-from . import zones
 from .zones import peek, remove
 
 __all__ = ["explore_instruction", "explore_triggers", "scry", "observe", "MAX_TRACKER_DOUBLINGS"]
@@ -178,7 +178,7 @@ def replacement_schedule(play: Play, state: GameState, rows: np.ndarray, count: 
 
 
 def explore_once(play: Play, state: GameState, here: np.ndarray, explores_left: np.ndarray,
-                 counters: np.ndarray, present: np.ndarray):
+                 counters: np.ndarray, present: np.ndarray) -> ExploreEvents:
     """One explore in each game of ``here`` (trial indices): reveal, decide, and move the
     revealed card (E1, E2, E6, E7); the event counters are updated. Returns the
     :func:`~explore_sim.engine.rules.explore_outcome` events, aligned with ``here``."""
@@ -205,7 +205,8 @@ def scry(play: Play, state: GameState, rows: np.ndarray, explores_left: np.ndarr
     """Scry 1 (R2): a land stays on top; a nonland goes to the bottom if the policy says so."""
     card = peek(play, state, rows)
     obs = observe(play, state, rows, card, explores_left, counters, present)
-    bottom = play.tables.features.is_nonland[card] & decide(play.scry_policy, obs, play.rngs["policy"])
+    bottom = (play.tables.features.is_nonland[card]
+              & decide(play.scry_policy, obs, play.rngs["policy"]))
     moving = rows[bottom]
     width = state.library.shape[1]
     state.library[moving, state.end[moving] % width] = card[bottom]

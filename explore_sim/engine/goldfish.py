@@ -20,6 +20,8 @@ cite docs/rules.md and docs/mana.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..cards import FeatureTable
@@ -29,8 +31,8 @@ from .casting import cast_pass
 from .config import GAMES, MAX_ACTIONS, GameConfig, is_commander_game, starting_life
 from .context import Play
 from .lands import play_land
-from .paying import ManaTables
 from .metrics import OPENING_METRICS, TURN_METRICS
+from .paying import ManaTables
 from .policies import Policy
 from .rowwise import row_sum
 from .state import GameState, from_hand
@@ -134,8 +136,9 @@ class Goldfish:
         """Mana the untapped sources and the pool can make now, shape (rows,), int32."""
         return available_mana(self.play, state, rows)
 
-    def pay(self, state: GameState, rows: np.ndarray, modes) -> np.ndarray:
-        """Pay the first payable of ``modes`` in each row (:func:`~explore_sim.engine.casting.pay`)."""
+    def pay(self, state: GameState, rows: np.ndarray, modes: Sequence[int]) -> np.ndarray:
+        """Pay the first payable of ``modes`` in each row
+        (:func:`~explore_sim.engine.casting.pay`)."""
         from .casting import pay
 
         return pay(self.play, self.attach(state), rows, modes)

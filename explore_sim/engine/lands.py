@@ -136,6 +136,7 @@ def colour_deficits(play: Play, covered: np.ndarray) -> np.ndarray:
         for m in modes:
             short = row_max(play.mana.req[m][None, :] - covered)
             best = short if best is None else np.minimum(best, short)
+        assert best is not None  # every profile has a way to pay
         out[:, p] = np.maximum(best, 0)
     return out
 
@@ -372,7 +373,8 @@ def _bounce(play: Play, state: GameState, rows: np.ndarray, bounce_land: int) ->
     tapped = (of_rows(state.tapped, rows)[:, lands] > 0).astype(np.int64)
     colours = np.array([bin(int(c)).count("1") for c in play.tables.land_colours[lands]])
     # Tapped ones first, then the fewest colours, then deck order.
-    score = (tapped << 20) + ((8 - colours) << 12)[None, :] + (4095 - np.arange(len(lands)))[None, :]
+    score = ((tapped << 20) + ((8 - colours) << 12)[None, :]
+             + (4095 - np.arange(len(lands)))[None, :])
     score = np.where(present > 0, score, -1)
     pick = np.argmax(score, axis=1)
     has_other = score[np.arange(len(rows)), pick] >= 0

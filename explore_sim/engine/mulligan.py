@@ -150,7 +150,7 @@ def deal_opening_hands(
     width = size + 1
     n_kinds = len(features)
     drawn = min(HAND_SIZE, size)
-    library = np.empty((trials, width), dtype=card_dtype(deck))
+    library: np.ndarray = np.empty((trials, width), dtype=card_dtype(deck))
     hand = np.zeros((trials, n_kinds), dtype=np.int16)
     end = np.full(trials, size, dtype=np.int32)
     mulligans = np.zeros(trials, dtype=np.int32)
@@ -170,7 +170,8 @@ def deal_opening_hands(
         elif rule.keep is not None:
             keep = np.asarray(rule.keep(kept_hand, hand_size, features), dtype=bool)
             if keep.shape != (rows,):
-                raise OptionError(f"mulligan keep rule returned shape {keep.shape}, expected ({rows},)")
+                raise OptionError(f"mulligan keep rule returned shape {keep.shape}, "
+                                  f"expected ({rows},)")
         else:
             lands = row_sum(kept_hand * counts_as_land)
             most = 5 if hand_size >= HAND_SIZE else 4

@@ -123,8 +123,11 @@ class Observation:
     """
 
     __slots__ = ("features", "card", "_values")
+    features: FeatureTable
+    card: np.ndarray
 
-    def __init__(self, features: FeatureTable, card: np.ndarray, values: dict[str, np.ndarray]) -> None:
+    def __init__(self, features: FeatureTable, card: np.ndarray,
+                 values: dict[str, np.ndarray]) -> None:
         object.__setattr__(self, "features", features)
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "_values", values)

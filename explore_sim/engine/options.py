@@ -149,7 +149,8 @@ class GameOption:
                 raise OptionError(f"{self.name} must be between {self.low:g} and {self.high:g}, "
                                   f"got {value}")
         elif self.kind == "probability":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not 0 <= value <= 1):
                 raise OptionError(f"{self.name} must be a probability between 0 and 1, got "
                                   f"{clip(repr(value))}")
         elif self.kind == "cards" and not all(isinstance(card, Card) for card in value):

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
 from .rowwise import row_all, row_max, row_sum
-from .state import of_rows
+from .state import GameState, of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
 
@@ -236,7 +236,8 @@ class ManaTables:
         self.cap = int(self.total.max(initial=0))
         self.strides = (self.cap + 1) ** np.arange(self.n_classes, dtype=np.int64)
         n_keys = (self.cap + 1) ** self.n_classes
-        self.lookup = self.key_units = None
+        self.lookup: np.ndarray | None = None
+        self.key_units: np.ndarray | None = None
         self._allocations: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         if not self.n_classes or n_keys * len(self.modes) > LOOKUP_LIMIT:
             return
@@ -262,6 +263,7 @@ class ManaTables:
         :attr:`lookup`: units used (n_keys, n_classes) and life paid (n_keys,). Capping the
         units changes no payment (no step takes more than the mode's mana from a class)."""
         if mode not in self._allocations:
+            assert self.key_units is not None  # called only where there is a lookup (pay)
             units = self.key_units.copy()
             self._allocations[mode] = self._pay_pips(units, mode)
         return self._allocations[mode]
@@ -282,7 +284,7 @@ class ManaTables:
     # usable plain source (not a filter, not a summoning-sick creature), kept up to date as
     # permanents enter, tap and leave (:meth:`track`) and recomputed at each untap step.
 
-    def usable(self, state, rows: np.ndarray, kind: int) -> np.ndarray:
+    def usable(self, state: GameState, rows: np.ndarray, kind: int) -> np.ndarray:
         """Untapped, usable copies of source ``kind`` in each row, shape (rows,), int32."""
         count = (of_rows(state.battlefield, rows, kind).astype(np.int32)
                  - of_rows(state.tapped, rows, kind))
@@ -295,7 +297,7 @@ class ManaTables:
         return bool(self.f.is_source[kind]) and self.f.source_cost[kind] == 0
 
     @contextlib.contextmanager
-    def track(self, state, rows: np.ndarray, kind: int):
+    def track(self, state: GameState, rows: np.ndarray, kind: int) -> Iterator[None]:
         """Keep ``state.units`` right while the block changes ``kind``'s battlefield, tapped
         or summoning-sick counts in ``rows``."""
         if not self.is_plain(kind) or not len(rows):
@@ -308,13 +310,13 @@ class ManaTables:
         for c in np.flatnonzero(made).tolist():
             state.units[rows, c] += (change * made[c]).astype(state.units.dtype)
 
-    def recount(self, state) -> None:
+    def recount(self, state: GameState) -> None:
         """``state.units`` from scratch (the untap step: nothing tapped, nothing sick)."""
         plain = self.source_ids[self.source_cost == 0]
         counts = state.battlefield[:, plain].astype(np.int32)
         state.units[:] = counts @ self.f.source_units[plain].astype(np.int32)
 
-    def expected_units(self, state) -> np.ndarray:
+    def expected_units(self, state: GameState) -> np.ndarray:
         """``state.units`` recomputed from the permanents (for checks)."""
         rows = np.arange(state.trials)
         total = np.zeros((state.trials, self.n_classes), dtype=np.int32)
@@ -322,7 +324,7 @@ class ManaTables:
             total += self.usable(state, rows, kind)[:, None] * self.f.source_units[kind]
         return total
 
-    def units(self, state, rows: np.ndarray, unavailable: tuple[int, int] | None = None,
+    def units(self, state: GameState, rows: np.ndarray, unavailable: tuple[int, int] | None = None,
               filters: bool = False) -> np.ndarray:
         """Mana units available now by class: pool plus untapped sources, (rows, n_classes).
 
@@ -335,8 +337,8 @@ class ManaTables:
         if state.pool_in_use:
             units += of_rows(state.pool, rows)
         if unavailable is not None and self.is_plain(unavailable[0]):
-            kind, copies = unavailable
-            held = np.minimum(self.usable(state, rows, kind), copies)
+            kind, withheld = unavailable
+            held = np.minimum(self.usable(state, rows, kind), withheld)
             units -= held[:, None] * self.f.source_units[kind].astype(np.int32)
         if filters and self.has_filters:
             for s in np.flatnonzero(self.source_cost > 0).tolist():
@@ -348,7 +350,7 @@ class ManaTables:
                     units[active] += self.source_units[s]
         return units
 
-    def unit_sets(self, state, rows: np.ndarray,
+    def unit_sets(self, state: GameState, rows: np.ndarray,
                   unavailable: tuple[int, int] | None = None) -> list[np.ndarray]:
         """The mana available now in the ways it can be made: one (rows, n_classes) array
         with no filter activated and, when the deck has filters, one with every filter
@@ -472,14 +474,14 @@ class ManaTables:
         else:
             everyone = np.arange(rows)
             for j in range(self.n_classes):
-                c = order[:, j]
-                take = np.minimum(units[everyone, c], need)
-                units[everyone, c] -= take
-                used[everyone, c] += take
+                classes = order[:, j]
+                take = np.minimum(units[everyone, classes], need)
+                units[everyone, classes] -= take
+                used[everyone, classes] += take
                 need -= take
         return np.zeros(rows, np.int32)
 
-    def tap(self, state, rows: np.ndarray, used: np.ndarray,
+    def tap(self, state: GameState, rows: np.ndarray, used: np.ndarray,
             unavailable: tuple[int, int] | None = None) -> None:
         """Take ``used`` (rows, n_classes) from the pool, then tap plain sources in tapping
         order; what a tapped source makes beyond the need goes to the pool."""
@@ -511,7 +513,7 @@ class ManaTables:
             state.pool[rows] = pool
             state.pool_in_use = True
 
-    def activate_filters(self, state, rows: np.ndarray,
+    def activate_filters(self, state: GameState, rows: np.ndarray,
                          unavailable: tuple[int, int] | None = None) -> None:
         """Activate every untapped Signet-style filter in ``rows``, each paid with the least
         flexible other mana; their mana goes to the pool (as :meth:`units` with
@@ -537,7 +539,7 @@ class ManaTables:
                 state.pool[rows[active]] += self.source_units[s].astype(state.pool.dtype)
                 state.pool_in_use = True
 
-    def pay(self, state, rows: np.ndarray, mode: int, take_all: bool = False,
+    def pay(self, state: GameState, rows: np.ndarray, mode: int, take_all: bool = False,
             unavailable: tuple[int, int] | None = None) -> Payment:
         """Pay ``mode`` in every row of ``rows`` (all able to), tapping sources.
 
@@ -565,7 +567,7 @@ class ManaTables:
         self.tap(state, rows, payment.used, unavailable)
         return payment
 
-    def _rest_of_hand_pips(self, state, rows: np.ndarray, mode: int) -> np.ndarray:
+    def _rest_of_hand_pips(self, state: GameState, rows: np.ndarray, mode: int) -> np.ndarray:
         """Pips of each colour of the cards in hand, less the card ``mode`` casts (it is
         still in hand while it is paid for), shape (rows, 5)."""
         pips = of_rows(state.hand, rows) @ state.card_pips

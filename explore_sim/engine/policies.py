@@ -38,21 +38,26 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import PolicyError, PolicyWarning, clip, close_matches
+from ..errors import PolicyError, PolicyWarning, clip
 from .observations import OBSERVATION_NAMES, Observation
-from .policy_expressions import POLICY_GRAMMAR, ExpressionPolicy, Grammar, compile_expression, \
-    evaluate_expression
+from .policy_expressions import (
+    POLICY_GRAMMAR,
+    ExpressionPolicy,
+    Grammar,
+    compile_expression,
+    evaluate_expression,
+)
 
+# isort: split
 # The names this module always offered, under them (the code now lives beside it).
-from .observations import BOOL_NAMES as _BOOL_NAMES  # noqa: F401, E402
-from .observations import CARD_FIELDS as _CARD_FIELDS  # noqa: F401, E402
-from .policy_expressions import Node as _Node  # noqa: F401, E402
-from .policy_expressions import check_node as _check  # noqa: F401, E402
-from .policy_expressions import compile_condition as _compile  # noqa: F401, E402
-from .policy_expressions import evaluate_tree as _evaluate  # noqa: F401, E402
-from .observations import close_names as _close_names  # noqa: F401, E402
-from .observations import read_only as _read_only  # noqa: F401, E402
-from .policy_expressions import (  # noqa: F401, E402
+from ..errors import close_matches  # noqa: F401
+from .observations import (  # noqa: F401
+    BOOL_NAMES as _BOOL_NAMES,
+    CARD_FIELDS as _CARD_FIELDS,
+    close_names as _close_names,
+    read_only as _read_only,
+)
+from .policy_expressions import (  # noqa: F401
     ARITHMETIC_OPS as _ARITHMETIC,
     COMPARE_OPS as _COMPARE,
     MAX_CONSTANT as _MAX_CONSTANT,
@@ -60,6 +65,10 @@ from .policy_expressions import (  # noqa: F401, E402
     MAX_EXPRESSION_LENGTH as _MAX_EXPRESSION_LENGTH,
     OPERATOR_TEXT as _OPERATOR_TEXT,
     SAME_AS_AT as _SAME_AS_AT,
+    Node as _Node,
+    check_node as _check,
+    compile_condition as _compile,
+    evaluate_tree as _evaluate,
 )
 
 __all__ = [
@@ -341,10 +350,12 @@ def _forge_with_arguments(args: str, spec: str) -> ForgePolicy:
         key = key.strip()
         if not sep or key not in {"need_lands", "max_mv_diff"}:
             raise PolicyError(
-                f"policy {clip(spec)!r}: expected need_lands=N and/or max_mv_diff=N, got {clip(part)!r}"
+                f"policy {clip(spec)!r}: expected need_lands=N and/or max_mv_diff=N, "
+                f"got {clip(part)!r}"
             )
         if not re.fullmatch(r"-?\d{1,3}", value.strip()):
-            raise PolicyError(f"policy {clip(spec)!r}: {clip(key)} must be a whole number, got {clip(value)!r}")
+            raise PolicyError(f"policy {clip(spec)!r}: {clip(key)} must be a whole number, "
+                              f"got {clip(value)!r}")
         values[key] = int(value)
     return ForgePolicy(**values, name=f"forge:{','.join(f'{k}={v}' for k, v in values.items())}")
 

@@ -433,7 +433,7 @@ _CHECKS: tuple[tuple[type, Callable[..., tuple[_Node, str]]], ...] = (
 )
 
 
-def _evaluate(node: _Node, obs: Observation) -> Any:
+def _evaluate(node: _Node, obs: Any) -> Any:  # obs: see evaluate_expression's values
     kind = node[0]
     if kind == "name":
         return getattr(obs, node[1])

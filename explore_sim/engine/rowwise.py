@@ -10,6 +10,8 @@ reduced as they are.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 __all__ = ["row_all", "row_any", "row_bitwise_or", "row_max", "row_sum"]
@@ -34,13 +36,14 @@ def row_sum(table: np.ndarray, dtype: type | None = None) -> np.ndarray:
 def row_any(table: np.ndarray) -> np.ndarray:
     """``table.any(axis=1)``, shape (rows,), bool."""
     columns = _columns_first(table)
-    return table.any(axis=1) if columns is None else columns.any(axis=0)
+    # A reduction over one axis of a 2-D array is an array (numpy's stubs allow a scalar).
+    return cast(np.ndarray, table.any(axis=1) if columns is None else columns.any(axis=0))
 
 
 def row_all(table: np.ndarray) -> np.ndarray:
     """``table.all(axis=1)``, shape (rows,), bool."""
     columns = _columns_first(table)
-    return table.all(axis=1) if columns is None else columns.all(axis=0)
+    return cast(np.ndarray, table.all(axis=1) if columns is None else columns.all(axis=0))
 
 
 def row_max(table: np.ndarray) -> np.ndarray:

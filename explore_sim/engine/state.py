@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..cards import EMPTY, FeatureTable
 from .metrics import EVENT_METRICS
@@ -125,17 +126,17 @@ class ExploreState:
             return np.broadcast_to(np.asarray(value, dtype=dtype), (trials,)).copy()
 
         if library_lands is not None:
-            library_lands = column(library_lands)
+            lands = column(library_lands)
         elif np.ndim(top) == 0:
-            library_lands = np.count_nonzero(is_land[library[:, int(top):]], axis=1).astype(COUNT_DTYPE)
+            lands = np.count_nonzero(is_land[library[:, int(top):]], axis=1).astype(COUNT_DTYPE)
         else:
             below_top = np.arange(width)[None, :] >= np.asarray(top)[:, None]
-            library_lands = np.count_nonzero(is_land[library] & below_top, axis=1).astype(COUNT_DTYPE)
+            lands = np.count_nonzero(is_land[library] & below_top, axis=1).astype(COUNT_DTYPE)
         top = column(top)
         return cls(
             library=library,
             top=top,
-            library_lands=library_lands,
+            library_lands=lands,
             cards_in_hand=column(cards_in_hand),
             lands_in_hand=column(lands_in_hand),
             lands_in_play=column(lands_in_play),
@@ -179,7 +180,7 @@ def shuffled_libraries(
     size = len(deck)
     depth = size if depth is None else min(int(depth), size)
     dtype = card_dtype(deck)
-    library = np.empty((trials, size + 1), dtype=dtype)
+    library: np.ndarray = np.empty((trials, size + 1), dtype=dtype)
     library[:, :size] = np.asarray(deck, dtype=dtype)
     library[:, size] = EMPTY
     flat = library.reshape(-1)
@@ -480,7 +481,7 @@ class GameState:
             self.permanents[:, g] = row_sum(self.battlefield[:, ids])
 
 
-def kinds_in(ids: np.ndarray) -> list[int]:
+def kinds_in(ids: ArrayLike) -> list[int]:
     """The distinct values of non-negative integer ``ids`` (card ids, options, levels),
     ascending: ``np.unique(ids).tolist()``, counted rather than sorted."""
     ids = np.asarray(ids).ravel()

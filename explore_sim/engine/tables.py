@@ -430,20 +430,21 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str]) -> np.ndar
         if card.is_land or card.target == "opponent":
             continue
         makes_value = card.explores > 0 or card.explores_x or card.maps > 0
+        assert card.mana_value is not None  # Card sets it from the cost when not given
         score[i] = (1000 if makes_value else 0) + card.mana_value
         score[i] += 0.5 * bool(features.is_source[i])  # a mana source first at equal cost
         if card.explores_x:
             score[i] = 500  # after the other explore / Map makers, before the rest
     for rank, name in enumerate(cast_order):
-        card = catalog.find(name)
-        if card is None:
+        found = catalog.find(name)
+        if found is None:
             raise OptionError(f"cast_order: {clip(name)!r} is not in the deck")
-        if card.is_land:
-            raise OptionError(f"cast_order: {card.name!r} is a land, not a spell")
-        if card.target == "opponent":
-            raise OptionError(f"cast_order: {card.name!r} needs a target only an opponent "
+        if found.is_land:
+            raise OptionError(f"cast_order: {found.name!r} is a land, not a spell")
+        if found.target == "opponent":
+            raise OptionError(f"cast_order: {found.name!r} needs a target only an opponent "
                               "has: a goldfish game never casts it")
-        score[features.id_of(card)] = 10_000 - rank
+        score[features.id_of(found)] = 10_000 - rank
     return score
 
 

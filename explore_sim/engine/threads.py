@@ -22,8 +22,8 @@ from contextlib import contextmanager
 
 from ..errors import OptionError, clip
 
-__all__ = ["THREADS_ENV", "MAX_THREADS", "MIN_GAMES_PER_THREAD", "available_cores", "kernel_threads",
-           "one_thread", "thread_parts"]
+__all__ = ["THREADS_ENV", "MAX_THREADS", "MIN_GAMES_PER_THREAD", "available_cores",
+           "kernel_threads", "one_thread", "thread_parts"]
 
 #: The environment variable that sets the kernel's threads per chunk (0 or unset: every core).
 THREADS_ENV = "EXPLORE_SIM_THREADS"

@@ -16,11 +16,20 @@ import numpy as np
 from ..cards import EMPTY
 from .context import Play
 from .rowwise import row_any, row_bitwise_or
-from .state import (GameState, counters_on_copies, countered_copy_is_sick, enter, kinds_in,
-                    leave, of_rows, to_hand)
+from .state import (
+    GameState,
+    countered_copy_is_sick,
+    counters_on_copies,
+    enter,
+    kinds_in,
+    leave,
+    of_rows,
+    to_hand,
+)
 
 __all__ = ["count", "creatures", "pick_creature", "peek", "draw", "remove", "sacrifice",
-           "take_counters", "enters", "EnterEvent", "create_maps", "basics_in_library", "land_types"]
+           "take_counters", "enters", "EnterEvent", "create_maps", "basics_in_library",
+           "land_types"]
 
 
 def count(play: Play, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:
@@ -80,10 +89,10 @@ def remove(play: Play, state: GameState, rows: np.ndarray, card: np.ndarray,
     """
     there = (card != EMPTY) & (state.battlefield[rows, card] > 0)
     rows, card = rows[there], card[there]
-    just_entered = np.broadcast_to(just_entered, there.shape)[there]
+    entered = np.broadcast_to(just_entered, there.shape)[there]
     for kind in kinds_in(card):
         is_kind = card == kind
-        here, new = rows[is_kind], just_entered[is_kind]
+        here, new = rows[is_kind], entered[is_kind]
         take_counters(state, here, kind, new)
         with play.mana.track(state, here, kind):
             sick = here[new & (state.sick[here, kind] > 0)]

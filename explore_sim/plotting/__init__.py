@@ -14,9 +14,9 @@ draw the column with ``hue``/``style``, or (heatmaps) pass ``estimator=``.
 
 The package's modules: :mod:`.axes_plots` (the axes-level helpers), :mod:`.figures` (whole
 figures), :mod:`.style` (palette, series and legends) and :mod:`.docstrings` (the parameter
-descriptions the helpers share). Two functions draw whole figures of a result instead: :func:`plot_metrics` (small multiples
-of a simulation or comparison) and :func:`result_figure`, the one figure ``--plot`` writes and
-the web page shows.
+descriptions the helpers share). Two functions draw whole figures of a result instead:
+:func:`plot_metrics` (small multiples of a simulation or comparison) and :func:`result_figure`,
+the one figure ``--plot`` writes and the web page shows.
 """
 
 from __future__ import annotations

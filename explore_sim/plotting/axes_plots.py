@@ -4,7 +4,7 @@ only and returns it (:mod:`explore_sim.plotting` says how series and legends are
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -291,8 +291,9 @@ def plot_heatmap(
         one_row_per_point(rows, [x, y], "plot_heatmap",
                            "keep one value of each (data[data[column] == value]) or pass "
                            "estimator='mean' to combine them")
-    grid = rows.pivot_table(index=y, columns=x, values="mean", aggfunc=estimator or "mean",
-                            observed=True)
+    grid = rows.pivot_table(
+        index=y, columns=x, values="mean", observed=True,
+        aggfunc=estimator or "mean")  # type: ignore[arg-type]  # pandas checks the name
     image = ax.imshow(grid.to_numpy(), cmap=cmap, aspect="auto", origin="lower")
     ax.set_xticks(range(grid.shape[1]), [str(v) for v in grid.columns])
     ax.set_yticks(range(grid.shape[0]), [str(v) for v in grid.index])
@@ -305,7 +306,8 @@ def plot_heatmap(
     if annotate:
         norm = image.norm
         for (row, col), value in np.ndenumerate(grid.to_numpy()):
-            dark = norm(value) < 0.5 if np.isfinite(value) else False
+            # the norm of a number is a number (matplotlib's stubs say an array-like)
+            dark = cast(float, norm(value)) < 0.5 if np.isfinite(value) else False
             ax.text(col, row, fmt.format(value), ha="center", va="center",
                     color="white" if dark else "black", fontsize=8)
     return ax
@@ -357,7 +359,8 @@ def plot_sweep(
         column varies but is neither ``x``, ``hue`` nor ``style``).
     """
     x = data.columns[0] if x is None else x
-    require_columns(data, (x, "turn", "metric", "mean", "ci_low", "ci_high", hue, style), "plot_sweep")
+    require_columns(data, (x, "turn", "metric", "mean", "ci_low", "ci_high", hue, style),
+                    "plot_sweep")
     ax = axes_or_current(ax)
     turn = int(data["turn"].max()) if turn is None else turn
     rows = data[(data["metric"] == metric) & (data["turn"] == turn)]
@@ -426,7 +429,7 @@ def plot_land_equivalent(
                        "keep one value of each (data[data[column] == value])")
     if curve.empty:
         raise OptionError("plot_land_equivalent: no vanilla rows (lands 0, 1, ...)")
-    found = {} if land_equivalents is None else {
+    found: dict[Any, Any] = {} if land_equivalents is None else {
         row.card: row for row in land_equivalents.itertuples(index=False)}
     for label, group, look in split_series(curve, "card"):
         group = group.sort_values("lands")

@@ -13,8 +13,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..errors import OptionError
-from .axes_plots import plot_differences, plot_distribution, plot_heatmap, plot_land_equivalent, \
-    plot_sweep, plot_turns
+from .axes_plots import (
+    plot_differences,
+    plot_distribution,
+    plot_heatmap,
+    plot_land_equivalent,
+    plot_sweep,
+    plot_turns,
+)
 from .style import metric_label
 
 __all__ = ["LABEL_WIDTH", "short_labels", "figure_title", "plot_metrics", "sweep_dimensions",
@@ -91,8 +97,9 @@ def figure_title(meta: dict[str, Any], labels: dict[str, str] | None = None) -> 
         from ..analysis.report import explores_text
 
         by = f" by {meta['explorer']}" if meta.get("explorer") else ""
-        parts.append(f"{explores_text(meta.get('explores'))}{by} after {meta['drawn']} cards "
-                     "drawn")
+        explores = meta.get("explores")
+        text = explores_text(explores)  # type: ignore[arg-type]  # None if meta lacks it
+        parts.append(f"{text}{by} after {meta['drawn']} cards drawn")
     parts.append(f"{meta.get('trials', 0):,} trials, seed {meta.get('seed')}")
     return " · ".join(part for part in parts if part)
 

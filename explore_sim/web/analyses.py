@@ -24,23 +24,23 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..analysis.advise import PHASES, advice_cells, advise, position
-from ..analysis.explore import ASSUMED_EXPLORES, EXPLORE_METRICS, explore
-from ..analysis.objectives import parse_objectives
-from ..analysis.engines import POSITION_FALLBACK
-from ..analysis.report import engine_text, explores_text, meta_text
 from ..analysis.compare import compare
 from ..analysis.curve import sources_column
+from ..analysis.engines import POSITION_FALLBACK
+from ..analysis.explore import ASSUMED_EXPLORES, EXPLORE_METRICS, explore
 from ..analysis.metric_checks import (
     DEFAULT_COMPARE_METRICS,
     DEFAULT_TABLE_METRICS,
     check_metrics,
     table_metrics,
 )
+from ..analysis.objectives import parse_objectives
+from ..analysis.report import engine_text, explores_text, meta_text
 from ..analysis.simulate import simulate
 from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
 from ..cards import CardSources
-from ..cards.name_lists import joined_card_lists
 from ..cards.decklist import Deck
+from ..cards.name_lists import joined_card_lists
 from ..engine.goldfish import TURN_METRICS
 from ..engine.metrics import CASTABLE_PREFIX
 from ..engine.policies import as_policy
@@ -51,7 +51,6 @@ from .checks import cast_first_errors, engine_errors, explore_errors
 from .curve_tab import CURVE
 from .forms import Field
 from .game_fields import GameFields
-from .replay_part import distribution_table
 from .parts import (
     Analysis,
     GameVariant,
@@ -64,6 +63,7 @@ from .parts import (
     trials_and_seed,
     wide_table,
 )
+from .replay_part import distribution_table
 
 __all__ = ["Analysis", "Table", "ANALYSES", "MAX_VARIANTS", "Progress", "value_answer",
            "advise_answer"]

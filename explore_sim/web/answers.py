@@ -11,7 +11,7 @@ have theirs beside their tables (``value_answer``, ``advise_answer`` in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -48,7 +48,7 @@ def is_probability(metric: str) -> bool:
     return bool(TURN_METRICS.get(metric)) or metric.startswith(CASTABLE_PREFIX)
 
 
-def _said(metric: str, row: Mapping[str, float]) -> str:
+def _said(metric: str, row: pd.Series) -> str:
     """One metric's mean, with its standard error and interval, as the sentence says it:
     a probability in percent with one decimal, any other mean with three (the table's)."""
     if is_probability(metric):
@@ -88,8 +88,8 @@ def simulate_answer(rows: pd.DataFrame, metrics: Sequence[str], turn: int) -> st
     chosen = [m for m in metrics if m in at.index][:ANSWER_METRICS]
     if not chosen:
         return ""
-    return (f"On turn {turn}, the last played, this deck "
-            f"{_joined([_said(m, at.loc[m]) for m in chosen])}.")
+    said = [_said(m, cast(pd.Series, at.loc[m])) for m in chosen]  # a metric is one row
+    return f"On turn {turn}, the last played, this deck {_joined(said)}."
 
 
 def compare_answer(diffs: pd.DataFrame, at_last: pd.DataFrame, labels: Sequence[str],
@@ -120,10 +120,11 @@ def compare_answer(diffs: pd.DataFrame, at_last: pd.DataFrame, labels: Sequence[
     means = at_last[at_last["metric"] == metric].set_index("variant")["mean"]
     if d.empty or means.empty:
         return ""
-    parts = [f"{label}: {d.loc[label, 'mean']:+.4f} {metric} on turn {turn} against "
-             f"{labels[0]} (se {d.loc[label, 'se']:.4f}, {d.loc[label, 'ci_low']:+.4f} to "
-             f"{d.loc[label, 'ci_high']:+.4f})" for label in labels[1:] if label in d.index]
-    best = max((label for label in labels if label in means.index), key=lambda l: means[l])
+    d_mean, d_se, d_low, d_high = (d[column] for column in ("mean", "se", "ci_low", "ci_high"))
+    parts = [f"{label}: {d_mean[label]:+.4f} {metric} on turn {turn} against "
+             f"{labels[0]} (se {d_se[label]:.4f}, {d_low[label]:+.4f} to "
+             f"{d_high[label]:+.4f})" for label in labels[1:] if label in d.index]
+    best = max((label for label in labels if label in means.index), key=lambda name: means[name])
     return (f"{'; '.join(parts)}. Highest {metric} on turn {turn}: {best}, "
             f"{means[best]:.4f}.")
 
@@ -183,7 +184,8 @@ def distribution_answer(rows: pd.DataFrame, metric: str, turn: int) -> str:
     taken = rows[rows["count"] > 0]
     if taken.empty:
         return ""
-    top = taken.loc[taken["probability"].idxmax()]
+    highest = taken["probability"].idxmax()
+    top = taken.loc[highest]  # type: ignore[call-overload]  # loc takes idxmax's label
     head = (f"On turn {turn}, {metric} is most often {int(top['value'])} "
             f"({100 * top['probability']:.1f}% of games, se {100 * top['se']:.1f}%)")
     zero = taken[taken["value"] == 0]

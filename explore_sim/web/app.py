@@ -36,7 +36,7 @@ import secrets
 import tempfile
 import threading
 import warnings
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -65,8 +65,8 @@ from starlette.types import ASGIApp
 from .._version import __version__
 from ..analysis.engines import kernel_compiling, kernel_unavailable
 from ..analysis.simulate import simulate
-from ..cards.decklist import MAX_DECK_BYTES
 from ..cards.card_index import CardIndex, cards_dir
+from ..cards.decklist import MAX_DECK_BYTES
 from ..cards.template import card_template
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
@@ -81,8 +81,8 @@ from .decks import (
     card_sources_for,
     card_texts,
     deck_problems,
-    read_deck,
     normalised_deck_text,
+    read_deck,
     shipped_decks,
     shipped_texts,
     short_paths,
@@ -420,8 +420,8 @@ class WebApp:
             return self.render(request, state, 400)
         if options["seed"] is None:  # a fresh one, in the result and the permalink; the
             options["seed"] = secrets.randbelow(2**32)  # form keeps its blank for the next run
-        context = {"analysis": analysis.name, "options": options, "form": dict(data),
-                   "notes": state.notes}
+        context: dict[str, Any] = {"analysis": analysis.name, "options": options,
+                                   "form": dict(data), "notes": state.notes}
         context.update(self._permalink(analysis, data, options["seed"]))
         work = self._work(analysis, decks, options)
         try:
@@ -472,7 +472,7 @@ class WebApp:
                     state.notes.append(f"The {'second ' if slot == 'deck2' else ''}deck is the "
                                        f"shipped deck {known}: its card file is read with it.")
             bases = [data.get(key) or None for key in ("base", "base2")]
-            companions = []
+            companions: list[Path] = []
             for key, base in zip(("base", "base2"), bases):
                 if base is not None and base not in self.decks:
                     state.errors[key] = f"no shipped deck called {clip(base)!r}"
@@ -524,8 +524,9 @@ class WebApp:
         return {"permalink": link}
 
     @staticmethod
-    def _work(analysis: Analysis, decks: list, options: dict[str, Any]):
-        def work(progress):
+    def _work(analysis: Analysis, decks: list, options: dict[str, Any]
+              ) -> Callable[[Callable[[int, int], None]], dict[str, Any]]:
+        def work(progress: Callable[[int, int], None]) -> dict[str, Any]:
             result = analysis.run(decks, options, progress)
             tables = analysis.tables(result, options)
             svg, figure_error = None, ""
@@ -574,7 +575,7 @@ class WebApp:
         job = self._job(request)
         self.jobs.watch(job)
 
-        async def events():
+        async def events() -> AsyncIterator[str]:
             last = None
             beat = 0.0
             try:
@@ -755,7 +756,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     web = WebApp(settings)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # The game kernel compiled (once per installation) or loaded while nobody waits.
         threading.Thread(target=warm_kernel, name="explore-warm", daemon=True).start()
         yield

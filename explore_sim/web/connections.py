@@ -100,7 +100,8 @@ class PageProtocol(H11Protocol):
 
     # ------------------------------------------------------------------ deadlines
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(  # type: ignore[override]  # a Transport, as H11Protocol's own says
+            self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
         self._expect("headers", self.header_seconds)
 

@@ -113,9 +113,11 @@ def curve_answer(rows: pd.DataFrame, level: float = ANSWER_LEVEL) -> str:
             f"the time ({given} of {total} given enough lands)")
     known = rows.dropna(subset=["probability"])
     if total > 1 and not known.empty:  # the weakest link of the curve, with the table's figure
-        least = known.loc[known["probability"].idxmin()]
+        lowest = known["probability"].idxmin()
+        least = known.loc[lowest]  # type: ignore[call-overload]  # loc takes idxmin's label
         head += f"; the least is {least['card']} at {100 * least['probability']:.1f}%"
     short = []
+    row: Any  # a row of text columns (pandas' stubs name no column's type)
     for row in rows[rows["short"] != ""].itertuples():
         have, want = _pairs(row.sources), _pairs(row.karsten)
         short.append(f"{row.card} ({', '.join(f'{c} {have[c]} of {want[c]}' for c in row.short)})")

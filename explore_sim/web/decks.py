@@ -25,9 +25,10 @@ from pathlib import Path
 
 from ..cards import CardSources, Catalog
 from ..cards.card_files import load_card_file
+from ..cards.card_index import CardIndex
+from ..cards.catalog import CardSource
 from ..cards.decklist import MAX_DECK_BYTES, Deck, deck_card_files, parse_deck
 from ..cards.files import read_text_file
-from ..cards.card_index import CardIndex
 from ..errors import CardError, DeckError, DeckWarning, clip
 
 __all__ = [
@@ -304,7 +305,7 @@ def card_sources_for(cards: Sequence[CardText], companions: list[Path],
     CardError
         A card file that cannot be read, naming it and its line.
     """
-    sources: list[object] = [_read_card_text(card.text, card.format, card.name)
+    sources: list[CardSource] = [_read_card_text(card.text, card.format, card.name)
                              for card in cards[:MAX_CARD_FILES]]
     _warn_of_shadowed_cards(sources, [card.name for card in cards])
     sources.extend(load_card_file(path) for path in companions)
@@ -315,7 +316,7 @@ def card_sources_for(cards: Sequence[CardText], companions: list[Path],
     return CardSources(sources)
 
 
-def _warn_of_shadowed_cards(catalogs: Sequence[object], names: Sequence[str]) -> None:
+def _warn_of_shadowed_cards(catalogs: Sequence[CardSource], names: Sequence[str]) -> None:
     """Warn of each card that more than one of the page's card files defines (the first
     file's card is played, as the first ``--cards`` file's on the command line)."""
     first: dict[str, int] = {}

@@ -1,11 +1,12 @@
 """Form fields of the web page: what each option is called, its default, its help text, and
 how the text a browser sends is turned into a value (or a one-line error naming the field).
 
-A form value arrives as text, from a POSTed form or from a permalink's query string, and
-leaves as text again (:meth:`Field.to_query`), so a run can be written into a link and read
-back to the same options. A form refused for its problems lists them at its top
-(:func:`problem_summary`), each linked to its field. Nothing here evaluates user text: policies are only parsed by the
-whitelist parser of :mod:`explore_sim.engine.policies` (see :mod:`explore_sim.web.analyses`).
+A form value arrives as text, from a POSTed form or from a permalink's query string, and leaves
+as text again (:meth:`Field.to_query`), so a run can be written into a link and read back to
+the same options. A form refused for its problems lists them at its top
+(:func:`problem_summary`), each linked to its field. Nothing here evaluates user text: policies
+are only parsed by the whitelist parser of :mod:`explore_sim.engine.policies` (see
+:mod:`explore_sim.web.analyses`).
 """
 
 from __future__ import annotations

@@ -114,6 +114,7 @@ def web_game_options(values: Mapping[str, Any],
     """
     out = {}
     for entry in _entries(names):
+        assert entry.web is not None  # _entries gives only options with a web field
         value = values[entry.web]
         out[entry.name] = (not value) if entry.negated else value
     return out

@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 
 from starlette.exceptions import HTTPException
 
-from ..analysis.replay import SEARCH_TRIALS, find_trial, replay
+from ..analysis.replay import SEARCH_TRIALS, GameReplay, find_trial, replay
 from ..errors import ExploreSimError, clip
 from .answers import distribution_answer
 from .parts import GameVariant, Table
@@ -77,7 +77,7 @@ def engine_refusal(meta: Mapping[str, Any]) -> str:
     return ""
 
 
-def _play(variant: GameVariant, trial: int):
+def _play(variant: GameVariant, trial: int) -> GameReplay:
     with _REPLAY_LOCK:
         return replay(variant.deck, trial=trial, **variant.options)
 

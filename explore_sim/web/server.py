@@ -9,7 +9,11 @@ import sys
 import threading
 import time
 import webbrowser
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.types import ASGIApp
 
 from ..errors import OptionError
 from .app import LOOPBACK_HOSTS, Settings, create_app
@@ -55,7 +59,7 @@ def page_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def server_config(app, settings: Settings):
+def server_config(app: ASGIApp, settings: Settings) -> uvicorn.Config:
     """uvicorn's configuration for the page: the h11 protocol with the deadlines and the
     connection limit of ``settings`` (:class:`~.connections.PageProtocol`), no WebSockets,
     quiet logs.
@@ -140,7 +144,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         sock.close()
 
 
-def _open_when_up(server, url: str, timeout: float = 15.0) -> None:
+def _open_when_up(server: uvicorn.Server, url: str, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
