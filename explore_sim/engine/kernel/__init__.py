@@ -270,20 +270,20 @@ class _GameCompilation(numba_event.Listener):
         self.open = 0
         self._lock = threading.Lock()
 
-    def on_start(self, event):
+    def on_start(self, event: numba_event.Event) -> None:
         if not _is_game(event):
             return
         with self._lock:
             self.open += 1
         _announce()
 
-    def on_end(self, event):
+    def on_end(self, event: numba_event.Event) -> None:
         if _is_game(event):
             with self._lock:
                 self.open -= 1
 
 
-def _is_game(event) -> bool:
+def _is_game(event: numba_event.Event) -> bool:
     """Whether a numba compile event is for one of the game's functions."""
     dispatcher = (event.data or {}).get("dispatcher")
     module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
@@ -357,7 +357,7 @@ def _tick(done: threading.Event, every: float = 1.0) -> None:
             listener(time.monotonic() - start, True)
 
 
-def _play_chunk(*args) -> None:
+def _play_chunk(*args: object) -> None:
     """:func:`.game.play_chunk` on ``args``, compiled first (:func:`_compile_for`). It
     releases the GIL while a chunk plays (so that in a thread, a web page's run or a Dask
     worker's task, the thread answering requests goes on meanwhile, and threads can play

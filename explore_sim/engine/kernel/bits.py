@@ -14,9 +14,11 @@ only its members, in increasing order, without testing every card id of the deck
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import config
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from .records import compiled
 
@@ -24,12 +26,17 @@ __all__ = ["ALL_BITS", "is_member", "meet", "next_common", "next_member", "put"]
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+#: ``trailing_zeros(x)`` in compiled code (numba passes the typing context to the intrinsic).
+trailing_zeros: Any = _trailing_zeros
+
 if config.DISABLE_JIT:  # plain Python: numba's intrinsic only compiles
 
-    def trailing_zeros(x):  # the uncompiled stand-in
+    def _lowest_bit(x: Any) -> int:  # the uncompiled stand-in
         """The index of the lowest set bit of ``x`` (not 0)."""
         x = int(x)
         return (x & -x).bit_length() - 1
+
+    trailing_zeros = _lowest_bit
 
 
 @compiled

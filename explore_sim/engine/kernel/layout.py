@@ -24,6 +24,7 @@ implements:
 from __future__ import annotations
 
 from enum import IntEnum, auto
+from typing import Any
 
 __all__ = [
     "CardCol", "ClassCol", "ModeCol", "PipCol", "OptionCol", "SourceCol", "CommanderCol",
@@ -37,7 +38,7 @@ class _Numbered(IntEnum):
     """Members numbered 0, 1, 2, ... in the order written."""
 
     @staticmethod
-    def _generate_next_value_(name, start, count, last_values):
+    def _generate_next_value_(name: str, start: int, count: int, last_values: list[Any]) -> int:
         return count
 
 
@@ -219,6 +220,7 @@ class Dim(_Numbered):
     CASTABLE_KEYS = auto()
     TOTAL_KEY_CAP = auto()
     TOTAL_KEY_STRIDE = auto()
+    MAIN_PHASE_METRICS = auto()  # a metric taken in the first main phase is recorded
 
 
 class Group(_Numbered):
@@ -540,5 +542,5 @@ class Work(_Numbered):
 N_EVENTS, N_TURN_METRICS = len(Event), len(TurnMetric)
 # The per-turn metrics begin with the events, in the same order, so that a turn's metrics
 # start with a copy of the event counters.
-if any(TurnMetric[event.name] != event for event in Event):
+if any(int(TurnMetric[event.name]) != int(event) for event in Event):
     raise RuntimeError("TurnMetric must begin with the members of Event, in their order")

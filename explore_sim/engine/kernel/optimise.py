@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from numba.core import codegen
 
@@ -50,13 +51,13 @@ def _install() -> bool:
     in every thread but one inside :func:`optimised_once`. Returns whether it is in place."""
     library = getattr(codegen, "CPUCodeLibrary", None)
     original = getattr(library, "_optimize_final_module", None)
-    if original is None:
+    if library is None or original is None:
         return False
     with _LOCK:
         if _INSTALLED:
             return True
 
-        def optimise(self):
+        def optimise(self: Any) -> Any:
             entry = getattr(_STATE, "entry", None)
             if entry is None or entry in self.name:
                 return original(self)

@@ -10,11 +10,15 @@ compiled; it runs once per deck and options (the result is cached).
 from __future__ import annotations
 
 import math
-from collections import namedtuple
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..config import GameConfig, starting_life
+from ..metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS, MAIN_PHASE_METRICS
+from ..paying import ManaTables
 from ..tables import DeckTables
 from .layout import (
     CardCol,
@@ -43,17 +47,47 @@ ID_LISTS = tuple(name for name in columns(Group) if name.endswith("_ids"))
 #: ``castable_lands``, then ``main_lands`` and one ``castable_lands:CARD`` per castable card).
 MAIN_METRICS = ("mana_available", "colour_screwed")
 
-_FIELDS = ("dims", "fdims", "card", "pips", "source_units", "source_cover", "source_colours",
-           "members", "kind_groups", "card_modes", "gi",
-           "group_ids", "group_n", "classes", "intersects", "modes", "req", "pips_of",
-           "rest_req", "cand", "sources", "s_units", "lookup", "taxed", "commanders",
-           "castable_modes", "options", "opt_units", "basic_units", "opt_cover",
-           "basic_cover", "profiles", "id_sets", "castable_by_key", "option_colours",
-           "option_fetch")
-#: The deck's tables for the compiled game (see :func:`pack` for every field). Few arrays,
-#: with named columns (:mod:`.layout`), so that compiled functions taking them compile
-#: quickly.
-KernelTables = namedtuple("KernelTables", _FIELDS)
+class KernelTables(NamedTuple):
+    """The deck's tables for the compiled game (:func:`pack` says what each holds): few
+    arrays, with named columns (:mod:`.layout`), so that compiled functions taking them
+    compile quickly."""
+
+    dims: np.ndarray
+    fdims: np.ndarray
+    card: np.ndarray
+    pips: np.ndarray
+    source_units: np.ndarray
+    source_cover: np.ndarray
+    source_colours: np.ndarray
+    members: np.ndarray
+    kind_groups: np.ndarray
+    card_modes: np.ndarray
+    gi: np.ndarray
+    group_ids: np.ndarray
+    group_n: np.ndarray
+    classes: np.ndarray
+    intersects: np.ndarray
+    modes: np.ndarray
+    req: np.ndarray
+    pips_of: np.ndarray
+    rest_req: np.ndarray
+    cand: np.ndarray
+    sources: np.ndarray
+    s_units: np.ndarray
+    lookup: np.ndarray
+    taxed: np.ndarray
+    commanders: np.ndarray
+    castable_modes: np.ndarray
+    options: np.ndarray
+    opt_units: np.ndarray
+    basic_units: np.ndarray
+    opt_cover: np.ndarray
+    basic_cover: np.ndarray
+    profiles: np.ndarray
+    id_sets: np.ndarray
+    castable_by_key: np.ndarray
+    option_colours: np.ndarray
+    option_fetch: np.ndarray
 
 
 def words_for(n: int) -> int:
@@ -81,17 +115,17 @@ def _padded(rows: list[list[int]], dtype: type = np.int32, fill: int = -1,
             width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Ragged lists as a (len(rows), width) array padded with ``fill``, and their lengths."""
     width = max([len(r) for r in rows] + [1]) if width is None else width
-    out = np.full((max(len(rows), 1), width), fill, dtype=dtype)
+    out: np.ndarray = np.full((max(len(rows), 1), width), fill, dtype=dtype)
     for i, row in enumerate(rows):
         out[i, : len(row)] = row
     return out, np.array([len(r) for r in rows] or [0], dtype=np.int32)
 
 
-def _array(values, dtype=np.int32) -> np.ndarray:
+def _array(values: Any, dtype: Any = np.int32) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(values), dtype=dtype)
 
 
-def _table(rows: int, numbering: type, values: dict) -> np.ndarray:
+def _table(rows: int, numbering: type[IntEnum], values: dict[Any, Any]) -> np.ndarray:
     """An int64 table of ``rows`` rows (at least one) whose columns are the members of the
     enumeration ``numbering``, each filled from ``values[member]`` (a scalar or an array
     of ``rows`` values)."""
@@ -101,7 +135,7 @@ def _table(rows: int, numbering: type, values: dict) -> np.ndarray:
     return table
 
 
-def _pip_arrays(mana) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pip_arrays(mana: ManaTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every way to pay: its pips in paying order and the candidate classes of each pip.
 
     Returns ``pips_of`` of shape (n_modes, max_pips, 3) (:class:`~.layout.PipCol`), ``rest_req``
@@ -131,7 +165,7 @@ def _pip_arrays(mana) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return pips_of, rest_req, cand
 
 
-def _class_table(mana, keys: tuple) -> np.ndarray:
+def _class_table(mana: ManaTables, keys: tuple) -> np.ndarray:
     """Per mana class, the columns of :class:`~.layout.ClassCol` (the key caps and strides
     from ``keys``: :func:`castability_keys`), its five colours from ``ClassCol.COLOURS`` on:
     (n_classes, 13)."""
@@ -156,7 +190,7 @@ def _class_table(mana, keys: tuple) -> np.ndarray:
 CASTABLE_KEY_LIMIT = 1 << 18
 
 
-def castability_keys(mana) -> tuple[np.ndarray, np.ndarray, int, int]:
+def castability_keys(mana: ManaTables) -> tuple[np.ndarray, np.ndarray, int, int]:
     """How an amount of units maps to its row of ``K.castable_by_key``
     (:func:`~.mana.castable_key`): each class capped at the most pips that any way to pay
     asks of a mask the class meets, the total capped at the largest mana value of a way to
@@ -245,6 +279,10 @@ def _dims(tables: DeckTables, config: GameConfig, max_taxed: int, keys: tuple) -
         Dim.MAX_TAXED: max_taxed,
         Dim.SPELL_FACES: {"when-needed": 0, "always": 1, "never": 2}[config.land_faces],
         Dim.CASTABLE_LANDS: int(config.castable_lands),
+        Dim.MAIN_PHASE_METRICS: int(any(
+            name in MAIN_PHASE_METRICS or name.startswith((CASTABLE_PREFIX, MAIN_LANDS,
+                                                           CASTABLE_LANDS_PREFIX))
+            for name in config.metric_names)),
         Dim.LIFE: starting_life(config, tables.is_commander),
         Dim.CASTABLE_CHEAPEST: int(tables.castable_cheapest),
         Dim.CASTABLE_KEYS: int(_n_castable_keys(tables, keys) > 0),
@@ -456,8 +494,10 @@ def _build_castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
     for m, mode_total in enumerate(np.asarray(mana.total).tolist()):
         pays[:, m] = (covered >= req[m]).all(axis=1) & (total >= mode_total)
 
-    def any_way(modes) -> np.ndarray:
-        return pays[:, list(modes)].any(axis=1) if len(modes) else np.zeros(n_keys, bool)
+    def any_way(modes: Sequence[int]) -> np.ndarray:
+        if not len(modes):
+            return np.zeros(n_keys, bool)
+        return np.asarray(pays[:, list(modes)].any(axis=1), dtype=bool)
 
     by_rank = np.zeros((n_keys, n), dtype=bool)
     for j, kind in enumerate(casting.pass_ids.tolist()):

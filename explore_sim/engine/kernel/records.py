@@ -27,7 +27,9 @@ memory where nothing can be written.
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import config, njit, types
@@ -62,10 +64,11 @@ CACHE = cache_for(_HERE, "game kernel", also=CONSTANT_SOURCES)
 PROGRAM_FIELDS = ("policy_code", "policy_consts", "scry_code", "scry_consts")
 TABLE_FIELDS = (*KernelTables._fields, *PROGRAM_FIELDS)
 #: The deck's tables and the policies' bytecode (:func:`as_tables`).
-Tables = namedtuple("Tables", TABLE_FIELDS)
+Tables = namedtuple("Tables", TABLE_FIELDS)  # type: ignore[misc]  # KernelTables' fields, more
 
 
-def compiled(function=None, *, entry=False, **options):
+def compiled(function: Callable[..., Any] | None = None, *, entry: bool = False,
+             **options: Any) -> Any:
     """Compile ``function`` for the game: ``numba.njit`` with ``_nrt=False`` (no reference
     counting), cached by :data:`CACHE`, and any further numba ``options`` (``nogil=True``);
     with no function, the decorator with those options.
@@ -98,7 +101,7 @@ class Borrowed(types.Type):
     type, read by field name like the tuple itself."""
 
     def __init__(self, record: types.BaseNamedTuple):
-        self.record = record
+        self.record: Any = record  # its fields and types, as numba reads them
         super().__init__(name=f"Borrowed({record})")
 
 
@@ -106,7 +109,7 @@ class Borrowed(types.Type):
 class BorrowedModel(models.PrimitiveModel):
     """A :class:`Borrowed` record is one pointer to the tuple's native structure."""
 
-    def __init__(self, dmm, fe_type):
+    def __init__(self, dmm: Any, fe_type: Borrowed) -> None:
         pointer = dmm.lookup(fe_type.record).get_value_type().as_pointer()
         super().__init__(dmm, fe_type, pointer)
 
@@ -117,7 +120,8 @@ class BorrowedAttributes(AttributeTemplate):
 
     key = Borrowed
 
-    def generic_resolve(self, typ, attr):
+    def generic_resolve(  # type: ignore[override]  # numba's stub: NotImplemented
+            self, typ: Borrowed, attr: str) -> Any:
         record = typ.record
         if attr in record.fields:
             return record.types[record.fields.index(attr)]
@@ -125,7 +129,7 @@ class BorrowedAttributes(AttributeTemplate):
 
 
 @lower_getattr_generic(Borrowed)
-def _borrowed_field(context, builder, typ, pointer, attr):
+def _borrowed_field(context: Any, builder: Any, typ: Borrowed, pointer: Any, attr: str) -> Any:
     """A field of a :class:`Borrowed` record: one load through its pointer."""
     index = typ.record.fields.index(attr)
     value = builder.load(cgutils.gep_inbounds(builder, pointer, 0, index))
@@ -133,7 +137,7 @@ def _borrowed_field(context, builder, typ, pointer, attr):
 
 
 @intrinsic
-def borrow(typingctx, record):
+def _borrow(typingctx: Any, record: Any) -> Any:
     """The :class:`Borrowed` record of the named tuple ``record``: a copy on the calling
     function's stack, valid until that function returns. It may be passed down to the
     functions that function calls, never returned or stored (only
@@ -141,7 +145,7 @@ def borrow(typingctx, record):
     if not isinstance(record, types.BaseNamedTuple):
         return None
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         slot = cgutils.alloca_once(builder, context.get_value_type(record))
         builder.store(args[0], slot)
         return slot
@@ -149,8 +153,13 @@ def borrow(typingctx, record):
     return Borrowed(record)(record), codegen
 
 
+#: ``borrow(record)`` in compiled code (numba passes the typing context to the intrinsic).
+borrow: Any = _borrow
+
 if config.DISABLE_JIT:  # plain Python: a record is read as it is
 
-    def borrow(record):  # the uncompiled stand-in
+    def _borrow_record(record: Any) -> Any:  # the uncompiled stand-in
         """The record itself."""
         return record
+
+    borrow = _borrow_record

@@ -90,7 +90,8 @@ def main_phase(K, S, second):
     for step in range(MAX_ACTIONS):
         progressed = play_land(K, S)
         if step == 0 and not second:
-            record_main_phase(K, S)
+            if K.dims[Dim.MAIN_PHASE_METRICS]:  # only when one of them is recorded
+                record_main_phase(K, S)
         if cast_pass(K, S):
             progressed = True
         if not progressed:
