@@ -123,7 +123,7 @@ def kernel_unavailable() -> str | None:
 
 def kernel_compiling() -> bool:
     """Whether this process is compiling the game kernel now: the first run after an install
-    waits a minute or two for it (False when the kernel was never imported here).
+    waits about half a minute for it (False when the kernel was never imported here).
 
     Returns
     -------

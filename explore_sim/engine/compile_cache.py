@@ -225,8 +225,8 @@ class CompileCache:
         """
         if self.directory is not None:
             return cached
-        return (f"compiling the {self.label} in memory, as every run here will (a minute or "
-                f"two): {self.reason}; NUMBA_CACHE_DIR=FOLDER caches it in a folder that can "
+        return (f"compiling the {self.label} in memory, as every run here will (about half a "
+                f"minute): {self.reason}; NUMBA_CACHE_DIR=FOLDER caches it in a folder that can "
                 "be written")
 
     def discard(self, cache: Any, error: BaseException) -> None:

@@ -638,7 +638,7 @@ class WebApp:
 
 #: Shown in place of "Running…" while the game kernel compiles (a run on the kernel waits
 #: for it before its first chunk).
-COMPILING_NOTE = "Compiling the game kernel (once per installation, a minute or two)…"
+COMPILING_NOTE = "Compiling the game kernel (once per installation, about half a minute)…"
 
 
 def running_note(job: Job) -> str:

@@ -242,7 +242,7 @@ def _empty_given(size: int, n_kinds: int) -> tuple[np.ndarray, ...]:
 #: One-line notices for the person waiting (the command line prints them on a terminal).
 NOTICES = logging.getLogger("explore_sim.notices")
 #: What the first game after an install waits for (said once per process).
-COMPILE_NOTICE = ("compiling the game kernel (once per installation, about a minute); "
+COMPILE_NOTICE = ("compiling the game kernel (once per installation, about half a minute); "
                   "later runs load it at once")
 _SAID: list[bool] = []
 
@@ -296,7 +296,7 @@ numba_event.register("numba:compile", _COMPILATIONS)
 
 def compiling() -> bool:
     """Whether this process is compiling the game now (numba's cache held no machine code for
-    it: the first run after an install waits a minute or two), for a page to say why its
+    it: the first run after an install waits about half a minute), for a page to say why its
     run has not started.
 
     Returns
