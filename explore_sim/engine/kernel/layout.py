@@ -295,6 +295,7 @@ class Event(_Numbered):
     COMMANDER_CAST = auto()
     COMMANDER_TAX_PAID = auto()
     DAMAGE = auto()
+    COMPOUNDED_MANA = auto()
 
 
 class TurnMetric(_Numbered):
@@ -324,6 +325,7 @@ class TurnMetric(_Numbered):
     COMMANDER_CAST = auto()
     COMMANDER_TAX_PAID = auto()
     DAMAGE = auto()
+    COMPOUNDED_MANA = auto()
     # Read from the state at the end of the turn (or in the first main phase).
     COUNTERS = auto()
     LANDS_PLAYED = auto()
@@ -334,6 +336,8 @@ class TurnMetric(_Numbered):
     MANA_AVAILABLE = auto()
     COLOUR_SCREWED = auto()
     OPPONENT_DEAD = auto()
+    SCREWED = auto()
+    FLOODED = auto()
 
 
 class Field(_Numbered):
