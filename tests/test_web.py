@@ -394,12 +394,17 @@ def test_the_value_answer_says_a_card_that_changes_nothing_changes_nothing():
             "every game")
     found = pd.DataFrame({
         "card": ["Jadelight Ranger", "Wildgrowth Walker", "Cenote Scout"],
-        "copies": [4, 4, 1], "mean": [0.26, 0.0, ""], "ci_low": [0.24, 0.0, ""],
-        "ci_high": [0.28, 0.0, ""],
+        "copies": [4, 4, 1], "basis": ["on_curve@4"] * 3, "mean": [0.26, 0.0, ""],
+        "ci_low": [0.24, 0.0, ""], "ci_high": [0.28, 0.0, ""],
         "note": ["interpolated between 0 and 1 more lands", same, "worth more than all 1 copies"]})
-    assert value_answer(found, {"metric": "on_curve", "turn": 4}) == (
+    assert value_answer(found) == (
         "4 Jadelight Ranger are worth 0.26 lands (0.24 to 0.28); 4 Wildgrowth Walker: " + same
         + "; 1 Cenote Scout: worth more than all 1 copies, for on_curve at turn 4.")
+    # Cards matched at their own turns (the default basis) each say theirs.
+    found["basis"] = ["lands_played@4", "lands_played@4", "lands_played@3"]
+    assert value_answer(found.iloc[[0, 2]]) == (
+        "4 Jadelight Ranger are worth 0.26 lands (0.24 to 0.28), for lands_played at turn 4; "
+        "1 Cenote Scout: worth more than all 1 copies, for lands_played at turn 3.")
 
 
 @pytest.mark.slow
@@ -416,14 +421,14 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
         "value"
     rows = csv_rows(csv_text)
     found = next(r for r in rows if r["metric"] == "land_equivalent")
-    shown = cells(page.text, "value: land-equivalents of on_curve at turn 4")["Jadelight Ranger"]
-    assert shown[:6] == ["4", "on_curve@4", *(f"{float(found[k]):.4f}" for k in
+    shown = cells(page.text, "value: land-equivalents of lands_played")["Jadelight Ranger"]
+    assert shown[:6] == ["4", "lands_played@4", *(f"{float(found[k]):.4f}" for k in
                                                ("mean", "se", "ci_low", "ci_high"))]
     # The answer in words, above the table, from the same numbers.
     answer = unescape(re.search(r'<p class="answer">(.*?)</p>', page.text).group(1))
     assert answer == (f"4 Jadelight Ranger are worth {float(found['mean']):.2f} lands "
                       f"({float(found['ci_low']):.2f} to {float(found['ci_high']):.2f}), "
-                      "for on_curve at turn 4.")
+                      "for lands_played at turn 4.")
     differences = cells(page.text, "Jadelight Ranger: explorer deck - vanilla deck")
     intervals = cells(page.text, "Jadelight Ranger: 95% intervals")
     for row in rows:
@@ -433,7 +438,8 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
                 f"{float(row['mean']):+.4f} ({float(row['se']):.4f})"
             assert intervals[row["metric"]][turn] == \
                 f"{float(row['ci_low']):+.4f} to {float(row['ci_high']):+.4f}"
-    assert "on_curve" in cells(page.text, "Jadelight Ranger (4 copies): on_curve at turn 4")
+    assert "lands_played" in cells(page.text,
+                                   "Jadelight Ranger (4 copies): lands_played at turn 4")
     assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
     cli(capsys, *argv, "--plot", str(tmp_path / "value.svg"))
     on_page, written = (drawing(figure) for figure in drawn_figures)
