@@ -474,21 +474,11 @@ def value(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     _refuse_kill_turn(metric, "metric")
     (metric_name,) = check_metrics([metric], label="metric")
-    if turn is not None:
-        _check_whole("turn", turn, 1, 50)
-    if turns is not None:
-        _check_whole("turns", turns, 1, 50)
     chosen = chosen_cards(deck, cards)
-    turn_of = {card.name: int(turn) if turn is not None else basis_turn(card) for card in chosen}
-    if turns is None:
-        turns = max(6, *turn_of.values())
+    turn_of, turns = _basis_turns(chosen, turn, turns)
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
                                         "mulligan": mulligan, "game": game, "engine": engine})
-    config, trials = setup.config, setup.trials
-    late = [f"{name} ({at})" for name, at in turn_of.items() if at > config.turns]
-    if late:
-        raise OptionError(f"turn must be between 1 and turns ({config.turns}); the basis turn "
-                          f"of {', '.join(late)} is later: play more turns (turns)")
+    trials = setup.trials
     chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS)
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]
@@ -603,6 +593,24 @@ def _why_no_difference(info: dict[str, Any], metric: str, turn: int,
         shown = ("no metric differs at any turn played: its abilities changed none of these "
                  "games (play more turns)")
     return f"{reason}; {shown}" if reason else shown
+
+
+def _basis_turns(cards: list[Card], turn: int | None,
+                 turns: int | None) -> tuple[dict[str, int], int]:
+    """Each card's land-equivalent turn (``turn``, else :func:`basis_turn`) and the turns to
+    play (``turns``, else 6 or the latest of those turns)."""
+    if turn is not None:
+        _check_whole("turn", turn, 1, 50)
+    if turns is not None:
+        _check_whole("turns", turns, 1, 50)
+    turn_of = {card.name: int(turn) if turn is not None else basis_turn(card) for card in cards}
+    if turns is None:
+        turns = max(6, *turn_of.values())
+    late = [f"{name} ({at})" for name, at in turn_of.items() if at > turns]
+    if late:
+        raise OptionError(f"turn must be between 1 and turns ({turns}); the basis turn of "
+                          f"{', '.join(late)} is later: play more turns (turns)")
+    return turn_of, int(turns)
 
 
 def _refuse_kill_turn(metric: Any, label: str) -> None:
