@@ -271,12 +271,14 @@ def test_a_commander_deck_is_answered_with_karstens_commander_criterion():
 
 
 @pytest.mark.slow
-def test_lands_command_line_json_and_errors():
+def test_lands_command_line_json_and_errors(tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "explore_sim", "lands", str(MERFOLK), "--counts", "23..25",
-         "--trials", "300", "--seed", "1", "--no-explorers", "--format", "json"],
+         "--trials", "300", "--seed", "1", "--no-explorers", "--format", "json",
+         "--plot", str(tmp_path / "lands.png")],
         capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
+    assert (tmp_path / "lands.png").stat().st_size > 0
     payload = json.loads(run.stdout)
     assert [row["lands"] for row in payload["rows"]] == [23, 24, 25]
     assert payload["meta"]["command"] == "lands" and payload["meta"]["explorers"] is None

@@ -24,6 +24,7 @@ ladder, so neighbouring counts differ at one position of the shuffled library.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -32,10 +33,12 @@ import numpy as np
 from ..cards import Card, Catalog
 from ..cards.costs import ANY_COLOUR
 from ..cards.decklist import Deck
+from ..cards.name_lists import split_card_names
 from ..errors import DeckError, OptionError, clip
 
-__all__ = ["LandLadder", "land_ladder", "default_counts", "traded_cards"]
+__all__ = ["LandLadder", "land_ladder", "default_counts", "traded_cards", "parse_counts"]
 
+_COUNT_ITEM = re.compile(r"\s*(\d{1,6})\s*(?:\.\.\s*(\d{1,6})\s*)?")
 _BASIC_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # W U B R G
 
 
@@ -74,7 +77,8 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
     ----------
     deck : Deck
     trade : str or sequence of str, optional
-        Cards of the main deck to trade (names; a string holds names separated by commas).
+        Cards of the main deck to trade (names; a string holds names separated by commas or
+        line breaks, a name with commas read whole).
         Default: the deck's filler when it is a spell of the main deck, else every spell
         but spell // land cards and ramp (mana sources, land searches).
 
@@ -91,7 +95,7 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
     spells = [card for card, _ in deck.main if not card.is_land and not card.is_land_like
               and not card.is_mana_source and not card.fetch]
     if trade:
-        names = [part.strip() for part in trade.split(",")] if isinstance(trade, str) else trade
+        names = split_card_names(trade, own) if isinstance(trade, str) else trade
         chosen = []
         for name in names:
             card = own.find(name) if isinstance(name, str) and name.strip() else None
@@ -281,6 +285,47 @@ def land_ladder(deck: Deck, counts: Sequence[int], trade: str | Sequence[str] | 
         ids.append(_order(variant, others, spells, lands))
         changes.append(_change(deck, variant))
     return LandLadder(checked, decks, ids, tuple(traded), rule, changes)
+
+
+def parse_counts(text: str, label: str, most: int = 1000) -> list[int]:
+    """Whole numbers and inclusive ``A..B`` ranges separated by commas (``20..26`` or
+    ``0,4,8``), each once.
+
+    Parameters
+    ----------
+    text : str
+    label : str
+        What the errors are about (``"--counts"``).
+    most : int
+        The most numbers.
+
+    Returns
+    -------
+    list of int
+        In the order given.
+
+    Raises
+    ------
+    OptionError
+        Anything else, an empty range, a repeat, or more than ``most``.
+    """
+    values: list[int] = []
+    for item in text.split(","):
+        match = _COUNT_ITEM.fullmatch(item)
+        if match is None:
+            raise OptionError(f"{label}: expected whole numbers and A..B ranges "
+                              f"such as 20..26 or 0,4,8, got {clip(item.strip())!r}")
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) is not None else low
+        if high < low:
+            raise OptionError(f"{label}: the range {low}..{high} is empty (write {high}..{low})")
+        if len(values) + high - low + 1 > most:
+            raise OptionError(f"{label}: more than {most} values")
+        values.extend(range(low, high + 1))
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise OptionError(f"{label}: {', '.join(map(str, repeated[:5]))} given twice")
+    return values
 
 
 def _checked_counts(deck: Deck, counts: Sequence[int]) -> list[int]:

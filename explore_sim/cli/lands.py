@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from ..analysis.land_counts import parse_counts
 from ..analysis.lands import lands
+from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
 from .arguments import add_policy, add_seed_and_format, count
 from .game_options import add_game_options
 from .output import Output
-from .vary import parse_counts
 
 __all__ = ["add_parser", "run"]
 
@@ -22,7 +23,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     ----------
     commands : argparse subparsers
     parents : list of argparse.ArgumentParser
-        The card-source, decklist-format and output options.
+        The card-source, decklist-format, ``--plot`` and output options.
     """
     text = ("how many lands to play: every land count around the deck's own on the same "
             "shuffles, the best by an objective that pays for screw and flood (default: "
@@ -71,12 +72,10 @@ def run(args: argparse.Namespace) -> Output:
     Output
     """
     counts = None if args.counts is None else parse_counts(args.counts, "--counts")
-    trade = None
-    if args.trade is not None:
-        trade = [name.strip() for text in args.trade for name in text.split(",")
-                 if name.strip()]
-        if not trade:
-            raise OptionError("--trade: no card named")
+    shared.check_plot_path(args)
+    trade = None if args.trade is None else joined_card_lists(args.trade)
+    if trade is not None and not trade.strip():
+        raise OptionError("--trade: no card named")
     deck = shared.deck(args, args.deck)
     bar = shared.progress(args, "lands")
     with shared.scheduler(args) as scheduler:
@@ -86,4 +85,5 @@ def run(args: argparse.Namespace) -> Output:
                        explorers=args.explorers, max_lands=args.max_lands, progress=bar,
                        workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
-    return Output(result.render(args.format))
+    plot = shared.plot_later(args.plot, result) if args.plot else None
+    return Output(result.render(args.format), plot)

@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_parser(commands, [sources, decks, plot, output])
     games.add_parsers(commands, [sources, decks, plot, output])
     answers.add_parsers(commands, [sources, decks, output], plot)
-    lands.add_parser(commands, [sources, decks, output])
+    lands.add_parser(commands, [sources, decks, plot, output])
     curve.add_parser(commands, [sources, decks, output])
     replay.add_parser(commands, [sources, decks])
     metrics.add_parser(commands)

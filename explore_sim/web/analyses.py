@@ -49,6 +49,7 @@ from ..plotting import result_figure
 from .answers import compare_answer, explore_answer, simulate_answer
 from .checks import cast_first_errors, engine_errors, explore_errors
 from .curve_tab import CURVE
+from .lands_tab import LANDS
 from .forms import Field
 from .game_fields import GameFields
 from .parts import (
@@ -639,7 +640,7 @@ ADVISE = Analysis(
 
 #: The analyses of the page, in its order.
 ANALYSES: dict[str, Analysis] = {a.name: a for a in (EXPLORE, SIMULATE, COMPARE, VALUE,
-                                                       CURVE, ADVISE)}
+                                                       LANDS, CURVE, ADVISE)}
 
 
 def describe_run(result: Any) -> list[tuple[str, str]]:
