@@ -234,12 +234,12 @@ def test_a_card_that_does_not_explore_is_worth_zero_lands_and_says_why():
     assert list(rows.columns) == list(VALUE_COLUMNS)
     found = result.land_equivalents().iloc[0]
     assert found["ci_low"] <= 0 <= found["ci_high"] and found["mean"] == 0
-    assert found["basis"] == "lands_played@3"  # the default: mana value + 1, turn 3 at least
-    assert found["note"].startswith("no difference: lands_played at turn 3 is the same")
+    assert found["basis"] == "on_curve@3"  # the default: mana value + 1, turn 3 at least
+    assert found["note"].startswith("no difference: on_curve at turn 3 is the same")
     assert "no explore or Map ability the goldfish models" in found["note"]
     adds = rows[rows["metric"] != "land_equivalent"]
     assert (adds["mean"] == 0).all() and (adds["se"] == 0).all()
-    assert len(adds) == 3 * 4  # the basis metric, on_curve and mana_spent, turns 1-4
+    assert len(adds) == 2 * 4
 
 
 def test_the_default_basis_is_the_turn_after_a_card_can_first_be_cast():
@@ -255,11 +255,11 @@ FOUR_DROPS = "24 Forest\n32 Grizzly Bears\n4 Path of Discovery"
 @pytest.mark.slow
 def test_a_four_drop_explorer_is_worth_lands_at_the_default_basis():
     """Path of Discovery ({3}{G}) explores with the creatures cast after it: at the default
-    basis, lands_played at turn 5, it is worth lands, the interval clear of 0; on_curve at
-    turn 4 cannot see it, and the note says so with the turn that would."""
+    basis, on_curve at turn 5, it is worth lands, the interval clear of 0; on_curve at turn 4
+    cannot see it, and the note says so with the turn that would."""
     result = value(FOUR_DROPS, trials=4000, seed=3)
     found = result.land_equivalents().iloc[0]
-    assert found["basis"] == "lands_played@5" and result.meta["turns"] == 6
+    assert found["basis"] == "on_curve@5" and result.meta["turns"] == 6
     assert 0 < found["ci_low"] < found["mean"] < found["ci_high"] < 1
     blind = value(FOUR_DROPS, metric="on_curve", turn=4, trials=1000, seed=3)
     note = blind.land_equivalents().iloc[0]["note"]

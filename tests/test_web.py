@@ -460,14 +460,14 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
         "value"
     rows = csv_rows(csv_text)
     found = next(r for r in rows if r["metric"] == "land_equivalent")
-    shown = cells(page.text, "value: land-equivalents of lands_played")["Jadelight Ranger"]
-    assert shown[:6] == ["4", "lands_played@4", *(f"{float(found[k]):.4f}" for k in
+    shown = cells(page.text, "value: land-equivalents of on_curve")["Jadelight Ranger"]
+    assert shown[:6] == ["4", "on_curve@4", *(f"{float(found[k]):.4f}" for k in
                                                ("mean", "se", "ci_low", "ci_high"))]
     # The answer in words, above the table, from the same numbers.
     answer = unescape(re.search(r'<p class="answer">(.*?)</p>', page.text).group(1))
     assert answer == (f"4 Jadelight Ranger are worth {float(found['mean']):.2f} lands "
                       f"({float(found['ci_low']):.2f} to {float(found['ci_high']):.2f}), "
-                      "for lands_played at turn 4.")
+                      "for on_curve at turn 4.")
     differences = cells(page.text, "Jadelight Ranger: explorer deck - vanilla deck")
     intervals = cells(page.text, "Jadelight Ranger: 95% intervals")
     for row in rows:
@@ -477,8 +477,7 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
                 f"{float(row['mean']):+.4f} ({float(row['se']):.4f})"
             assert intervals[row["metric"]][turn] == \
                 f"{float(row['ci_low']):+.4f} to {float(row['ci_high']):+.4f}"
-    assert "lands_played" in cells(page.text,
-                                   "Jadelight Ranger (4 copies): lands_played at turn 4")
+    assert "on_curve" in cells(page.text, "Jadelight Ranger (4 copies): on_curve at turn 4")
     assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
     cli(capsys, *argv, "--plot", str(tmp_path / "value.svg"))
     on_page, written = (drawing(figure) for figure in drawn_figures)

@@ -172,13 +172,13 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
                                " return img && img.complete && img.naturalWidth > 0; }")
         assert page.locator("#result").get_attribute("data-state") == "done"
         assert table.query_selector("caption").inner_text().startswith(
-            "value: land-equivalents of lands_played")
+            "value: land-equivalents of on_curve")
         shown = [cell.inner_text() for cell in table.query_selector_all("tbody tr > *")]
         assert main(["value", str(DECKS / f"{SHIPPED}.txt"), "--card", "Jadelight Ranger",
                      "--trials", "2000", "--seed", "1", "--format", "csv"]) == 0
         found = next(line.split(",") for line in capsys.readouterr().out.splitlines()
                      if ",land_equivalent," in line)
-        assert shown[:3] == ["Jadelight Ranger", "4", "lands_played@4"]
+        assert shown[:3] == ["Jadelight Ranger", "4", "on_curve@4"]
         assert shown[3:7] == [f"{float(x):.4f}" for x in found[5:9]]  # mean, se, interval
         assert page.locator("#permalink").get_attribute("href").startswith("/?analysis=value")
         # The page does not scroll sideways at 1,366 px: a wide table scrolls in its box,
@@ -459,7 +459,7 @@ def test_every_tab_in_a_real_browser(browser, tmp_path):
 
         answers, tables = run_tab(page, "Value of explore cards", {"card": "Jadelight Ranger"})
         found = re.search(rf"^4 Jadelight Ranger are worth {NUMBER} lands \({NUMBER} to "
-                          rf"{NUMBER}\), for lands_played at turn 4\.$", answers[0])
+                          rf"{NUMBER}\), for on_curve at turn 4\.$", answers[0])
         assert found, answers[0]
         row = table_of(tables, "value: land-equivalents")["Jadelight Ranger"]
         for number, column in zip(found.groups(), ("mean", "ci_low", "ci_high")):

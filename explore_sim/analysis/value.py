@@ -23,8 +23,8 @@ interpolation between the two whole ``k`` around the crossing
 (:func:`~explore_sim.analysis.stand_ins.land_equivalent`; se by the delta method, 95%
 interval ``k ± 1.96 se``).
 
-The default basis is one every card can move: ``lands_played`` (the lands on the
-battlefield) at the turn after the card can first be cast, its mana value + 1, and no
+The default basis is one every card can move: ``on_curve`` (at least as many lands on the
+battlefield as the turn number) at the turn after the card can first be cast, its mana value + 1, and no
 earlier than turn 3 (:func:`basis_turn`): a card's explores and Maps find lands from the
 turn it is cast, and those lands are played by the end of the next turn at the latest; a
 basis turn at or before the card's mana value cannot see them, and the first two land drops
@@ -71,7 +71,7 @@ __all__ = ["value", "ValueResult", "explore_cards", "chosen_cards", "vanilla_sta
 
 #: Metrics whose explorer - vanilla differences are reported by default (with the
 #: land-equivalent's metric).
-DEFAULT_VALUE_METRICS = ("lands_played", "on_curve", "explore_lands", "counters",
+DEFAULT_VALUE_METRICS = ("on_curve", "lands_played", "explore_lands", "counters",
                          "mana_spent", "cards_cast", "compounded_mana")
 #: Columns of :meth:`ValueResult.summary`.
 VALUE_COLUMNS = ("card", "copies", "metric", "basis", "turn", "mean", "se", "ci_low",
@@ -410,7 +410,7 @@ def value(
     deck: Deck | str | PathLike[str],
     cards: str | Card | Sequence[str | Card] | None = None,
     *,
-    metric: str = "lands_played",
+    metric: str = "on_curve",
     turn: int | None = None,
     turns: int | None = None,
     metrics: Iterable[str] | None = None,
@@ -436,7 +436,7 @@ def value(
         Bears, whose land-equivalent is then 0). Default: every card :func:`explore_cards`
         finds.
     metric : str
-        The per-turn metric the land-equivalent matches (default ``lands_played``).
+        The per-turn metric the land-equivalent matches (default ``on_curve``).
     turn : int, optional
         The turn it is matched at, at most ``turns``. Default: per card, the turn after it
         can first be cast (:func:`basis_turn`: its mana value + 1), a basis every card's
@@ -544,7 +544,7 @@ def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_nam
 
 
 def basis_text(basis: dict[str, Any]) -> str:
-    """``lands_played at turn 5``, or with no turn given ``lands_played at the turn after each
+    """``on_curve at turn 5``, or with no turn given ``on_curve at the turn after each
     card can first be cast``: the land-equivalent's basis in words.
 
     Parameters

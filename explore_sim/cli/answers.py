@@ -50,9 +50,9 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run.add_argument("--card", action="append", dest="value_cards", default=None, metavar="NAME",
                      help="a card of the main deck to value (repeatable, or names separated "
                           "by commas; default: every explore or Map card)")
-    run.add_argument("--metric", default="lands_played",
+    run.add_argument("--metric", default="on_curve",
                      help="the per-turn metric the land-equivalent matches (default "
-                          "lands_played): " + names_help("turn"))
+                          "on_curve): " + names_help("turn"))
     run.add_argument("--turn", type=count, default=None,
                      help="the turn it is matched at (default: per card, the turn after it "
                           "can first be cast, its mana value + 1, turn 3 at the earliest)")

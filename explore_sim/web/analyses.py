@@ -351,7 +351,7 @@ _VALUE_GAME = GameFields(("on_play", "mulligan", "game", "engine"))
 _VALUE_FIELDS = (
     Field("card", "cards to value", "lines", [], "cards of the main deck to value, one per "
           "line (blank: every explore or Map card of the deck)"),
-    Field("metric", "land-equivalent of", "choice", "lands_played", "the per-turn metric the "
+    Field("metric", "land-equivalent of", "choice", "on_curve", "the per-turn metric the "
           "land-equivalent matches", choices=tuple(TURN_METRICS)),
     Field("turn", "at turn", "int", None, "the turn it is matched at, at most turns (blank: "
           "per card, the turn after it can first be cast: its mana value + 1, turn 3 at the "
@@ -447,7 +447,7 @@ def _value_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
 
 def value_answer(found: pd.DataFrame) -> str:
     """The land-equivalents in words: "4 Jadelight Ranger are worth 0.26 lands (0.24 to
-    0.28), for lands_played at turn 4." (a card without a number, or the same as its
+    0.28), for on_curve at turn 4." (a card without a number, or the same as its
     stand-in in every game, gets its note; cards matched at different turns each say theirs).
 
     Parameters
