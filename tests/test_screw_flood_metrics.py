@@ -20,7 +20,7 @@ from explore_sim.engine.state import EMPTY, OpeningHands
 
 pytestmark = pytest.mark.slow  # the compiled game
 
-NAMES = ("screwed", "flooded", "compounded_mana", "mana_spent", "lands_played")
+NAMES = ("screwed", "flooded", "compounded_mana", "mana_spent", "spell_mana", "lands_played")
 
 
 def both_engines(library, hand, commander=None, turns=4, on_play=True):
@@ -118,6 +118,18 @@ def test_compounded_mana_adds_the_mana_spent_by_each_turn(engine):
                                                  "Grizzly Bears"])[engine]
     assert column(games, "mana_spent") == [0, 2, 4, 6]
     assert column(games, "compounded_mana") == [0, 2, 6, 12]
+
+
+@pytest.mark.parametrize("engine", ["kernel", "numpy"])
+def test_compounded_mana_counts_the_mana_of_spells_not_of_abilities(engine):
+    # Seeker of Sunlight ({G}) on turn 1, then its ability ({2}{G}: explore) on turn 3: the
+    # ability's mana is spent (mana_spent 4) but no spell's (spell_mana 1), as in Karsten's
+    # model, where mana is spent on spells only.
+    games = both_engines(["Forest"] * 6, ["Forest", "Forest", "Forest", "Seeker of Sunlight"],
+                         turns=3)[engine]
+    assert column(games, "mana_spent") == [1, 1, 4]
+    assert column(games, "spell_mana") == [1, 1, 1]
+    assert column(games, "compounded_mana") == [1, 2, 3]
 
 
 @pytest.mark.parametrize("engine", ["kernel", "numpy"])

@@ -232,12 +232,12 @@ class Goldfish:
             draw(play, state, np.arange(state.trials))
 
     def cleanup(self, state: GameState) -> None:
-        """The end of the turn: its mana spent joins ``compounded_mana`` (the running sum of
-        ``mana_spent`` over the turns, docs/guide/metrics.md); then discard down to the hand
-        limit (:attr:`DeckTables.discard_order`): the spells held for want of a target
-        first, then the most expensive spells (of two that cost the same, the one that is not
-        a mana source), lands last; then the lower id."""
-        state.totals["compounded_mana"] += state.totals["mana_spent"]
+        """The end of the turn: the mana spent on spells so far joins ``compounded_mana`` (the
+        running sum of ``spell_mana`` over the turns, docs/guide/metrics.md); then discard
+        down to the hand limit (:attr:`DeckTables.discard_order`): the spells held for want
+        of a target first, then the most expensive spells (of two that cost the same, the one
+        that is not a mana source), lands last; then the lower id."""
+        state.totals["compounded_mana"] += state.totals["spell_mana"]
         excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():
             return

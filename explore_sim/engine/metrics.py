@@ -140,8 +140,10 @@ CATALOGUE: tuple[Metric, ...] = (
        kernel=True),
     _m("mana_spent", "turn", "event", "mana", "mana spent on spells and abilities",
        "mana spent", kernel=True),
+    _m("spell_mana", "turn", "event", "mana", "mana paid to cast spells, commander tax aside "
+       "(mana_spent without abilities such as Maps)", "mana spent on spells", kernel=True),
     _m("compounded_mana", "turn", "event", "mana", "Karsten's compounded mana spent: "
-       "mana_spent at the end of each turn from the first to this one, added up",
+       "spell_mana at the end of each turn from the first to this one, added up",
        "compounded mana spent", kernel=True),
     _m("cards_cast", "turn", "event", "spells", "spells cast", kernel=True),
     _m("creatures", "turn", "state", "creatures", "creatures on the battlefield", kernel=True),

@@ -295,6 +295,7 @@ class Event(_Numbered):
     COMMANDER_CAST = auto()
     COMMANDER_TAX_PAID = auto()
     DAMAGE = auto()
+    SPELL_MANA = auto()
     COMPOUNDED_MANA = auto()
 
 
@@ -325,6 +326,7 @@ class TurnMetric(_Numbered):
     COMMANDER_CAST = auto()
     COMMANDER_TAX_PAID = auto()
     DAMAGE = auto()
+    SPELL_MANA = auto()
     COMPOUNDED_MANA = auto()
     # Read from the state at the end of the turn (or in the first main phase).
     COUNTERS = auto()

@@ -206,5 +206,5 @@ def play_turn(K, S, discard_order, attackers, crewers):
     combat(K, S, attackers, crewers)
     main_phase(K, S, YES)
     note_held(K, S)
-    S.totals[Event.COMPOUNDED_MANA] += S.totals[Event.MANA_SPENT]  # the end of the turn
+    S.totals[Event.COMPOUNDED_MANA] += S.totals[Event.SPELL_MANA]  # the end of the turn
     cleanup(K, S, discard_order)
