@@ -33,7 +33,7 @@ __all__ = ["plot_turns", "plot_distribution", "plot_differences", "plot_heatmap"
 @share_docs
 def plot_turns(
     data: pd.DataFrame,
-    metric: str = "on_curve",
+    metric: str | Sequence[str] = "on_curve",
     *,
     hue: str | None = None,
     style: str | None = None,
@@ -50,8 +50,9 @@ def plot_turns(
     data : DataFrame
         Tidy rows with ``turn, metric, mean, ci_low, ci_high`` (``SimulationResult.summary()``
         or ``CompareResult.summary()``).
-    metric : str
-        Which metric to draw.
+    metric : str or sequence of str
+        Which metric to draw; several (``["maps_created", "maps_used"]``) are told apart by
+        colour and marker (``hue="metric"`` unless ``hue`` or ``style`` is given).
     hue : str, optional
         Column whose values get their own colour (default: ``variant`` if present and
         ``style`` is not given).
@@ -76,11 +77,17 @@ def plot_turns(
     """
     require_columns(data, ("turn", "metric", "mean", "ci_low", "ci_high", hue, style), "plot_turns")
     ax = axes_or_current(ax)
-    rows = data[(data["metric"] == metric) & (data["turn"] > 0)]
+    metrics = [metric] if isinstance(metric, str) else list(metric)
+    rows = data[data["metric"].isin(metrics) & (data["turn"] > 0)]
     if rows.empty:
         raise OptionError(f"no rows for metric {metric!r} after turn 0")
-    if hue is None and style is None and "variant" in rows.columns:
+    if hue is None and style is None and len(metrics) > 1:
+        hue = "metric"
+    elif hue is None and style is None and "variant" in rows.columns:
         hue = "variant"
+    if len(metrics) > 1 and "metric" not in (hue, style):
+        raise OptionError("plot_turns: several metrics are told apart by hue='metric' or "
+                          "style='metric'")
     keys = [c for c in (hue, style) if c is not None] + ["turn"]
     one_row_per_point(rows, keys, "plot_turns",
                        "keep one value of each (data[data[column] == value]) or draw them "
@@ -93,10 +100,11 @@ def plot_turns(
         if band:
             ax.fill_between(group["turn"], group["ci_low"], group["ci_high"],
                             color=kw["color"], alpha=0.2, linewidth=0)
+    label = ", ".join(metric_label(m) for m in metrics)
     ax.set_xlabel("turn")
-    ax.set_ylabel(metric_label(metric))
+    ax.set_ylabel(label)
     ax.set_xticks(sorted(rows["turn"].unique()))
-    ax.set_title(f"{metric_label(metric)} by turn", fontsize="medium")
+    ax.set_title(f"{label} by turn", fontsize="medium")
     if hue is not None or style is not None:
         place_legend(ax, legend_title(hue, style), legend)
     return ax
