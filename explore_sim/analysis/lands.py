@@ -41,7 +41,8 @@ from ..engine.policies import Policy, one_policy
 from ..errors import OptionError
 from .compare import CompareResult
 from .executors import executing
-from .game_setup import ASSUMPTIONS, GameSetup, game_setup, run_meta, with_engine
+from .game_setup import ASSUMPTIONS, GameSetup, game_setup, run_meta, with_engine, \
+    with_game_options
 from .games import TurnPairs, TurnStats, play_paired
 from .land_counts import LandLadder, default_counts, land_ladder, traded_cards
 from .objectives import Objective, PairedValues, parse_objective
@@ -209,6 +210,7 @@ class LandsResult(Result):
         return [self._facts_line(), self.answer()], table, False
 
 
+@with_game_options(positional=("turns", "on_play"))
 def lands(
     deck: Deck | str | PathLike[str],
     counts: Sequence[int] | None = None,
@@ -217,16 +219,14 @@ def lands(
     objective: str | Objective | None = None,
     policy: str | Policy = "forge",
     on_play: bool | None = None,
-    mulligan: str | None = "london",
     trials: int = 50_000,
     seed: Any = None,
-    game: str = "auto",
-    engine: str = "auto",
     explorers: bool = True,
     max_lands: int = 8,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
+    **options: Any,
 ) -> LandsResult:
     """How many lands to play: every land count around the deck's own on the same shuffles.
 
@@ -249,13 +249,20 @@ def lands(
     on_play : bool, optional
         True: every game on the play; False: on the draw; None (default): half of the games
         on the play and half on the draw, as in Karsten's model.
-    mulligan, trials, seed, game, engine, progress, workers, scheduler
-        As for :func:`explore_sim.simulate`; ``trials`` games at each count (default
-        50,000).
+    trials : int
+        Games at each count (default 50,000).
+    seed : int, SeedSequence, Generator or None
+        As for :func:`explore_sim.simulate`.
     explorers : bool
         Also value the deck's explore cards together at the best count (default True).
     max_lands : int
         The most of their stand-ins turned into lands (default 8).
+    {game_options}
+    progress, workers, scheduler
+        As for :func:`explore_sim.simulate`.
+    **options
+        The game options (keyword-only, listed above) but ``turns`` (the objective's latest
+        turn) and ``on_play`` (above).
 
     Returns
     -------
@@ -270,11 +277,14 @@ def lands(
         cannot reach.
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    if "turns" in options:
+        raise OptionError("lands: the games last the objective's latest turn; write it into "
+                          "the objective (compounded_mana@8) rather than turns")
+    game = options.get("game", "auto")
     commander = bool(deck.commander) if game == "auto" else game == "commander"
     target = parse_objective(objective if objective is not None else default_objective(commander))
     turns = target.last_turn
-    setup = game_setup([deck], trials, {"turns": turns, "on_play": True, "mulligan": mulligan,
-                                        "game": game, "engine": engine})
+    setup = game_setup([deck], trials, {**options, "turns": turns, "on_play": True})
     policy = one_policy(policy, "lands")
     if on_play not in (None, True, False):
         raise OptionError(f"on_play must be True, False or None (both), got {on_play!r}")

@@ -1,8 +1,8 @@
 """The page's ``lands`` analysis: how many lands to play.
 
 The form takes what ``explore-sim lands`` takes (the land counts, the spells traded, the
-objective, which side of the table the games start on, the policy, the mulligan, the game
-and the engine, whether to value the explore cards), the run is :func:`explore_sim.lands`,
+objective, which side of the table the games start on, the policy, the game options but the
+turns, whether to value the explore cards), the run is :func:`explore_sim.lands`,
 and the result is the command's table under the answer in words
 (:meth:`~explore_sim.LandsResult.answer`), with a figure of the objective by land count.
 """
@@ -20,7 +20,7 @@ from ..cards.decklist import Deck
 from ..cards.name_lists import joined_card_lists
 from ..errors import ExploreSimError
 from ..plotting import result_figure
-from .checks import engine_errors
+from .checks import cast_first_errors, engine_errors
 from .forms import Field
 from .game_fields import GameFields
 from .parts import Analysis, Progress, Table, page_message, policy_error, render_download, \
@@ -29,7 +29,9 @@ from .parts import Analysis, Progress, Table, page_message, policy_error, render
 __all__ = ["LANDS", "lands_counts", "lands_table"]
 
 _STARTS = {"both": None, "play": True, "draw": False}
-_GAME = GameFields(("mulligan", "game", "engine"))
+_GAME = GameFields(("mulligan", "removal", "scry_policy", "use_maps", "replacement_order",
+                    "opponent_land_fraction", "life", "game", "land_faces", "engine",
+                    "cast_order"))
 _FIELDS = (
     Field("counts", "land counts", "text", None, "such as 20..27 or 22,24,26 (blank: the "
           "deck's own give or take 7% of its size, as far as the traded spells allow)"),
@@ -78,7 +80,8 @@ def _trade(options: Mapping[str, Any]) -> str | None:
 def _check(options: dict[str, Any], decks: list[Deck], sources: CardSources) -> dict[str, str]:
     """The policy, the counts, the spells traded and the objective, each beside its field;
     then what the kernel cannot play when it is asked for."""
-    errors = dict(policy_error(options, "policy"))
+    errors = {**policy_error(options, "policy"), **policy_error(options, "scry_policy"),
+              **cast_first_errors(options, decks)}
     deck = decks[0]
     for name, test in (("counts", lambda: land_ladder(deck, lands_counts(deck, options),
                                                       _trade(options))),
