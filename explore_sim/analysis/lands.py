@@ -286,19 +286,14 @@ def lands(
     turns = target.last_turn
     setup = game_setup([deck], trials, {**options, "turns": turns, "on_play": True})
     policy = one_policy(policy, "lands")
-    if on_play not in (None, True, False):
-        raise OptionError(f"on_play must be True, False or None (both), got {on_play!r}")
-    if isinstance(max_lands, bool) or not isinstance(max_lands, (int, np.integer)) or \
-            not 1 <= max_lands <= 60:
-        raise OptionError(f"max_lands must be a whole number from 1 to 60, got {max_lands!r}")
+    _check_lands_options(on_play, max_lands)
     traded, _ = traded_cards(deck, trade)
     capacity = deck.land_count + sum(n for card, n in deck.main if card in traded)
     ladder = land_ladder(deck, default_counts(deck, capacity) if counts is None else counts,
                          trade)
     setup = with_engine(setup, [(variant, policy) for variant in ladder.decks])
     seed_seq = seed_sequence(seed)
-    extra = [parse_objective(" + ".join(f"{name}@{t}" for t in range(1, turns + 1)) + " >= 1")
-             for name in ("screwed", "flooded")]
+    extra = _ever(turns)
     worth = sum(n for card, n in deck.main if card in explore_cards(deck)) if explorers else 0
     total = setup.trials * (len(ladder.decks) + (2 + min(worth, max_lands) if worth else 0))
     with executing(workers, scheduler) as executor:
@@ -316,6 +311,22 @@ def lands(
     return LandsResult(meta=meta, counts=ladder.counts, objective=sums,
                        screwed=pairs.objectives[extra[0].text],
                        flooded=pairs.objectives[extra[1].text], stats=stats)
+
+
+def _ever(turns: int) -> list[Objective]:
+    """The objectives "screwed at the end of one of turns 1-``turns``" and the same for
+    flooded (a condition: 1 or 0 per game)."""
+    return [parse_objective(" + ".join(f"{name}@{t}" for t in range(1, turns + 1)) + " >= 1")
+            for name in ("screwed", "flooded")]
+
+
+def _check_lands_options(on_play: Any, max_lands: Any) -> None:
+    """Refuse an ``on_play`` other than True, False or None, and a bad ``max_lands``."""
+    if on_play not in (None, True, False):
+        raise OptionError(f"on_play must be True, False or None (both), got {on_play!r}")
+    if isinstance(max_lands, bool) or not isinstance(max_lands, (int, np.integer)) or \
+            not 1 <= max_lands <= 60:
+        raise OptionError(f"max_lands must be a whole number from 1 to 60, got {max_lands!r}")
 
 
 def _halves(variants: list[tuple[Deck, Policy]], card_ids: list[np.ndarray], setup: GameSetup,
