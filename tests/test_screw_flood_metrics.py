@@ -133,6 +133,19 @@ def test_compounded_mana_counts_the_mana_of_spells_not_of_abilities(engine):
 
 
 @pytest.mark.parametrize("engine", ["kernel", "numpy"])
+def test_a_spell_held_for_want_of_a_target_is_no_spell_left(engine):
+    # Brackish Blunder (its target only an opponent has) is never cast in a goldfish game:
+    # with it and lands alone in hand, turn 1 (one land in play, one in hand) and turn 2 (two
+    # in play, the drawn Forest in hand) flood, and a missed land drop is no screw.
+    flood = both_engines(["Forest"] * 4, ["Forest", "Forest", "Brackish Blunder"],
+                         turns=2)[engine]
+    assert column(flood, "flooded") == [1, 1]
+    screw = both_engines(["Brackish Blunder"] * 4, ["Forest", "Brackish Blunder"],
+                         turns=2)[engine]
+    assert column(screw, "lands_played") == [1, 1] and column(screw, "screwed") == [0, 0]
+
+
+@pytest.mark.parametrize("engine", ["kernel", "numpy"])
 def test_a_commander_in_the_command_zone_is_a_spell_left(engine):
     # Hakbal ({3}{U}{G}) waits in the command zone; the hand holds only lands: with three
     # lands on turn 3 and more in hand, the game is not flooded (the commander is still to

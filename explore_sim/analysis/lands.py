@@ -48,6 +48,7 @@ from .land_counts import LandLadder, default_counts, land_ladder, traded_cards
 from .objectives import Objective, PairedValues, parse_objective
 from .report import engine_text, meta_text
 from .results import Result
+from .run_costs import Cost, check_cost
 from .runner import child_seed, seed_sequence
 from .stand_ins import land_equivalent, stand_in_plan
 from .stats import wilson_interval
@@ -271,7 +272,7 @@ def lands(
     Raises
     ------
     OptionError
-        A bad objective, count or option.
+        A bad objective, count or option; a run over the cost caps (:mod:`.run_costs`).
     DeckError
         A deck without lands, a traded card not in the deck, or counts the traded spells
         cannot reach.
@@ -295,7 +296,7 @@ def lands(
     seed_seq = seed_sequence(seed)
     extra = _ever(turns)
     worth = sum(n for card, n in deck.main if card in explore_cards(deck)) if explorers else 0
-    total = setup.trials * (len(ladder.decks) + (2 + min(worth, max_lands) if worth else 0))
+    total = _checked_cost(setup, len(ladder.decks), 2 + min(worth, max_lands) if worth else 0)
     with executing(workers, scheduler) as executor:
         stats, pairs = _halves([(d, policy) for d in ladder.decks], ladder.card_ids, setup,
                                seed_seq, on_play, [target, *extra], progress, 0, total,
@@ -311,6 +312,16 @@ def lands(
     return LandsResult(meta=meta, counts=ladder.counts, objective=sums,
                        screwed=pairs.objectives[extra[0].text],
                        flooded=pairs.objectives[extra[1].text], stats=stats)
+
+
+def _checked_cost(setup: GameSetup, counts: int, explorers: int) -> int:
+    """The games a run plays (every count, then the explore cards' variants), its cost
+    checked first (:func:`~.run_costs.check_cost`)."""
+    config = setup.config
+    check_cost(Cost(setup.trials, counts + explorers, max(counts, explorers), config.turns,
+                    pair_sums=(config.turns + 1) * len(config.metric_names),
+                    groups=2 if explorers else 1))
+    return setup.trials * (counts + explorers)
 
 
 def _ever(turns: int) -> list[Objective]:

@@ -478,7 +478,7 @@ def value(
     turn_of, turns = _basis_turns(chosen, turn, turns)
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
                                         "mulligan": mulligan, "game": game, "engine": engine})
-    trials = setup.trials
+    config, trials = setup.config, setup.trials
     chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS)
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]

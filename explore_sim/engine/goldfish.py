@@ -268,9 +268,11 @@ class Goldfish:
         out["on_curve"] = (lands_in_play >= state.turn).astype(np.int32)
         out["land_drop"] = state.played_land.astype(np.int32)
         lands_in_hand = row_sum(state.hand[:, self.tables.land_ids], np.int32)
-        # spells left: nonland cards in hand, and commanders in the command zone
-        spells_left = row_sum(state.hand, np.int32) - lands_in_hand + row_sum(state.command,
-                                                                               np.int32)
+        # spells left: nonland cards in hand but those held for want of a target (never
+        # cast in a goldfish game), and commanders in the command zone
+        spells_left = (row_sum(state.hand, np.int32) - lands_in_hand
+                       - row_sum(state.hand[:, self.tables.held_ids], np.int32)
+                       + row_sum(state.command, np.int32))
         out["screwed"] = (~state.played_land & (lands_in_play < state.turn)
                           & (spells_left > 0)).astype(np.int32)
         out["flooded"] = ((spells_left == 0)

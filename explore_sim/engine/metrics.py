@@ -115,10 +115,11 @@ CATALOGUE: tuple[Metric, ...] = (
        "P(land played this turn)", kernel=True),
     _m("screwed", "turn", "state", "probability", "mana screw: no land was played this turn, "
        "fewer lands are on the battlefield than the turn number, and a spell is left in hand "
-       "(or a commander in the command zone)", "P(screwed)", kernel=True),
-    _m("flooded", "turn", "state", "probability", "mana flood: no spell is left in hand (nor a "
-       "commander in the command zone), and the lands on the battlefield and in hand "
-       "outnumber the turn number", "P(flooded)", kernel=True),
+       "(not one held for want of a target) or a commander in the command zone",
+       "P(screwed)", kernel=True),
+    _m("flooded", "turn", "state", "probability", "mana flood: no spell is left in hand (but "
+       "ones held for want of a target) nor a commander in the command zone, and the lands on "
+       "the battlefield and in hand outnumber the turn number", "P(flooded)", kernel=True),
     _m("counters", "turn", "event", "counters", "+1/+1 counters put on your permanents by "
        "explore and its triggers (explore_counters + trigger_counters)", "+1/+1 counters",
        kernel=True),
