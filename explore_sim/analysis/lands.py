@@ -292,11 +292,11 @@ def lands(
     capacity = deck.land_count + sum(n for card, n in deck.main if card in traded)
     ladder = land_ladder(deck, default_counts(deck, capacity) if counts is None else counts,
                          trade)
+    worth = sum(n for card, n in deck.main if card in explore_cards(deck)) if explorers else 0
+    total = _checked_cost(setup, len(ladder.decks), 2 + min(worth, max_lands) if worth else 0)
     setup = with_engine(setup, [(variant, policy) for variant in ladder.decks])
     seed_seq = seed_sequence(seed)
     extra = _ever(turns)
-    worth = sum(n for card, n in deck.main if card in explore_cards(deck)) if explorers else 0
-    total = _checked_cost(setup, len(ladder.decks), 2 + min(worth, max_lands) if worth else 0)
     with executing(workers, scheduler) as executor:
         stats, pairs = _halves([(d, policy) for d in ladder.decks], ladder.card_ids, setup,
                                seed_seq, on_play, [target, *extra], progress, 0, total,
@@ -325,10 +325,9 @@ def _checked_cost(setup: GameSetup, counts: int, explorers: int) -> int:
 
 
 def _ever(turns: int) -> list[Objective]:
-    """The objectives "screwed at the end of one of turns 1-``turns``" and the same for
-    flooded (a condition: 1 or 0 per game)."""
-    return [parse_objective(" + ".join(f"{name}@{t}" for t in range(1, turns + 1)) + " >= 1")
-            for name in ("screwed", "flooded")]
+    """The objectives ``screwed_by@turns`` and ``flooded_by@turns``: 1 in a game screwed
+    (flooded) at the end of one of turns 1 to ``turns``."""
+    return [parse_objective(f"{name}_by@{turns}") for name in ("screwed", "flooded")]
 
 
 def _check_lands_options(on_play: Any, max_lands: Any) -> None:
