@@ -24,13 +24,13 @@ interpolation between the two whole ``k`` around the crossing
 interval ``k ± 1.96 se``).
 
 The default basis is one every card can move: ``on_curve`` (at least as many lands on the
-battlefield as the turn number) at the turn after the card can first be cast, its mana value + 1, and no
-earlier than turn 3 (:func:`basis_turn`): a card's explores and Maps find lands from the
-turn it is cast, and those lands are played by the end of the next turn at the latest; a
-basis turn at or before the card's mana value cannot see them, and the first two land drops
-are made whatever a card does (the mulligan keeps hands of two lands or more). A card whose difference is 0 in every game is
-told why, with the basis that would show it (another turn, or another metric whose
-difference is not 0).
+battlefield as the turn number) at the turn after the card can first be cast, its mana value
++ 1, and no earlier than turn 3 (:func:`basis_turn`): a card's explores and Maps find lands
+from the turn it is cast, and those lands are played by the end of the next turn at the
+latest; a basis turn at or before the card's mana value cannot see them, and the first two
+land drops are made whatever a card does (the mulligan keeps hands of two lands or more). A
+card whose difference is 0 in every game is told why, with the basis that would show it
+(another turn, or another metric whose difference is not 0).
 """
 
 from __future__ import annotations

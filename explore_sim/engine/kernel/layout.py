@@ -3,10 +3,10 @@
 Each name is defined once, here, as a member of an :class:`enum.IntEnum` (numba reads a
 member as a constant), and the arrays are laid out from these enumerations: the packed tables
 (:mod:`.pack`) fill column ``CardCol.IS_LAND`` of ``K.card`` from the deck's ``is_land``, the
-state (:mod:`.state`) has ``len(Slot)`` slots. Where a name belongs to one of the package's
-registries, the member is that registry entry's name in capitals, and ``tests/test_registries.py``
-checks both ways that the kernel's members are exactly the entries the registry says the kernel
-implements:
+state (:mod:`~explore_sim.engine.kernel.state`) has ``len(Slot)`` slots. Where a name belongs
+to one of the package's registries, the member is that registry entry's name in capitals, and
+``tests/test_registries.py`` checks both ways that the kernel's members are exactly the entries
+the registry says the kernel implements:
 
 - :class:`Group`: the ability groups (:data:`~explore_sim.engine.abilities.ABILITIES` with
   ``kernel=True``, after :data:`~explore_sim.engine.tables.BASIC_GROUPS`), then the deck's lists
