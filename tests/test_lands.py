@@ -24,7 +24,7 @@ GOLGARI = DECKS / "golgari_explore.txt"
 HAKBAL = DECKS / "hakbal_merfolk_commander.txt"
 FOREST = Catalog.builtin().get("Forest")
 #: Karsten's model: vanilla spells of mana value 1 to 5 (mono-green, so colours never matter).
-DROPS = [Card(name=f"Vanilla {k}-drop", mana_cost="{%d}{G}" % (k - 1) if k > 1 else "{G}",
+DROPS = [Card(name=f"Vanilla {k}-drop", mana_cost=f"{{{k - 1}}}{{G}}" if k > 1 else "{G}",
               type_line="Creature — Test", power=k, toughness=k) for k in range(1, 6)]
 
 

@@ -271,8 +271,8 @@ class TurnPairs:
             self.by_turn[turn].merge(sums)
         if self.kill is not None and other.kill is not None:
             self.kill.merge(other.kill)
-        for text, sums in other.objectives.items():
-            self.objectives[text].merge(sums)
+        for text, values in other.objectives.items():
+            self.objectives[text].merge(values)
 
     def difference(self, base: TurnStats, other: TurnStats, base_index: int,
                    other_index: int, level: float) -> pd.DataFrame:

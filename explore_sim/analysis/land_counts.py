@@ -195,26 +195,26 @@ def _spell_steps(deck: Deck, traded: list[Card], up: int,
     counts = dict(deck.main)
     own = {card: counts.get(card, 0) for card in traded}
     total = sum(own.values())
-    values = sorted({card.mana_value for card in traded})
-    shares = {v: (sum(n for c, n in own.items() if c.mana_value == v) / total if total else
-                  sum(c.mana_value == v for c in traded) / len(traded)) for v in values}
+    values = sorted({_mana_value(card) for card in traded})
+    shares = {v: (sum(n for c, n in own.items() if _mana_value(c) == v) / total if total else
+                  sum(_mana_value(c) == v for c in traded) / len(traded)) for v in values}
     removed, held = [], dict(own)
     for step in range(up):
-        left = [v for v in values if any(held[c] > 0 for c in traded if c.mana_value == v)]
+        left = [v for v in values if any(held[c] > 0 for c in traded if _mana_value(c) == v)]
         if not left:
             names = ", ".join(card.name for card in traded)
             raise DeckError(f"{deck.land_count + step + 1} lands would trade more copies of "
                             f"{clip(names)} than the deck has ({total}); name more cards to "
                             "trade (trade)")
         bucket = max(left, key=lambda v: (_held(held, v) - shares[v] * (total - step - 1), -v))
-        card = max((c for c in traded if c.mana_value == bucket and held[c] > 0),
+        card = max((c for c in traded if _mana_value(c) == bucket and held[c] > 0),
                    key=lambda c: (held[c], _by_name(c)))
         removed.append(card)
         held[card] -= 1
     added, held = [], dict(own)
     for step in range(down):
         bucket = max(values, key=lambda v: (shares[v] * (total + step + 1) - _held(held, v), -v))
-        card = max((c for c in traded if c.mana_value == bucket),
+        card = max((c for c in traded if _mana_value(c) == bucket),
                    key=lambda c: (own[c], -held[c], _by_name(c)))
         added.append(card)
         held[card] += 1
@@ -222,7 +222,7 @@ def _spell_steps(deck: Deck, traded: list[Card], up: int,
 
 
 def _held(held: dict[Card, int], value: int) -> int:
-    return sum(n for card, n in held.items() if card.mana_value == value)
+    return sum(n for card, n in held.items() if _mana_value(card) == value)
 
 
 def _by_name(card: Card) -> str:
@@ -363,3 +363,7 @@ def _change(deck: Deck, variant: Deck) -> str:
     minus = [f"-{before[c] - after[c]} {c.name}" for c in before if before[c] > after[c]]
     return ", ".join(sorted(plus) + sorted(minus))
 
+
+def _mana_value(card: Card) -> int:
+    assert card.mana_value is not None  # Card sets it from the cost when not given
+    return card.mana_value

@@ -41,8 +41,15 @@ from ..engine.policies import Policy, one_policy
 from ..errors import OptionError
 from .compare import CompareResult
 from .executors import executing
-from .game_setup import ASSUMPTIONS, GameSetup, game_setup, run_meta, with_engine, \
-    with_game_options
+from .game_setup import (
+    ASSUMPTIONS,
+    GameSetup,
+    chosen_engine,
+    game_setup,
+    run_meta,
+    with_engine,
+    with_game_options,
+)
 from .games import TurnPairs, TurnStats, play_paired
 from .land_counts import LandLadder, default_counts, land_ladder, traded_cards
 from .objectives import Objective, PairedValues, parse_objective
@@ -363,7 +370,7 @@ def _halves(variants: list[tuple[Deck, Policy]], card_ids: list[np.ndarray], set
         part_stats, part_pairs = play_paired(
             variants, config, setup.rule, setup.scry, games, child_seed(seed_seq, index),
             card_ids=card_ids, progress=step, scheduler=executor,
-            engine=setup.engine.engine, objectives=objectives)
+            engine=chosen_engine(setup), objectives=objectives)
         done += games * len(variants)
         if stats is None or pairs is None:
             stats, pairs = part_stats, part_pairs

@@ -35,6 +35,7 @@ from ..cards.features import pip_demand
 from ..engine.policies import Policy, policy_name
 from ..errors import DeckError, clip
 from .compare import CompareResult
+from .game_setup import GameSetup
 from .games import play_paired
 from .report import deck_meta
 
@@ -237,7 +238,7 @@ def stand_in_plan(deck: Deck, cards: Sequence[Card], max_lands: int,
     return StandInPlan(cards, copies, stand_ins, decks, ids, labels, added)
 
 
-def play_plan(plan: StandInPlan, policy: Policy, setup: Any, seed_seq: Any,
+def play_plan(plan: StandInPlan, policy: Policy, setup: GameSetup, seed_seq: Any,
               step: Callable[[int, int], None] | None, executor: Any) -> CompareResult:
     """A plan's variants played on the same shuffles, as a comparison.
 
@@ -261,6 +262,8 @@ def play_plan(plan: StandInPlan, policy: Policy, setup: Any, seed_seq: Any,
         Decks and variants labelled as :attr:`StandInPlan.labels`.
     """
     config, rule, trials = setup.config, setup.rule, setup.trials
+    if setup.engine is None:
+        raise RuntimeError("no engine chosen yet: with_engine chooses it")
     stats, pairs = play_paired([(d, policy) for d in plan.decks], config, rule, None,
                                trials, seed_seq, card_ids=plan.card_ids, progress=step,
                                scheduler=executor, engine=setup.engine.engine)

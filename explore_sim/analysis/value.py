@@ -136,6 +136,7 @@ def basis_turn(card: Card) -> int:
         by the end of the next turn; and the first two land drops are made whatever a card
         does, since the mulligan's keep rule keeps a hand of two lands or more.
     """
+    assert card.mana_value is not None  # Card sets it from the cost when not given
     return min(max(card.mana_value + 1, 3), 50)
 
 

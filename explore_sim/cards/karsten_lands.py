@@ -90,7 +90,7 @@ def cheap_draw_or_ramp(card: Card) -> bool:
         A nonland card of mana value 2 or less that draws a card, has a mana ability (a
         mana creature or a mana rock) or searches for a land.
     """
-    if card.is_land or card.mana_value > 2:
+    if card.is_land or _mana_value(card) > 2:
         return False
     return card.has_keyword("draw") or card.is_mana_source or bool(card.fetch)
 
@@ -108,7 +108,7 @@ def karsten_land_count(deck: Deck) -> LandRegression:
     """
     spells = [(card, n) for card, n in deck.main if not card.is_land]
     count = sum(n for _, n in spells)
-    average = sum(card.mana_value * n for card, n in spells) / count if count else 0.0
+    average = sum(_mana_value(card) * n for card, n in spells) / count if count else 0.0
     cheap = tuple(card.name for card, n in spells if cheap_draw_or_ramp(card) for _ in range(n))
     mdfcs = deck.land_like_count
     if deck.commander:
@@ -133,3 +133,8 @@ def karsten_land_count(deck: Deck) -> LandRegression:
     return LandRegression(lands=lands, deck_lands=deck.land_count + MDFC_LAND * mdfcs,
                           average_mana_value=average, cheap=cheap, mdfcs=mdfcs,
                           formula=formula, rule=rule)
+
+
+def _mana_value(card: Card) -> int:
+    assert card.mana_value is not None  # Card sets it from the cost when not given
+    return card.mana_value

@@ -312,10 +312,10 @@ def result_figure(
     otherwise: :func:`plot_metrics`, one panel per metric (with the paired differences beside
     each for a comparison). Each of these is titled with what ran (:func:`figure_title`).
     ``value``: :func:`plot_land_equivalent` of every card valued. ``lands``:
-    :func:`plot_lands`. ``sweep``: the first of
-    ``metrics`` (default on_curve) at the last turn, as a :func:`plot_heatmap` when exactly
-    two grid keys vary (one deck, one policy; each row's highest cell outlined), else as :func:`plot_sweep` lines (the first
-    varying parameter across, the next ones as colour and line style).
+    :func:`plot_lands`. ``sweep``: the first of ``metrics`` (default on_curve) at the last
+    turn, as a :func:`plot_heatmap` when exactly two grid keys vary (one deck, one policy;
+    each row's highest cell outlined), else as :func:`plot_sweep` lines (the first varying
+    parameter across, the next ones as colour and line style).
 
     Parameters
     ----------

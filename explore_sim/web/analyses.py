@@ -49,9 +49,9 @@ from ..plotting import result_figure
 from .answers import compare_answer, explore_answer, simulate_answer
 from .checks import cast_first_errors, engine_errors, explore_errors
 from .curve_tab import CURVE
-from .lands_tab import LANDS
 from .forms import Field
 from .game_fields import GameFields
+from .lands_tab import LANDS
 from .parts import (
     Analysis,
     GameVariant,

@@ -4,8 +4,8 @@ caps.
 
 A run plays ``trials`` games of each deck variant (a compare's decks x policies, a value
 card's explorer deck, vanilla deck and land variants, a lands run's land counts and its
-explore cards' variants, advise's keep and mill), each for some turns. Its cost is counted in *game turns*: trials x variants x turns. Two caps of the
-server hold:
+explore cards' variants, advise's keep and mill), each for some turns. Its cost is counted
+in *game turns*: trials x variants x turns. Two caps of the server hold:
 
 - the whole run: at most ``max_game_turns`` (how long it keeps a run slot);
 - at once: the variants played together on one chunk of at most 65,536 trials are in memory
@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis.curve import curve_runs, curve_turns
+from ..analysis.lands import default_objective
 from ..analysis.objectives import parse_objectives
 from ..analysis.run_costs import BYTES_PER_GAME_TURN, MAX_PAIRED_SUMS, Caps, Cost, cost_problem
-from ..analysis.lands import default_objective
 from ..analysis.value import chosen_cards, explore_cards
 from ..cards.decklist import Deck
 from ..errors import ExploreSimError

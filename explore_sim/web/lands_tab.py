@@ -23,8 +23,15 @@ from ..plotting import result_figure
 from .checks import cast_first_errors, engine_errors
 from .forms import Field
 from .game_fields import GameFields
-from .parts import Analysis, Progress, Table, page_message, policy_error, render_download, \
-    trials_and_seed
+from .parts import (
+    Analysis,
+    Progress,
+    Table,
+    page_message,
+    policy_error,
+    render_download,
+    trials_and_seed,
+)
 
 __all__ = ["LANDS", "lands_counts", "lands_table"]
 
