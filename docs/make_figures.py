@@ -45,10 +45,13 @@ def jadelight_counters() -> None:
 
 def lands_and_explorers() -> None:
     shell = explore_sim.deck_from_counts([("Forest", 24), ("Grizzly Bears", 36)], name="shell")
-    grid = explore_sim.sweep(shell, {"lands": [20, 22, 24, 26], "Cenote Scout": [0, 4, 8, 12]},
-                             turns=5, trials=50_000, seed=3, metrics=["on_curve"]).summary()
-    figure = Figure(figsize=(6, 4.2), layout="constrained")
-    plotting.plot_heatmap(grid, "lands", "Cenote Scout", "on_curve", ax=figure.subplots())
+    grid = explore_sim.sweep(shell, {"lands": list(range(20, 29)),
+                                     "Cenote Scout": [0, 4, 8, 12]},
+                             turns=7, trials=50_000, seed=3,
+                             metrics=["compounded_mana"]).summary()
+    figure = Figure(figsize=(8, 4.2), layout="constrained")
+    plotting.plot_heatmap(grid, "lands", "Cenote Scout", "compounded_mana", best="max",
+                          fmt="{:.1f}", ax=figure.subplots())
     save(figure, "lands_explorers_heatmap.png")
 
 

@@ -16,6 +16,7 @@ from .analysis.advise import AdviceResult, advise
 from .analysis.compare import CompareResult, compare
 from .analysis.curve import CurveResult, curve
 from .analysis.explore import ExploreResult, explore
+from .analysis.lands import LandsResult, lands
 from .analysis.objectives import Objective, parse_objective
 from .analysis.replay import GameReplay, find_trial, replay
 from .analysis.runner import StopRun, notebook_trials
@@ -92,6 +93,8 @@ __all__ = [
     "SweepResult",
     "value",
     "ValueResult",
+    "lands",
+    "LandsResult",
     "advise",
     "AdviceResult",
     "tune",

@@ -124,8 +124,11 @@ GAMES: tuple[GoldenGame, ...] = (
     _g("vanilla", {"Forest": 24, "Grizzly Bears": 36},
        "metric:lands_played metric:on_curve metric:land_drop metric:creatures "
        "metric:hand_size metric:cards_cast metric:mana_spent metric:damage "
-       "metric:opponent_dead metric:mana_available option:life option:turns",
+       "metric:opponent_dead metric:mana_available metric:spell_mana metric:compounded_mana "
+       "option:life option:turns",
        turns=5, life=6),
+    _g("screw", {"Forest": 16, "Grizzly Bears": 44}, "metric:screwed", turns=5),
+    _g("flood", {"Forest": 40, "Grizzly Bears": 20}, "metric:flooded", turns=6),
     _g("explore", {"Forest": 14, "Island": 10, "Jadelight Ranger": 12, "Wildgrowth Walker": 8,
                    "Merfolk Cave-Diver": 8, "Grizzly Bears": 8},
        "metric:explores metric:explore_counters metric:trigger_counters metric:counters "

@@ -111,6 +111,8 @@ def test_a_removed_commander_is_recast_with_its_tax_in_both_engines():
                                  lambda attempt: np.random.default_rng([0, attempt]))
     got = play_openings(tables, config, as_policy("forge"), opening, deck.card_ids())
     assert got[8]["commander_tax_paid"].max() >= 2  # the tax is played, not only agreed on
+    # spell_mana (compounded_mana's) leaves the tax out: it is part of mana_spent only
+    assert (got[8]["spell_mana"] <= got[8]["mana_spent"] - got[8]["commander_tax_paid"]).all()
 
 
 @pytest.mark.parametrize("mulligan", [{"kind": "none"}, {"kind": "london"},

@@ -38,6 +38,18 @@ def test_objective_values(text, expected):
     np.testing.assert_allclose(objective.values(GAMES), expected)
 
 
+def test_screwed_by_and_flooded_by_look_at_every_turn_to_t():
+    games = {t: {"screwed": np.array(s), "flooded": np.array(f)} for t, s, f in (
+        (1, [0, 0, 0], [0, 0, 1]), (2, [1, 0, 0], [0, 0, 0]), (3, [0, 0, 1], [0, 1, 0]))}
+    np.testing.assert_array_equal(parse_objective("screwed_by@2").values(games), [1, 0, 0])
+    np.testing.assert_array_equal(parse_objective("screwed_by@3").values(games), [1, 0, 1])
+    np.testing.assert_array_equal(parse_objective("flooded_by@2").values(games), [0, 0, 1])
+    objective = parse_objective("-screwed_by@3 - flooded_by@3")
+    np.testing.assert_array_equal(objective.values(games), [-1, -1, -2])
+    assert (objective.first_turn, objective.last_turn) == (1, 3)
+    assert not objective.lower_is_better
+
+
 def test_objective_terms_and_turns():
     objective = parse_objective(" on_curve@4 + 0.1*counters@6 + on_curve@4 ")
     assert objective.text == "on_curve@4 + 0.1*counters@6 + on_curve@4"

@@ -345,7 +345,7 @@ def test_result_figure_is_the_figure_of_plot_and_of_the_web_page(with_expression
     assert [ax.get_title() for ax in figure.axes] == ["on_curve", "on_curve: paired difference"]
     assert len(figure.legends) == 1
     with pytest.raises(explore_sim.OptionError,
-                       match="draws explore, simulate, compare, value and sweep results"):
+                       match="draws explore, simulate, compare, value, sweep and lands results"):
         plotting.result_figure(object())
     with pytest.raises(explore_sim.OptionError, match="name its metric with distribution="):
         plotting.result_figure(explored, ["milled"])

@@ -18,8 +18,9 @@ from conftest import DECKS
 import explore_sim
 from explore_sim.analysis import (
     compare as compare_module,
+    lands as lands_module,
+    stand_ins as stand_ins_module,
     sweep as sweep_module,
-    value as value_module,
 )
 from explore_sim.analysis.run_costs import (
     MAX_AT_ONCE,
@@ -46,7 +47,8 @@ def nothing_played(monkeypatch):
         return lambda *args, **kwargs: played.append(name) or pytest.fail(f"{name} ran")
 
     monkeypatch.setattr(compare_module, "play_paired", record("compare"))
-    monkeypatch.setattr(value_module, "play_paired", record("value"))
+    monkeypatch.setattr(stand_ins_module, "play_paired", record("value"))
+    monkeypatch.setattr(lands_module, "play_paired", record("lands"))
     monkeypatch.setattr(sweep_module, "_variants", record("sweep grid"))
     return played
 
@@ -106,7 +108,7 @@ def test_the_caps_and_what_fits():
 def test_a_compare_of_10000_variants_is_refused_before_anything_is_played(nothing_played):
     refused(lambda: explore_sim.compare(DECK, policies=["keep"] * 10_000, turns=3,
                                         trials=10**6),
-            "this run plays 10,000 deck variants on the same shuffles and keeps 6,399,360,000 "
+            "this run plays 10,000 deck variants on the same shuffles and keeps 7,199,280,000 "
             "sums of their pairs' products; at most 4,000,000: at most 162 variants on the "
             "same shuffles at these trials and turns")
     refused(lambda: explore_sim.compare(DECK, policies=["keep"] * 100, trials=10**5),
@@ -116,8 +118,8 @@ def test_a_compare_of_10000_variants_is_refused_before_anything_is_played(nothin
             "together)")
     deck = explore_sim.load_deck(DECK)
     refused(lambda: explore_sim.compare([deck] * 1000, policies="keep", trials=100),
-            "this run plays 1,000 deck variants on the same shuffles and keeps 111,888,000 "
-            "sums", "at most 189 variants on the same shuffles")
+            "this run plays 1,000 deck variants on the same shuffles and keeps 125,874,000 "
+            "sums", "at most 178 variants on the same shuffles")
     assert nothing_played == []
 
 
@@ -145,6 +147,12 @@ def test_a_value_run_of_many_lands_is_held_to_the_caps(nothing_played):
     refused(lambda: explore_sim.value(DECK, "Cenote Scout", max_lands=4, turns=50,
                                       trials=10**10),
             "this run plays 10,000,000,000 trials x 6 deck variants x 50 turns")
+    assert nothing_played == []
+
+
+def test_a_lands_run_is_held_to_the_caps(nothing_played):
+    refused(lambda: explore_sim.lands(DECK, objective="compounded_mana@50", trials=10**10),
+            "game turns", "at most")
     assert nothing_played == []
 
 
@@ -196,7 +204,7 @@ def test_the_command_line_refuses_400_policies_in_one_line(capsys, nothing_playe
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
     assert lines[0] == ("explore-sim: error: this run plays 400 deck variants on the same "
-                        "shuffles and keeps 17,875,200 sums of their pairs' products; at most "
+                        "shuffles and keeps 20,109,600 sums of their pairs' products; at most "
                         "4,000,000: at most 81 variants on the same shuffles at these trials "
                         "and turns")
     assert captured.out == "" and nothing_played == []

@@ -24,7 +24,8 @@ def first_chunk(seed):
 
 
 #: The metrics that are probabilities (0/1 per game): Wilson score intervals.
-PROBABILITIES = {"on_curve", "land_drop", "decked", "colour_screwed", "opponent_dead"}  # 0/1
+PROBABILITIES = {"on_curve", "land_drop", "decked", "colour_screwed", "opponent_dead",
+                 "screwed", "flooded"}  # 0/1
 
 
 def statistics(values, probability=False):

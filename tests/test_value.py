@@ -15,12 +15,11 @@ from conftest import DECKS, ROOT
 import explore_sim
 from explore_sim.analysis.compare import CompareResult
 from explore_sim.analysis.games import TurnPairs, TurnStats, play_games
+from explore_sim.analysis.stand_ins import coupled_ids, land_equivalent, stand_in_plan
 from explore_sim.analysis.value import (
     VALUE_COLUMNS,
-    _coupled_ids,
-    _land_equivalent,
-    _plan,
     added_basics,
+    basis_turn,
     explore_cards,
     value,
     vanilla_stand_in,
@@ -107,7 +106,7 @@ def test_variants_line_up_their_shuffles():
     """Explorer and vanilla decks hold the same card kind at every position; one more land
     changes exactly one position; every order holds its deck exactly."""
     deck = explore_sim.load_deck(XLN)
-    plan = _plan(deck, Catalog(deck.cards).get("Jadelight Ranger"), max_lands=8)  # 4 copies
+    plan = stand_in_plan(deck, [Catalog(deck.cards).get("Jadelight Ranger")], max_lands=8)
     assert plan.labels == ["explorer deck", "vanilla", "vanilla +1 land", "vanilla +2 lands",
                            "vanilla +3 lands", "vanilla +4 lands"]
     for variant, ids in zip(plan.decks, plan.card_ids):
@@ -121,8 +120,29 @@ def test_variants_line_up_their_shuffles():
                  zip(plan.decks[k:k + 2], plan.card_ids[k:k + 2])]
         changed = [i for i, (a, b) in enumerate(zip(*names)) if a != b]
         assert len(changed) == 1 and not kinds[0][changed[0]] and kinds[1][changed[0]]
-    ids = _coupled_ids(deck, Catalog(deck.cards).get("Jadelight Ranger"), [])
+    ids = coupled_ids(deck, [Catalog(deck.cards).get("Jadelight Ranger")], [])
     assert len(ids) == deck.size
+
+
+def test_several_cards_line_up_their_shuffles_too():
+    """A plan of two cards (8 copies): lands replace the last card's stand-ins first, and
+    each variant differs from the next at one position, a stand-in then a land."""
+    deck = explore_sim.load_deck(XLN)
+    own = Catalog(deck.cards)
+    cards = [own.get("Jadelight Ranger"), own.get("Merfolk Branchwalker")]
+    plan = stand_in_plan(deck, cards, max_lands=5, label="explorers")
+    assert plan.copies == 8 and len(plan.decks) == 2 + 5
+    assert plan.decks[1].name.endswith("[explorers -> vanilla]")
+    five = dict(plan.decks[6].main)  # 5 lands: the 4 Branchwalkers and 1 Ranger traded
+    assert vanilla_stand_in(cards[1]) not in five and five[vanilla_stand_in(cards[0])] == 3
+    for variant, ids in zip(plan.decks, plan.card_ids):
+        counts = np.bincount(ids, minlength=len(variant.cards) + 1)[1:]
+        assert counts.tolist() == [n for _, n in variant.main]
+    for k in range(1, 6):
+        names = [[d.cards[i - 1].name for i in ids] for d, ids in
+                 zip(plan.decks[k:k + 2], plan.card_ids[k:k + 2])]
+        changed = [i for i, (a, b) in enumerate(zip(*names)) if a != b]
+        assert len(changed) == 1
 
 
 def _synthetic(variants: list[np.ndarray], metric: str = "lands_played") -> CompareResult:
@@ -164,7 +184,7 @@ def _direct(values: list[np.ndarray]) -> tuple[float, float]:
 
 def test_land_equivalent_interpolates_with_the_delta_method():
     values = _coupled_values()
-    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    found = land_equivalent(_synthetic(values), 4, "lands_played", 1)
     estimate, se = _direct(values)
     assert found["mean"] == pytest.approx(estimate, rel=1e-9)
     assert found["se"] == pytest.approx(se, rel=1e-6)
@@ -179,23 +199,23 @@ def test_delta_method_se_agrees_with_a_paired_bootstrap():
     for _ in range(400):
         sample = values[:, rng.integers(0, values.shape[1], values.shape[1])]
         estimates.append(_direct(list(sample))[0])
-    found = _land_equivalent(_synthetic(list(values)), 4, "lands_played", 1)
+    found = land_equivalent(_synthetic(list(values)), 4, "lands_played", 1)
     assert found["se"] == pytest.approx(np.std(estimates, ddof=1), rel=0.15)
 
 
 def test_worth_more_than_all_copies_is_said_not_extrapolated():
     values = _coupled_values(explorer_rate=0.9)
-    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    found = land_equivalent(_synthetic(values), 4, "lands_played", 1)
     assert math.isnan(found["mean"]) and math.isnan(found["ci_low"])
     assert found["note"].startswith("worth more than all 4 copies")
-    fewer = _land_equivalent(_synthetic(values), 9, "lands_played", 1)
+    fewer = land_equivalent(_synthetic(values), 9, "lands_played", 1)
     assert fewer["note"].startswith("worth more than 4 lands (the most tried, of its 9 copies)")
 
 
 def test_worth_less_than_the_stand_in_is_negative():
     values = _coupled_values()
     values[0] = values[1] - (np.arange(len(values[1])) % 10 == 0)  # below the vanilla deck
-    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    found = land_equivalent(_synthetic(values), 4, "lands_played", 1)
     assert found["mean"] < 0 and "worth less than its vanilla stand-in" in found["note"]
     assert "change of casting order" in found["note"]  # why a Map maker can be worth less
 
@@ -203,20 +223,49 @@ def test_worth_less_than_the_stand_in_is_negative():
 def test_identical_games_give_exactly_zero():
     values = _coupled_values()
     values[0] = values[1].copy()
-    found = _land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    found = land_equivalent(_synthetic(values), 4, "lands_played", 1)
     assert (found["mean"], found["se"], found["ci_low"], found["ci_high"]) == (0, 0, 0, 0)
 
 
-def test_a_card_that_does_not_explore_is_worth_zero_lands():
+def test_a_card_that_does_not_explore_is_worth_zero_lands_and_says_why():
     result = value(VANILLA, "Grizzly Bears", trials=600, seed=1, turns=4, max_lands=2,
                    metrics=["on_curve", "mana_spent"])
     rows = result.summary()
     assert list(rows.columns) == list(VALUE_COLUMNS)
     found = result.land_equivalents().iloc[0]
     assert found["ci_low"] <= 0 <= found["ci_high"] and found["mean"] == 0
+    assert found["basis"] == "on_curve@3"  # the default: mana value + 1, turn 3 at least
+    assert found["note"].startswith("no difference: on_curve at turn 3 is the same")
+    assert "no explore or Map ability the goldfish models" in found["note"]
     adds = rows[rows["metric"] != "land_equivalent"]
     assert (adds["mean"] == 0).all() and (adds["se"] == 0).all()
     assert len(adds) == 2 * 4
+
+
+def test_the_default_basis_is_the_turn_after_a_card_can_first_be_cast():
+    catalog = Catalog.builtin()
+    assert basis_turn(catalog.get("Path of Discovery")) == 5  # {3}{G}
+    assert basis_turn(catalog.get("Jadelight Ranger")) == 4
+    assert basis_turn(catalog.get("Cenote Scout")) == 3  # two land drops are always made
+
+
+FOUR_DROPS = "24 Forest\n32 Grizzly Bears\n4 Path of Discovery"
+
+
+@pytest.mark.slow
+def test_a_four_drop_explorer_is_worth_lands_at_the_default_basis():
+    """Path of Discovery ({3}{G}) explores with the creatures cast after it: at the default
+    basis, on_curve at turn 5, it is worth lands, the interval clear of 0; on_curve at turn 4
+    cannot see it, and the note says so with the turn that would."""
+    result = value(FOUR_DROPS, trials=4000, seed=3)
+    found = result.land_equivalents().iloc[0]
+    assert found["basis"] == "on_curve@5" and result.meta["turns"] == 6
+    assert 0 < found["ci_low"] < found["mean"] < found["ci_high"] < 1
+    blind = value(FOUR_DROPS, metric="on_curve", turn=4, trials=1000, seed=3)
+    note = blind.land_equivalents().iloc[0]["note"]
+    assert note.startswith("no difference: on_curve at turn 4 is the same")
+    assert "cast on turn 4 at the earliest (mana value 4)" in note
+    assert "--turn 5 would show it" in note
 
 
 @pytest.mark.slow
@@ -252,7 +301,9 @@ def test_value_is_reproducible_and_works_for_a_commander_deck():
     ({"cards": "Grizzly Bears"}, DeckError, "not in the main deck"),
     ({"cards": "Jadelight Rangr"}, DeckError, "did you mean 'Jadelight Ranger'"),
     ({"cards": "Forest"}, DeckError, "is a land"),
-    ({"cards": "Jadelight Ranger", "turn": 7}, OptionError, "turn must be between 1 and turns"),
+    ({"cards": "Jadelight Ranger", "turn": 7, "turns": 6}, OptionError,
+     "turn must be between 1 and turns"),
+    ({"cards": "Jadelight Ranger", "turns": 3}, OptionError, "the basis turn of Jadelight"),
     ({"cards": "Jadelight Ranger", "metric": "on_curv"}, OptionError, "did you mean"),
     ({"cards": "Jadelight Ranger", "max_lands": 0}, OptionError, "max_lands"),
 ])
@@ -315,5 +366,5 @@ def test_no_land_equivalent_when_lands_do_not_help():
     values = _coupled_values()
     swap = np.resize([1, -1, 0, 0], len(values[1]))
     values = [values[1] + swap, values[1], values[1].copy(), values[1].copy()]
-    found = _land_equivalent(_synthetic(values), 2, "lands_played", 1)
+    found = land_equivalent(_synthetic(values), 2, "lands_played", 1)
     assert math.isnan(found["mean"]) and "no better than its vanilla stand-in" in found["note"]

@@ -159,7 +159,8 @@ def test_switching_analysis_keeps_the_deck(client):
 def test_switching_analysis_keeps_only_the_options_that_mean_the_same(client):
     page = client.post("/", data={"action": "switch:value", "analysis": "explore", "turn": "",
                                   "policy": "keep", "trials": "5000"})
-    assert 'id="f-turn" name="turn" value="4"' in page.text  # explore's blank turn is not 4
+    # explore's turn is not value's: value's default (blank: each card's own turn) it is
+    assert 'id="f-turn" name="turn" value=""' in page.text
     assert 'name="policy" value="keep"' in page.text and 'name="trials" value="5000"' in page.text
     back = client.post("/", data={"action": "switch:advise", "analysis": "value", "turn": "4",
                                   "turns": "5"})
@@ -170,6 +171,44 @@ def test_switching_analysis_keeps_only_the_options_that_mean_the_same(client):
 
 
 # ------------------------------------------------------------------------------ same numbers
+
+@pytest.mark.slow
+def test_lands_gives_the_command_lines_numbers_and_figure(client, capsys):
+    options = dict(counts="21..25", trade="Ravenous Chupacabra\nVraska's Contempt",
+                   start="play", max_lands=2, trials=1500, seed=4)
+    job, page = run(client, analysis="lands", deck=deck_text("golgari_explore.txt"), **options)
+    assert job.state == "done"
+    argv = ["lands", str(DECKS / "golgari_explore.txt"), "--counts", "21..25", "--trade",
+            "Ravenous Chupacabra, Vraska's Contempt", "--on-play", "--max-lands", "2",
+            "--trials", "1500", "--seed", "4"]
+    csv_text = cli(capsys, *argv, "--format", "csv")
+    assert client.get(f"/jobs/{job.id}/download.csv").text == csv_text
+    rows = csv_rows(csv_text)
+    shown = cells(page.text, "lands: compounded_mana@7 by land count")
+    assert list(shown) == ["21", "22", "23", "24", "25"]
+    for row in rows:
+        cell = shown[row["lands"]]
+        assert cell[1] == f"{float(row['mean']):.3f} ({float(row['se']):.3f})"
+        assert cell[0] == ("best" if row["best"] == "True" else
+                           "yes" if row["tied"] == "True" else "no")
+    answer = unescape(re.search(r'<p class="answer">(.*?)</p>', page.text).group(1))
+    best = next(row["lands"] for row in rows if row["best"] == "True")
+    assert answer.startswith(f"{best} lands is best by Karsten's compounded mana spent")
+    assert client.get(f"/jobs/{job.id}/figure.svg").status_code == 200
+
+
+def test_bad_lands_options_are_refused_next_to_their_fields(client):
+    deck = deck_text("golgari_explore.txt")
+    for name, bad, message in [
+        ("counts", "23..40", "counts: 28 lands would trade more copies of Ravenous Chupacabra"),
+        ("counts", "twenty", "counts: expected whole numbers and A..B ranges"),
+        ("trade", "Forest", "trade: Forest is a land"),
+        ("objective", "compounded@7", "objective"),
+    ]:
+        page = client.post("/", data={"analysis": "lands", "deck": deck, name: bad})
+        assert page.status_code == 400, name
+        assert field_error(page.text, name).startswith(message), field_error(page.text, name)
+
 
 @pytest.mark.slow
 def test_explore_gives_the_command_lines_numbers(client, capsys):
@@ -394,12 +433,17 @@ def test_the_value_answer_says_a_card_that_changes_nothing_changes_nothing():
             "every game")
     found = pd.DataFrame({
         "card": ["Jadelight Ranger", "Wildgrowth Walker", "Cenote Scout"],
-        "copies": [4, 4, 1], "mean": [0.26, 0.0, ""], "ci_low": [0.24, 0.0, ""],
-        "ci_high": [0.28, 0.0, ""],
+        "copies": [4, 4, 1], "basis": ["on_curve@4"] * 3, "mean": [0.26, 0.0, ""],
+        "ci_low": [0.24, 0.0, ""], "ci_high": [0.28, 0.0, ""],
         "note": ["interpolated between 0 and 1 more lands", same, "worth more than all 1 copies"]})
-    assert value_answer(found, {"metric": "on_curve", "turn": 4}) == (
+    assert value_answer(found) == (
         "4 Jadelight Ranger are worth 0.26 lands (0.24 to 0.28); 4 Wildgrowth Walker: " + same
         + "; 1 Cenote Scout: worth more than all 1 copies, for on_curve at turn 4.")
+    # Cards matched at their own turns (the default basis) each say theirs.
+    found["basis"] = ["lands_played@4", "lands_played@4", "lands_played@3"]
+    assert value_answer(found.iloc[[0, 2]]) == (
+        "4 Jadelight Ranger are worth 0.26 lands (0.24 to 0.28), for lands_played at turn 4; "
+        "1 Cenote Scout: worth more than all 1 copies, for lands_played at turn 3.")
 
 
 @pytest.mark.slow
@@ -416,7 +460,7 @@ def test_value_gives_the_command_lines_numbers_and_figure(client, capsys, tmp_pa
         "value"
     rows = csv_rows(csv_text)
     found = next(r for r in rows if r["metric"] == "land_equivalent")
-    shown = cells(page.text, "value: land-equivalents of on_curve at turn 4")["Jadelight Ranger"]
+    shown = cells(page.text, "value: land-equivalents of on_curve")["Jadelight Ranger"]
     assert shown[:6] == ["4", "on_curve@4", *(f"{float(found[k]):.4f}" for k in
                                                ("mean", "se", "ci_low", "ci_high"))]
     # The answer in words, above the table, from the same numbers.

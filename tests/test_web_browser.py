@@ -172,7 +172,7 @@ def test_value_of_a_shipped_deck_in_a_real_browser(browser, capsys):
                                " return img && img.complete && img.naturalWidth > 0; }")
         assert page.locator("#result").get_attribute("data-state") == "done"
         assert table.query_selector("caption").inner_text().startswith(
-            "value: land-equivalents of on_curve at turn 4")
+            "value: land-equivalents of on_curve")
         shown = [cell.inner_text() for cell in table.query_selector_all("tbody tr > *")]
         assert main(["value", str(DECKS / f"{SHIPPED}.txt"), "--card", "Jadelight Ranger",
                      "--trials", "2000", "--seed", "1", "--format", "csv"]) == 0
@@ -488,6 +488,57 @@ def test_every_tab_in_a_real_browser(browser, tmp_path):
         assert len(said) == 2, answers[0]
         for objective, difference, se in said:
             assert rows[objective]["mill - keep"] == f"{difference} ({se})"
+        assert not errors, errors
+        page.close()
+
+
+def test_the_lands_tab_says_what_its_table_shows_in_a_real_browser(browser):
+    """The lands tab on a shipped deck: its sentence's best count, objective and interval,
+    tied counts, the deck's own count, screwed and flooded shares are those of its table; the
+    figure is drawn."""
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=100_000)) as (url, app):
+        page, errors = open_page(browser, viewport={"width": 1366, "height": 900})
+        page.goto(url + "/")
+        page.get_by_role("button", name="How many lands").click()
+        page.wait_for_selector("input[name=counts]")
+        page.select_option("select[name=shipped]", "golgari_explore")
+        page.get_by_role("button", name="Load").first.click()
+        page.wait_for_function(DECK_SHOWS, arg="Ravenous Chupacabra")
+        answers, tables = run_tab(page, "How many lands", {
+            "counts": "20..26", "trials": "3000", "seed": "2", "max_lands": "4"})
+        page.wait_for_function("() => { const img = document.querySelector('img.figure');"
+                               " return img && img.complete && img.naturalWidth > 0; }")
+        rows = table_of(tables, "lands: compounded_mana@7 by land count")
+        assert list(rows) == [str(n) for n in range(20, 27)]
+        found = re.search(rf"^(\d+) lands is best by Karsten's compounded mana spent over "
+                          rf"turns 1-7 \(compounded_mana@7: {NUMBER}, 95% interval {NUMBER} "
+                          rf"to {NUMBER}\)", answers[0])
+        assert found, answers[0]
+        best = found[1]
+        assert rows[best]["tied"] == "best"
+        assert [n for n, row in rows.items() if row["tied"] == "best"] == [best]
+        objective = {n: float(row["objective"].split()[0]) for n, row in rows.items()}
+        assert max(objective, key=objective.get) == best
+        assert close(found[2], rows[best]["objective"].split()[0], 0.005)
+        low, high = rows[best]["95% interval"].split(" to ")
+        assert close(found[3], low, 0.005) and close(found[4], high, 0.005)
+        tied = [n for n, row in rows.items() if row["tied"] == "yes"]
+        if tied:
+            listed = re.search(r"tied with it: ([\d, and]+) lands", answers[0])[1]
+            assert re.findall(r"\d+", listed) == tied
+        else:
+            assert "no other count is tied with it" in answers[0]
+        assert "The deck plays 23: " in answers[0]
+        shares = re.search(rf"At {best} lands (\d+)% of games are screwed and (\d+)% flooded",
+                           answers[0])
+        assert shares, answers[0]
+        for said, column in zip(shares.groups(), ("screwed", "flooded")):
+            assert close(said, rows[best][column].rstrip("%"), 0.5)
+        assert "Karsten's 2022 regression gives 24.1 lands" in answers[0]
+        assert re.search(rf"its 21 explore cards are worth (more than 4 lands|{NUMBER} lands)",
+                         answers[0]), answers[0]
         assert not errors, errors
         page.close()
 

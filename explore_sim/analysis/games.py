@@ -33,7 +33,7 @@ from ..engine.mulligan import MulliganRule, deal_opening_hands
 from ..engine.policies import Policy
 from .engines import EnginePlay, choose_engine
 from .game_setup import engine_plays, game_mulligan
-from .objectives import PairedValues, parse_objective
+from .objectives import Objective, PairedValues, parse_objective
 from .runner import run_chunks
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
@@ -231,7 +231,8 @@ class SimulateTask:
 
 class TurnPairs:
     """One :class:`PairedSums` per turn: products of every two variants' per-game metrics;
-    and the paired sums of each game's min(kill turn, turns + 1).
+    the paired sums of each game's min(kill turn, turns + 1); and those of the objectives
+    asked for.
 
     Attributes
     ----------
@@ -240,27 +241,38 @@ class TurnPairs:
         The sums of every variant's per-game ``kill_turn@turns`` (the objective,
         :mod:`.objectives`) and of their products, which the per-turn sums cannot give (the
         kill turn adds ``opponent_dead`` across turns); None without ``opponent_dead``.
+    objectives : dict of str to PairedValues
+        Per objective (by its text), the sums of every variant's per-game values and of
+        their products (:class:`~.objectives.PairedValues`).
     """
 
-    def __init__(self, turns: int, variants: int, metrics: dict[str, bool] | None = None) -> None:
+    def __init__(self, turns: int, variants: int, metrics: dict[str, bool] | None = None,
+                 objectives: Sequence[Objective] = ()) -> None:
         self.by_turn = {0: PairedSums(list(OPENING_METRICS), variants)}
         for turn in range(1, turns + 1):
             self.by_turn[turn] = PairedSums(list(metrics or TURN_METRICS), variants)
         self.kill = (PairedValues(variants)
                      if turns >= 1 and "opponent_dead" in (metrics or TURN_METRICS) else None)
         self._kill_turn = parse_objective(f"kill_turn@{turns}") if self.kill else None
+        self._objectives = tuple(objectives)
+        self.objectives = {objective.text: PairedValues(variants) for objective in objectives}
 
     def add(self, results: list[dict[int, dict[str, np.ndarray]]]) -> None:
         for turn, sums in self.by_turn.items():
             sums.add([result[turn] for result in results])
         if self.kill is not None and self._kill_turn is not None:
             self.kill.add([self._kill_turn.values(result) for result in results])
+        for objective in self._objectives:
+            self.objectives[objective.text].add([objective.values(result)
+                                                 for result in results])
 
     def merge(self, other: TurnPairs) -> None:
         for turn, sums in other.by_turn.items():
             self.by_turn[turn].merge(sums)
         if self.kill is not None and other.kill is not None:
             self.kill.merge(other.kill)
+        for text, values in other.objectives.items():
+            self.objectives[text].merge(values)
 
     def difference(self, base: TurnStats, other: TurnStats, base_index: int,
                    other_index: int, level: float) -> pd.DataFrame:
@@ -285,6 +297,8 @@ class CompareTask:
         Per variant, the order its deck's cards are shuffled from (:func:`play_games`).
     engine : {"auto", "kernel", "numpy"}
         The engine that plays every variant (:func:`play_games`).
+    objectives : tuple of Objective
+        Objectives whose per-game values are paired too (:attr:`TurnPairs.objectives`).
     """
 
     variants: tuple[tuple[Deck, Policy], ...]
@@ -293,6 +307,7 @@ class CompareTask:
     scry: Policy | None = None
     card_ids: tuple[np.ndarray | None, ...] | None = None
     engine: str = "auto"
+    objectives: tuple[Objective, ...] = ()
 
     def __call__(self, trials: int,
                  chunk_seed: np.random.SeedSequence) -> tuple[list[TurnStats], TurnPairs]:
@@ -317,7 +332,8 @@ class CompareTask:
         results = [play_games(deck, config, policy, self.rule, trials, chunk_seed, self.scry, ids,
                               engine, chosen=True)
                    for (deck, policy), ids in zip(self.variants, card_ids)]
-        pairs = TurnPairs(config.turns, len(self.variants), config.metric_names)
+        pairs = TurnPairs(config.turns, len(self.variants), config.metric_names,
+                          self.objectives)
         pairs.add(results)
         return ([TurnStats.of(result, config.turns, config.metric_names) for result in results],
                 pairs)
@@ -337,6 +353,7 @@ def play_paired(
     scheduler: Any = None,
     engine: str = "auto",
     stop_early: bool = False,
+    objectives: Sequence[Objective] = (),
 ) -> tuple[list[TurnStats], TurnPairs]:
     """Play every ``(deck, policy)`` variant on the same shuffles; statistics for pairing.
 
@@ -366,6 +383,9 @@ def play_paired(
         A :class:`~.runner.StopRun` raised by ``progress`` ends the games there (the
         statistics count the games finished, ``stats[0].n``); else it propagates
         (:func:`~.runner.run_chunks`).
+    objectives : sequence of Objective
+        Objectives (:mod:`.objectives`) whose per-game values are paired as well, in
+        :attr:`TurnPairs.objectives`; each looks at turns up to ``config.turns``.
 
     Returns
     -------
@@ -380,14 +400,15 @@ def play_paired(
         Goldfish(deck.features(), config, policy, scry, {})  # validate cast_order up front
     engine = choose_engine(engine, engine_plays(variants, config, rule), config, scry).engine
     stats = [TurnStats(config.turns, config.metric_names) for _ in variants]
-    pairs = TurnPairs(config.turns, len(variants), config.metric_names)
+    pairs = TurnPairs(config.turns, len(variants), config.metric_names, objectives)
 
     def merge(part: tuple[list[TurnStats], TurnPairs]) -> None:
         for total, chunk_stats in zip(stats, part[0]):
             total.merge(chunk_stats)
         pairs.merge(part[1])
 
-    task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids), engine)
+    task = CompareTask(tuple(variants), config, rule, scry, tuple(card_ids), engine,
+                       tuple(objectives))
     run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
                scheduler=scheduler, stop_early=stop_early)
     return stats, pairs

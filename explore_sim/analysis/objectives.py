@@ -20,6 +20,10 @@ minimised (:attr:`Objective.lower_is_better`: an earlier kill is better); inside
 expression it is a number of turns like any term, and the expression is maximised (write
 ``-kill_turn@6 + 0.1*counters@6``).
 
+Two more names look at every turn from 1 to T too: ``screwed_by@T`` and ``flooded_by@T`` are
+1 in a game that was ``screwed`` (``flooded``) at the end of at least one of turns 1 to T,
+else 0 (docs/guide/metrics.md): ``-screwed_by@7`` prefers games never screwed by turn 7.
+
 Several objectives are given as one text separated by commas (``on_curve@5,mana_spent@6``).
 
 :class:`PairedValues` keeps the running sums of per-game objective values of variants played
@@ -40,16 +44,20 @@ from ..engine.policies import Grammar, compile_expression, evaluate_expression
 from ..errors import OptionError, clip
 
 __all__ = ["Objective", "parse_objective", "parse_objectives", "PairedValues",
-           "OBJECTIVE_GRAMMAR", "MAX_OBJECTIVES", "KILL_TURN"]
+           "OBJECTIVE_GRAMMAR", "MAX_OBJECTIVES", "KILL_TURN", "EVER_TERMS"]
 
 #: The objective term that is not a metric: ``kill_turn@T``, min(kill turn, T + 1).
 KILL_TURN = "kill_turn"
+#: Objective terms that are 1 when a 0/1 metric was 1 at the end of one of turns 1 to T.
+EVER_TERMS = {"screwed_by": "screwed", "flooded_by": "flooded"}
 
 #: The objectives' grammar: goldfish metrics, each at a turn, and ``kill_turn@T``.
 OBJECTIVE_GRAMMAR = Grammar(
     "objective",
     {**{name: "a per-turn goldfish metric" for name in TURN_METRICS},
-     KILL_TURN: "min(kill turn, T + 1), lower is better"},
+     KILL_TURN: "min(kill turn, T + 1), lower is better",
+     **{name: f"1 if {metric} at the end of one of turns 1 to T"
+        for name, metric in EVER_TERMS.items()}},
     frozenset(),
     at_turns=True,
     error=OptionError,
@@ -81,8 +89,10 @@ class Objective:
 
     @property
     def first_turn(self) -> int:
-        """The earliest turn the objective looks at (1 with a ``kill_turn`` term)."""
-        return min(1 if metric == KILL_TURN else turn for metric, turn in self.terms)
+        """The earliest turn the objective looks at (1 with a ``kill_turn``, ``screwed_by``
+        or ``flooded_by`` term)."""
+        return min(1 if metric == KILL_TURN or metric in EVER_TERMS else turn
+                   for metric, turn in self.terms)
 
     @property
     def lower_is_better(self) -> bool:
@@ -129,6 +139,10 @@ class _Terms:
             alive = [1.0 - np.asarray(self.games[t]["opponent_dead"], dtype=np.float64)
                      for t in range(1, turn + 1)]
             return 1.0 + np.sum(alive, axis=0)
+        if metric in EVER_TERMS:  # 1 where the metric was 1 at the end of one of turns 1..T
+            name = EVER_TERMS[metric]
+            return np.max([np.asarray(self.games[t][name], dtype=np.float64)
+                           for t in range(1, turn + 1)], axis=0)
         return np.asarray(self.games[turn][metric], dtype=np.float64)
 
 

@@ -1,7 +1,7 @@
 """What an explore card is worth: against its vanilla stand-in, and in lands.
 
 For each explore or Map card of a deck, :func:`value` plays, on the same shuffles (common
-random numbers):
+random numbers), the variants of a :class:`~explore_sim.analysis.stand_ins.StandInPlan`:
 
 - the deck as it is (the *explorer deck*);
 - the *vanilla deck*: the same deck with every copy of the card replaced by its vanilla
@@ -18,21 +18,19 @@ and it has no land-equivalent; what its abilities add is the explorer - vanilla 
 
 *What exploring adds* is the paired difference explorer deck - vanilla deck, by turn and
 metric. The *land-equivalent* is the fractional ``k`` at which the chosen metric at the
-chosen turn (default ``on_curve`` at turn 4) of the vanilla deck with ``k`` more lands equals
-the explorer deck's, by linear interpolation between the two whole ``k`` around the
-crossing. Its standard error comes from the delta method: the interpolated ``k`` is a smooth
-function of three paired means (explorer, ``k``, ``k + 1``) whose covariance is known exactly
-from the games' sums of products, and the 95% interval is ``k ± 1.96 se``. A card worth more
-than all its copies is reported as such (no extrapolation above the last whole ``k``); a card
-worth less than its stand-in gets a negative land-equivalent, extrapolated from ``k = 0, 1``.
+chosen turn of the vanilla deck with ``k`` more lands equals the explorer deck's, by linear
+interpolation between the two whole ``k`` around the crossing
+(:func:`~explore_sim.analysis.stand_ins.land_equivalent`; se by the delta method, 95%
+interval ``k ± 1.96 se``).
 
-Lining up the shuffles: every variant's library is shuffled from an order (``card_ids``)
-that puts the card's copies (or stand-ins) last among the spells and the lands added in
-their place right after them, the last added first. The variants then differ only at the
-positions where they differ in cards: the explorer and vanilla decks hold the same card kind
-at every position, and the deck with ``k + 1`` lands differs from the one with ``k`` at one
-position. Any order gives the same distribution of games; this one makes the paired
-differences precise.
+The default basis is one every card can move: ``on_curve`` (at least as many lands on the
+battlefield as the turn number) at the turn after the card can first be cast, its mana value
++ 1, and no earlier than turn 3 (:func:`basis_turn`): a card's explores and Maps find lands
+from the turn it is cast, and those lands are played by the end of the next turn at the
+latest; a basis turn at or before the card's mana value cannot see them, and the first two
+land drops are made whatever a card does (the mulligan keeps hands of two lands or more). A
+card whose difference is 0 in every game is told why, with the basis that would show it
+(another turn, or another metric whose difference is not 0).
 """
 
 from __future__ import annotations
@@ -41,35 +39,40 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from os import PathLike
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..cards import Card, Catalog
-from ..cards.costs import ANY_COLOUR
 from ..cards.decklist import Deck, load_deck
-from ..cards.features import pip_demand
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
 from .compare import CompareResult
 from .executors import executing
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
-from .games import play_paired
 from .metric_checks import check_metrics
 from .report import deck_meta, engine_text, versions, with_meta
 from .results import Result
 from .run_costs import Cost, check_cost
 from .runner import seed_sequence
+from .stand_ins import (
+    StandInPlan,
+    added_basics,
+    land_equivalent,
+    play_plan,
+    stand_in_plan,
+    vanilla_stand_in,
+)
 
 __all__ = ["value", "ValueResult", "explore_cards", "chosen_cards", "vanilla_stand_in",
-           "added_basics", "DEFAULT_VALUE_METRICS", "VALUE_COLUMNS"]
+           "added_basics", "basis_turn", "basis_text", "DEFAULT_VALUE_METRICS",
+           "VALUE_COLUMNS"]
 
 #: Metrics whose explorer - vanilla differences are reported by default (with the
 #: land-equivalent's metric).
 DEFAULT_VALUE_METRICS = ("on_curve", "lands_played", "explore_lands", "counters",
-                         "mana_spent", "cards_cast")
+                         "mana_spent", "cards_cast", "compounded_mana")
 #: Columns of :meth:`ValueResult.summary`.
 VALUE_COLUMNS = ("card", "copies", "metric", "basis", "turn", "mean", "se", "ci_low",
                  "ci_high", "note")
@@ -77,9 +80,11 @@ VALUE_COLUMNS = ("card", "copies", "metric", "basis", "turn", "mean", "se", "ci_
 #: not picked automatically.
 _UNMODELLED_EXPLORES = frozenset({"dies", "lifegain", "reanimate"})
 _UNMODELLED_MAPS = frozenset({"opponent", "cast_tapped_target"})
-_BASIC_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # W U B R G
 _LAND_RULE = ("the stand-ins are replaced by basic lands of the deck's colours, in "
               "proportion to the coloured mana symbols of its spells (and commander)")
+_BASIS_RULE = ("land-equivalent basis: unless a turn is given, each card's is the turn after "
+               "it can first be cast (mana value + 1, turn 3 at the earliest), when the lands "
+               "its explores and Maps find are on the battlefield")
 _INTERVAL = ("land-equivalent: linear interpolation between the two whole numbers of lands "
              "around the crossing; se by the delta method from the exact covariance of the "
              "three paired means; 95% interval = estimate +/- 1.96 se")
@@ -116,8 +121,8 @@ def _commanders(deck: Deck) -> list[Card]:
     return [card for card, _ in deck.commander if card not in deck.cards]
 
 
-def vanilla_stand_in(card: Card) -> Card:
-    """The card without its explore and Map abilities: its vanilla stand-in.
+def basis_turn(card: Card) -> int:
+    """The default turn of a card's land-equivalent: the turn after it can first be cast.
 
     Parameters
     ----------
@@ -125,131 +130,14 @@ def vanilla_stand_in(card: Card) -> Card:
 
     Returns
     -------
-    Card
-        Named ``"NAME (vanilla)"``, with the same cost, colours, types, power, toughness and
-        other abilities, and no ``explores``, ``maps``, explore trigger or explore
-        replacement: a creature with nothing else is a vanilla creature (Jadelight Ranger: a
-        2/1 for {1}{G}{G}); a noncreature card is cast and does nothing else.
+    int
+        Its mana value + 1, at least 3 and at most 50: cast on curve at the earliest on the
+        turn of its mana value, the lands its explores or Maps find are on the battlefield
+        by the end of the next turn; and the first two land drops are made whatever a card
+        does, since the mulligan's keep rule keeps a hand of two lands or more.
     """
-    faces = card.name.split(" // ")
-    faces[0] = f"{faces[0]} (vanilla)"
-    return dataclasses.replace(
-        card, name=" // ".join(faces), explores=0, explores_x=False, explores_when="",
-        explore_targets=False, maps=0, maps_when="", explore_trigger="",
-        explore_replacement="", source="stand-in", mana_value=card.mana_value,
-        note=f"{card.name} without its explore and Map abilities",
-    )
-
-
-def added_basics(deck: Deck, count: int) -> list[Card]:
-    """The basic lands that replace stand-ins, in the order they are added.
-
-    The ``j``-th land is the colour furthest below its share ``j * w / total`` of the
-    deck's coloured mana symbols (ties: W, U, B, R, G), so the first ``k`` lands of the list
-    are the ``k`` lands of every variant: the proportion of the deck's colours, kept at each
-    ``k``. A Commander deck counts its commander's symbols and keeps to its colour identity.
-
-    Parameters
-    ----------
-    deck : Deck
-    count : int
-        How many lands.
-
-    Returns
-    -------
-    list of Card
-        ``count`` basic lands (the deck's own basic land cards where it has them).
-
-    Raises
-    ------
-    DeckError
-        A deck whose spells have no coloured mana symbol.
-    """
-    weights = np.zeros(5)
-    for card, copies in (*deck.main, *deck.commander):
-        if not card.is_land:
-            weights += copies * np.array(pip_demand(card), dtype=float)
-    if deck.commander:
-        identity = 0
-        for card, _ in deck.commander:
-            identity |= card.identity
-        weights *= [(identity >> i) & 1 for i in range(5)] if identity & ANY_COLOUR else 1
-    total = weights.sum()
-    if total <= 0:
-        raise DeckError(f"{clip(deck.name)}: its spells have no coloured mana symbol, so no "
-                        "basic land type to add")
-    own = Catalog(deck.cards)
-    lands = [own.find(name) or Catalog.builtin().get(name) for name in _BASIC_NAMES]
-    assigned = np.zeros(5)
-    chosen = []
-    for j in range(1, count + 1):
-        colour = int(np.argmax(weights * j / total - assigned - (weights == 0) * 1e9))
-        assigned[colour] += 1
-        chosen.append(lands[colour])
-    return chosen
-
-
-@dataclasses.dataclass(frozen=True)
-class _Plan:
-    """One card's variants: the explorer deck, the vanilla deck, then ``k`` more lands."""
-
-    card: Card
-    copies: int
-    stand_in: Card
-    decks: list[Deck]
-    card_ids: list[np.ndarray]
-    labels: list[str]
-
-
-def _coupled_ids(deck: Deck, target: Card, added: list[Card]) -> np.ndarray:
-    """The order a variant is shuffled from: the other spells in deck order, ``target``'s
-    copies, the lands added in their place (last added first), the deck's other lands."""
-    ids = {card: i + 1 for i, card in enumerate(deck.cards)}
-    counts = dict(deck.main)
-    extra = {card: added.count(card) for card in set(added)}
-    order = [ids[card] for card, n in deck.main if not card.is_land and card != target
-             for _ in range(n)]
-    order += [ids[target]] * counts[target] if counts.get(target, 0) else []
-    order += [ids[card] for card in reversed(added)]
-    order += [ids[card] for card, n in deck.main if card.is_land
-              for _ in range(n - extra.get(card, 0))]
-    array = np.array(order, dtype=np.int16)
-    if len(array) != deck.size:  # the order must hold the deck exactly
-        raise AssertionError(f"coupled order of {deck.name} has {len(array)} cards, "
-                             f"not {deck.size}")
-    return array
-
-
-def _plan(deck: Deck, card: Card, max_lands: int) -> _Plan:
-    stand_in = vanilla_stand_in(card)
-    if card in _commanders(deck):  # in the command zone: its stand-in, and no lands
-        vanilla = dataclasses.replace(
-            deck, name=f"{deck.name} [{card.name} -> vanilla]",
-            commander=tuple((stand_in if c == card else c, n) for c, n in deck.commander))
-        return _Plan(card, 1, stand_in, [deck, vanilla],
-                     [_coupled_ids(deck, card, []), _coupled_ids(vanilla, stand_in, [])],
-                     ["explorer deck", "vanilla"])
-    copies = dict(deck.main)[card]
-    vanilla = dataclasses.replace(
-        deck, name=f"{deck.name} [{card.name} -> vanilla]",
-        main=tuple((stand_in if c == card else c, n) for c, n in deck.main),
-    )
-    added = added_basics(deck, min(copies, max_lands))
-    decks, ids, labels = [deck, vanilla], [], ["explorer deck", "vanilla"]
-    ids.append(_coupled_ids(deck, card, []))
-    ids.append(_coupled_ids(vanilla, stand_in, []))
-    base = dict(vanilla.main)
-    for k in range(1, len(added) + 1):
-        lands = added[:k]
-        wanted = {land.name: base.get(land, 0) + lands.count(land) for land in dict.fromkeys(lands)}
-        variant = vanilla.with_counts(wanted, filler=stand_in.name, catalog=Catalog.builtin())
-        variant = dataclasses.replace(
-            variant, name=f"{deck.name} [{card.name} -> vanilla, {k} as lands]",
-            filler=deck.filler)
-        decks.append(variant)
-        ids.append(_coupled_ids(variant, stand_in, lands))
-        labels.append(f"vanilla +{k} land{'s' if k > 1 else ''}")
-    return _Plan(card, copies, stand_in, decks, ids, labels)
+    assert card.mana_value is not None  # Card sets it from the cost when not given
+    return min(max(card.mana_value + 1, 3), 50)
 
 
 def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | Card | None) -> list[Card]:
@@ -310,83 +198,6 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | Card | None) ->
     return chosen
 
 
-def _z(level: float) -> float:
-    return NormalDist().inv_cdf(0.5 + level / 2)
-
-
-def _land_equivalent(compared: CompareResult, copies: int, metric: str, turn: int,
-                     level: float = 0.95) -> dict[str, Any]:
-    """The land-equivalent of one card from its paired variants (explorer 0, vanilla + k at
-    k + 1), by interpolation and the delta method; exact integer sums until the last step."""
-    by_turn = [stats.by_turn[turn] for stats in compared.variants]
-    tried = len(by_turn) - 2  # the most lands tried: the copies, at most max_lands
-    if tried == 0:  # a commander: no copy in the library to trade for a land
-        return {"mean": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan,
-                "note": "the commander is in the command zone, not the library: no copy of "
-                        "it can be traded for a land, so no land-equivalent; explorer - "
-                        "vanilla is what its abilities add"}
-    products = compared.pairs.by_turn[turn].products
-    n = by_turn[0].n
-
-    def total(i: int) -> int:
-        return by_turn[i].total[metric]
-
-    def product(i: int, j: int) -> int:
-        return by_turn[i].total_sq[metric] if i == j else products[(min(i, j), max(i, j))][metric]
-
-    def d_total(k: int) -> int:  # sum over games of (vanilla + k) - explorer
-        return total(k + 1) - total(0)
-
-    def d_product(a: int, b: int) -> int:  # sum of d_a * d_b
-        return product(a + 1, b + 1) - product(a + 1, 0) - product(b + 1, 0) + product(0, 0)
-
-    def cov(a: int, b: int) -> float:  # covariance of the mean differences
-        return (n * d_product(a, b) - d_total(a) * d_total(b)) / (n * n * (n - 1))
-
-    gaps = [d_total(k) / n for k in range(tried + 1)]
-    explorer_mean = total(0) / n
-    crossing = next((k for k, gap in enumerate(gaps) if gap >= 0), None)
-    out: dict[str, Any] = {"mean": math.nan, "se": math.nan, "ci_low": math.nan,
-                           "ci_high": math.nan}
-    if crossing is None:
-        se = math.sqrt(max(cov(tried, tried), 0.0))
-        what = (f"all {copies} copies" if tried == copies else
-                f"{tried} lands (the most tried, of its {copies} copies)")
-        out["note"] = (f"worth more than {what}: with {tried} more land"
-                       f"{'s' if tried > 1 else ''} the deck reaches "
-                       f"{explorer_mean + gaps[-1]:.4f}, the explorer deck {explorer_mean:.4f} "
-                       f"(difference {gaps[-1]:+.4f}, se {se:.4f})")
-        out["above"] = True
-        return out
-    if crossing == 0 and d_total(0) == 0 and cov(0, 0) == 0:
-        out.update(mean=0.0, se=0.0, ci_low=0.0, ci_high=0.0,
-                   note=f"no difference: {metric} at turn {turn} is the same as with the "
-                        "vanilla stand-in in every game")
-        return out
-    a, b = (0, 1) if crossing == 0 else (crossing - 1, crossing)
-    slope = gaps[b] - gaps[a]
-    if slope <= 0:  # only when the explorer deck is no better than the vanilla deck
-        out["note"] = (f"no better than its vanilla stand-in on {metric} at turn {turn} "
-                       f"(explorer - vanilla {-gaps[0]:+.4f}), and one more land does not "
-                       "raise it here: no land-equivalent")
-        return out
-    # k = a - g_a / (g_b - g_a); d k / d g_a = -g_b / D^2, d k / d g_b = g_a / D^2
-    estimate = a - gaps[a] / slope
-    ga, gb = -gaps[b] / slope**2, gaps[a] / slope**2
-    variance = ga * ga * cov(a, a) + 2 * ga * gb * cov(a, b) + gb * gb * cov(b, b)
-    se = math.sqrt(max(variance, 0.0))
-    z = _z(level)
-    out.update(mean=estimate, se=se, ci_low=estimate - z * se, ci_high=estimate + z * se)
-    if gaps[0] > 0:
-        out["note"] = ("worth less than its vanilla stand-in: extrapolated below 0 from the "
-                       "decks with 0 and 1 more land (the stand-in is also cast where the "
-                       "casting priority puts a card that neither explores nor makes Maps, "
-                       "so the difference includes that change of casting order)")
-    else:
-        out["note"] = f"interpolated between {a} and {b} more lands"
-    return out
-
-
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class ValueResult(Result):
     """The outcome of :func:`value`: per card, what exploring adds and its land-equivalent.
@@ -431,13 +242,13 @@ class ValueResult(Result):
             holds :attr:`meta`.
         """
         chosen = check_metrics(metrics, self.meta["metrics"])
-        metric, turn = self.meta["land_equivalent"]["metric"], self.meta["land_equivalent"]["turn"]
         frames = []
         for card, compared in self.comparisons.items():
             copies = self.meta["cards"][card]["copies"]
-            diffs = compared.paired_differences(level=level, baseline="vanilla")
-            diffs = diffs[(diffs["variant"] == "explorer deck") & (diffs["turn"] > 0)
-                          & diffs["metric"].isin(chosen)].copy()
+            metric, turn = self.basis(card)
+            every = compared.paired_differences(level=level, baseline="vanilla")
+            every = every[(every["variant"] == "explorer deck") & (every["turn"] > 0)]
+            diffs = every[every["metric"].isin(chosen)].copy()
             diffs["metric"] = pd.Categorical(diffs["metric"], categories=chosen, ordered=True)
             diffs = diffs.sort_values(["metric", "turn"], kind="stable")
             rows = pd.DataFrame({
@@ -446,7 +257,10 @@ class ValueResult(Result):
                 "se": diffs["se"], "ci_low": diffs["ci_low"], "ci_high": diffs["ci_high"],
                 "note": "",
             })
-            found = _land_equivalent(compared, copies, metric, turn, level)
+            found = land_equivalent(compared, copies, metric, turn, level)
+            if found["note"].startswith("no difference"):
+                found["note"] += "; " + _why_no_difference(self.meta["cards"][card], metric,
+                                                           turn, every)
             row = {"card": card, "copies": copies, "metric": "land_equivalent",
                    "basis": f"{metric}@{turn}", "turn": turn,
                    **{key: found[key] for key in ("mean", "se", "ci_low", "ci_high")},
@@ -454,6 +268,22 @@ class ValueResult(Result):
             frames += [rows, pd.DataFrame([row])]
         frame = pd.concat(frames, ignore_index=True)[list(VALUE_COLUMNS)]
         return with_meta(frame, self.meta)
+
+    def basis(self, card: str) -> tuple[str, int]:
+        """The metric and turn a card's land-equivalent matches.
+
+        Parameters
+        ----------
+        card : str
+            A card of :attr:`cards`.
+
+        Returns
+        -------
+        (str, int)
+            ``meta["land_equivalent"]["metric"]`` and the card's turn: the one given, else
+            the turn after it can first be cast (:func:`basis_turn`).
+        """
+        return self.meta["land_equivalent"]["metric"], self.meta["cards"][card]["basis_turn"]
 
     def land_equivalents(self, level: float = 0.95) -> pd.DataFrame:
         """Only the land-equivalent rows of :meth:`summary`.
@@ -487,9 +317,9 @@ class ValueResult(Result):
             the number of stand-ins replaced by lands (NaN for the explorer deck), what
             :func:`explore_sim.plotting.plot_land_equivalent` draws.
         """
-        metric, turn = self.meta["land_equivalent"]["metric"], self.meta["land_equivalent"]["turn"]
         frames = []
         for card, compared in self.comparisons.items():
+            metric, turn = self.basis(card)
             rows = compared.summary(level)
             rows = rows[(rows["metric"] == metric) & (rows["turn"] == turn)]
             labels = rows["variant"].astype(str)
@@ -525,7 +355,7 @@ class ValueResult(Result):
                  f"  deck: {meta['deck'][0]['name']} ({meta['deck'][0]['size']} cards, "
                  f"{meta['deck'][0]['lands']} lands)",
                  f"  policy: {meta['policy'][0]}",
-                 f"  land-equivalent of: {basis['metric']} at turn {basis['turn']}",
+                 f"  land-equivalent of: {basis_text(basis)}",
                  f"  trials: {meta['trials']}  seed: {meta['seed']}",
                  f"  engine: {engine_text(meta)}", ""]
         curve = self.curve()
@@ -543,7 +373,8 @@ class ValueResult(Result):
                 lines.append(f"  land-equivalent: {found['mean']:.3f} lands (se {found['se']:.3f})"
                              f" [{found['ci_low']:.3f}, {found['ci_high']:.3f}]; {found['note']}")
             points = curve[curve["card"] == card]
-            lines.append(f"  {basis['metric']} at turn {basis['turn']}, mean (se):")
+            metric, turn = self.basis(card)
+            lines.append(f"  {metric} at turn {turn}, mean (se):")
             cells = pd.DataFrame([[f"{m:.4f} ({s:.4f})" for m, s in
                                    zip(points["mean"], points["se"])]],
                                  columns=[label.replace("vanilla +", "+") for label in
@@ -566,8 +397,7 @@ class ValueResult(Result):
 
     def _facts(self) -> dict[str, Any]:
         return {"deck": self.meta["deck"][0]["name"], "cards": self.cards,
-                "land_equivalent": f"{self.meta['land_equivalent']['metric']}@"
-                                   f"{self.meta['land_equivalent']['turn']}",
+                "land_equivalent": basis_text(self.meta["land_equivalent"]),
                 "trials": self.meta["trials"], "seed": self.meta["seed"]}
 
     def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
@@ -582,8 +412,8 @@ def value(
     cards: str | Card | Sequence[str | Card] | None = None,
     *,
     metric: str = "on_curve",
-    turn: int = 4,
-    turns: int = 6,
+    turn: int | None = None,
+    turns: int | None = None,
     metrics: Iterable[str] | None = None,
     policy: str | Policy = "forge",
     on_play: bool = True,
@@ -608,10 +438,13 @@ def value(
         finds.
     metric : str
         The per-turn metric the land-equivalent matches (default ``on_curve``).
-    turn : int
-        The turn it is matched at (default 4), at most ``turns``.
-    turns : int
-        Turns played (default 6); the differences are reported for each.
+    turn : int, optional
+        The turn it is matched at, at most ``turns``. Default: per card, the turn after it
+        can first be cast (:func:`basis_turn`: its mana value + 1), a basis every card's
+        explores and Maps can move.
+    turns : int, optional
+        Turns played; the differences are reported for each. Default: 6, or the latest
+        basis turn if later.
     metrics : iterable of str, optional
         Metrics of the difference rows (default :data:`DEFAULT_VALUE_METRICS` and
         ``metric``).
@@ -642,18 +475,17 @@ def value(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     _refuse_kill_turn(metric, "metric")
     (metric_name,) = check_metrics([metric], label="metric")
-    _check_whole("turn", turn)
+    chosen = chosen_cards(deck, cards)
+    turn_of, turns = _basis_turns(chosen, turn, turns)
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
                                         "mulligan": mulligan, "game": game, "engine": engine})
     config, trials = setup.config, setup.trials
-    if not 1 <= turn <= config.turns:
-        raise OptionError(f"turn must be between 1 and turns ({config.turns}), got {turn}")
     chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS)
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
-    plans = [_plan(deck, card, int(max_lands)) for card in chosen_cards(deck, cards)]
+    plans = [stand_in_plan(deck, [card], int(max_lands)) for card in chosen]
     widths = [len(plan.decks) for plan in plans]  # each card's variants play together
     check_cost(Cost(trials, sum(widths), max(widths), config.turns,
                     pair_sums=(config.turns + 1) * len(config.metric_names), groups=len(plans)))
@@ -667,26 +499,30 @@ def value(
                 if progress is not None:
                     progress(before + done, total)
 
-            comparisons[plan.card.name] = _compare_plan(plan, policy, setup, seed_seq, step,
+            comparisons[plan.cards[0].name] = play_plan(plan, policy, setup, seed_seq, step,
                                                         executor)
-    meta = _value_meta(deck, plans, policy, metric_name, int(turn), int(max_lands),
+    meta = _value_meta(deck, plans, policy, metric_name, turn, turn_of, int(max_lands),
                        chosen_metrics, setup, seed_seq)
     return ValueResult(meta=meta, comparisons=comparisons)
 
 
-def _value_meta(deck: Deck, plans: list[_Plan], policy: Policy, metric_name: str, turn: int,
-                max_lands: int, chosen_metrics: list[str], setup: Any,
-                seed_seq: Any) -> dict[str, Any]:
+def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_name: str,
+                turn: int | None, turn_of: dict[str, int], max_lands: int,
+                chosen_metrics: list[str], setup: Any, seed_seq: Any) -> dict[str, Any]:
     """The metadata of a valuation (JSON-safe)."""
     formats = game_formats([deck], setup.config, setup.rule)
+    commanders = _commanders(deck)
     meta = {
         "command": "value",
         "deck": [deck_meta(deck)],
-        "cards": {plan.card.name: {
-            "copies": plan.copies,
-            "commander": plan.card in _commanders(deck),
-            "stand_in": _describe(plan.stand_in),
-            "lands_added": _land_counts(added_basics(deck, len(plan.decks) - 2)),
+        "cards": {plan.cards[0].name: {
+            "copies": plan.copies or 1,
+            "commander": plan.cards[0] in commanders,
+            "mana_value": plan.cards[0].mana_value,
+            "modelled": _explore_related(plan.cards[0]),
+            "basis_turn": turn_of[plan.cards[0].name],
+            "stand_in": _describe(plan.stand_ins[0]),
+            "lands_added": _land_counts(plan.lands_added),
             "variants": plan.labels,
         } for plan in plans},
         "policy": [policy_name(policy)],
@@ -698,7 +534,7 @@ def _value_meta(deck: Deck, plans: list[_Plan], policy: Policy, metric_name: str
         "trials": setup.trials,
         "seed": seed_seq.entropy,
         "interval": _INTERVAL,
-        "assumptions": [*ASSUMPTIONS, _LAND_RULE,
+        "assumptions": [*ASSUMPTIONS, _LAND_RULE, _BASIS_RULE,
                         "vanilla stand-in: the card without its explore and Map abilities (a "
                         "commander's is still the commander, cast from the command zone)",
                         "every variant plays the same shuffles; the card's copies (or "
@@ -706,6 +542,76 @@ def _value_meta(deck: Deck, plans: list[_Plan], policy: Policy, metric_name: str
         "versions": versions(),
     }
     return meta
+
+
+def basis_text(basis: dict[str, Any]) -> str:
+    """``on_curve at turn 5``, or with no turn given ``on_curve at the turn after each
+    card can first be cast``: the land-equivalent's basis in words.
+
+    Parameters
+    ----------
+    basis : dict
+        ``meta["land_equivalent"]`` of a :class:`ValueResult`.
+
+    Returns
+    -------
+    str
+    """
+    if basis["turn"] is None:
+        return (f"{basis['metric']} at the turn after each card can first be cast (mana value "
+                "+ 1, turn 3 at the earliest)")
+    return f"{basis['metric']} at turn {basis['turn']}"
+
+
+def _why_no_difference(info: dict[str, Any], metric: str, turn: int,
+                       diffs: pd.DataFrame) -> str:
+    """Why a card changes ``metric`` at ``turn`` in no game, and the basis that would show
+    what it changes (``diffs``: its explorer - vanilla rows, every metric and turn)."""
+    if not info["modelled"]:
+        return ("the card has no explore or Map ability the goldfish models: it plays as its "
+                "vanilla stand-in, so no basis shows a difference")
+    moved = diffs[(diffs["se"] > 0) | (diffs["mean"] != 0)]
+    first = max(info["mana_value"], 1)
+    reason = ""
+    if turn <= first:
+        reason = (f"cast on turn {first} at the earliest (mana value {info['mana_value']}), "
+                  f"it changes the lands from turn {first + 1} on, which {metric} at turn "
+                  f"{turn} cannot see")
+    elif turn <= 2:
+        reason = ("the kept hand holds two lands or more (the mulligan's keep rule), so the "
+                  "first two land drops are made whatever the card does")
+    later = moved[(moved["metric"] == metric) & (moved["turn"] > turn)]
+    others = moved[moved["metric"] != metric]
+    if len(later):
+        row = later.iloc[0]
+        shown = f"--turn {int(row['turn'])} would show it ({metric} {row['mean']:+.4f})"
+    elif len(others):
+        row = others.iloc[int(np.argmax(np.abs(others["mean"].to_numpy())))]
+        shown = (f"{row['metric']} at turn {int(row['turn'])} differs ({row['mean']:+.4f}, se "
+                 f"{row['se']:.4f}): --metric {row['metric']} --turn {int(row['turn'])} would "
+                 "show it (a land-equivalent needs a metric that more lands raise)")
+    else:
+        shown = ("no metric differs at any turn played: its abilities changed none of these "
+                 "games (play more turns)")
+    return f"{reason}; {shown}" if reason else shown
+
+
+def _basis_turns(cards: list[Card], turn: int | None,
+                 turns: int | None) -> tuple[dict[str, int], int]:
+    """Each card's land-equivalent turn (``turn``, else :func:`basis_turn`) and the turns to
+    play (``turns``, else 6 or the latest of those turns)."""
+    if turn is not None:
+        _check_whole("turn", turn, 1, 50)
+    if turns is not None:
+        _check_whole("turns", turns, 1, 50)
+    turn_of = {card.name: int(turn) if turn is not None else basis_turn(card) for card in cards}
+    if turns is None:
+        turns = max(6, *turn_of.values())
+    late = [f"{name} ({at})" for name, at in turn_of.items() if at > turns]
+    if late:
+        raise OptionError(f"turn must be between 1 and turns ({turns}); the basis turn of "
+                          f"{', '.join(late)} is later: play more turns (turns)")
+    return turn_of, int(turns)
 
 
 def _refuse_kill_turn(metric: Any, label: str) -> None:
@@ -727,22 +633,6 @@ def _check_whole(name: str, number: Any, low: int | None = None,
     elif not whole or not low <= number <= high:
         raise OptionError(f"{name} must be a whole number from {low} to {high}, got "
                           f"{number!r}")
-
-
-def _compare_plan(plan: _Plan, policy: Policy, setup: Any, seed_seq: Any,
-                  step: Callable[[int, int], None], executor: Any) -> CompareResult:
-    """One card's variants played on the same shuffles, as a comparison."""
-    config, rule, trials = setup.config, setup.rule, setup.trials
-    stats, pairs = play_paired([(d, policy) for d in plan.decks], config, rule, None,
-                               trials, seed_seq, card_ids=plan.card_ids, progress=step,
-                               scheduler=executor, engine=setup.engine.engine)
-    compare_meta = {"command": "value", "turns": config.turns, "trials": trials,
-                    "seed": seed_seq.entropy, "mulligan": rule.name,
-                    "deck": [deck_meta(d) for d in plan.decks],
-                    "policy": [policy_name(policy)], "variants": plan.labels,
-                    **setup.engine.meta()}
-    return CompareResult(meta=compare_meta, decks=plan.labels, policies=[policy_name(policy)],
-                         labels=plan.labels, variants=stats, pairs=pairs)
 
 
 def _describe(card: Card) -> str:

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from ..errors import ExploreSimError, OptionError
-from . import answers, cards, curve, explore, games, metrics, replay, serve
+from . import answers, cards, curve, explore, games, lands, metrics, replay, serve
 from .arguments import PROG
 from .output import (
     BROKEN_PIPE_STATUS,
@@ -42,6 +42,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "value": answers.run_value,
     "advise": answers.run_advise,
     "tune": answers.run_tune,
+    "lands": lands.run,
     "curve": curve.run,
     "replay": replay.run,
     "metrics": metrics.run,

@@ -51,11 +51,13 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
                      help="a card of the main deck to value (repeatable, or names separated "
                           "by commas; default: every explore or Map card)")
     run.add_argument("--metric", default="on_curve",
-                     help="the per-turn metric the land-equivalent matches (default on_curve): "
-                          + names_help("turn"))
-    run.add_argument("--turn", type=count, default=4,
-                     help="the turn it is matched at (default 4)")
-    add_game_options(run, ["turns"])
+                     help="the per-turn metric the land-equivalent matches (default "
+                          "on_curve): " + names_help("turn"))
+    run.add_argument("--turn", type=count, default=None,
+                     help="the turn it is matched at (default: per card, the turn after it "
+                          "can first be cast, its mana value + 1, turn 3 at the earliest)")
+    run.add_argument("--turns", type=count, default=None,
+                     help="turns to play (1-50; default 6, or the latest card's turn if later)")
     run.add_argument("--metrics", default=None,
                      help="comma-separated metrics of the differences by turn (default: a "
                           "selection); see --metric")

@@ -8,7 +8,7 @@ import argparse
 from .._version import __version__
 from ..analysis.executors import DEFAULT_CONNECT_TIMEOUT, SCHEDULER_ENV
 from ..cards.decklist import DECK_FORMATS
-from . import answers, cards, curve, explore, games, metrics, replay, serve
+from . import answers, cards, curve, explore, games, lands, metrics, replay, serve
 from .arguments import PROG, Parser, count, seconds
 
 __all__ = ["build_parser"]
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_parser(commands, [sources, decks, plot, output])
     games.add_parsers(commands, [sources, decks, plot, output])
     answers.add_parsers(commands, [sources, decks, output], plot)
+    lands.add_parser(commands, [sources, decks, plot, output])
     curve.add_parser(commands, [sources, decks, output])
     replay.add_parser(commands, [sources, decks])
     metrics.add_parser(commands)

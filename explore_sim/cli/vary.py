@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..analysis.land_counts import parse_counts
 from ..analysis.sweep import MAX_GRID_VALUES
 from ..errors import OptionError, clip
 
@@ -12,7 +13,6 @@ __all__ = ["MAX_VARY_VALUES", "parse_vary"]
 
 #: The most values one --vary key takes (a grid key's, :data:`MAX_GRID_VALUES`).
 MAX_VARY_VALUES = MAX_GRID_VALUES
-_VARY_ITEM = re.compile(r"\s*(\d{1,6})\s*(?:\.\.\s*(\d{1,6})\s*)?")
 _FORGE_ARGUMENT = re.compile(r"\s*[a-z_]+\s*=(?!=)")
 
 
@@ -63,25 +63,7 @@ def _vary_card(key: str, sources: Any) -> str:
 
 
 def _vary_counts(name: str, text: str) -> list[int]:
-    values: list[int] = []
-    for item in text.split(","):
-        match = _VARY_ITEM.fullmatch(item)
-        if match is None:
-            raise OptionError(f"--vary {clip(name)}: expected whole numbers and A..B ranges "
-                              f"such as 20..26 or 0,4,8, got {clip(item.strip())!r}")
-        low = int(match.group(1))
-        high = int(match.group(2)) if match.group(2) is not None else low
-        if high < low:
-            raise OptionError(f"--vary {clip(name)}: the range {low}..{high} is empty "
-                              f"(write {high}..{low})")
-        if len(values) + high - low + 1 > MAX_VARY_VALUES:
-            raise OptionError(f"--vary {clip(name)}: more than {MAX_VARY_VALUES} values")
-        values.extend(range(low, high + 1))
-    repeated = sorted({v for v in values if values.count(v) > 1})
-    if repeated:
-        raise OptionError(f"--vary {clip(name)}: {', '.join(map(str, repeated[:5]))} given "
-                          "twice")
-    return values
+    return parse_counts(text, f"--vary {clip(name)}", MAX_VARY_VALUES)
 
 
 def _vary_policies(text: str) -> list[str]:

@@ -116,6 +116,8 @@ def cast(play: Play, state: GameState, rows: np.ndarray, kind: int) -> None:
     {2} of tax per earlier cast from there, CR 903.8) and resolve it."""
     t = play.tables
     takes_x = kind in t.x_ids  # Jadelight Spelunker: X takes all the mana left
+    totals = state.totals
+    before = totals["mana_spent"][rows] - totals["commander_tax_paid"][rows]
     if kind in t.commander_ids:
         casts = taxed_casts(state, rows, kind)
         x = np.zeros(len(rows), dtype=np.int32)
@@ -130,6 +132,8 @@ def cast(play: Play, state: GameState, rows: np.ndarray, kind: int) -> None:
     else:
         x = pay(play, state, rows, t.casting.kind_modes[kind], take_all=takes_x)
         from_hand(state, rows, kind)
+    totals["spell_mana"][rows] += totals["mana_spent"][rows] - totals["commander_tax_paid"][rows] \
+        - before  # what the spell cost, its commander tax aside
     state.totals["cards_cast"][rows] += 1
     if t.features.is_permanent[kind]:
         enters(play, state, rows, kind, x if takes_x else None)

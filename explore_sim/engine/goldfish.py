@@ -232,9 +232,12 @@ class Goldfish:
             draw(play, state, np.arange(state.trials))
 
     def cleanup(self, state: GameState) -> None:
-        """Discard down to the hand limit (:attr:`DeckTables.discard_order`): the spells held
-        for want of a target first, then the most expensive spells (of two that cost the
-        same, the one that is not a mana source), lands last; then the lower id."""
+        """The end of the turn: the mana spent on spells so far joins ``compounded_mana`` (the
+        running sum of ``spell_mana`` over the turns, docs/guide/metrics.md); then discard
+        down to the hand limit (:attr:`DeckTables.discard_order`): the spells held for want
+        of a target first, then the most expensive spells (of two that cost the same, the one
+        that is not a mana source), lands last; then the lower id."""
+        state.totals["compounded_mana"] += state.totals["spell_mana"]
         excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():
             return
@@ -264,6 +267,16 @@ class Goldfish:
         out["lands_played"] = lands_in_play
         out["on_curve"] = (lands_in_play >= state.turn).astype(np.int32)
         out["land_drop"] = state.played_land.astype(np.int32)
+        lands_in_hand = row_sum(state.hand[:, self.tables.land_ids], np.int32)
+        # spells left: nonland cards in hand but those held for want of a target (never
+        # cast in a goldfish game), and commanders in the command zone
+        spells_left = (row_sum(state.hand, np.int32) - lands_in_hand
+                       - row_sum(state.hand[:, self.tables.held_ids], np.int32)
+                       + row_sum(state.command, np.int32))
+        out["screwed"] = (~state.played_land & (lands_in_play < state.turn)
+                          & (spells_left > 0)).astype(np.int32)
+        out["flooded"] = ((spells_left == 0)
+                          & (lands_in_play + lands_in_hand > state.turn)).astype(np.int32)
         out["creatures"] = creatures(play, state, everyone)
         out["hand_size"] = row_sum(state.hand, np.int32)
         life = starting_life(self.config, self.tables.is_commander)

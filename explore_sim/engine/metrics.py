@@ -113,6 +113,13 @@ CATALOGUE: tuple[Metric, ...] = (
        "number", "P(on curve: lands ≥ turn)", kernel=True),
     _m("land_drop", "turn", "state", "probability", "a land was played this turn",
        "P(land played this turn)", kernel=True),
+    _m("screwed", "turn", "state", "probability", "mana screw: no land was played this turn, "
+       "fewer lands are on the battlefield than the turn number, and a spell is left in hand "
+       "(not one held for want of a target) or a commander in the command zone",
+       "P(screwed)", kernel=True),
+    _m("flooded", "turn", "state", "probability", "mana flood: no spell is left in hand (but "
+       "ones held for want of a target) nor a commander in the command zone, and the lands on "
+       "the battlefield and in hand outnumber the turn number", "P(flooded)", kernel=True),
     _m("counters", "turn", "event", "counters", "+1/+1 counters put on your permanents by "
        "explore and its triggers (explore_counters + trigger_counters)", "+1/+1 counters",
        kernel=True),
@@ -134,6 +141,11 @@ CATALOGUE: tuple[Metric, ...] = (
        kernel=True),
     _m("mana_spent", "turn", "event", "mana", "mana spent on spells and abilities",
        "mana spent", kernel=True),
+    _m("spell_mana", "turn", "event", "mana", "mana paid to cast spells, commander tax aside "
+       "(mana_spent without abilities such as Maps)", "mana spent on spells", kernel=True),
+    _m("compounded_mana", "turn", "event", "mana", "Karsten's compounded mana spent: "
+       "spell_mana at the end of each turn from the first to this one, added up",
+       "compounded mana spent", kernel=True),
     _m("cards_cast", "turn", "event", "spells", "spells cast", kernel=True),
     _m("creatures", "turn", "state", "creatures", "creatures on the battlefield", kernel=True),
     _m("hand_size", "turn", "state", "cards", "cards in hand", "cards in hand", kernel=True),

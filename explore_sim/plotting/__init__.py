@@ -26,6 +26,7 @@ from .axes_plots import (
     plot_distribution,
     plot_heatmap,
     plot_land_equivalent,
+    plot_lands,
     plot_sweep,
     plot_turns,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "plot_heatmap",
     "plot_sweep",
     "plot_land_equivalent",
+    "plot_lands",
     "plot_metrics",
     "sweep_dimensions",
     "short_labels",

@@ -9,10 +9,12 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
 
 from ..errors import OptionError
 from .docstrings import share_docs
 from .style import (
+    PALETTE,
     axes_or_current,
     error_bars,
     legend_title,
@@ -25,13 +27,13 @@ from .style import (
 )
 
 __all__ = ["plot_turns", "plot_distribution", "plot_differences", "plot_heatmap",
-           "plot_sweep", "plot_land_equivalent"]
+           "plot_sweep", "plot_land_equivalent", "plot_lands"]
 
 
 @share_docs
 def plot_turns(
     data: pd.DataFrame,
-    metric: str = "on_curve",
+    metric: str | Sequence[str] = "on_curve",
     *,
     hue: str | None = None,
     style: str | None = None,
@@ -48,8 +50,9 @@ def plot_turns(
     data : DataFrame
         Tidy rows with ``turn, metric, mean, ci_low, ci_high`` (``SimulationResult.summary()``
         or ``CompareResult.summary()``).
-    metric : str
-        Which metric to draw.
+    metric : str or sequence of str
+        Which metric to draw; several (``["maps_created", "maps_used"]``) are told apart by
+        colour and marker (``hue="metric"`` unless ``hue`` or ``style`` is given).
     hue : str, optional
         Column whose values get their own colour (default: ``variant`` if present and
         ``style`` is not given).
@@ -74,11 +77,17 @@ def plot_turns(
     """
     require_columns(data, ("turn", "metric", "mean", "ci_low", "ci_high", hue, style), "plot_turns")
     ax = axes_or_current(ax)
-    rows = data[(data["metric"] == metric) & (data["turn"] > 0)]
+    metrics = [metric] if isinstance(metric, str) else list(metric)
+    rows = data[data["metric"].isin(metrics) & (data["turn"] > 0)]
     if rows.empty:
         raise OptionError(f"no rows for metric {metric!r} after turn 0")
-    if hue is None and style is None and "variant" in rows.columns:
+    if hue is None and style is None and len(metrics) > 1:
+        hue = "metric"
+    elif hue is None and style is None and "variant" in rows.columns:
         hue = "variant"
+    if len(metrics) > 1 and "metric" not in (hue, style):
+        raise OptionError("plot_turns: several metrics are told apart by hue='metric' or "
+                          "style='metric'")
     keys = [c for c in (hue, style) if c is not None] + ["turn"]
     one_row_per_point(rows, keys, "plot_turns",
                        "keep one value of each (data[data[column] == value]) or draw them "
@@ -91,10 +100,11 @@ def plot_turns(
         if band:
             ax.fill_between(group["turn"], group["ci_low"], group["ci_high"],
                             color=kw["color"], alpha=0.2, linewidth=0)
+    label = ", ".join(metric_label(m) for m in metrics)
     ax.set_xlabel("turn")
-    ax.set_ylabel(metric_label(metric))
+    ax.set_ylabel(label)
     ax.set_xticks(sorted(rows["turn"].unique()))
-    ax.set_title(f"{metric_label(metric)} by turn", fontsize="medium")
+    ax.set_title(f"{label} by turn", fontsize="medium")
     if hue is not None or style is not None:
         place_legend(ax, legend_title(hue, style), legend)
     return ax
@@ -248,6 +258,7 @@ def plot_heatmap(
     cmap: str = "viridis",
     annotate: bool = True,
     fmt: str = "{:.2f}",
+    best: str | None = None,
 ) -> Axes:
     """A sweep as a heatmap: ``x`` by ``y`` grid of a metric's mean.
 
@@ -272,15 +283,20 @@ def plot_heatmap(
         Write each cell's value in it.
     fmt : str
         Format of the annotations.
+    best : {"max", "min"}, optional
+        Outline the cell of each row (each ``y`` value) with the highest (``"max"``) or
+        lowest (``"min"``) mean, such as the best land count for each number of explorers.
 
     {returns_axes}
 
     Raises
     ------
     OptionError
-        Missing columns, no rows for the metric and turn, or several rows per cell without
-        ``estimator``.
+        Missing columns, no rows for the metric and turn, several rows per cell without
+        ``estimator``, or another ``best``.
     """
+    if best not in (None, "max", "min"):
+        raise OptionError(f"best must be 'max', 'min' or None, got {best!r}")
     require_columns(data, (x, y, "turn", "metric", "mean"), "plot_heatmap")
     ax = axes_or_current(ax)
     turn = int(data["turn"].max()) if turn is None else turn
@@ -300,7 +316,16 @@ def plot_heatmap(
     ax.set_xlabel(x)
     ax.set_ylabel(y)
     combined = f" ({getattr(estimator, '__name__', estimator)} of rows)" if estimator else ""
-    ax.set_title(f"{metric_label(metric)}, turn {turn}{combined}", fontsize="medium")
+    outlined = f"; outlined: each row's {'highest' if best == 'max' else 'lowest'}" \
+        if best else ""
+    ax.set_title(f"{metric_label(metric)}, turn {turn}{combined}{outlined}", fontsize="medium")
+    if best:
+        values = grid.to_numpy(dtype=float)
+        for row, line in enumerate(values):
+            if np.isfinite(line).any():
+                col = int(np.nanargmax(line) if best == "max" else np.nanargmin(line))
+                ax.add_patch(Rectangle((col - 0.5, row - 0.5), 1, 1, fill=False,
+                                       edgecolor="black", linewidth=2.2))
     colorbar = ax.figure.colorbar(image, ax=ax)
     colorbar.set_label(metric_label(metric))
     if annotate:
@@ -456,4 +481,57 @@ def plot_land_equivalent(
     ax.set_title("land-equivalent: where the line meets the explorer deck (dotted), "
                  "95% interval", fontsize="medium")
     ax.legend(fontsize="small")
+    return ax
+
+
+@share_docs
+def plot_lands(data: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """How many lands: the objective at each land count with its interval, the best count
+    starred and the counts tied with it filled; the shares of screwed and flooded games on
+    a second axis.
+
+    Parameters
+    ----------
+    data : DataFrame
+        ``LandsResult.summary()``: ``lands, best, tied, mean, ci_low, ci_high, screwed,
+        flooded`` (``attrs["explore_sim"]`` names the objective).
+    {ax}
+
+    {returns_axes}
+        The objective's axes (the shares' axes is its twin).
+
+    Raises
+    ------
+    OptionError
+        Missing columns, or several rows for one land count.
+    """
+    require_columns(data, ("lands", "best", "tied", "mean", "ci_low", "ci_high", "screwed",
+                           "flooded"), "plot_lands")
+    one_row_per_point(data, ["lands"], "plot_lands", "keep one run's rows")
+    ax = axes_or_current(ax)
+    rows = data.sort_values("lands")
+    x = rows["lands"].to_numpy(dtype=float)
+    mean = rows["mean"].to_numpy(dtype=float)
+    error = error_bars(mean, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy())
+    ax.errorbar(x, mean, yerr=error, color=PALETTE[0], marker="o", markerfacecolor="white",
+                capsize=3, label="objective, 95% interval")
+    tied = rows["tied"].to_numpy(dtype=bool)
+    ax.plot(x[tied], mean[tied], "o", color=PALETTE[0], zorder=3, label="tied with the best")
+    best = rows["best"].to_numpy(dtype=bool)
+    ax.plot(x[best], mean[best], "*", markersize=16, color=PALETTE[0], zorder=4,
+            markeredgecolor="black", label="best")
+    objective = rows.attrs.get("explore_sim", {}).get("objective", "objective")
+    ax.set_xlabel("lands")
+    ax.set_ylabel(objective)
+    ax.set_xticks(x)
+    shares = ax.twinx()
+    for column, look in (("screwed", (PALETTE[1], "--", "v")), ("flooded", (PALETTE[2], ":", "^"))):
+        shares.plot(x, 100 * rows[column].to_numpy(dtype=float), color=look[0],
+                    linestyle=look[1], marker=look[2], label=f"{column} games")
+    shares.set_ylabel("games screwed / flooded at least once (%)")
+    shares.set_ylim(0, 100)
+    lines = [*ax.get_legend_handles_labels()[0], *shares.get_legend_handles_labels()[0]]
+    labels = [*ax.get_legend_handles_labels()[1], *shares.get_legend_handles_labels()[1]]
+    ax.legend(lines, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3,
+              fontsize="small")
     return ax

@@ -18,6 +18,7 @@ from .axes_plots import (
     plot_distribution,
     plot_heatmap,
     plot_land_equivalent,
+    plot_lands,
     plot_sweep,
     plot_turns,
 )
@@ -92,7 +93,9 @@ def figure_title(meta: dict[str, Any], labels: dict[str, str] | None = None) -> 
     policies = [labels.get(p, p) for p in meta.get("policy", [])]
     parts = [decks, f"polic{'ies' if len(policies) > 1 else 'y'}: {', '.join(policies)}"]
     if "turns" in meta:
-        parts.append(f"{meta['turns']} turns on the {'play' if meta.get('on_play') else 'draw'}")
+        start = ("half on the play, half on the draw" if meta.get("on_play") == "both" else
+                 f"on the {'play' if meta.get('on_play') else 'draw'}")
+        parts.append(f"{meta['turns']} turns {start}")
     if "drawn" in meta:
         from ..analysis.report import explores_text
 
@@ -285,7 +288,7 @@ def _sweep_figure(result: Any, metrics: Sequence[str] | None) -> Figure:
     rows = result.summary()
     figure = Figure(figsize=(7, 4.5), layout="constrained")
     if len(varying) == 2 and not others:
-        plot_heatmap(rows, varying[0], varying[1], metric, ax=figure.subplots())
+        plot_heatmap(rows, varying[0], varying[1], metric, ax=figure.subplots(), best="max")
     else:
         x = (dims or list(result.grid))[0]
         hue = dims[1] if len(dims) > 1 else None
@@ -308,10 +311,11 @@ def result_figure(
     ``distribution``: that metric's distribution at ``turn``. ``simulate`` and ``compare``
     otherwise: :func:`plot_metrics`, one panel per metric (with the paired differences beside
     each for a comparison). Each of these is titled with what ran (:func:`figure_title`).
-    ``value``: :func:`plot_land_equivalent` of every card valued. ``sweep``: the first of
-    ``metrics`` (default on_curve) at the last turn, as a :func:`plot_heatmap` when exactly
-    two grid keys vary (one deck, one policy), else as :func:`plot_sweep` lines (the first
-    varying parameter across, the next ones as colour and line style).
+    ``value``: :func:`plot_land_equivalent` of every card valued. ``lands``:
+    :func:`plot_lands`. ``sweep``: the first of ``metrics`` (default on_curve) at the last
+    turn, as a :func:`plot_heatmap` when exactly two grid keys vary (one deck, one policy;
+    each row's highest cell outlined), else as :func:`plot_sweep` lines (the first varying
+    parameter across, the next ones as colour and line style).
 
     Parameters
     ----------
@@ -341,9 +345,17 @@ def result_figure(
         turn it does not have, or a sweep varying more than three parameters.
     """
     command = getattr(result, "meta", {}).get("command")
-    if command not in ("explore", "simulate", "compare", "value", "sweep"):
-        raise OptionError(f"result_figure draws explore, simulate, compare, value and sweep "
-                          f"results, not {command!r}")
+    if command not in ("explore", "simulate", "compare", "value", "sweep", "lands"):
+        raise OptionError(f"result_figure draws explore, simulate, compare, value, sweep and "
+                          f"lands results, not {command!r}")
+    if command == "lands":
+        if metrics is not None or distribution is not None or turn is not None:
+            raise OptionError("a lands figure is its objective by land count: it takes no "
+                              "metrics=, distribution= or turn=")
+        figure = Figure(figsize=(8, 5), layout="constrained")
+        plot_lands(result.summary(), ax=figure.subplots())
+        figure.suptitle(textwrap.fill(figure_title(result.meta), 70), fontsize="medium")
+        return figure
     if command == "sweep":
         if distribution is not None or turn is not None:
             raise OptionError("a sweep's figure is one metric at the last turn: it takes no "

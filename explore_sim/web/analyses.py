@@ -37,7 +37,7 @@ from ..analysis.metric_checks import (
 from ..analysis.objectives import parse_objectives
 from ..analysis.report import engine_text, explores_text, meta_text
 from ..analysis.simulate import simulate
-from ..analysis.value import DEFAULT_VALUE_METRICS, chosen_cards, value
+from ..analysis.value import DEFAULT_VALUE_METRICS, basis_text, chosen_cards, value
 from ..cards import CardSources
 from ..cards.decklist import Deck
 from ..cards.name_lists import joined_card_lists
@@ -51,6 +51,7 @@ from .checks import cast_first_errors, engine_errors, explore_errors
 from .curve_tab import CURVE
 from .forms import Field
 from .game_fields import GameFields
+from .lands_tab import LANDS
 from .parts import (
     Analysis,
     GameVariant,
@@ -352,8 +353,9 @@ _VALUE_FIELDS = (
           "line (blank: every explore or Map card of the deck)"),
     Field("metric", "land-equivalent of", "choice", "on_curve", "the per-turn metric the "
           "land-equivalent matches", choices=tuple(TURN_METRICS)),
-    Field("turn", "at turn", "int", 4, "the turn it is matched at (at most turns)", low=1,
-          high=50),
+    Field("turn", "at turn", "int", None, "the turn it is matched at, at most turns (blank: "
+          "per card, the turn after it can first be cast: its mana value + 1, turn 3 at the "
+          "earliest)", low=1, high=50),
     _VALUE_TURNS,
     Field("metrics", "metrics", "text", None, "comma-separated metrics of the differences by "
           f"turn (blank: {', '.join(DEFAULT_VALUE_METRICS[:4])}, ...)", wide=True),
@@ -409,21 +411,22 @@ def _value_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     found = found.astype(object).where(found.notna(), "")  # no number: the note says why
     tables = [frame_table(
         found,
-        f"value: land-equivalents of {basis['metric']} at turn {basis['turn']}",
+        f"value: land-equivalents of {basis_text(basis)}",
         "mean: lands the card is worth (blank when it is worth more than every land tried, "
         "as the note says); se by the delta method; 95% interval ci_low to ci_high")]
-    tables[0] = dataclasses.replace(tables[0], lead=value_answer(found, basis))
+    tables[0] = dataclasses.replace(tables[0], lead=value_answer(found))
     curve = result.curve()
     turns = range(1, meta["turns"] + 1)
     for card in result.cards:
         info = meta["cards"][card]
         lands = ", ".join(f"{n} {name}" for name, n in info["lands_added"].items())
         points = curve[curve["card"] == card]
+        metric, turn = result.basis(card)
         tables.append(wide_table(
-            points, "metric", "variant", info["variants"], [basis["metric"]],
+            points, "metric", "variant", info["variants"], [metric],
             lambda r: f"{r['mean']:.4f} ({r['se']:.4f})",
             f"{card} ({info['copies']} {'copy' if info['copies'] == 1 else 'copies'}): "
-            f"{basis['metric']} at turn {basis['turn']} of each deck",
+            f"{metric} at turn {turn} of each deck",
             f"cells: mean (standard error); stand-in: {info['stand_in']}; lands added: "
             f"{lands}"))
         diffs = rows[(rows["card"] == card) & (rows["metric"] != "land_equivalent")]
@@ -442,32 +445,34 @@ def _value_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     return tables
 
 
-def value_answer(found: pd.DataFrame, basis: Mapping[str, Any]) -> str:
+def value_answer(found: pd.DataFrame) -> str:
     """The land-equivalents in words: "4 Jadelight Ranger are worth 0.26 lands (0.24 to
-    0.28) for on_curve at turn 4." (a card without a number, or the same as its stand-in in
-    every game, gets its note).
+    0.28), for on_curve at turn 4." (a card without a number, or the same as its
+    stand-in in every game, gets its note; cards matched at different turns each say theirs).
 
     Parameters
     ----------
     found : DataFrame
-        The land-equivalent rows: card, copies, mean, ci_low, ci_high, note ("" for none).
-    basis : mapping
-        The matched ``metric`` and ``turn``.
+        The land-equivalent rows: card, copies, basis (``metric@turn``), mean, ci_low,
+        ci_high, note ("" for none).
 
     Returns
     -------
     str
         One sentence for every card.
     """
+    bases = [" at turn ".join(str(basis).split("@")) for basis in found["basis"]]
+    shared = len(set(bases)) == 1
     parts = []
-    for row in found.itertuples():
+    for row, basis in zip(found.itertuples(), bases):
         same = row.mean == 0 and row.ci_low == 0 and row.ci_high == 0  # in every game
         if row.mean == "" or (same and row.note):
-            parts.append(f"{row.copies} {row.card}: {row.note}")
+            part = f"{row.copies} {row.card}: {row.note}"
         else:
-            parts.append(f"{row.copies} {row.card} {'is' if row.copies == 1 else 'are'} worth "
-                         f"{row.mean:.2f} lands ({row.ci_low:.2f} to {row.ci_high:.2f})")
-    return f"{'; '.join(parts)}, for {basis['metric']} at turn {basis['turn']}."
+            part = (f"{row.copies} {row.card} {'is' if row.copies == 1 else 'are'} worth "
+                    f"{row.mean:.2f} lands ({row.ci_low:.2f} to {row.ci_high:.2f})")
+        parts.append(part if shared else f"{part}, for {basis}")
+    return f"{'; '.join(parts)}, for {bases[0]}." if shared else f"{'; '.join(parts)}."
 
 
 VALUE = Analysis(
@@ -635,7 +640,7 @@ ADVISE = Analysis(
 
 #: The analyses of the page, in its order.
 ANALYSES: dict[str, Analysis] = {a.name: a for a in (EXPLORE, SIMULATE, COMPARE, VALUE,
-                                                       CURVE, ADVISE)}
+                                                       LANDS, CURVE, ADVISE)}
 
 
 def describe_run(result: Any) -> list[tuple[str, str]]:
@@ -659,7 +664,7 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
     if "cards" in meta:  # value
         basis = meta["land_equivalent"]
         facts += [("cards", meta_text(list(meta["cards"]))),
-                  ("land-equivalent of", f"{basis['metric']} at turn {basis['turn']} (at most "
+                  ("land-equivalent of", f"{basis_text(basis)} (at most "
                                          f"{basis['max_lands']} lands)")]
     where = meta.get("position")
     if where is not None:  # advise

@@ -197,13 +197,15 @@ _FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
 def _carried_over(data: dict[str, str], previous: Analysis | None,
                   analysis: Analysis) -> dict[str, str]:
     """The form as typed, for ``analysis`` after ``previous``: an option of both keeps its
-    value only where it means the same in both (same kind and default); any other option of
-    ``analysis`` starts from its own default (``turn`` of explore is blank, of value 4)."""
+    value only where it means the same in both (same kind, default and label); any other
+    option of ``analysis`` starts from its own default (``turn`` of explore, the turn the
+    policy sees, is not value's, "at turn", the land-equivalent's)."""
     before = {f.name: f for f in previous.fields} if previous is not None else {}
     kept = dict(data)
     for field in analysis.fields:
         old = before.get(field.name)
-        if old is None or (old.kind, old.default) != (field.kind, field.default):
+        if old is None or (old.kind, old.default, old.label) != (field.kind, field.default,
+                                                                 field.label):
             kept.pop(field.name, None)
     return kept
 

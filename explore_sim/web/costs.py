@@ -3,9 +3,9 @@
 caps.
 
 A run plays ``trials`` games of each deck variant (a compare's decks x policies, a value
-card's explorer deck, vanilla deck and land variants, advise's keep and mill), each for some
-turns. Its cost is counted in *game turns*: trials x variants x turns. Two caps of the
-server hold:
+card's explorer deck, vanilla deck and land variants, a lands run's land counts and its
+explore cards' variants, advise's keep and mill), each for some turns. Its cost is counted
+in *game turns*: trials x variants x turns. Two caps of the server hold:
 
 - the whole run: at most ``max_game_turns`` (how long it keeps a run slot);
 - at once: the variants played together on one chunk of at most 65,536 trials are in memory
@@ -22,11 +22,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis.curve import curve_runs, curve_turns
+from ..analysis.lands import default_objective
 from ..analysis.objectives import parse_objectives
 from ..analysis.run_costs import BYTES_PER_GAME_TURN, MAX_PAIRED_SUMS, Caps, Cost, cost_problem
-from ..analysis.value import chosen_cards
+from ..analysis.value import chosen_cards, explore_cards
 from ..cards.decklist import Deck
 from ..errors import ExploreSimError
+from .lands_tab import lands_counts
 
 __all__ = ["Cost", "run_cost", "cost_errors", "BYTES_PER_GAME_TURN"]
 
@@ -37,6 +39,18 @@ def _value_variants(decks: Sequence[Deck], options: Mapping[str, Any]) -> list[i
     copies = dict(deck.main)
     return [2 + min(copies.get(card, 1), options["max_lands"])
             for card in chosen_cards(deck, options.get("card") or None)]
+
+
+def _lands_cost(deck: Deck, options: Mapping[str, Any]) -> Cost:
+    """Every land count played together, then the explore cards' variants at the best one,
+    each game as long as the objective's last turn."""
+    counts = len(lands_counts(deck, options))
+    copies = sum(n for card, n in deck.main if card in explore_cards(deck))
+    explorers = 0 if options["no_explorers"] or not copies else \
+        2 + min(copies, options["max_lands"])
+    objective = options.get("objective") or default_objective(bool(deck.commander))
+    turns = parse_objectives(objective)[0].last_turn
+    return Cost(options["trials"], counts + explorers, max(counts, explorers), turns)
 
 
 def _advise_turns(options: Mapping[str, Any]) -> int:
@@ -73,6 +87,8 @@ def run_cost(analysis: str, options: Mapping[str, Any], decks: Sequence[Deck]) -
         return Cost(trials, sum(widths), max(widths), options["turns"])
     if analysis == "advise":
         return Cost(trials, 2, 2, _advise_turns(options))
+    if analysis == "lands":  # every count together, then the explore cards' variants
+        return _lands_cost(decks[0], options)
     if analysis == "curve":  # a run per group of cards; turns blank: the largest mana value
         return Cost(trials, len(curve_runs(decks[0])), 1,
                     curve_turns(decks[0], options.get("turns")))

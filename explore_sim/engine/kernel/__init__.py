@@ -3,11 +3,11 @@
 The vectorised turn loop (:mod:`explore_sim.engine.goldfish`) plays every game of a chunk
 at once with NumPy; this engine plays them one after another in compiled scalar code
 (:mod:`.game` and the modules it builds on: :mod:`.zones`, :mod:`.decisions`,
-:mod:`.colours`, :mod:`.search`, :mod:`.lands`, :mod:`~explore_sim.engine.kernel.explore`,
-:mod:`.spells`, :mod:`.actions`, :mod:`.turn`; their numbering in :mod:`.layout` and
-:mod:`.codes`; sets of card ids as bits in :mod:`.bits`; a game's log, written only when
-asked for, in :mod:`.trace`), reading the same frozen
-:class:`~explore_sim.engine.tables.DeckTables`
+:mod:`.colours`, :mod:`.search`, :mod:`~explore_sim.engine.kernel.lands`,
+:mod:`~explore_sim.engine.kernel.explore`, :mod:`.spells`, :mod:`.actions`, :mod:`.turn`;
+their numbering in :mod:`.layout` and :mod:`.codes`; sets of card ids as bits in
+:mod:`.bits`; a game's log, written only when asked for, in :mod:`.trace`), reading the same
+frozen :class:`~explore_sim.engine.tables.DeckTables`
 (packed by :mod:`.pack`; the game's records and how it is compiled in :mod:`.records`; the
 chunks' output arrays, reused, in :mod:`explore_sim.engine.buffers`) and
 playing the same rules: the two implementations agree game by

@@ -3,10 +3,10 @@
 Each name is defined once, here, as a member of an :class:`enum.IntEnum` (numba reads a
 member as a constant), and the arrays are laid out from these enumerations: the packed tables
 (:mod:`.pack`) fill column ``CardCol.IS_LAND`` of ``K.card`` from the deck's ``is_land``, the
-state (:mod:`.state`) has ``len(Slot)`` slots. Where a name belongs to one of the package's
-registries, the member is that registry entry's name in capitals, and ``tests/test_registries.py``
-checks both ways that the kernel's members are exactly the entries the registry says the kernel
-implements:
+state (:mod:`~explore_sim.engine.kernel.state`) has ``len(Slot)`` slots. Where a name belongs
+to one of the package's registries, the member is that registry entry's name in capitals, and
+``tests/test_registries.py`` checks both ways that the kernel's members are exactly the entries
+the registry says the kernel implements:
 
 - :class:`Group`: the ability groups (:data:`~explore_sim.engine.abilities.ABILITIES` with
   ``kernel=True``, after :data:`~explore_sim.engine.tables.BASIC_GROUPS`), then the deck's lists
@@ -297,6 +297,8 @@ class Event(_Numbered):
     COMMANDER_CAST = auto()
     COMMANDER_TAX_PAID = auto()
     DAMAGE = auto()
+    SPELL_MANA = auto()
+    COMPOUNDED_MANA = auto()
 
 
 class TurnMetric(_Numbered):
@@ -326,6 +328,8 @@ class TurnMetric(_Numbered):
     COMMANDER_CAST = auto()
     COMMANDER_TAX_PAID = auto()
     DAMAGE = auto()
+    SPELL_MANA = auto()
+    COMPOUNDED_MANA = auto()
     # Read from the state at the end of the turn (or in the first main phase).
     COUNTERS = auto()
     LANDS_PLAYED = auto()
@@ -336,6 +340,8 @@ class TurnMetric(_Numbered):
     MANA_AVAILABLE = auto()
     COLOUR_SCREWED = auto()
     OPPONENT_DEAD = auto()
+    SCREWED = auto()
+    FLOODED = auto()
 
 
 class Field(_Numbered):

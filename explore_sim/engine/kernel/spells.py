@@ -128,6 +128,7 @@ def cast(K, S, kind):
     totals = S.totals
     takes_x = K.card[kind, CardCol.IS_X] != 0
     spent = totals[Event.MANA_SPENT]
+    taxed = totals[Event.COMMANDER_TAX_PAID]
     if is_game_commander(K, kind):
         slot = K.card[kind, CardCol.COMMANDER_SLOT]
         level = min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
@@ -142,6 +143,9 @@ def cast(K, S, kind):
         x = pay(K, S, K.card_modes[kind], K.card[kind, CardCol.N_CARD_MODES], takes_x, NONE, ZERO)
         to_hand(K, S, kind, NONE)
     totals[Event.CARDS_CAST] += 1
+    # what the spell cost, its commander tax aside
+    totals[Event.SPELL_MANA] += (totals[Event.MANA_SPENT] - spent
+                                 - (totals[Event.COMMANDER_TAX_PAID] - taxed))
     note(S, Trace.CAST, kind, totals[Event.MANA_SPENT] - spent, x if takes_x else -1)
     if K.card[kind, CardCol.IS_PERMANENT]:
         enters(K, S, kind, x if takes_x else -1, NO)

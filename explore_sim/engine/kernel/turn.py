@@ -171,6 +171,18 @@ def turn_metrics(K, S, out):
     out[TurnMetric.MANA_AVAILABLE] = main[0]
     out[TurnMetric.COLOUR_SCREWED] = main[1]
     out[TurnMetric.OPPONENT_DEAD] = 1 if totals[Event.DAMAGE] >= K.dims[Dim.LIFE] else 0
+    # spells left: nonland cards in hand but those held for want of a target (never cast
+    # in a goldfish game), and commanders in the command zone
+    spells_left = s[Slot.HELD] - s[Slot.HAND_LANDS]
+    for kind in range(1, K.dims[Dim.N_KINDS]):
+        if K.card[kind, CardCol.NEEDS_TARGET] == 2:
+            spells_left -= S.zones[Zone.HAND, kind]
+    for slot in range(K.dims[Dim.N_COMMANDERS]):
+        spells_left += S.zones[Zone.COMMAND, group_id(K, Group.COMMANDER_IDS, slot)]
+    out[TurnMetric.SCREWED] = 1 if (s[Slot.PLAYED_LAND] == 0 and lands < s[Slot.TURN]
+                                    and spells_left > 0) else 0
+    out[TurnMetric.FLOODED] = 1 if (spells_left == 0
+                                    and lands + s[Slot.HAND_LANDS] > s[Slot.TURN]) else 0
     n_castable = K.dims[Dim.N_CASTABLE]
     for j in range(n_castable):
         out[N_TURN_METRICS + j] = main[2 + j]
@@ -200,4 +212,5 @@ def play_turn(K, S, discard_order, attackers, crewers):
     combat(K, S, attackers, crewers)
     main_phase(K, S, YES)
     note_held(K, S)
+    S.totals[Event.COMPOUNDED_MANA] += S.totals[Event.SPELL_MANA]  # the end of the turn
     cleanup(K, S, discard_order)

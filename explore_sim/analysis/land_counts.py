@@ -1,0 +1,369 @@
+"""A deck at other land counts: lands traded against spells, each colour keeping its share of
+the sources, every count's library lined up with the others' (common random numbers).
+
+:func:`land_ladder` builds the variants :func:`~explore_sim.analysis.lands.lands` plays:
+
+- *lands*: from the deck's own count, a land added is a basic land of the colour furthest
+  below its share of the deck's land sources (the share a colour's sources hold among the
+  deck's lands: a dual counts for both colours), and a land removed is a basic land of the
+  colour furthest above it (the most numerous land when no basic is left); a deck whose
+  lands make no colour adds or removes copies of its most numerous land;
+- *spells*: the cards traded, the deck's declared filler (``// filler:``) when it is a spell
+  of the main deck, else the cards named, else every spell of the main deck but spell //
+  land cards and ramp (mana creatures, mana rocks, land searches); a spell removed is one of the
+  mana value furthest above its share of the traded copies, a spell added one of the mana
+  value furthest below it (the card of that mana value with the most copies), so the
+  curve keeps its shape.
+
+The counts are nested: the deck with ``L + 1`` lands is the deck with ``L`` lands with one
+traded spell replaced by one land. Every variant's library is shuffled from an order that
+puts the other spells first, then the traded spells, then the lands in the order of the
+ladder, so neighbouring counts differ at one position of the shuffled library.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..cards import Card, Catalog
+from ..cards.costs import ANY_COLOUR
+from ..cards.decklist import Deck
+from ..cards.name_lists import split_card_names
+from ..errors import DeckError, OptionError, clip
+
+__all__ = ["LandLadder", "land_ladder", "default_counts", "traded_cards", "parse_counts"]
+
+_COUNT_ITEM = re.compile(r"\s*(\d{1,6})\s*(?:\.\.\s*(\d{1,6})\s*)?")
+_BASIC_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # W U B R G
+
+
+@dataclasses.dataclass(frozen=True)
+class LandLadder:
+    """A deck at several land counts, nested and lined up.
+
+    Attributes
+    ----------
+    counts : list of int
+        The land counts, increasing.
+    decks : list of Deck
+        One per count.
+    card_ids : list of ndarray
+        Per count, the order its library is shuffled from.
+    traded : tuple of Card
+        The spells traded against the lands.
+    trade_rule : str
+        Which spells are traded, in words.
+    changes : list of str
+        Per count, what changed from the deck's own (``"+2 Forest, -2 Grizzly Bears"``).
+    """
+
+    counts: list[int]
+    decks: list[Deck]
+    card_ids: list[np.ndarray]
+    traded: tuple[Card, ...]
+    trade_rule: str
+    changes: list[str]
+
+
+def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[list[Card], str]:
+    """The spells traded against lands, and the rule that chose them.
+
+    Parameters
+    ----------
+    deck : Deck
+    trade : str or sequence of str, optional
+        Cards of the main deck to trade (names; a string holds names separated by commas or
+        line breaks, a name with commas read whole).
+        Default: the deck's filler when it is a spell of the main deck, else every spell
+        but spell // land cards and ramp (mana sources, land searches).
+
+    Returns
+    -------
+    (list of Card, str)
+
+    Raises
+    ------
+    DeckError
+        A named card that is not a spell of the main deck.
+    """
+    own = Catalog(deck.cards)
+    spells = [card for card, _ in deck.main if not card.is_land and not card.is_land_like
+              and not card.is_mana_source and not card.fetch]
+    if trade:
+        names = split_card_names(trade, own) if isinstance(trade, str) else trade
+        chosen = []
+        for name in names:
+            card = own.find(name) if isinstance(name, str) and name.strip() else None
+            if card is None:
+                raise DeckError(f"trade: {clip(str(name))!r} is not in the main deck of "
+                                f"{clip(deck.name)}{own.suggestion_text(str(name))}")
+            if card.is_land:
+                raise DeckError(f"trade: {card.name} is a land; name spells to trade against "
+                                "the lands")
+            if card not in chosen:
+                chosen.append(card)
+        return chosen, f"the cards named: {', '.join(card.name for card in chosen)}"
+    filler = own.find(deck.filler) if deck.filler else None
+    if filler is not None and not filler.is_land:
+        return [filler], f"the deck's filler, {filler.name}"
+    if not spells:
+        raise DeckError(f"{clip(deck.name)} has no spell to trade against lands")
+    why = (f"its filler {filler.name} is a land, so " if filler is not None else
+           "the deck declares no filler, so ")
+    return spells, why + ("every spell but spell // land cards and ramp (mana sources, land "
+                          "searches), by mana value in proportion to its copies (the curve "
+                          "kept)")
+
+
+def default_counts(deck: Deck, capacity: int) -> list[int]:
+    """The counts swept by default: the deck's own, give or take 7% of its size (3 lands
+    for 40 cards, 4 for 60, 7 for 99), within what the traded spells allow.
+
+    Parameters
+    ----------
+    deck : Deck
+    capacity : int
+        The most lands the traded spells allow (the deck's lands + their copies).
+
+    Returns
+    -------
+    list of int
+    """
+    own = deck.land_count
+    span = max(2, round(deck.size * 0.07))
+    return list(range(max(own - span, 1), min(own + span, capacity) + 1))
+
+
+def _colours(card: Card, commander: int) -> int:
+    """The colours a land's mana can be, as a mask."""
+    mask = 0
+    for unit in card.mana_units(commander):
+        mask |= unit
+    return mask & ANY_COLOUR
+
+
+def _land_steps(deck: Deck, up: int, down: int) -> tuple[list[Card], list[Card]]:
+    """The lands added one by one above the deck's count, and removed one by one below it."""
+    commander = 0
+    for card, _ in deck.commander:
+        commander |= card.identity
+    lands = Counter({card: n for card, n in deck.main if card.is_land})
+    own = sum(lands.values())
+    masks = {card: _colours(card, commander) for card in lands}
+    shares = np.array([sum(n for card, n in lands.items() if masks[card] >> b & 1)
+                       for b in range(5)], dtype=float) / own
+    catalog = Catalog(deck.cards)
+    basics = [catalog.find(name) or Catalog.builtin().get(name) for name in _BASIC_NAMES]
+    most = max(lands, key=lambda card: (lands[card], card.name))
+
+    def sources(held: Counter) -> np.ndarray:
+        return np.array([sum(n for card, n in held.items() if _colours(card, commander) >> b & 1)
+                         for b in range(5)], dtype=float)
+
+    added, held = [], Counter(lands)
+    for step in range(up):
+        if shares.any():
+            gap = shares * (own + step + 1) - sources(held) - (shares == 0) * 1e9
+            card = basics[int(np.argmax(gap))]
+        else:
+            card = most
+        added.append(card)
+        held[card] += 1
+    removed, held = [], Counter(lands)
+    for step in range(down):
+        present = [b for b in range(5) if held[basics[b]] > 0]
+        if present and shares.any():
+            surplus = sources(held) - shares * (own - step - 1)
+            card = basics[max(present, key=lambda b: (surplus[b], -b))]
+        else:
+            card = max((c for c in held if held[c] > 0), key=lambda c: (held[c], c.name))
+        removed.append(card)
+        held[card] -= 1
+    return added, removed
+
+
+def _spell_steps(deck: Deck, traded: list[Card], up: int,
+                 down: int) -> tuple[list[Card], list[Card]]:
+    """The traded spells removed one by one (more lands) and added one by one (fewer): from
+    the mana value furthest from its share of the traded copies, the card of it with the
+    most copies (then by name), so the curve keeps its shape."""
+    counts = dict(deck.main)
+    own = {card: counts.get(card, 0) for card in traded}
+    total = sum(own.values())
+    values = sorted({_mana_value(card) for card in traded})
+    shares = {v: (sum(n for c, n in own.items() if _mana_value(c) == v) / total if total else
+                  sum(_mana_value(c) == v for c in traded) / len(traded)) for v in values}
+    removed, held = [], dict(own)
+    for step in range(up):
+        left = [v for v in values if any(held[c] > 0 for c in traded if _mana_value(c) == v)]
+        if not left:
+            names = ", ".join(card.name for card in traded)
+            raise DeckError(f"{deck.land_count + step + 1} lands would trade more copies of "
+                            f"{clip(names)} than the deck has ({total}); name more cards to "
+                            "trade (trade)")
+        bucket = max(left, key=lambda v: (_held(held, v) - shares[v] * (total - step - 1), -v))
+        card = max((c for c in traded if _mana_value(c) == bucket and held[c] > 0),
+                   key=lambda c: (held[c], _by_name(c)))
+        removed.append(card)
+        held[card] -= 1
+    added, held = [], dict(own)
+    for step in range(down):
+        bucket = max(values, key=lambda v: (shares[v] * (total + step + 1) - _held(held, v), -v))
+        card = max((c for c in traded if _mana_value(c) == bucket),
+                   key=lambda c: (own[c], -held[c], _by_name(c)))
+        added.append(card)
+        held[card] += 1
+    return removed, added
+
+
+def _held(held: dict[Card, int], value: int) -> int:
+    return sum(n for card, n in held.items() if _mana_value(card) == value)
+
+
+def _by_name(card: Card) -> str:
+    """A key that prefers the name first in alphabetical order (for ``max``)."""
+    return "".join(chr(0x10FFFF - ord(ch)) for ch in card.name.casefold())
+
+
+def land_ladder(deck: Deck, counts: Sequence[int], trade: str | Sequence[str] | None = None
+                ) -> LandLadder:
+    """The deck at each of ``counts`` lands, nested and lined up for common random numbers.
+
+    Parameters
+    ----------
+    deck : Deck
+    counts : sequence of int
+        Land counts, each from 0 to the deck's size (in any order, each once).
+    trade : str or sequence of str, optional
+        The spells traded against lands (:func:`traded_cards`).
+
+    Returns
+    -------
+    LandLadder
+
+    Raises
+    ------
+    OptionError
+        Counts that are not whole numbers within the deck, or repeated.
+    DeckError
+        A deck without lands, or counts the traded spells cannot reach.
+    """
+    checked = sorted(_checked_counts(deck, counts))
+    own = deck.land_count
+    if own == 0:
+        raise DeckError(f"{clip(deck.name)} has no land to add or remove")
+    traded, rule = traded_cards(deck, trade)
+    up, down = max(checked[-1] - own, 0), max(own - checked[0], 0)
+    lands_added, lands_removed = _land_steps(deck, up, down)
+    spells_removed, spells_added = _spell_steps(deck, traded, up, down)
+    base = Counter(dict(deck.main))
+    for card in [*lands_removed, *spells_removed]:
+        base[card] -= 1
+    others = [(card, n) for card, n in deck.main if card not in traded and not card.is_land]
+    # Spells in the order they stay (the last traded away first), lands in the ladder's order.
+    spell_order = [c for c, n in base.items() if c in traded and n > 0 for _ in range(n)]
+    spell_order += [*reversed(spells_removed), *spells_added]
+    land_order = [c for c, n in base.items() if c.is_land and n > 0 for _ in range(n)]
+    land_order += [*reversed(lands_removed), *lands_added]
+    spells_own = sum(n for card, n in deck.main if card in traded)
+    decks, ids, changes = [], [], []
+    for count in checked:
+        lands = land_order[:count]
+        spells = spell_order[:spells_own - (count - own)]
+        main = Counter(dict(others))
+        main.update(lands)
+        main.update(spells)
+        variant = dataclasses.replace(
+            deck, name=f"{deck.name} [{count} lands]",
+            main=tuple((card, n) for card, n in main.items() if n > 0))
+        decks.append(variant)
+        ids.append(_order(variant, others, spells, lands))
+        changes.append(_change(deck, variant))
+    return LandLadder(checked, decks, ids, tuple(traded), rule, changes)
+
+
+def parse_counts(text: str, label: str, most: int = 1000) -> list[int]:
+    """Whole numbers and inclusive ``A..B`` ranges separated by commas (``20..26`` or
+    ``0,4,8``), each once.
+
+    Parameters
+    ----------
+    text : str
+    label : str
+        What the errors are about (``"--counts"``).
+    most : int
+        The most numbers.
+
+    Returns
+    -------
+    list of int
+        In the order given.
+
+    Raises
+    ------
+    OptionError
+        Anything else, an empty range, a repeat, or more than ``most``.
+    """
+    values: list[int] = []
+    for item in text.split(","):
+        match = _COUNT_ITEM.fullmatch(item)
+        if match is None:
+            raise OptionError(f"{label}: expected whole numbers and A..B ranges "
+                              f"such as 20..26 or 0,4,8, got {clip(item.strip())!r}")
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) is not None else low
+        if high < low:
+            raise OptionError(f"{label}: the range {low}..{high} is empty (write {high}..{low})")
+        if len(values) + high - low + 1 > most:
+            raise OptionError(f"{label}: more than {most} values")
+        values.extend(range(low, high + 1))
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise OptionError(f"{label}: {', '.join(map(str, repeated[:5]))} given twice")
+    return values
+
+
+def _checked_counts(deck: Deck, counts: Sequence[int]) -> list[int]:
+    if isinstance(counts, (str, bytes)) or not isinstance(counts, Sequence) or not counts:
+        raise OptionError(f"counts must be a list of land counts, got {clip(repr(counts))}")
+    out = []
+    for count in counts:
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or \
+                not 0 <= count <= deck.size:
+            raise OptionError(f"counts: a land count must be a whole number from 0 to "
+                              f"{deck.size}, got {clip(repr(count))}")
+        if int(count) in out:
+            raise OptionError(f"counts: {count} is given twice")
+        out.append(int(count))
+    return out
+
+
+def _order(deck: Deck, others: list[tuple[Card, int]], spells: list[Card],
+           lands: list[Card]) -> np.ndarray:
+    """The shuffle order: the other spells, the traded spells, then the lands last first."""
+    ids = {card: i + 1 for i, card in enumerate(deck.cards)}
+    order = [ids[card] for card, n in others for _ in range(n)]
+    order += [ids[card] for card in spells]
+    order += [ids[card] for card in reversed(lands)]
+    array = np.array(order, dtype=np.int16)
+    if len(array) != deck.size:  # the order must hold the deck exactly
+        raise AssertionError(f"the order of {deck.name} has {len(array)} cards, not {deck.size}")
+    return array
+
+
+def _change(deck: Deck, variant: Deck) -> str:
+    """What a variant adds and removes, as ``+1 Forest, -1 Grizzly Bears`` (``""``: none)."""
+    before, after = Counter(dict(deck.main)), Counter(dict(variant.main))
+    plus = [f"+{after[c] - before[c]} {c.name}" for c in after if after[c] > before[c]]
+    minus = [f"-{before[c] - after[c]} {c.name}" for c in before if before[c] > after[c]]
+    return ", ".join(sorted(plus) + sorted(minus))
+
+
+def _mana_value(card: Card) -> int:
+    assert card.mana_value is not None  # Card sets it from the cost when not given
+    return card.mana_value

@@ -1,0 +1,561 @@
+"""How many lands to play: the land count that maximises an objective, the counts tied with
+it, and what the deck's explorers are worth there.
+
+:func:`lands` sweeps the land count around the deck's own (:mod:`.land_counts`: lands traded
+against the deck's filler or the cards named, each colour keeping its share of the sources)
+and plays every count on the same shuffles (common random numbers), half of the games on
+the play and half on the draw unless told otherwise, as Frank Karsten's model does. For each
+count it keeps the objective's per-game values and their products with every other
+count's (:class:`~.objectives.PairedValues`), so that:
+
+- the *best count* is the one of highest mean objective (lowest for ``kill_turn@T``);
+- a count is *tied* with it when the 95% interval of their paired difference (per game,
+  count minus best, on the same shuffles) includes 0: no test of these games tells them
+  apart (each count is compared with the best one on its own, without a correction for
+  the several comparisons);
+- the shares of *screwed* and *flooded* games are those screwed (or flooded) at the end of
+  at least one of the turns played (docs/guide/metrics.md), with Wilson intervals.
+
+The default objective is Karsten's criterion, ``compounded_mana@7`` (compounded mana spent
+over turns 1-7; turns 1-8 in a Commander game). Beside the answer stand Karsten's 2022
+regression count (:mod:`explore_sim.cards.karsten_lands`) and, at the best count, the
+land-equivalent of the deck's explore cards taken together
+(:func:`~.stand_ins.land_equivalent`: how many of their vanilla stand-ins, turned into basic
+lands, put as many lands on the battlefield by the last turn).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from os import PathLike
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cards.decklist import Deck, load_deck
+from ..cards.karsten_lands import KARSTEN_LANDS_SOURCE, MDFC_LAND, karsten_land_count
+from ..engine.policies import Policy, one_policy
+from ..errors import OptionError
+from .compare import CompareResult
+from .executors import executing
+from .game_setup import (
+    ASSUMPTIONS,
+    GameSetup,
+    chosen_engine,
+    game_setup,
+    run_meta,
+    with_engine,
+    with_game_options,
+)
+from .games import TurnPairs, TurnStats, play_paired
+from .land_counts import LandLadder, default_counts, land_ladder, traded_cards
+from .objectives import Objective, PairedValues, parse_objective
+from .report import engine_text, meta_text
+from .results import Result
+from .run_costs import Cost, check_cost
+from .runner import child_seed, seed_sequence
+from .stand_ins import land_equivalent, stand_in_plan
+from .stats import wilson_interval
+from .value import explore_cards
+
+__all__ = ["lands", "LandsResult", "LANDS_COLUMNS", "default_objective", "objective_label"]
+
+#: Columns of :meth:`LandsResult.summary`.
+LANDS_COLUMNS = ("lands", "best", "tied", "mean", "se", "ci_low", "ci_high", "difference",
+                 "difference_se", "difference_ci_low", "difference_ci_high", "screwed",
+                 "screwed_ci_low", "screwed_ci_high", "flooded", "flooded_ci_low",
+                 "flooded_ci_high", "change")
+_TIED = ("tied: the 95% interval of the paired difference to the best count (per game, on "
+         "the same shuffles) includes 0; each count is compared with the best on its own")
+
+
+def default_objective(commander: bool) -> str:
+    """Karsten's criterion: ``compounded_mana@7``, or ``compounded_mana@8`` in a Commander
+    game (a multiplayer game lasts a turn longer).
+
+    Parameters
+    ----------
+    commander : bool
+
+    Returns
+    -------
+    str
+    """
+    return f"compounded_mana@{8 if commander else 7}"
+
+
+def objective_label(text: str) -> str:
+    """``compounded_mana@7`` as ``Karsten's compounded mana spent over turns 1-7``; any
+    other objective as written.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+    """
+    metric, _, turn = text.partition("@")
+    if metric == "compounded_mana" and turn.isdigit():
+        return f"Karsten's compounded mana spent over turns 1-{turn}"
+    return text
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class LandsResult(Result):
+    """The outcome of :func:`lands`: the objective at each land count, the best count and
+    those tied with it, the shares of screwed and flooded games, Karsten's regression count
+    and what the explore cards are worth.
+
+    Attributes
+    ----------
+    meta : dict
+        What was run and assumed (JSON-safe): ``command`` (``"lands"``), ``deck``,
+        ``objective``, ``counts``, ``trade``, ``changes``, ``best``, ``tied``, ``karsten``
+        (the regression), ``explorers`` (their land-equivalent, or None), the game
+        options (``on_play``: ``"both"`` for half on the play, half on the draw),
+        ``trials``, ``seed``, ``assumptions`` and ``versions``.
+    counts : list of int
+        The land counts played, increasing.
+    objective : PairedValues
+        Every count's per-game objective sums and their products.
+    screwed, flooded : PairedValues
+        Every count's games screwed (flooded) at least once.
+    stats : list of TurnStats
+        Every count's metrics by turn.
+    """
+
+    meta: dict[str, Any]
+    counts: list[int]
+    objective: PairedValues
+    screwed: PairedValues
+    flooded: PairedValues
+    stats: list[TurnStats]
+
+    @property
+    def best(self) -> int:
+        """The best land count."""
+        return self.meta["best"]
+
+    @property
+    def tied(self) -> list[int]:
+        """The counts tied with the best (the best excluded)."""
+        return self.meta["tied"]
+
+    def _rows(self, level: float) -> pd.DataFrame:
+        best = self.counts.index(self.best)
+        rows = []
+        for i, count in enumerate(self.counts):
+            found = self.objective.mean(i, level)
+            diff = self.objective.difference(i, best, level)
+            row = {"lands": count, "best": count == self.best,
+                   "tied": count in self.tied or count == self.best, **found,
+                   "difference": diff["mean"], "difference_se": diff["se"],
+                   "difference_ci_low": diff["ci_low"], "difference_ci_high": diff["ci_high"]}
+            for name, sums in (("screwed", self.screwed), ("flooded", self.flooded)):
+                share = sums.total[i] / sums.n
+                low, high = wilson_interval(int(round(sums.total[i])), sums.n, level)
+                row.update({name: share, f"{name}_ci_low": low, f"{name}_ci_high": high})
+            row["change"] = self.meta["changes"][i]
+            rows.append(row)
+        return pd.DataFrame(rows, columns=list(LANDS_COLUMNS))
+
+    def curve(self, metric: str, turn: int | None = None, level: float = 0.95) -> pd.DataFrame:
+        """A per-turn metric at every land count.
+
+        Parameters
+        ----------
+        metric : str
+            A recorded metric, such as ``on_curve`` or ``mana_spent``.
+        turn : int, optional
+            The turn (default: the last played).
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``lands, metric, turn, mean, se, ci_low, ci_high``.
+        """
+        turn = self.meta["turns"] if turn is None else turn
+        frames = []
+        for count, stats in zip(self.counts, self.stats):
+            rows = stats.summary(level)
+            rows = rows[(rows["metric"] == metric) & (rows["turn"] == turn)]
+            if rows.empty:
+                raise OptionError(f"metric {metric!r} at turn {turn} is not recorded here")
+            frames.append(rows.assign(lands=count))
+        frame = pd.concat(frames, ignore_index=True)
+        return self._with_meta(frame[["lands", "metric", "turn", "mean", "se", "ci_low",
+                                      "ci_high"]])
+
+    def answer(self) -> str:
+        """The answer in words: the best count and its objective, the counts tied with it,
+        the deck's own count against them, the shares of screwed and flooded games,
+        Karsten's regression count and what the explore cards are worth.
+
+        Returns
+        -------
+        str
+        """
+        return _answer(self.meta, self._rows(0.95))
+
+    def _table(self, rows: pd.DataFrame) -> str:
+        return _text(self.meta, rows)
+
+    def _facts(self) -> dict[str, Any]:
+        return {"deck": self.meta["deck"][0]["name"], "objective": self.meta["objective"],
+                "best": self.best, "tied": self.tied, "trials": self.meta["trials"],
+                "seed": self.meta["seed"]}
+
+    def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
+        table = self.summary()[["lands", "tied", "mean", "ci_low", "ci_high", "difference",
+                                "screwed", "flooded"]].round(3)
+        return [self._facts_line(), self.answer()], table, False
+
+
+@with_game_options(positional=("turns", "on_play"))
+def lands(
+    deck: Deck | str | PathLike[str],
+    counts: Sequence[int] | None = None,
+    *,
+    trade: str | Sequence[str] | None = None,
+    objective: str | Objective | None = None,
+    policy: str | Policy = "forge",
+    on_play: bool | None = None,
+    trials: int = 50_000,
+    seed: Any = None,
+    explorers: bool = True,
+    max_lands: int = 8,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+    scheduler: Any = None,
+    **options: Any,
+) -> LandsResult:
+    """How many lands to play: every land count around the deck's own on the same shuffles.
+
+    Parameters
+    ----------
+    deck : Deck, path or decklist text
+    counts : sequence of int, optional
+        The land counts to play. Default: the deck's own, give or take 7% of its size (3
+        lands for 40 cards, 4 for 60, 7 for 99), as far as the traded spells allow.
+    trade : str or sequence of str, optional
+        Spells of the main deck traded against lands (a string holds names separated by
+        commas). Default: the deck's filler (``// filler:``) when it is a spell of the main
+        deck, else every spell but spell // land cards and ramp, by mana value.
+    objective : str or Objective, optional
+        What to maximise (:mod:`.objectives`; ``kill_turn@T`` alone is minimised). Default:
+        Karsten's criterion, ``compounded_mana@7`` (``@8`` in a Commander game). The games
+        last its latest turn.
+    policy : str or callable
+        Keep-or-mill policy (default ``forge``).
+    on_play : bool, optional
+        True: every game on the play; False: on the draw; None (default): half of the games
+        on the play and half on the draw, as in Karsten's model.
+    trials : int
+        Games at each count (default 50,000).
+    seed : int, SeedSequence, Generator or None
+        As for :func:`explore_sim.simulate`.
+    explorers : bool
+        Also value the deck's explore cards together at the best count (default True).
+    max_lands : int
+        The most of their stand-ins turned into lands (default 8).
+    {game_options}
+    progress, workers, scheduler
+        As for :func:`explore_sim.simulate`.
+    **options
+        The game options (keyword-only, listed above) but ``turns`` (the objective's latest
+        turn) and ``on_play`` (above).
+
+    Returns
+    -------
+    LandsResult
+
+    Raises
+    ------
+    OptionError
+        A bad objective, count or option; a run over the cost caps (:mod:`.run_costs`).
+    DeckError
+        A deck without lands, a traded card not in the deck, or counts the traded spells
+        cannot reach.
+    """
+    deck = deck if isinstance(deck, Deck) else load_deck(deck)
+    if "turns" in options:
+        raise OptionError("lands: the games last the objective's latest turn; write it into "
+                          "the objective (compounded_mana@8) rather than turns")
+    game = options.get("game", "auto")
+    commander = bool(deck.commander) if game == "auto" else game == "commander"
+    target = parse_objective(objective if objective is not None else default_objective(commander))
+    turns = target.last_turn
+    setup = game_setup([deck], trials, {**options, "turns": turns, "on_play": True})
+    policy = one_policy(policy, "lands")
+    _check_lands_options(on_play, max_lands)
+    traded, _ = traded_cards(deck, trade)
+    capacity = deck.land_count + sum(n for card, n in deck.main if card in traded)
+    ladder = land_ladder(deck, default_counts(deck, capacity) if counts is None else counts,
+                         trade)
+    worth = sum(n for card, n in deck.main if card in explore_cards(deck)) if explorers else 0
+    total = _checked_cost(setup, len(ladder.decks), 2 + min(worth, max_lands) if worth else 0)
+    setup = with_engine(setup, [(variant, policy) for variant in ladder.decks])
+    seed_seq = seed_sequence(seed)
+    extra = _ever(turns)
+    with executing(workers, scheduler) as executor:
+        stats, pairs = _halves([(d, policy) for d in ladder.decks], ladder.card_ids, setup,
+                               seed_seq, on_play, [target, *extra], progress, 0, total,
+                               executor)
+        sums = pairs.objectives[target.text]
+        best, tied = _best_and_tied(ladder.counts, sums, target.lower_is_better)
+        found = None
+        if worth:
+            found = _explorers(ladder, best, policy, setup, seed_seq, on_play, max_lands,
+                               turns, progress, setup.trials * len(ladder.decks), total,
+                               executor)
+    meta = _meta(deck, ladder, target, setup, policy, seed_seq, on_play, best, tied, found)
+    return LandsResult(meta=meta, counts=ladder.counts, objective=sums,
+                       screwed=pairs.objectives[extra[0].text],
+                       flooded=pairs.objectives[extra[1].text], stats=stats)
+
+
+def _checked_cost(setup: GameSetup, counts: int, explorers: int) -> int:
+    """The games a run plays (every count, then the explore cards' variants), its cost
+    checked first (:func:`~.run_costs.check_cost`)."""
+    config = setup.config
+    check_cost(Cost(setup.trials, counts + explorers, max(counts, explorers), config.turns,
+                    pair_sums=(config.turns + 1) * len(config.metric_names),
+                    groups=2 if explorers else 1))
+    return setup.trials * (counts + explorers)
+
+
+def _ever(turns: int) -> list[Objective]:
+    """The objectives ``screwed_by@turns`` and ``flooded_by@turns``: 1 in a game screwed
+    (flooded) at the end of one of turns 1 to ``turns``."""
+    return [parse_objective(f"{name}_by@{turns}") for name in ("screwed", "flooded")]
+
+
+def _check_lands_options(on_play: Any, max_lands: Any) -> None:
+    """Refuse an ``on_play`` other than True, False or None, and a bad ``max_lands``."""
+    if on_play not in (None, True, False):
+        raise OptionError(f"on_play must be True, False or None (both), got {on_play!r}")
+    if isinstance(max_lands, bool) or not isinstance(max_lands, (int, np.integer)) or \
+            not 1 <= max_lands <= 60:
+        raise OptionError(f"max_lands must be a whole number from 1 to 60, got {max_lands!r}")
+
+
+def _halves(variants: list[tuple[Deck, Policy]], card_ids: list[np.ndarray], setup: GameSetup,
+            seed_seq: Any, on_play: bool | None, objectives: list[Objective],
+            progress: Callable[[int, int], None] | None, before: int, total: int,
+            executor: Any) -> tuple[list[TurnStats], TurnPairs]:
+    """Every variant on the same shuffles, on the play, on the draw, or half and half (each
+    half from its own child of the seed, its sums merged into one)."""
+    trials = setup.trials
+    halves = ([(True, (trials + 1) // 2), (False, trials // 2)] if on_play is None
+              else [(on_play, trials)])
+    stats: list[TurnStats] | None = None
+    pairs: TurnPairs | None = None
+    done = before
+    for index, (first, games) in enumerate(halves):
+        if games == 0:
+            continue
+        config = dataclasses.replace(setup.config, on_play=first)
+
+        def step(count: int, _: int, start: int = done) -> None:
+            if progress is not None:
+                progress(start + count * len(variants), total)
+
+        part_stats, part_pairs = play_paired(
+            variants, config, setup.rule, setup.scry, games, child_seed(seed_seq, index),
+            card_ids=card_ids, progress=step, scheduler=executor,
+            engine=chosen_engine(setup), objectives=objectives)
+        done += games * len(variants)
+        if stats is None or pairs is None:
+            stats, pairs = part_stats, part_pairs
+        else:
+            for total_stats, part in zip(stats, part_stats):
+                total_stats.merge(part)
+            pairs.merge(part_pairs)
+    assert stats is not None and pairs is not None
+    return stats, pairs
+
+
+def _best_and_tied(counts: list[int], sums: PairedValues,
+                   lower_is_better: bool) -> tuple[int, list[int]]:
+    """The best count and the counts whose paired difference to it has a 95% interval that
+    includes 0."""
+    means = np.array([sums.mean(i)["mean"] for i in range(len(counts))])
+    best = int(np.argmin(means) if lower_is_better else np.argmax(means))
+    tied = []
+    for i, count in enumerate(counts):
+        if i != best:
+            diff = sums.difference(i, best)
+            if diff["ci_low"] <= 0 <= diff["ci_high"]:
+                tied.append(count)
+    return counts[best], tied
+
+
+def _explorers(ladder: LandLadder, best: int, policy: Policy, setup: GameSetup, seed_seq: Any,
+               on_play: bool | None, max_lands: int, turns: int,
+               progress: Callable[[int, int], None] | None, before: int, total: int,
+               executor: Any) -> dict[str, Any] | None:
+    """The land-equivalent of the explore cards together at the best count, on
+    ``lands_played`` at the last turn."""
+    deck = ladder.decks[ladder.counts.index(best)]
+    cards = explore_cards(deck)
+    if not cards:
+        return None
+    plan = stand_in_plan(deck, cards, max_lands, label="its explore cards")
+    stats, pairs = _halves([(d, policy) for d in plan.decks], plan.card_ids, setup,
+                           child_seed(seed_seq, 2), on_play, [], progress, before, total,
+                           executor)
+    compared = CompareResult(meta={}, decks=plan.labels, policies=["policy"],
+                             labels=plan.labels, variants=stats, pairs=pairs)
+    found = land_equivalent(compared, plan.copies, "lands_played", turns)
+    return {"cards": [card.name for card in cards], "copies": plan.copies,
+            "lands": best, "metric": "lands_played", "turn": turns,
+            **{key: (None if isinstance(found[key], float) and math.isnan(found[key])
+                     else float(found[key])) for key in ("mean", "se", "ci_low", "ci_high")},
+            "note": found["note"], "above": bool(found.get("above")),
+            "tried": len(plan.decks) - 2, "variants": plan.labels}
+
+
+def _meta(deck: Deck, ladder: LandLadder, target: Objective, setup: GameSetup, policy: Policy,
+          seed_seq: Any, on_play: bool | None, best: int, tied: list[int],
+          explorers: dict[str, Any] | None) -> dict[str, Any]:
+    """The metadata of a land-count answer (JSON-safe)."""
+    meta = run_meta("lands", [deck], setup, [policy], seed_seq)
+    regression = karsten_land_count(deck)
+    meta.update(
+        on_play="both" if on_play is None else on_play,
+        objective=target.text, objective_label=objective_label(target.text),
+        lower_is_better=target.lower_is_better, counts=ladder.counts,
+        trade=[card.name for card in ladder.traded], trade_rule=ladder.trade_rule,
+        changes=ladder.changes, best=best, tied=tied, explorers=explorers,
+        karsten={"lands": regression.lands, "deck_lands": regression.deck_lands,
+                 "average_mana_value": regression.average_mana_value,
+                 "cheap": list(regression.cheap), "mdfcs": regression.mdfcs,
+                 "formula": regression.formula, "rule": regression.rule,
+                 "source": KARSTEN_LANDS_SOURCE},
+        tie_rule=_TIED,
+        assumptions=[*ASSUMPTIONS,
+                     "games: half on the play and half on the draw (each half from its own "
+                     "child of the seed)" if on_play is None else
+                     f"games: all {'on the play' if on_play else 'on the draw'}",
+                     "lands added or removed are basic lands keeping each colour's share of "
+                     "the land sources; the spells traded keep their mana values' shares",
+                     _TIED,
+                     "screwed / flooded games: screwed (flooded) at the end of at least one "
+                     f"of turns 1-{target.last_turn} (docs/guide/metrics.md); Wilson intervals",
+                     "Karsten's regression counts a spell // land card as "
+                     f"{MDFC_LAND} land and no explore card as card draw or ramp"])
+    return meta
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
+    """The answer in words (see :meth:`LandsResult.answer`)."""
+    best, tied, own = meta["best"], meta["tied"], meta["deck"][0]["lands"]
+    row = rows[rows["lands"] == best].iloc[0]
+    lower = ", lower is better" if meta["lower_is_better"] else ""
+    text = [f"{best} lands is best by {meta['objective_label']} ({meta['objective']}{lower}: "
+            f"{row['mean']:.2f}, 95% interval {row['ci_low']:.2f} to {row['ci_high']:.2f})"]
+    if tied:
+        text.append(f"; tied with it: {_listed(tied)} lands (the 95% interval of their paired "
+                    f"difference to {best} includes 0)")
+    else:
+        text.append(f"; no other count is tied with it (every paired difference to {best} has "
+                    "a 95% interval without 0)")
+    if len(meta["counts"]) > 1 and best in (meta["counts"][0], meta["counts"][-1]):
+        edge = "most" if best == meta["counts"][-1] else "fewest"
+        text.append(f"; {best} is the {edge} tried, so the best count may lie beyond it (play "
+                    "more counts, trading more spells if need be)")
+    group = sorted([best, *tied])
+    if own == best:
+        verdict = "the best count"
+    elif own in tied:
+        verdict = "tied with the best"
+    elif own > group[-1]:
+        verdict = "too many by this objective"
+    elif own < group[0]:
+        verdict = "too few by this objective"
+    else:
+        verdict = f"not one of the counts tied with {best}"
+    played = [c for c in meta["counts"] if c == own]
+    text.append(f". The deck plays {own}: {verdict}" + ("" if played else
+                " (not among the counts played)") + ".")
+    text.append(f" At {best} lands {_pct(row['screwed'])} of games are screwed and "
+                f"{_pct(row['flooded'])} flooded at least once by turn {meta['turns']}.")
+    karsten = meta["karsten"]
+    text.append(f" Karsten's 2022 regression gives {karsten['lands']:.1f} lands "
+                f"({karsten['formula']}).")
+    found = meta["explorers"]
+    if found is not None:
+        if found.get("above"):
+            text.append(f" At {best} lands its {found['copies']} explore cards are worth more "
+                        f"than {found['tried']} lands (the most tried) of lands on the "
+                        f"battlefield by turn {found['turn']}.")
+        elif found["mean"] is None:
+            text.append(f" Its {found['copies']} explore cards at {best} lands: "
+                        f"{found['note']}.")
+        else:
+            text.append(f" At {best} lands its {found['copies']} explore cards are worth "
+                        f"{found['mean']:.2f} lands ({found['ci_low']:.2f} to "
+                        f"{found['ci_high']:.2f}) of lands on the battlefield by turn "
+                        f"{found['turn']}.")
+    return "".join(text)
+
+
+def _listed(counts: list[int]) -> str:
+    items = [str(c) for c in counts]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _text(meta: dict[str, Any], rows: pd.DataFrame) -> str:
+    """The command line's table."""
+    import textwrap
+
+    deck = meta["deck"][0]
+    start = {"both": "half on the play, half on the draw", True: "on the play",
+             False: "on the draw"}[meta["on_play"]]
+    lines = [f"lands: {deck['name']} ({deck['size']} cards, {deck['lands']} lands), "
+             f"{len(meta['counts'])} land counts on the same shuffles",
+             f"  objective: {meta['objective']} ({meta['objective_label']}), "
+             f"{'lower' if meta['lower_is_better'] else 'higher'} is better",
+             f"  traded against the lands: {meta['trade_rule']}",
+             f"  games: {start}, {meta['trials']} per count; seed: {meta['seed']}; policy: "
+             f"{meta_text(meta['policy'])}",
+             f"  engine: {engine_text(meta)}", ""]
+    lines += textwrap.wrap(_answer(meta, rows), 92)
+    lines.append("")
+    table = pd.DataFrame({
+        "lands": [f"{c}{' *' if b else ''}" for c, b in zip(rows["lands"], rows["best"])],
+        "objective (se)": [f"{m:.3f} ({s:.3f})" for m, s in zip(rows["mean"], rows["se"])],
+        "- best (paired se)": [f"{m:+.3f} ({s:.3f})" for m, s in
+                               zip(rows["difference"], rows["difference_se"])],
+        "tied": ["best" if b else "yes" if t else "no" for b, t in
+                 zip(rows["best"], rows["tied"])],
+        "screwed": [_pct(v) for v in rows["screwed"]],
+        "flooded": [_pct(v) for v in rows["flooded"]],
+        "change": rows["change"].replace("", "(the deck)")})
+    lines += ["  " + line for line in table.to_string(index=False).splitlines()]
+    karsten = meta["karsten"]
+    lines += ["",
+              f"  Karsten's regression: {karsten['lands']:.2f} lands = {karsten['formula']} "
+              f"({karsten['rule']});",
+              f"    the deck's own count, MDFCs as {MDFC_LAND} land: {karsten['deck_lands']:.2f}; "
+              f"cheap card draw or ramp: {len(karsten['cheap'])} (mana creatures and rocks "
+              "of mana value 2 or less count, explore cards do not)",
+              f"  {_TIED}",
+              "  screwed / flooded: games screwed (flooded) at the end of at least one turn"]
+    found = meta["explorers"]
+    if found is not None:
+        lines.append(f"  explore cards at {found['lands']} lands ({found['copies']} copies): "
+                     f"land-equivalent of lands_played at turn {found['turn']}; "
+                     f"{found['note']}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,291 @@
+"""lands: the land count that maximises an objective, the counts tied with it, the deck at
+other land counts (nested, lined up, colours kept), and Karsten's regression count."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from conftest import DECKS, ROOT
+
+import explore_sim
+from explore_sim.analysis.land_counts import default_counts, land_ladder, traded_cards
+from explore_sim.analysis.lands import LANDS_COLUMNS, lands
+from explore_sim.cards import Card, Catalog, Deck
+from explore_sim.cards.karsten_lands import karsten_land_count
+from explore_sim.errors import DeckError, OptionError
+
+MERFOLK = DECKS / "lci_merfolk_explore.txt"
+GOLGARI = DECKS / "golgari_explore.txt"
+HAKBAL = DECKS / "hakbal_merfolk_commander.txt"
+FOREST = Catalog.builtin().get("Forest")
+#: Karsten's model: vanilla spells of mana value 1 to 5 (mono-green, so colours never matter).
+DROPS = [Card(name=f"Vanilla {k}-drop", mana_cost=f"{{{k - 1}}}{{G}}" if k > 1 else "{G}",
+              type_line="Creature — Test", power=k, toughness=k) for k in range(1, 6)]
+
+
+def karsten_deck(curve: list[int], lands_: int) -> Deck:
+    """One of Karsten's vanilla decks: ``curve`` one- to five-drops and Forests."""
+    return Deck(f"Karsten {sum(curve) + lands_}",
+                tuple([*zip(DROPS, curve), (FOREST, lands_)]))
+
+
+# ---------------------------------------------------------------- the deck at other counts
+
+
+def names_at_positions(ladder, i):
+    deck, ids = ladder.decks[i], ladder.card_ids[i]
+    return [deck.cards[j - 1].name for j in ids]
+
+
+def test_the_counts_are_nested_and_neighbours_differ_at_one_position():
+    deck = explore_sim.load_deck(MERFOLK)  # 9 Forest, 9 Island, 4 Yavimaya Coast, 2 Anchorage
+    ladder = land_ladder(deck, [27, 20, 24, 22])
+    assert ladder.counts == [20, 22, 24, 27]
+    for variant, ids, count in zip(ladder.decks, ladder.card_ids, ladder.counts):
+        assert variant.size == 60 and variant.land_count == count
+        assert np.bincount(ids, minlength=len(variant.cards) + 1)[1:].tolist() == \
+            [n for _, n in variant.main]
+    full = land_ladder(deck, range(20, 28))
+    for i in range(len(full.counts) - 1):
+        a, b = names_at_positions(full, i), names_at_positions(full, i + 1)
+        changed = [p for p, (x, y) in enumerate(zip(a, b)) if x != y]
+        assert len(changed) == 1 and a[changed[0]] == "Merfolk Cave-Diver"  # the filler
+        assert b[changed[0]] in ("Forest", "Island")
+    assert full.changes[4] == "" and full.changes[0] == ("+4 Merfolk Cave-Diver, -2 Forest, "
+                                                         "-2 Island")
+
+
+def test_added_and_removed_lands_keep_each_colours_share_of_sources():
+    deck = explore_sim.load_deck(MERFOLK)
+    ladder = land_ladder(deck, [16, 24, 30], trade="Cenote Scout, Jadelight Spelunker")
+
+    def share(variant):  # the share of the land sources making G, U (a dual makes both)
+        lands_ = [(card, n) for card, n in variant.main if card.is_land]
+        total = sum(n for _, n in lands_)
+        makes = {card: np.bitwise_or.reduce(card.mana_units(0)) for card, _ in lands_}
+        return np.array([sum(n for card, n in lands_ if makes[card] & bit)
+                         for bit in (16, 2)]) / total, total
+
+    own, _ = share(deck)
+    for variant in ladder.decks:  # within a land of the deck's shares (nonbasics stay)
+        shares, total = share(variant)
+        assert np.all(np.abs(shares - own) <= 1 / total), (shares, own)
+
+
+def test_the_traded_spells_are_the_filler_the_cards_named_or_every_spell_by_mana_value():
+    merfolk = explore_sim.load_deck(MERFOLK)
+    assert [c.name for c in traded_cards(merfolk)[0]] == ["Merfolk Cave-Diver"]
+    named, rule = traded_cards(merfolk, "cenote scout, Spyglass Siren")
+    assert [c.name for c in named] == ["Cenote Scout", "Spyglass Siren"]
+    assert rule.startswith("the cards named")
+    hakbal = explore_sim.load_deck(HAKBAL)  # its filler is Island, a land
+    spells, rule = traded_cards(hakbal)
+    assert "its filler Island is a land" in rule
+    assert not any(c.is_mana_source or c.fetch or c.is_land for c in spells)
+    # Every spell by mana value: a Karsten deck keeps its curve's shape.
+    ladder = land_ladder(karsten_deck([3, 10, 10, 7, 4], 26), [22, 30])
+    fewer, more = (Counter({c.mana_value: n for c, n in d.main if not c.is_land})
+                   for d in ladder.decks)
+    assert [fewer[v] for v in range(1, 6)] == [3, 11, 11, 8, 5]
+    assert [more[v] for v in range(1, 6)] == [3, 9, 9, 6, 3]
+
+
+@pytest.mark.parametrize("counts, trade, error, message", [
+    ([24, 28], None, DeckError, "28 lands would trade more copies of Merfolk Cave-Diver"),
+    ([24, 24], None, OptionError, "24 is given twice"),
+    ([61], None, OptionError, "from 0 to 60"),
+    ("24", None, OptionError, "a list of land counts"),
+    ([24, 25], "Cenote Scot", DeckError, "did you mean 'Cenote Scout'"),
+    ([24, 25], "Forest", DeckError, "is a land"),
+])
+def test_bad_counts_and_trades_are_refused(counts, trade, error, message):
+    with pytest.raises(error, match=message):
+        land_ladder(explore_sim.load_deck(MERFOLK), counts, trade)
+
+
+def test_the_default_counts_are_the_decks_give_or_take_7_percent_as_the_trade_allows():
+    merfolk = explore_sim.load_deck(MERFOLK)  # 24 lands, 3 Merfolk Cave-Diver to trade
+    assert default_counts(merfolk, 24 + 3) == list(range(20, 28))
+    limited = explore_sim.load_deck(DECKS / "lci_limited_gu.txt")
+    assert default_counts(limited, 100) == list(range(14, 21))
+    assert default_counts(explore_sim.load_deck(HAKBAL), 100) == list(range(29, 44))
+
+
+# ------------------------------------------------------------------ Karsten's regression
+
+
+def test_karstens_regression_by_deck_size():
+    sixty = karsten_land_count(explore_sim.deck_from_counts({"Forest": 24, "Grizzly Bears": 36}))
+    assert sixty.lands == pytest.approx(19.59 + 1.90 * 2) and sixty.rule.startswith("his 60")
+    forty = karsten_land_count(karsten_deck([2, 7, 7, 4, 3], 17))
+    assert forty.average_mana_value == pytest.approx(68 / 23)
+    assert forty.lands == pytest.approx(40 / 60 * (19.59 + 1.90 * 68 / 23))
+    assert "40/60" in forty.formula and "published none for 40-card" in forty.rule
+    commander = karsten_land_count(explore_sim.load_deck(HAKBAL))
+    cheap = len(commander.cheap)
+    assert commander.lands == pytest.approx(31.42 + 3.13 * commander.average_mana_value
+                                            - 0.28 * cheap)
+    for ramp in ("Sol Ring", "Arcane Signet", "Llanowar Elves", "Birds of Paradise",
+                 "Rampant Growth"):
+        assert ramp in commander.cheap
+    assert "Cenote Scout" not in commander.cheap  # explore is neither card draw nor ramp
+    assert "Cultivate" not in commander.cheap  # three mana
+
+
+def test_karstens_regression_counts_a_spell_land_card_as_038_land():
+    golgari = karsten_land_count(explore_sim.load_deck(GOLGARI))  # 1 Agadeem's Awakening
+    assert golgari.mdfcs == 1 and golgari.deck_lands == pytest.approx(23.38)
+    assert golgari.cheap == ("Llanowar Elves",) * 4
+
+
+# ------------------------------------------------------------------------- the answer
+
+
+def small_deck() -> Deck:
+    return explore_sim.deck_from_counts({"Forest": 17, "Grizzly Bears": 19, "Cenote Scout": 4},
+                                        filler="Grizzly Bears")
+
+
+def test_lands_answers_with_the_best_count_and_those_tied_with_it():
+    result = lands(small_deck(), [15, 17, 19], trials=600, seed=3)
+    rows = result.summary()
+    assert list(rows.columns) == list(LANDS_COLUMNS) and rows["lands"].tolist() == [15, 17, 19]
+    means = dict(zip(rows["lands"], rows["mean"]))
+    assert result.best == max(means, key=means.get) and rows["best"].sum() == 1
+    best = rows[rows["best"]].iloc[0]
+    assert (best["difference"], best["difference_se"]) == (0, 0)
+    for row in rows.itertuples():  # tied: the paired difference's interval holds 0
+        holds = row.difference_ci_low <= 0 <= row.difference_ci_high
+        assert row.tied == holds and (row.lands in result.tied) == (holds and not row.best)
+    meta = result.meta
+    assert meta["objective"] == "compounded_mana@7" and meta["turns"] == 7
+    assert meta["on_play"] == "both" and meta["trade"] == ["Grizzly Bears"]
+    answer = result.answer()
+    assert answer.startswith(f"{result.best} lands is best by Karsten's compounded mana spent "
+                             "over turns 1-7 (compounded_mana@7: ")
+    assert "The deck plays 17: " in answer and "Karsten's 2022 regression gives" in answer
+    assert "explore cards are worth" in answer or "explore cards at" in answer
+    assert meta["explorers"]["cards"] == ["Cenote Scout"]
+    text = result.render()
+    assert answer[:60] in " ".join(text.split()) and "- best (paired se)" in text
+    assert "LandsResult" in repr(result) and "<div>" in result._repr_html_()
+    assert set(result.curve("on_curve")["lands"]) == {15, 17, 19}
+    again = lands(small_deck(), [15, 17, 19], trials=600, seed=3)
+    assert again.summary().equals(rows)
+
+
+def test_the_objective_means_are_the_metrics_means():
+    """``compounded_mana@7``'s mean over games at each count is the metric's mean at turn 7
+    of the same games (the objective is paired from the very games the metrics sum)."""
+    result = lands(small_deck(), [16, 18], trials=500, seed=1, explorers=False)
+    curve = result.curve("compounded_mana", 7)
+    assert np.allclose(curve["mean"], result.summary()["mean"])
+
+
+def test_an_objective_to_minimise_and_games_on_one_side():
+    result = lands(small_deck(), [16, 18], objective="kill_turn@6", on_play=False,
+                   trials=400, seed=2, explorers=False)
+    means = dict(zip(result.summary()["lands"], result.summary()["mean"]))
+    assert result.best == min(means, key=means.get) and result.meta["lower_is_better"]
+    assert result.meta["on_play"] is False and "lower is better" in result.answer()
+    assert "on the draw" in result.render()
+
+
+def test_half_the_games_are_on_the_play_and_half_on_the_draw():
+    """The player on the draw holds one more card at the end of turn 1: the half-and-half
+    games lie between all-play and all-draw ones."""
+    def hand(on_play):
+        result = lands(small_deck(), [17], on_play=on_play, trials=400, seed=4,
+                       explorers=False)
+        assert result.objective.n == 400
+        return result.curve("hand_size", 1)["mean"].iloc[0]
+
+    play, draw, both = hand(True), hand(False), hand(None)
+    assert play < both < draw and abs(both - (play + draw) / 2) < 0.1, (play, both, draw)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"objective": "compounded@7"}, OptionError, "did you mean"),
+    ({"on_play": "yes"}, OptionError, "on_play must be True, False or None"),
+    ({"max_lands": 0}, OptionError, "max_lands"),
+    ({"trade": "Island"}, DeckError, "not in the main deck"),
+])
+def test_bad_lands_requests_are_refused(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        lands(small_deck(), [16, 17], trials=10, **kwargs)
+
+
+# --------------------------------------------------------------------- slow: the figures
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("curve, own", [([3, 10, 10, 7, 4], 26), ([2, 7, 7, 4, 3], 17)],
+                         ids=["60 cards", "40 cards"])
+def test_karstens_own_decks_get_his_land_counts_within_one_land(curve, own):
+    """Karsten's 2020 optimal vanilla decks ("What is an optimal mana curve and land count
+    for your deck?"): 3/10/10/7/4 one- to five-drops and 26 lands in 60 cards, 2/7/7/4/3 and
+    17 in 40. By his criterion (compounded mana spent over turns 1-7, half the games on the
+    play, the London mulligan with his keep rule), trading lands against the spells by mana
+    value, the best count is within one land of his. Measured (seed 1, 20,000 games a
+    count): 60 cards: best 25 (61.62), then 26 (-0.06, paired se 0.03), 24 (-0.15, se 0.03)
+    and 27 (-0.21, se 0.04); 40 cards: best 17 (62.70), 16 and 18 worse by 0.19 and 0.20
+    (se 0.03)."""
+    result = lands(karsten_deck(curve, own), trials=20_000, seed=1)
+    rows = result.summary().set_index("lands")
+    assert abs(result.best - own) <= 1, (
+        f"best {result.best}, Karsten's {own}: "
+        f"{rows[['mean', 'difference', 'difference_se']].round(3).to_dict('index')}")
+    assert result.meta["objective"] == "compounded_mana@7" and result.meta["on_play"] == "both"
+
+
+@pytest.mark.slow
+def test_on_a_shipped_deck_the_objective_falls_on_both_sides_of_the_best_count():
+    """Golgari Explore (23 lands, Ravenous Chupacabra the filler), 19 to 27 lands: the best
+    count is inside the sweep, both ends are clearly worse (paired intervals below 0), and
+    the answer states the counts tied with it."""
+    result = lands(GOLGARI, trials=10_000, seed=2, explorers=False)
+    rows = result.summary().set_index("lands")
+    assert result.counts == list(range(19, 28))
+    assert result.counts[0] < result.best < result.counts[-1]
+    for end in (result.counts[0], result.counts[-1]):
+        assert rows.loc[end, "difference_ci_high"] < 0
+    answer = result.answer()
+    if result.tied:
+        assert f"tied with it: {result.tied[0]}" in answer
+    else:
+        assert "no other count is tied with it" in answer
+    assert rows["screwed"].is_monotonic_decreasing and rows["flooded"].is_monotonic_increasing
+
+
+@pytest.mark.slow
+def test_a_commander_deck_is_answered_with_karstens_commander_criterion():
+    result = lands(HAKBAL, [36, 40], trials=1_000, seed=5)
+    assert result.meta["objective"] == "compounded_mana@8"
+    assert result.meta["formats"][0]["game"] == "commander"
+    assert result.meta["karsten"]["formula"].startswith("31.42 + 3.13 x")
+    assert "Hakbal of the Surging Soul" in result.meta["explorers"]["cards"]
+
+
+@pytest.mark.slow
+def test_lands_command_line_json_and_errors(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "explore_sim", "lands", str(MERFOLK), "--counts", "23..25",
+         "--trials", "300", "--seed", "1", "--no-explorers", "--format", "json",
+         "--plot", str(tmp_path / "lands.png")],
+        capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "lands.png").stat().st_size > 0
+    payload = json.loads(run.stdout)
+    assert [row["lands"] for row in payload["rows"]] == [23, 24, 25]
+    assert payload["meta"]["command"] == "lands" and payload["meta"]["explorers"] is None
+    for argv, message in ((["--counts", "24..40"], "would trade more copies"),
+                          (["--counts", "a"], "--counts: expected whole numbers"),
+                          (["--on-play", "--on-draw"], "not allowed with argument")):
+        bad = subprocess.run([sys.executable, "-m", "explore_sim", "lands", str(MERFOLK), *argv],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr
