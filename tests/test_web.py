@@ -860,7 +860,7 @@ def test_a_run_that_fails_says_why(client, monkeypatch):
     from explore_sim.errors import OptionError
 
     def refused(decks, options, progress):
-        raise OptionError(f"drawn: {ROOT}/decks/x.cards.toml says no")
+        raise OptionError(f"drawn: {DECKS}/x.cards.toml says no")
 
     monkeypatch.setitem(ANALYSES, "explore", dataclasses.replace(ANALYSES["explore"],
                                                                  run=refused))

@@ -9,6 +9,7 @@ from .._version import __version__
 from ..analysis.executors import DEFAULT_CONNECT_TIMEOUT, SCHEDULER_ENV
 from ..cards.decklist import DECK_FORMATS
 from . import answers, cards, curve, explore, games, metrics, replay, serve
+from . import decks as shipped_decks
 from .arguments import PROG, Parser, count, seconds
 
 __all__ = ["build_parser"]
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     curve.add_parser(commands, [sources, decks, output])
     replay.add_parser(commands, [sources, decks])
     metrics.add_parser(commands)
+    shipped_decks.add_parser(commands)
     serve.add_parser(commands)
     return parser
 

@@ -63,6 +63,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp
 
 from .._version import __version__
+from ..cards.shipped import DECKS_DIR
 from ..analysis.engines import kernel_compiling, kernel_unavailable
 from ..analysis.simulate import simulate
 from ..cards.card_index import CardIndex, cards_dir
@@ -105,17 +106,15 @@ _FIGURE_LOCK = threading.Lock()  # matplotlib's font cache and text layout are s
 
 
 def default_decks_dir() -> Path | None:
-    """The shipped decks: ``decks/`` beside the package's source, else in the working
-    directory.
+    """The shipped decks: the package's own (:data:`~explore_sim.cards.shipped.DECKS_DIR`,
+    package data, so every install has them).
 
     Returns
     -------
     Path or None
+        None if that directory is missing (a damaged install).
     """
-    for candidate in (HERE.parent.parent / "decks", Path.cwd() / "decks"):
-        if candidate.is_dir():
-            return candidate
-    return None
+    return DECKS_DIR if DECKS_DIR.is_dir() else None
 
 
 @dataclasses.dataclass(frozen=True)
