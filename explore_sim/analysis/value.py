@@ -53,6 +53,7 @@ from ..cards.decklist import Deck, load_deck
 from ..cards.features import pip_demand
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
+from ..progress import shows_progress
 from .compare import CompareResult
 from .executors import executing
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
@@ -577,6 +578,7 @@ class ValueResult(Result):
                 "exploring adds by turn"], table, False
 
 
+@shows_progress("value")
 def value(
     deck: Deck | str | PathLike[str],
     cards: str | Card | Sequence[str | Card] | None = None,
@@ -593,7 +595,7 @@ def value(
     game: str = "auto",
     max_lands: int = 8,
     engine: str = "auto",
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
 ) -> ValueResult:
