@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import DECKS
+from conftest import DECKS, TESTS
 
 import explore_sim
 from explore_sim.analysis import stats as stats_module
@@ -288,7 +288,7 @@ def test_stop_run_propagates_from_a_run_that_is_one_of_several():
 @pytest.mark.slow
 def test_a_stopped_advise_and_a_value_and_curve_that_propagate():
     """advise is one run; value and curve are several (of one seed), none complete."""
-    sevens = DECKS.parent / "tests" / "fixtures" / "decks" / "scouts_and_sevens.txt"
+    sevens = TESTS / "fixtures" / "decks" / "scouts_and_sevens.txt"
     position = dict(turn=2, battlefield="2 Forest, Cenote Scout", hand="Grizzly Bears",
                     revealed="Platinum Angel", objectives="on_curve@3")
     advice = explore_sim.advise(sevens, **position, trials=2 * CHUNK_TRIALS, seed=3,
@@ -331,6 +331,7 @@ def test_an_analysis_shows_its_progress_and_the_kernel_compiling(monkeypatch, ca
                 progress(done, trials)
         return progress
 
+    before = progress_module.compile_listeners()
     given = []
     assert run(100, progress=lambda done, total: given.append(done)) is not None
     assert given == [0, 50, 100] and capsys.readouterr().err == ""
@@ -340,4 +341,4 @@ def test_an_analysis_shows_its_progress_and_the_kernel_compiling(monkeypatch, ca
     assert "compiling the game kernel (once per installation, a minute or two): 2 s" in shown
     assert "the game kernel compiled in 3 s" in shown
     assert re.search(r"simulate: 100%\|[^|]+\| 100/100 \[00:00<00:00", shown), shown
-    assert progress_module.compile_listeners() == ()  # the run's listener is gone
+    assert progress_module.compile_listeners() == before  # the run's listener is gone
