@@ -6,7 +6,8 @@
     python benchmarks/same_outputs.py --engine kernel --save before.json   # this tree's digests
     python benchmarks/same_outputs.py --engine kernel --against before.json  # ... compared
 
-A speed change must not change a single number: for every shipped deck (``explore_sim/decks/``) and every
+A speed change must not change a single number: for every shipped deck
+(``explore_sim/decks/``) and every
 setting below, the per-trial metrics of every turn (before any averaging) from this tree and
 from REV (checked out into a temporary git worktree) are compared exactly, and the script
 exits with status 1 when any differs, naming the first deck, setting, turn and metric.

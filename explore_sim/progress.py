@@ -20,7 +20,7 @@ from typing import IO, Any, TypeVar
 
 __all__ = ["ProgressBar", "add_compile_listener", "remove_compile_listener",
            "compile_listeners", "notices_on_terminal", "terminal_shows_notices", "front_end",
-           "shows_progress"]
+           "shows_progress", "callback"]
 
 #: Whether the command line shows the package's notices on its terminal (then they are not
 #: also warnings).
@@ -104,17 +104,12 @@ def front_end() -> str | None:
 
 def _tqdm_class(notebook: bool) -> Any:
     """tqdm's notebook widget where it can be drawn, else its text bar."""
-    if notebook:
-        try:
-            import ipywidgets  # noqa: F401
-            from tqdm.notebook import tqdm as notebook_tqdm
+    import importlib
+    import importlib.util
 
-            return notebook_tqdm
-        except ImportError:
-            pass
-    from tqdm.std import tqdm
-
-    return tqdm
+    if notebook and importlib.util.find_spec("ipywidgets") is not None:
+        return importlib.import_module("tqdm.notebook").tqdm
+    return importlib.import_module("tqdm.std").tqdm
 
 
 class ProgressBar:
@@ -203,6 +198,22 @@ class _CompileDisplay:
         else:
             self._bar.set_description_str("compiling the game kernel (once per installation, "
                                           f"a minute or two): {seconds:.0f} s")
+
+
+def callback(progress: Callable[[int, int], None] | bool | None
+             ) -> Callable[[int, int], None] | None:
+    """The callback a ``progress`` argument stands for inside an analysis: None for none
+    (``False``, what :func:`shows_progress` passes on as None).
+
+    Parameters
+    ----------
+    progress : callable, bool or None
+
+    Returns
+    -------
+    callable or None
+    """
+    return progress if callable(progress) else None
 
 
 def shows_progress(label: str) -> Callable[[_F], _F]:

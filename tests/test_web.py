@@ -159,8 +159,9 @@ def test_switching_analysis_keeps_the_deck(client):
 def test_each_tab_keeps_its_own_settings(client):
     """A tab's options stay with it: switching away saves them in the form, switching back
     restores them; a tab never opened starts from its defaults, whatever another tab has."""
-    from explore_sim.web.form_state import SAVED_PREFIX
     from web_helpers import form_fields
+
+    from explore_sim.web.form_state import SAVED_PREFIX
 
     def switch(to: str, page=None, **typed) -> tuple[dict, str]:
         fields = dict(form_fields(page.text)) if page is not None else {"analysis": "explore"}

@@ -51,7 +51,7 @@ from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
 from ..engine.policies import Observation, Policy, one_policy, policy_name
 from ..engine.state import shuffled_libraries
 from ..errors import DeckError, OptionError, clip
-from ..progress import shows_progress
+from ..progress import callback, shows_progress
 from .engines import position_engine
 from .objectives import Objective, PairedValues, parse_objectives
 from .report import deck_meta, meta_text, text_table, versions
@@ -748,7 +748,7 @@ def advise(
             total.merge(part)
 
     task = _BranchTask(pos, config, policy, tuple(chosen), last_turn)
-    done = run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
+    done = run_chunks(task, merge, trials, seed_seq, progress=callback(progress), workers=workers,
                       scheduler=scheduler, stop_early=True)
     meta = {**_advise_meta(deck, pos, policy, chosen, config, trials, seed_seq), **choice.meta()}
     return AdviceResult(meta=stopped_meta(meta, done, trials), sums=sums)

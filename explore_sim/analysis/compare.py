@@ -18,7 +18,7 @@ from ..cards.decklist import Deck, load_deck
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, as_policies, policy_name
 from ..errors import OptionError, close_matches
-from ..progress import shows_progress
+from ..progress import callback, shows_progress
 from .game_setup import chosen_engine, game_setup, run_meta, with_engine, with_game_options
 from .games import TurnPairs, TurnStats, play_paired
 from .kill_turn import kill_turn
@@ -494,7 +494,7 @@ def compare(
     setup = with_engine(setup, variants)
     seed_seq = seed_sequence(seed)
     stats, pairs = play_paired(variants, setup.config, setup.rule, setup.scry, setup.trials,
-                               seed_seq, progress=progress, workers=workers,
+                               seed_seq, progress=callback(progress), workers=workers,
                                scheduler=scheduler, engine=chosen_engine(setup),
                                stop_early=True)
     meta = stopped_meta(run_meta("compare", decks, setup, policies, seed_seq), stats[0].n,

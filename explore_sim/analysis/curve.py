@@ -42,7 +42,7 @@ from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy
 from ..errors import OptionError
-from ..progress import shows_progress
+from ..progress import callback, shows_progress
 from .game_setup import game_setup, with_game_options
 from .games import TurnStats
 from .report import engine_text, meta_text
@@ -333,7 +333,7 @@ def curve(
         setup = dataclasses.replace(setup, config=dataclasses.replace(setup.config,
                                                                       castable_lands=True))
         meta, run = play_deck("curve", deck, setup, policy, seed,
-                              progress=_run_progress(progress, index, len(groups)),
+                              progress=_run_progress(callback(progress), index, len(groups)),
                               workers=workers, scheduler=scheduler)
         stats.update((card.name, run) for card in group)
     meta["castable"] = [card.name for card, _ in cards]

@@ -28,7 +28,7 @@ from ..engine.policies import Observation, Policy, decide, one_policy, policy_na
 from ..engine.rules import explore as explore_rule, reveal
 from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError, clip
-from ..progress import shows_progress
+from ..progress import callback, shows_progress
 from .report import INTERVAL, deck_meta, explores_text, meta_text, render, versions
 from .results import Result
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopped_meta
@@ -235,8 +235,8 @@ def explore(
                        turn=turn, known_cards=len(known_ids), known_lands=known_lands,
                        library_lands=library_lands, depth=depth)
     stats = Accumulator(EXPLORE_METRICS)
-    done = run_chunks(task, stats.merge, trials, seed_seq, progress=progress, workers=workers,
-                      scheduler=scheduler, stop_early=True)
+    done = run_chunks(task, stats.merge, trials, seed_seq, progress=callback(progress),
+                      workers=workers, scheduler=scheduler, stop_early=True)
     meta = _explore_meta(deck, features, library, explorer_card, explorer_outside, known_ids,
                          explores, drawn, turn, explorer_gone, targeted, policy, trials,
                          seed_seq, explores_given)

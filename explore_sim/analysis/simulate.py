@@ -20,7 +20,7 @@ from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import Goldfish
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy
-from ..progress import shows_progress
+from ..progress import callback, shows_progress
 from .compare import CompareResult, compare
 from .game_setup import (
     ASSUMPTIONS,
@@ -251,7 +251,7 @@ def simulate(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
                                             mulligan=mulligan, removal=removal))
-    meta, stats = play_deck("simulate", deck, setup, policy, seed, progress=progress,
+    meta, stats = play_deck("simulate", deck, setup, policy, seed, progress=callback(progress),
                             workers=workers, scheduler=scheduler, stop_early=True)
     return SimulationResult(meta=meta, stats=stats)
 

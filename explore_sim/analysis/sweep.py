@@ -25,7 +25,7 @@ from ..cards.decklist import DEFAULT_FILLER, Deck, load_deck
 from ..engine.goldfish import OPENING_METRICS, Goldfish
 from ..engine.policies import ExpressionPolicy, NamedPolicy, Policy, as_policies, policy_name
 from ..errors import DeckError, OptionError, clip
-from ..progress import shows_progress
+from ..progress import callback, shows_progress
 from .executors import Job, check_workers, executing
 from .game_setup import (
     GameSetup,
@@ -381,7 +381,7 @@ def sweep(
                   for values in itertools.product(*grid.values()) for policy_label in labels])
     out = None if out is None else SweepFile.check_path(out)  # a link's target
     with _writing(out):  # one run at a time writes a results file: from here to the end
-        return _run(plan, seed, out, progress, workers, scheduler)
+        return _run(plan, seed, out, callback(progress), workers, scheduler)
 
 
 @dataclasses.dataclass(frozen=True)

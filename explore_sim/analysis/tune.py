@@ -366,7 +366,7 @@ def tune(
 
     def step(games: int) -> None:
         done[0] += games
-        if progress is not None:
+        if callable(progress):
             progress(min(done[0], budget), budget)
 
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)

@@ -666,7 +666,7 @@ def value(
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         for index, plan in enumerate(plans):
             def step(done: int, _: int, before: int = index * trials) -> None:
-                if progress is not None:
+                if callable(progress):
                     progress(before + done, total)
 
             comparisons[plan.card.name] = _compare_plan(plan, policy, setup, seed_seq, step,

@@ -38,8 +38,8 @@ commander cards are refused with the file and line named, every unknown card lis
 (the first :data:`MAX_LISTED_UNKNOWN` with suggestions, then how many more) and how to make
 them known (``explore-sim cards update``, ``cards import`` of a downloaded card database, or
 a card file written by ``explore-sim cards template``). A shipped deck is named by its short
-name (:mod:`explore_sim.cards.shipped`). Unknown sideboard and companion cards are left out of the deck with a
-:class:`~explore_sim.errors.DeckWarning`: they are never shuffled.
+name (:mod:`explore_sim.cards.shipped`). Unknown sideboard and companion cards are left out
+of the deck with a :class:`~explore_sim.errors.DeckWarning`: they are never shuffled.
 
 Limits: a decklist is a regular file of at most :data:`MAX_DECK_BYTES` bytes, a text line is
 at most :data:`MAX_LINE_LENGTH` characters, and a list has at most :data:`MAX_CARD_LINES`

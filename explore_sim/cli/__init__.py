@@ -85,8 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
             if args.command is None:
                 raise OptionError(
-                    "choose a command: decks, cards, policies, metrics, explore, simulate, compare, "
-                    "sweep, value, advise, tune, curve, replay or serve (see --help)"
+                    "choose a command: decks, cards, policies, metrics, explore, simulate, "
+                    "compare, sweep, value, advise, tune, curve, replay or serve (see --help)"
                 )
             output = COMMANDS[args.command](args)
         except ExploreSimError as error:

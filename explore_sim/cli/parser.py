@@ -8,8 +8,7 @@ import argparse
 from .._version import __version__
 from ..analysis.executors import DEFAULT_CONNECT_TIMEOUT, SCHEDULER_ENV
 from ..cards.decklist import DECK_FORMATS
-from . import answers, cards, curve, explore, games, metrics, replay, serve
-from . import decks as shipped_decks
+from . import answers, cards, curve, decks as shipped_decks, explore, games, metrics, replay, serve
 from .arguments import PROG, Parser, count, seconds
 
 __all__ = ["build_parser"]

@@ -88,17 +88,17 @@ from .state import GameState, from_hand, kinds_in, of_rows, to_hand
 from .tables import COLOUR_BITS as _COLOUR_BITS
 from .zones import (
     basics_in_library,
-    kinds_in_library,
     count,
     enters,
+    kinds_in_library,
     land_types,
     return_to_hand,
     sacrifice,
 )
 
 __all__ = ["LAND_FACES", "play_land", "put_land", "land_enters", "choose_land",
-           "search_basics", "search_lands", "searchable_lands", "shuffle_libraries", "wanted_cards", "sources_in_play",
-           "colour_deficits"]
+           "search_basics", "search_lands", "searchable_lands", "shuffle_libraries",
+           "wanted_cards", "sources_in_play", "colour_deficits"]
 
 _YES, _UNLESS, _FAST, _SLOW, _LIFE = (TAPPED_RULES.index(k) for k in
                                        ("yes", "unless", "fast", "slow", "life"))

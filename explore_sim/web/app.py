@@ -63,11 +63,11 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp
 
 from .._version import __version__
-from ..cards.shipped import DECKS_DIR
 from ..analysis.engines import kernel_compiling, kernel_unavailable
 from ..analysis.simulate import simulate
 from ..cards.card_index import CardIndex, cards_dir
 from ..cards.decklist import MAX_DECK_BYTES
+from ..cards.shipped import DECKS_DIR
 from ..cards.template import card_template
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
@@ -347,7 +347,7 @@ class WebApp:
         if action.startswith("switch:"):
             analysis = ANALYSES.get(action[7:], ANALYSES["explore"])
             previous = ANALYSES.get(data.get("analysis", ""))
-            data = switch_tab(data, previous and previous.name,
+            data = switch_tab(data, previous.name if previous else None,
                               [f.name for f in previous.fields] if previous else [],
                               analysis.name, [f.name for f in analysis.fields])
             data["analysis"] = analysis.name

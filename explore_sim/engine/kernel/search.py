@@ -7,12 +7,12 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 from .codes import (
-    FETCH_BASIC,
     F_BASIC_HAND,
     F_BASIC_TAPPED,
     F_PASSAGE,
     F_TAPPED_AND_HAND,
     F_TWO_BASICS,
+    FETCH_BASIC,
     NO,
     NONE,
     ONE,
