@@ -256,6 +256,6 @@ def shows_progress(label: str) -> Callable[[_F], _F]:
                 remove_compile_listener(compiling)
                 bar.close()
 
-        return shown  # type: ignore[return-value]
+        return shown  # type: ignore[return-value]  # wraps keeps the function's signature
 
     return decorate
