@@ -1,7 +1,7 @@
 """The compiled game alone, against two yardsticks: thread CPU time per game on one core.
 
     python benchmarks/bare_kernel.py                        # the four decks below
-    python benchmarks/bare_kernel.py decks/sultai_explore.txt --games 131072 --rounds 5
+    python benchmarks/bare_kernel.py sultai --games 131072 --rounds 5
 
 Plays ``--games`` 8-turn games (policy forge, London mulligans) a round with
 ``explore_sim.engine.kernel.play_games_kernel`` on one thread, with no statistics after it
@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 #: The cheapest game: every turn a land, a creature cast when there is mana, an attack.
 SIMPLEST = "24 Forest\n36 Grizzly Bears\n"
-DECKS = ("decks/lci_merfolk_explore.txt", "decks/sultai_explore.txt",
-         "decks/hakbal_merfolk_commander.txt", SIMPLEST)
+DECKS = ("merfolk", "sultai",
+         "hakbal", SIMPLEST)
 #: Cards a game of 8 turns reaches: seven in hand, eight draws and a few explored or
 #: searched (the deal floor deals this many).
 DEALT = 20

@@ -1,7 +1,7 @@
 """Where a goldfish game spends its time: cProfile of one seeded simulate run.
 
     python benchmarks/profile_goldfish.py                         # the benchmark deck, 8 turns
-    python benchmarks/profile_goldfish.py decks/sultai_explore.txt --trials 50000 --top 40
+    python benchmarks/profile_goldfish.py sultai --trials 50000 --top 40
     python benchmarks/profile_goldfish.py --sort tottime          # time inside each function itself
 
 Runs ``explore_sim.simulate`` on the NumPy engine (``engine="numpy"``: the compiled kernel's

@@ -1,7 +1,7 @@
 """Where the compiled game spends its time: a `perf` profile named by kernel function.
 
     python benchmarks/profile_kernel.py                          # the merfolk deck, 262,144 games
-    python benchmarks/profile_kernel.py decks/sultai_explore.txt --games 131072 --top 40
+    python benchmarks/profile_kernel.py sultai --games 131072 --top 40
 
 Plays ``--games`` 8-turn games (policy forge, London mulligans, one chunk at a time) on the
 compiled kernel under ``perf record`` (Linux ``perf``; the machine's cycle counter is not

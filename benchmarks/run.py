@@ -16,7 +16,7 @@ same number of 60-card decks with the cheapest full shuffle found (``Generator.p
 an argsort of random keys, or explore_sim's own vectorised Fisher-Yates), so the ratios
 hold on a noisy machine.
 
-Decks: ``decks/lci_merfolk_explore.txt`` (two colours, a pain land), ``decks/sultai_explore.txt``
+Decks: ``merfolk`` (two colours, a pain land), ``sultai``
 (three colours: duals, check, shock and tapped lands, a Pathway, a spell // land card, mana
 creatures) and ``benchmarks/lci_merfolk_basic_lands.txt`` (the merfolk list with basic lands
 only, which every version of the engine reads: ``--baseline`` runs it with an older revision,
@@ -28,7 +28,7 @@ speed during the table does not decide it.
 ``--engines`` times the two engines that play goldfish games (``engine="numpy"`` and
 ``engine="kernel"``: :func:`explore_sim.simulate`, 8 turns, policy forge, London mulligans, one
 worker, one core: the kernel's threads held to one) on the merfolk, three-colour and
-basic-land decks and on the Commander deck ``decks/hakbal_merfolk_commander.txt``,
+basic-land decks and on the Commander deck ``hakbal``,
 in one fresh process, alternating the engines over ``--rounds`` rounds and keeping each one's
 best round, beside the shuffle floor of the same process: random uint32 keys with the card
 ids in their low bits, sorted along axis 1, for 1,000,000 decks of the library's size (in
@@ -304,8 +304,8 @@ def main() -> None:
         ("kernel: 8 turns, London", "kernel", games, 1, "games", DECK),
         ("kernel: 8 turns, every core", "kernel", games, 0, "games", DECK),
     ]
-    print("one row = one fresh process; decks: merfolk = decks/lci_merfolk_explore.txt, "
-          "sultai = decks/sultai_explore.txt,\nbasic = benchmarks/lci_merfolk_basic_lands.txt\n")
+    print("one row = one fresh process; decks: merfolk = merfolk, "
+          "sultai = sultai,\nbasic = benchmarks/lci_merfolk_basic_lands.txt\n")
     header = (f"{'benchmark':<34}{'deck':<8}{'count':>12}{'per second':>14}{'x floor':>9}"
               f"{'peak MB':>9}")
     print(header)

@@ -6,7 +6,8 @@
     python benchmarks/same_outputs.py --engine kernel --save before.json   # this tree's digests
     python benchmarks/same_outputs.py --engine kernel --against before.json  # ... compared
 
-A speed change must not change a single number: for every deck in ``decks/`` and every
+A speed change must not change a single number: for every shipped deck
+(``explore_sim/decks/``) and every
 setting below, the per-trial metrics of every turn (before any averaging) from this tree and
 from REV (checked out into a temporary git worktree) are compared exactly, and the script
 exits with status 1 when any differs, naming the first deck, setting, turn and metric.
@@ -85,7 +86,7 @@ def digests(tree: Path, trials: int, engine: str) -> tuple[dict[str, str], dict[
     """Per (deck, setting, turn, metric): a hash of the per-trial values, from ``tree``; and
     the decks (or deck and setting) that version cannot play, with its error."""
     out = subprocess.run([sys.executable, "-c", RUNNER, str(tree), json.dumps(SETTINGS),
-                          str(trials), str(ROOT / "decks"), engine],
+                          str(trials), str(ROOT / "explore_sim" / "decks"), engine],
                          capture_output=True, text=True, cwd=tree)
     if out.returncode:
         last = (out.stderr.strip().splitlines() or ["no error output"])[-1]

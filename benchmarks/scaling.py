@@ -4,7 +4,7 @@ Dask scheduler's cost per chunk, then a paper estimate for a larger cluster.
     python benchmarks/scaling.py               # about three minutes on 2 cores
     python benchmarks/scaling.py --rounds 5    # more rounds, steadier medians
 
-The sweep is the documented one: ``decks/lci_merfolk_explore.txt``, lands 22..25, policies
+The sweep is the documented one: ``merfolk``, lands 22..25, policies
 keep and forge, 5 turns, 50,000 games a point (8 points, one chunk each), seed 1. The Dask
 clusters are started the way real ones are, with the ``dask scheduler`` and ``dask worker``
 commands, on loopback: one worker and two, with Dask's allocator setting and with

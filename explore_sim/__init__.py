@@ -5,7 +5,7 @@ first array axis), explore sequences are played out under keep-or-mill policies,
 results come back as tidy pandas frames with standard errors and intervals.
 
 >>> import explore_sim
->>> deck = explore_sim.load_deck("decks/lci_merfolk_explore.txt")  # doctest: +SKIP
+>>> deck = explore_sim.load_deck("merfolk")  # doctest: +SKIP
 >>> explore_sim.explore(deck, explores=2, policy="forge", seed=1).summary()  # doctest: +SKIP
 """
 

@@ -17,7 +17,7 @@ from explore_sim.engine.state import ExploreState
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
-DECKS = ROOT / "decks"
+DECKS = ROOT / "explore_sim" / "decks"
 sys.path.insert(0, str(TESTS))
 
 #: Cards of the scripted scenarios, in id order (id = index + 1).

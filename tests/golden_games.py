@@ -167,6 +167,9 @@ GAMES: tuple[GoldenGame, ...] = (
                 "District Guide": 8, "Myriad Landscape": 4, "Grizzly Bears": 18},
        "ability:ramp ability:basic_to_hand_on_enter ability:activated_search metric:lands_put",
        turns=6),
+    _g("land_search", {"Forest": 6, "Island": 6, "Breeding Pool": 4, "Nature's Lore": 8,
+                       "Three Visits": 4, "Farseek": 8, "Lotus Petal": 8, "Grizzly Bears": 16},
+       "ability:land_search ability:sacrifice_for_mana", turns=5),
     _g("seeker", {"Forest": 12, "Island": 8, "Restless Anchorage": 4, "Seeker of Sunlight": 12,
                   "Grizzly Bears": 24},
        "ability:seeker ability:anchorage", turns=7),
@@ -376,11 +379,21 @@ OPTION_METRICS = {"castable": "castable:", "castable_lands": "castable_lands:"}
 #: Steps of other abilities, with what their log shows.
 _STEP_SIGNS = {"maps": "map used", "crewer_explores": "Subterranean Schooner makes",
                "lantern_explores": "Glowcap Lantern makes"}
+#: Abilities whose card being cast is not enough: what their log must show besides (every
+#: pattern): a search put a land untapped and one tapped, a one-shot source paid for a spell.
+_EFFECT_SIGNS = {"land_search": (r"cast (Nature's Lore|Three Visits) \(",
+                                 r"cast Farseek \(", r"land put [^\n]* \(untapped\)",
+                                 r"land put [^\n]* \(tapped\)"),
+                 "sacrifice_for_mana": (r"sacrificed [^\n]* \(for its mana\)",)}
 
 
 def _ability_seen(game, deck, name, log, abilities, tables_of) -> bool:
+    import re
+
     if name in _STEP_SIGNS:
         return _STEP_SIGNS[name] in log
+    if not all(re.search(sign, log) for sign in _EFFECT_SIGNS.get(name, ())):
+        return False
     members = [card.name for card in deck.features().cards
                if next(a for a in abilities if a.name == name).pattern(card)]
     return any(f"cast {member} (" in log or f"land {member} (" in log

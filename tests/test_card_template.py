@@ -102,6 +102,9 @@ def test_unknown_cards_are_one_error_line_naming_them_all_and_the_fix(pasted):
     named = [a or b for a, b in re.findall(r"line \d+ (?:'([^']+)'|\"([^\"]+)\")", line)]
     assert named == UNKNOWN_MAIN  # each once, in decklist order; the sideboard is not named
     assert "'explore-sim cards update'" in line and "(online)" in line
+    # offline: a card database downloaded in a browser, imported (docs/getting-started.md)
+    assert ("'explore-sim cards import FILE' with Scryfall's 'Oracle Cards' or MTGJSON's "
+            "AtomicCards file downloaded in a browser") in line
     companion = pasted.with_name("golgari_paste.cards.toml")
     assert f"'explore-sim cards template {pasted} -o {companion}'" in line
     assert "--cards FILE" in line

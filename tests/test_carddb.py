@@ -188,7 +188,7 @@ def test_cards_check_prints_the_classification(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "land-like" in out.stdout and "scryfall" in out.stdout and "built-in" in out.stdout
     assert "30 cards in the main deck: 22 lands, 4 land-like, 4 nonland" in out.stdout
-    shipped = cli("cards", "check", "decks/xln_sultai_explore.txt", "--format", "json")
+    shipped = cli("cards", "check", "xln-sultai", "--format", "json")
     rows = json.loads(shipped.stdout)["cards"]
     assert {row["name"] for row in rows} >= {"Jadelight Ranger", "Wildgrowth Walker", "Forest"}
     assert all({"class", "mv", "abilities", "source"} <= set(row) for row in rows)

@@ -21,7 +21,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_done_when_command_prints_the_documented_json():
-    out = run("explore", "decks/lci_merfolk_explore.txt", "--explores", "2", "--drawn", "8",
+    out = run("explore", "merfolk", "--explores", "2", "--drawn", "8",
               "--policy", "keep", "--trials", "200000", "--seed", "1", "--format", "json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

@@ -127,7 +127,7 @@ def test_a_new_metric_is_played_by_numpy_until_the_kernel_records_it(monkeypatch
     assert toy.kernel is False
     monkeypatch.setattr(config_module, "TURN_METRICS",
                         {**metrics.TURN_METRICS, toy.name: False})
-    deck = explore_sim.load_deck("decks/lci_merfolk_explore.txt")
+    deck = explore_sim.load_deck("merfolk")
     choice = _engine_for(deck, config_module.GameConfig())
     assert (choice.engine, choice.fallback) == (
         "numpy", "metrics the compiled game does not record: lorekeeper_life")
@@ -148,7 +148,7 @@ def test_a_new_option_is_played_by_numpy_until_the_kernel_plays_it(monkeypatch):
     ToyConfig = dataclasses.make_dataclass(  # GameConfig with the option's field
         "ToyConfig", [("lorekeepers", int, dataclasses.field(default=0))], bases=(GameConfig,),
         frozen=True)
-    deck = explore_sim.load_deck("decks/lci_merfolk_explore.txt")
+    deck = explore_sim.load_deck("merfolk")
     assert _engine_for(deck, ToyConfig()).engine == "kernel"
     choice = _engine_for(deck, ToyConfig(lorekeepers=2))
     assert (choice.engine, choice.fallback) == (

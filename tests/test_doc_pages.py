@@ -12,9 +12,11 @@ the numbers exact, so a changed digit fails, naming the page and the command. ``
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -65,7 +67,8 @@ def printed_in_order(printed: str, shown: str) -> str | None:
 
 
 def run_command(command: str, cwd: Path) -> subprocess.CompletedProcess:
-    """Run ``command`` as ``explore-sim`` runs it, in ``cwd`` (with the shipped decks), in
+    """Run ``command`` as ``explore-sim`` runs it, in ``cwd`` (an empty folder: shipped decks
+    are named by their short names), in
     this process: :func:`explore_sim.cli.main` with its standard streams captured, which
     spares a process start per command."""
     import contextlib
@@ -74,7 +77,6 @@ def run_command(command: str, cwd: Path) -> subprocess.CompletedProcess:
 
     from explore_sim.cli import main
 
-    (cwd / "decks").symlink_to(ROOT / "decks")
     words = shlex.split(command)[1:]
     out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
     os.chdir(cwd)
@@ -175,8 +177,7 @@ def test_the_python_examples_run(page, tmp_path, monkeypatch):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    (tmp_path / "decks").symlink_to(ROOT / "decks")
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)  # an empty folder: the shipped decks go by their names
     try:
         namespace = run_page(page, {"tmp": tmp_path})
         check_python_page(page, namespace)
@@ -199,13 +200,40 @@ def test_every_code_block_is_closed(path):
 
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+#: The project's own pages and pictures as the package index shows the README: absolute
+#: links into the repository (its Source URL, pyproject.toml), read here as the files they are.
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+SOURCE = PROJECT["urls"]["Source"]
+ABSOLUTE = (f"{SOURCE}/blob/main/",
+            SOURCE.replace("https://github.com/", "https://raw.githubusercontent.com/")
+            + "/main/")
 
 
 def links(path: Path) -> list[str]:
-    """Every relative link and picture of a page (code blocks left out)."""
+    """Every relative link and picture of a page (code blocks left out), and every absolute
+    link into the repository, as the path of its file from the page."""
     source = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
-    return [target for target in LINK.findall(source)
-            if not re.match(r"[a-z][a-z0-9+.-]*:", target)]
+    found = []
+    for target in LINK.findall(source):
+        prefix = next((p for p in ABSOLUTE if target.startswith(p)), None)
+        if prefix is not None:
+            found.append(os.path.relpath(ROOT / target[len(prefix):], path.parent))
+        elif not re.match(r"[a-z][a-z0-9+.-]*:", target):
+            found.append(target)
+    return found
+
+
+def test_the_readme_reads_right_on_the_package_index():
+    """The README is the package index's page: its links and its picture are absolute (a
+    relative link leads nowhere there), into the repository, and it installs from the index."""
+    readme = ROOT / "README.md"
+    source = re.sub(r"```.*?```", "", readme.read_text(encoding="utf-8"), flags=re.DOTALL)
+    targets = LINK.findall(source)
+    relative = [t for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:|#", t)]
+    assert not relative, f"README.md: relative links: {relative}"
+    assert sum(t.startswith(ABSOLUTE) for t in targets) >= 20
+    assert any(t.startswith(ABSOLUTE[1]) and t.endswith(".png") for t in targets)
+    assert "pip install 'explore_sim[fast]'" in readme.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("path", PAGES, ids=page_name)

@@ -102,4 +102,7 @@ def test_public_callables_have_numpydoc_sections(name):
 
 def test_the_package_is_typed():
     assert (ROOT / "explore_sim" / "py.typed").is_file()
-    assert '"explore_sim" = ["py.typed"]' in (ROOT / "pyproject.toml").read_text()
+    import tomllib
+
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "py.typed" in setup["package-data"]["explore_sim"]

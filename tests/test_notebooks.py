@@ -4,6 +4,7 @@ the outputs of a real run, pictures included."""
 from __future__ import annotations
 
 import json
+import re
 
 import nbformat
 import pytest
@@ -44,3 +45,31 @@ def test_notebook_executes(path, monkeypatch):
     client.execute()  # raises CellExecutionError on any error
     assert any(out.get("output_type") == "display_data"
                for cell in book.cells if cell.cell_type == "code" for out in cell.outputs)
+
+
+def test_a_run_in_a_notebook_shows_its_progress(tmp_path):
+    """A run of over a second shows tqdm's display in the cell's output, with its time
+    elapsed and an estimate of the time left (text that updates in place, without
+    ipywidgets), and the result is the same as without it."""
+    book = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import explore_sim"),
+        nbformat.v4.new_code_cell(
+            "games = explore_sim.simulate('merfolk', turns=4, trials=150_000, seed=1, "
+            "engine='numpy')\ngames.meta['trials']"),
+        nbformat.v4.new_code_cell(
+            "quiet = explore_sim.simulate('merfolk', turns=4, trials=150_000, seed=1, "
+            "engine='numpy', progress=False)\n"
+            "bool(quiet.summary().equals(games.summary()))"),
+    ])
+    client = NotebookClient(book, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    shown = "".join(out.get("text", "") for out in book.cells[1].outputs
+                    if out.get("output_type") == "stream" and out.get("name") == "stderr")
+    assert "simulate: 100%" in shown, book.cells[1].outputs
+    assert re.search(r"150k/150k \[\d\d:\d\d<\d\d:\d\d, [\d.]+k? trials/s\]", shown), shown
+    results = [out["data"]["text/plain"] for cell in book.cells[1:] for out in cell.outputs
+               if out.get("output_type") == "execute_result"]
+    assert results == ["150000", "True"]
+    quiet = [out for out in book.cells[2].outputs if out.get("output_type") == "stream"]
+    assert quiet == []  # progress=False: no display

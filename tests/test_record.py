@@ -13,7 +13,7 @@ from explore_sim.engine.mulligan import MulliganRule
 from explore_sim.engine.policies import as_policy
 from explore_sim.errors import OptionError
 
-DECK = "decks/lci_merfolk_explore.txt"
+DECK = "merfolk"
 
 
 def test_an_unknown_metric_is_refused_in_one_line():

@@ -38,7 +38,7 @@ from explore_sim.engine.policies import as_policy
 from explore_sim.engine.tables import BASIC_GROUPS
 from explore_sim.errors import OptionError
 
-MERFOLK = "decks/lci_merfolk_explore.txt"
+MERFOLK = "merfolk"
 
 
 def test_the_kernel_groups_are_the_abilities_it_plays():

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import DECKS
+from conftest import DECKS, TESTS
 
 import explore_sim
 from explore_sim.analysis import stats as stats_module
@@ -170,10 +172,13 @@ def test_progress_bar_draws_after_its_delay_and_ends_the_line():
     assert stream.getvalue() == ""  # a quick run draws nothing
     bar = ProgressBar(stream, "simulate", unit="trials", delay=0)
     bar(50, 100)
+    bar(100, 100)
     bar.close()
     text = stream.getvalue()
-    assert text.startswith("\rsimulate [###############...............] 50 / 100 trials")
-    assert text.endswith("\n")
+    # tqdm's bar: the share, the amount, the time elapsed < an estimate of the time left
+    assert text.startswith("\rsimulate:   0%|          | 0.00/100 [00:00<?, ? trials/s]")
+    assert re.search(r"\rsimulate: 100%\|#+\| 100/100 \[00:00<00:00, [\d.]+[kM]? trials/s\]\n$",
+                     text), text
 
 
 def test_progress_callback_sees_every_chunk():
@@ -283,7 +288,7 @@ def test_stop_run_propagates_from_a_run_that_is_one_of_several():
 @pytest.mark.slow
 def test_a_stopped_advise_and_a_value_and_curve_that_propagate():
     """advise is one run; value and curve are several (of one seed), none complete."""
-    sevens = DECKS.parent / "tests" / "fixtures" / "decks" / "scouts_and_sevens.txt"
+    sevens = TESTS / "fixtures" / "decks" / "scouts_and_sevens.txt"
     position = dict(turn=2, battlefield="2 Forest, Cenote Scout", hand="Grizzly Bears",
                     revealed="Platinum Angel", objectives="on_curve@3")
     advice = explore_sim.advise(sevens, **position, trials=2 * CHUNK_TRIALS, seed=3,
@@ -305,3 +310,35 @@ def test_a_run_stopped_early_on_two_workers_is_the_same():
                                   progress=_stop_after(2))
     shorter = explore_sim.explore(DECK, trials=2 * CHUNK_TRIALS, seed=8)
     pd.testing.assert_frame_equal(stopped.summary(), shorter.summary(), check_exact=True)
+
+
+def test_an_analysis_shows_its_progress_and_the_kernel_compiling(monkeypatch, capsys):
+    """On a terminal, a run shows tqdm's bar (after a second: here at once) and, while the
+    compiled game compiles during it, the time the compilation has taken; the compile
+    listener goes with the run; False shows nothing; a callable is called instead."""
+    from explore_sim import progress as progress_module
+
+    monkeypatch.setattr(progress_module, "front_end", lambda: "terminal")
+    monkeypatch.setattr(progress_module, "DELAY", 0.0)
+
+    @progress_module.shows_progress("simulate")
+    def run(trials, progress=None):
+        for listener in progress_module.compile_listeners():
+            listener(2.0, False)
+            listener(3.0, True)
+        for done in range(0, trials + 1, 50):
+            if progress is not None:
+                progress(done, trials)
+        return progress
+
+    before = progress_module.compile_listeners()
+    given = []
+    assert run(100, progress=lambda done, total: given.append(done)) is not None
+    assert given == [0, 50, 100] and capsys.readouterr().err == ""
+    assert run(100, progress=False) is None and capsys.readouterr().err == ""
+    assert isinstance(run(100), progress_module.ProgressBar)
+    shown = capsys.readouterr().err
+    assert "compiling the game kernel (once per installation, a minute or two): 2 s" in shown
+    assert "the game kernel compiled in 3 s" in shown
+    assert re.search(r"simulate: 100%\|[^|]+\| 100/100 \[00:00<00:00", shown), shown
+    assert progress_module.compile_listeners() == before  # the run's listener is gone

@@ -156,18 +156,30 @@ def test_switching_analysis_keeps_the_deck(client):
     assert 'name="policies"' in page.text and 'name="deck2"' in page.text
 
 
-def test_switching_analysis_keeps_only_the_options_that_mean_the_same(client):
-    page = client.post("/", data={"action": "switch:value", "analysis": "explore", "turn": "",
-                                  "policy": "keep", "trials": "5000"})
-    # explore's turn is not value's: value's default (blank: each card's own turn) it is
-    assert 'id="f-turn" name="turn" value=""' in page.text
-    assert 'name="policy" value="keep"' in page.text and 'name="trials" value="5000"' in page.text
-    back = client.post("/", data={"action": "switch:advise", "analysis": "value", "turn": "4",
-                                  "turns": "5"})
-    assert 'id="f-turn" name="turn" value=""' in back.text  # advise's turn: yours to enter
-    again = client.post("/", data={"action": "switch:simulate", "analysis": "value",
-                                   "turns": "5"})
-    assert 'name="turns" value="5"' in again.text
+def test_each_tab_keeps_its_own_settings(client):
+    """A tab's options stay with it: switching away saves them in the form, switching back
+    restores them; a tab never opened starts from its defaults, whatever another tab has."""
+    from web_helpers import form_fields
+
+    from explore_sim.web.form_state import SAVED_PREFIX
+
+    def switch(to: str, page=None, **typed) -> tuple[dict, str]:
+        fields = dict(form_fields(page.text)) if page is not None else {"analysis": "explore"}
+        fields.update({k: str(v) for k, v in typed.items()}, action=f"switch:{to}")
+        answer = client.post("/", data=fields)
+        assert answer.status_code == 200
+        return dict(form_fields(answer.text)), answer
+
+    value, page = switch("value", policy="keep", trials="5000", turn="", deck="24 Forest")
+    assert value["turn"] == "" and value["policy"] == "forge"  # value's own defaults
+    assert value["trials"] != "5000" and value["deck"] == "24 Forest"
+    assert f'name="{SAVED_PREFIX}explore"' in page.text
+    advise, page = switch("advise", page, trials="777", turns="5")
+    assert advise["turn"] == "" and advise["trials"] != "777"  # advise's turn: yours to enter
+    explore, page = switch("explore", page)
+    assert (explore["policy"], explore["trials"], explore["turn"]) == ("keep", "5000", "")
+    value, page = switch("value", page)
+    assert (value["trials"], value["turns"]) == ("777", "5")  # as left on the value tab
 
 
 # ------------------------------------------------------------------------------ same numbers
@@ -904,7 +916,7 @@ def test_a_run_that_fails_says_why(client, monkeypatch):
     from explore_sim.errors import OptionError
 
     def refused(decks, options, progress):
-        raise OptionError(f"drawn: {ROOT}/decks/x.cards.toml says no")
+        raise OptionError(f"drawn: {DECKS}/x.cards.toml says no")
 
     monkeypatch.setitem(ANALYSES, "explore", dataclasses.replace(ANALYSES["explore"],
                                                                  run=refused))

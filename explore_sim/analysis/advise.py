@@ -51,6 +51,7 @@ from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
 from ..engine.policies import Observation, Policy, one_policy, policy_name
 from ..engine.state import shuffled_libraries
 from ..errors import DeckError, OptionError, clip
+from ..progress import callback, shows_progress
 from .engines import position_engine
 from .objectives import Objective, PairedValues, parse_objectives
 from .report import deck_meta, meta_text, text_table, versions
@@ -650,6 +651,7 @@ def _objectives(objectives: Any, turn: int) -> list[Objective]:
     return chosen
 
 
+@shows_progress("advise")
 def advise(
     deck: Deck | str | PathLike[str],
     *,
@@ -669,7 +671,7 @@ def advise(
     seed: Any = None,
     game: str = "auto",
     engine: str = "auto",
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
 ) -> AdviceResult:
@@ -710,8 +712,8 @@ def advise(
     engine : {"auto", "numpy"}
         The NumPy engine plays on from the position (``"kernel"`` is refused: the compiled
         kernel plays whole games from the deal); recorded in the metadata.
-    progress : callable, optional
-        ``progress(trials done, trials)``; raising ``StopRun`` stops it, as in ``simulate``.
+    progress : callable, False or None
+        As in :func:`~explore_sim.simulate` (a display by default; False for none).
     workers : int
         Processes (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -746,7 +748,7 @@ def advise(
             total.merge(part)
 
     task = _BranchTask(pos, config, policy, tuple(chosen), last_turn)
-    done = run_chunks(task, merge, trials, seed_seq, progress=progress, workers=workers,
+    done = run_chunks(task, merge, trials, seed_seq, progress=callback(progress), workers=workers,
                       scheduler=scheduler, stop_early=True)
     meta = {**_advise_meta(deck, pos, policy, chosen, config, trials, seed_seq), **choice.meta()}
     return AdviceResult(meta=stopped_meta(meta, done, trials), sums=sums)

@@ -18,6 +18,7 @@ from ..cards.decklist import Deck, load_deck
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, as_policies, policy_name
 from ..errors import OptionError, close_matches
+from ..progress import callback, shows_progress
 from .game_setup import chosen_engine, game_setup, run_meta, with_engine, with_game_options
 from .games import TurnPairs, TurnStats, play_paired
 from .kill_turn import kill_turn
@@ -414,6 +415,7 @@ def _interval(mean: float, se: float, level: float) -> dict[str, float]:
 
 
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
+@shows_progress("compare")
 def compare(
     decks: Deck | str | PathLike[str] | Sequence[Deck | str | PathLike[str]],
     policies: str | Policy | Sequence[str | Policy] | Mapping[str, str | Policy] = "forge",
@@ -424,7 +426,7 @@ def compare(
     seed: Any = None,
     removal: float = 0.0,
     *,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
     **options: Any,
@@ -492,7 +494,7 @@ def compare(
     setup = with_engine(setup, variants)
     seed_seq = seed_sequence(seed)
     stats, pairs = play_paired(variants, setup.config, setup.rule, setup.scry, setup.trials,
-                               seed_seq, progress=progress, workers=workers,
+                               seed_seq, progress=callback(progress), workers=workers,
                                scheduler=scheduler, engine=chosen_engine(setup),
                                stop_early=True)
     meta = stopped_meta(run_meta("compare", decks, setup, policies, seed_seq), stats[0].n,

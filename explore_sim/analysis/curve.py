@@ -42,6 +42,7 @@ from ..engine.metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy
 from ..errors import OptionError
+from ..progress import callback, shows_progress
 from .game_setup import game_setup, with_game_options
 from .games import TurnStats
 from .report import engine_text, meta_text
@@ -250,6 +251,7 @@ def sources_column(meta: Mapping[str, Any]) -> str:
 
 
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
+@shows_progress("curve")
 def curve(
     deck: Deck | str | PathLike[str],
     turns: int | None = None,
@@ -260,7 +262,7 @@ def curve(
     seed: Any = None,
     removal: float = 0.0,
     *,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
     **options: Any,
@@ -288,10 +290,12 @@ def curve(
     removal : float
         Probability that an explorer leaves the battlefield in response to its explore.
     {game_options}
-    progress : callable, optional
+    progress : callable, False or None
         ``progress(games done, games)`` after every chunk, over every run's games; a
         :class:`~explore_sim.analysis.runner.StopRun` it raises propagates (curve is judged
         from runs of the same seed, none of them complete when stopped).
+        None (the default) shows a progress display from a second on, in a terminal or
+        a notebook (:func:`~explore_sim.progress.shows_progress`); False, none.
     workers : int
         Local processes to run chunks in (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -329,7 +333,7 @@ def curve(
         setup = dataclasses.replace(setup, config=dataclasses.replace(setup.config,
                                                                       castable_lands=True))
         meta, run = play_deck("curve", deck, setup, policy, seed,
-                              progress=_run_progress(progress, index, len(groups)),
+                              progress=_run_progress(callback(progress), index, len(groups)),
                               workers=workers, scheduler=scheduler)
         stats.update((card.name, run) for card in group)
     meta["castable"] = [card.name for card, _ in cards]

@@ -115,7 +115,8 @@ def kernel_unavailable() -> str | None:
 
             from ..engine import kernel  # noqa: F401
         except ImportError as error:
-            _STATE["unavailable"] = f"numba cannot be imported ({' '.join(str(error).split())})"
+            _STATE["unavailable"] = (f"numba cannot be imported ({' '.join(str(error).split())}"
+                                     "; pip install 'explore_sim[fast]' adds it)")
         else:
             _STATE["unavailable"] = None
     return _STATE["unavailable"]

@@ -28,6 +28,7 @@ from ..engine.policies import Observation, Policy, decide, one_policy, policy_na
 from ..engine.rules import explore as explore_rule, reveal
 from ..engine.state import ExploreState, shuffled_libraries
 from ..errors import DeckError, OptionError, clip
+from ..progress import callback, shows_progress
 from .report import INTERVAL, deck_meta, explores_text, meta_text, render, versions
 from .results import Result
 from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopped_meta
@@ -140,6 +141,7 @@ _ASSUMPTIONS = [
 ]
 
 
+@shows_progress("explore")
 def explore(
     deck: Deck | str | PathLike[str],
     explores: int | None = None,
@@ -154,7 +156,7 @@ def explore(
     explorer_outside: bool = False,
     targeted: bool = False,
     turn: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
 ) -> ExploreResult:
@@ -203,10 +205,10 @@ def explore(
     turn : int, optional
         The turn of the explore, seen by policies. Default ``max(1, drawn - 6)``: a 7-card
         opening hand and one draw per later turn, on the play.
-    progress : callable, optional
-        ``progress(trials done, trials)`` after every chunk; raising
-        :class:`~explore_sim.analysis.runner.StopRun` stops the run there, with the result of
-        the shuffles finished (``meta["trials"]``, with ``meta["trials_asked"]``).
+    progress : callable, False or None
+        ``progress(trials done, trials)`` after every chunk (a ``StopRun`` it raises stops the
+        run with the shuffles finished, ``meta["trials"]``); None (the default) shows a
+        display from a second on (:func:`~explore_sim.progress.shows_progress`); False, none.
     workers : int
         Local processes to run chunks in (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -233,8 +235,8 @@ def explore(
                        turn=turn, known_cards=len(known_ids), known_lands=known_lands,
                        library_lands=library_lands, depth=depth)
     stats = Accumulator(EXPLORE_METRICS)
-    done = run_chunks(task, stats.merge, trials, seed_seq, progress=progress, workers=workers,
-                      scheduler=scheduler, stop_early=True)
+    done = run_chunks(task, stats.merge, trials, seed_seq, progress=callback(progress),
+                      workers=workers, scheduler=scheduler, stop_early=True)
     meta = _explore_meta(deck, features, library, explorer_card, explorer_outside, known_ids,
                          explores, drawn, turn, explorer_gone, targeted, policy, trials,
                          seed_seq, explores_given)

@@ -137,6 +137,8 @@ def _detail(event: str, card: int, a: int, b: int, name: Callable[[int], str]) -
         return "tapped" if a else "untapped"
     if event == "land_leaves":
         return "returned to hand" if a == 1 else "sacrificed"
+    if event == "sacrificed":
+        return "for its mana"
     if event == "cast":
         return f"{a} mana" + (f", X = {b}" if b >= 0 else "")
     if event == "explore":

@@ -20,6 +20,7 @@ from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import Goldfish
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy
+from ..progress import callback, shows_progress
 from .compare import CompareResult, compare
 from .game_setup import (
     ASSUMPTIONS,
@@ -185,6 +186,7 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) 
 
 
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))
+@shows_progress("simulate")
 def simulate(
     deck: Deck | str | PathLike[str],
     turns: int = 6,
@@ -195,7 +197,7 @@ def simulate(
     seed: Any = None,
     removal: float = 0.0,
     *,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
     **options: Any,
@@ -222,11 +224,13 @@ def simulate(
     removal : float
         Probability that an explorer leaves the battlefield in response to its explore.
     {game_options}
-    progress : callable, optional
+    progress : callable, False or None
         ``progress(games done, games)`` after every chunk; raising
         :class:`~explore_sim.analysis.runner.StopRun` stops the run there, and the result is
         that of the games finished (``meta["trials"]``, with ``meta["trials_asked"]``), the
         same as a run of that many games with the same seed.
+        None (the default) shows a progress display from a second on, in a terminal or
+        a notebook (:func:`~explore_sim.progress.shows_progress`); False, none.
     workers : int
         Local processes to run chunks in (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -247,7 +251,7 @@ def simulate(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     setup = game_setup([deck], trials, dict(options, turns=turns, on_play=on_play,
                                             mulligan=mulligan, removal=removal))
-    meta, stats = play_deck("simulate", deck, setup, policy, seed, progress=progress,
+    meta, stats = play_deck("simulate", deck, setup, policy, seed, progress=callback(progress),
                             workers=workers, scheduler=scheduler, stop_early=True)
     return SimulationResult(meta=meta, stats=stats)
 

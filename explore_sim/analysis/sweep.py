@@ -25,6 +25,7 @@ from ..cards.decklist import DEFAULT_FILLER, Deck, load_deck
 from ..engine.goldfish import OPENING_METRICS, Goldfish
 from ..engine.policies import ExpressionPolicy, NamedPolicy, Policy, as_policies, policy_name
 from ..errors import DeckError, OptionError, clip
+from ..progress import callback, shows_progress
 from .executors import Job, check_workers, executing
 from .game_setup import (
     GameSetup,
@@ -281,6 +282,7 @@ def _policy_spec(policy: Policy) -> str:
 
 
 @with_game_options(positional=())
+@shows_progress("sweep")
 def sweep(
     deck: Deck | str | PathLike[str] | Sequence[Deck | str | PathLike[str]],
     grid: Mapping[str, Sequence[Any]],
@@ -291,7 +293,7 @@ def sweep(
     trials: int = 100_000,
     seed: Any = None,
     out: str | PathLike[str] | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
     catalog: Any = None,
@@ -327,10 +329,12 @@ def sweep(
         A Parquet file that receives the points as they finish (:mod:`.results_files`). If it holds
         points of a run with the same settings, they are read back and not played again;
         a file of other settings is refused.
-    progress : callable, optional
+    progress : callable, False or None
         ``progress(games done, games)`` after every chunk (games of the points played);
         a :class:`~explore_sim.analysis.runner.StopRun` it raises propagates (the points
         already written to ``out`` are kept there).
+        None (the default) shows a progress display from a second on, in a terminal or
+        a notebook (:func:`~explore_sim.progress.shows_progress`); False, none.
     workers : int
         Local processes to run chunks in (0: every core).
     scheduler : str, distributed.Client or Executor, optional
@@ -377,7 +381,7 @@ def sweep(
                   for values in itertools.product(*grid.values()) for policy_label in labels])
     out = None if out is None else SweepFile.check_path(out)  # a link's target
     with _writing(out):  # one run at a time writes a results file: from here to the end
-        return _run(plan, seed, out, progress, workers, scheduler)
+        return _run(plan, seed, out, callback(progress), workers, scheduler)
 
 
 @dataclasses.dataclass(frozen=True)

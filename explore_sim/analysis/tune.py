@@ -38,6 +38,7 @@ import pandas as pd
 from ..cards.decklist import Deck, load_deck
 from ..engine.policies import Policy, as_policies, as_policy, policy_name
 from ..errors import OptionError, clip
+from ..progress import shows_progress
 from .executors import Executor, Job, executing
 from .game_setup import (
     ASSUMPTIONS,
@@ -292,6 +293,7 @@ class TuneResult(Result):
         return [self._facts_line(), self.meta["note"]], table, False
 
 
+@shows_progress("tune")
 def tune(
     deck: Deck | str | PathLike[str],
     objective: str | Objective = "on_curve@4",
@@ -304,7 +306,7 @@ def tune(
     seed: Any = None,
     game: str = "auto",
     engine: str = "auto",
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
 ) -> TuneResult:
@@ -327,8 +329,10 @@ def tune(
     seed : int, SeedSequence, Generator or None
         The racing uses one stream of it, the re-evaluation another: the same seed gives
         the same result.
-    progress : callable, optional
+    progress : callable, False or None
         ``progress(games done, budget)``; a ``StopRun`` it raises propagates (no answer).
+        None (the default) shows a progress display from a second on, in a terminal or
+        a notebook (:func:`~explore_sim.progress.shows_progress`); False, none.
     workers : int
         Processes (0: every core); the numbers do not depend on it.
     scheduler : str, distributed.Client or Executor, optional
@@ -362,7 +366,7 @@ def tune(
 
     def step(games: int) -> None:
         done[0] += games
-        if progress is not None:
+        if callable(progress):
             progress(min(done[0], budget), budget)
 
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)

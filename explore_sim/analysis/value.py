@@ -48,6 +48,7 @@ from ..cards import Card, Catalog
 from ..cards.decklist import Deck, load_deck
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import DeckError, OptionError, clip
+from ..progress import shows_progress
 from .compare import CompareResult
 from .executors import executing
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
@@ -407,6 +408,7 @@ class ValueResult(Result):
                 "exploring adds by turn"], table, False
 
 
+@shows_progress("value")
 def value(
     deck: Deck | str | PathLike[str],
     cards: str | Card | Sequence[str | Card] | None = None,
@@ -423,7 +425,7 @@ def value(
     game: str = "auto",
     max_lands: int = 8,
     engine: str = "auto",
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
     scheduler: Any = None,
 ) -> ValueResult:
@@ -496,7 +498,7 @@ def value(
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         for index, plan in enumerate(plans):
             def step(done: int, _: int, before: int = index * trials) -> None:
-                if progress is not None:
+                if callable(progress):
                     progress(before + done, total)
 
             comparisons[plan.cards[0].name] = play_plan(plan, policy, setup, seed_seq, step,

@@ -38,7 +38,10 @@ __all__ = [
     "ENTERS_TAPPED",
     "LAND_ENTERS",
     "FETCHES",
+    "FETCH_TYPES",
+    "TYPED_FETCHES",
     "FETCH_WHEN",
+    "SACRIFICE_FOR_MANA",
     "TARGETS",
     "CAN_BE_COMMANDER",
     "Card",
@@ -96,13 +99,27 @@ ENTERS_TAPPED = ("yes", "fast", "slow", "shock", "unless:<types>", "life:<N>")
 #: What a land does when it enters: ``scry`` (scry 1: the temples), ``bounce`` (return a
 #: land you control to its owner's hand).
 LAND_ENTERS = ("scry", "bounce")
-#: Basic-land searches: ``basic_tapped`` (a basic land card onto the battlefield tapped),
+#: Land searches: ``basic_tapped`` (a basic land card onto the battlefield tapped),
 #: ``basic_passage`` (the same, untapped if you control four or more lands: Fabled Passage),
 #: ``basic_hand`` (a basic land card into your hand), ``basic_tapped_and_hand`` (Cultivate,
-#: Kodama's Reach), ``two_basics_tapped`` (two sharing a land type: Myriad Landscape). The
-#: library is shuffled afterwards.
+#: Kodama's Reach), ``two_basics_tapped`` (two sharing a land type: Myriad Landscape); and
+#: the searches for a land card of given land types (:data:`TYPED_FETCHES`, written
+#: ``KIND:TYPES``: ``land_untapped:forest`` for Nature's Lore and Three Visits, "a Forest
+#: card", put onto the battlefield; ``land_tapped:plains|island|swamp|mountain`` for
+#: Farseek; ``land_hand:basic`` for a basic land card into your hand; ``basic`` among the
+#: types is any basic land card). The library is shuffled afterwards.
 FETCHES = ("basic_tapped", "basic_passage", "basic_hand", "basic_tapped_and_hand",
-           "two_basics_tapped")
+           "two_basics_tapped", "land_untapped", "land_tapped", "land_hand")
+#: The searches that name what they find, ``KIND:TYPES``: a land card with one of the land
+#: types (or a basic land card, ``basic``) onto the battlefield untapped (as its own text
+#: lets it: a shock land found by Nature's Lore still asks for its life), tapped, or into
+#: your hand. Only a spell's (``fetch_when = "cast"``).
+TYPED_FETCHES = ("land_untapped", "land_tapped", "land_hand")
+#: What a typed search may name: the basic land types, and ``basic`` (a basic land card).
+FETCH_TYPES = ("plains", "island", "swamp", "mountain", "forest", "basic")
+#: The keyword of a one-shot mana source: its mana ability sacrifices it ("{T}, Sacrifice
+#: this artifact: Add one mana of any color.": Lotus Petal), so it pays for one spell.
+SACRIFICE_FOR_MANA = "sacrifice_for_mana"
 #: When a search happens: ``sacrifice`` (a land's "{T}, Sacrifice this land: ...", used as
 #: soon as it enters), ``activated`` (an activated ability paid with ``ability_cost`` in the
 #: second main phase), ``cast`` (the spell resolving), ``enter`` (an enter trigger).
@@ -336,10 +353,7 @@ class Card:
         if (self.maps > 0) != bool(self.maps_when):
             raise CardError(f"{where}: maps and maps_when must be given together")
         _check_choice(self.land_enters, LAND_ENTERS, "land_enters", where)
-        _check_choice(self.fetch, FETCHES, "fetch", where)
-        _check_choice(self.fetch_when, FETCH_WHEN, "fetch_when", where)
-        if bool(self.fetch) != bool(self.fetch_when):
-            raise CardError(f"{where}: fetch and fetch_when must be given together")
+        _check_fetch(self.fetch, self.fetch_when, where)
         if "enters_tapped" in self.keywords and not self.enters_tapped:
             object.__setattr__(self, "enters_tapped", "yes")  # the older keyword spelling
         for field in ("enters_tapped", "back_enters_tapped"):
@@ -453,6 +467,19 @@ class Card:
     def ability_mana(self) -> int:
         """Mana needed for the card's modelled activated ability (equip, explore), 0 if none."""
         return mana_value_of(self.ability_cost)
+
+    @property
+    def fetch_kind(self) -> str:
+        """What the card's land search does (:data:`FETCHES`), without the types a typed
+        search names; ``""`` for none."""
+        return self.fetch.partition(":")[0]
+
+    @property
+    def fetch_types(self) -> tuple[str, ...]:
+        """The land types a typed search (:data:`TYPED_FETCHES`) may find (``basic``: a
+        basic land card); empty for any other."""
+        types = self.fetch.partition(":")[2]
+        return tuple(types.split("|")) if types else ()
 
     @property
     def subtypes(self) -> frozenset[str]:
@@ -664,6 +691,26 @@ def _check_makes_mana(card: Card, where: str) -> None:
         f"{where}: a land that makes no mana; give what its mana ability makes (produces = "
         '"C" for {T}: Add {C}) or say it makes none (produces = "none")'
     )
+
+
+def _check_fetch(fetch: str, fetch_when: str, where: str) -> None:
+    """``fetch`` (:data:`FETCHES`; a typed search as ``KIND:TYPES``) and ``fetch_when``."""
+    kind, colon, types = fetch.partition(":")
+    _check_choice(kind, FETCHES, "fetch", where)
+    _check_choice(fetch_when, FETCH_WHEN, "fetch_when", where)
+    if bool(fetch) != bool(fetch_when):
+        raise CardError(f"{where}: fetch and fetch_when must be given together")
+    if kind in TYPED_FETCHES:
+        if not types or not all(t in FETCH_TYPES for t in types.split("|")):
+            raise CardError(f"{where}: fetch {clip(fetch, 60)!r}: {kind} names the land types "
+                            f"it finds, {kind}:TYPES with TYPES of {', '.join(FETCH_TYPES)} "
+                            f"joined by | (e.g. {kind}:forest)")
+        if fetch_when != "cast":
+            raise CardError(f"{where}: fetch {kind} is a spell's search: fetch_when must be "
+                            f"cast, got {fetch_when!r}")
+    elif colon:
+        raise CardError(f"{where}: fetch {clip(fetch, 60)!r}: only {', '.join(TYPED_FETCHES)} "
+                        "name land types")
 
 
 def _check_choice(value: str, choices: tuple[str, ...], field: str, where: str) -> None:

@@ -299,7 +299,8 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
                                        _words(produced) if isinstance(produced, list) else None)
     fields.update(mana)
     warnings = _held_warnings(fields, layout, face_texts, warnings + mana_warnings)
-    keywords = _keywords(obj.get("keywords")) + tuple(fields.pop("keywords", ()))
+    keywords = _keywords(obj.get("keywords")) + tuple(fields.pop("keywords", ())) \
+        + tuple(fields.pop("mana_keywords", ()))
     number = f"{_text(obj, 'set').upper()} {_text(obj, 'collector_number')}".strip()
     card = Card(
         name=name,
@@ -340,7 +341,8 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
     mana, mana_warnings = _mana_fields(name, layout, face_texts, None)
     fields.update(mana)
     warnings = _held_warnings(fields, layout, face_texts, warnings + mana_warnings)
-    keywords = _keywords(first.get("keywords")) + tuple(fields.pop("keywords", ()))
+    keywords = _keywords(first.get("keywords")) + tuple(fields.pop("keywords", ())) \
+        + tuple(fields.pop("mana_keywords", ()))
     if layout in {"split", "aftermath"}:
         mana_value = first.get("manaValue", first.get("convertedManaCost"))
     else:

@@ -36,9 +36,10 @@ reference. Construction rules (copy limits, minimum sizes) are not enforced, so 
 are fine; an empty main deck, counts of 0 or over 250 on a line, and unknown main-deck or
 commander cards are refused with the file and line named, every unknown card listed at once
 (the first :data:`MAX_LISTED_UNKNOWN` with suggestions, then how many more) and how to make
-them known (``explore-sim cards update``, or a card file written by ``explore-sim cards
-template``). Unknown sideboard and companion cards are left out of the deck with a
-:class:`~explore_sim.errors.DeckWarning`: they are never shuffled.
+them known (``explore-sim cards update``, ``cards import`` of a downloaded card database, or
+a card file written by ``explore-sim cards template``). A shipped deck is named by its short
+name (:mod:`explore_sim.cards.shipped`). Unknown sideboard and companion cards are left out
+of the deck with a :class:`~explore_sim.errors.DeckWarning`: they are never shuffled.
 
 Limits: a decklist is a regular file of at most :data:`MAX_DECK_BYTES` bytes, a text line is
 at most :data:`MAX_LINE_LENGTH` characters, and a list has at most :data:`MAX_CARD_LINES`
@@ -82,6 +83,7 @@ from .decklists.limits import (
 )
 from .features import FeatureTable
 from .files import check_regular_file, read_file_bytes
+from .shipped import resolve_deck_path, shipped_source
 
 __all__ = [
     "Deck",
@@ -95,12 +97,8 @@ __all__ = [
     "deck_sources",
     "detect_format",
     "DECK_FORMATS",
-    "MAX_COPIES_PER_LINE",
-    "MAX_DECK_SIZE",
-    "MAX_DECK_BYTES",
-    "MAX_LINE_LENGTH",
-    "MAX_CARD_LINES",
-    "MAX_LISTED_UNKNOWN",
+    "MAX_COPIES_PER_LINE", "MAX_DECK_SIZE", "MAX_DECK_BYTES",
+    "MAX_LINE_LENGTH", "MAX_CARD_LINES", "MAX_LISTED_UNKNOWN",
 ]
 
 #: The filler card of a deck that names none (``// filler: ...``) when none is given.
@@ -446,7 +444,7 @@ def read_deck_text(
         return path_or_text, "<text>", None, format, None
     if not isinstance(path_or_text, (str, PathLike)):
         raise DeckError(f"expected a decklist path or text, got {type(path_or_text).__name__}")
-    path = Path(path_or_text)
+    path = resolve_deck_path(path_or_text)  # a shipped deck's name, or a path
     raw = read_file_bytes(path, "decklist file", DeckError, MAX_DECK_BYTES)
     try:
         text = raw.decode("utf-8-sig")
@@ -456,7 +454,7 @@ def read_deck_text(
         ) from None
     if format == "auto" and path.suffix.casefold() == ".dek":
         format = "dek"
-    return text, str(path), path.stem, format, path
+    return text, shipped_source(path_or_text, path), path.stem, format, path
 
 
 def deck_sources(
@@ -513,7 +511,7 @@ def deck_card_files(path: str | PathLike[str]) -> list[Path]:
         Something of that name that is not a readable regular file (a FIFO, a device, a
         directory, a broken link): it is named, never skipped, and never opened for reading.
     """
-    path = Path(path)
+    path = resolve_deck_path(path)
     companion = path.with_name(f"{path.stem}.cards.toml")
     if not os.path.lexists(companion):
         return []
@@ -687,10 +685,10 @@ def _listed(items: list[str], budget: int) -> str:
 
 def _fix_text(source: str, count: int) -> str:
     """How to make ``count`` unknown cards known, for the end of the unknown-card error."""
-    them = "these cards" if count > 1 else "this card"
+    them, python = ("these cards" if count > 1 else "this card"), " (cards=[FILE] in Python)"
     online = ("; to fix: run 'explore-sim cards update' to download the card database "
-              "(online), or write a card file: ")
-    python = " (cards=[FILE] in Python)"
+              "(online), or 'explore-sim cards import FILE' with Scryfall's 'Oracle Cards' or "
+              "MTGJSON's AtomicCards file downloaded in a browser, or write a card file: ")
     if source == "<text>":
         return (online + f"'explore-sim cards template DECK -o FILE' writes one for {them}; "
                 "fill it in and pass it with --cards FILE" + python)

@@ -12,11 +12,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .card import FETCH_WHEN, FETCHES, Card, mana_value_of
+from .card import FETCH_WHEN, FETCHES, SACRIFICE_FOR_MANA, Card, mana_value_of
 from .costs import ANY_COLOUR, B, G, R, U, W
 
 __all__ = ["EMPTY", "FeatureTable", "TAPPED_RULES", "LAND_ENTERS_CODES", "FETCH_CODES",
-           "FETCH_WHEN_CODES", "pip_demand"]
+           "FETCH_WHEN_CODES", "FETCH_BASIC", "pip_demand"]
 
 #: Card id of "no card": what a reveal or a draw finds past the bottom of the library.
 EMPTY = 0
@@ -65,6 +65,8 @@ class FeatureTable:
     source_cost : ndarray of int8
         Generic mana the mana ability needs (a Signet-style filter: 1).
     is_source, is_basic : ndarray of bool
+    mana_once : ndarray of bool
+        A one-shot mana source: its mana ability sacrifices it (Lotus Petal).
     tapped_rule, tapped_arg : ndarray of int8
         How the land enters (:data:`TAPPED_RULES`) and the rule's argument: the basic land
         types (colour bits) of a check land, the life of ``life``.
@@ -72,6 +74,10 @@ class FeatureTable:
         The card's basic land types as colour bits (Forest: G).
     land_enters, fetch, fetch_when : ndarray of int8
         Codes of :data:`LAND_ENTERS_CODES`, :data:`FETCH_CODES`, :data:`FETCH_WHEN_CODES`.
+    fetch_types : ndarray of int8
+        What a typed search finds (:data:`~explore_sim.cards.card.TYPED_FETCHES`): a land
+        card with one of these basic land types (colour bits, as ``basic_types``), or a
+        basic land card (:data:`FETCH_BASIC`); 0 for other cards.
     pips : ndarray, shape (n_cards + 1, 5), int8
         Pips of each colour (W, U, B, R, G) in the card's first way to pay its cost (a
         hybrid pip counts for each of its colours): what the card asks of your lands.
@@ -101,11 +107,13 @@ class FeatureTable:
     source_cost: np.ndarray
     is_source: np.ndarray
     is_basic: np.ndarray
+    mana_once: np.ndarray
     tapped_rule: np.ndarray
     tapped_arg: np.ndarray
     basic_types: np.ndarray
     land_enters: np.ndarray
     fetch: np.ndarray
+    fetch_types: np.ndarray
     fetch_when: np.ndarray
     pips: np.ndarray
 
@@ -191,13 +199,16 @@ class FeatureTable:
             source_units=table(source_rows, len(classes), np.int8),
             source_cost=column([mana_value_of(c.mana_ability_cost) for c in cards], np.int8),
             is_source=column([bool(u) for u in units], bool),
+            mana_once=column([bool(u) and c.has_keyword(SACRIFICE_FOR_MANA)
+                              for c, u in zip(cards, units)], bool),
             is_basic=column(["basic" in c.type_line.split("—")[0].casefold().split()
                              and c.is_land for c in cards], bool),
             tapped_rule=column([rule for rule, _ in rules], np.int8),
             tapped_arg=column([arg for _, arg in rules], np.int8),
             basic_types=column([_types_mask(c.subtypes) for c in cards], np.int8),
             land_enters=column([LAND_ENTERS_CODES.index(c.land_enters) for c in cards], np.int8),
-            fetch=column([FETCH_CODES.index(c.fetch) for c in cards], np.int8),
+            fetch=column([FETCH_CODES.index(c.fetch_kind) for c in cards], np.int8),
+            fetch_types=column([_fetch_types_mask(c.fetch_types) for c in cards], np.int8),
             fetch_when=column([FETCH_WHEN_CODES.index(c.fetch_when) for c in cards], np.int8),
             pips=table([pip_demand(c) for c in cards], 5, np.int8),
         )
@@ -221,6 +232,15 @@ class FeatureTable:
 
 def _types_mask(subtypes: frozenset[str]) -> int:
     return sum(bit for name, bit in _TYPE_BITS.items() if name in subtypes)
+
+
+#: The bit of :attr:`FeatureTable.fetch_types` for "a basic land card".
+FETCH_BASIC = 32
+
+
+def _fetch_types_mask(types: tuple[str, ...]) -> int:
+    """The land types a typed search finds as colour bits, :data:`FETCH_BASIC` for basic."""
+    return sum(FETCH_BASIC if name == "basic" else _TYPE_BITS[name] for name in types)
 
 
 def _tapped_rule(card: Card) -> tuple[int, int]:

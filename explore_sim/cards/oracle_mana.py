@@ -15,7 +15,13 @@ is reported, never guessed silently. Templates, in oracle wording:
 - ``When this land enters, scry 1.``; ``When this land enters, return a land you control to
   its owner's hand.``;
 - basic-land searches of Evolving Wilds, Fabled Passage, Myriad Landscape, Rampant Growth,
-  Cultivate / Kodama's Reach and District Guide.
+  Cultivate / Kodama's Reach and District Guide; a spell's search for a basic land card into
+  your hand; a spell's search for a land card of named land types onto the battlefield,
+  untapped or tapped (Nature's Lore and Three Visits: ``Search your library for a Forest
+  card, put that card onto the battlefield, then shuffle.``; Farseek: ``... for a Plains,
+  Island, Swamp, or Mountain card, put it onto the battlefield tapped, then shuffle.``);
+- a one-shot mana source, ``{T}, Sacrifice this artifact: Add one mana of any color.``
+  (Lotus Petal): the keyword ``sacrifice_for_mana``.
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ _SYM = r"\{([wubrgc])\}"
 
 _ADD_LINE = re.compile(r"\badd\b")
 _MANA_ABILITY = re.compile(
-    r"^(?P<cost>(?:\{[0-9wubrgc]\}, )?)\{t\}: add (?P<what>.+?)\.(?P<rest>.*)$"
+    r"^(?P<cost>(?:\{[0-9wubrgc]\}, )?)\{t\}(?P<once>, sacrifice (?:~|this artifact|this "
+    r"creature|this land)|): add (?P<what>.+?)\.(?P<rest>.*)$"
 )
 _CHOICE = re.compile(r"^\{([wubrgc])\}(?:(?:, | or |, or )\{([wubrgc])\})*$")
 _PAIN = re.compile(rf"^{_SELF} deals 1 damage to you\.?$")
@@ -78,7 +85,17 @@ _FETCHES: list[tuple[re.Pattern[str], dict[str, str]]] = [
     (re.compile(rf"^when {_SELF} {_ENTERS}, you may {_SEARCH} a basic land card(?: or gate "
                 r"card)?, reveal it, put it into your hand, then shuffle\.$"),
      {"fetch": "basic_hand", "fetch_when": "enter"}),
+    (re.compile(rf"^{_SEARCH} a basic land card, reveal it, put it into your hand, then "
+                r"shuffle\.$"),
+     {"fetch": "basic_hand", "fetch_when": "cast"}),
 ]
+_LAND_TYPE = r"(?:plains|island|swamp|mountain|forest)"
+#: A spell's search for a land card of named types (older wording: "and put it onto the
+#: battlefield tapped. then shuffle").
+_TYPED_SEARCH = re.compile(
+    rf"^{_SEARCH} an? (?P<types>{_LAND_TYPE}(?:(?:, | or |, or ){_LAND_TYPE})*) card,? "
+    r"(?:and )?put (?:that card|it) onto the battlefield(?P<tapped> tapped)?(?:, then|\. then) "
+    r"shuffle\.$")
 
 
 def mana_from_text(name: str, text: str,
@@ -100,7 +117,8 @@ def mana_from_text(name: str, text: str,
     (dict, list of str)
         Fields for :class:`~explore_sim.cards.card.Card` (``produces``,
         ``mana_ability_cost``, ``mana_life``, ``enters_tapped``, ``land_enters``, ``fetch``,
-        ``fetch_when``, ``ability_cost``) and the lines no template matches.
+        ``fetch_when``, ``ability_cost``; ``mana_keywords``, keywords for the card's
+        ``keywords``) and the lines no template matches.
     """
     lines = _normalise(name, text)
     fields: dict[str, Any] = {}
@@ -111,6 +129,8 @@ def mana_from_text(name: str, text: str,
     for line in lines:
         recognised = False
         ability = _MANA_ABILITY.match(line)
+        if ability and ability.group("once"):  # it pays for one spell (Lotus Petal)
+            fields["mana_keywords"] = ("sacrifice_for_mana",)
         if ability:
             made = _made(ability.group("what"))
             rest = ability.group("rest").strip()
@@ -141,14 +161,7 @@ def mana_from_text(name: str, text: str,
             if pattern.search(line):
                 fields.setdefault("land_enters", effect)
                 recognised = True
-        for pattern, found in _FETCHES:
-            match = pattern.search(line)
-            if match:
-                fields.update(found)
-                if found["fetch_when"] == "activated":
-                    fields["ability_cost"] = "{" + match.group(1) + "}"
-                recognised = True
-                break
+        recognised = _search_fields(line, fields) or recognised
         if not recognised and _TAPPED_MENTION.search(line):
             fields.setdefault("enters_tapped", "yes")  # a condition we cannot read: tapped
             unmatched.append(f"{line} (read as always entering tapped)")
@@ -178,6 +191,24 @@ def mana_from_text(name: str, text: str,
             unmatched = [f"{line} (read as making one of {_ordered(letters)})"
                          if _ADD_LINE.search(line) else line for line in unmatched]
     return fields, unmatched
+
+
+def _search_fields(line: str, fields: dict[str, Any]) -> bool:
+    """The land search ``line`` says, into ``fields``; whether a template matched."""
+    for pattern, found in _FETCHES:
+        match = pattern.search(line)
+        if match:
+            fields.update(found)
+            if found["fetch_when"] == "activated":
+                fields["ability_cost"] = "{" + match.group(1) + "}"
+            return True
+    typed = _TYPED_SEARCH.match(line)
+    if typed:
+        kind = "land_tapped" if typed.group("tapped") else "land_untapped"
+        types = "|".join(re.findall(_LAND_TYPE, typed.group("types")))
+        fields.update({"fetch": f"{kind}:{types}", "fetch_when": "cast"})
+        return True
+    return False
 
 
 def _made(what: str) -> tuple[str, str] | None:

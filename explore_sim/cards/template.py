@@ -206,7 +206,9 @@ _OTHER_FIELDS = [
     ('mana_ability_cost = "{1}"', "mana its mana ability needs (a Signet)"),
     ("mana_life = 1", "life per coloured mana (pain lands)"),
     ('land_enters = "scry"', _choices(LAND_ENTERS)),
-    ('fetch = "basic_tapped"', "basic-land searches: " + _choices(FETCHES)),
+    ('fetch = "basic_tapped"', "land searches: " + _choices(FETCHES) + " (land_*: a spell's "
+                               'search for a land card of named types, "land_untapped:forest")'),
+    ('keywords = ["sacrifice_for_mana"]', "a one-shot mana source (Lotus Petal)"),
     ('fetch_when = "sacrifice"', _choices(FETCH_WHEN)),
     ('back_produces = "B"', "the land face of a modal double-faced card: its mana"),
     ('back_enters_tapped = "yes"', "the land face: how it enters"),

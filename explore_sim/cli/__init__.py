@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from ..errors import ExploreSimError, OptionError
-from . import answers, cards, curve, explore, games, lands, metrics, replay, serve
+from . import answers, cards, curve, decks, explore, games, lands, metrics, replay, serve
 from .arguments import PROG
 from .output import (
     BROKEN_PIPE_STATUS,
@@ -46,6 +46,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "curve": curve.run,
     "replay": replay.run,
     "metrics": metrics.run,
+    "decks": decks.run,
     "serve": serve.run,
 }
 
@@ -85,8 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
             if args.command is None:
                 raise OptionError(
-                    "choose a command: cards, policies, metrics, explore, simulate, compare, "
-                    "sweep, value, advise, tune, curve, replay or serve (see --help)"
+                    "choose a command: decks, cards, policies, metrics, explore, simulate, "
+                    "compare, sweep, value, advise, tune, curve, replay or serve (see --help)"
                 )
             output = COMMANDS[args.command](args)
         except ExploreSimError as error:

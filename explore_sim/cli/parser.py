@@ -8,7 +8,18 @@ import argparse
 from .._version import __version__
 from ..analysis.executors import DEFAULT_CONNECT_TIMEOUT, SCHEDULER_ENV
 from ..cards.decklist import DECK_FORMATS
-from . import answers, cards, curve, explore, games, lands, metrics, replay, serve
+from . import (
+    answers,
+    cards,
+    curve,
+    decks as shipped_decks,
+    explore,
+    games,
+    lands,
+    metrics,
+    replay,
+    serve,
+)
 from .arguments import PROG, Parser, count, seconds
 
 __all__ = ["build_parser"]
@@ -36,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     curve.add_parser(commands, [sources, decks, output])
     replay.add_parser(commands, [sources, decks])
     metrics.add_parser(commands)
+    shipped_decks.add_parser(commands)
     serve.add_parser(commands)
     return parser
 

@@ -41,7 +41,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        help="runs waiting beyond those (default 4); past that the page says "
                             "the server is busy")
     serve.add_argument("--decks", default=None, metavar="DIR",
-                       help="shipped decks offered on the page (default: the repository's decks/)")
+                       help="decks offered on the page (default: the decks shipped with the "
+                            "package, as 'explore-sim decks' lists them)")
     serve.add_argument("--cards-dir", default=None, metavar="DIR",
                        help="directory of the imported card index")
 

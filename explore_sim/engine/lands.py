@@ -51,7 +51,14 @@ else the bounce land itself).
 Kodama's Reach, District Guide): the basic land is chosen by steps 3-5 above among the basics
 left in the library, taken out of it, and the library is shuffled: a card kept on top by
 explore is no longer known to be on top (E2 still holds for the explore itself). A fetch land
-played as the land drop whose basic enters tapped counts in ``tapped_lands_played``.
+played as the land drop whose basic enters tapped counts in ``tapped_lands_played``. A
+spell's search for a land card of named land types (Nature's Lore, Three Visits: a Forest
+card; Farseek: a Plains, Island, Swamp or Mountain card; :func:`search_lands`) may find any
+land card of the deck with one of those types (Breeding Pool is a Forest card), chosen among
+those left in the library: for one put onto the battlefield untapped, a land that never
+enters untapped by its own text last; then steps 3-4, more colours first, then the lower id.
+The land enters as its own text says (a shock land found untapped asks for its 2 life when
+its mana is wanted this turn), tapped where the spell says so.
 """
 
 from __future__ import annotations
@@ -60,6 +67,7 @@ import numpy as np
 
 from ..cards import EMPTY
 from ..cards.features import (
+    FETCH_BASIC,
     FETCH_CODES,
     FETCH_WHEN_CODES,
     LAND_ENTERS_CODES,
@@ -82,20 +90,22 @@ from .zones import (
     basics_in_library,
     count,
     enters,
+    kinds_in_library,
     land_types,
     return_to_hand,
     sacrifice,
 )
 
 __all__ = ["LAND_FACES", "play_land", "put_land", "land_enters", "choose_land",
-           "search_basics", "shuffle_libraries", "wanted_cards", "sources_in_play",
-           "colour_deficits"]
+           "search_basics", "search_lands", "searchable_lands", "shuffle_libraries",
+           "wanted_cards", "sources_in_play", "colour_deficits"]
 
 _YES, _UNLESS, _FAST, _SLOW, _LIFE = (TAPPED_RULES.index(k) for k in
                                        ("yes", "unless", "fast", "slow", "life"))
 _SCRY, _BOUNCE = LAND_ENTERS_CODES.index("scry"), LAND_ENTERS_CODES.index("bounce")
 _SACRIFICE = FETCH_WHEN_CODES.index("sacrifice")
 _PASSAGE = FETCH_CODES.index("basic_passage")
+_TYPE_MASK = 31  # the basic land types' colour bits of ``fetch_types``
 
 
 # --------------------------------------------------------------------------------------
@@ -439,6 +449,59 @@ def search_basics(play: Play, state: GameState, rows: np.ndarray, how: str) -> N
         _enter_found(play, state, rows, first, None)
         _enter_found(play, state, rows, second, None)
     shuffle_libraries(play, state, rows)
+
+
+def searchable_lands(play: Play, types: int) -> np.ndarray:
+    """The deck's land kinds a typed search for ``types`` finds
+    (:attr:`~explore_sim.cards.features.FeatureTable.fetch_types`: land types as colour
+    bits, :data:`~explore_sim.cards.features.FETCH_BASIC` for a basic land card)."""
+    f, lands = play.tables.features, play.tables.land_ids
+    lands = lands[lands <= f.n_deck]  # a land face is never in the library
+    found = (f.basic_types[lands].astype(np.int64) & (types & _TYPE_MASK)) != 0
+    if types & FETCH_BASIC:
+        found |= f.is_basic[lands]
+    return lands[found]
+
+
+def search_lands(play: Play, state: GameState, rows: np.ndarray, how: str,
+                 types: int) -> None:
+    """A spell's search for a land card of the named types (Nature's Lore, Three Visits,
+    Farseek): ``how`` is ``land_untapped``, ``land_tapped`` or ``land_hand``
+    (:data:`~explore_sim.cards.card.TYPED_FETCHES`), ``types`` what it finds
+    (:func:`searchable_lands`); then the library is shuffled."""
+    kinds = searchable_lands(play, types)
+    found = _take_land(play, state, rows, kinds, how == "land_untapped")
+    ok = found != EMPTY
+    if how == "land_hand":
+        to_hand(state, rows[ok], found[ok])
+    else:
+        for kind in kinds_in(found[ok]):
+            land_enters(play, state, rows[found == kind], kind, tapped=how == "land_tapped")
+    shuffle_libraries(play, state, rows)
+
+
+def _take_land(play: Play, state: GameState, rows: np.ndarray, kinds: np.ndarray,
+               untapped: bool) -> np.ndarray:
+    """Choose one of the land ``kinds`` in each library (for one put onto the battlefield
+    untapped, a land that always enters tapped last; then steps 3-4, more colours first,
+    then the lower id) and take it out of the library; its card id, ``EMPTY`` where there
+    is none."""
+    f = play.tables.features
+    counts = kinds_in_library(state, rows, kinds)
+    held = counts > 0
+    colours = play.tables.land_colours[kinds]
+    key = _colour_key(play, state, rows, f.source_units[kinds].astype(np.int32), colours)
+    ranks = (np.array([bin(int(c)).count("1") for c in colours], dtype=np.int64) << 16) \
+        + 4095 - np.arange(len(kinds))
+    if untapped:
+        ranks += (f.tapped_rule[kinds] != _YES).astype(np.int64) << 55
+    key += ranks[None, :]
+    pick = np.argmax(np.where(held, key, -1), axis=1) if kinds.size else \
+        np.zeros(len(rows), dtype=np.intp)
+    found = np.where(row_any(held), kinds[pick] if kinds.size else EMPTY, EMPTY).astype(np.intp)
+    taking = found != EMPTY
+    _remove_from_library(state, rows[taking], found[taking])
+    return found
 
 
 def _enter_found(play: Play, state: GameState, rows: np.ndarray, found: np.ndarray,

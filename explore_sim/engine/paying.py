@@ -19,9 +19,11 @@ by the least flexible class that can pay it (fewest colours; mana that costs lif
 provided the rest of the cost stays payable (checked with the same exact test), so a castable
 spell is always paid. Generic mana is paid by the least flexible units left. Units are taken
 from the mana pool first (mana made earlier this phase), then sources are tapped in this
-order: fewest colours first, lands before artifacts before creatures (so creatures stay free
-to attack). A source that makes more than is needed (Sol Ring) leaves the rest in the pool,
-which empties at the end of the phase.
+order: one-shot sources last (Lotus Petal: kept for a spell the other sources cannot pay),
+fewest colours first, lands before artifacts before creatures (so creatures stay free to
+attack). A source that makes more than is needed (Sol Ring) leaves the rest in the pool, which
+empties at the end of the phase. A one-shot source tapped for mana is sacrificed at once (its
+ability's cost: "{T}, Sacrifice this artifact: Add one mana of any color.").
 
 **Sources.** Lands, creatures and artifacts with a mana ability; a creature's needs it to
 have been under your control since the turn began (summoning sickness, CR 302.6). A
@@ -41,7 +43,7 @@ import numpy as np
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
 from .rowwise import row_all, row_max, row_sum
-from .state import GameState, of_rows
+from .state import GameState, leave, of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
 
@@ -213,14 +215,15 @@ class ManaTables:
         def tap_key(card_id: int) -> tuple:
             classes_of = np.flatnonzero(units[card_id])
             widest = max(flexibility[c] for c in classes_of) if classes_of.size else 0
-            return (widest, bool(f.is_creature[card_id]), not bool(f.is_land[card_id]),
-                    int(f.source_cost[card_id]) > 0, card_id)
+            return (bool(f.mana_once[card_id]), widest, bool(f.is_creature[card_id]),
+                    not bool(f.is_land[card_id]), int(f.source_cost[card_id]) > 0, card_id)
 
         self.source_ids = np.array(sorted(ids.tolist(), key=tap_key), dtype=np.intp)
         self.source_units = units[self.source_ids]  # (n_sources, n_classes)
         self.source_makes = [np.flatnonzero(row) for row in self.source_units]
         self.sick_source = (f.is_creature & ~f.has_haste)[self.source_ids]
         self.source_cost = f.source_cost[self.source_ids].astype(np.int32)
+        self.source_once = f.mana_once[self.source_ids]
         self.has_filters = bool((self.source_cost > 0).any())
         self.mode_card_array = np.array(self.mode_card, dtype=np.intp)
         self._build_lookup()
@@ -508,6 +511,8 @@ class ManaTables:
                 pool += produced - spent
                 tapped_units += produced
                 state.tapped[rows, kind] += copies.astype(state.tapped.dtype)
+                if self.source_once[s]:
+                    _sacrifice_tapped(state, rows, kind, copies)
             state.units[rows] -= tapped_units.astype(state.units.dtype)
         if state.pool_in_use or pool.any():
             state.pool[rows] = pool
@@ -576,3 +581,14 @@ class ManaTables:
             in_hand = of_rows(state.hand, rows, card) > 0
             pips -= in_hand[:, None] * state.card_pips[card]
         return pips
+
+
+def _sacrifice_tapped(state: GameState, rows: np.ndarray, kind: int, copies: np.ndarray) -> None:
+    """The ``copies`` (aligned with rows) of one-shot source ``kind`` just tapped for mana
+    are sacrificed (they go to the graveyard); its untapped copies stay. The units they made
+    were taken off ``state.units`` as they tapped, so nothing else changes there."""
+    for k in range(int(copies.max(initial=0))):
+        gone = rows[copies > k]
+        state.tapped[gone, kind] -= 1
+        leave(state, gone, kind)
+        state.graveyard[gone] += 1

@@ -29,7 +29,7 @@ from .state import (
 
 __all__ = ["count", "creatures", "pick_creature", "peek", "draw", "remove", "sacrifice",
            "take_counters", "enters", "EnterEvent", "create_maps", "basics_in_library",
-           "land_types"]
+           "kinds_in_library", "land_types"]
 
 
 def count(play: Play, state: GameState, group: str, rows: np.ndarray) -> np.ndarray:
@@ -191,15 +191,19 @@ def create_maps(play: Play, state: GameState, rows: np.ndarray,
 def basics_in_library(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     """Copies of each basic land kind (:attr:`DeckTables.basic_ids`) left in each library,
     shape (rows, n_basic_kinds)."""
-    basic_ids = play.tables.basic_ids
-    if not basic_ids.size:
+    return kinds_in_library(state, rows, play.tables.basic_ids)
+
+
+def kinds_in_library(state: GameState, rows: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """Copies of each card of ``kinds`` left in each library, shape (rows, len(kinds))."""
+    if not kinds.size:
         return np.zeros((len(rows), 0), dtype=np.int32)
     width = state.library.shape[1]
     offsets = np.arange(width)
     positions = (state.top[rows][:, None] + offsets[None, :]) % width
     cards = state.library[rows[:, None], positions]
     live = offsets[None, :] < (state.end[rows] - state.top[rows])[:, None]
-    return np.stack([((cards == kind) & live).sum(axis=1) for kind in basic_ids],
+    return np.stack([((cards == kind) & live).sum(axis=1) for kind in kinds],
                     axis=1).astype(np.int32)
 
 

@@ -67,6 +67,7 @@ from ..analysis.engines import kernel_compiling, kernel_unavailable
 from ..analysis.simulate import simulate
 from ..cards.card_index import CardIndex, cards_dir
 from ..cards.decklist import MAX_DECK_BYTES
+from ..cards.shipped import DECKS_DIR
 from ..cards.template import card_template
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
@@ -87,6 +88,7 @@ from .decks import (
     shipped_texts,
     short_paths,
 )
+from .form_state import SEEN_KEY, LinkStore, pack_decks, saved_fields, switch_tab, unseen_notes
 from .forms import parse_fields, problem_summary, query_pairs
 from .jobs import Busy, Job, Jobs
 from .middleware import BodyLimit, SameOrigin, SecurityHeaders, message_page, own_navigation
@@ -99,23 +101,22 @@ log = logging.getLogger("explore_sim.web")
 HERE = Path(__file__).parent
 #: Host names a loopback server answers to (anything else is refused: DNS rebinding).
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-#: The longest permalink offered, in characters (longer decks: download the JSON instead).
+#: The longest permalink with its decks in plain text; longer decks go compressed, else are
+#: kept on the server (:mod:`.form_state`).
 MAX_LINK = 8000
 _FIGURE_LOCK = threading.Lock()  # matplotlib's font cache and text layout are shared state
 
 
 def default_decks_dir() -> Path | None:
-    """The shipped decks: ``decks/`` beside the package's source, else in the working
-    directory.
+    """The shipped decks: the package's own (:data:`~explore_sim.cards.shipped.DECKS_DIR`,
+    package data, so every install has them).
 
     Returns
     -------
     Path or None
+        None if that directory is missing (a damaged install).
     """
-    for candidate in (HERE.parent.parent / "decks", Path.cwd() / "decks"):
-        if candidate.is_dir():
-            return candidate
-    return None
+    return DECKS_DIR if DECKS_DIR.is_dir() else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,22 +195,6 @@ _DECK_KEYS = ("deck", "base", "deck2", "base2",
 _FORM_ERROR_KEYS = ("deck", "deck2", "base", "base2", "cards_file")
 
 
-def _carried_over(data: dict[str, str], previous: Analysis | None,
-                  analysis: Analysis) -> dict[str, str]:
-    """The form as typed, for ``analysis`` after ``previous``: an option of both keeps its
-    value only where it means the same in both (same kind, default and label); any other
-    option of ``analysis`` starts from its own default (``turn`` of explore, the turn the
-    policy sees, is not value's, "at turn", the land-equivalent's)."""
-    before = {f.name: f for f in previous.fields} if previous is not None else {}
-    kept = dict(data)
-    for field in analysis.fields:
-        old = before.get(field.name)
-        if old is None or (old.kind, old.default, old.label) != (field.kind, field.default,
-                                                                 field.label):
-            kept.pop(field.name, None)
-    return kept
-
-
 def _plain(data: Mapping[str, Any]) -> dict[str, str]:
     """The text values of a form or query string (files left out)."""
     return {key: value for key, value in data.items() if isinstance(value, str)}
@@ -231,6 +216,7 @@ class WebApp:
         env.filters["thousands"] = lambda n: f"{n:,}"
         self.templates = Jinja2Templates(env=env)
         self._warnings_lock = threading.Lock()
+        self.links = LinkStore()
 
     # -------------------------------------------------------------------- rendering
 
@@ -267,6 +253,7 @@ class WebApp:
             "more_cards": more_cards, "max_card_files": MAX_CARD_FILES,
             "analyses": list(ANALYSES.values()), "analysis": analysis, "fields": fields,
             "slots": slots, "shipped": list(self.decks), "data": state.data,
+            "carried": saved_fields(state.data),
             "errors": state.errors, "notes": state.notes, "message": message,
             "summary": summary,
             "job": job, "view": self.view(job) if job is not None else None,
@@ -288,6 +275,7 @@ class WebApp:
         view["has_result"] = outcome is not None  # done, or cancelled with trials finished
         view["notice"] = cancel_notice(job) if job.state == "cancelled" else ""
         view["note"] = running_note(job)
+        view["elapsed"], view["left"] = job.timing()
         if outcome is not None:
             view.update(tables=outcome["tables"], facts=outcome["facts"],
                         figure_error=outcome["figure_error"], has_figure=outcome["svg"] is not None,
@@ -297,9 +285,10 @@ class WebApp:
         return view
 
     def status(self, job: Job) -> dict[str, Any]:
+        elapsed, left = job.timing()
         return {"id": job.id, "state": job.state, "done": job.done, "total": job.total,
                 "position": self.jobs.position(job), "error": job.error,
-                "note": running_note(job)}
+                "note": running_note(job), "elapsed": elapsed, "left": left}
 
     # -------------------------------------------------------------------- handlers
 
@@ -310,6 +299,7 @@ class WebApp:
         data = _plain(request.query_params)
         analysis = ANALYSES.get(data.get("analysis", ""), ANALYSES["explore"])
         state = PageState(analysis, data)
+        state.message = self.links.unpack(data, _DECK_KEYS, self.settings.max_body)
         autorun = False
         if data.pop("run", None) is not None:
             autorun = own_navigation(request.headers)
@@ -322,8 +312,8 @@ class WebApp:
             name = data.pop("shipped" if slot == "deck" else "shipped2", None)
             if name:  # a file read: off the event loop, which answers every request
                 await run_in_threadpool(self._load_shipped, state, slot, base, name)
-        return self.render(request, state, 400 if state.errors else 200,
-                           autorun=autorun and not state.errors)
+        return self.render(request, state, 400 if state.errors or state.message else 200,
+                           autorun=autorun and not state.errors and not state.message)
 
     def _load_shipped(self, state: PageState, slot: str, base: str, name: str) -> None:
         if not name:
@@ -356,7 +346,10 @@ class WebApp:
         action = data.get("action", "run")
         if action.startswith("switch:"):
             analysis = ANALYSES.get(action[7:], ANALYSES["explore"])
-            data = _carried_over(data, ANALYSES.get(data.get("analysis", "")), analysis)
+            previous = ANALYSES.get(data.get("analysis", ""))
+            data = switch_tab(data, previous.name if previous else None,
+                              [f.name for f in previous.fields] if previous else [],
+                              analysis.name, [f.name for f in analysis.fields])
             data["analysis"] = analysis.name
             return self.render(request, PageState(analysis, data))
         if action.startswith("load:"):
@@ -422,6 +415,8 @@ class WebApp:
             return self.render(request, state, 400)
         if options["seed"] is None:  # a fresh one, in the result and the permalink; the
             options["seed"] = secrets.randbelow(2**32)  # form keeps its blank for the next run
+        state.notes, data[SEEN_KEY] = unseen_notes(  # each deck's notes once
+            state.notes, [data.get("deck", ""), data.get("deck2", "")], data.get(SEEN_KEY, ""))
         context: dict[str, Any] = {"analysis": analysis.name, "options": options,
                                    "form": dict(data), "notes": state.notes}
         context.update(self._permalink(analysis, data, options["seed"]))
@@ -513,16 +508,15 @@ class WebApp:
         """The link whose query string runs the same analysis on the same input and seed."""
         values, _ = parse_fields(analysis.fields, data)
         values["seed"] = seed
-        pairs = [("analysis", analysis.name)]
-        pairs += [(key, data[key]) for key in _DECK_KEYS if data.get(key)]
-        pairs += query_pairs(analysis.fields, values)
-        pairs.append(("run", "1"))
-        link = "/?" + urlencode(pairs)
-        if len(link) > MAX_LINK:
-            return {"permalink": None, "link_note": (
-                f"no link: the decklist and card file make it {len(link):,} characters "
-                f"long (at most {MAX_LINK:,}); the JSON download records every option and "
-                "the seed")}
+        decks = [(key, data[key]) for key in _DECK_KEYS if data.get(key)]
+        options = query_pairs(analysis.fields, values) + [("run", "1")]
+        link = "/?" + urlencode([("analysis", analysis.name), *decks, *options])
+        if len(link) > MAX_LINK:  # the decks compressed, else kept here under their digest
+            packed = pack_decks(decks)
+            link = "/?" + urlencode([("analysis", analysis.name), ("z", packed), *options])
+            if len(link) > MAX_LINK:
+                link = "/?" + urlencode([("analysis", analysis.name),
+                                         ("stored", self.links.put(packed)), *options])
         return {"permalink": link}
 
     @staticmethod

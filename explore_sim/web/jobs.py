@@ -92,11 +92,30 @@ class Job:
     watchers: int = 0
     cancel_reason: str = ""
     number: int = 0
+    first_report: tuple[float, int] | None = None
 
     @property
     def final(self) -> bool:
         """Done, failed or cancelled."""
         return self.state in STATES[2:]
+
+    def timing(self) -> tuple[int, int | None]:
+        """Seconds since the run started, and an estimate of the seconds left: the trials
+        left at the pace measured since its first progress report (a compilation or a deal
+        before it aside); None before a second report.
+
+        Returns
+        -------
+        (int, int or None)
+        """
+        if self.started is None:
+            return 0, None
+        now = (self.finished or time.monotonic())
+        left = None
+        if self.first_report is not None and self.done > self.first_report[1]:
+            pace = (now - self.first_report[0]) / (self.done - self.first_report[1])
+            left = round(pace * max(self.total - self.done, 0))
+        return round(now - self.started), left
 
     def fraction(self) -> float:
         """The share of trials done, 0 to 1.
@@ -194,6 +213,8 @@ class Jobs:
 
         def progress(done: int, total: int) -> None:
             job.done, job.total = int(done), int(total)
+            if job.first_report is None:
+                job.first_report = (time.monotonic(), job.done)
             self._stop_if_cancelled(job)
 
         try:

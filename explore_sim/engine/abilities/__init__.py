@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...cards import Card
+from ...cards.card import SACRIFICE_FOR_MANA, TYPED_FETCHES
 from . import activated, combat, entering, explore_triggers
 
 __all__ = ["Ability", "ABILITIES", "MODELLED", "STEPS", "steps", "patterns"]
@@ -95,6 +96,10 @@ def _trigger(name: str) -> Callable[[Card], bool]:
 #: Every modelled ability, in the order each step runs its handlers.
 ABILITIES: tuple[Ability, ...] = (
     # Counted by other handlers: explore replacements (R1, R2), Worldwalker Helm (M6).
+    # Read by the mana model as it taps sources.
+    Ability("sacrifice_for_mana", lambda c: c.has_keyword(SACRIFICE_FOR_MANA),
+            "Lotus Petal: one mana of any colour, sacrificed as it is tapped for a spell",
+            kernel=True),
     Ability("tracker", lambda c: c.explore_replacement == "tracker",
             "Topography Tracker: each explore of a creature you control happens twice (R1)",
             kernel=True),
@@ -133,9 +138,13 @@ ABILITIES: tuple[Ability, ...] = (
             entering.extra_land_this_turn, kernel=True),
     Ability("draws", lambda c: c.has_keyword("draw"), "a spell that draws a card", "resolve",
             entering.spell_draws, kernel=True),
-    Ability("ramp", lambda c: c.fetch_when == "cast",
+    Ability("ramp", lambda c: c.fetch_when == "cast" and c.fetch_kind not in TYPED_FETCHES,
             "Rampant Growth, Cultivate, Kodama's Reach: basic lands from the library",
             "resolve", entering.spell_searches, kernel=True),
+    Ability("land_search", lambda c: c.fetch_when == "cast" and c.fetch_kind in TYPED_FETCHES,
+            "Nature's Lore, Three Visits, Farseek: a land card of the named land types from "
+            "the library, onto the battlefield (untapped or tapped) or into your hand",
+            "resolve", entering.spell_searches_lands, kernel=True),
     # Activated abilities with the mana left.
     Ability("lantern", _explores("equipped_attack"),
             "Glowcap Lantern: equipped for {2} when possible; the equipped creature explores "

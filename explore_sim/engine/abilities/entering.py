@@ -16,7 +16,7 @@ from ...cards.features import FETCH_CODES
 from ..casting import ResolveEvent
 from ..context import Play
 from ..explore_effects import explore_instruction
-from ..lands import search_basics
+from ..lands import search_basics, search_lands
 from ..state import GameState
 from ..zones import EnterEvent, count, create_maps, draw, pick_creature
 
@@ -127,3 +127,12 @@ def spell_searches(play: Play, state: GameState, event: ResolveEvent) -> None:
     if _has(play, "ramp", event.kind):
         search_basics(play, state, event.rows,
                       FETCH_CODES[int(play.tables.features.fetch[event.kind])])
+
+
+def spell_searches_lands(play: Play, state: GameState, event: ResolveEvent) -> None:
+    """Nature's Lore, Three Visits, Farseek: a land card of the named types from the library,
+    onto the battlefield (untapped or tapped) or into the hand."""
+    if _has(play, "land_search", event.kind):
+        f = play.tables.features
+        search_lands(play, state, event.rows, FETCH_CODES[int(f.fetch[event.kind])],
+                     int(f.fetch_types[event.kind]))

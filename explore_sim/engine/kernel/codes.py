@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...cards.features import (
+    FETCH_BASIC,
     FETCH_CODES,
     FETCH_WHEN_CODES,
     LAND_ENTERS_CODES,
@@ -19,6 +20,7 @@ from ..tables import COLOUR_BITS
 
 __all__ = [
     "F_BASIC_TAPPED", "F_PASSAGE", "F_BASIC_HAND", "F_TAPPED_AND_HAND", "F_TWO_BASICS",
+    "F_LAND_UNTAPPED", "F_LAND_TAPPED", "F_LAND_HAND", "FETCH_BASIC",
     "W_SACRIFICE", "TAPS_YES", "TAPS_UNLESS", "TAPS_FAST", "TAPS_SLOW", "TAPS_LIFE", "L_SCRY",
     "L_BOUNCE", "YES", "NO", "NONE", "ZERO", "ONE", "MAX_TAXED_CASTS", "MAX_TRACKER_DOUBLINGS",
     "MAX_ACTIONS", "COLOUR_BITS",
@@ -30,6 +32,9 @@ F_PASSAGE = FETCH_CODES.index("basic_passage")
 F_BASIC_HAND = FETCH_CODES.index("basic_hand")
 F_TAPPED_AND_HAND = FETCH_CODES.index("basic_tapped_and_hand")
 F_TWO_BASICS = FETCH_CODES.index("two_basics_tapped")
+F_LAND_UNTAPPED = FETCH_CODES.index("land_untapped")
+F_LAND_TAPPED = FETCH_CODES.index("land_tapped")
+F_LAND_HAND = FETCH_CODES.index("land_hand")
 # When it searches (:data:`~explore_sim.cards.features.FETCH_WHEN_CODES`).
 W_SACRIFICE = FETCH_WHEN_CODES.index("sacrifice")
 # How a land enters (:data:`~explore_sim.cards.features.TAPPED_RULES`).

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from .bits import meet
 from .codes import (
+    F_LAND_HAND,
+    F_LAND_TAPPED,
     L_BOUNCE,
     L_SCRY,
     NO,
@@ -45,7 +47,7 @@ from .layout import (
 )
 from .mana import total_of, unit_sets
 from .records import compiled
-from .search import enters_land, sacrifice_to_search
+from .search import enters_land, sacrifice_to_search, shuffle_library, take_land
 from .trace import note
 from .zones import (
     count,
@@ -243,3 +245,17 @@ def bounce(K, S, bounce_land):
     note(S, Trace.LAND_LEAVES, chosen, 1, 0)
     card = K.card[chosen, CardCol.FACE_OF] if K.card[chosen, CardCol.FACE_OF] else chosen
     to_hand(K, S, card, ONE)
+
+
+@compiled
+def search_lands(K, S, how, types):
+    """A spell's search for a land card of the named types (Nature's Lore, Three Visits,
+    Farseek): onto the battlefield untapped (as its own text lets it), tapped, or into the
+    hand; then shuffle. The vectorised engine's ``search_lands``."""
+    found = take_land(K, S, types, how != F_LAND_HAND and how != F_LAND_TAPPED)
+    if found:
+        if how == F_LAND_HAND:
+            to_hand(K, S, found, ONE)
+        else:
+            land_enters(K, S, found, how == F_LAND_TAPPED, NO)
+    shuffle_library(K, S)

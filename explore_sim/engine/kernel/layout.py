@@ -93,6 +93,8 @@ class CardCol(_Numbered):
     HAND_PROFILE = auto()
     N_GROUPS = auto()
     PASS_RANK = auto()
+    FETCH_TYPES = auto()
+    IS_BASIC = auto()
 
 
 class ClassCol(_Numbered):
@@ -231,6 +233,7 @@ class Group(_Numbered):
     LAND = auto()
     CREATURE = auto()
     SOURCE = auto()
+    SACRIFICE_FOR_MANA = auto()
     TRACKER = auto()
     TWISTS = auto()
     HELM = auto()
@@ -245,6 +248,7 @@ class Group(_Numbered):
     EXTRA_LAND_THIS_TURN = auto()
     DRAWS = auto()
     RAMP = auto()
+    LAND_SEARCH = auto()
     LANTERN = auto()
     SEEKER = auto()
     ACTIVATED_SEARCH = auto()
@@ -433,6 +437,7 @@ class Trace(_Numbered):
     # card = a spell in hand held for want of a target at the end of the second main phase,
     # a = copies, b = 1 no creature you control, 2 its target only an opponent has
     HELD = auto()
+    SACRIFICED = auto()  # card = a one-shot mana source sacrificed for its mana (Lotus Petal)
 
 
 # --- one game's state (:mod:`.state`) -------------------------------------------------------

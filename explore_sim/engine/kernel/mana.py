@@ -13,9 +13,20 @@ needs least; units come from the pool first, then sources are tapped in tapping 
 from __future__ import annotations
 
 from .codes import ONE
-from .layout import ClassCol, Dim, ModeCol, PipCol, Slot, SourceCol, UnitRow, Work, Zone
+from .layout import (
+    ClassCol,
+    Dim,
+    Group,
+    ModeCol,
+    PipCol,
+    Slot,
+    SourceCol,
+    UnitRow,
+    Work,
+    Zone,
+)
 from .records import compiled
-from .zones import makes_plain_mana, tap_copies, usable
+from .zones import makes_plain_mana, member, sacrifice_tapped, tap_copies, usable
 
 _ANY_COLOUR, _ALL_MANA = 31, 127
 
@@ -309,6 +320,8 @@ def tap(K, S, used, skip_kind, skip_copies):
             remaining -= spent
             pool[c] += produced - spent
             ready[c] -= produced
+        if member(K, Group.SACRIFICE_FOR_MANA, kind):  # Lotus Petal: its cost sacrifices it
+            sacrifice_tapped(K, S, kind, copies)
 
 
 @compiled

@@ -331,6 +331,7 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         CardCol.COMMANDER_SLOT: commander_slot, CardCol.LAND_COLOURS: tables.land_colours,
         CardCol.HAND_PROFILE: hand_profile,
         CardCol.N_GROUPS: (tables.members != 0).sum(axis=1), CardCol.PASS_RANK: pass_rank,
+        CardCol.FETCH_TYPES: f.fetch_types, CardCol.IS_BASIC: f.is_basic,
     }
     table = np.zeros((n, len(CardCol)), dtype=np.int64)
     for column, column_values in values.items():

@@ -12,9 +12,11 @@ from .codes import (
     F_PASSAGE,
     F_TAPPED_AND_HAND,
     F_TWO_BASICS,
+    FETCH_BASIC,
     NO,
     NONE,
     ONE,
+    TAPS_YES,
     YES,
 )
 from .colours import colour_keys
@@ -82,6 +84,14 @@ def take_basic(K, S, same_type_as):
             if key > best_key:
                 best, best_key = b, key
     card = group_id(K, Group.BASIC_IDS, best)
+    take_out(S, card)
+    return card
+
+
+@compiled
+def take_out(S, card):
+    """Take a copy of land ``card`` out of the library for a search (which shuffles it
+    next)."""
     s, lib = S.slots, S.lib
     if s[Slot.SEARCH_REVERSES]:  # the tests' given library: one copy swaps places with the top card
         first = at(S, s[Slot.TOP])
@@ -95,7 +105,58 @@ def take_basic(K, S, same_type_as):
     s[Slot.TOP] += 1
     s[Slot.LIB_LANDS] -= 1
     S.zones[Zone.LIB_COUNT, card] -= 1
-    return card
+
+
+@compiled
+def finds(K, kind, types):
+    """Whether a typed search for ``types`` (land types as colour bits, ``FETCH_BASIC`` for
+    a basic land card) finds land ``kind``."""
+    if K.card[kind, CardCol.FACE_OF]:
+        return False  # a land face is never in the library
+    if K.card[kind, CardCol.BASIC_TYPES] & types & 31:
+        return True
+    return (types & FETCH_BASIC) != 0 and K.card[kind, CardCol.IS_BASIC] != 0
+
+
+@compiled
+def take_land(K, S, types, untapped):
+    """Choose a land card a typed search for ``types`` finds in the library (for one put
+    onto the battlefield ``untapped``, a land that always enters tapped last; then steps
+    3-4 of the land choice, more colours first, then the lower id) and take it out; its id,
+    0 if there is none. The vectorised engine's ``_take_land``."""
+    n_kinds = K.dims[Dim.N_KINDS]
+    held, keys = S.work[Work.BASIC_HELD], S.work[Work.BASIC_KEYS]
+    colours, no_fetch = S.work[Work.BASIC_COLOURS], S.work[Work.BASIC_FETCH]
+    anything = False
+    for kind in range(n_kinds):
+        held[kind] = (K.card[kind, CardCol.IS_LAND] != 0 and S.zones[Zone.LIB_COUNT, kind] > 0
+                      and finds(K, kind, types))
+        anything = anything or held[kind]
+        keys[kind] = 0
+        no_fetch[kind] = 0
+        colours[kind] = K.card[kind, CardCol.LAND_COLOURS]
+    if not anything:
+        return 0
+    colour_keys(K, S, K.source_cover, colours[:n_kinds], no_fetch[:n_kinds], held[:n_kinds],
+                keys)
+    best, best_key = 0, -1
+    index = 0  # the kind's place among the deck's lands the search may find (its id order)
+    for kind in range(n_kinds):
+        if K.card[kind, CardCol.IS_LAND] == 0 or not finds(K, kind, types):
+            continue
+        if held[kind]:
+            mask, n_colours = colours[kind], 0
+            while mask:
+                n_colours += mask & 1
+                mask >>= 1
+            key = keys[kind] + (n_colours << 16) + 4095 - index
+            if untapped and K.card[kind, CardCol.TAPPED_RULE] != TAPS_YES:
+                key += 1 << 55
+            if key > best_key:
+                best, best_key = kind, key
+        index += 1
+    take_out(S, best)
+    return best
 
 
 @compiled

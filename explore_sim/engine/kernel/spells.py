@@ -17,6 +17,7 @@ from .codes import (
 )
 from .decisions import castable_kind, commander_payable
 from .explore import explore_instruction
+from .lands import search_lands
 from .layout import (
     CardCol,
     CommanderCol,
@@ -208,4 +209,6 @@ def resolve(K, S, kind):
         draw(K, S)
     if member(K, Group.RAMP, kind):
         search_basics(K, S, K.card[kind, CardCol.FETCH])
+    if member(K, Group.LAND_SEARCH, kind):  # Nature's Lore, Three Visits, Farseek
+        search_lands(K, S, K.card[kind, CardCol.FETCH], K.card[kind, CardCol.FETCH_TYPES])
     s[Slot.GRAVEYARD] += 1

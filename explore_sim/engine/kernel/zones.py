@@ -352,3 +352,21 @@ def basics_left(K, S):
         b = group_id(K, Group.BASIC_IDS, index)
         n += S.zones[Zone.LIB_COUNT, b]
     return n
+
+
+@compiled
+def sacrifice_tapped(K, S, kind, copies):
+    """``copies`` just-tapped copies of a one-shot mana source (Lotus Petal) are sacrificed
+    for their mana: the units they made were counted as tapped already, so only the
+    battlefield's counts move (its untapped copies stay)."""
+    for _ in range(copies):
+        ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
+        S.zones[Zone.TAPPED, kind] -= 1
+        S.zones[Zone.BF, kind] -= 1
+        for i in range(K.card[kind, CardCol.N_GROUPS]):
+            S.perm[K.kind_groups[kind, i]] -= 1
+        put(S.sets[SetRow.ON_IDS], kind, S.zones[Zone.BF, kind] > 0)
+        S.zones[Zone.SICK, kind] = min(S.zones[Zone.SICK, kind], S.zones[Zone.BF, kind])
+        units_moved(K, S, kind, ready, on)
+        note(S, Trace.SACRIFICED, kind, 0, 0)
+        S.slots[Slot.GRAVEYARD] += 1

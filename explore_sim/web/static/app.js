@@ -42,6 +42,12 @@ function showProgress(status) {
   const text = document.getElementById("progress-text");
   if (bar) { bar.max = status.total; bar.value = status.done; }
   if (count) count.textContent = status.done.toLocaleString("en") + " / " + status.total.toLocaleString("en");
+  const time = document.getElementById("progress-time");
+  if (time) {
+    time.textContent = status.state !== "running" ? ""
+      : status.elapsed + " s elapsed" + (status.left === null || status.left === undefined
+        ? "" : ", about " + status.left + " s left");
+  }
   if (text) {
     text.textContent = status.state === "queued"
       ? "Waiting for a free slot" + (status.position ? ": " + status.position + " run(s) ahead." : ".")
