@@ -113,7 +113,7 @@ def bare_rate(source: str, games: int, rounds: int) -> tuple[str, int, float]:
     if "\n" in source:
         deck, name = explore_sim.parse_deck(source), source.strip().replace("\n", ", ")
     else:
-        deck, name = explore_sim.load_deck(ROOT / source), Path(source).name
+        deck, name = explore_sim.load_deck(source), Path(source).name
     config = GameConfig(turns=8)
     features = deck.features()
     tables = deck_tables(features, config)

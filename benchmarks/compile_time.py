@@ -59,7 +59,7 @@ print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_max
 def child(cache: str, play: bool) -> dict:
     """One fresh process with numba's cache in ``cache``: its figures."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, EXPLORE_SIM_THREADS="1")
-    deck = str(ROOT / "decks" / "lci_merfolk_explore.txt")
+    deck = str(ROOT / "explore_sim" / "decks" / "lci_merfolk_explore.txt")
     out = subprocess.run([sys.executable, "-c", CHILD, deck, "play" if play else "import"],
                          capture_output=True, text=True, env=env, cwd=ROOT, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])

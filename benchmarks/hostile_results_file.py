@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DECK = ROOT / "decks" / "lci_merfolk_explore.txt"
+DECK = ROOT / "explore_sim" / "decks" / "lci_merfolk_explore.txt"
 SWEEP = ["sweep", str(DECK), "--vary", "lands=23,24", "--vary", "policy=keep,forge", "--turns",
          "2", "--trials", "3000", "--quiet", "--format", "csv", "--engine", "numpy", "--seed",
          "1"]

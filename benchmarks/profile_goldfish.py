@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("deck", nargs="?", default=str(ROOT / "decks" / "lci_merfolk_explore.txt"))
+    parser.add_argument("deck", nargs="?",
+                        default=str(ROOT / "explore_sim" / "decks" / "lci_merfolk_explore.txt"))
     parser.add_argument("--trials", type=int, default=100_000)
     parser.add_argument("--turns", type=int, default=8)
     parser.add_argument("--top", type=int, default=30)

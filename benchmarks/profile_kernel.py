@@ -106,7 +106,8 @@ def play(deck_path: str, games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("deck", nargs="?", default=str(ROOT / "decks" / "lci_merfolk_explore.txt"))
+    parser.add_argument("deck", nargs="?",
+                        default=str(ROOT / "explore_sim" / "decks" / "lci_merfolk_explore.txt"))
     parser.add_argument("--games", type=int, default=262_144)
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)  # the child

@@ -53,10 +53,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DECK = ROOT / "decks" / "lci_merfolk_explore.txt"
-THREE_COLOURS = ROOT / "decks" / "sultai_explore.txt"
+DECK = ROOT / "explore_sim" / "decks" / "lci_merfolk_explore.txt"
+THREE_COLOURS = ROOT / "explore_sim" / "decks" / "sultai_explore.txt"
 BASIC_LANDS = ROOT / "benchmarks" / "lci_merfolk_basic_lands.txt"
-COMMANDER = ROOT / "decks" / "hakbal_merfolk_commander.txt"
+COMMANDER = ROOT / "explore_sim" / "decks" / "hakbal_merfolk_commander.txt"
 
 RUNNER = r"""
 import json, resource, sys, time

@@ -50,7 +50,7 @@ from explore_sim.engine.goldfish import GameConfig  # noqa: E402
 from explore_sim.engine.mulligan import as_mulligan_rule  # noqa: E402
 from explore_sim.engine.policies import as_policy  # noqa: E402
 
-DECK = ROOT / "decks" / "lci_merfolk_explore.txt"
+DECK = ROOT / "explore_sim" / "decks" / "lci_merfolk_explore.txt"
 GRID = {"lands": [22, 23, 24, 25], "policy": ["keep", "forge"]}
 #: On the NumPy engine, as the README's figures were measured (--engine kernel: the kernel's).
 RUN = dict(turns=5, trials=50_000, seed=1)

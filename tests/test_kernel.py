@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import importlib
 import weakref
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import DECKS as SHIPPED_DECKS
 
 from explore_sim.analysis.game_setup import game_mulligan
 from explore_sim.cards.decklist import load_deck, parse_deck
@@ -26,7 +26,7 @@ from explore_sim.engine.policies import as_policy
 
 pytestmark = pytest.mark.slow  # the compiled game: a compilation, then every deck in both engines
 
-DECKS = sorted(Path(__file__).resolve().parent.parent.joinpath("decks").glob("*.txt"))
+DECKS = sorted(SHIPPED_DECKS.glob("*.txt"))
 
 
 class ReversingSearch:

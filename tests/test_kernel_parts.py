@@ -5,10 +5,10 @@ plain Python and the NumPy engine's exact test."""
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import DECKS as SHIPPED_DECKS
 from numba import njit
 
 import explore_sim
@@ -23,7 +23,7 @@ from explore_sim.engine.kernel.search import shuffle_library
 from explore_sim.engine.kernel.state import reciprocals, remainder
 from explore_sim.engine.kernel.zones import at, deal_all, peek
 
-DECKS = sorted(Path(__file__).resolve().parent.parent.joinpath("decks").glob("*.txt"))
+DECKS = sorted(SHIPPED_DECKS.glob("*.txt"))
 
 
 @njit
