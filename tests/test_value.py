@@ -268,6 +268,24 @@ def test_a_four_drop_explorer_is_worth_lands_at_the_default_basis():
     assert "--turn 5 would show it" in note
 
 
+def test_value_records_only_its_metrics_and_still_says_what_a_blind_card_changes():
+    """The games record only the metrics value reports; a card that changes nothing at its
+    basis is played again (explorer and vanilla decks, same shuffles) with every metric, so
+    the note can name the metric that does move; a metric not recorded is refused."""
+    blind = value(FOUR_DROPS, metric="on_curve", turn=4, metrics=["on_curve"], trials=1000,
+                  seed=3)
+    (compared,) = blind.comparisons.values()
+    played = compared.summary()
+    assert set(played.loc[played["turn"] > 0, "metric"]) == {"on_curve"}
+    (wider,) = blind.every_metric.values()
+    assert {"on_curve", "lands_played", "explores"} <= set(wider.summary()["metric"])
+    assert "--turn 5 would show it" in blind.land_equivalents().iloc[0]["note"]
+    with pytest.raises(OptionError, match="explores not recorded by this run"):
+        blind.summary(metrics=["explores"])
+    seen = value(FOUR_DROPS, trials=1000, seed=3)  # worth lands at turn 5: nothing replayed
+    assert seen.every_metric == {}
+
+
 @pytest.mark.slow
 def test_an_explorer_is_worth_a_positive_number_of_lands():
     result = value(XLN, ["Jadelight Ranger"], metric="lands_played", turn=6, turns=6,

@@ -212,11 +212,16 @@ class ValueResult(Result):
         ``trials``, ``seed``, ``interval``, ``assumptions`` and ``versions``.
     comparisons : dict of str to CompareResult
         Per card, its variants on the same shuffles: ``"explorer deck"``, ``"vanilla"``,
-        ``"vanilla +1 land"``, ...
+        ``"vanilla +1 land"``, ..., with the metrics of ``meta["metrics"]`` (the games
+        record only those).
+    every_metric : dict of str to CompareResult
+        For a card that changes its basis in no game: the explorer and vanilla decks again,
+        on the same shuffles, with every metric recorded, to say what the card does change.
     """
 
     meta: dict[str, Any]
     comparisons: dict[str, CompareResult]
+    every_metric: dict[str, CompareResult] = dataclasses.field(default_factory=dict)
 
     @property
     def cards(self) -> list[str]:
@@ -243,6 +248,11 @@ class ValueResult(Result):
             holds :attr:`meta`.
         """
         chosen = check_metrics(metrics, self.meta["metrics"])
+        missing = [name for name in chosen if name not in self.meta["metrics"]]
+        if missing:
+            raise OptionError(f"metrics: {', '.join(missing)} not recorded by this run (it "
+                              f"recorded {', '.join(self.meta['metrics'])}); pass "
+                              "metrics= to value to record them")
         frames = []
         for card, compared in self.comparisons.items():
             copies = self.meta["cards"][card]["copies"]
@@ -260,8 +270,11 @@ class ValueResult(Result):
             })
             found = land_equivalent(compared, copies, metric, turn, level)
             if found["note"].startswith("no difference"):
+                wider = self.every_metric.get(card, compared)
+                moved = wider.paired_differences(level=level, baseline="vanilla")
+                moved = moved[(moved["variant"] == "explorer deck") & (moved["turn"] > 0)]
                 found["note"] += "; " + _why_no_difference(self.meta["cards"][card], metric,
-                                                           turn, every)
+                                                           turn, moved)
             row = {"card": card, "copies": copies, "metric": "land_equivalent",
                    "basis": f"{metric}@{turn}", "turn": turn,
                    **{key: found[key] for key in ("mean", "se", "ci_low", "ci_high")},
@@ -485,6 +498,12 @@ def value(
     chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS)
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]
+    # The games record only the metrics reported (the rest cost time and memory and are
+    # never read); a card that changes nothing is played again with every metric below.
+    every_setup = setup
+    setup = dataclasses.replace(setup, config=dataclasses.replace(
+        config, record=tuple(chosen_metrics)))
+    config = setup.config
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
     plans = [stand_in_plan(deck, [card], int(max_lands)) for card in chosen]
@@ -492,20 +511,35 @@ def value(
     check_cost(Cost(trials, sum(widths), max(widths), config.turns,
                     pair_sums=(config.turns + 1) * len(config.metric_names), groups=len(plans)))
     setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
+    every_setup = dataclasses.replace(every_setup, engine=setup.engine)
     seed_seq = seed_sequence(seed)
     total = trials * len(plans)
-    comparisons = {}
+    comparisons, every_metric = {}, {}
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         for index, plan in enumerate(plans):
             def step(done: int, _: int, before: int = index * trials) -> None:
                 if callable(progress):
                     progress(before + done, total)
 
-            comparisons[plan.cards[0].name] = play_plan(plan, policy, setup, seed_seq, step,
-                                                        executor)
+            name = plan.cards[0].name
+            comparisons[name] = play_plan(plan, policy, setup, seed_seq, step, executor)
+            if _changes_nothing(comparisons[name], metric_name, turn_of[name]):
+                pair = dataclasses.replace(plan, decks=plan.decks[:2],
+                                           card_ids=plan.card_ids[:2], labels=plan.labels[:2])
+                every_metric[name] = play_plan(pair, policy, every_setup, seed_seq, None,
+                                               executor)
     meta = _value_meta(deck, plans, policy, metric_name, turn, turn_of, int(max_lands),
                        chosen_metrics, setup, seed_seq)
-    return ValueResult(meta=meta, comparisons=comparisons)
+    return ValueResult(meta=meta, comparisons=comparisons, every_metric=every_metric)
+
+
+def _changes_nothing(compared: CompareResult, metric: str, turn: int) -> bool:
+    """Whether the explorer and vanilla decks have the same ``metric`` at ``turn`` in every
+    game (the paired difference is 0 with standard error 0)."""
+    diffs = compared.paired_differences(baseline="vanilla")
+    row = diffs[(diffs["variant"] == "explorer deck") & (diffs["metric"] == metric)
+                & (diffs["turn"] == turn)]
+    return bool(len(row)) and bool(((row["mean"] == 0) & (row["se"] == 0)).all())
 
 
 def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_name: str,
