@@ -197,7 +197,7 @@ class _CompileDisplay:
             self._bar.close()
         else:
             self._bar.set_description_str("compiling the game kernel (once per installation, "
-                                          f"a minute or two): {seconds:.0f} s")
+                                          f"about half a minute): {seconds:.0f} s")
 
 
 def callback(progress: Callable[[int, int], None] | bool | None

@@ -338,7 +338,7 @@ def test_an_analysis_shows_its_progress_and_the_kernel_compiling(monkeypatch, ca
     assert run(100, progress=False) is None and capsys.readouterr().err == ""
     assert isinstance(run(100), progress_module.ProgressBar)
     shown = capsys.readouterr().err
-    assert "compiling the game kernel (once per installation, a minute or two): 2 s" in shown
+    assert "compiling the game kernel (once per installation, about half a minute): 2 s" in shown
     assert "the game kernel compiled in 3 s" in shown
     assert re.search(r"simulate: 100%\|[^|]+\| 100/100 \[00:00<00:00", shown), shown
     assert progress_module.compile_listeners() == before  # the run's listener is gone
