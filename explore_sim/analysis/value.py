@@ -513,24 +513,36 @@ def value(
     setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
     every_setup = dataclasses.replace(every_setup, engine=setup.engine)
     seed_seq = seed_sequence(seed)
-    total = trials * len(plans)
-    comparisons, every_metric = {}, {}
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
-        for index, plan in enumerate(plans):
-            def step(done: int, _: int, before: int = index * trials) -> None:
-                if callable(progress):
-                    progress(before + done, total)
-
-            name = plan.cards[0].name
-            comparisons[name] = play_plan(plan, policy, setup, seed_seq, step, executor)
-            if _changes_nothing(comparisons[name], metric_name, turn_of[name]):
-                pair = dataclasses.replace(plan, decks=plan.decks[:2],
-                                           card_ids=plan.card_ids[:2], labels=plan.labels[:2])
-                every_metric[name] = play_plan(pair, policy, every_setup, seed_seq, None,
-                                               executor)
+        comparisons, every_metric = _play_plans(plans, policy, (setup, every_setup), seed_seq,
+                                                (metric_name, turn_of), progress, executor)
     meta = _value_meta(deck, plans, policy, metric_name, turn, turn_of, int(max_lands),
                        chosen_metrics, setup, seed_seq)
     return ValueResult(meta=meta, comparisons=comparisons, every_metric=every_metric)
+
+
+def _play_plans(plans: list[StandInPlan], policy: Policy, setups: tuple[Any, Any],
+                seed_seq: Any, basis: tuple[str, dict[str, int]],
+                progress: Callable[[int, int], None] | bool | None,
+                executor: Any) -> tuple[dict[str, CompareResult], dict[str, CompareResult]]:
+    """Each card's variants on the same shuffles (``setups[0]``: the metrics reported), and
+    for a card that changes its basis (``basis``: metric and each card's turn) in no game,
+    its explorer and vanilla decks again with every metric (``setups[1]``)."""
+    (setup, every_setup), (metric_name, turn_of) = setups, basis
+    total = setup.trials * len(plans)
+    comparisons, every_metric = {}, {}
+    for index, plan in enumerate(plans):
+        def step(done: int, _: int, before: int = index * setup.trials) -> None:
+            if callable(progress):
+                progress(before + done, total)
+
+        name = plan.cards[0].name
+        comparisons[name] = play_plan(plan, policy, setup, seed_seq, step, executor)
+        if _changes_nothing(comparisons[name], metric_name, turn_of[name]):
+            pair = dataclasses.replace(plan, decks=plan.decks[:2], card_ids=plan.card_ids[:2],
+                                       labels=plan.labels[:2])
+            every_metric[name] = play_plan(pair, policy, every_setup, seed_seq, None, executor)
+    return comparisons, every_metric
 
 
 def _changes_nothing(compared: CompareResult, metric: str, turn: int) -> bool:
