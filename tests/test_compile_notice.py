@@ -80,3 +80,19 @@ def test_nothing_is_told_when_the_game_loads_from_the_cache(monkeypatch):
     done.set()
     ticker.join()
     assert told == []
+
+
+def test_a_log_file_gets_the_notice_and_the_time_it_took(monkeypatch):
+    """Standard error that is not a terminal (a log file, a pipe): the notice and the time
+    the compile took, one line each, without the terminal's ticking counter."""
+    import io
+
+    from explore_sim.cli import output
+
+    log = io.StringIO()
+    monkeypatch.setattr(output.sys, "stderr", log)
+    output._TerminalNotices().emit(logging.makeLogRecord({"msg": kernel.COMPILE_NOTICE}))
+    output._compile_time(3, False)
+    output._compile_time(29.4, True)
+    assert log.getvalue().splitlines() == [f"explore-sim: {kernel.COMPILE_NOTICE}",
+                                           "explore-sim: the game kernel compiled in 29 s"]

@@ -52,17 +52,11 @@ def print_line(line: str) -> None:
 
 
 class _TerminalNotices(logging.Handler):
-    """``explore-sim: ...`` on standard error for each notice, when that is a terminal
-    (a person waiting; nothing in a pipe, a file or a test's captured output)."""
+    """``explore-sim: ...`` on standard error for each notice (a terminal, or a log file
+    where someone will later wonder what the half minute was)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        stream = sys.stderr
-        try:
-            terminal = stream is not None and stream.isatty()
-        except (AttributeError, ValueError):
-            terminal = False
-        if terminal:
-            print_line(f"{PROG}: {record.getMessage()}")
+        print_line(f"{PROG}: {record.getMessage()}")
 
 
 def notices_to_terminal() -> None:
@@ -80,10 +74,15 @@ def notices_to_terminal() -> None:
 
 def _compile_time(seconds: float, done: bool) -> None:
     """``explore-sim: compiling: 12 s`` in place on a terminal's standard error while the
-    game compiles, then ``compiled in 41 s``."""
+    game compiles, then ``compiled in 41 s`` (only that line elsewhere, such as a log file)."""
     stream = sys.stderr
     try:
-        if stream is None or not stream.isatty():
+        if stream is None:
+            return
+        if not stream.isatty():
+            if done:
+                stream.write(f"{PROG}: the game kernel compiled in {seconds:.0f} s\n")
+                stream.flush()
             return
         if done:
             stream.write(f"\r{PROG}: the game kernel compiled in {seconds:.0f} s      \n")
