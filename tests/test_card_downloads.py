@@ -134,3 +134,13 @@ def test_a_typed_search_is_checked_in_one_line(fetch, when, message):
         Card("Lore", "{1}{G}", "Sorcery", fetch=fetch, fetch_when=when)
     card = Card("Lore", "{1}{G}", "Sorcery", fetch="land_hand:basic|forest", fetch_when="cast")
     assert (card.fetch_kind, card.fetch_types) == ("land_hand", ("basic", "forest"))
+
+
+def test_the_import_summary_tells_explore_text_and_mana_text_apart(tmp_path):
+    """Of the download's unread text, the lines of mana text (Sakura-Tribe Elder's) are
+    counted as such, and only Restless Anchorage's Map text as explore or Map text."""
+    summary = import_cards(SCRYFALL, tmp_path).summary()
+    (explore_line,) = [line for line in summary.splitlines() if "mention explore or Map" in line]
+    (mana_line,) = [line for line in summary.splitlines() if "lines of mana text" in line]
+    assert explore_line.split()[0] == "1" and int(mana_line.split()[0]) > 1
+    assert "Sakura-Tribe Elder: mana text not modelled" in summary

@@ -227,12 +227,12 @@ def _mana_fields(name: str, layout: str, faces: list[tuple[str, str, str]],
     fields, unmatched = mana_from_text(front_name, front_text,
                                        produced if layout != "modal_dfc" else None)
     fields["produces"] = _land_produces(front_type, fields, unmatched)
-    warnings = [f"{name}: mana text not modelled: {line!r}" for line in unmatched]
+    warnings = [f"{name}: {MANA_TEXT_UNMODELLED}: {line!r}" for line in unmatched]
     if layout == "modal_dfc" and len(faces) > 1 and "land" in faces[1][1].casefold():
         back, back_unmatched = mana_from_text(faces[1][0], faces[1][2])
         fields["back_produces"] = _land_produces(faces[1][1], back, back_unmatched)
         fields["back_enters_tapped"] = back.get("enters_tapped", "")
-        warnings += [f"{name}: mana text not modelled: {line!r}" for line in back_unmatched]
+        warnings += [f"{name}: {MANA_TEXT_UNMODELLED}: {line!r}" for line in back_unmatched]
     return fields, warnings
 
 
@@ -444,6 +444,10 @@ class CardRecord(NamedTuple):
     refused: str = ""
 
 
+#: What a warning about mana text the import could not read says (after the card's name).
+MANA_TEXT_UNMODELLED = "mana text not modelled"
+
+
 @dataclasses.dataclass
 class ImportReport:
     """What an import did."""
@@ -466,10 +470,13 @@ class ImportReport:
         if self.refused:
             lines.append(f"  skipped {len(self.refused)} cards with data of the wrong type or "
                          "out of range")
+        mana = [w for w in self.warnings if f": {MANA_TEXT_UNMODELLED}: " in w]
         lines += [
             f"  {self.modelled} cards with explore / Map abilities read from their text",
-            f"  {len(self.warnings)} cards mention explore or Map in text no template matches "
-            "(modelled as vanilla cards)",
+            f"  {len(self.warnings) - len(mana)} cards mention explore or Map in text no "
+            "template matches (modelled as vanilla cards)",
+            f"  {len(mana)} lines of mana text no template matches (those abilities are not "
+            "modelled)",
             f"  {self.seconds:.1f} s",
         ]
         lines += _listed("skipped", self.refused)
