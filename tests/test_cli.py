@@ -441,10 +441,10 @@ class _Terminal:
         return True
 
 
-def test_the_first_compilation_is_announced_on_a_terminal_only(monkeypatch, capsys):
+def test_the_first_compilation_is_announced_on_a_terminal_and_in_a_log(monkeypatch, capsys):
     """Even with --quiet, a terminal is told why the first game waits (numba announces that
-    it compiles the kernel); a pipe or a file is not, and a kernel loaded from the cache is
-    not announced."""
+    it compiles the kernel), and so is a pipe or a file (a log read later); a kernel loaded
+    from the cache is not announced."""
     import logging
 
     from conftest import game_compile_event
@@ -462,7 +462,7 @@ def test_the_first_compilation_is_announced_on_a_terminal_only(monkeypatch, caps
     argv = ["simulate", DECK, "--turns", "2", "--trials", "200", "--seed", "1", "--quiet"]
     notice = "explore-sim: compiling the game kernel (once per installation"
     try:
-        for compiles, terminal, said in ((True, True, True), (True, False, False),
+        for compiles, terminal, said in ((True, True, True), (True, False, True),
                                          (False, True, False)):
             stream = _Terminal()
             with monkeypatch.context() as patch:

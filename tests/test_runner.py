@@ -320,6 +320,8 @@ def test_an_analysis_shows_its_progress_and_the_kernel_compiling(monkeypatch, ca
 
     monkeypatch.setattr(progress_module, "front_end", lambda: "terminal")
     monkeypatch.setattr(progress_module, "DELAY", 0.0)
+    # only this run's listeners (not a command line's, left by another test in this process)
+    monkeypatch.setattr(progress_module, "_COMPILE_LISTENERS", [])
 
     @progress_module.shows_progress("simulate")
     def run(trials, progress=None):

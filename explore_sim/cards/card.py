@@ -530,6 +530,8 @@ class Card:
             parts.append(f"extra land {self.extra_land}")
         if self.fetch:
             parts.append(f"search {self.fetch} ({self.fetch_when})")
+        if self.has_keyword(SACRIFICE_FOR_MANA):
+            parts.append("one-shot mana: sacrificed for its mana")
         if self.target == "opponent":
             parts.append("held: its target is an opponent's")
         elif self.target == "creature":
@@ -594,6 +596,7 @@ class Card:
             "explore_trigger": self.explore_trigger or "-",
             "explore_replacement": self.explore_replacement or "-",
             "extra_land": self.extra_land or "-",
+            "search": f"{self.fetch} ({self.fetch_when})" if self.fetch else "-",
             "target": self.target or "-",
             "keywords": ", ".join(self.keywords) or "-",
             "ability_cost": self.ability_cost or "-",
