@@ -27,8 +27,11 @@ pytestmark = pytest.mark.slow  # processes of another environment, a browser
 
 INSTALLED = os.environ.get("EXPLORE_SIM_INSTALLED")
 NAMES = ["merfolk", "merfolk-vanilla", "limited", "xln-sultai", "sultai", "golgari", "hakbal"]
-STEMS = ["golgari_explore", "hakbal_merfolk_commander", "lci_limited_gu", "lci_merfolk_explore",
-         "lci_merfolk_vanilla", "sultai_explore", "xln_sultai_explore"]
+#: How the page lists the shipped decks: the short name, then the file's stem.
+LABELS = ["golgari (golgari_explore)", "hakbal (hakbal_merfolk_commander)",
+          "limited (lci_limited_gu)", "merfolk (lci_merfolk_explore)",
+          "merfolk-vanilla (lci_merfolk_vanilla)", "sultai (sultai_explore)",
+          "xln-sultai (xln_sultai_explore)"]
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +105,7 @@ def test_serve_lists_the_shipped_decks_in_a_real_browser(venv, tmp_path):
                 page.set_default_timeout(DEADLINE * 1000)
                 page.goto(url)
                 options = page.locator("select[name=shipped] option").all_inner_texts()
-                assert options[1:] == STEMS, options
+                assert options[1:] == LABELS, options
                 page.select_option("select[name=shipped]", "lci_merfolk_explore")
                 page.get_by_role("button", name=re.compile("^Load")).first.click()
                 page.wait_for_function("() => document.querySelector('textarea[name=deck]')"

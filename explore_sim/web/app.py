@@ -67,7 +67,7 @@ from ..analysis.engines import kernel_compiling, kernel_unavailable
 from ..analysis.simulate import simulate
 from ..cards.card_index import CardIndex, cards_dir
 from ..cards.decklist import MAX_DECK_BYTES
-from ..cards.shipped import DECKS_DIR
+from ..cards.shipped import DECKS_DIR, SHORT_NAMES
 from ..cards.template import card_template
 from ..errors import CardError, DeckError, ExploreSimError, clip
 from .analyses import ANALYSES, Analysis, describe_run
@@ -253,6 +253,8 @@ class WebApp:
             "more_cards": more_cards, "max_card_files": MAX_CARD_FILES,
             "analyses": list(ANALYSES.values()), "analysis": analysis, "fields": fields,
             "slots": slots, "shipped": list(self.decks), "data": state.data,
+            "shipped_labels": {stem: (f"{SHORT_NAMES[stem]} ({stem})" if stem in SHORT_NAMES
+                                      else stem) for stem in self.decks},
             "carried": saved_fields(state.data),
             "errors": state.errors, "notes": state.notes, "message": message,
             "summary": summary,
