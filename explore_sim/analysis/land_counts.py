@@ -357,11 +357,17 @@ def _order(deck: Deck, others: list[tuple[Card, int]], spells: list[Card],
 
 
 def _change(deck: Deck, variant: Deck) -> str:
-    """What a variant adds and removes, as ``+1 Forest, -1 Grizzly Bears`` (``""``: none)."""
+    """What a variant adds and removes, as ``+1 Forest, -1 Grizzly Bears`` (``""``: none),
+    each by card name."""
     before, after = Counter(dict(deck.main)), Counter(dict(variant.main))
     plus = [f"+{after[c] - before[c]} {c.name}" for c in after if after[c] > before[c]]
     minus = [f"-{before[c] - after[c]} {c.name}" for c in before if before[c] > after[c]]
-    return ", ".join(sorted(plus) + sorted(minus))
+    return ", ".join(sorted(plus, key=_card_of) + sorted(minus, key=_card_of))
+
+
+def _card_of(item: str) -> str:
+    """The card of ``+2 Forest``: ``Forest``."""
+    return item.split(" ", 1)[1]
 
 
 def _mana_value(card: Card) -> int:

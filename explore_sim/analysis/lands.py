@@ -498,15 +498,15 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     if found is not None:
         if found.get("above"):
             text.append(f" At {best} lands its {found['copies']} explore cards are worth more "
-                        f"than {found['tried']} lands (the most tried) of lands on the "
-                        f"battlefield by turn {found['turn']}.")
+                        f"than {found['tried']} lands (the most tried), by the lands on the "
+                        f"battlefield at turn {found['turn']}.")
         elif found["mean"] is None:
             text.append(f" Its {found['copies']} explore cards at {best} lands: "
                         f"{found['note']}.")
         else:
             text.append(f" At {best} lands its {found['copies']} explore cards are worth "
                         f"{found['mean']:.2f} lands ({found['ci_low']:.2f} to "
-                        f"{found['ci_high']:.2f}) of lands on the battlefield by turn "
+                        f"{found['ci_high']:.2f}), by the lands on the battlefield at turn "
                         f"{found['turn']}.")
     return "".join(text)
 
