@@ -162,11 +162,15 @@ MUTATIONS = [
              "candidate &= castable_columns(play, unit_sets, casting.pass_lookup)",
              "candidate &= casting.cheapest[cols] <= available",
              ("test_mana.py",)),
-    Mutation("castable-in-hand-lookup-x-zero", "explore_sim/engine/castability.py",
-             "ok[:, casting.cast_x] &= total[:, None] >= "
-             "play.tables.cost[kinds[casting.cast_x]] + 1",
-             "ok[:, casting.cast_x] &= total[:, None] >= play.tables.cost[kinds[casting.cast_x]]",
-             ("test_mana.py",)),
+    # Not mutated: X >= 1 in castable_in_hand (the land choice's step 1) changes no land
+    # played. It matters only with exactly the mana of {X}{G} less X, where every untapped
+    # land that makes mana lets Jadelight Spelunker be cast, and step 2 then plays an
+    # untapped land anyway (the Spelunker costs no more than the mana plus one); steps 3-5
+    # prefer a land that makes mana over one that does not. The casting pass's X >= 1:
+    Mutation("casting-pass-x-zero", "explore_sim/engine/casting.py",
+             "available >= t.cost[cols[casting.pass_x]] + 1",
+             "available >= t.cost[cols[casting.pass_x]]",
+             ("test_goldfish.py",)),
     Mutation("colour-screwed-lookup-inverted", "explore_sim/engine/castability.py",
              "screwed = row_any(affordable & ~castable_columns(play, unit_sets, "
              "casting.cast_lookup))",

@@ -80,6 +80,19 @@ def test_cast_priority_ties_go_to_the_mana_source_whichever_comes_first(hand):
     assert state.hand[0, ids["Grizzly Bears"]] == 1
 
 
+@pytest.mark.parametrize("hand", [["Grizzly Bears", "Wildgrowth Walker"],
+                                  ["Wildgrowth Walker", "Grizzly Bears"]])
+def test_cast_priority_ties_go_to_the_lower_id(hand):
+    # Both cost {1}{G}, neither explores, makes Maps or mana: the casting order's last rule
+    # casts the one of lower id (a decklist's ids go by name; here, by first mention).
+    game, state, ids = scripted_game(["Merfolk Cave-Diver"] * 4, hand=hand,
+                                     battlefield=["Forest", "Forest"])
+    m = play(game, state)
+    first, second = sorted(hand, key=ids.get)
+    assert m["cards_cast"] == 1
+    assert state.battlefield[0, ids[first]] == 1 and state.hand[0, ids[second]] == 1
+
+
 def test_cast_order_overrides_priority():
     game, state, ids = scripted_game(["Grizzly Bears"] * 4,
                                      hand=["Grizzly Bears", "Merfolk Branchwalker", "Forest"],

@@ -507,6 +507,21 @@ def test_land_choice_step_3_counts_colourless_pips():
     assert state.battlefield[0, ids["Wastes"]] == 1
 
 
+def test_land_choice_step_3_counts_the_sources_in_play():
+    """Step 3's deficits are those left once the sources you control pay what they can:
+    with three Forests in play, a {4}{G}{U} spell (out of reach this turn, so step 1 does not
+    decide) still lacks blue, which the Island closes and a fourth Forest does not, although
+    a Forest alone would pay more of the hand's pips (a {G} one-drop's too)."""
+    big = Card("Wide Test Card", "{4}{G}{U}", "Creature — Test", power=5, toughness=5)
+    one = Card("Green Test Card", "{G}", "Creature — Test", power=1, toughness=1)
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                     hand=["Forest", "Island", "Wide Test Card",
+                                           "Green Test Card"],
+                                     battlefield=["Forest"] * 3, cards=[big, one])
+    play(game, state)
+    assert state.battlefield[0, ids["Island"]] == 1 and state.hand[0, ids["Forest"]] == 1
+
+
 @pytest.mark.parametrize("other_basics, played", [(["Island", "Swamp"], "Evolving Wilds"),
                                                   ([], "Golgari Guildgate")])
 def test_land_choice_a_fetch_land_stands_for_every_basic_land_kind_of_the_deck(other_basics,
