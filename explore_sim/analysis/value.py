@@ -270,9 +270,11 @@ class ValueResult(Result):
             })
             found = land_equivalent(compared, copies, metric, turn, level)
             if found["note"].startswith("no difference"):
-                wider = self.every_metric.get(card, compared)
-                moved = wider.paired_differences(level=level, baseline="vanilla")
-                moved = moved[(moved["variant"] == "explorer deck") & (moved["turn"] > 0)]
+                moved = every
+                if card in self.every_metric:  # the same rows, with every metric
+                    moved = self.every_metric[card].paired_differences(level=level,
+                                                                      baseline="vanilla")
+                    moved = moved[(moved["variant"] == "explorer deck") & (moved["turn"] > 0)]
                 found["note"] += "; " + _why_no_difference(self.meta["cards"][card], metric,
                                                            turn, moved)
             row = {"card": card, "copies": copies, "metric": "land_equivalent",
@@ -499,19 +501,18 @@ def value(
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]
     # The games record only the metrics reported (the rest cost time and memory and are
-    # never read); a card that changes nothing is played again with every metric below.
-    every_setup = setup
-    setup = dataclasses.replace(setup, config=dataclasses.replace(
-        config, record=tuple(chosen_metrics)))
-    config = setup.config
+    # never read); a card that changes nothing is played again with every metric, by the
+    # engine chosen for every metric.
+    reported = dataclasses.replace(config, record=tuple(chosen_metrics))
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
     plans = [stand_in_plan(deck, [card], int(max_lands)) for card in chosen]
     widths = [len(plan.decks) for plan in plans]  # each card's variants play together
     check_cost(Cost(trials, sum(widths), max(widths), config.turns,
-                    pair_sums=(config.turns + 1) * len(config.metric_names), groups=len(plans)))
-    setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
-    every_setup = dataclasses.replace(every_setup, engine=setup.engine)
+                    pair_sums=(config.turns + 1) * len(reported.metric_names),
+                    groups=len(plans)))
+    every_setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
+    setup = dataclasses.replace(every_setup, config=reported)
     seed_seq = seed_sequence(seed)
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         comparisons, every_metric = _play_plans(plans, policy, (setup, every_setup), seed_seq,
