@@ -93,7 +93,7 @@ def test_every_shipped_deck_plays_the_same_games_in_both_engines(path, policy):
     {"removal": 1.0},  # sure removal: each engine's own stream decides it the same way
 ])
 def test_game_options_play_the_same_games_in_both_engines(options):
-    deck = load_deck(DECKS[0].parent / "lci_merfolk_explore.txt")
+    deck = load_deck(SHIPPED_DECKS / "lci_merfolk_explore.txt")
     config = GameConfig(**{"turns": 7, **options})
     assert disagreements(deck, config, as_policy("forge"), trials=300) == {}
 
@@ -101,7 +101,7 @@ def test_game_options_play_the_same_games_in_both_engines(options):
 def test_a_removed_commander_is_recast_with_its_tax_in_both_engines():
     """Sure removal sends Hakbal home in response to its first explore (CR 903.9), so the
     games recast it with {2} of tax per earlier cast (CR 903.8): both engines alike."""
-    deck = load_deck(DECKS[0].parent / "hakbal_merfolk_commander.txt")
+    deck = load_deck(SHIPPED_DECKS / "hakbal_merfolk_commander.txt")
     # Parley's coin comes from each engine's own stream: sure, it plays the same in both.
     config = GameConfig(turns=8, removal=1.0, opponent_land_fraction=1.0)
     assert disagreements(deck, config, as_policy("forge"), trials=300) == {}
@@ -118,7 +118,7 @@ def test_a_removed_commander_is_recast_with_its_tax_in_both_engines():
 @pytest.mark.parametrize("mulligan", [{"kind": "none"}, {"kind": "london"},
                                       {"kind": "london", "free_first": True}])
 def test_mulligan_rules_play_the_same_games_in_both_engines(mulligan):
-    deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
+    deck = load_deck(SHIPPED_DECKS / "golgari_explore.txt")
     assert disagreements(deck, GameConfig(turns=6), as_policy("forge"), mulligan) == {}
 
 
@@ -165,8 +165,8 @@ def test_the_castability_table_and_the_spell_by_spell_test_play_the_same_games(m
     monkeypatch.setattr(pack, "CASTABLE_KEY_LIMIT", 0)
     monkeypatch.setattr(kernel, "_PACKED", {})
     rng = np.random.default_rng(5)
-    for deck in (load_deck(DECKS[0].parent / "sultai_explore.txt"),
-                 load_deck(DECKS[0].parent / "hakbal_merfolk_commander.txt"),
+    for deck in (load_deck(SHIPPED_DECKS / "sultai_explore.txt"),
+                 load_deck(SHIPPED_DECKS / "hakbal_merfolk_commander.txt"),
                  parse_deck(random_decklist(rng, commander=False), source="random")):
         spells = tuple(card for card, _ in deck.main if not card.is_land)[:3]
         # Parley's coin comes from each engine's own stream: sure, it plays the same.
@@ -204,7 +204,7 @@ def test_a_filter_that_makes_less_than_it_costs_plays_the_same_games(tmp_path, d
     cards = [tmp_path / "cistern.toml"]
     cards[0].write_text(LOSSY_FILTER, encoding="utf-8")
     if deck_text.endswith(".txt"):
-        path = DECKS[0].parent / deck_text
+        path = SHIPPED_DECKS / deck_text
         cards.append(path.with_suffix(".cards.toml"))  # the deck's own card file
         deck_text = path.read_text(encoding="utf-8").replace("4 Llanowar Elves (DOM) 168",
                                                              "4 Leaky Cistern")
@@ -250,7 +250,7 @@ def test_held_spells_and_spells_needing_a_creature_play_the_same_games(tmp_path)
 
 def test_a_broken_rule_is_seen(monkeypatch):
     """The agreement check can fail: a vectorised engine whose cleanup discards nothing."""
-    deck = load_deck(DECKS[0].parent / "lci_merfolk_explore.txt")
+    deck = load_deck(SHIPPED_DECKS / "lci_merfolk_explore.txt")
     config = GameConfig(turns=6, hand_limit=3)
     assert disagreements(deck, config, as_policy("forge"), trials=200) == {}
     monkeypatch.setattr(Goldfish, "cleanup", lambda self, state: None)
@@ -283,7 +283,7 @@ def z_scores(deck, config, policy, trials):
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", ["lci_merfolk_explore", "hakbal_merfolk_commander"])
 def test_dealt_games_agree_in_distribution(stem):
-    deck = load_deck(DECKS[0].parent / f"{stem}.txt")
+    deck = load_deck(SHIPPED_DECKS / f"{stem}.txt")
     z = z_scores(deck, GameConfig(turns=6), as_policy("forge"), 20000)
     worst = max(z, key=lambda k: abs(z[k]))
     assert abs(z[worst]) <= 4.5, (worst, z[worst])
@@ -294,7 +294,7 @@ def test_the_kernel_compiles_once_for_every_deck_and_option():
 
     for stem, config in (("golgari_explore", GameConfig(turns=3)),
                          ("hakbal_merfolk_commander", GameConfig(turns=4, on_play=False))):
-        deck = load_deck(DECKS[0].parent / f"{stem}.txt")
+        deck = load_deck(SHIPPED_DECKS / f"{stem}.txt")
         features = deck.features()
         tables = deck_tables(features, config)
         rule = game_mulligan(MulliganRule("london"), config, features)
@@ -306,7 +306,7 @@ def test_the_kernel_compiles_once_for_every_deck_and_option():
 
 def golgari_chunks(trials, threads=None):
     """A function playing a chunk of ``trials`` 4-turn Golgari games from a seed."""
-    deck = load_deck(DECKS[0].parent / "golgari_explore.txt")
+    deck = load_deck(SHIPPED_DECKS / "golgari_explore.txt")
     config = GameConfig(turns=4)
     features = deck.features()
     tables = deck_tables(features, config)
@@ -373,7 +373,7 @@ def check_reuse(play):
 @pytest.mark.parametrize("stem", ["golgari_explore", "lci_merfolk_explore"])
 def test_the_curve_metrics_play_the_same_games_in_both_engines(stem):
     # main_lands and castable_lands:CARD (castable_lands=True, what the curve answer plays).
-    deck = load_deck(DECKS[0].parent / f"{stem}.txt")
+    deck = load_deck(SHIPPED_DECKS / f"{stem}.txt")
     spells = tuple(card for card, _ in deck.main if not card.is_land)[:4]
     config = GameConfig(turns=6, castable=spells, castable_lands=True)
     assert "main_lands" in config.metric_names
@@ -408,7 +408,7 @@ def test_the_uncompiled_game_plays_the_same_games():
     import subprocess
     import sys
 
-    deck = str(DECKS[0].parent / "hakbal_merfolk_commander.txt")
+    deck = str(SHIPPED_DECKS / "hakbal_merfolk_commander.txt")
     played = []
     for disable in ("0", "1"):
         env = {**os.environ, "NUMBA_DISABLE_JIT": disable}
