@@ -299,7 +299,8 @@ def lands(
     capacity = deck.land_count + sum(n for card, n in deck.main if card in traded)
     ladder = land_ladder(deck, default_counts(deck, capacity) if counts is None else counts,
                          trade)
-    worth = sum(n for card, n in deck.main if card in explore_cards(deck)) if explorers else 0
+    valued = explore_cards(deck) if explorers else []
+    worth = sum(n for card, n in deck.main if card in valued)
     total = _checked_cost(setup, len(ladder.decks), 2 + min(worth, max_lands) if worth else 0)
     setup = with_engine(setup, [(variant, policy) for variant in ladder.decks])
     seed_seq = seed_sequence(seed)
