@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..cards import Card
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten_lands import KARSTEN_LANDS_SOURCE, MDFC_LAND, karsten_land_count
 from ..engine.policies import Policy, one_policy
@@ -299,8 +300,7 @@ def lands(
     capacity = deck.land_count + sum(n for card, n in deck.main if card in traded)
     ladder = land_ladder(deck, default_counts(deck, capacity) if counts is None else counts,
                          trade)
-    valued = explore_cards(deck) if explorers else []
-    worth = sum(n for card, n in deck.main if card in valued)
+    worth = _copies(deck, explore_cards(deck)) if explorers else 0
     total = _checked_cost(setup, len(ladder.decks), 2 + min(worth, max_lands) if worth else 0)
     setup = with_engine(setup, [(variant, policy) for variant in ladder.decks])
     seed_seq = seed_sequence(seed)
@@ -320,6 +320,11 @@ def lands(
     return LandsResult(meta=meta, counts=ladder.counts, objective=sums,
                        screwed=pairs.objectives[extra[0].text],
                        flooded=pairs.objectives[extra[1].text], stats=stats)
+
+
+def _copies(deck: Deck, cards: list[Card]) -> int:
+    """How many copies of ``cards`` the main deck holds."""
+    return sum(n for card, n in deck.main if card in cards)
 
 
 def _checked_cost(setup: GameSetup, counts: int, explorers: int) -> int:
