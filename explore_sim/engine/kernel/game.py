@@ -258,9 +258,9 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
             if tracing(S):
                 note(S, Trace.END_TURN, 0, count(K, S, Group.LAND), S.slots[Slot.HELD])
         if b == BLOCK - 1 or j == stop - 1:  # the block's games into the output
-            start = j - b
+            block_start = j - b
             for turn in range(turns):
                 for m in range(out.shape[1]):
                     games_of, into = S.block[turn, m], out[turn, m]  # adjacent games
                     for g in range(b + 1):
-                        into[start + g] = games_of[g]
+                        into[block_start + g] = games_of[g]
