@@ -8,7 +8,7 @@ from ..analysis.curve import MAX_CURVE_TURNS, curve
 from ..errors import OptionError
 from . import shared
 from .arguments import add_policy, add_seed_and_format, count
-from .game_options import add_game_options, flagged_options, game_options_of
+from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -16,10 +16,6 @@ __all__ = ["add_parser", "run"]
 #: The game options ``curve`` leaves out: its own ``--turns``, and ``--castable`` (every
 #: nonland card is).
 _OWN = ("turns", "castable")
-
-
-def _options() -> list[str]:
-    return [entry.name for entry in flagged_options(leaving_out=_OWN)]
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
@@ -40,7 +36,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
                      help="turns to play: a card is judged on turn max(mana value, 1), at most "
                           f"this (default: the largest mana value, at most {MAX_CURVE_TURNS})")
     add_policy(run)
-    add_game_options(run, _options())
+    add_game_options(run, option_names_leaving_out(_OWN))
     run.add_argument("--trials", type=count, default=100_000, help="games (default 100000)")
     add_seed_and_format(run)
 
@@ -62,7 +58,8 @@ def run(args: argparse.Namespace) -> Output:
     bar = shared.progress(args, "curve")
     with shared.scheduler(args) as scheduler:
         result = curve(deck, turns=args.turns, policy=args.policy, trials=args.trials,
-                       seed=args.seed, **game_options_of(args, _options()), progress=bar,
+                       seed=args.seed, **game_options_of(args, option_names_leaving_out(_OWN)),
+                       progress=bar,
                        workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
     return Output(result.render(args.format))

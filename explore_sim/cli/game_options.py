@@ -15,7 +15,7 @@ from typing import Any
 from ..engine.options import GAME_OPTIONS, GameOption, options_named
 from .arguments import count, number
 
-__all__ = ["add_game_options", "game_options_of", "flagged_options"]
+__all__ = ["add_game_options", "flagged_options", "game_options_of", "option_names_leaving_out"]
 
 
 def flagged_options(names: Sequence[str] | None = None, *,
@@ -36,6 +36,22 @@ def flagged_options(names: Sequence[str] | None = None, *,
     entries = GAME_OPTIONS if names is None else options_named(names)
     return [entry for entry in entries
             if entry.flag and entry.keyword and entry.name not in leaving_out]
+
+
+def option_names_leaving_out(own: Sequence[str]) -> list[str]:
+    """The names of the options with a command-line flag but those a command sets itself.
+
+    Parameters
+    ----------
+    own : sequence of str
+        The options the command sets itself (``lands``' ``turns`` and ``on_play``).
+
+    Returns
+    -------
+    list of str
+        For :func:`add_game_options` and :func:`game_options_of`.
+    """
+    return [entry.name for entry in flagged_options(leaving_out=own)]
 
 
 def add_game_options(parser: argparse.ArgumentParser, names: Sequence[str] | None = None,

@@ -10,7 +10,7 @@ from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
 from .arguments import add_policy, add_seed_and_format, count
-from .game_options import add_game_options, flagged_options, game_options_of
+from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -18,10 +18,6 @@ __all__ = ["add_parser", "run"]
 #: The game options ``lands`` sets itself: the turns (the objective's) and the side the
 #: games start on (its own --on-play / --on-draw, half and half by default).
 _OWN = ("turns", "on_play")
-
-
-def _options() -> list[str]:
-    return [entry.name for entry in flagged_options(leaving_out=_OWN)]
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
@@ -58,7 +54,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     start.add_argument("--on-draw", dest="on_play", action="store_const", const=False,
                        help="every game on the draw")
     add_policy(run)
-    add_game_options(run, _options())
+    add_game_options(run, option_names_leaving_out(_OWN))
     run.add_argument("--no-explorers", dest="explorers", action="store_false",
                      help="do not value the explore cards at the best count")
     run.add_argument("--max-lands", type=count, default=8,
@@ -90,7 +86,7 @@ def run(args: argparse.Namespace) -> Output:
         result = lands(deck, counts, trade=trade, objective=args.objective,
                        policy=args.policy, on_play=args.on_play, trials=args.trials,
                        seed=args.seed, explorers=args.explorers, max_lands=args.max_lands,
-                       **game_options_of(args, _options()), progress=bar,
+                       **game_options_of(args, option_names_leaving_out(_OWN)), progress=bar,
                        workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
     plot = shared.plot_later(args.plot, result) if args.plot else None

@@ -9,7 +9,7 @@ from ..analysis.report import render
 from ..errors import OptionError
 from . import shared
 from .arguments import add_policy, add_seed_and_format, count
-from .game_options import add_game_options, flagged_options, game_options_of
+from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
 __all__ = ["add_parser", "run"]
@@ -17,10 +17,6 @@ __all__ = ["add_parser", "run"]
 #: The game options ``replay`` leaves out: ``--engine`` (a replay is the compiled kernel's
 #: game) and ``--castable`` (its metrics are simulate's, checked there).
 _OWN = ("engine", "castable")
-
-
-def _options() -> list[str]:
-    return [entry.name for entry in flagged_options(leaving_out=_OWN)]
 
 
 def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
@@ -39,7 +35,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     run.add_argument("--trial", type=count, default=0,
                      help="the game's index in the run: 0 to --trials minus 1 (default 0)")
     add_policy(run)
-    add_game_options(run, _options())
+    add_game_options(run, option_names_leaving_out(_OWN))
     run.add_argument("--trials", type=count, default=100_000,
                      help="the run's games (default 100000, as simulate); bounds --trial")
     add_seed_and_format(run)
@@ -61,7 +57,7 @@ def run(args: argparse.Namespace) -> Output:
         raise OptionError(f"--trial: must be below --trials ({args.trials}), got {args.trial}")
     deck = shared.deck(args, args.deck)
     result = replay(deck, trial=args.trial, policy=args.policy, trials=args.trials,
-                    seed=args.seed, **game_options_of(args, _options()))
+                    seed=args.seed, **game_options_of(args, option_names_leaving_out(_OWN)))
     if args.format == "table":
         return Output(result.text())
     return Output(render(args.format, result.meta, result.events, ""))
