@@ -286,6 +286,13 @@ def test_reprs_are_short_and_say_what_ran(every_result, command):
         assert policy in text
 
 
+@pytest.mark.parametrize("command", ["explore", "simulate", "compare", "sweep"])
+def test_print_shows_the_table_the_command_line_prints(every_result, command):
+    result = every_result[command]
+    assert str(result) == result.render()
+    assert str(result).count("\n") >= 3 and "\n" not in repr(result)
+
+
 def test_compare_repr_names_decks_policies_and_turns(two_by_three):
     assert repr(two_by_three) == (
         "CompareResult(decks=['Lost Caverns Merfolk Explore', 'xln_sultai_explore'], "

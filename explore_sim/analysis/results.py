@@ -8,7 +8,8 @@ A result class (:class:`~explore_sim.ExploreResult`, :class:`~explore_sim.Simula
 - ``_rows(level)``: the tidy rows of :meth:`Result.summary` (without the metadata);
 - ``_table(rows)``: the people-readable text of :meth:`Result.render` (``csv`` and ``json``
   are the rows with the metadata, the same for every result);
-- ``_facts()``: what ran, for the one-line repr;
+- ``_facts()``: what ran, for the one-line repr (``str(result)``, what ``print`` shows, is
+  the table of :meth:`Result.render`);
 - ``_html()``: the facts and the table of the notebook repr.
 """
 
@@ -92,6 +93,11 @@ class Result:
 
     def __repr__(self) -> str:
         return short_repr(type(self).__name__, self._facts())
+
+    def __str__(self) -> str:
+        """The people-readable table of :meth:`render`: what ``print(result)`` shows, as the
+        command line prints it (the repr stays one line)."""
+        return self.render()
 
     def _repr_html_(self) -> str:
         facts, table, index = self._html()
