@@ -37,7 +37,8 @@ from .objectives import Objective, PairedValues, parse_objective
 from .runner import run_chunks
 from .stats import SUMMARY_COLUMNS, Accumulator, PairedSums
 
-__all__ = ["play_games", "play_paired", "TurnStats", "TurnPairs", "SimulateTask", "CompareTask"]
+__all__ = ["count_games", "play_games", "play_paired", "TurnStats", "TurnPairs", "SimulateTask",
+           "CompareTask"]
 
 _STREAM_POLICY, _STREAM_REMOVAL, _STREAM_PARLEY, _STREAM_SHUFFLE, _STREAM_SEARCH = range(5)
 
@@ -222,11 +223,44 @@ class SimulateTask:
         TurnStats
             The chunk's exact sums by turn.
         """
+        if self.engine == "kernel":  # counted by value in the compiled game
+            return count_games(self.deck, self.config, self.policy, self.rule, trials,
+                               chunk_seed, self.scry)
         return TurnStats.of(
             play_games(self.deck, self.config, self.policy, self.rule, trials, chunk_seed,
                        self.scry, engine=self.engine,
                        chosen=self.engine in ("kernel", "numpy")),
             self.config.turns, self.config.metric_names)
+
+
+def count_games(deck: Deck, config: GameConfig, policy: Policy, mulligan: MulliganRule,
+                trials: int, chunk_seed: np.random.SeedSequence,
+                scry_policy: Policy | None = None) -> TurnStats:
+    """The exact sums of :func:`play_games` on the compiled kernel (the engine chosen for
+    them), from the metrics it counts by value as it plays
+    (:func:`~explore_sim.engine.kernel.count_games_kernel`): no game's metrics are written
+    out.
+
+    Parameters
+    ----------
+    deck, config, policy, mulligan, trials, chunk_seed, scry_policy
+        As for :func:`play_games`.
+
+    Returns
+    -------
+    TurnStats
+    """
+    from ..engine.kernel import count_games_kernel
+
+    features = deck.features()
+    opening, counts = count_games_kernel(deck_tables(features, config), config, policy,
+                                         game_mulligan(mulligan, config, features), trials,
+                                         chunk_seed, deck.card_ids(), scry_policy)
+    stats = TurnStats(config.turns, config.metric_names)
+    stats.by_turn[0].add(opening)
+    for turn, by_value in counts.items():
+        stats.by_turn[turn].add_counts(by_value, trials)
+    return stats
 
 
 class TurnPairs:

@@ -206,15 +206,40 @@ class Accumulator:
                 self.total[name] += int(array.sum())
                 self.total_sq[name] += int(np.dot(array, array))
                 continue
-            chunk = _counts(name, array)
-            value = np.arange(len(chunk), dtype=np.int64)  # the sums from the counts
-            self.total[name] += int(chunk @ value)
-            self.total_sq[name] += int(chunk @ (value * value))
-            counts = np.zeros(max(len(chunk), len(self.histogram[name])), dtype=np.int64)
-            counts[: len(chunk)] += chunk
-            counts[: len(self.histogram[name])] += self.histogram[name]
-            self.histogram[name] = counts
+            self._add_counts(name, _counts(name, array))
         self.n += shape[0]
+
+    def add_counts(self, counts: Mapping[str, np.ndarray], trials: int) -> None:
+        """Add one chunk of trials already counted by value (as the compiled game counts
+        them): the same sums as :meth:`add` of the values counted.
+
+        Parameters
+        ----------
+        counts : mapping of str to ndarray of int
+            Per metric, how many trials had the value 0, 1, 2, ... (trailing zeros
+            allowed); each sums to ``trials``.
+        trials : int
+        """
+        if not self.histogram:
+            raise ValueError("counts by value need an accumulator with histograms")
+        for name in self.binary:
+            chunk = np.asarray(counts[name], dtype=np.int64)
+            if int(chunk.sum()) != trials:
+                raise ValueError(f"metric {name!r}: {int(chunk.sum())} counts for {trials} "
+                                 "trials")
+            nonzero = np.flatnonzero(chunk)
+            self._add_counts(name, chunk[: nonzero[-1] + 1 if nonzero.size else 0])
+        self.n += trials
+
+    def _add_counts(self, name: str, chunk: np.ndarray) -> None:
+        """Add the counts by value ``chunk`` (no trailing zero) of metric ``name``."""
+        value = np.arange(len(chunk), dtype=np.int64)  # the sums from the counts
+        self.total[name] += int(chunk @ value)
+        self.total_sq[name] += int(chunk @ (value * value))
+        counts = np.zeros(max(len(chunk), len(self.histogram[name])), dtype=np.int64)
+        counts[: len(chunk)] += chunk
+        counts[: len(self.histogram[name])] += self.histogram[name]
+        self.histogram[name] = counts
 
     def merge(self, other: Accumulator) -> None:
         """Add another accumulator's trials to this one (exact, any order).

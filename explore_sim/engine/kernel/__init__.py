@@ -25,7 +25,9 @@ see the same cards there; one game of a chunk can be played alone, with its log
 (:func:`play_game_kernel`). For the same reason the games of a chunk can be cut into parts
 played by threads at once, each with a game state of its own, into the same output arrays
 (:func:`play_games_kernel`, on every core by default: :mod:`explore_sim.engine.threads`);
-the numbers do not depend on how many.
+the numbers do not depend on how many. Where only each turn's distribution of every metric
+is wanted (``simulate``), each thread counts its games' metrics by value as they are played
+and no game's metrics are written out (:func:`count_games_kernel`).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ __all__ = [
     "KernelUnsupported",
     "compile_policy",
     "compiling",
+    "count_games_kernel",
     "kernel_problem",
     "loaded",
     "pack",
@@ -367,28 +370,29 @@ def _play_chunk(*args: object) -> None:
 
 
 def _play_parts(tables: Tables, K: KernelTables, programs: tuple[np.ndarray, ...],
-                state: State, args: tuple, threads: int, games: int) -> None:
-    """Play ``games`` games (:func:`_play_chunk` on ``args``, which end with the chunk's
-    output arrays and the first game's index) cut into parts (:func:`.threads.thread_parts`):
-    the first in this thread with ``state``, each other in a thread of its own with a state
-    of its own. Every game's numbers are its own, so they do not depend on ``threads``."""
-    parts = thread_parts(games, threads)
-    first = (tables, state, *args, *map(np.int64, parts[0]))
+                state: State, args: tuple, parts: list[tuple[int, int]]) -> None:
+    """Play the games of ``parts`` (:func:`.threads.thread_parts`: contiguous ``(start,
+    stop)`` ranges of the chunk) by :func:`_play_chunk` on ``args`` (which end with the
+    chunk's output arrays, the first game's index and the counted arrays, one row of them
+    per part): the first in this thread with ``state``, each other in a thread of its own
+    with a state of its own. Every game's numbers are its own, so they do not depend on
+    how many parts there are."""
+    first = (tables, state, *args, np.int64(0), *map(np.int64, parts[0]))
     if len(parts) == 1:
         _play_chunk(*first)
         return
     _compile_for(first)  # before the threads start
     errors: list[BaseException] = []
 
-    def play(start: int, stop: int) -> None:
+    def play(part: int, start: int, stop: int) -> None:
         try:
-            _play_chunk(tables, _state(K, programs, len(args[0])), *args, np.int64(start),
-                        np.int64(stop))
+            _play_chunk(tables, _state(K, programs, len(args[0])), *args, np.int64(part),
+                        np.int64(start), np.int64(stop))
         except BaseException as error:  # re-raised in the calling thread
             errors.append(error)
 
-    helpers = [threading.Thread(target=play, args=part, name="explore-kernel")
-               for part in parts[1:]]
+    helpers = [threading.Thread(target=play, args=(part, *bounds), name="explore-kernel")
+               for part, bounds in enumerate(parts) if part > 0]
     for helper in helpers:
         helper.start()
     try:
@@ -398,6 +402,12 @@ def _play_parts(tables: Tables, K: KernelTables, programs: tuple[np.ndarray, ...
             helper.join()
     if errors:
         raise errors[0]
+
+
+def _not_counted() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The counted arrays of a run that writes every game's metrics out: no bins."""
+    return (np.zeros((1, 0, 0, 0), np.int32), np.zeros((1, 0, 3), np.int32),
+            np.zeros((1, 2), np.int64))
 
 
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
@@ -430,18 +440,123 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
         Per-trial metrics by turn (0: the opening hand), as the vectorised engine gives them;
         a turn's metrics are rows of one array of the chunk, not copies.
     """
-    K, discard = _packed(tables, config)
     rows = _recorded(config)[1]
     out = chunk_array((config.turns, len(rows), trials))  # every element is written
     opening = chunk_array((trials, 3))
+    _play_games(tables, config, policy, mulligan, trials, chunk_seed, card_ids, scry_policy,
+                threads, (out, opening, _not_counted()))
+    return _results(config, out, opening)
+
+
+def _play_games(tables: DeckTables, config: GameConfig, policy: Policy,
+                mulligan: MulliganRule, trials: int, chunk_seed: np.random.SeedSequence,
+                card_ids: np.ndarray, scry_policy: Policy | None, threads: int | None,
+                into: tuple) -> None:
+    """:func:`play_games_kernel`'s games into ``into``: ``(out, opening, counted)`` as
+    :func:`.game.play_chunk` takes them, ``counted`` with a row per part of
+    :func:`_parts`."""
+    K, discard = _packed(tables, config)
+    rows = _recorded(config)[1]
+    out, opening, counted = into
     key = chunk_seed.generate_state(4, dtype=np.uint64)
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
     args = (deck, key, _mulligan(mulligan), discard, out, rows, opening,
-            _empty_given(len(deck), tables.n_kinds), np.int64(0))
+            _empty_given(len(deck), tables.n_kinds), np.int64(0), counted)
     _play_parts(as_tables(K, programs), K, programs, _state(K, programs, len(deck)), args,
-                kernel_threads() if threads is None else threads, trials)
-    return _results(config, out, opening)
+                _parts(trials, threads))
+
+
+def _parts(trials: int, threads: int | None) -> list[tuple[int, int]]:
+    """The parts the threads play (every core by default)."""
+    return thread_parts(trials, kernel_threads() if threads is None else threads)
+
+
+#: Values a histogram of :func:`count_games_kernel` counts in place (0 to 255); a game's
+#: larger value is written apart (:data:`SPILL_PER_GAME` of them a game fit).
+HISTOGRAM_BINS = 256
+SPILL_PER_GAME = 2
+
+
+def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
+                       mulligan: MulliganRule, trials: int,
+                       chunk_seed: np.random.SeedSequence, card_ids: np.ndarray,
+                       scry_policy: Policy | None = None, threads: int | None = None
+                       ) -> tuple[dict[str, np.ndarray], dict[int, dict[str, np.ndarray]]]:
+    """The games of :func:`play_games_kernel`, counted by value inside the compiled game.
+
+    Each part of the chunk counts its games' metrics of every turn by value in histograms
+    of its own: no game's metrics are written out (the opening hand's still are). Values
+    beyond :data:`HISTOGRAM_BINS` are written apart and added after; where more of them
+    come than there is room for, the games are played again and counted from their
+    metrics. The counts are those of the games :func:`play_games_kernel` plays.
+
+    Parameters
+    ----------
+    tables, config, policy, mulligan, trials, chunk_seed, card_ids, scry_policy, threads
+        As for :func:`play_games_kernel`.
+
+    Returns
+    -------
+    opening : dict of str to ndarray of shape (trials,)
+        The opening hand's metrics, game by game.
+    counts : dict of int to dict of str to ndarray of int64
+        By turn (from 1) and metric: how many games had the value 0, 1, 2, ... (up to the
+        largest, or the bins' end).
+
+    Raises
+    ------
+    ValueError
+        A metric with a negative value.
+    """
+    names, rows = _recorded(config)
+    parts = _parts(trials, threads)
+    room = SPILL_PER_GAME * trials + 1024
+    counted = (np.zeros((len(parts), config.turns, len(rows), HISTOGRAM_BINS), np.int32),
+               np.zeros((len(parts), room, 3), np.int32), np.zeros((len(parts), 2), np.int64))
+    out = np.zeros((config.turns, len(rows), 0), np.int32)
+    opening = chunk_array((trials, 3))
+    _play_games(tables, config, policy, mulligan, trials, chunk_seed, card_ids, scry_policy,
+                threads, (out, opening, counted))
+    hist, spill, tally = counted
+    if tally[:, 1].any():  # more large values than room: count the games' metrics
+        games = play_games_kernel(tables, config, policy, mulligan, trials, chunk_seed,
+                                  card_ids, scry_policy, threads)
+        return games[0], {turn: {name: np.bincount(_whole(name, games[turn][name]))
+                                 for name in names} for turn in range(1, config.turns + 1)}
+    totals = hist.sum(axis=0, dtype=np.int64)
+    spilled = np.concatenate([spill[p, :tally[p, 0]] for p in range(len(parts))])
+    counts = {turn + 1: {name: totals[turn, k] for k, name in enumerate(names)}
+              for turn in range(config.turns)}
+    _add_spilled(counts, names, spilled)
+    return _results(config, out, opening)[0], counts
+
+
+def _add_spilled(counts: dict[int, dict[str, np.ndarray]], names: list[str],
+                 spilled: np.ndarray) -> None:
+    """Add the values written apart, ``spilled`` rows ``(turn - 1, k, value)``, to
+    ``counts[turn][names[k]]`` (lengthened to the largest value)."""
+    if not spilled.size:
+        return
+    key = spilled[:, 0].astype(np.int64) * len(names) + spilled[:, 1]
+    order = np.argsort(key, kind="stable")
+    keys, starts = np.unique(key[order], return_index=True)
+    for at, (turn_k, start) in enumerate(zip(keys, starts)):
+        stop = starts[at + 1] if at + 1 < len(starts) else len(order)
+        turn, k = divmod(int(turn_k), len(names))
+        extra = np.bincount(_whole(names[k], spilled[order[start:stop], 2]))
+        row = counts[turn + 1][names[k]]
+        grown = np.zeros(max(len(row), len(extra)), np.int64)
+        grown[: len(row)] += row
+        grown[: len(extra)] += extra
+        counts[turn + 1][names[k]] = grown
+
+
+def _whole(name: str, values: np.ndarray) -> np.ndarray:
+    """``values`` as indices of a count by value: refused in one line if one is negative."""
+    if values.size and values.min() < 0:
+        raise ValueError(f"metric {name!r} has negative values")
+    return values.astype(np.intp, copy=False)
 
 
 def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
@@ -482,8 +597,8 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
     _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, rows, opening,
-                _empty_given(len(deck), tables.n_kinds), np.int64(game), np.int64(0),
-                np.int64(1))
+                _empty_given(len(deck), tables.n_kinds), np.int64(game), _not_counted(),
+                np.int64(0), np.int64(0), np.int64(1))
     trace = S.trace
     if trace[0, 1]:
         raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
@@ -531,5 +646,6 @@ def _play_given(tables: DeckTables, config: GameConfig, policy: Policy,
     key = np.zeros(4, dtype=np.uint64)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
     _play_chunk(packed, S, deck, key, np.array([0, 0, 0], dtype=np.int64), discard, out, rows,
-                first, given, np.int64(0), np.int64(0), np.int64(trials))
+                first, given, np.int64(0), _not_counted(), np.int64(0), np.int64(0),
+                np.int64(trials))
     return _results(config, out, first), S

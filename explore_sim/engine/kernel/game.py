@@ -189,9 +189,28 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
         S.lib_pips[k] = deck_pips[k] - S.hand_pips[k]
 
 
+@compiled
+def count_values(hist, spill, tally, values, rows, turn):
+    """Count one game's metrics of turn ``turn + 1`` (``values[rows[k]]``) by value:
+    ``hist[turn, k, value] += 1``. A value outside the bins is written to ``spill`` as
+    ``(turn, k, value)`` while there is room (``tally[0]`` of its rows used), else
+    ``tally[1]`` is set (the chunk's games are then played again and written out)."""
+    bins = hist.shape[2]
+    for k in range(len(rows)):
+        value = values[rows[k]]
+        if 0 <= value < bins:
+            hist[turn, k, value] += 1
+        elif tally[0] < len(spill):
+            n = tally[0]
+            spill[n, 0], spill[n, 1], spill[n, 2] = turn, k, value
+            tally[0] = n + 1
+        else:
+            tally[1] = 1
+
+
 @compiled(entry=True, nogil=True)
 def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, opening, given,
-               first, start, stop):
+               first, counted, part, start, stop):
     """Play games ``first + start`` to ``first + stop - 1`` of the chunk keyed ``key``:
     ``out[turn - 1, k, j]`` (the metric of row ``rows[k]`` of the turn's metrics:
     :func:`~.turn.turn_metrics`, only the metrics asked for) and ``opening[j]`` (mulligans,
@@ -200,6 +219,10 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
     its own streams whatever the games before it (so one game of a chunk can be played
     alone, and threads, each with a state of its own, can play the parts of a chunk and
     write them into the same arrays).
+
+    ``counted`` is ``(histograms (parts, turns, metrics, bins), spill (parts, room, 3),
+    tally (parts, 2))``: with bins, the turns' metrics are not written to ``out`` but
+    counted by value into part ``part``'s histograms (:func:`count_values`).
 
     ``tables`` is the record of the deck's tables and the policies' bytecode
     (:func:`~.records.as_tables`), ``state`` the game's (:func:`~.state.new_state`), reused
@@ -225,6 +248,8 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
     S.slots[Slot.SEARCH_REVERSES] = 1 if len(given[0]) else 0
     attackers, crewers = S.work[Work.ATTACKERS], S.work[Work.CREWERS]
     bottomed = S.work[Work.BOTTOMED]
+    hist, spill, tally = counted[0][part], counted[1][part], counted[2][part]
+    by_value = hist.shape[2] > 0
     for j in range(start, stop):
         game = first + j
         start_game(K, S)
@@ -253,11 +278,14 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
             play_turn(K, S, discard_order, attackers, crewers)
             values = S.work[Work.TURN_VALUES]
             turn_metrics(K, S, values)
-            for k in range(len(rows)):
-                S.block[turn, k, b] = values[rows[k]]
+            if by_value:
+                count_values(hist, spill, tally, values, rows, turn)
+            else:
+                for k in range(len(rows)):
+                    S.block[turn, k, b] = values[rows[k]]
             if tracing(S):
                 note(S, Trace.END_TURN, 0, count(K, S, Group.LAND), S.slots[Slot.HELD])
-        if b == BLOCK - 1 or j == stop - 1:  # the block's games into the output
+        if not by_value and (b == BLOCK - 1 or j == stop - 1):  # the block into the output
             block_start = j - b
             for turn in range(turns):
                 for m in range(out.shape[1]):
