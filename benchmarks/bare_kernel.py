@@ -4,9 +4,11 @@
     python benchmarks/bare_kernel.py sultai --games 131072 --rounds 5
 
 Plays ``--games`` 8-turn games (policy forge, London mulligans) a round with
-``explore_sim.engine.kernel.play_games_kernel`` on one thread, with no statistics after it
-(``benchmarks/run.py --engines`` times whole runs through ``explore_sim.simulate``), and keeps
-each deck's best of ``--rounds`` rounds after a warm-up. Every time is the CPU time of the
+``explore_sim.engine.kernel.play_games_kernel`` on one thread, every game's metrics written
+out with no statistics after it, and the same games with ``count_games_kernel``, counted by
+value inside the kernel as ``simulate`` plays them (``benchmarks/run.py --engines`` times
+whole runs through ``explore_sim.simulate``); it keeps each deck's best of ``--rounds``
+alternating rounds after a warm-up. Every time is the CPU time of the
 playing thread (``time.thread_time``), which another process loading the machine changes far
 less than wall time; rounds of the games and of the yardsticks alternate in one process.
 
@@ -99,14 +101,16 @@ def deal_floor(size: int, games: int = 1_000_000) -> float:
     return games / (time.thread_time() - start)
 
 
-def bare_rate(source: str, games: int, rounds: int) -> tuple[str, int, float]:
-    """``(name, library size, best games a second)`` of the bare kernel on ``source`` (a
-    decklist's path, or a decklist's text), in thread CPU time."""
+def bare_rate(source: str, games: int, rounds: int) -> tuple[str, int, float, float]:
+    """``(name, library size, best games a second, best games a second counted)`` of the bare
+    kernel on ``source`` (a decklist's path, or a decklist's text), in thread CPU time: the
+    games written out, and the same games counted by value in the kernel (as ``simulate``
+    plays them: ``count_games_kernel``, with the summing of its parts' histograms)."""
     import explore_sim
     from explore_sim.analysis.game_setup import game_mulligan
     from explore_sim.engine.config import GameConfig
     from explore_sim.engine.goldfish import deck_tables
-    from explore_sim.engine.kernel import play_games_kernel
+    from explore_sim.engine.kernel import count_games_kernel, play_games_kernel
     from explore_sim.engine.mulligan import as_mulligan_rule
     from explore_sim.engine.policies import as_policy
 
@@ -120,14 +124,19 @@ def bare_rate(source: str, games: int, rounds: int) -> tuple[str, int, float]:
     mulligan = game_mulligan(as_mulligan_rule("london"), config, features)
     policy = as_policy("forge")
 
-    def play(n: int, seed: int) -> float:
+    def play(n: int, seed: int, counted: bool = False) -> float:
         start = time.thread_time()
-        play_games_kernel(tables, config, policy, mulligan, n, np.random.SeedSequence(seed),
-                          deck.card_ids(), threads=1)
+        games = count_games_kernel if counted else play_games_kernel
+        games(tables, config, policy, mulligan, n, np.random.SeedSequence(seed),
+              deck.card_ids(), threads=1)
         return n / (time.thread_time() - start)
 
     play(256, 0)  # compiled, or loaded from numba's cache, and warmed
-    return name, deck.size, max(play(games, seed) for seed in range(1, rounds + 1))
+    written = counted = 0.0
+    for seed in range(1, rounds + 1):  # alternating
+        written = max(written, play(games, seed))
+        counted = max(counted, play(games, seed, counted=True))
+    return name, deck.size, written, counted
 
 
 def machine() -> str:
@@ -148,18 +157,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=65_536, help="games a round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per deck (best kept)")
     args = parser.parse_args()
-    print(f"{'deck':40s} {'library':>7s} {'ns/game':>8s} {'NumPy floor':>12s} "
-          f"{'x':>6s} {'deal floor':>11s} {'x':>6s}")
+    print(f"{'deck':32s} {'library':>7s} {'ns/game':>8s} {'counted':>8s} {'NumPy floor':>12s} "
+          f"{'x':>6s} {'x counted':>9s} {'deal floor':>11s} {'x':>6s}")
     for source in args.decks:
-        name, size, rate = bare_rate(source, args.games, args.rounds)
+        name, size, rate, counted = bare_rate(source, args.games, args.rounds)
         shuffles = max(floor(size) for _ in range(2))
         deals = max(deal_floor(size) for _ in range(2))
-        print(f"{name[:40]:40s} {size:7d} {1e9 / rate:8.0f} {1e9 / shuffles:9.0f} ns "
-              f"{shuffles / rate:6.1f} {1e9 / deals:8.0f} ns {deals / rate:6.1f}", flush=True)
+        print(f"{name[:32]:32s} {size:7d} {1e9 / rate:8.0f} {1e9 / counted:8.0f} "
+              f"{1e9 / shuffles:9.0f} ns {shuffles / rate:6.1f} {shuffles / counted:9.1f} "
+              f"{1e9 / deals:8.0f} ns {deals / rate:6.1f}", flush=True)
     print(f"one core ({machine()}), thread CPU time: the kernel's games alone (8 turns, "
-          f"policy forge, London mulligans), no statistics; NumPy floor: random uint32 keys "
-          f"sorted along axis 1 (1,000,000 decks of the library's size); deal floor: a "
-          f"compiled partial Fisher-Yates of the {DEALT} cards a game reaches")
+          f"policy forge, London mulligans): ns/game with every game's metrics written out, "
+          f"counted: counted by value in the kernel as simulate plays them; NumPy floor: "
+          f"random uint32 keys sorted along axis 1 (1,000,000 decks of the library's size); "
+          f"deal floor: a compiled partial Fisher-Yates of the {DEALT} cards a game reaches")
 
 
 if __name__ == "__main__":
