@@ -239,7 +239,7 @@ def count_games(deck: Deck, config: GameConfig, policy: Policy, mulligan: Mullig
     """The exact sums of :func:`play_games` on the compiled kernel (the engine chosen for
     them), from the metrics it counts by value as it plays
     (:func:`~explore_sim.engine.kernel.count_games_kernel`): no game's metrics are written
-    out.
+    out, unless more large values come than it has room for.
 
     Parameters
     ----------
@@ -253,9 +253,14 @@ def count_games(deck: Deck, config: GameConfig, policy: Policy, mulligan: Mullig
     from ..engine.kernel import count_games_kernel
 
     features = deck.features()
-    opening, counts = count_games_kernel(deck_tables(features, config), config, policy,
-                                         game_mulligan(mulligan, config, features), trials,
-                                         chunk_seed, deck.card_ids(), scry_policy)
+    counted = count_games_kernel(deck_tables(features, config), config, policy,
+                                 game_mulligan(mulligan, config, features), trials, chunk_seed,
+                                 deck.card_ids(), scry_policy)
+    if counted is None:  # more large values than the kernel had room for: written out
+        return TurnStats.of(play_games(deck, config, policy, mulligan, trials, chunk_seed,
+                                       scry_policy, engine="kernel", chosen=True),
+                            config.turns, config.metric_names)
+    opening, counts = counted
     stats = TurnStats(config.turns, config.metric_names)
     stats.by_turn[0].add(opening)
     for turn, by_value in counts.items():

@@ -482,14 +482,13 @@ def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
                        mulligan: MulliganRule, trials: int,
                        chunk_seed: np.random.SeedSequence, card_ids: np.ndarray,
                        scry_policy: Policy | None = None, threads: int | None = None
-                       ) -> tuple[dict[str, np.ndarray], dict[int, dict[str, np.ndarray]]]:
+                       ) -> tuple[dict[str, np.ndarray], dict[int, dict[str, np.ndarray]]] | None:
     """The games of :func:`play_games_kernel`, counted by value inside the compiled game.
 
     Each part of the chunk counts its games' metrics of every turn by value in histograms
     of its own: no game's metrics are written out (the opening hand's still are). Values
-    beyond :data:`HISTOGRAM_BINS` are written apart and added after; where more of them
-    come than there is room for, the games are played again and counted from their
-    metrics. The counts are those of the games :func:`play_games_kernel` plays.
+    beyond :data:`HISTOGRAM_BINS` are written apart and added after. The counts are those
+    of the games :func:`play_games_kernel` plays.
 
     Parameters
     ----------
@@ -498,11 +497,12 @@ def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
 
     Returns
     -------
-    opening : dict of str to ndarray of shape (trials,)
-        The opening hand's metrics, game by game.
-    counts : dict of int to dict of str to ndarray of int64
-        By turn (from 1) and metric: how many games had the value 0, 1, 2, ... (up to the
-        largest, or the bins' end).
+    (opening, counts) or None
+        ``opening``: the opening hand's metrics, game by game (dict of str to ndarray of
+        shape (trials,)); ``counts``: by turn (from 1) and metric, how many games had the
+        value 0, 1, 2, ... (ndarray of int64, up to the largest value or the bins' end).
+        None where more large values came than there is room for
+        (:data:`SPILL_PER_GAME` a game): the caller plays the games written out instead.
 
     Raises
     ------
@@ -519,11 +519,8 @@ def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     _play_games(tables, config, policy, mulligan, trials, chunk_seed, card_ids, scry_policy,
                 threads, (out, opening, counted))
     hist, spill, tally = counted
-    if tally[:, 1].any():  # more large values than room: count the games' metrics
-        games = play_games_kernel(tables, config, policy, mulligan, trials, chunk_seed,
-                                  card_ids, scry_policy, threads)
-        return games[0], {turn: {name: np.bincount(_whole(name, games[turn][name]))
-                                 for name in names} for turn in range(1, config.turns + 1)}
+    if tally[:, 1].any():  # more large values than room
+        return None
     totals = hist.sum(axis=0, dtype=np.int64)
     spilled = np.concatenate([spill[p, :tally[p, 0]] for p in range(len(parts))])
     counts = {turn + 1: {name: totals[turn, k] for k, name in enumerate(names)}
@@ -544,19 +541,15 @@ def _add_spilled(counts: dict[int, dict[str, np.ndarray]], names: list[str],
     for at, (turn_k, start) in enumerate(zip(keys, starts)):
         stop = starts[at + 1] if at + 1 < len(starts) else len(order)
         turn, k = divmod(int(turn_k), len(names))
-        extra = np.bincount(_whole(names[k], spilled[order[start:stop], 2]))
+        values = spilled[order[start:stop], 2]
+        if values.min() < 0:
+            raise ValueError(f"metric {names[k]!r} has negative values")
+        extra = np.bincount(values)
         row = counts[turn + 1][names[k]]
         grown = np.zeros(max(len(row), len(extra)), np.int64)
         grown[: len(row)] += row
         grown[: len(extra)] += extra
         counts[turn + 1][names[k]] = grown
-
-
-def _whole(name: str, values: np.ndarray) -> np.ndarray:
-    """``values`` as indices of a count by value: refused in one line if one is negative."""
-    if values.size and values.min() < 0:
-        raise ValueError(f"metric {name!r} has negative values")
-    return values.astype(np.intp, copy=False)
 
 
 def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
