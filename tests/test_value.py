@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import subprocess
@@ -143,6 +144,73 @@ def test_several_cards_line_up_their_shuffles_too():
                  zip(plan.decks[k:k + 2], plan.card_ids[k:k + 2])]
         changed = [i for i, (a, b) in enumerate(zip(*names)) if a != b]
         assert len(changed) == 1
+
+
+def test_plans_of_one_order_share_the_explorer_decks_shuffles():
+    """Plans made with one ``order`` shuffle the explorer deck from the same order; each
+    card's vanilla deck differs from it only where that card's copies are, and each land
+    variant from the one before at one of those positions."""
+    deck = explore_sim.load_deck(XLN)
+    own = Catalog(deck.cards)
+    cards = [own.get("Jadelight Ranger"), own.get("Merfolk Branchwalker"),
+             own.get("Wildgrowth Walker")]
+    plans = [stand_in_plan(deck, [card], max_lands=8, order=cards) for card in cards]
+    for plan in plans:
+        np.testing.assert_array_equal(plan.card_ids[0], plans[0].card_ids[0])
+        names = [[d.cards[i - 1].name for i in ids] for d, ids in zip(plan.decks, plan.card_ids)]
+        for variant, ids in zip(plan.decks, plan.card_ids):
+            counts = np.bincount(ids, minlength=len(variant.cards) + 1)[1:]
+            assert counts.tolist() == [n for _, n in variant.main]
+        copies = [i for i, name in enumerate(names[0]) if name == plan.cards[0].name]
+        assert len(copies) == plan.copies == 4
+        changed = [i for i, (a, b) in enumerate(zip(names[0], names[1])) if a != b]
+        assert changed == copies
+        for k in range(1, 5):
+            step = [i for i, (a, b) in enumerate(zip(names[k], names[k + 1])) if a != b]
+            assert step == [copies[-k]]
+    with pytest.raises(ValueError, match="follow one another"):
+        stand_in_plan(deck, [cards[0], cards[2]], max_lands=8, order=cards)
+
+
+@pytest.mark.parametrize("engine", ["kernel", "numpy"])
+def test_games_played_for_fewer_turns_are_the_same_games_cut_short(engine):
+    """The land variants of a valuation play only up to the basis turn and record only its
+    metric: that must give the very games of the longer run, cut short."""
+    deck = explore_sim.load_deck(XLN)
+    config = GameConfig(turns=6)
+    short = dataclasses.replace(config, turns=3, record=("on_curve",))
+    rule = as_mulligan_rule("london")
+    seed = np.random.SeedSequence(11)
+    full = play_games(deck, config, as_policy("forge"), rule, 500, seed, engine=engine)
+    cut = play_games(deck, short, as_policy("forge"), rule, 500, seed, engine=engine)
+    assert sorted(cut) == [0, 1, 2, 3] and all(list(cut[t]) == ["on_curve"] for t in (1, 2, 3))
+    for turn, metrics in cut.items():
+        for name, values in metrics.items():
+            np.testing.assert_array_equal(values, full[turn][name])
+
+
+def test_value_plays_the_explorer_deck_once_and_the_land_variants_to_the_basis_turn():
+    """Every card's comparison holds the same explorer-deck games; its curve holds every
+    variant with the basis metric up to the basis turn, the explorer and vanilla decks' sums
+    there the very sums of their full games."""
+    result = value(XLN, ["Jadelight Ranger", "Merfolk Branchwalker"], trials=600, seed=5)
+    first, second = (result.comparisons[card] for card in result.cards)
+    for turn, acc in first.variants[0].by_turn.items():
+        other = second.variants[0].by_turn[turn]
+        assert acc.n == other.n == 600 and acc.total == other.total
+    for card in result.cards:
+        metric, turn = result.basis(card)
+        curve, compared = result.curves[card], result.comparisons[card]
+        assert curve.labels == result.meta["cards"][card]["variants"]
+        assert max(curve.variants[2].by_turn) == turn < max(compared.variants[0].by_turn) == 6
+        assert set(curve.variants[2].by_turn[turn].total) == {metric}
+        for index in (0, 1):
+            at_basis = curve.variants[index].by_turn[turn]
+            played = compared.variants[index].by_turn[turn]
+            assert at_basis.total[metric] == played.total[metric]
+            assert at_basis.total_sq[metric] == played.total_sq[metric]
+        pair = curve.pairs.by_turn[turn].products[(0, 1)][metric]
+        assert pair == compared.pairs.by_turn[turn].products[(0, 1)][metric]
 
 
 def _synthetic(variants: list[np.ndarray], metric: str = "lands_played") -> CompareResult:

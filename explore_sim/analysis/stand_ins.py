@@ -149,7 +149,8 @@ class StandInPlan:
     lands_added: list[Card]
 
 
-def coupled_ids(deck: Deck, block: Sequence[Card], added: Sequence[Card]) -> np.ndarray:
+def coupled_ids(deck: Deck, block: Sequence[Card], added: Sequence[Card],
+                after: Sequence[Card] = ()) -> np.ndarray:
     """The order a variant's library is shuffled from.
 
     Parameters
@@ -161,23 +162,29 @@ def coupled_ids(deck: Deck, block: Sequence[Card], added: Sequence[Card]) -> np.
         or their stand-ins).
     added : sequence of Card
         The lands added in place of the block's last copies, in the order they were added.
+    after : sequence of Card
+        Spells whose copies come after the lands added, in this order (cards valued in other
+        plans that share the explorer deck's order, :func:`stand_in_plan`).
 
     Returns
     -------
     ndarray of shape (size,), int16
         The other spells in deck order, the block's copies, the lands added (last added
-        first), then the deck's other lands: a variant with one more land added differs
-        from this one at one position.
+        first), the copies of ``after``, then the deck's other lands: a variant with one
+        more land added differs from this one at one position.
     """
     ids = {card: i + 1 for i, card in enumerate(deck.cards)}
     counts = dict(deck.main)
     extra = {card: list(added).count(card) for card in set(added)}
-    order = [ids[card] for card, n in deck.main if not card.is_land and card not in block
+    order = [ids[card] for card, n in deck.main
+             if not card.is_land and card not in block and card not in after
              for _ in range(n)]
     for card in block:
         if counts.get(card, 0):
             order += [ids[card]] * counts[card]
     order += [ids[card] for card in reversed(added)]
+    for card in after:
+        order += [ids[card]] * counts.get(card, 0)
     order += [ids[card] for card, n in deck.main if card.is_land
               for _ in range(n - extra.get(card, 0))]
     array = np.array(order, dtype=np.int16)
@@ -188,7 +195,7 @@ def coupled_ids(deck: Deck, block: Sequence[Card], added: Sequence[Card]) -> np.
 
 
 def stand_in_plan(deck: Deck, cards: Sequence[Card], max_lands: int,
-                  label: str | None = None) -> StandInPlan:
+                  label: str | None = None, order: Sequence[Card] | None = None) -> StandInPlan:
     """The variants that weigh ``cards`` against their stand-ins and against basic lands.
 
     Parameters
@@ -200,12 +207,23 @@ def stand_in_plan(deck: Deck, cards: Sequence[Card], max_lands: int,
         The most stand-ins replaced by lands.
     label : str, optional
         How the variants' names call the cards (default: their names).
+    order : sequence of Card, optional
+        The cards whose copies come last among the explorer deck's spells, in this order,
+        ``cards`` among them one after the other (default: ``cards``). Plans made with the
+        same ``order`` share the explorer deck's games: each card's variants differ from it
+        only at its copies' positions.
 
     Returns
     -------
     StandInPlan
     """
     cards = tuple(cards)
+    order = tuple(order) if order is not None else cards
+    in_library = [card for card in order if card in dict(deck.main)]
+    valued = [i for i, card in enumerate(in_library) if card in cards]
+    if valued and valued[-1] - valued[0] != len(valued) - 1:
+        raise ValueError("the cards valued must follow one another in order")
+    split = valued[-1] + 1 if valued else len(in_library)
     stand_ins = tuple(vanilla_stand_in(card) for card in cards)
     swap = dict(zip(cards, stand_ins))
     what = label or ", ".join(card.name for card in cards)
@@ -213,13 +231,14 @@ def stand_in_plan(deck: Deck, cards: Sequence[Card], max_lands: int,
         deck, name=f"{deck.name} [{what} -> vanilla]",
         main=tuple((swap.get(c, c), n) for c, n in deck.main),
         commander=tuple((swap.get(c, c), n) for c, n in deck.commander))
-    in_library = [(swap[c], n) for c, n in deck.main if c in swap]
-    block = [stand_in for stand_in in stand_ins if stand_in in dict(in_library)]
-    copies = sum(n for _, n in in_library)
+    swapped = [(swap[c], n) for c, n in deck.main if c in swap]
+    block = [stand_in for stand_in in stand_ins if stand_in in dict(swapped)]
+    copies = sum(n for _, n in swapped)
     added = added_basics(deck, min(copies, max_lands)) if copies else []
     decks, labels = [deck, vanilla], ["explorer deck", "vanilla"]
-    ids = [coupled_ids(deck, [c for c in cards if c in dict(deck.main)], []),
-           coupled_ids(vanilla, block, [])]
+    before = [swap.get(card, card) for card in in_library[:split]]
+    after = in_library[split:]
+    ids = [coupled_ids(deck, in_library, []), coupled_ids(vanilla, before, [], after)]
     for k in range(1, len(added) + 1):
         main = dict(vanilla.main)
         left = k
@@ -233,7 +252,7 @@ def stand_in_plan(deck: Deck, cards: Sequence[Card], max_lands: int,
             vanilla, name=f"{deck.name} [{what} -> vanilla, {k} as lands]",
             main=tuple((c, n) for c, n in main.items() if n > 0))
         decks.append(variant)
-        ids.append(coupled_ids(variant, block, added[:k]))
+        ids.append(coupled_ids(variant, before, added[:k], after))
         labels.append(f"vanilla +{k} land{'s' if k > 1 else ''}")
     return StandInPlan(cards, copies, stand_ins, decks, ids, labels, added)
 

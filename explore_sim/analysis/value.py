@@ -16,6 +16,10 @@ A Commander deck's commander is valued the same way, against a vanilla stand-in 
 with its tax): the commander is not in the library, so no copy of it can be traded for a land
 and it has no land-equivalent; what its abilities add is the explorer - vanilla difference.
 
+The explorer deck is played once for every card (the plans share its order,
+:func:`~explore_sim.analysis.stand_ins.stand_in_plan`), and the land variants only up to
+the card's basis turn, recording only the basis metric (:mod:`.value_games`).
+
 *What exploring adds* is the paired difference explorer deck - vanilla deck, by turn and
 metric. The *land-equivalent* is the fractional ``k`` at which the chosen metric at the
 chosen turn of the vanilla deck with ``k`` more lands equals the explorer deck's, by linear
@@ -65,6 +69,7 @@ from .stand_ins import (
     stand_in_plan,
     vanilla_stand_in,
 )
+from .value_games import play_value_plans
 
 __all__ = ["value", "ValueResult", "explore_cards", "chosen_cards", "vanilla_stand_in",
            "added_basics", "basis_turn", "basis_text", "DEFAULT_VALUE_METRICS",
@@ -211,9 +216,12 @@ class ValueResult(Result):
         added), ``policy``, ``land_equivalent`` (metric and turn), the game options,
         ``trials``, ``seed``, ``interval``, ``assumptions`` and ``versions``.
     comparisons : dict of str to CompareResult
-        Per card, its variants on the same shuffles: ``"explorer deck"``, ``"vanilla"``,
-        ``"vanilla +1 land"``, ..., with the metrics of ``meta["metrics"]`` (the games
-        record only those).
+        Per card, the ``"explorer deck"`` and ``"vanilla"`` deck on the same shuffles, every
+        turn, with the metrics of ``meta["metrics"]`` (the games record only those).
+    curves : dict of str to CompareResult
+        Per card, every variant on the same shuffles: ``"explorer deck"``, ``"vanilla"``,
+        ``"vanilla +1 land"``, ..., with the land-equivalent's metric only, up to the card's
+        basis turn (the land variants' games stop there: the same games cut short).
     every_metric : dict of str to CompareResult
         For a card that changes its basis in no game: the explorer and vanilla decks again,
         on the same shuffles, with every metric recorded, to say what the card does change.
@@ -221,6 +229,7 @@ class ValueResult(Result):
 
     meta: dict[str, Any]
     comparisons: dict[str, CompareResult]
+    curves: dict[str, CompareResult]
     every_metric: dict[str, CompareResult] = dataclasses.field(default_factory=dict)
 
     @property
@@ -268,7 +277,7 @@ class ValueResult(Result):
                 "se": diffs["se"], "ci_low": diffs["ci_low"], "ci_high": diffs["ci_high"],
                 "note": "",
             })
-            found = land_equivalent(compared, copies, metric, turn, level)
+            found = land_equivalent(self.curves[card], copies, metric, turn, level)
             if found["note"].startswith("no difference"):
                 moved = every
                 if card in self.every_metric:  # the same rows, with every metric
@@ -334,7 +343,7 @@ class ValueResult(Result):
             :func:`explore_sim.plotting.plot_land_equivalent` draws.
         """
         frames = []
-        for card, compared in self.comparisons.items():
+        for card, compared in self.curves.items():
             metric, turn = self.basis(card)
             rows = compared.summary(level)
             rows = rows[(rows["metric"] == metric) & (rows["turn"] == turn)]
@@ -506,44 +515,45 @@ def value(
     reported = dataclasses.replace(config, record=tuple(chosen_metrics))
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
-    plans = [stand_in_plan(deck, [card], int(max_lands)) for card in chosen]
-    widths = [len(plan.decks) for plan in plans]  # each card's variants play together
-    check_cost(Cost(trials, sum(widths), max(widths), config.turns,
+    plans = [stand_in_plan(deck, [card], int(max_lands), order=chosen) for card in chosen]
+    variants = 1 + sum(len(plan.decks) - 1 for plan in plans)  # one explorer deck for all
+    check_cost(Cost(trials, variants, variants, config.turns,
                     pair_sums=(config.turns + 1) * len(reported.metric_names),
-                    groups=len(plans)))
+                    groups=len(plans), paired=max(len(plan.decks) for plan in plans)))
     every_setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
     setup = dataclasses.replace(every_setup, config=reported)
     seed_seq = seed_sequence(seed)
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
-        comparisons, every_metric = _play_plans(plans, policy, (setup, every_setup), seed_seq,
-                                                (metric_name, turn_of), progress, executor)
+        played = _play_plans(plans, policy, (setup, every_setup), seed_seq,
+                             (metric_name, turn_of), progress, executor)
     meta = _value_meta(deck, plans, policy, metric_name, turn, turn_of, int(max_lands),
                        chosen_metrics, setup, seed_seq)
-    return ValueResult(meta=meta, comparisons=comparisons, every_metric=every_metric)
+    return ValueResult(meta, *played)
 
 
 def _play_plans(plans: list[StandInPlan], policy: Policy, setups: tuple[Any, Any],
                 seed_seq: Any, basis: tuple[str, dict[str, int]],
                 progress: Callable[[int, int], None] | bool | None,
-                executor: Any) -> tuple[dict[str, CompareResult], dict[str, CompareResult]]:
-    """Each card's variants on the same shuffles (``setups[0]``: the metrics reported), and
-    for a card that changes its basis (``basis``: metric and each card's turn) in no game,
-    its explorer and vanilla decks again with every metric (``setups[1]``)."""
+                executor: Any) -> tuple[dict[str, CompareResult], dict[str, CompareResult],
+                                        dict[str, CompareResult]]:
+    """Every card's variants on the same shuffles (``setups[0]``: the metrics reported;
+    :func:`~.value_games.play_value_plans`), and for a card that changes its basis
+    (``basis``: metric and each card's turn) in no game, its explorer and vanilla decks
+    again with every metric (``setups[1]``): the comparisons, the curves and those."""
     (setup, every_setup), (metric_name, turn_of) = setups, basis
-    total = setup.trials * len(plans)
-    comparisons, every_metric = {}, {}
-    for index, plan in enumerate(plans):
-        def step(done: int, _: int, before: int = index * setup.trials) -> None:
-            if callable(progress):
-                progress(before + done, total)
-
-        name = plan.cards[0].name
-        comparisons[name] = play_plan(plan, policy, setup, seed_seq, step, executor)
+    names = [plan.cards[0].name for plan in plans]
+    played = play_value_plans(plans, policy, setup, [(metric_name, turn_of[name])
+                                                     for name in names], seed_seq,
+                              progress if callable(progress) else None, executor)
+    comparisons = {name: pair[0] for name, pair in zip(names, played)}
+    curves = {name: pair[1] for name, pair in zip(names, played)}
+    every_metric = {}
+    for name, plan in zip(names, plans):
         if _changes_nothing(comparisons[name], metric_name, turn_of[name]):
             pair = dataclasses.replace(plan, decks=plan.decks[:2], card_ids=plan.card_ids[:2],
                                        labels=plan.labels[:2])
             every_metric[name] = play_plan(pair, policy, every_setup, seed_seq, None, executor)
-    return comparisons, every_metric
+    return comparisons, curves, every_metric
 
 
 def _changes_nothing(compared: CompareResult, metric: str, turn: int) -> bool:
