@@ -322,7 +322,8 @@ def test_the_game_is_optimised_once_where_it_is_linked():
     """The private hook of explore_sim/engine/kernel/optimise.py still takes effect: while a
     game compiles, the libraries of the functions the entry point calls are left to be
     optimised where the entry point links them (the cold compile's largest saving), in the
-    compiling thread only, and the entry point computes what it would have computed."""
+    compiling thread only, neither compiled to machine code of their own, and the entry point
+    computes what it would have computed."""
     from numba import njit
 
     from explore_sim.engine.kernel.optimise import cheap_libraries, optimised_once
@@ -343,6 +344,12 @@ def test_the_game_is_optimised_once_where_it_is_linked():
         assert probe_entry(4) == (13 + 16) - 2
         left = cheap_libraries()
     assert left >= 2  # probe_middle's and probe_leaf's
+    # nor are they compiled to machine code of their own: only the entry point's library,
+    # which holds them, is in the JIT (a third of the cold compile)
+    (leaf,), (entry,) = probe_leaf.overloads.values(), probe_entry.overloads.values()
+    engine = entry.library.codegen._engine
+    assert engine.is_symbol_defined(entry.fndesc.mangled_name)
+    assert not engine.is_symbol_defined(leaf.fndesc.mangled_name)
 
     @njit(cache=False)
     def probe_elsewhere(x):

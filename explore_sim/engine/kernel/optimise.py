@@ -18,10 +18,18 @@ it was loaded from numba's cache. Internal, each call binds to the copy optimise
 entry point, which LLVM may also inline where it is called once (13-16% faster games than
 the weak names gave even from the cache).
 
-This reaches into numba's code generator (``CPUCodeLibrary._optimize_final_module``), the one
-place it can be done; where a numba release has no such method, the game compiles as numba
-does by default (the same games, a slower compile). ``tests/test_kernel_parts.py`` checks that
-it still takes effect.
+Nor is any of those libraries compiled to machine code of its own: numba adds every library
+to its JIT and emits its machine code, though only the entry point's is ever called (the other
+functions have no Python wrapper, :func:`~.records.compiled`, and the entry point holds its
+own copies of them). Within :func:`optimised_once` they are finalised without joining the JIT,
+as in a process that loads the game from the cache, where they do not exist at all; that was
+a third of the cold compile (28-30 s of CPU before, 20 s after, on the 2-core machine of
+``docs/guide/performance.md``).
+
+This reaches into numba's code generator (``CPUCodeLibrary._optimize_final_module`` and
+``_finalize_final_module``, ``JITCPUCodegen.set_env``), the one place it can be done; where
+a numba release has no such methods, the game compiles as numba does by default (the same
+games, a slower compile). ``tests/test_kernel_parts.py`` checks that it still takes effect.
 """
 
 from __future__ import annotations
@@ -61,11 +69,16 @@ def _internalise(module: Any, entry: str) -> None:
 
 
 def _install() -> bool:
-    """Wrap numba's module optimisation once per process: the wrapper defers to numba's own
-    in every thread but one inside :func:`optimised_once`. Returns whether it is in place."""
+    """Wrap numba's module optimisation and finalisation, and its setting of a library's
+    environment, once per process: the wrappers defer to numba's own in every thread but one
+    inside :func:`optimised_once`. Returns whether they are in place."""
     library = getattr(codegen, "CPUCodeLibrary", None)
     original = getattr(library, "_optimize_final_module", None)
-    if library is None or original is None:
+    finalise_module = getattr(library, "_finalize_final_module", None)
+    jit = getattr(codegen, "JITCPUCodegen", None)
+    original_set_env = getattr(jit, "set_env", None)
+    if (library is None or original is None or finalise_module is None or jit is None
+            or original_set_env is None):
         return False
     with _LOCK:
         if _INSTALLED:
@@ -81,7 +94,26 @@ def _install() -> bool:
             _STATE.cheap = getattr(_STATE, "cheap", 0) + 1
             return None  # optimised where it is linked into the entry point
 
+        def finalise(self: Any) -> Any:
+            entry = getattr(_STATE, "entry", None)
+            if entry is None or entry in self.name:
+                return finalise_module(self)
+            # Linked into the entry point, whose machine code holds it: its own machine code
+            # would never run, so it is neither added to the JIT nor compiled.
+            self._finalize_dynamic_globals()
+            self._verify_declare_only_symbols()
+            self._finalized = True
+            return None
+
+        def set_env(self: Any, env_name: str, env: Any) -> Any:
+            if getattr(_STATE, "entry", None) is not None and \
+                    not self._engine.is_symbol_defined(env_name):
+                return None  # a library left out of the JIT (as in a process loading the cache)
+            return original_set_env(self, env_name, env)
+
         library._optimize_final_module = optimise
+        library._finalize_final_module = finalise
+        jit.set_env = set_env
         _INSTALLED.append(True)
     return True
 
