@@ -516,10 +516,11 @@ def value(
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
     plans = [stand_in_plan(deck, [card], int(max_lands), order=chosen) for card in chosen]
-    variants = 1 + sum(len(plan.decks) - 1 for plan in plans)  # one explorer deck for all
-    check_cost(Cost(trials, variants, variants, config.turns,
+    # one explorer deck for every card; in memory at once, it and one card's variants
+    variants = 1 + sum(len(plan.decks) - 1 for plan in plans)
+    check_cost(Cost(trials, variants, max(len(plan.decks) for plan in plans), config.turns,
                     pair_sums=(config.turns + 1) * len(reported.metric_names),
-                    groups=len(plans), paired=max(len(plan.decks) for plan in plans)))
+                    groups=len(plans)))
     every_setup = with_engine(setup, [(d, policy) for plan in plans for d in plan.decks])
     setup = dataclasses.replace(every_setup, config=reported)
     seed_seq = seed_sequence(seed)

@@ -83,8 +83,9 @@ def run_cost(analysis: str, options: Mapping[str, Any], decks: Sequence[Deck]) -
         width = len(decks) * len(options["policies"])
         return Cost(trials, width, width, options["turns"])
     if analysis == "value":
-        widths = _value_variants(decks, options)
-        return Cost(trials, sum(widths), max(widths), options["turns"])
+        widths = _value_variants(decks, options)  # one explorer deck for every card
+        return Cost(trials, 1 + sum(width - 1 for width in widths), max(widths),
+                    options["turns"])
     if analysis == "advise":
         return Cost(trials, 2, 2, _advise_turns(options))
     if analysis == "lands":  # every count together, then the explore cards' variants
