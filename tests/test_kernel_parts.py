@@ -241,13 +241,17 @@ def test_castability_keys_too_many_to_count_in_int64_leave_the_table_out(tmp_pat
     assert not K.classes[:, ClassCol.KEY_STRIDE].any()
 
 
-def test_the_game_compiles_without_reference_counting():
+def test_the_game_compiles_without_reference_counting(monkeypatch):
     """The one private numba option the kernel keeps (``_nrt=False``, see
     explore_sim/engine/kernel/records.py) takes effect: a function compiled the kernel's way
-    holds no reference counting, where numba's default would."""
+    holds no reference counting, where numba's default would. (Compiled in memory: code
+    loaded from numba's cache cannot be inspected.)"""
     from numba import njit
 
+    from explore_sim.engine.kernel import records
     from explore_sim.engine.kernel.records import compiled
+
+    monkeypatch.setattr(records.CACHE, "directory", None)
 
     def body(a):
         b = a[1:]
