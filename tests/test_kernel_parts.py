@@ -265,6 +265,35 @@ def test_the_game_compiles_without_reference_counting(monkeypatch):
     assert "NRT_" not in next(iter(kernel_way.inspect_llvm().values()))
 
 
+def test_a_borrowed_records_fields_are_loaded_as_invariant():
+    """A field of a borrowed record (an array's header: data pointer, shape, strides) is read
+    with LLVM's ``!invariant.load``: the record is written once, when it is borrowed, so the
+    optimiser may keep a header in registers across the game's stores to the arrays (5-8%
+    of a game) instead of reading it again after every one of them."""
+    from collections import namedtuple
+
+    from explore_sim.engine.kernel.records import borrow
+
+    Pair = namedtuple("Pair", ["counts", "slots"])
+
+    @njit(cache=False)
+    def probe_bump(P, n):
+        for i in range(n):
+            P.counts[i % 3] += P.slots[i % 2]
+        return P.counts[0]
+
+    @njit(cache=False)
+    def probe_borrowing(counts, slots, n):
+        return probe_bump(borrow(Pair(counts, slots)), n)
+
+    counts = np.zeros(3, np.int64)
+    assert probe_borrowing(counts, np.array([1, 2]), 6) == 3 and counts.tolist() == [3, 3, 3]
+    (ir,) = probe_bump.inspect_llvm().values()
+    header_loads = [line for line in ir.splitlines()
+                    if " = load ptr" in line and "NumbaEnv" not in line]
+    assert header_loads and all("!invariant.load" in line for line in header_loads)
+
+
 def test_the_entry_point_calls_its_own_optimised_copies_of_the_game():
     """While a game compiles, every function the entry point links in is made internal to
     its library: the process that compiled the game then plays the copies optimised in that
