@@ -22,7 +22,7 @@ A field of a borrowed record is read with LLVM's ``!invariant.load``: the record
 once, when it is borrowed, and never again, so the optimiser may keep an array's header (its
 data pointer, shape and strides) in registers across the game's stores to the arrays, which
 it would otherwise have to read again after each of them, not knowing they cannot write the
-record (5-8% of a game, ``benchmarks/bare_kernel.py`` in alternating processes).
+record (a median 5-8% of a game, in alternating processes before and after).
 
 Every compiled function is cached on disk by :data:`CACHE`
 (:mod:`explore_sim.engine.compile_cache`): keyed on this package's sources and the modules
