@@ -32,6 +32,7 @@ and no game's metrics are written out (:func:`count_games_kernel`).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
@@ -370,33 +371,44 @@ def _play_chunk(*args: object) -> None:
 
 
 def _play_parts(tables: Tables, K: KernelTables, programs: tuple[np.ndarray, ...],
-                state: State, args: tuple, parts: list[tuple[int, int]]) -> None:
-    """Play the games of ``parts`` (:func:`.threads.thread_parts`: contiguous ``(start,
-    stop)`` ranges of the chunk) by :func:`_play_chunk` on ``args`` (which end with the
-    chunk's output arrays, the first game's index and the counted arrays, one row of them
-    per part): the first in this thread with ``state``, each other in a thread of its own
-    with a state of its own. Every game's numbers are its own, so they do not depend on
-    how many parts there are."""
+                state: State, args: tuple, parts: list[tuple[int, int]],
+                threads: int) -> None:
+    """Play the games of ``parts`` (contiguous ``(start, stop)`` ranges of the chunk,
+    :func:`_parts`) by :func:`_play_chunk` on ``args`` (which end with the chunk's output
+    arrays, the first game's index and the counted arrays, one row of them per part) on
+    ``threads`` threads: this one with ``state``, each other with a state of its own, every
+    thread taking the next part not yet taken as it finishes one (so that a thread slower
+    than the others leaves less of the chunk waiting for it). Every game's numbers are its
+    own, so they do not depend on the parts or on which thread plays them."""
     first = (tables, state, *args, np.int64(0), *map(np.int64, parts[0]))
-    if len(parts) == 1:
-        _play_chunk(*first)
+    threads = max(1, min(threads, len(parts)))
+    taken = itertools.count()  # each next() is one step under the GIL: no part twice
+
+    def play_parts(own: State) -> None:
+        part = next(taken)
+        while part < len(parts):
+            start, stop = parts[part]
+            _play_chunk(tables, own, *args, np.int64(part), np.int64(start), np.int64(stop))
+            part = next(taken)
+
+    if threads == 1:
+        play_parts(state)
         return
     _compile_for(first)  # before the threads start
     errors: list[BaseException] = []
 
-    def play(part: int, start: int, stop: int) -> None:
+    def helper_plays() -> None:
         try:
-            _play_chunk(tables, _state(K, programs, len(args[0])), *args, np.int64(part),
-                        np.int64(start), np.int64(stop))
+            play_parts(_state(K, programs, len(args[0])))
         except BaseException as error:  # re-raised in the calling thread
             errors.append(error)
 
-    helpers = [threading.Thread(target=play, args=(part, *bounds), name="explore-kernel")
-               for part, bounds in enumerate(parts) if part > 0]
+    helpers = [threading.Thread(target=helper_plays, name="explore-kernel")
+               for _ in range(threads - 1)]
     for helper in helpers:
         helper.start()
     try:
-        play_chunk(*first)
+        play_parts(state)
     finally:
         for helper in helpers:
             helper.join()
@@ -463,13 +475,21 @@ def _play_games(tables: DeckTables, config: GameConfig, policy: Policy,
     programs = _programs(policy, scry_policy)
     args = (deck, key, _mulligan(mulligan), discard, out, rows, opening,
             _empty_given(len(deck), tables.n_kinds), np.int64(0), counted)
+    threads = kernel_threads() if threads is None else threads
     _play_parts(as_tables(K, programs), K, programs, _state(K, programs, len(deck)), args,
-                _parts(trials, threads))
+                _parts(trials, threads), threads)
+
+
+#: Parts a chunk is cut into per thread that plays it (:func:`_play_parts`).
+PARTS_PER_THREAD = 4
 
 
 def _parts(trials: int, threads: int | None) -> list[tuple[int, int]]:
-    """The parts the threads play (every core by default)."""
-    return thread_parts(trials, kernel_threads() if threads is None else threads)
+    """The parts the threads play (every core by default): :data:`PARTS_PER_THREAD` a
+    thread, each of at least :data:`~explore_sim.engine.threads.MIN_GAMES_PER_THREAD`
+    games; one part on one thread."""
+    threads = kernel_threads() if threads is None else threads
+    return thread_parts(trials, threads * PARTS_PER_THREAD if threads > 1 else 1)
 
 
 #: Values a histogram of :func:`count_games_kernel` counts in place (0 to 255); a game's
@@ -511,7 +531,7 @@ def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     """
     names, rows = _recorded(config)
     parts = _parts(trials, threads)
-    room = SPILL_PER_GAME * trials + 1024
+    room = SPILL_PER_GAME * max(stop - start for start, stop in parts) + 1024  # a part's
     counted = (np.zeros((len(parts), config.turns, len(rows), HISTOGRAM_BINS), np.int32),
                np.zeros((len(parts), room, 3), np.int32), np.zeros((len(parts), 2), np.int64))
     out = np.zeros((config.turns, len(rows), 0), np.int32)
