@@ -90,9 +90,10 @@ def test_more_large_values_than_room_play_the_games_again(monkeypatch):
 
 
 def test_a_spilled_negative_value_is_refused_in_one_line():
-    counts = {1: {"damage": np.zeros(2, np.int64)}}
+    apart = kernel_module._values_apart(["damage"], np.array([[0, 0, -1]], np.int32))
     with pytest.raises(ValueError, match="metric 'damage' has negative values"):
-        kernel_module._add_spilled(counts, ["damage"], np.array([[0, 0, -1]], np.int32))
+        Accumulator({"damage": False}).add_counts({"damage": np.zeros(2, np.int64)}, 1,
+                                                  apart[1])
 
 
 def test_simulate_on_the_kernel_counts_its_games_by_value(monkeypatch):

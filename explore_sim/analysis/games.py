@@ -260,11 +260,11 @@ def count_games(deck: Deck, config: GameConfig, policy: Policy, mulligan: Mullig
         return TurnStats.of(play_games(deck, config, policy, mulligan, trials, chunk_seed,
                                        scry_policy, engine="kernel", chosen=True),
                             config.turns, config.metric_names)
-    opening, counts = counted
+    opening, counts, apart = counted
     stats = TurnStats(config.turns, config.metric_names)
     stats.by_turn[0].add(opening)
     for turn, by_value in counts.items():
-        stats.by_turn[turn].add_counts(by_value, trials)
+        stats.by_turn[turn].add_counts(by_value, trials, apart.get(turn))
     return stats
 
 

@@ -209,7 +209,8 @@ class Accumulator:
             self._add_counts(name, _counts(name, array))
         self.n += shape[0]
 
-    def add_counts(self, counts: Mapping[str, np.ndarray], trials: int) -> None:
+    def add_counts(self, counts: Mapping[str, np.ndarray], trials: int,
+                   apart: Mapping[str, np.ndarray] | None = None) -> None:
         """Add one chunk of trials already counted by value (as the compiled game counts
         them): the same sums as :meth:`add` of the values counted.
 
@@ -217,18 +218,25 @@ class Accumulator:
         ----------
         counts : mapping of str to ndarray of int
             Per metric, how many trials had the value 0, 1, 2, ... (trailing zeros
-            allowed); each sums to ``trials``.
+            allowed).
         trials : int
+        apart : mapping of str to ndarray of int, optional
+            Per metric, the values of the trials not in ``counts`` (the compiled game's
+            values beyond its bins); with them, each metric's trials number ``trials``.
         """
         if not self.histogram:
             raise ValueError("counts by value need an accumulator with histograms")
+        apart = apart or {}
         for name in self.binary:
             chunk = np.asarray(counts[name], dtype=np.int64)
-            if int(chunk.sum()) != trials:
-                raise ValueError(f"metric {name!r}: {int(chunk.sum())} counts for {trials} "
-                                 "trials")
+            values = apart.get(name, np.zeros(0, np.int64))
+            if int(chunk.sum()) + len(values) != trials:
+                raise ValueError(f"metric {name!r}: {int(chunk.sum()) + len(values)} counts "
+                                 f"for {trials} trials")
             nonzero = np.flatnonzero(chunk)
             self._add_counts(name, chunk[: nonzero[-1] + 1 if nonzero.size else 0])
+            if len(values):
+                self._add_counts(name, _counts(name, np.asarray(values)))
         self.n += trials
 
     def _add_counts(self, name: str, chunk: np.ndarray) -> None:

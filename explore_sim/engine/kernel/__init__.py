@@ -455,18 +455,19 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     rows = _recorded(config)[1]
     out = chunk_array((config.turns, len(rows), trials))  # every element is written
     opening = chunk_array((trials, 3))
-    _play_games(tables, config, policy, mulligan, trials, chunk_seed, card_ids, scry_policy,
-                threads, (out, opening, _not_counted()))
+    threads = _threads(threads)
+    _play_games(tables, config, policy, mulligan, chunk_seed, card_ids, scry_policy,
+                (threads, _parts(trials, threads)), (out, opening, _not_counted()))
     return _results(config, out, opening)
 
 
 def _play_games(tables: DeckTables, config: GameConfig, policy: Policy,
-                mulligan: MulliganRule, trials: int, chunk_seed: np.random.SeedSequence,
-                card_ids: np.ndarray, scry_policy: Policy | None, threads: int | None,
-                into: tuple) -> None:
+                mulligan: MulliganRule, chunk_seed: np.random.SeedSequence,
+                card_ids: np.ndarray, scry_policy: Policy | None,
+                split: tuple[int, list[tuple[int, int]]], into: tuple) -> None:
     """:func:`play_games_kernel`'s games into ``into``: ``(out, opening, counted)`` as
-    :func:`.game.play_chunk` takes them, ``counted`` with a row per part of
-    :func:`_parts`."""
+    :func:`.game.play_chunk` takes them, ``counted`` with a row per part; ``split`` is
+    ``(threads, parts)`` (:func:`_threads`, :func:`_parts`)."""
     K, discard = _packed(tables, config)
     rows = _recorded(config)[1]
     out, opening, counted = into
@@ -475,20 +476,24 @@ def _play_games(tables: DeckTables, config: GameConfig, policy: Policy,
     programs = _programs(policy, scry_policy)
     args = (deck, key, _mulligan(mulligan), discard, out, rows, opening,
             _empty_given(len(deck), tables.n_kinds), np.int64(0), counted)
-    threads = kernel_threads() if threads is None else threads
+    threads, parts = split
     _play_parts(as_tables(K, programs), K, programs, _state(K, programs, len(deck)), args,
-                _parts(trials, threads), threads)
+                parts, threads)
 
 
 #: Parts a chunk is cut into per thread that plays it (:func:`_play_parts`).
 PARTS_PER_THREAD = 4
 
 
-def _parts(trials: int, threads: int | None) -> list[tuple[int, int]]:
-    """The parts the threads play (every core by default): :data:`PARTS_PER_THREAD` a
-    thread, each of at least :data:`~explore_sim.engine.threads.MIN_GAMES_PER_THREAD`
-    games; one part on one thread."""
-    threads = kernel_threads() if threads is None else threads
+def _threads(threads: int | None) -> int:
+    """The threads that play a chunk: ``threads``, or every core by default."""
+    return kernel_threads() if threads is None else threads
+
+
+def _parts(trials: int, threads: int) -> list[tuple[int, int]]:
+    """The parts ``threads`` threads play: :data:`PARTS_PER_THREAD` a thread, each of at
+    least :data:`~explore_sim.engine.threads.MIN_GAMES_PER_THREAD` games; one part on one
+    thread."""
     return thread_parts(trials, threads * PARTS_PER_THREAD if threads > 1 else 1)
 
 
@@ -502,13 +507,14 @@ def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
                        mulligan: MulliganRule, trials: int,
                        chunk_seed: np.random.SeedSequence, card_ids: np.ndarray,
                        scry_policy: Policy | None = None, threads: int | None = None
-                       ) -> tuple[dict[str, np.ndarray], dict[int, dict[str, np.ndarray]]] | None:
+                       ) -> tuple[dict[str, np.ndarray], dict[int, dict[str, np.ndarray]],
+                                  dict[int, dict[str, np.ndarray]]] | None:
     """The games of :func:`play_games_kernel`, counted by value inside the compiled game.
 
     Each part of the chunk counts its games' metrics of every turn by value in histograms
     of its own: no game's metrics are written out (the opening hand's still are). Values
-    beyond :data:`HISTOGRAM_BINS` are written apart and added after. The counts are those
-    of the games :func:`play_games_kernel` plays.
+    beyond :data:`HISTOGRAM_BINS` are written apart. Together, the counts and the values
+    apart are those of the games :func:`play_games_kernel` plays.
 
     Parameters
     ----------
@@ -517,59 +523,43 @@ def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
 
     Returns
     -------
-    (opening, counts) or None
+    (opening, counts, apart) or None
         ``opening``: the opening hand's metrics, game by game (dict of str to ndarray of
         shape (trials,)); ``counts``: by turn (from 1) and metric, how many games had the
-        value 0, 1, 2, ... (ndarray of int64, up to the largest value or the bins' end).
-        None where more large values came than there is room for
-        (:data:`SPILL_PER_GAME` a game): the caller plays the games written out instead.
-
-    Raises
-    ------
-    ValueError
-        A metric with a negative value.
+        value 0, 1, ..., ``HISTOGRAM_BINS - 1`` (ndarray of int64); ``apart``: by turn and
+        metric, the games' values beyond those (ndarray, only where there are some). None
+        where more came than there is room for (:data:`SPILL_PER_GAME` a game): the caller
+        plays the games written out instead.
     """
     names, rows = _recorded(config)
+    threads = _threads(threads)
     parts = _parts(trials, threads)
     room = SPILL_PER_GAME * max(stop - start for start, stop in parts) + 1024  # a part's
     counted = (np.zeros((len(parts), config.turns, len(rows), HISTOGRAM_BINS), np.int32),
                np.zeros((len(parts), room, 3), np.int32), np.zeros((len(parts), 2), np.int64))
     out = np.zeros((config.turns, len(rows), 0), np.int32)
     opening = chunk_array((trials, 3))
-    _play_games(tables, config, policy, mulligan, trials, chunk_seed, card_ids, scry_policy,
-                threads, (out, opening, counted))
+    _play_games(tables, config, policy, mulligan, chunk_seed, card_ids, scry_policy,
+                (threads, parts), (out, opening, counted))
     hist, spill, tally = counted
     if tally[:, 1].any():  # more large values than room
         return None
     totals = hist.sum(axis=0, dtype=np.int64)
-    spilled = np.concatenate([spill[p, :tally[p, 0]] for p in range(len(parts))])
     counts = {turn + 1: {name: totals[turn, k] for k, name in enumerate(names)}
               for turn in range(config.turns)}
-    _add_spilled(counts, names, spilled)
-    return _results(config, out, opening)[0], counts
+    apart = np.concatenate([spill[p, :tally[p, 0]] for p in range(len(parts))])
+    return _results(config, out, opening)[0], counts, _values_apart(names, apart)
 
 
-def _add_spilled(counts: dict[int, dict[str, np.ndarray]], names: list[str],
-                 spilled: np.ndarray) -> None:
-    """Add the values written apart, ``spilled`` rows ``(turn - 1, k, value)``, to
-    ``counts[turn][names[k]]`` (lengthened to the largest value)."""
-    if not spilled.size:
-        return
-    key = spilled[:, 0].astype(np.int64) * len(names) + spilled[:, 1]
-    order = np.argsort(key, kind="stable")
-    keys, starts = np.unique(key[order], return_index=True)
-    for at, (turn_k, start) in enumerate(zip(keys, starts)):
-        stop = starts[at + 1] if at + 1 < len(starts) else len(order)
-        turn, k = divmod(int(turn_k), len(names))
-        values = spilled[order[start:stop], 2]
-        if values.min() < 0:
-            raise ValueError(f"metric {names[k]!r} has negative values")
-        extra = np.bincount(values)
-        row = counts[turn + 1][names[k]]
-        grown = np.zeros(max(len(row), len(extra)), np.int64)
-        grown[: len(row)] += row
-        grown[: len(extra)] += extra
-        counts[turn + 1][names[k]] = grown
+def _values_apart(names: list[str], apart: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
+    """The values written apart, rows ``(turn - 1, k, value)``, by turn (from 1) and metric
+    ``names[k]``."""
+    by_turn: dict[int, dict[str, np.ndarray]] = {}
+    for turn in np.unique(apart[:, 0]):
+        of_turn = apart[apart[:, 0] == turn]
+        by_turn[int(turn) + 1] = {names[k]: of_turn[of_turn[:, 1] == k, 2]
+                                  for k in np.unique(of_turn[:, 1])}
+    return by_turn
 
 
 def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
