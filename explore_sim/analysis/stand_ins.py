@@ -219,7 +219,8 @@ def stand_in_plan(deck: Deck, cards: Sequence[Card], max_lands: int,
     """
     cards = tuple(cards)
     order = tuple(order) if order is not None else cards
-    in_library = [card for card in order if card in dict(deck.main)]
+    main_cards = dict(deck.main)
+    in_library = [card for card in order if card in main_cards]
     valued = [i for i, card in enumerate(in_library) if card in cards]
     if valued and valued[-1] - valued[0] != len(valued) - 1:
         raise ValueError("the cards valued must follow one another in order")

@@ -46,16 +46,16 @@ def _cut(result: dict[int, dict[str, np.ndarray]], metric: str,
             for t, values in result.items() if t <= turn}
 
 
-def _sums(results: Sequence[dict[int, dict[str, np.ndarray]]], config: GameConfig,
-          first: TurnStats | None = None) -> Sums:
-    """Each result's sums by turn (``first``: the first result's, already made) and the
-    products of every two."""
-    stats = [first if first is not None and i == 0 else
-             TurnStats.of(result, config.turns, config.metric_names)
-             for i, result in enumerate(results)]
+def _stats(result: dict[int, dict[str, np.ndarray]], config: GameConfig) -> TurnStats:
+    return TurnStats.of(result, config.turns, config.metric_names)
+
+
+def _pairs(results: Sequence[dict[int, dict[str, np.ndarray]]],
+           config: GameConfig) -> TurnPairs:
+    """The products of every two results' metrics, by turn."""
     pairs = TurnPairs(config.turns, len(results), config.metric_names)
     pairs.add(list(results))
-    return stats, pairs
+    return pairs
 
 
 @dataclasses.dataclass
@@ -129,16 +129,18 @@ class ValueTask:
 
         first = self.plans[0]
         explorer = play(first.decks[0], self.config, first.card_ids[0])
-        explorer_stats = TurnStats.of(explorer, self.config.turns, self.config.metric_names)
+        explorer_stats = _stats(explorer, self.config)  # the same for every plan
         sums = []
         for plan, (metric, turn) in zip(self.plans, self.basis):
             vanilla = play(plan.decks[1], self.config, plan.card_ids[1])
             short = basis_config(self.config, metric, turn)
             lands = [play(deck, short, ids)
                      for deck, ids in zip(plan.decks[2:], plan.card_ids[2:])]
-            cut = [_cut(result, metric, turn) for result in (explorer, vanilla)]
-            sums.append(PlanSums(_sums([explorer, vanilla], self.config, explorer_stats),
-                                 _sums(cut + lands, short)))
+            at_basis = [_cut(result, metric, turn) for result in (explorer, vanilla)] + lands
+            sums.append(PlanSums(
+                ([explorer_stats, _stats(vanilla, self.config)],
+                 _pairs([explorer, vanilla], self.config)),
+                ([_stats(result, short) for result in at_basis], _pairs(at_basis, short))))
         return sums
 
 
