@@ -68,6 +68,13 @@ def _internalise(module: Any, entry: str) -> None:
             function.linkage = "internal"
 
 
+def _linked_only(library: str) -> bool:
+    """Whether the library named ``library`` is one this thread's :func:`optimised_once`
+    leaves to live only where the entry point links it."""
+    entry = getattr(_STATE, "entry", None)
+    return entry is not None and entry not in library
+
+
 def _install() -> bool:
     """Wrap numba's module optimisation and finalisation, and its setting of a library's
     environment, once per process: the wrappers defer to numba's own in every thread but one
@@ -85,18 +92,16 @@ def _install() -> bool:
             return True
 
         def optimise(self: Any) -> Any:
-            entry = getattr(_STATE, "entry", None)
-            if entry is None:
-                return original(self)
-            if entry in self.name:
-                _internalise(self._final_module, entry)
+            if not _linked_only(self.name):
+                entry = getattr(_STATE, "entry", None)
+                if entry is not None:  # the entry point's own library
+                    _internalise(self._final_module, entry)
                 return original(self)
             _STATE.cheap = getattr(_STATE, "cheap", 0) + 1
             return None  # optimised where it is linked into the entry point
 
         def finalise(self: Any) -> Any:
-            entry = getattr(_STATE, "entry", None)
-            if entry is None or entry in self.name:
+            if not _linked_only(self.name):
                 return finalise_module(self)
             # Linked into the entry point, whose machine code holds it: its own machine code
             # would never run, so it is neither added to the JIT nor compiled.
