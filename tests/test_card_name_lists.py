@@ -94,7 +94,7 @@ def test_a_name_with_commas_not_in_the_deck_is_one_error_naming_it_whole():
     with pytest.raises(DeckError, match=rf"^hand: '{NICANZIL}' is not in the deck"):
         position(deck, turn=3, hand=NICANZIL, battlefield="Cenote Scout, 2 Forest",
                  revealed="Grizzly Bears")
-    with pytest.raises(DeckError, match=rf"^card '{NICANZIL}' is not in the main deck"):
+    with pytest.raises(DeckError, match=rf"^card: '{NICANZIL}' is not in the main deck"):
         chosen_cards(deck, f"Cenote Scout, {NICANZIL}")
 
 
@@ -135,7 +135,7 @@ def test_a_name_not_in_the_deck_is_one_line_and_status_2(tmp_path):
         (["advise", str(deck), "--turn", "3", "--hand", NICANZIL, "--battlefield",
           "Cenote Scout, 2 Forest", "--revealed", "Grizzly Bears"],
          f"hand: '{NICANZIL}' is not in the deck"),
-        (["value", str(deck), "--card", NICANZIL], f"card '{NICANZIL}' is not in the main deck"),
+        (["value", str(deck), "--card", NICANZIL], f"card: '{NICANZIL}' is not in the main deck"),
     ]:
         out = subprocess.run([sys.executable, "-m", "explore_sim", *args, "--trials", "100"],
                              capture_output=True, text=True, cwd=ROOT, timeout=120)

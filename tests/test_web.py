@@ -566,7 +566,7 @@ def test_bad_card_names_of_value_and_advise_are_refused_next_to_their_fields(cli
     value = client.post("/", data={"analysis": "value", "deck": deck,
                                    "card": "Jadelight Ranger\nJadelight Rangr"})
     assert value.status_code == 400
-    assert field_error(value.text, "card") == ("card 'Jadelight Rangr' is not in the main deck "
+    assert field_error(value.text, "card") == ("card: 'Jadelight Rangr' is not in the main deck "
                                                "of xln_sultai_explore (did you mean 'Jadelight "
                                                "Ranger'?)")
     land = client.post("/", data={"analysis": "value", "deck": deck, "card": "Forest"})
@@ -629,7 +629,7 @@ def test_card_fields_take_names_with_commas_one_a_line_or_comma_separated(client
                                    "card": f"Cenote Scout, {NICANZIL}"})
     assert value.status_code == 400
     assert field_error(value.text, "card") == \
-        f"card '{NICANZIL}' is not in the main deck of pasted deck"
+        f"card: '{NICANZIL}' is not in the main deck of pasted deck"
 
 
 @pytest.mark.slow

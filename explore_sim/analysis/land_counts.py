@@ -35,6 +35,7 @@ from ..cards.costs import ANY_COLOUR
 from ..cards.decklist import Deck
 from ..cards.name_lists import split_card_names
 from ..errors import DeckError, OptionError, clip
+from .stand_ins import named_spells
 
 __all__ = ["LandLadder", "land_ladder", "default_counts", "traded_cards", "parse_counts"]
 
@@ -96,17 +97,8 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
               and not card.is_mana_source and not card.fetch]
     if trade:
         names = split_card_names(trade, own) if isinstance(trade, str) else trade
-        chosen = []
-        for name in names:
-            card = own.find(name) if isinstance(name, str) and name.strip() else None
-            if card is None:
-                raise DeckError(f"trade: {clip(str(name))!r} is not in the main deck of "
-                                f"{clip(deck.name)}{own.suggestion_text(str(name))}")
-            if card.is_land:
-                raise DeckError(f"trade: {card.name} is a land; name spells to trade against "
-                                "the lands")
-            if card not in chosen:
-                chosen.append(card)
+        chosen = named_spells(names, own, deck, "trade",
+                              "name spells to trade against the lands")
         return chosen, f"the cards named: {', '.join(card.name for card in chosen)}"
     filler = own.find(deck.filler) if deck.filler else None
     if filler is not None and not filler.is_land:

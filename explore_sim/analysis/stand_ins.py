@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from statistics import NormalDist
 from typing import Any
 
@@ -33,16 +33,61 @@ from ..cards.costs import ANY_COLOUR
 from ..cards.decklist import Deck
 from ..cards.features import pip_demand
 from ..engine.policies import Policy, policy_name
-from ..errors import DeckError, clip
+from ..errors import DeckError, OptionError, clip
 from .compare import CompareResult
 from .game_setup import GameSetup
 from .games import play_paired
 from .report import deck_meta
 
-__all__ = ["vanilla_stand_in", "added_basics", "StandInPlan", "stand_in_plan", "coupled_ids",
-           "land_equivalent", "play_plan"]
+__all__ = ["named_spells", "vanilla_stand_in", "added_basics", "StandInPlan", "stand_in_plan",
+           "coupled_ids", "land_equivalent", "play_plan"]
 
 _BASIC_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # W U B R G
+
+
+def named_spells(names: Iterable[str | Card], own: Catalog, deck: Deck, label: str,
+                 why_not_land: str) -> list[Card]:
+    """The spells a user names to swap for stand-ins or lands (``value``'s cards, ``lands``'
+    trade), each once, in the order named.
+
+    Parameters
+    ----------
+    names : iterable of str or Card
+        Names looked up in ``own`` (ignoring case and accents).
+    own : Catalog
+        The cards that may be named: the deck's own.
+    deck : Deck
+        The deck, named in the errors.
+    label : str
+        The option the names came from, which starts every error (``"card"``, ``"trade"``).
+    why_not_land : str
+        What to name instead of a land, the end of a land's error.
+
+    Returns
+    -------
+    list of Card
+
+    Raises
+    ------
+    OptionError
+        An item that is not a name.
+    DeckError
+        A name ``own`` does not hold (with the nearest names), or a land.
+    """
+    chosen: list[Card] = []
+    for item in names:
+        name = item.name if isinstance(item, Card) else item
+        if not isinstance(name, str) or not name.strip():
+            raise OptionError(f"{label}: expected a card name, got {clip(repr(item))}")
+        card = own.find(name)
+        if card is None:
+            raise DeckError(f"{label}: {clip(name)!r} is not in the main deck of "
+                            f"{clip(deck.name)}{own.suggestion_text(name)}")
+        if card.is_land:
+            raise DeckError(f"{label}: {card.name} is a land; {why_not_land}")
+        if card not in chosen:
+            chosen.append(card)
+    return chosen
 
 
 def vanilla_stand_in(card: Card) -> Card:

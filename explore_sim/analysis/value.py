@@ -51,7 +51,7 @@ import pandas as pd
 from ..cards import Card, Catalog
 from ..cards.decklist import Deck, load_deck
 from ..engine.policies import Policy, one_policy, policy_name
-from ..errors import DeckError, OptionError, clip
+from ..errors import OptionError, clip
 from ..progress import shows_progress
 from .compare import CompareResult
 from .executors import executing
@@ -65,6 +65,7 @@ from .stand_ins import (
     StandInPlan,
     added_basics,
     land_equivalent,
+    named_spells,
     play_plan,
     stand_in_plan,
     vanilla_stand_in,
@@ -184,21 +185,9 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | Card | None) ->
         cards = split_card_names(cards, Catalog(held), card_sources)
     elif isinstance(cards, Card):
         cards = [cards]
-    own = Catalog([*deck.cards, *_commanders(deck)])
-    chosen: list[Card] = []
-    for item in cards:
-        name = item.name if isinstance(item, Card) else item
-        if not isinstance(name, str) or not name.strip():
-            raise OptionError(f"card: expected a card name, got {clip(repr(item))}")
-        card = own.find(name)
-        if card is None:
-            raise DeckError(f"card {clip(name)!r} is not in the main deck of "
-                            f"{clip(deck.name)}{own.suggestion_text(name)}")
-        if card.is_land:
-            raise DeckError(f"{card.name} is a land: value weighs a spell of the deck against "
-                            "a vanilla stand-in and against lands; name a spell")
-        if card not in chosen:
-            chosen.append(card)
+    chosen = named_spells(cards, Catalog([*deck.cards, *_commanders(deck)]), deck, "card",
+                          "value weighs a spell of the deck against a vanilla stand-in and "
+                          "against lands; name a spell")
     if not chosen:
         raise OptionError("no card named")
     return chosen
