@@ -171,6 +171,7 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
     card ids (nothing is on the battlefield or in the command zone yet)."""
     s = S.slots
     s[Slot.HAND_LANDS] = 0
+    s[Slot.HAND_WAITING] = 0
     s[Slot.HELD] = 0
     S.hand_pips[:] = 0
     S.sets[:, :] = 0
@@ -179,6 +180,8 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
         S.zones[Zone.LIB_COUNT, kind] = counts[kind] - held
         if held:
             s[Slot.HAND_LANDS] += held * K.card[kind, CardCol.IS_LAND]
+            if K.card[kind, CardCol.NEEDS_TARGET] == 2:
+                s[Slot.HAND_WAITING] += held
             s[Slot.HELD] += held
             for k in range(5):
                 S.hand_pips[k] += held * K.pips[kind, k]

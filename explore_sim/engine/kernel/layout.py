@@ -455,6 +455,7 @@ class Slot(_Numbered):
     GRAVEYARD = auto()  # cards in the graveyard
     TURN = auto()
     HAND_LANDS = auto()  # land cards in hand
+    HAND_WAITING = auto()  # spells in hand whose target only an opponent has (never cast)
     LIB_LANDS = auto()  # land cards in the library
     POOL_IN_USE = auto()  # mana was put into the pool this phase
     SIZE = auto()  # the library's size at the start

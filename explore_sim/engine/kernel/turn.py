@@ -173,10 +173,7 @@ def turn_metrics(K, S, out):
     out[TurnMetric.OPPONENT_DEAD] = 1 if totals[Event.DAMAGE] >= K.dims[Dim.LIFE] else 0
     # spells left: nonland cards in hand but those held for want of a target (never cast
     # in a goldfish game), and commanders in the command zone
-    spells_left = s[Slot.HELD] - s[Slot.HAND_LANDS]
-    for kind in range(1, K.dims[Dim.N_KINDS]):
-        if K.card[kind, CardCol.NEEDS_TARGET] == 2:
-            spells_left -= S.zones[Zone.HAND, kind]
+    spells_left = s[Slot.HELD] - s[Slot.HAND_LANDS] - s[Slot.HAND_WAITING]
     for slot in range(K.dims[Dim.N_COMMANDERS]):
         spells_left += S.zones[Zone.COMMAND, group_id(K, Group.COMMANDER_IDS, slot)]
     out[TurnMetric.SCREWED] = 1 if (s[Slot.PLAYED_LAND] == 0 and lands < s[Slot.TURN]
