@@ -262,7 +262,8 @@ def test_without_numba_auto_plays_numpy_with_one_notice(no_numba):
                    "'explore_sim[fast]' adds it)")
     assert caught == [("engine auto: numba cannot be imported (No module named 'numba'; pip "
                        "install 'explore_sim[fast]' adds it); the games are played by the "
-                       "numpy engine")]  # once per process
+                       "numpy engine (the same rules; a seed draws other games than on the "
+                       "compiled one)")]  # once per process
 
 
 @pytest.mark.slow
@@ -273,7 +274,8 @@ def test_without_numba_the_command_line_notes_it_once_and_refuses_the_kernel(no_
     assert auto.returncode == 0, auto.stderr
     assert auto.stderr == ("explore-sim: warning: engine auto: numba cannot be imported (No "
                            "module named 'numba'; pip install 'explore_sim[fast]' adds it); "
-                           "the games are played by the numpy engine\n")
+                           "the games are played by the numpy engine (the same rules; a seed "
+                           "draws other games than on the compiled one)\n")
     assert json.loads(auto.stdout)["meta"]["engine"] == "numpy"
     kernel = cli_run(*args, "--engine", "kernel", env=no_numba)
     assert kernel.returncode == 2 and kernel.stdout == ""

@@ -146,7 +146,8 @@ def _notice(reason: str) -> None:
     process)."""
     if not _STATE.get("noticed"):
         _STATE["noticed"] = True
-        warnings.warn(f"engine auto: {reason}; the games are played by the numpy engine",
+        warnings.warn(f"engine auto: {reason}; the games are played by the numpy engine (the "
+                      "same rules; a seed draws other games than on the compiled one)",
                       OptionWarning, stacklevel=3)
 
 

@@ -189,7 +189,7 @@ def chosen_cards(deck: Deck, cards: Iterable[str | Card] | str | Card | None) ->
                           "value weighs a spell of the deck against a vanilla stand-in and "
                           "against lands; name a spell")
     if not chosen:
-        raise OptionError("no card named")
+        raise OptionError("card: no card named")
     return chosen
 
 
