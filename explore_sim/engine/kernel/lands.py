@@ -147,6 +147,23 @@ def choose_land(K, S, land_drop, tapped):
                 keys[o] += 1 << 50
         if untapped == will_use:
             keys[o] += 1 << 49
+    # Steps 3 and 4 and the tiebreak add less than 1 << 49 (colour_keys' three keys are
+    # capped below it), so they only order the options tied on steps 1 and 2: a lone
+    # leader is the choice, and only the tied options get colour keys.
+    top = 0
+    for o in range(n_options):
+        if held[o]:
+            top = max(top, keys[o] >> 49)
+    n_top = 0
+    for o in range(n_options):
+        if held[o]:
+            if keys[o] >> 49 == top:
+                n_top += 1
+                last = o
+            else:
+                held[o] = False
+    if n_top == 1:
+        return last
     colour_keys(K, S, K.opt_cover, K.option_colours, K.option_fetch, held, keys)
     best, best_key = -1, -1
     for o in range(n_options):
