@@ -376,6 +376,7 @@ def pack(tables: DeckTables, config: GameConfig) -> KernelTables:
             gi[group] = len(tables.groups) + ID_LISTS.index(name)
         elif name in tables.groups:
             gi[group] = tables.groups.index(name)
+    _check_tiebreak(options.tiebreak)
     option_columns = {
         OptionCol.CARD: options.card, OptionCol.KIND: options.kind,
         OptionCol.SPELL_FACE: options.is_spell_face, OptionCol.BOUNCE: options.is_bounce,
@@ -512,6 +513,15 @@ def _build_castable_by_key(tables: DeckTables, keys: tuple) -> np.ndarray:
         watched[:, j] = any_way(modes)
     rows = {KeyRow.RANKS: by_rank, KeyRow.KINDS: by_kind, KeyRow.WATCHED: watched}
     return np.stack([_bit_rows(rows[row]) for row in KeyRow])
+
+
+def _check_tiebreak(tiebreak: np.ndarray) -> None:
+    """The land choice's keys (:func:`~.lands.choose_land`) hold steps 1 and 2 from bit 49,
+    the colour keys from bit 21, and the tiebreak plus ``1 << 20`` from 0 to below bit 21:
+    the choice gives colour keys only to the options tied on steps 1 and 2, which holds
+    while the tiebreak stays in its bits."""
+    if len(tiebreak) and not -(1 << 20) <= tiebreak.min() <= tiebreak.max() < 1 << 20:
+        raise AssertionError("a land option's tiebreak is outside [-2**20, 2**20)")
 
 
 def _needs_target(tables: DeckTables) -> np.ndarray:
