@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bits import put
 from .codes import ONE, ZERO
-from .layout import CardCol, Dim, Group, SetRow, Slot, Trace, Work, Zone
+from .layout import CardCol, Dim, Group, Slot, Trace, Work, Zone
 from .records import borrow, compiled
 from .state import BLOCK
 from .trace import (
@@ -18,7 +17,7 @@ from .trace import (
     tracing,
 )
 from .turn import play_turn, turn_metrics
-from .zones import count, deal_to, group_id, group_size, mark_castable
+from .zones import count, deal_to, group_id, group_size, to_hand
 
 #: Cards in an opening hand before mulligans.
 HAND_SIZE = 7
@@ -178,15 +177,9 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
     for kind in range(K.dims[Dim.N_KINDS]):
         held = S.zones[Zone.HAND, kind]
         S.zones[Zone.LIB_COUNT, kind] = counts[kind] - held
-        if held:
-            s[Slot.HAND_LANDS] += held * K.card[kind, CardCol.IS_LAND]
-            if K.card[kind, CardCol.NEEDS_TARGET] == 2:
-                s[Slot.HAND_WAITING] += held
-            s[Slot.HELD] += held
-            for k in range(5):
-                S.hand_pips[k] += held * K.pips[kind, k]
-            put(S.sets[SetRow.HELD_IDS], kind, True)
-            mark_castable(K, S, kind)
+        if held:  # counted into the hand as any card joining it
+            S.zones[Zone.HAND, kind] = 0
+            to_hand(K, S, kind, held)
     s[Slot.LIB_LANDS] = deck_lands - s[Slot.HAND_LANDS]
     for k in range(5):
         S.lib_pips[k] = deck_pips[k] - S.hand_pips[k]
