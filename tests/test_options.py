@@ -8,6 +8,7 @@ import dataclasses
 import inspect
 import json
 
+import numpy as np
 import pytest
 from conftest import DECKS
 
@@ -98,3 +99,53 @@ def test_the_functions_take_every_keyword_option_with_its_default(function):
 def test_an_unknown_option_is_a_type_error_naming_the_closest():
     with pytest.raises(TypeError, match="unexpected option 'turnz' \\(did you mean 'turns'\\?\\)"):
         explore_sim.simulate(DECK, trials=10, turnz=3)
+
+
+FLAGS = [entry.name for entry in keyword_options() if entry.kind == "bool"]
+
+
+@pytest.mark.parametrize("name", FLAGS)
+@pytest.mark.parametrize("value", ["no", "False", None, 0, 1])
+def test_an_on_off_option_takes_only_true_or_false(name, value):
+    """"no" is truthy: read as True it would play other games than asked, silently."""
+    with pytest.raises(OptionError, match=f"{name} must be True or False, got"):
+        explore_sim.simulate(DECK, turns=2, trials=10, **{name: value})
+
+
+@pytest.mark.parametrize("name", ["explorer_gone", "targeted", "explorer_outside"])
+def test_the_explore_sequence_s_flags_take_only_true_or_false(name):
+    with pytest.raises(OptionError, match=f"{name} must be True or False, got 'no'"):
+        explore_sim.explore(DECK, explorer="Cenote Scout", trials=10, **{name: "no"})
+
+
+@pytest.mark.parametrize("name", ["on_play", "explorer_cast"])
+def test_advise_s_flags_take_only_true_or_false(name):
+    with pytest.raises(OptionError, match=f"{name} must be True or False, got 'no'"):
+        explore_sim.advise(DECK, turn=3, revealed="Cenote Scout", trials=10,
+                           battlefield="2 Forest, Cenote Scout", **{name: "no"})
+
+
+def _numpy_values(value, path="meta"):
+    """The paths of the NumPy scalars in ``value`` (nested dicts and lists)."""
+    if isinstance(value, dict):
+        return [p for key, item in value.items() for p in _numpy_values(item, f"{path}.{key}")]
+    if isinstance(value, (list, tuple)):
+        return [p for i, item in enumerate(value) for p in _numpy_values(item, f"{path}[{i}]")]
+    return [path] if isinstance(value, np.generic) else []
+
+
+@pytest.mark.parametrize("run", [
+    lambda: explore_sim.simulate(DECK, turns=np.int64(2), on_play=np.bool_(False), trials=256,
+                                 seed=np.int64(1)),
+    lambda: explore_sim.compare(DECK, ["forge", "keep"], turns=np.int64(2), trials=256, seed=1),
+    lambda: explore_sim.value(DECK, ["Cenote Scout"], turn=np.int64(3), turns=np.int64(3),
+                              trials=256, seed=1, progress=False),
+    lambda: explore_sim.explore(DECK, explores=np.int64(2), drawn=np.int64(8), turn=np.int64(2),
+                                trials=256, seed=1),
+], ids=["simulate", "compare", "value", "explore"])
+def test_numpy_numbers_given_are_plain_numbers_in_the_metadata(run):
+    """A notebook's ``np.int64`` turn is kept as a plain number: the metadata is written as
+    JSON (results files, ``render("json")``)."""
+    result = run()
+    assert _numpy_values(result.meta) == []
+    json.loads(result.render("json"))

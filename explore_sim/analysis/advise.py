@@ -48,6 +48,7 @@ from ..cards.name_lists import COUNT_AND_NAME, split_card_names
 from ..engine.castability import record_main_phase
 from ..engine.explore_effects import explore_instruction
 from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
+from ..engine.options import as_flag
 from ..engine.policies import Observation, Policy, one_policy, policy_name
 from ..engine.state import shuffled_libraries
 from ..errors import DeckError, OptionError, clip
@@ -315,9 +316,10 @@ def position(
     remaining = _library(deck, zones, commanders, revealed_card)
     ids = [i + 1 for i, card in enumerate(deck.cards) for _ in range(remaining[card])]
     return Position(
-        deck=deck, turn=turn, on_play=bool(on_play), hand=zones["hand"],
+        deck=deck, turn=turn, on_play=as_flag("on_play", on_play), hand=zones["hand"],
         battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
-        revealed=revealed_card, explores_left=explores_left, explorer_cast=bool(explorer_cast),
+        revealed=revealed_card, explores_left=explores_left,
+        explorer_cast=as_flag("explorer_cast", explorer_cast),
         phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
     )
 
@@ -738,7 +740,7 @@ def advise(
     policy = one_policy(policy, "advise")
     choice = position_engine(engine)
     trials = check_trials(trials)
-    config = GameConfig(turns=last_turn, on_play=bool(on_play), game=game)
+    config = GameConfig(turns=last_turn, on_play=pos.on_play, game=game)
     _check_explorer_paid(pos, config, policy)
     seed_seq = seed_sequence(seed)
     sums = [PairedValues(2) for _ in chosen]

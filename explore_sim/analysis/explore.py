@@ -24,6 +24,7 @@ import pandas as pd
 from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
 from ..engine.metrics import catalogue
+from ..engine.options import as_flag
 from ..engine.policies import Observation, Policy, decide, one_policy, policy_name
 from ..engine.rules import explore as explore_rule, reveal
 from ..engine.state import ExploreState, shuffled_libraries
@@ -231,7 +232,7 @@ def explore(
     library_lands = int(features.is_land[library].sum())
 
     task = ExploreTask(library=library, features=features, drawn=drawn, explores=explores,
-                       policy=policy, explorer_gone=bool(explorer_gone), targeted=bool(targeted),
+                       policy=policy, explorer_gone=explorer_gone, targeted=targeted,
                        turn=turn, known_cards=len(known_ids), known_lands=known_lands,
                        library_lands=library_lands, depth=depth)
     stats = Accumulator(EXPLORE_METRICS)
@@ -310,6 +311,10 @@ class ExploreTask:
     known_lands: int
     library_lands: int
     depth: int
+
+    def __post_init__(self) -> None:
+        for name in ("explorer_gone", "targeted"):  # "no" would be read as True
+            object.__setattr__(self, name, as_flag(name, getattr(self, name)))
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> Accumulator:
         """Shuffle and explore ``trials`` times.
@@ -459,6 +464,7 @@ def _setup(deck: Deck, features: FeatureTable, explores: int | None, drawn: obje
            known: Iterable[str] | str, explorer: str | Card | None, explorer_outside: bool,
            turn: object) -> tuple[Card | None, int, np.ndarray, np.ndarray, int, int]:
     """The explorer, explores, known ids, library, drawn and turn of an explore sequence."""
+    explorer_outside = as_flag("explorer_outside", explorer_outside)
     explorer_card = _explorer_card(deck, explorer, explorer_outside)
     explores = _check_explores(explores, explorer_card)
     known_ids = _ids_of(deck, features, _known_names(known, deck))

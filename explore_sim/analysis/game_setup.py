@@ -136,7 +136,10 @@ def game_setup(decks: Sequence[Deck], trials: int, options: Mapping[str, Any]) -
     values = {**known, **options}
     for entry in keyword_options():
         if entry.kind == "bool":
+            entry.check(values[entry.name])  # "no" would be True
             values[entry.name] = bool(values[entry.name])
+        elif entry.kind == "int" and isinstance(values[entry.name], np.integer):
+            values[entry.name] = int(values[entry.name])  # the metadata holds plain ints
         elif entry.kind == "names":
             values[entry.name] = tuple(values[entry.name])
         elif entry.kind == "cards":

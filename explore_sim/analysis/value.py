@@ -492,6 +492,7 @@ def value(
     (metric_name,) = check_metrics([metric], label="metric")
     chosen = chosen_cards(deck, cards)
     turn_of, turns = _basis_turns(chosen, turn, turns)
+    turn = None if turn is None else int(turn)  # checked: a whole number
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
                                         "mulligan": mulligan, "game": game, "engine": engine})
     config, trials = setup.config, setup.trials

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from ..cards import Card, FeatureTable
 from ..errors import OptionError
 from .metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS, TURN_METRICS
@@ -87,7 +89,10 @@ class GameConfig:
 
     def __post_init__(self) -> None:
         for entry in config_options():  # the checks of the option schema
-            entry.check(getattr(self, entry.name))
+            value = getattr(self, entry.name)
+            entry.check(value)
+            if isinstance(value, (np.integer, np.bool_)):  # plain values, as JSON holds them
+                object.__setattr__(self, entry.name, value.item())
         if self.record:
             known = self._all_metric_names()
             unknown = [name for name in self.record if name not in known]

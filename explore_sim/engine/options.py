@@ -27,7 +27,7 @@ from ..errors import OptionError, clip
 from .mulligan import MULLIGAN_RULES
 
 __all__ = ["GameOption", "GAME_OPTIONS", "KINDS", "GAMES", "LAND_FACES", "REPLACEMENT_ORDERS",
-           "ENGINES", "option", "keyword_options", "config_options", "options_named"]
+           "ENGINES", "option", "keyword_options", "config_options", "options_named", "as_flag"]
 
 #: Settings of ``land_faces`` (spell // land cards played as lands).
 LAND_FACES = ("when-needed", "always", "never")
@@ -148,6 +148,8 @@ class GameOption:
             if not low <= value <= high:
                 raise OptionError(f"{self.name} must be between {self.low:g} and {self.high:g}, "
                                   f"got {value}")
+        elif self.kind == "bool":
+            as_flag(self.name, value)
         elif self.kind == "probability":
             if (isinstance(value, bool) or not isinstance(value, (int, float))
                     or not 0 <= value <= 1):
@@ -161,6 +163,30 @@ class GameOption:
             else:
                 allowed = "one of " + ", ".join(self.choices)
             raise OptionError(f"{self.name} must be {allowed}, got {clip(str(value))!r}")
+
+
+def as_flag(name: str, value: Any) -> bool:
+    """``value``, an option that is on or off, as a bool: only ``True`` or ``False`` (NumPy's
+    too) are taken, so that ``"no"`` or ``None`` is refused rather than read as on or off.
+
+    Parameters
+    ----------
+    name : str
+        The option, as the error names it.
+    value : object
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    OptionError
+        Any other value.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise OptionError(f"{name} must be True or False, got {clip(repr(value))}")
+    return bool(value)
 
 
 def _schema() -> list[GameOption]:
