@@ -314,6 +314,20 @@ def test_legends_sit_beside_the_data_by_default(with_expression):
         plotting.plot_turns(with_expression.summary(), "on_curve", ax=ax, legend="left")
 
 
+@pytest.mark.parametrize("draw", [
+    lambda compared: plotting.plot_turns(compared.summary(), "on_curve"),
+    lambda compared: plotting.plot_differences(compared.paired_differences(), "on_curve"),
+], ids=["plot_turns", "plot_differences"])
+def test_a_legend_beside_the_axes_is_inside_the_figure_pyplot_made(compared, draw, tmp_path):
+    """With ``ax=None`` and no figure yet, the figure made lays itself out: saved as it is, its
+    legend beside the axes is not cut off at the figure's edge."""
+    ax = draw(compared)
+    ax.figure.savefig(tmp_path / "plot.png")
+    legend, figure = ax.get_legend().get_window_extent(), ax.figure.bbox
+    assert figure.x0 <= legend.x0 and legend.x1 <= figure.x1
+    assert ax.get_window_extent().x1 <= legend.x0
+
+
 def test_plot_metrics_refuses_an_unknown_metric(with_expression):
     with pytest.raises(explore_sim.OptionError, match=r"unknown on_curv \(did you mean 'on_curve'"):
         plotting.plot_metrics(with_expression, ["on_curv"])

@@ -44,10 +44,14 @@ def metric_label(metric: str) -> str:
 
 
 def axes_or_current(ax: Axes | None) -> Axes:
-    """``ax``, or the current axes when None."""
+    """``ax``, or the current axes when None (as pyplot and seaborn do). Where pyplot has no
+    figure yet, the new one lays itself out (``layout="constrained"``), so that a legend
+    beside the axes is inside the figure when it is saved."""
     if ax is None:
         import matplotlib.pyplot as plt
 
+        if not plt.get_fignums():
+            plt.figure(layout="constrained")
         ax = plt.gca()
     return ax
 
