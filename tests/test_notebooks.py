@@ -73,3 +73,25 @@ def test_a_run_in_a_notebook_shows_its_progress(tmp_path):
     assert results == ["150000", "True"]
     quiet = [out for out in book.cells[2].outputs if out.get("output_type") == "stream"]
     assert quiet == []  # progress=False: no display
+
+
+def _printed(book):
+    """Each code cell's printed text and results (the progress shown on stderr left out)."""
+    return [[out.get("text") or out.get("data", {}).get("text/plain", "")
+             for out in cell.outputs
+             if out.get("output_type") in ("stream", "execute_result")
+             and out.get("name") != "stderr"]
+            for cell in book.cells if cell.cell_type == "code"]
+
+
+@pytest.mark.parametrize("name", ["01_quickstart", "02_keep_or_mill"])
+def test_the_committed_outputs_are_what_this_code_prints(name, monkeypatch):
+    """The quick notebooks, run again at their full trials on their seeds, print what the
+    committed ones hold: the outputs of a real run of this code, not of an older one."""
+    monkeypatch.delenv("EXPLORE_SIM_NOTEBOOK_TRIALS", raising=False)
+    path = ROOT / "notebooks" / f"{name}.ipynb"
+    committed = nbformat.read(path, as_version=4)
+    book = nbformat.read(path, as_version=4)
+    NotebookClient(book, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    assert _printed(book) == _printed(committed)
