@@ -141,7 +141,8 @@ def close_matches(name: str, candidates: Iterable[str], n: int = 2) -> str:
     -------
     str
     """
-    close = difflib.get_close_matches(name, [str(c) for c in candidates], n=n, cutoff=0.6)
+    unique = list(dict.fromkeys(str(c) for c in candidates))  # each name suggested once
+    close = difflib.get_close_matches(name, unique, n=n, cutoff=0.6)
     return " or ".join(repr(c) for c in close)
 
 

@@ -188,6 +188,19 @@ def test_bad_baselines_are_one_line_option_errors(two_by_three, kwargs, message)
     assert "\n" not in str(error.value)
 
 
+def test_a_close_name_is_suggested_once():
+    """With one deck, a variant's label is its policy: 'forge' is suggested once."""
+    one_deck = explore_sim.compare(MERFOLK, ["keep", "forge"], turns=1, trials=100, seed=1)
+    with pytest.raises(OptionError, match="\\(did you mean 'forge'\\?\\)"):
+        one_deck.paired_differences(baseline="forg")
+
+
+def test_an_unknown_metric_of_an_explore_distribution_is_an_option_error():
+    result = explore_sim.explore(MERFOLK, explores=2, trials=100, seed=1)
+    with pytest.raises(OptionError, match="unknown metric 'counter' \\(did you mean 'counters'"):
+        result.distribution("counter")
+
+
 # --- metadata that travels ---------------------------------------------------------------
 
 @pytest.fixture(scope="module")

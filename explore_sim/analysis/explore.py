@@ -28,7 +28,7 @@ from ..engine.options import as_flag
 from ..engine.policies import Observation, Policy, decide, one_policy, policy_name
 from ..engine.rules import explore as explore_rule, reveal
 from ..engine.state import ExploreState, shuffled_libraries
-from ..errors import DeckError, OptionError, clip
+from ..errors import DeckError, OptionError, clip, close_matches
 from ..progress import callback, shows_progress
 from .report import INTERVAL, deck_meta, explores_text, meta_text, render, versions
 from .results import Result
@@ -92,7 +92,17 @@ class ExploreResult(Result):
         DataFrame
             ``value, count, probability, se, ci_low, ci_high``, with :attr:`meta` in
             ``attrs["explore_sim"]``.
+
+        Raises
+        ------
+        OptionError
+            A metric that is not one of :data:`EXPLORE_METRICS` (with the closest names).
         """
+        if metric not in EXPLORE_METRICS:
+            close = close_matches(str(metric), EXPLORE_METRICS)
+            hint = f" (did you mean {close}?)" if close else ""
+            raise OptionError(f"distribution: unknown metric {clip(repr(metric))}{hint}; known: "
+                              f"{', '.join(EXPLORE_METRICS)}")
         return self._with_meta(self.stats.distribution(metric, level))
 
     def render(self, fmt: str = "table") -> str:
