@@ -143,6 +143,9 @@ def test_a_chunks_counts_are_numpys_bincount(values):
 
 def test_wilson_interval_stays_in_range():
     assert wilson_interval(0, 100) [0] == 0.0
+    # none or all: the interval ends exactly at 0 or 1, not a rounding error away
+    assert all(wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+               for n in (15, 43, 2000, 200_000))
     low, high = wilson_interval(100, 100)
     assert high == 1.0 and 0.95 < low < 1
     low, high = wilson_interval(50, 100)

@@ -62,7 +62,10 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or n successes the interval ends exactly at 0 or 1 (not a rounding error away).
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return low, high
 
 
 def summary_rows(n: int, sums: Mapping[str, tuple[int, int]], binary: Mapping[str, bool],
