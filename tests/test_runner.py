@@ -159,7 +159,7 @@ def test_result_distribution_and_repr():
     assert dist["probability"].sum() == pytest.approx(1.0)
     assert repr(result) == ("ExploreResult(deck='Lost Caverns Merfolk Explore', policy='forge', "
                             "explores=2, drawn=8, trials=4000, seed=2)")
-    with pytest.raises(KeyError):
+    with pytest.raises(explore_sim.OptionError, match="unknown metric .nope."):
         result.distribution("nope")
 
 
