@@ -13,11 +13,13 @@ from conftest import DECKS, ROOT
 import explore_sim
 from explore_sim.analysis.executors import InProcessExecutor
 from explore_sim.analysis.game_setup import game_setup
-from explore_sim.analysis.objectives import parse_objective
+from explore_sim.analysis.objectives import PairedValues, parse_objective
 from explore_sim.analysis.runner import child_seed, seed_sequence
 from explore_sim.analysis.tune import (
+    MIN_TWIN_GAMES,
     TUNE_COLUMNS,
     _play,
+    _Race,
     _recommend,
     _schedule,
     policy_space,
@@ -48,6 +50,37 @@ def test_the_policy_space():
 def test_halving_schedule():
     assert _schedule(409, 5) == [409, 205, 103, 52, 26, 13, 7]
     assert _schedule(8, 5) == [8] and _schedule(5, 5) == [5] and _schedule(3, 5) == [3]
+
+
+def _race_of(scores: np.ndarray) -> _Race:
+    """A race of the rules whose objective values, game by game, are the rows of ``scores``."""
+    race = _Race.start(len(scores))
+    sums = PairedValues(len(scores))
+    sums.add(list(scores.astype(float)))
+    race.add(list(range(len(scores))), sums)
+    return race
+
+
+def test_rules_alike_over_a_few_games_are_not_twins():
+    """Over a dozen games many rules score alike (every game on curve): none of them is left
+    out as another's twin, which would lose it from the race."""
+    few = np.ones((4, 13))
+    twins: dict[int, int] = {}
+    assert _race_of(few).cut([0, 1, 2, 3], 2, twins) == [0, 1] and twins == {}
+    many = np.ones((4, MIN_TWIN_GAMES))
+    many[3, 5] = 0  # rule 3 differs in one game
+    assert _race_of(many).cut([0, 1, 2, 3], 2, twins) == [0, 3] and twins == {0: 2}
+
+
+def test_a_small_budget_keeps_the_race_going():
+    """At 50,000 games the first round plays 13 games a rule: every rule scored as keep in
+    them, and all 408 were once left out as its twins, keep recommended over mill."""
+    result = tune(MERFOLK, "on_curve@4", budget=50_000, seed=2)
+    assert result.winner == "mill"
+    assert result.meta["rounds"][1]["survivors"] == 205
+    finalists = result.summary()[lambda rows: rows["rank"] > 0]
+    if len(finalists) < 5:
+        assert f"{len(finalists)} finalist" in result.meta["note"]
 
 
 @pytest.mark.slow

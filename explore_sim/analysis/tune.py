@@ -68,6 +68,10 @@ THRESHOLDS: dict[str, tuple[str, ...]] = {
 }
 #: Share of the budget spent racing; the rest re-evaluates the best on a fresh seed.
 RACING_SHARE = 0.8
+#: The fewest racing games two rules must have scored the same in, every one of them, to be
+#: counted as twins: over a few games many different rules score alike (every game on curve),
+#: and one of them left out as another's twin would be lost from the race.
+MIN_TWIN_GAMES = 1000
 #: Columns of :meth:`TuneResult.summary`.
 TUNE_COLUMNS = ("rank", "policy", "racing_mean", "racing_games", "same_games", "mean", "se",
                 "ci_low",
@@ -136,7 +140,10 @@ class _Race:
         return float(self.total[index] / self.games[index]) if self.games[index] else math.nan
 
     def same_games(self, i: int, j: int) -> bool:
-        """Candidates ``i`` and ``j`` scored the same in every game so far (up to rounding)."""
+        """Candidates ``i`` and ``j`` scored the same (up to rounding) in every game so far,
+        and so far is at least :data:`MIN_TWIN_GAMES` games."""
+        if min(self.games[i], self.games[j]) < MIN_TWIN_GAMES:
+            return False
         return bool(self.apart[i, j] <= 1e-9 * max(1.0, self.squares[i], self.squares[j]))
 
     def cut(self, alive: list[int], keep: int, twins: dict[int, int]) -> list[int]:
@@ -387,6 +394,9 @@ def tune(
                       executor, step, engine)
     frame = _final_rows(race, twins, finalists, final_labels, fresh)
     recommended, note = _recommend(frame, target.lower_is_better)
+    if len(finalists) < min(top, len(policies)):
+        note += (f"; {len(finalists)} finalist{'s' if len(finalists) > 1 else ''}, not {top}: "
+                 "every other survivor scored as one of them in every racing game (its twin)")
     meta = _tune_meta(deck, target, policies, budget, rounds, final_games, final_labels,
                       recommended, note, setup, seed_seq)
     return TuneResult(meta=meta, rows=frame)
