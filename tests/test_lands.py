@@ -87,6 +87,12 @@ def test_the_traded_spells_are_the_filler_the_cards_named_or_every_spell_by_mana
     spells, rule = traded_cards(hakbal)
     assert "its filler Island is a land" in rule
     assert not any(c.is_mana_source or c.fetch or c.is_land for c in spells)
+    # A spell held for an opponent's target is never cast in a goldfish game: traded, it would
+    # be a free slot for a land. Named, it is traded as asked.
+    held = [c.name for c, _ in hakbal.main if c.target == "opponent"]
+    assert "Counterspell" in held and not {c.name for c in spells} & set(held)
+    assert "spells held for an opponent's target" in rule
+    assert [c.name for c in traded_cards(hakbal, "Counterspell")[0]] == ["Counterspell"]
     # Every spell by mana value: a Karsten deck keeps its curve's shape.
     ladder = land_ladder(karsten_deck([3, 10, 10, 7, 4], 26), [22, 30])
     fewer, more = (Counter({c.mana_value: n for c, n in d.main if not c.is_land})

@@ -10,10 +10,11 @@ the sources, every count's library lined up with the others' (common random numb
   lands make no colour adds or removes copies of its most numerous land;
 - *spells*: the cards traded, the deck's declared filler (``// filler:``) when it is a spell
   of the main deck, else the cards named, else every spell of the main deck but spell //
-  land cards and ramp (mana creatures, mana rocks, land searches); a spell removed is one of the
-  mana value furthest above its share of the traded copies, a spell added one of the mana
-  value furthest below it (the card of that mana value with the most copies), so the
-  curve keeps its shape.
+  land cards, ramp (mana creatures, mana rocks, land searches) and the spells a goldfish game
+  never casts (``target = "opponent"``: traded, each would be a free slot for a land); a
+  spell removed is one of the mana value furthest above its share of the traded copies, a
+  spell added one of the mana value furthest below it (the card of that mana value with the
+  most copies, then the first by name), so the curve keeps its shape.
 
 The counts are nested: the deck with ``L + 1`` lands is the deck with ``L`` lands with one
 traded spell replaced by one land. Every variant's library is shuffled from an order that
@@ -81,7 +82,8 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
         Cards of the main deck to trade (names; a string holds names separated by commas or
         line breaks, a name with commas read whole).
         Default: the deck's filler when it is a spell of the main deck, else every spell
-        but spell // land cards and ramp (mana sources, land searches).
+        but spell // land cards, ramp (mana sources, land searches) and the spells a
+        goldfish game never casts (their target only an opponent has).
 
     Returns
     -------
@@ -94,7 +96,7 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
     """
     own = Catalog(deck.cards)
     spells = [card for card, _ in deck.main if not card.is_land and not card.is_land_like
-              and not card.is_mana_source and not card.fetch]
+              and not card.is_mana_source and not card.fetch and card.target != "opponent"]
     if trade:
         names = split_card_names(trade, own) if isinstance(trade, str) else trade
         chosen = named_spells(names, own, deck, "trade",
@@ -107,9 +109,9 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
         raise DeckError(f"{clip(deck.name)} has no spell to trade against lands")
     why = (f"its filler {filler.name} is a land, so " if filler is not None else
            "the deck declares no filler, so ")
-    return spells, why + ("every spell but spell // land cards and ramp (mana sources, land "
-                          "searches), by mana value in proportion to its copies (the curve "
-                          "kept)")
+    return spells, why + ("every spell but spell // land cards, ramp (mana sources, land "
+                          "searches) and spells held for an opponent's target, by mana value "
+                          "in proportion to its copies (the curve kept)")
 
 
 def default_counts(deck: Deck, capacity: int) -> list[int]:
