@@ -104,6 +104,14 @@ def test_explorer_known_and_turn_options(capsys):
     assert meta["explorer"] == "Jadelight Spelunker"
     assert meta["known"] == ["Forest", "Cenote Scout"]
     assert meta["library_size"] == 57 and meta["turn"] == 3
+    # The title says the known cards are out of the library besides the cards drawn.
+    assert main(["explore", DECK, "--explorer", "Jadelight Spelunker", "--explores", "2",
+                 "--known", "Forest, Cenote Scout", "--trials", "100", "--seed", "2"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "explore: 2 explores by Jadelight Spelunker after 8 cards drawn, besides 2 known out of "
+        "the library (Forest, Cenote Scout): 49 cards left, turn 2")
+    assert main(["explore", DECK, "--explorer-gone", "--targeted", "--trials", "100"]) == 0
+    assert "explorer gone and targeted (nothing happens, E9)" in capsys.readouterr().out
     assert main(["explore", DECK, "--drawn", "10", "--trials", "1000", "--seed", "2",
                  "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["meta"]["turn"] == 4  # 7-card hand, 3 draws

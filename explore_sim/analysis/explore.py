@@ -119,9 +119,14 @@ class ExploreResult(Result):
         meta = self.meta
         by = f" by {meta['explorer']}" if meta.get("explorer") else ""
         outside = " (from outside the deck)" if meta.get("explorer_outside") else ""
+        known = (f", besides {len(meta['known'])} known out of the library "
+                 f"({', '.join(meta['known'])}): {meta['library_size'] - meta['drawn']} cards "
+                 "left" if meta.get("known") else "")
+        gone = ", explorer gone" if meta["explorer_gone"] else ""
         title = (
             f"explore: {explores_text(meta['explores'])}{by}{outside} after {meta['drawn']} cards "
-            f"drawn, turn {meta['turn']}" + (", explorer gone" if meta["explorer_gone"] else "")
+            f"drawn{known}, turn {meta['turn']}{gone}"
+            + (" and targeted (nothing happens, E9)" if gone and meta.get("targeted") else "")
             + (f" ({ASSUMED_EXPLORES})" if meta.get("explores_assumed") else "")
         )
         return render(fmt, self.meta, self.summary(), title)
@@ -192,8 +197,9 @@ def explore(
         The explorer left the battlefield before exploring (E3): no counters; lands still go
         to hand. With ``targeted=True`` nothing happens at all (E9).
     known : iterable of str, or str
-        Cards known to be out of the library (for example your hand), one copy each; they
-        are removed before shuffling and count as seen. A string holds names separated by
+        Cards known to be out of the library besides the ``drawn`` ones (your hand, when
+        ``drawn`` counts only the cards not named), one copy each; they are removed before
+        shuffling and count as seen, in hand. A string holds names separated by
         commas or line breaks, a name with commas read whole
         (:func:`~explore_sim.cards.name_lists.split_card_names`).
     trials : int

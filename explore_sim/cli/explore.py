@@ -46,8 +46,9 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     run.add_argument("--targeted", action="store_true",
                      help="the explore targets the explorer (Map, spell): gone means nothing")
     run.add_argument("--known", action="append", default=[], metavar="CARDS",
-                     help='cards known to be out of the library, e.g. "Forest, Cenote Scout" '
-                          "(repeatable; a name with commas is read whole)")
+                     help='cards known to be out of the library besides those drawn, e.g. '
+                          '"Forest, Cenote Scout" (repeatable; a name with commas is read '
+                          "whole)")
     run.add_argument("--turn", type=count, default=None,
                      help="turn number the policy sees (default: drawn - 6, at least 1)")
     run.add_argument("--trials", type=count, default=100_000, help="shuffles (default 100000)")

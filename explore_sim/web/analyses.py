@@ -84,8 +84,8 @@ _EXPLORE_FIELDS = (
           "preset (keep, mill, forge, xmage, ...) or an expression"),
     Field("explorer", "explorer", "text", None, "the exploring card; one copy leaves the "
           "library"),
-    Field("known", "known cards", "lines", [], "cards known to be out of the library, one a "
-          "line or separated by commas, e.g. Forest, Cenote Scout"),
+    Field("known", "known cards", "lines", [], "cards known to be out of the library besides "
+          "those drawn, one a line or separated by commas, e.g. Forest, Cenote Scout"),
     Field("turn", "turn", "int", None, "the turn the policy sees (blank: cards drawn - 6, at "
           "least 1)", low=1, high=1000),
     Field("explorer_gone", "explorer gone", "flag", False, "the explorer left the battlefield "
