@@ -86,6 +86,26 @@ def test_every_shipped_deck_plays_the_same_games_in_both_engines(path, policy):
     assert disagreements(deck, config, as_policy(policy), trials=300) == {}
 
 
+def test_a_zero_divisor_in_a_game_divides_alike_in_both_engines():
+    """x / 0 is infinite and 0 / 0 not a number (every comparison with it false), on both
+    engines: this rule mills what ``mana_value > 0`` mills."""
+    deck = load_deck(SHIPPED_DECKS / "lci_merfolk_explore.txt")
+    config = GameConfig(turns=6)
+    for text in ("mana_value / (turn - turn) > 1", "mana_value // (turn - turn) > 1",
+                 "not (mana_value % (turn - turn) > -1)"):
+        assert disagreements(deck, config, as_policy(text), trials=200) == {}
+    features = deck.features()
+    rule = game_mulligan(MulliganRule(kind="london"), config, features)
+    opening = deal_opening_hands(deck.card_ids(), features, 200, rule,
+                                 lambda attempt: np.random.default_rng([5, attempt]))
+    tables = deck_tables(features, config)
+    divided = play_openings(tables, config, as_policy("mana_value / (turn - turn) > 1"),
+                            opening, deck.card_ids())
+    plain = play_openings(tables, config, as_policy("mana_value > 0"), opening, deck.card_ids())
+    assert all(np.array_equal(divided[t][name], plain[t][name])
+               for t in range(1, 7) for name in plain[t])
+
+
 @pytest.mark.parametrize("options", [
     {"on_play": False}, {"hand_limit": 7, "turns": 9}, {"use_maps": False},
     {"replacement_order": "twists-first"}, {"land_faces": "always"}, {"land_faces": "never"},

@@ -197,9 +197,8 @@ def explore(
         The explorer left the battlefield before exploring (E3): no counters; lands still go
         to hand. With ``targeted=True`` nothing happens at all (E9).
     known : iterable of str, or str
-        Cards known to be out of the library besides the ``drawn`` ones (your hand, when
-        ``drawn`` counts only the cards not named), one copy each; they are removed before
-        shuffling and count as seen, in hand. A string holds names separated by
+        Cards out of the library besides the ``drawn`` ones (a hand named here: ``drawn``
+        counts the cards not named), one copy each; removed before shuffling, seen, in hand. A string holds names separated by
         commas or line breaks, a name with commas read whole
         (:func:`~explore_sim.cards.name_lists.split_card_names`).
     trials : int

@@ -143,7 +143,7 @@ def check_trials(trials: object) -> int:
     if isinstance(trials, bool) or not isinstance(trials, numbers.Integral):
         raise OptionError(f"trials must be a whole number, got {trials!r}")
     if not 2 <= int(trials) <= MAX_TRIALS:
-        raise OptionError(f"trials must be between 2 and {MAX_TRIALS:.0e}, got {trials}")
+        raise OptionError(f"trials must be between 2 and {MAX_TRIALS:,}, got {trials}")
     return int(trials)
 
 
