@@ -198,9 +198,9 @@ def explore(
         to hand. With ``targeted=True`` nothing happens at all (E9).
     known : iterable of str, or str
         Cards out of the library besides the ``drawn`` ones (a hand named here: ``drawn``
-        counts the cards not named), one copy each; removed before shuffling, seen, in hand. A string holds names separated by
-        commas or line breaks, a name with commas read whole
-        (:func:`~explore_sim.cards.name_lists.split_card_names`).
+        counts the cards not named), one copy each; removed before shuffling, seen, in
+        hand. A string holds names separated by commas or line breaks, a name with commas
+        read whole (:func:`~explore_sim.cards.name_lists.split_card_names`).
     trials : int
         Number of shuffles (>= 2).
     seed : int, SeedSequence, Generator or None
