@@ -110,6 +110,11 @@ def test_explorer_known_and_turn_options(capsys):
     assert capsys.readouterr().out.startswith(
         "explore: 2 explores by Jadelight Spelunker after 8 cards drawn, besides 2 known out of "
         "the library (Forest, Cenote Scout): 49 cards left, turn 2")
+    # Copies counted as advise's --hand counts them: "2 Forest" is two cards.
+    assert main(["explore", DECK, "--known", "2 Forest, Cenote Scout", "--trials", "100",
+                 "--format", "json"]) == 0
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["known"] == ["Forest", "Forest", "Cenote Scout"] and meta["library_size"] == 57
     assert main(["explore", DECK, "--explorer-gone", "--targeted", "--trials", "100"]) == 0
     assert "explorer gone and targeted (nothing happens, E9)" in capsys.readouterr().out
     assert main(["explore", DECK, "--drawn", "10", "--trials", "1000", "--seed", "2",

@@ -44,7 +44,7 @@ import pandas as pd
 from ..cards import Card, Catalog, FeatureTable
 from ..cards.card_index import card_sources
 from ..cards.decklist import Deck, load_deck
-from ..cards.name_lists import COUNT_AND_NAME, split_card_names
+from ..cards.name_lists import card_counts
 from ..engine.castability import record_main_phase
 from ..engine.explore_effects import explore_instruction
 from ..engine.goldfish import GameConfig, GameState, Goldfish, is_commander_game
@@ -69,35 +69,6 @@ ADVICE_COLUMNS = ("objective", "keep", "keep_se", "mill", "mill_se", "difference
 PHASES = ("main1", "main2")
 _MAX_EXPLORES_LEFT = 20
 _STREAMS = ("policy", "removal", "parley", "search")
-
-
-def _card_counts(cards: str | Iterable[str] | Mapping[str, int], label: str,
-                 catalog: Catalog) -> list[tuple[str, int]]:
-    """``"Forest, 2 Swamp"`` (names a line or separated by commas, a name's own commas
-    kept: :func:`~explore_sim.cards.name_lists.split_card_names` over ``catalog``, then
-    the card sources), a list of names or a ``{name: copies}`` dict, as pairs."""
-    if isinstance(cards, Mapping):
-        pairs = list(cards.items())
-    else:
-        if isinstance(cards, str):
-            cards = split_card_names(cards, catalog, card_sources, counted=True)
-        elif not isinstance(cards, Iterable):
-            raise OptionError(f"{label}: expected card names, got {clip(repr(cards))}")
-        pairs = []
-        for item in cards:
-            if not isinstance(item, str):
-                raise OptionError(f"{label}: expected card names, got {clip(repr(item))}")
-            item = item.strip()
-            if not item:
-                continue
-            match = COUNT_AND_NAME.match(item)
-            pairs.append((match["name"].strip(), int(match["count"])) if match else (item, 1))
-    for name, count in pairs:
-        if not isinstance(name, str) or isinstance(count, bool) or \
-                not isinstance(count, (int, np.integer)) or not 1 <= count <= 250:
-            raise OptionError(f"{label}: {clip(repr(name))}: copies must be 1 to 250, got "
-                              f"{clip(repr(count))}")
-    return pairs
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -294,7 +265,7 @@ def position(
     for label, cards in (("hand", hand), ("battlefield", battlefield),
                          ("graveyard", graveyard)):
         zone: dict[Card, int] = {}
-        for name, count in _card_counts(cards, label, catalog):
+        for name, count in card_counts(cards, label, catalog, card_sources):
             card = card_of(name, label)
             zone[card] = zone.get(card, 0) + int(count)
         zones[label] = zone

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from os import PathLike
 from typing import Any
@@ -23,6 +24,7 @@ import pandas as pd
 
 from ..cards import EMPTY, Card, Catalog, FeatureTable
 from ..cards.decklist import Deck, load_deck
+from ..cards.name_lists import card_counts
 from ..engine.metrics import catalogue
 from ..engine.options import as_flag
 from ..engine.policies import Observation, Policy, decide, one_policy, policy_name
@@ -119,9 +121,10 @@ class ExploreResult(Result):
         meta = self.meta
         by = f" by {meta['explorer']}" if meta.get("explorer") else ""
         outside = " (from outside the deck)" if meta.get("explorer_outside") else ""
-        known = (f", besides {len(meta['known'])} known out of the library "
-                 f"({', '.join(meta['known'])}): {meta['library_size'] - meta['drawn']} cards "
-                 "left" if meta.get("known") else "")
+        named = ", ".join(f"{n} {name}" if n > 1 else name
+                          for name, n in Counter(meta.get("known", ())).items())
+        known = (f", besides {len(meta['known'])} known out of the library ({named}): "
+                 f"{meta['library_size'] - meta['drawn']} cards left" if named else "")
         gone = ", explorer gone" if meta["explorer_gone"] else ""
         title = (
             f"explore: {explores_text(meta['explores'])}{by}{outside} after {meta['drawn']} cards "
@@ -564,18 +567,11 @@ def _check_explores(explores: int | None, explorer: Card | None) -> int:
 
 
 def _known_names(known: Iterable[str] | str, deck: Deck) -> list[str]:
-    if isinstance(known, str):  # a name's own commas kept (Sheoldred, the Apocalypse)
-        from ..cards.card_index import card_sources
-        from ..cards.name_lists import split_card_names
+    """The known cards' names, one per copy (``"Forest, 2 Island"``: three names)."""
+    from ..cards.card_index import card_sources
 
-        known = split_card_names(known, Catalog(deck.cards), card_sources)
-    names = []
-    for name in known:
-        if not isinstance(name, str):
-            raise OptionError(f"known cards must be names, got {clip(repr(name))}")
-        if name.strip():
-            names.append(name.strip())
-    return names
+    pairs = card_counts(known, "known", Catalog(deck.cards), card_sources)
+    return [name for name, copies in pairs for _ in range(copies)]
 
 
 def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:

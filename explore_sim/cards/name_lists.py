@@ -14,17 +14,22 @@ are never merged into a name only the index knows.
 
 from __future__ import annotations
 
+import numbers
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
+from ..errors import OptionError, clip
 from .card import MAX_NAME_LENGTH
 
-__all__ = ["split_card_names", "joined_card_lists", "COUNT_AND_NAME", "MAX_NAME_PIECES"]
+__all__ = ["split_card_names", "joined_card_lists", "card_counts", "COUNT_AND_NAME",
+           "MAX_NAME_PIECES", "MAX_COPIES"]
 
 #: The most comma-separated pieces one name is made of (real names have one or two commas).
 MAX_NAME_PIECES = 6
 
+#: The most copies one item of a card list may name.
+MAX_COPIES = 250
 #: An item with a count: ``2 Swamp``, ``2x Swamp``, ``2 x Swamp``.
 COUNT_AND_NAME = re.compile(r"^(?P<count>\d{1,3})\s*[xX]?\s+(?P<name>\S.*)$")
 
@@ -120,3 +125,52 @@ def _longest_name(pieces: list[str], start: int, sources: list, counted: bool) -
             if sources[number].find(runs[taken - 1]) is not None:
                 return taken
     return 1
+
+
+def card_counts(cards: str | Iterable[str] | Mapping[str, int], label: str,
+                *names: Names) -> list[tuple[str, int]]:
+    """A list of cards with their copies, as the command line, Python and the web page take
+    it: ``"Forest, 2 Swamp"`` (names a line or separated by commas, a name's own commas kept:
+    :func:`split_card_names` over ``names``), a list of such items or a ``{name: copies}``
+    dict.
+
+    Parameters
+    ----------
+    cards : str, iterable of str or mapping of str to int
+    label : str
+        The option, as errors name it.
+    *names : Catalog, CardSources or callable returning one
+        Where names are known (:func:`split_card_names`).
+
+    Returns
+    -------
+    list of (str, int)
+        Each name as typed, with its copies (1 to :data:`MAX_COPIES`).
+
+    Raises
+    ------
+    OptionError
+        An item that is not a name, or copies out of range.
+    """
+    if isinstance(cards, Mapping):
+        pairs = list(cards.items())
+    else:
+        if isinstance(cards, str):
+            cards = split_card_names(cards, *names, counted=True)
+        elif not isinstance(cards, Iterable):
+            raise OptionError(f"{label}: expected card names, got {clip(repr(cards))}")
+        pairs = []
+        for item in cards:
+            if not isinstance(item, str):
+                raise OptionError(f"{label}: expected card names, got {clip(repr(item))}")
+            item = item.strip()
+            if not item:
+                continue
+            match = COUNT_AND_NAME.match(item)
+            pairs.append((match["name"].strip(), int(match["count"])) if match else (item, 1))
+    for name, count in pairs:
+        if not isinstance(name, str) or isinstance(count, bool) or \
+                not isinstance(count, numbers.Integral) or not 1 <= int(count) <= MAX_COPIES:
+            raise OptionError(f"{label}: {clip(repr(name))}: copies must be 1 to {MAX_COPIES}, "
+                              f"got {clip(repr(count))}")
+    return [(name, int(count)) for name, count in pairs]
