@@ -625,8 +625,7 @@ def _why_no_difference(info: dict[str, Any], metric: str, turn: int,
     reason = ""
     if turn <= first:
         reason = (f"cast on turn {first} at the earliest (mana value {info['mana_value']}), "
-                  f"it changes the lands from turn {first + 1} on, which {metric} at turn "
-                  f"{turn} cannot see")
+                  f"it explores too late to change {metric} at turn {turn}")
     elif turn <= 2:
         reason = ("the kept hand holds two lands or more (the mulligan's keep rule), so the "
                   "first two land drops are made whatever the card does")
