@@ -266,3 +266,17 @@ def test_hakbal_with_explorers_agrees_with_an_independent_simulation():
         mean, se = summary.loc[metric, "mean"], summary.loc[metric, "se"]
         z = (mean - expected) / np.hypot(se, expected_se)
         assert abs(z) < 4, f"{metric}: {mean:.4f} (se {se:.4f}) against {expected}: z {z:.1f}"
+
+
+def test_on_the_draw_says_a_commander_game_is_the_same_games():
+    """Every player of a multiplayer Commander game draws on turn 1: on the play and on the
+    draw are the same games, and a table that says "on the draw" says so too."""
+    on_draw = explore_sim.simulate(HAKBAL_DECK, turns=3, trials=300, seed=1, on_play=False)
+    on_play = explore_sim.simulate(HAKBAL_DECK, turns=3, trials=300, seed=1)
+    assert on_draw.summary()[["mean", "se"]].equals(on_play.summary()[["mean", "se"]])
+    assert on_draw.render().splitlines()[0] == (
+        "simulate: 3 turns, on the draw, either way the same games: a Commander game draws on "
+        "turn 1")
+    sixty = explore_sim.simulate(DECKS / "lci_merfolk_explore.txt", turns=3, trials=300,
+                                 seed=1, on_play=False)
+    assert sixty.render().splitlines()[0] == "simulate: 3 turns, on the draw"

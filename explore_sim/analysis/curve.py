@@ -45,7 +45,7 @@ from ..errors import OptionError
 from ..progress import callback, shows_progress
 from .game_setup import game_setup, with_game_options
 from .games import TurnStats
-from .report import engine_text, meta_text
+from .report import engine_text, meta_text, start_text
 from .results import Result
 from .run_costs import Cost, check_cost
 from .runner import check_trials
@@ -105,7 +105,7 @@ class CurveResult(Result):
 
     def _table(self, rows: pd.DataFrame) -> str:
         meta = self.meta
-        play = "on the play" if meta["on_play"] else "on the draw"
+        play = start_text(meta)
         lines = [f"curve: each nonland card on its turn (mana value, at least 1), {play}"]
         for key in ("deck", "policy", "mulligan", "trials", "seed"):
             lines.append(f"  {key}: {meta_text(meta.get(key))}")

@@ -27,6 +27,7 @@ from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError
 from .engines import kernel_unavailable
 from .game_setup import game_mulligan, game_setup, run_meta, with_engine, with_game_options
+from .report import start_text
 from .runner import CHUNK_TRIALS, child_seed, seed_sequence
 
 __all__ = ["replay", "find_trial", "GameReplay", "EVENT_COLUMNS", "SEARCH_TRIALS", "log_text"]
@@ -78,7 +79,7 @@ class GameReplay:
         str
         """
         meta = self.meta
-        play = "on the play" if meta["on_play"] else "on the draw"
+        play = start_text(meta)
         lines = [f"replay: trial {meta['trial']} (seed {meta['seed']}, "
                  f"{meta['turns']} turns, {play})",
                  f"  deck: {meta['deck'][0]['name']}",

@@ -16,6 +16,7 @@ import pandas as pd
 __all__ = [
     "FORMATS",
     "explores_text",
+    "start_text",
     "RULES_VERSION",
     "INTERVAL",
     "render",
@@ -113,6 +114,27 @@ def meta_text(value: Any) -> str:
     if isinstance(value, list):
         return "; ".join(meta_text(item) for item in value)
     return str(value)
+
+
+def start_text(meta: Mapping[str, Any]) -> str:
+    """``on the play`` or ``on the draw``, for a header; where no game of the run skips the
+    first draw (a multiplayer Commander game: every player draws on turn 1), the two are the
+    same games, and the text says so.
+
+    Parameters
+    ----------
+    meta : mapping
+        Result metadata (``on_play``, ``formats``).
+
+    Returns
+    -------
+    str
+    """
+    start = "on the play" if meta["on_play"] else "on the draw"
+    formats = meta.get("formats") or []
+    if formats and not any(f.get("first_draw_skipped_on_the_play", True) for f in formats):
+        start += ", either way the same games: a Commander game draws on turn 1"
+    return start
 
 
 def engine_text(meta: Mapping[str, Any]) -> str:

@@ -43,7 +43,7 @@ from .metric_checks import (
     check_metrics,
     table_metrics,
 )
-from .report import cell_table, engine_text, meta_text, render
+from .report import cell_table, engine_text, meta_text, render, start_text
 from .results import Result
 from .runner import run_chunks, seed_sequence, stopped_meta
 
@@ -151,7 +151,7 @@ class SimulationResult(Result):
             return render(fmt, self.meta, rows.reset_index(drop=True), "")
         chosen = check_metrics(metrics, table_metrics(self.meta), extra=extra)
         return _turn_table(self.meta, rows, chosen, f"simulate: {self.meta['turns']} turns, "
-                           f"{'on the play' if self.meta['on_play'] else 'on the draw'}")
+                           f"{start_text(self.meta)}")
 
     def _facts(self) -> dict[str, Any]:
         return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),

@@ -35,7 +35,7 @@ from ..analysis.metric_checks import (
     table_metrics,
 )
 from ..analysis.objectives import parse_objectives
-from ..analysis.report import engine_text, explores_text, meta_text
+from ..analysis.report import engine_text, explores_text, meta_text, start_text
 from ..analysis.simulate import simulate
 from ..analysis.value import DEFAULT_VALUE_METRICS, basis_text, chosen_cards, value
 from ..cards import CardSources
@@ -212,7 +212,7 @@ def _simulate_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     by_turn = rows[rows["turn"] > 0]
     opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
     title = (f"simulate: {result.meta['turns']} turns, "
-             f"{'on the play' if result.meta['on_play'] else 'on the draw'}; mulligans per "
+             f"{start_text(result.meta)}; mulligans per "
              f"game: {opening.get('mulligans', float('nan')):.3f}")
     last = result.meta["turns"]
     return [
@@ -686,7 +686,7 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
             facts.append((key, meta_text(meta[key]) + (f" ({ASSUMED_EXPLORES})" if assumed
                                                        else "")))
     if "on_play" in meta:
-        facts.append(("start", "on the play" if meta["on_play"] else "on the draw"))
+        facts.append(("start", start_text(meta)))
     if "life" in meta:  # the goldfish opponent's; 0 is each format's (20, 40 in Commander)
         lives = sorted({f["starting_life"] for f in meta.get("formats", [])})
         facts.append(("opponent's life", str(meta["life"]) if meta["life"] else

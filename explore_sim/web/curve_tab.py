@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ..analysis.curve import MAX_CURVE_TURNS, curve, curve_turns, sources_column
+from ..analysis.report import start_text
 from ..cards import CardSources
 from ..cards.decklist import Deck
 from .checks import cast_first_errors, engine_errors
@@ -146,7 +147,7 @@ def curve_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
              _probability_cell(row.given_lands, row.given_lands_se),
              _sources_cell(row), row.short]
             for row in rows.itertuples()]
-    play = "on the play" if meta["on_play"] else "on the draw"
+    play = start_text(meta)
     return [Table(
         f"curve: each nonland card on its turn (mana value, at least 1), {play}",
         ["card", "copies", "cost (Karsten row)", "turn", "castable", "given lands",
