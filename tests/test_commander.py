@@ -280,3 +280,4 @@ def test_on_the_draw_says_a_commander_game_is_the_same_games():
     sixty = explore_sim.simulate(DECKS / "lci_merfolk_explore.txt", turns=3, trials=300,
                                  seed=1, on_play=False)
     assert sixty.render().splitlines()[0] == "simulate: 3 turns, on the draw"
+    assert on_play.render().splitlines()[0] == "simulate: 3 turns, on the play"

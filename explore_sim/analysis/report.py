@@ -119,7 +119,7 @@ def meta_text(value: Any) -> str:
 def start_text(meta: Mapping[str, Any]) -> str:
     """``on the play`` or ``on the draw``, for a header; where no game of the run skips the
     first draw (a multiplayer Commander game: every player draws on turn 1), the two are the
-    same games, and the text says so.
+    same games, and ``on the draw`` says so.
 
     Parameters
     ----------
@@ -132,7 +132,8 @@ def start_text(meta: Mapping[str, Any]) -> str:
     """
     start = "on the play" if meta["on_play"] else "on the draw"
     formats = meta.get("formats") or []
-    if formats and not any(f.get("first_draw_skipped_on_the_play", True) for f in formats):
+    if not meta["on_play"] and formats and not any(
+            f.get("first_draw_skipped_on_the_play", True) for f in formats):
         start += ", either way the same games: a Commander game draws on turn 1"
     return start
 
