@@ -256,7 +256,15 @@ def _as_policy(spec: str | Policy) -> Policy:
         match = _FORGE_ARGS.match(spec.strip())
         if match:
             return _forge_with_arguments(match.group("args"), spec)
-        return ExpressionPolicy(spec)
+        try:
+            return ExpressionPolicy(spec)
+        except PolicyError:
+            close = close_matches(key, PRESETS) if re.fullmatch(r"[\w-]+", key) else ""
+            if not close:
+                raise
+            raise PolicyError(f"unknown policy {clip(spec.strip())!r} (did you mean {close}?); "
+                              f"presets: {', '.join(PRESETS)}, or an expression (see "
+                              "'explore-sim policies')") from None
     if callable(spec):
         return spec
     raise PolicyError(

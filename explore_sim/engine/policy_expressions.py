@@ -399,7 +399,7 @@ class _Checker:
         divisor = right[1] if right[0] == "neg" else right  # -0 is 0
         if (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and divisor[0] == "const"
                 and divisor[1] == 0):
-            raise self.fail(node, "division by zero")  # never what was meant
+            raise self.fail(node.right, "division by zero")  # never what was meant
         return ("arith", op, left, right), "number"
 
     def compare(self, node: ast.Compare, depth: int) -> tuple[_Node, str]:
