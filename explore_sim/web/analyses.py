@@ -47,7 +47,7 @@ from ..engine.policies import as_policy
 from ..errors import ExploreSimError, OptionError, clip
 from ..plotting import result_figure
 from .answers import compare_answer, explore_answer, simulate_answer
-from .checks import cast_first_errors, engine_errors, explore_errors
+from .checks import card_option_errors, engine_errors, explore_errors
 from .curve_tab import CURVE
 from .forms import Field
 from .game_fields import GameFields
@@ -193,7 +193,7 @@ def _simulate_check(options: dict[str, Any], decks: list[Deck],
                     sources: CardSources) -> dict[str, str]:
     errors = {**policy_error(options, "policy"),
               **_game_check(options, sources, DEFAULT_TABLE_METRICS),
-              **cast_first_errors(options, decks)}
+              **card_option_errors(options, decks)}
     turn, turns = options.get("turn"), options.get("turns")
     if turn is not None and turns is not None and turn > turns:
         errors["turn"] = (f"turn: the distribution's turn must be at most turns ({turns}), got "
@@ -263,7 +263,7 @@ SIMULATE = Analysis(
 def _compare_check(options: dict[str, Any], decks: list[Deck],
                    sources: CardSources) -> dict[str, str]:
     errors = {**_game_check(options, sources, DEFAULT_COMPARE_METRICS),
-              **cast_first_errors(options, decks)}
+              **card_option_errors(options, decks)}
     policies = options["policies"]
     for text in policies:
         try:

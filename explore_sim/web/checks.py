@@ -12,14 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis.explore import check_explore
-from ..analysis.game_setup import game_setup, with_engine
+from ..analysis.game_setup import castable_cards, game_setup, with_engine
 from ..cards import Catalog
 from ..cards.decklist import Deck
 from ..cards.name_lists import joined_card_lists
 from ..engine.policies import as_policies
-from ..errors import ExploreSimError, clip
+from ..errors import ExploreSimError, OptionError, clip
 
-__all__ = ["explore_errors", "cast_first_errors", "engine_errors"]
+__all__ = ["explore_errors", "card_option_errors", "engine_errors"]
 
 #: The command line's advice at the end of an explorer error (the page has no such option).
 _OUTSIDE_HINT = re.compile(r"; if it comes from elsewhere.*$", re.S)
@@ -66,25 +66,27 @@ def explore_errors(options: Mapping[str, Any], deck: Deck) -> dict[str, str]:
     return {}
 
 
-def cast_first_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dict[str, str]:
-    """A card to cast first that a deck does not hold, or that is a land: refused as the
-    game refuses it once running (the deck's own cards, commanders included).
+def card_option_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dict[str, str]:
+    """The cards named by ``cast_first`` and ``castable`` checked before the run, as the game
+    checks them once running: a card to cast first that a deck does not hold (the deck's own
+    cards, commanders included), or a land; a castable card no source knows, or a land.
 
     Parameters
     ----------
     options : mapping
-        With ``cast_first``, a list of names.
+        With ``cast_first`` and ``castable``, lists of names.
     decks : sequence of Deck
         The run's decks (a compare's second deck too).
 
     Returns
     -------
     dict of str to str
-        ``{"cast_first": message}`` or empty.
+        ``{option: message}`` for each option in error, or empty.
     """
+    errors: dict[str, str] = {}
     names = options.get("cast_first") or []
     for index, deck in enumerate(decks):
-        if not names:
+        if not names or errors:
             break
         features = deck.features()
         catalog = Catalog(features.cards[: features.n_deck])
@@ -92,11 +94,18 @@ def cast_first_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dict
         for name in names:
             card = catalog.find(name)
             if card is None:
-                return {"cast_first": f"cast first: {clip(name)!r} is not in {which}"
-                                      f"{catalog.suggestion_text(name)}"}
+                errors["cast_first"] = (f"cast first: {clip(name)!r} is not in {which}"
+                                        f"{catalog.suggestion_text(name)}")
+                break
             if card.is_land:
-                return {"cast_first": f"cast first: {card.name!r} is a land, not a spell"}
-    return {}
+                errors["cast_first"] = f"cast first: {card.name!r} is a land, not a spell"
+                break
+    if options.get("castable"):
+        try:
+            castable_cards(options["castable"], decks)
+        except OptionError as error:
+            errors["castable"] = str(error)
+    return errors
 
 
 def engine_errors(game_options: Mapping[str, Any], decks: Sequence[Deck],

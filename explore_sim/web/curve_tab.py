@@ -18,7 +18,7 @@ from ..analysis.curve import MAX_CURVE_TURNS, curve, curve_turns, sources_column
 from ..analysis.report import start_text
 from ..cards import CardSources
 from ..cards.decklist import Deck
-from .checks import cast_first_errors, engine_errors
+from .checks import card_option_errors, engine_errors
 from .forms import Field
 from .game_fields import GameFields
 from .parts import Analysis, Progress, Table, policy_error, render_download, trials_and_seed
@@ -51,7 +51,7 @@ def _check(options: dict[str, Any], decks: list[Deck], sources: CardSources) -> 
     """The policies, the cards to cast first, a deck without a nonland card (beside the
     deck), and what the kernel cannot play when it is asked for."""
     errors = {**policy_error(options, "policy"), **policy_error(options, "scry_policy"),
-              **cast_first_errors(options, decks)}
+              **card_option_errors(options, decks)}
     deck = decks[0]
     if not _nonland(deck):
         errors["deck"] = f"curve: the deck {deck.name!r} has no nonland card"

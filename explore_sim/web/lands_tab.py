@@ -20,7 +20,7 @@ from ..cards.decklist import Deck
 from ..cards.name_lists import joined_card_lists
 from ..errors import ExploreSimError
 from ..plotting import result_figure
-from .checks import cast_first_errors, engine_errors
+from .checks import card_option_errors, engine_errors
 from .forms import Field
 from .game_fields import GameFields
 from .parts import (
@@ -88,7 +88,7 @@ def _check(options: dict[str, Any], decks: list[Deck], sources: CardSources) -> 
     """The policy, the counts, the spells traded and the objective, each beside its field;
     then what the kernel cannot play when it is asked for."""
     errors = {**policy_error(options, "policy"), **policy_error(options, "scry_policy"),
-              **cast_first_errors(options, decks)}
+              **card_option_errors(options, decks)}
     deck = decks[0]
     for name, test in (("counts", lambda: land_ladder(deck, lands_counts(deck, options),
                                                       _trade(options))),
