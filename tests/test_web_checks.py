@@ -183,3 +183,18 @@ def test_a_seed_of_129_bits_runs_and_one_of_41_digits_says_so(client):
     assert refused.status_code == 400
     assert field_error(refused.text, "seed") == ("seed: expected a whole number of at most 40 "
                                                  f"digits, got '{'9' * 41}'")
+
+
+def test_a_small_standard_error_is_not_rounded_to_zero_in_the_sentences():
+    """The result sentences give a probability's se in percent with one decimal, and a
+    standard error below that with two significant digits: never "se 0.0%"."""
+    import pandas as pd
+
+    from explore_sim.web.answers import _said
+
+    row = pd.Series({"mean": 0.103, "se": 0.0003, "ci_low": 0.1024, "ci_high": 0.1036})
+    assert _said("on_curve", row) == "is on curve in 10.3% of games (se 0.03%, 10.2% to 10.4%)"
+    row = pd.Series({"mean": 0.612, "se": 0.011, "ci_low": 0.590, "ci_high": 0.634})
+    assert _said("on_curve", row) == "is on curve in 61.2% of games (se 1.1%, 59.0% to 63.4%)"
+    row = pd.Series({"mean": 5.25, "se": 0.0002, "ci_low": 5.2496, "ci_high": 5.2504})
+    assert "(se 0.0002, 5.250 to 5.250)" in _said("counters", row)

@@ -52,12 +52,22 @@ def _said(metric: str, row: pd.Series) -> str:
     """One metric's mean, with its standard error and interval, as the sentence says it:
     a probability in percent with one decimal, any other mean with three (the table's)."""
     if is_probability(metric):
-        m, se, lo, hi = (f"{100 * row[k]:.1f}%" for k in ("mean", "se", "ci_low", "ci_high"))
+        m, lo, hi = (f"{100 * row[k]:.1f}%" for k in ("mean", "ci_low", "ci_high"))
+        se = f"{_small(100 * row['se'], 1)}%"
         phrase = _PHRASES.get(metric, f"has {metric} in {{}} of games")
     else:
-        m, se, lo, hi = (f"{row[k]:.3f}" for k in ("mean", "se", "ci_low", "ci_high"))
+        m, lo, hi = (f"{row[k]:.3f}" for k in ("mean", "ci_low", "ci_high"))
+        se = _small(row["se"], 3)
         phrase = _PHRASES.get(metric, f"averages {{}} {metric}")
     return f"{phrase.format(m)} (se {se}, {lo} to {hi})"
+
+
+def _small(value: float, decimals: int) -> str:
+    """``value`` with ``decimals`` decimals, or, where that would round a standard error that
+    is not 0 to 0, with two significant digits (``0.031``, never ``0.0``)."""
+    if 0 < value < 0.5 * 10.0 ** -decimals:
+        return f"{value:.2g}"
+    return f"{value:.{decimals}f}"
 
 
 def _joined(parts: Sequence[str]) -> str:
