@@ -384,6 +384,22 @@ def test_targeted_spells_need_a_creature():
     assert (m["cards_cast"], m["explores"]) == (1, 2)
 
 
+def test_the_legend_rule_one_legendary_permanent_of_a_name_at_a_time():
+    """CR 704.5j: a second Nicanzil, Current Conductor would put one of the two into the
+    graveyard, so the goldfish never casts it while one is on the battlefield; the mana goes to
+    the next spell, and another legendary permanent is cast."""
+    game, state, ids = scripted_game(["Forest"] * 4, hand=["Nicanzil, Current Conductor"] * 2,
+                                     battlefield=["Forest", "Forest", "Island", "Island"])
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and state.battlefield[0, ids["Nicanzil, Current Conductor"]] == 1
+    game, state, ids = scripted_game(
+        ["Forest"] * 4, hand=["Nicanzil, Current Conductor", "Grizzly Bears"],
+        battlefield=["Forest", "Forest", "Island", "Island", "Nicanzil, Current Conductor"])
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and state.battlefield[0, ids["Grizzly Bears"]] == 1
+    assert state.hand[0, ids["Nicanzil, Current Conductor"]] == 1
+
+
 def test_explore_the_sorcery_draws_and_gives_a_land_drop_but_does_not_explore():
     game, state, _ = scripted_game(["Forest"] * 4, hand=["Explore"], battlefield=["Forest"] * 2)
     m = play(game, state)

@@ -503,6 +503,13 @@ class Card:
         return keyword in self.keywords
 
     @property
+    def is_legendary(self) -> bool:
+        """A legendary permanent (its front face's supertype): a player controls one of a name
+        at a time (the legend rule, CR 704.5j)."""
+        front = _card_types(self.type_line.split("//")[0])
+        return "legendary" in front and not ({"instant", "sorcery"} & front)
+
+    @property
     def is_permanent(self) -> bool:
         """True unless the card in the library is an instant or a sorcery."""
         types = _card_types(self.type_line.split("//")[0])

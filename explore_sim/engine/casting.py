@@ -46,6 +46,9 @@ def cast_pass(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
         candidate[:, casting.pass_x] &= available >= t.cost[cols[casting.pass_x]] + 1
     if casting.pass_targeted.size:  # a spell that targets a creature you control needs one
         candidate[:, casting.pass_targeted] &= (creatures(play, state, rows) > 0)[:, None]
+    if casting.pass_legendary.size:  # the legend rule (CR 704.5j): never a second one in play
+        legendary = cols[casting.pass_legendary]
+        candidate[:, casting.pass_legendary] &= of_rows(state.battlefield, rows)[:, legendary] == 0
     # Colours: where the deck has a lookup table every candidate is payable, and each row
     # casts its first (commanders were checked above).
     if casting.pass_lookup is not None:

@@ -214,9 +214,10 @@ class CastingOrder:
         The casting pass's columns, in casting order (commanders included).
     pass_commanders : tuple of (int, int)
         ``(column, card id)`` of the commanders among :attr:`pass_ids`.
-    pass_x, pass_targeted, cast_x : ndarray of intp
-        Columns of X spells (Jadelight Spelunker) and of spells that target a creature you
-        control in :attr:`pass_ids`, and of X spells in :attr:`cast_ids`.
+    pass_x, pass_targeted, pass_legendary, cast_x : ndarray of intp
+        Columns of X spells (Jadelight Spelunker), of spells that target a creature you
+        control and of legendary permanents in :attr:`pass_ids`, and of X spells in
+        :attr:`cast_ids`.
     pass_lookup, cast_lookup : ndarray of bool or None
         Whether each row of :attr:`ManaTables.lookup` pays each column's card in any of its
         ways; None when the deck has no lookup table.
@@ -232,6 +233,7 @@ class CastingOrder:
     pass_commanders: tuple[tuple[int, int], ...]
     pass_x: np.ndarray
     pass_targeted: np.ndarray
+    pass_legendary: np.ndarray
     cast_x: np.ndarray
     pass_lookup: np.ndarray | None
     cast_lookup: np.ndarray | None
@@ -391,8 +393,9 @@ class DeckTables:
             for c in cards])
         held_ids = kinds(lambda c: c.target == "opponent" and not c.is_land)
         priority = _cast_priority(features, config.cast_order)
-        casting = _casting_order(mana, priority, spell_ids, x_ids, needs_target, commander_ids,
-                                 n_kinds)
+        legendary = np.array([False] + [c.is_legendary for c in cards])
+        casting = _casting_order(mana, priority, spell_ids, x_ids, (needs_target, legendary),
+                                 commander_ids, n_kinds)
         castable_card_modes = tuple(tuple(m) for m in mana.extra_card_modes)
         return cls(
             features=features, n_kinds=n_kinds, is_commander=is_commander,
@@ -461,8 +464,11 @@ def _discard_order(features: FeatureTable, held_ids: np.ndarray) -> np.ndarray:
 
 
 def _casting_order(mana: ManaTables, priority: np.ndarray, spell_ids: np.ndarray,
-                   x_ids: np.ndarray, needs_target: np.ndarray, commander_ids: np.ndarray,
-                   n_kinds: int) -> CastingOrder:
+                   x_ids: np.ndarray, flags: tuple[np.ndarray, np.ndarray],
+                   commander_ids: np.ndarray, n_kinds: int) -> CastingOrder:
+    """``flags``: per card id, whether it needs a creature you control as its target, and
+    whether it is a legendary permanent."""
+    needs_target, legendary = flags
     kind_modes = tuple(tuple(mana.card_modes.get(k, [])) for k in range(n_kinds))
     first_mode = np.array([m[0] if m else 0 for m in kind_modes], dtype=np.intp)
     # The least mana each spell can be cast for (a split card's cheaper half), for the quick
@@ -494,5 +500,6 @@ def _casting_order(mana: ManaTables, priority: np.ndarray, spell_ids: np.ndarray
         pass_commanders=pass_commanders,
         pass_x=np.flatnonzero(np.isin(pass_ids, x_ids)),
         pass_targeted=np.flatnonzero(needs_target[pass_ids]),
+        pass_legendary=np.flatnonzero(legendary[pass_ids]),
         cast_x=np.flatnonzero(np.isin(cast_ids, x_ids)),
         pass_lookup=pass_lookup, cast_lookup=cast_lookup)

@@ -95,6 +95,7 @@ class CardCol(_Numbered):
     PASS_RANK = auto()
     FETCH_TYPES = auto()
     IS_BASIC = auto()
+    IS_LEGENDARY = auto()  # a legendary permanent the casting pass casts (the legend rule)
 
 
 class ClassCol(_Numbered):

@@ -118,6 +118,8 @@ def cast_pass(K, S):
             continue
         if K.card[kind, CardCol.NEEDS_TARGET] and count(K, S, Group.CREATURE) == 0:
             continue  # a spell that targets a creature you control needs one
+        if K.card[kind, CardCol.IS_LEGENDARY] and S.zones[Zone.BF, kind] > 0:
+            continue  # the legend rule (CR 704.5j): never a second one on the battlefield
         cast(K, S, kind)
         return True
     return False
