@@ -169,3 +169,20 @@ def test_advise_command_line(tmp_path):
     bad = subprocess.run([*base, "--revealed", "Forest"], capture_output=True, text=True,
                          cwd=ROOT)
     assert bad.returncode == 2 and "is a land" in bad.stderr and "Traceback" not in bad.stderr
+
+
+MERFOLK = DECKS / "lci_merfolk_explore.txt"
+SPELUNKER = dict(turn=3, battlefield="Forest, Island, Forest, Jadelight Spelunker",
+                 hand="Cenote Scout", revealed="Deepfathom Echo")
+
+
+def test_an_x_explorer_cast_this_turn_paid_x_for_the_explores_left():
+    """Jadelight Spelunker exploring twice paid X = 2: all three lands, so the Cenote Scout in
+    hand waits; exploring once (X = 1) left a land for it. X above the mana is refused."""
+    spent = {left: advise(MERFOLK, **SPELUNKER, explores_left=left, objectives="mana_spent@3",
+                          trials=200, seed=1).summary().iloc[0]["keep"]
+             for left in (1, 2)}
+    assert spent == {1: 1.0, 2: 0.0}
+    with pytest.raises(OptionError, match=r"cannot have paid Jadelight Spelunker's \{X\}\{G\} "
+                                          r"with X = 3 this turn"):
+        advise(MERFOLK, **SPELUNKER, explores_left=3, trials=200, seed=1)

@@ -171,7 +171,11 @@ class Position:
         game.attach(state)
         state.units[:] = game.mana.expected_units(state)
         if self.explorer_cast:  # the explorer's cost, paid the engine's way
-            game.pay(state, np.arange(state.trials), game.kind_modes[explorer])
+            rows = np.arange(state.trials)
+            game.pay(state, rows, game.kind_modes[explorer])
+            if self.explorer.explores_x:  # X: the explores left (the least it can have been)
+                for _ in range(self.explores_left):
+                    game.pay(state, rows, [game.mana.cost_mode["{1}"]])
             for total in state.totals.values():
                 total[:] = 0  # events count from the position on
         return state
@@ -739,8 +743,12 @@ def _check_explorer_paid(pos: Position, config: GameConfig, policy: Policy) -> N
     explorer = np.array([pos.features.id_of(pos.explorer)])
     if pos.explorer in dict(pos.deck.commander):
         return  # the commander's tax is not known here; it is paid as its plain cost
-    if not game.castable_card(explorer, game.mana.unit_sets(state, np.arange(1)))[0]:
+    unit_sets = game.mana.unit_sets(state, np.arange(1))
+    x = pos.explores_left if pos.explorer.explores_x else 0  # X: at least the explores left
+    cost = f"{pos.explorer.mana_cost} with X = {x}" if x else pos.explorer.mana_cost
+    if (not game.castable_card(explorer, unit_sets)[0]
+            or int(unit_sets[-1][0].sum()) < (pos.explorer.mana_value or 0) + x):
         raise OptionError(
             f"battlefield: your sources cannot have paid {pos.explorer.name}'s "
-            f"{pos.explorer.mana_cost} this turn; list the lands that cast it, or say it was "
+            f"{cost} this turn; list the lands that cast it, or say it was "
             "already in play (explorer_cast=False, --explorer-in-play)")
