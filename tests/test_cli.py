@@ -491,3 +491,14 @@ def test_the_first_compilation_is_announced_on_a_terminal_and_in_a_log(monkeypat
     finally:  # the command line's handler, left on the logger by main()
         notices.handlers.clear()
         notices.propagate = True
+
+
+@pytest.mark.parametrize("command", [["simulate", "golgari"],
+                                     ["compare", "golgari", "--policy", "keep",
+                                      "--policy", "forge"]])
+def test_castable_names_a_card_of_the_deck_s_own_card_file(command, capsys):
+    """Carnage Tyrant is known from golgari's own card file (golgari_explore.cards.toml), as
+    sweep, curve and Python already read it."""
+    assert main([*command, "--castable", "Carnage Tyrant", "--turns", "2", "--trials", "300",
+                 "--seed", "1", "--format", "csv"]) == 0
+    assert "castable:Carnage Tyrant" in capsys.readouterr().out

@@ -111,10 +111,10 @@ def run(args: argparse.Namespace) -> Output:
     sources = shared.sources(args)
     paths = [args.deck, *args.more_decks] if args.command == "sweep" else \
         [args.deck] if args.command == "simulate" else args.decks
-    if args.command == "sweep":  # card names of --vary come from every deck's card file too
-        companions = [str(f) for path in paths for f in deck_card_files(path)]
-        if companions:
-            sources = card_sources([*args.cards, *companions], args.cards_dir)
+    # Card names of --castable and --vary come from every deck's own card file too.
+    companions = [str(f) for path in paths for f in deck_card_files(path)]
+    if companions:
+        sources = card_sources([*args.cards, *companions], args.cards_dir)
     castable = []
     for name in args.castable:
         card = sources.find(name)
