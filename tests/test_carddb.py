@@ -134,6 +134,18 @@ def test_failed_import_keeps_the_old_index(tmp_path):
     assert not list((tmp_path / "cards").glob(".cards-*"))  # no temporary file left
 
 
+def test_an_import_says_it_replaces_the_index(tmp_path):
+    """A second import replaces the first one's cards (it does not add to them), and its
+    report says so, naming what it replaced."""
+    first = import_cards(SCRYFALL, tmp_path / "cards")
+    assert first.replaced is None and "replacing" not in first.summary()
+    second = import_cards(MTGJSON, tmp_path / "cards")
+    assert second.summary().splitlines()[1] == (
+        f"  replacing its {first.cards} cards imported from {SCRYFALL} (an import replaces "
+        "the index)")
+    assert len(CardIndex(index_path(tmp_path / "cards"))) == second.cards
+
+
 def cli(*args, env=None):
     return subprocess.run([sys.executable, "-m", "explore_sim", *args], capture_output=True,
                           text=True, cwd=ROOT, timeout=120, env=env)

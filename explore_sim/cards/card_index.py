@@ -461,12 +461,17 @@ class ImportReport:
     refused: list[str] = dataclasses.field(default_factory=list)
     seconds: float = 0.0
     index: str = ""
+    #: The index replaced: ``(cards, source)`` of the earlier import, or None.
+    replaced: tuple[str, str] | None = None
 
     def summary(self) -> str:
         lines = [
             f"imported {self.cards} cards from {self.source} ({self.format}) into {self.index}",
             f"  skipped {self.skipped} non-deck objects (tokens, emblems, art cards, ...)",
         ]
+        if self.replaced is not None:  # an import replaces the index, it does not add to it
+            lines.insert(1, f"  replacing its {self.replaced[0]} cards imported from "
+                            f"{self.replaced[1]} (an import replaces the index)")
         if self.refused:
             lines.append(f"  skipped {len(self.refused)} cards with data of the wrong type or "
                          "out of range")
@@ -556,6 +561,18 @@ def _refusal(name: Any, number: int, error: Exception) -> str:
     return clip(reason, 300)
 
 
+def _earlier_import(target: Path) -> tuple[str, str] | None:
+    """``(cards, source)`` of the index at ``target`` that an import replaces (None: no index,
+    or one that cannot be read, which the import replaces all the same)."""
+    if not target.is_file():
+        return None
+    try:
+        meta = CardIndex(target).meta()
+    except CardError:
+        return None
+    return meta.get("cards", "?"), meta.get("source", "?")
+
+
 def import_cards(
     path: str | os.PathLike[str],
     directory: str | os.PathLike[str] | None = None,
@@ -581,7 +598,8 @@ def import_cards(
     target = index_path(directory)
     prepare_cards_dir(target.parent)
     fmt, records = iter_card_file(path, label)
-    report = ImportReport(source=label, format=fmt, index=str(target))
+    report = ImportReport(source=label, format=fmt, index=str(target),
+                          replaced=_earlier_import(target))
     temp = temporary_file(target.parent, "cards", ".sqlite")
     try:
         _write_index(temp, records, report, label)
