@@ -186,3 +186,16 @@ def test_an_x_explorer_cast_this_turn_paid_x_for_the_explores_left():
     with pytest.raises(OptionError, match=r"cannot have paid Jadelight Spelunker's \{X\}\{G\} "
                                           r"with X = 3 this turn"):
         advise(MERFOLK, **SPELUNKER, explores_left=3, trials=200, seed=1)
+
+
+def test_more_explores_left_than_an_explorer_makes_is_refused():
+    """Cenote Scout cast this turn explores once as it enters: two explores left cannot be;
+    Jadelight Ranger's two can."""
+    with pytest.raises(OptionError, match="Cenote Scout explores 1 time as it enters, so 2 "
+                                          "explores cannot be left"):
+        position(explore_sim.load_deck(MERFOLK), turn=2, battlefield="Forest, Island, Cenote Scout",
+                 revealed="Deepfathom Echo", explores_left=2)
+    pos = position(explore_sim.load_deck(XLN), turn=3, revealed="Lurking Chupacabra",
+                   battlefield="Forest, Swamp, Woodland Cemetery, Jadelight Ranger",
+                   explores_left=2)
+    assert pos.explores_left == 2

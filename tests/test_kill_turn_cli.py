@@ -102,6 +102,9 @@ def test_tune_minimises_kill_turn():
     (["advise", EXPLORE, "--turn", "3", "--revealed", "Nicanzil, Current Conductor",
       "--battlefield", "Cenote Scout, 3 Forest", "--objective", "kill_turn@6"],
      "advise cannot use kill_turn"),
+    (["advise", EXPLORE, "--turn", "3", "--revealed", "Nicanzil, Current Conductor",
+      "--battlefield", "Cenote Scout, 3 Forest", "--objective", "damage@6,opponent_dead@6"],
+     "advise cannot use opponent_dead, a position does not say how much damage"),
     (["tune", EXPLORE, "--objective", "kill_turn"], "needs a turn, as in kill_turn@4"),
 ])
 def test_misuse_is_one_line(capsys, argv, message):

@@ -54,7 +54,7 @@ from ..engine.state import shuffled_libraries
 from ..errors import DeckError, OptionError, clip
 from ..progress import callback, shows_progress
 from .engines import position_engine
-from .objectives import Objective, PairedValues, parse_objectives
+from .objectives import KILL_TURN, Objective, PairedValues, parse_objectives
 from .report import deck_meta, meta_text, text_table, versions
 from .results import Result
 from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence, stopped_meta
@@ -286,6 +286,7 @@ def position(
     if not explorer_card.is_permanent:
         raise OptionError(f"explorer: {explorer_card.name} is not a permanent; name the "
                           "creature that explores")
+    _check_explores_left(explorer_card, explores_left, as_flag("explorer_cast", explorer_cast))
     zones["battlefield"].setdefault(explorer_card, 1)
     _check_zones(zones, commanders)
     remaining = _library(deck, zones, commanders, revealed_card)
@@ -297,6 +298,17 @@ def position(
         explorer_cast=as_flag("explorer_cast", explorer_cast),
         phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
     )
+
+
+def _check_explores_left(explorer: Card, explores_left: int, cast: bool) -> None:
+    """Refuse more explores left than an explorer cast this turn makes as it enters (Cenote
+    Scout: one; Jadelight Ranger: two; an X explorer: any)."""
+    made = explorer.explores
+    if cast and explorer.explores_when == "enter" and not explorer.explores_x and \
+            0 < made < explores_left:
+        raise OptionError(f"explores_left: {explorer.name} explores {made} time"
+                          f"{'s' if made > 1 else ''} as it enters, so {explores_left} explores "
+                          "cannot be left (--explorer-in-play if something else made it explore)")
 
 
 def _check_zones(zones: dict[str, dict[Card, int]], commanders: list[Card]) -> None:
@@ -619,9 +631,11 @@ def _objectives(objectives: Any, turn: int) -> list[Objective]:
         objectives = f"on_curve@{turn + 1},mana_spent@{turn + 3}"
     chosen = parse_objectives(objectives)
     for objective in chosen:
-        if objective.uses_kill_turn:
-            raise OptionError(f"objective {objective.text!r}: advise cannot use kill_turn, a "
-                              "position does not say how much damage the opponent has taken")
+        dead = [m for m, _ in objective.terms if m == "opponent_dead" or m == KILL_TURN]
+        if dead:  # they add the damage done before the position, which it does not say
+            raise OptionError(f"objective {objective.text!r}: advise cannot use {dead[0]}, a "
+                              "position does not say how much damage the opponent has taken "
+                              "(damage@T counts it from the position on)")
         if objective.first_turn < turn:
             raise OptionError(f"objective {objective.text!r} looks at turn "
                               f"{objective.first_turn}, before the position's turn {turn}")
