@@ -138,7 +138,7 @@ def test_an_import_says_it_replaces_the_index(tmp_path):
     """A second import replaces the first one's cards (it does not add to them), and its
     report says so, naming what it replaced."""
     first = import_cards(SCRYFALL, tmp_path / "cards")
-    assert first.replaced is None and "replacing" not in first.summary()
+    assert first.replaced == "" and "replacing" not in first.summary()
     second = import_cards(MTGJSON, tmp_path / "cards")
     assert second.summary().splitlines()[1] == (
         f"  replacing its {first.cards} cards imported from {SCRYFALL} (an import replaces "

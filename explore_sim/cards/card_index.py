@@ -461,17 +461,14 @@ class ImportReport:
     refused: list[str] = dataclasses.field(default_factory=list)
     seconds: float = 0.0
     index: str = ""
-    #: The index replaced: ``(cards, source)`` of the earlier import, or None.
-    replaced: tuple[str, str] | None = None
+    replaced: str = ""  # what the import replaced (an earlier import's index), or ""
 
     def summary(self) -> str:
         lines = [
             f"imported {self.cards} cards from {self.source} ({self.format}) into {self.index}",
+            *([self.replaced] if self.replaced else []),
             f"  skipped {self.skipped} non-deck objects (tokens, emblems, art cards, ...)",
         ]
-        if self.replaced is not None:  # an import replaces the index, it does not add to it
-            lines.insert(1, f"  replacing its {self.replaced[0]} cards imported from "
-                            f"{self.replaced[1]} (an import replaces the index)")
         if self.refused:
             lines.append(f"  skipped {len(self.refused)} cards with data of the wrong type or "
                          "out of range")
@@ -561,16 +558,14 @@ def _refusal(name: Any, number: int, error: Exception) -> str:
     return clip(reason, 300)
 
 
-def _earlier_import(target: Path) -> tuple[str, str] | None:
-    """``(cards, source)`` of the index at ``target`` that an import replaces (None: no index,
-    or one that cannot be read, which the import replaces all the same)."""
-    if not target.is_file():
-        return None
+def _earlier_import(target: Path) -> str:
+    """What an import into ``target`` replaces, for its report ("": nothing readable)."""
     try:
-        meta = CardIndex(target).meta()
+        meta = CardIndex(target).meta() if target.is_file() else {}
     except CardError:
-        return None
-    return meta.get("cards", "?"), meta.get("source", "?")
+        meta = {}
+    return (f"  replacing its {meta['cards']} cards imported from {meta.get('source')} (an "
+            "import replaces the index)") if "cards" in meta else ""
 
 
 def import_cards(
