@@ -220,6 +220,11 @@ def test_bad_lands_options_are_refused_next_to_their_fields(client):
         page = client.post("/", data={"analysis": "lands", "deck": deck, name: bad})
         assert page.status_code == 400, name
         assert field_error(page.text, name).startswith(message), field_error(page.text, name)
+    # A deck without lands is the decklist's fault, not the counts' (left blank).
+    page = client.post("/", data={"analysis": "lands", "deck": "60 Grizzly Bears"})
+    assert page.status_code == 400
+    assert ('<p class="field-error" id="deck-problems">lands: the deck \'pasted deck\' has no '
+            "land to add or remove</p>") in unescape(page.text)
 
 
 @pytest.mark.slow

@@ -24,7 +24,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser(
         "serve", help="open the web page: paste a deck, see the answers in a browser",
         description="Serve a local web page where a decklist is pasted and explore, simulate, "
-                    "compare, value and advise run with their options as form fields.")
+                    "compare, value, advise, lands and curve run with their options as form "
+                    "fields.")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only; "
                             "0.0.0.0 listens on every interface, with a warning)")

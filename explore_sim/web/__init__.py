@@ -1,5 +1,6 @@
 """The web page: ``explore-sim serve`` opens a local page where a player pastes a decklist and
-gets the answers of explore, simulate, compare, value and advise as tables and figures.
+gets the answers of explore, simulate, compare, value, advise, lands and curve as tables and
+figures.
 
 Needs the ``web`` extra (``pip install 'explore_sim[web]'``: Starlette, uvicorn, Jinja2 and
 python-multipart). :func:`create_app` builds the ASGI application and :func:`serve` runs it.

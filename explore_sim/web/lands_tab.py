@@ -90,6 +90,8 @@ def _check(options: dict[str, Any], decks: list[Deck], sources: CardSources) -> 
     errors = {**policy_error(options, "policy"), **policy_error(options, "scry_policy"),
               **card_option_errors(options, decks)}
     deck = decks[0]
+    if not deck.land_count:  # the decklist's fault, whatever the counts asked
+        return {**errors, "deck": f"lands: the deck {deck.name!r} has no land to add or remove"}
     for name, test in (("counts", lambda: land_ladder(deck, lands_counts(deck, options),
                                                       _trade(options))),
                        ("trade", lambda: traded_cards(deck, _trade(options))),
