@@ -455,3 +455,13 @@ def test_no_land_equivalent_when_lands_do_not_help():
     values = [values[1] + swap, values[1], values[1].copy(), values[1].copy()]
     found = land_equivalent(_synthetic(values), 2, "lands_played", 1)
     assert math.isnan(found["mean"]) and "no better than its vanilla stand-in" in found["note"]
+
+
+def test_a_card_the_deck_cannot_cast_is_said_to_be_never_cast():
+    """Seekers' Squire ({1}{B}) in a deck of Forests is never cast: the note says why, not
+    that its abilities changed nothing."""
+    result = value("20 Forest\n4 Seekers' Squire\n36 Grizzly Bears\n", trials=500, seed=5)
+    note = result.land_equivalents().iloc[0]["note"]
+    assert note.endswith("no card of the deck makes {B}, which its cost needs: it is never "
+                         "cast, nor is its stand-in")
+    assert result.meta["cards"]["Seekers' Squire"]["colours_unmade"] == "B"

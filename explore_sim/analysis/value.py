@@ -50,6 +50,7 @@ import pandas as pd
 
 from ..cards import Card, Catalog
 from ..cards.decklist import Deck, load_deck
+from ..cards.karsten import coloured_sources, cost_colours
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError, clip
 from ..progress import shows_progress
@@ -562,6 +563,7 @@ def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_nam
     """The metadata of a valuation (JSON-safe)."""
     formats = game_formats([deck], setup.config, setup.rule)
     commanders = _commanders(deck)
+    sources = coloured_sources(deck)
     meta = {
         "command": "value",
         "deck": [deck_meta(deck)],
@@ -570,6 +572,7 @@ def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_nam
             "commander": plan.cards[0] in commanders,
             "mana_value": plan.cards[0].mana_value,
             "modelled": _explore_related(plan.cards[0]),
+            "colours_unmade": _colours_unmade(plan.cards[0], sources),
             "basis_turn": turn_of[plan.cards[0].name],
             "stand_in": _describe(plan.stand_ins[0]),
             "lands_added": _land_counts(plan.lands_added),
@@ -620,6 +623,10 @@ def _why_no_difference(info: dict[str, Any], metric: str, turn: int,
     if not info["modelled"]:
         return ("the card has no explore or Map ability the goldfish models: it plays as its "
                 "vanilla stand-in, so no basis shows a difference")
+    if info.get("colours_unmade"):
+        unmade = " or ".join(f"{{{c}}}" for c in info["colours_unmade"])
+        return (f"no card of the deck makes {unmade}, which its cost needs: it is never cast, "
+                "nor is its stand-in")
     moved = diffs[(diffs["se"] > 0) | (diffs["mean"] != 0)]
     first = max(info["mana_value"], 1)
     reason = ""
@@ -643,6 +650,13 @@ def _why_no_difference(info: dict[str, Any], metric: str, turn: int,
         shown = ("no metric differs at any turn played: its abilities changed none of these "
                  "games (play more turns)")
     return f"{reason}; {shown}" if reason else shown
+
+
+def _colours_unmade(card: Card, sources: dict[str, int]) -> str:
+    """The colours of ``card``'s cost that no card of the deck makes, where every way to pay
+    it needs one (``"B"``: it is never cast), else ``""``."""
+    unmade = [[c for c in cost_colours(mode) if not sources.get(c)] for mode in card.cost_modes]
+    return "" if not unmade or any(not colours for colours in unmade) else "".join(unmade[0])
 
 
 def _basis_turns(cards: list[Card], turn: int | None,
