@@ -44,7 +44,8 @@ ADVISE = dict(turn=3, battlefield="Forest, Swamp, Woodland Cemetery, Jadelight R
 RUNS = {"explore": dict(trials=2000), "simulate": dict(trials=2000),
         "compare": dict(trials=2000, policies="keep\nmill\nforge"),
         "value": dict(trials=1000, card="Jadelight Ranger"),
-        "advise": dict(trials=500, **ADVISE), "curve": dict(trials=1000)}
+        "advise": dict(trials=500, **ADVISE), "curve": dict(trials=1000),
+        "lands": dict(trials=1000)}
 
 
 @pytest.fixture(scope="module")
