@@ -132,6 +132,12 @@ def main() -> None:
     only = sorted(set(mine) ^ set(theirs))
     print(f"{len(shared)} (deck, setting, turn, metric) series compared, {args.trials} games each: "
           f"{len(differ)} differ")
+    by_deck: dict[str, int] = {}
+    for key in differ:
+        deck = key.split(" | ")[0]
+        by_deck[deck] = by_deck.get(deck, 0) + 1
+    if by_deck:
+        print("  by deck: " + ", ".join(f"{deck} {n}" for deck, n in sorted(by_deck.items())))
     for key in differ[:20]:
         print(f"  differs: {key}")
     if only:
