@@ -163,6 +163,9 @@ def bomb(path):
 
 @pytest.mark.parametrize("content, message", [
     (b'[{"object": "card", "name": "X", "layout": "normal"', "malformed JSON"),
+    (b'[{"object": "card", "name": "Jadelight Ran', "Unterminated string at the end of the file "
+                                                   "(is it cut short?)"),
+    (b'[{"object": "card" "name": "X"}]', "Expecting ',' delimiter\n"),
     (b'{"object": "list", "data": [1, 2]}', "'data' must be an object"),
     (b'[{"object": "set", "name": "Lost Caverns"}]', "not a Scryfall card object"),
     (b'\x89PNG\r\n\x1a\n0000', "a png file"),

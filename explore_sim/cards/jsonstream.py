@@ -176,7 +176,11 @@ class JsonReader:
                 pending = len(self.buffer) - self.pos
                 if (pending > _MAX_VALUE or not _may_continue(error, len(self.buffer))
                         or not self._fill(max(_CHUNK, pending))):
-                    raise self.fail(error.msg) from None
+                    message = error.msg.removesuffix(" starting at")  # json's text goes on
+                    if self.eof and (error.msg.startswith("Unterminated")
+                                     or error.pos >= len(self.buffer.rstrip())):
+                        message += " at the end of the file (is it cut short?)"
+                    raise self.fail(message) from None
                 continue
             except RecursionError:
                 raise self.fail("nested too deeply") from None
