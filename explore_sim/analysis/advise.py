@@ -253,6 +253,7 @@ def position(
     """
     turn = _whole("turn", turn, 1, 50)
     explores_left = _whole("explores_left", explores_left, 1, _MAX_EXPLORES_LEFT)
+    on_play, explorer_cast = as_flag("on_play", on_play), as_flag("explorer_cast", explorer_cast)
     if phase not in PHASES:
         raise OptionError(f"phase must be one of {', '.join(PHASES)}, got {clip(repr(phase))}")
     commanders = [card for card, _ in deck.commander]
@@ -286,16 +287,15 @@ def position(
     if not explorer_card.is_permanent:
         raise OptionError(f"explorer: {explorer_card.name} is not a permanent; name the "
                           "creature that explores")
-    _check_explores_left(explorer_card, explores_left, as_flag("explorer_cast", explorer_cast))
+    _check_explores_left(explorer_card, explores_left, explorer_cast)
     zones["battlefield"].setdefault(explorer_card, 1)
     _check_zones(zones, commanders)
     remaining = _library(deck, zones, commanders, revealed_card)
     ids = [i + 1 for i, card in enumerate(deck.cards) for _ in range(remaining[card])]
     return Position(
-        deck=deck, turn=turn, on_play=as_flag("on_play", on_play), hand=zones["hand"],
+        deck=deck, turn=turn, on_play=on_play, hand=zones["hand"],
         battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
-        revealed=revealed_card, explores_left=explores_left,
-        explorer_cast=as_flag("explorer_cast", explorer_cast),
+        revealed=revealed_card, explores_left=explores_left, explorer_cast=explorer_cast,
         phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
     )
 

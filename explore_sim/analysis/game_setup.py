@@ -138,8 +138,6 @@ def game_setup(decks: Sequence[Deck], trials: int, options: Mapping[str, Any]) -
         if entry.kind == "bool":
             entry.check(values[entry.name])  # "no" would be True
             values[entry.name] = bool(values[entry.name])
-        elif entry.kind == "int" and isinstance(values[entry.name], np.integer):
-            values[entry.name] = int(values[entry.name])  # the metadata holds plain ints
         elif entry.kind == "names":
             values[entry.name] = tuple(values[entry.name])
         elif entry.kind == "cards":

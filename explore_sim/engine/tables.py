@@ -394,7 +394,7 @@ class DeckTables:
         held_ids = kinds(lambda c: c.target == "opponent" and not c.is_land)
         priority = _cast_priority(features, config.cast_order)
         legendary = np.array([False] + [c.is_legendary for c in cards])
-        casting = _casting_order(mana, priority, spell_ids, x_ids, (needs_target, legendary),
+        casting = _casting_order(mana, priority, spell_ids, x_ids, needs_target, legendary,
                                  commander_ids, n_kinds)
         castable_card_modes = tuple(tuple(m) for m in mana.extra_card_modes)
         return cls(
@@ -464,11 +464,10 @@ def _discard_order(features: FeatureTable, held_ids: np.ndarray) -> np.ndarray:
 
 
 def _casting_order(mana: ManaTables, priority: np.ndarray, spell_ids: np.ndarray,
-                   x_ids: np.ndarray, flags: tuple[np.ndarray, np.ndarray],
+                   x_ids: np.ndarray, needs_target: np.ndarray, legendary: np.ndarray,
                    commander_ids: np.ndarray, n_kinds: int) -> CastingOrder:
-    """``flags``: per card id, whether it needs a creature you control as its target, and
-    whether it is a legendary permanent."""
-    needs_target, legendary = flags
+    """``needs_target`` and ``legendary``: per card id, whether it needs a creature you
+    control as its target, and whether it is a legendary permanent."""
     kind_modes = tuple(tuple(mana.card_modes.get(k, [])) for k in range(n_kinds))
     first_mode = np.array([m[0] if m else 0 for m in kind_modes], dtype=np.intp)
     # The least mana each spell can be cast for (a split card's cheaper half), for the quick

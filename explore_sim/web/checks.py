@@ -68,8 +68,8 @@ def explore_errors(options: Mapping[str, Any], deck: Deck) -> dict[str, str]:
 
 def card_option_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dict[str, str]:
     """The cards named by ``cast_first`` and ``castable`` checked before the run, as the game
-    checks them once running: a card to cast first that a deck does not hold (the deck's own
-    cards, commanders included), or a land; a castable card no source knows, or a land.
+    checks them once running (:func:`_cast_first_error`,
+    :func:`~explore_sim.analysis.game_setup.castable_cards`).
 
     Parameters
     ----------
@@ -83,10 +83,21 @@ def card_option_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dic
     dict of str to str
         ``{option: message}`` for each option in error, or empty.
     """
-    errors: dict[str, str] = {}
+    errors = _cast_first_error(options, decks)
+    if options.get("castable"):
+        try:
+            castable_cards(options["castable"], decks)
+        except OptionError as error:
+            errors["castable"] = str(error)
+    return errors
+
+
+def _cast_first_error(options: Mapping[str, Any], decks: Sequence[Deck]) -> dict[str, str]:
+    """A card to cast first that a deck does not hold, or that is a land: refused as the
+    game refuses it once running (the deck's own cards, commanders included)."""
     names = options.get("cast_first") or []
     for index, deck in enumerate(decks):
-        if not names or errors:
+        if not names:
             break
         features = deck.features()
         catalog = Catalog(features.cards[: features.n_deck])
@@ -94,18 +105,11 @@ def card_option_errors(options: Mapping[str, Any], decks: Sequence[Deck]) -> dic
         for name in names:
             card = catalog.find(name)
             if card is None:
-                errors["cast_first"] = (f"cast first: {clip(name)!r} is not in {which}"
-                                        f"{catalog.suggestion_text(name)}")
-                break
+                return {"cast_first": f"cast first: {clip(name)!r} is not in {which}"
+                                      f"{catalog.suggestion_text(name)}"}
             if card.is_land:
-                errors["cast_first"] = f"cast first: {card.name!r} is a land, not a spell"
-                break
-    if options.get("castable"):
-        try:
-            castable_cards(options["castable"], decks)
-        except OptionError as error:
-            errors["castable"] = str(error)
-    return errors
+                return {"cast_first": f"cast first: {card.name!r} is a land, not a spell"}
+    return {}
 
 
 def engine_errors(game_options: Mapping[str, Any], decks: Sequence[Deck],
