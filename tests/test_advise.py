@@ -199,3 +199,45 @@ def test_more_explores_left_than_an_explorer_makes_is_refused():
                    battlefield="Forest, Swamp, Woodland Cemetery, Jadelight Ranger",
                    explores_left=2)
     assert pos.explores_left == 2
+
+
+#: Turn 3, second main phase: a Map made Jadelight Spelunker (in play) explore; two lands.
+MAPPED = dict(turn=3, battlefield="Forest, Island, Jadelight Spelunker", hand="Cenote Scout",
+              revealed="Deepfathom Echo", explorer_cast=False, phase="main2")
+
+
+def test_mana_used_this_turn_stays_tapped():
+    """The Map's {1} (mana_used=1) is paid with the Island, so the Forest still casts the
+    Cenote Scout in hand; with both lands used it waits; more than the lands make is refused."""
+    spent = {used: advise(MERFOLK, **MAPPED, mana_used=used, objectives="mana_spent@3",
+                          trials=100, seed=1).summary().iloc[0]["keep"]
+             for used in (0, 1, 2)}
+    assert spent == {0: 1.0, 1: 1.0, 2: 0.0}
+    result = advise(MERFOLK, **MAPPED, mana_used=1, objectives="mana_spent@3", trials=50, seed=1)
+    assert result.meta["position"]["mana_used"] == 1
+    assert "1 mana used before the explore" in result.render()
+    with pytest.raises(OptionError, match="mana_used: your sources make 2 mana, less than the 3 "
+                                          "used this turn"):
+        advise(MERFOLK, **MAPPED, mana_used=3, trials=50, seed=1)
+    with pytest.raises(OptionError, match="mana_used must be a whole number from 0"):
+        advise(MERFOLK, **MAPPED, mana_used=-1, trials=50, seed=1)
+
+
+def test_mana_used_beside_an_explorer_cast_this_turn():
+    """Three lands paid Jadelight Spelunker's X = 2: none is left for one more mana."""
+    with pytest.raises(OptionError, match=r"cannot have paid Jadelight Spelunker's \{X\}\{G\} "
+                                          r"with X = 2 and 1 mana more this turn"):
+        advise(MERFOLK, **SPELUNKER, explores_left=2, mana_used=1, trials=50, seed=1)
+    spent = advise(MERFOLK, **SPELUNKER, explores_left=1, mana_used=1,
+                   objectives="mana_spent@3", trials=50, seed=1).summary().iloc[0]["keep"]
+    assert spent == 0.0  # X = 1 and one more: no land left for the Cenote Scout
+
+
+def test_advise_mana_used_on_the_command_line():
+    base = [sys.executable, "-m", "explore_sim", "advise", str(MERFOLK), "--turn", "3",
+            "--battlefield", "Forest, Island, Jadelight Spelunker", "--explorer-in-play",
+            "--revealed", "Deepfathom Echo", "--phase", "main2", "--trials", "50", "--quiet"]
+    bad = subprocess.run([*base, "--mana-used", "5"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().endswith("mana_used: your sources make 2 mana, less than the 5 "
+                                       "used this turn")

@@ -190,7 +190,9 @@ class AdviceResult(Result):
             f"  position: turn {where['turn']} "
             f"{'on the play' if where['on_play'] else 'on the draw'}"
             f", {'first' if where['phase'] == 'main1' else 'second'} main phase; "
-            f"{where['library']} cards in the library",
+            + (f"{where['mana_used']} mana used before the explore; "
+               if where.get("mana_used") else "")
+            + f"{where['library']} cards in the library",
             f"  hand: {meta_text(where['hand']) or '-'}",
             f"  battlefield: {meta_text(where['battlefield'])}",
             f"  graveyard: {meta_text(where['graveyard']) or '-'}",
@@ -274,6 +276,8 @@ _ASSUMPTIONS = [
     "the explore happens in the phase given; the turn goes on from there",
     "listed permanents were there before this turn, except an explorer cast this turn "
     "(its cost paid, least flexible sources first; summoning sick)",
+    "mana_used more mana was paid this turn from your sources as generic mana, the engine's "
+    "way (a Map's {1}, a spell before the explore); nothing else is tapped",
     "the turn's land has been played when you control at least as many lands as the "
     "turn number",
     "event metrics count from the position on",
@@ -337,6 +341,7 @@ def advise(
     policy: str | Policy = "forge",
     on_play: bool = True,
     explorer_cast: bool = True,
+    mana_used: int = 0,
     phase: str = "main1",
     trials: int = 100_000,
     seed: Any = None,
@@ -351,30 +356,18 @@ def advise(
     Parameters
     ----------
     deck : Deck, path or decklist text
-    turn : int
-        The turn being played.
-    revealed : str
-        The nonland card revealed.
-    hand, battlefield, graveyard : str, iterable of str or dict
-        Known cards (``"Forest, 2 Swamp"``, names with commas read whole, as in
-        :func:`position`); the library is the deck less all of them and the revealed card.
-    explorer : str, optional
-        The exploring permanent (default: the only explore card on the battlefield).
-    explores_left : int
-        Explores left in this sequence, this one included (Jadelight Ranger's first: 2).
+    turn, revealed, hand, battlefield, graveyard, explorer, explores_left
+        The position, as for :func:`~.advise_position.position`: the library is the deck
+        less every known card and the revealed one.
     objectives : str, Objective or sequence, optional
         What to compare (:mod:`explore_sim.analysis.objectives`), such as
         ``"on_curve@5,mana_spent@6"``. Default: ``on_curve`` the next turn and
         ``mana_spent`` three turns on.
     policy : str or callable
         Later keep-or-mill decisions (and scries), default ``forge``.
-    on_play : bool
-        On the play (no draw on turn 1; only the metadata and later turns' draws care).
-    explorer_cast : bool
-        The explorer was cast this turn (its cost paid, summoning sick); False for an
-        explore by a Map, an attack or a spell.
-    phase : {"main1", "main2"}
-        Where in the turn the explore happens.
+    on_play, explorer_cast, mana_used, phase
+        As for :func:`~.advise_position.position` (``explorer_cast=False`` for an explore by
+        a Map, an attack or a spell; ``mana_used=1`` for the Map's {1}).
     trials : int
         Libraries played (each by both branches).
     seed : int, SeedSequence, Generator or None
@@ -403,7 +396,8 @@ def advise(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     pos = position(deck, turn=turn, revealed=revealed, hand=hand, battlefield=battlefield,
                    graveyard=graveyard, explorer=explorer, explores_left=explores_left,
-                   explorer_cast=explorer_cast, on_play=on_play, phase=phase)
+                   explorer_cast=explorer_cast, mana_used=mana_used, on_play=on_play,
+                   phase=phase)
     chosen = _objectives(objectives, pos.turn)
     last_turn = max(objective.last_turn for objective in chosen)
     policy = one_policy(policy, "advise")

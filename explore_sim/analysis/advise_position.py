@@ -45,6 +45,7 @@ __all__ = ["PHASES", "Position", "check_paid", "position"]
 #: Where in the turn the explore happens.
 PHASES = ("main1", "main2")
 _MAX_EXPLORES_LEFT = 20
+_MAX_MANA_USED = 99
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -63,6 +64,9 @@ class Position:
         Explores left in this sequence, this one included.
     explorer_cast : bool
         The explorer was cast this turn (its cost paid, summoning sick).
+    mana_used : int
+        Mana paid from your sources this turn besides the explorer's cost (a Map's {1}, a
+        spell cast before the explore), as generic mana.
     phase : {"main1", "main2"}
     library : ndarray, shape (size,), int16
         The card ids of the library under the revealed card (in deck order, before shuffling).
@@ -80,6 +84,7 @@ class Position:
     revealed: Card
     explores_left: int
     explorer_cast: bool
+    mana_used: int
     phase: str
     library: np.ndarray
     features: FeatureTable
@@ -146,14 +151,16 @@ class Position:
         )
         game.attach(state)
         state.units[:] = game.mana.expected_units(state)
+        rows = np.arange(state.trials)
         if self.explorer_cast:  # the explorer's cost, paid the engine's way
-            rows = np.arange(state.trials)
             game.pay(state, rows, game.kind_modes[explorer])
             if self.explorer.explores_x:  # X: the explores left (the least it can have been)
                 for _ in range(self.explores_left):
                     game.pay(state, rows, [game.mana.cost_mode["{1}"]])
-            for total in state.totals.values():
-                total[:] = 0  # events count from the position on
+        for _ in range(self.mana_used):  # a Map's {1}, a spell before: generic mana
+            game.pay(state, rows, [game.mana.cost_mode["{1}"]])
+        for total in state.totals.values():
+            total[:] = 0  # events count from the position on
         return state
 
     def describe(self) -> dict[str, Any]:
@@ -163,7 +170,8 @@ class Position:
         -------
         dict
             ``turn, on_play, phase, hand, battlefield, graveyard, explorer, revealed,
-            explores_left, explorer_cast, library`` (cards left, the revealed one included).
+            explores_left, explorer_cast, mana_used, library`` (cards left, the revealed one
+            included).
         """
         def names(counts: Mapping[Card, int]) -> list[str]:
             return [f"{n} {card.name}" if n > 1 else card.name for card, n in counts.items()]
@@ -172,7 +180,8 @@ class Position:
                 "hand": names(self.hand), "battlefield": names(self.battlefield),
                 "graveyard": names(self.graveyard), "explorer": self.explorer.name,
                 "revealed": self.revealed.name, "explores_left": self.explores_left,
-                "explorer_cast": self.explorer_cast, "library": int(self.library.size) + 1}
+                "explorer_cast": self.explorer_cast, "mana_used": self.mana_used,
+                "library": int(self.library.size) + 1}
 
 
 def position(
@@ -186,6 +195,7 @@ def position(
     explorer: str | None = None,
     explores_left: int = 1,
     explorer_cast: bool = True,
+    mana_used: int = 0,
     on_play: bool = True,
     phase: str = "main1",
 ) -> Position:
@@ -210,6 +220,10 @@ def position(
         Explores left in this sequence, this one included (1-20).
     explorer_cast : bool
         The explorer was cast this turn: its cost is paid and it is summoning sick.
+    mana_used : int
+        Mana paid from your sources this turn besides the explorer's cost: a Map's {1}
+        (the explorer in play then, ``explorer_cast=False``), a spell cast before the
+        explore. It is paid as generic mana, the engine's way, and stays tapped.
     on_play : bool
         On the play (no draw on turn 1).
     phase : {"main1", "main2"}
@@ -229,6 +243,7 @@ def position(
     """
     turn = _whole("turn", turn, 1, 50)
     explores_left = _whole("explores_left", explores_left, 1, _MAX_EXPLORES_LEFT)
+    mana_used = _whole("mana_used", mana_used, 0, _MAX_MANA_USED)
     on_play, explorer_cast = as_flag("on_play", on_play), as_flag("explorer_cast", explorer_cast)
     if phase not in PHASES:
         raise OptionError(f"phase must be one of {', '.join(PHASES)}, got {clip(repr(phase))}")
@@ -242,23 +257,10 @@ def position(
                             f"{catalog.suggestion_text(name)}")
         return card
 
-    zones: dict[str, dict[Card, int]] = {}
-    for label, cards in (("hand", hand), ("battlefield", battlefield),
-                         ("graveyard", graveyard)):
-        zone: dict[Card, int] = {}
-        for name, count in card_counts(cards, label, catalog, card_sources):
-            card = card_of(name, label)
-            zone[card] = zone.get(card, 0) + int(count)
-        zones[label] = zone
-    if not isinstance(revealed, str) or not revealed.strip():
-        raise OptionError("revealed: name the card the explore revealed")
-    revealed_card = card_of(revealed.strip(), "revealed")
-    if revealed_card.is_land:
-        raise OptionError(f"revealed: {revealed_card.name} is a land: explore puts it into "
-                          "your hand, there is nothing to choose")
-    if revealed_card in commanders:
-        raise DeckError(f"revealed: {revealed_card.name} is the commander; it is never in "
-                        "the library")
+    zones = {label: _zone(cards, label, catalog, card_of)
+             for label, cards in (("hand", hand), ("battlefield", battlefield),
+                                  ("graveyard", graveyard))}
+    revealed_card = _revealed(revealed, commanders, card_of)
     explorer_card = _explorer(zones["battlefield"], explorer, card_of)
     if not explorer_card.is_permanent:
         raise OptionError(f"explorer: {explorer_card.name} is not a permanent; name the "
@@ -272,8 +274,33 @@ def position(
         deck=deck, turn=turn, on_play=on_play, hand=zones["hand"],
         battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
         revealed=revealed_card, explores_left=explores_left, explorer_cast=explorer_cast,
-        phase=phase, library=np.array(ids, dtype=np.int16), features=deck.features(),
+        mana_used=mana_used, phase=phase, library=np.array(ids, dtype=np.int16),
+        features=deck.features(),
     )
+
+
+def _revealed(revealed: str, commanders: list[Card],
+              card_of: Callable[[str, str], Card]) -> Card:
+    """The card revealed: a nonland card of the library (never a commander)."""
+    if not isinstance(revealed, str) or not revealed.strip():
+        raise OptionError("revealed: name the card the explore revealed")
+    card = card_of(revealed.strip(), "revealed")
+    if card.is_land:
+        raise OptionError(f"revealed: {card.name} is a land: explore puts it into your hand, "
+                          "there is nothing to choose")
+    if card in commanders:
+        raise DeckError(f"revealed: {card.name} is the commander; it is never in the library")
+    return card
+
+
+def _zone(cards: str | Iterable[str] | Mapping[str, int], label: str, catalog: Catalog,
+          card_of: Callable[[str, str], Card]) -> dict[Card, int]:
+    """The copies of each card named in one zone (``label``: hand, battlefield, graveyard)."""
+    zone: dict[Card, int] = {}
+    for name, count in card_counts(cards, label, catalog, card_sources):
+        card = card_of(name, label)
+        zone[card] = zone.get(card, 0) + int(count)
+    return zone
 
 
 def _check_explores_left(explorer: Card, explores_left: int, cast: bool) -> None:
@@ -346,23 +373,29 @@ def _explorer(battlefield: dict[Card, int], name: str | None,
 
 
 def check_paid(pos: Position, config: GameConfig, policy: Policy) -> None:
-    """Refuse an explorer cast this turn that the battlefield's sources cannot pay for."""
-    if not pos.explorer_cast:
+    """Refuse a position whose sources cannot have paid what was paid this turn: the cost of
+    an explorer cast this turn (a commander's only where its tax is known: never here) and
+    ``mana_used``."""
+    if not pos.explorer_cast and not pos.mana_used:
         return
     game = Goldfish(pos.features, config, policy, None, {})
     state = GameState.from_position(
         pos.libraries(1, np.random.default_rng(0)), pos.features, turn=pos.turn,
         hand=pos._vector(pos.hand), battlefield=pos._vector(pos.battlefield))
     state.units[:] = game.mana.expected_units(state)
-    explorer = np.array([pos.features.id_of(pos.explorer)])
-    if pos.explorer in dict(pos.deck.commander):
-        return  # the commander's tax is not known here; it is paid as its plain cost
     unit_sets = game.mana.unit_sets(state, np.arange(1))
-    x = pos.explores_left if pos.explorer.explores_x else 0  # X: at least the explores left
-    cost = f"{pos.explorer.mana_cost} with X = {x}" if x else pos.explorer.mana_cost
-    if (not game.castable_card(explorer, unit_sets)[0]
-            or int(unit_sets[-1][0].sum()) < (pos.explorer.mana_value or 0) + x):
-        raise OptionError(
-            f"battlefield: your sources cannot have paid {pos.explorer.name}'s "
-            f"{cost} this turn; list the lands that cast it, or say it was "
-            "already in play (explorer_cast=False, --explorer-in-play)")
+    total = int(unit_sets[-1][0].sum())  # the mana the sources make
+    if pos.explorer_cast and pos.explorer not in dict(pos.deck.commander):
+        explorer = np.array([pos.features.id_of(pos.explorer)])
+        x = pos.explores_left if pos.explorer.explores_x else 0  # X: at least the explores left
+        cost = f"{pos.explorer.mana_cost} with X = {x}" if x else pos.explorer.mana_cost
+        more = f" and {pos.mana_used} mana more" if pos.mana_used else ""
+        if (not game.castable_card(explorer, unit_sets)[0]
+                or total < (pos.explorer.mana_value or 0) + x + pos.mana_used):
+            raise OptionError(
+                f"battlefield: your sources cannot have paid {pos.explorer.name}'s "
+                f"{cost}{more} this turn; list the lands that cast it, or say it was "
+                "already in play (explorer_cast=False, --explorer-in-play)")
+    elif total < pos.mana_used:
+        raise OptionError(f"mana_used: your sources make {total} mana, less than the "
+                          f"{pos.mana_used} used this turn")

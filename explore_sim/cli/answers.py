@@ -92,6 +92,10 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
     run.add_argument("--explorer-in-play", action="store_true",
                      help="the explorer was not cast this turn (a Map, an attack, a spell "
                           "made it explore): nothing is paid for it, it is not summoning sick")
+    run.add_argument("--mana-used", type=count, default=0, metavar="N",
+                     help="mana paid from your lands this turn besides the explorer's cost "
+                          "(a Map's {1}, a spell cast before the explore), as generic mana "
+                          "(default 0)")
     run.add_argument("--revealed", required=True, help="the nonland card revealed")
     run.add_argument("--explores-left", type=count, default=1,
                      help="explores left in this sequence, this one included (default 1)")
@@ -178,7 +182,8 @@ def run_advise(args: argparse.Namespace) -> Output:
                         explorer=args.explorer, explores_left=args.explores_left,
                         objectives=args.objective, policy=args.policy,
                         on_play=args.on_play, explorer_cast=not args.explorer_in_play,
-                        phase=args.phase, trials=args.trials, seed=args.seed, game=args.game,
+                        mana_used=args.mana_used, phase=args.phase, trials=args.trials,
+                        seed=args.seed, game=args.game,
                         engine=args.engine, progress=bar,
                         workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()

@@ -507,6 +507,9 @@ _ADVISE_FIELDS = (
     Field("explorer_in_play", "explorer in play", "flag", False, "the explorer was not cast "
           "this turn (a Map, an attack, a spell made it explore): nothing is paid for it, it "
           "is not summoning sick"),
+    Field("mana_used", "mana used", "int", 0, "mana paid from your lands this turn besides "
+          "the explorer's cost (a Map's {1}, a spell cast before the explore), as generic "
+          "mana", low=0, high=99),
     Field("phase", "phase", "choice", "main1", "where in the turn the explore happens: the "
           "first or the second main phase", choices=PHASES),
     Field("hand", "hand", "lines", [], "cards in hand, one a line or separated by commas, "
@@ -525,7 +528,7 @@ _ADVISE_FIELDS = (
 )
 #: The advise fields a position's error can name (its message starts with the name).
 _POSITION_FIELDS = ("hand", "battlefield", "graveyard", "revealed", "explorer",
-                    "explores_left", "turn", "phase")
+                    "explores_left", "mana_used", "turn", "phase")
 
 
 def _position_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -534,8 +537,8 @@ def _position_options(options: Mapping[str, Any]) -> dict[str, Any]:
                 battlefield=joined_card_lists(options["battlefield"]),
                 graveyard=joined_card_lists(options["graveyard"]),
                 explorer=options["explorer"], explores_left=options["explores_left"],
-                explorer_cast=not options["explorer_in_play"], on_play=not options["on_draw"],
-                phase=options["phase"])
+                explorer_cast=not options["explorer_in_play"], mana_used=options["mana_used"],
+                on_play=not options["on_draw"], phase=options["phase"])
 
 
 def _advise_check(options: dict[str, Any], decks: list[Deck],
@@ -671,7 +674,9 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
         start = "on the play" if where["on_play"] else "on the draw"
         phase = "first" if where["phase"] == "main1" else "second"
         facts += [
-            ("position", f"turn {where['turn']} {start}, {phase} main phase"),
+            ("position", f"turn {where['turn']} {start}, {phase} main phase"
+                         + (f"; {where['mana_used']} mana used before the explore"
+                            if where.get("mana_used") else "")),
             ("revealed", f"{where['revealed']} by {where['explorer']} "
                          f"({explores_text(where['explores_left'])} left, this one included)"),
             *((zone, meta_text(where[zone]) or "-") for zone in ("hand", "battlefield",
