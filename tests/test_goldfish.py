@@ -273,10 +273,11 @@ def test_maps_can_be_turned_off():
     assert m["maps_created"] == 1 and m["maps_used"] == 0
 
 
-@pytest.mark.parametrize("target, cast", [("opponent", 1), ("", 2)])
-def test_M6_worldwalker_helm_adds_a_map_and_get_lost_gives_none(target, cast):
-    """Get Lost's target is an opponent's: held in a goldfish game. Cast all the same (a card
-    file without its target), its Maps go to the opponent: none for you."""
+@pytest.mark.parametrize("target", ["opponent", ""])
+def test_M6_worldwalker_helm_adds_a_map_and_get_lost_gives_none(target):
+    """Get Lost's target is an opponent's: held in a goldfish game. Without its target (a card
+    file that omits it), none of its effects is played either (its Maps are the opponent's):
+    held all the same, no Map for you."""
     get_lost = dataclasses.replace(fixture_cards().get("Get Lost"), target=target)
     game, state, _ = scripted_game(["Forest"] * 4, hand=["Spyglass Siren", "Get Lost"],
                                    battlefield=["Worldwalker Helm", "Island", "Plains", "Plains"],
@@ -284,7 +285,7 @@ def test_M6_worldwalker_helm_adds_a_map_and_get_lost_gives_none(target, cast):
     game.untap_and_draw(state)
     game.main_phase(state, second=False)
     assert state.totals["maps_created"][0] == 2  # Siren's Map plus the Helm's
-    assert state.totals["cards_cast"][0] == cast
+    assert state.totals["cards_cast"][0] == 1  # the Siren
 
 
 def test_sentinel_makes_a_map_on_enter_and_when_it_attacks():

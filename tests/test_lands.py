@@ -91,7 +91,9 @@ def test_the_traded_spells_are_the_filler_the_cards_named_or_every_spell_by_mana
     # be a free slot for a land. Named, it is traded as asked.
     held = [c.name for c, _ in hakbal.main if c.target == "opponent"]
     assert "Counterspell" in held and not {c.name for c in spells} & set(held)
-    assert "spells held for an opponent's target" in rule
+    assert "Heroic Intervention" not in {c.name for c in spells}  # no effect a goldfish plays
+    assert "spells a goldfish game never casts (held for an opponent's target, or with no " \
+           "effect it plays)" in rule
     assert [c.name for c in traded_cards(hakbal, "Counterspell")[0]] == ["Counterspell"]
     # Every spell by mana value: a Karsten deck keeps its curve's shape.
     ladder = land_ladder(karsten_deck([3, 10, 10, 7, 4], 26), [22, 30])

@@ -107,10 +107,17 @@ def test_split_card_has_both_halves_mana_value_and_is_cast_as_either_half():
     card = fixture_cards().get("Find // Finality")
     assert card.mana_value == 2 + 6
     assert [m.half for m in card.cost_modes] == [0, 1]
+    # Find returns creature cards from the graveyard: no effect a goldfish game plays, so
+    # it is never cast. A split card whose halves draw is cast as its cheaper half.
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Find // Finality"],
                                      battlefield=["Swamp", "Forest"])
+    assert play(game, state)["cards_cast"] == 0
+    seek = Card(name="Seek // Sought", mana_cost="{B/G}{B/G} // {4}{B}{G}",
+                type_line="Sorcery // Sorcery", layout="split", keywords=("draw",))
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Seek // Sought"],
+                                     battlefield=["Swamp", "Forest"], cards=[seek])
     m = play(game, state)
-    assert m["cards_cast"] == 1 and m["mana_spent"] == 2  # Find, {B/G}{B/G}
+    assert m["cards_cast"] == 1 and m["mana_spent"] == 2  # Seek, {B/G}{B/G}
 
 
 def test_x_counts_zero_and_spelunker_takes_the_mana_left():

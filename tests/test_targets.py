@@ -2,7 +2,7 @@
 (docs/guide/simulate.md, "Targets"): the ``target`` card field, read from real oracle text on
 import, given by the catalog and card files, and played by the engine (the casting pass, the
 land choice's "mana will be used", the cleanup's discards); the replay says why a card is
-held."""
+held. So are instants and sorceries none of whose effects a goldfish game plays."""
 
 from __future__ import annotations
 
@@ -104,12 +104,15 @@ def test_a_spell_whose_target_only_an_opponent_has_is_never_cast():
 
 
 def test_a_spell_that_needs_a_creature_you_control_waits_for_one():
-    game, state, ids = scripted_game(["Forest"] * 3, hand=["Giant Growth"],
-                                     battlefield=["Forest"], cards=[GROWTH])
-    assert play(game, state)["cards_cast"] == 0
-    game, state, ids = scripted_game(["Forest"] * 3, hand=["Giant Growth"],
-                                     battlefield=["Forest", "Grizzly Bears"], cards=[GROWTH])
-    assert play(game, state)["cards_cast"] == 1
+    """Enter the Unknown (target creature you control explores) waits for a creature; Giant
+    Growth's pump is no effect a goldfish game plays, so it is not cast even then."""
+    for spell, cards in (("Enter the Unknown", []), ("Giant Growth", [GROWTH])):
+        game, state, ids = scripted_game(["Forest"] * 3, hand=[spell], battlefield=["Forest"],
+                                         cards=cards)
+        assert play(game, state)["cards_cast"] == 0
+        game, state, ids = scripted_game(["Forest"] * 3, hand=[spell],
+                                         battlefield=["Forest", "Grizzly Bears"], cards=cards)
+        assert play(game, state)["cards_cast"] == (spell == "Enter the Unknown")
 
 
 def test_a_held_spell_is_no_reason_to_play_an_untapped_land():
@@ -160,3 +163,53 @@ def test_the_replay_holds_dead_weight_and_expel_from_orazca_and_says_why():
     assert cast and not cast & {"Dead Weight", "Expel from Orazca"}
     text = game.text()
     assert "held Dead Weight (" in text and "held Expel from Orazca (" in text
+
+
+#: Instants and sorceries none of whose effects a goldfish game plays.
+INTERVENTION = Card(name="Heroic Intervention", mana_cost="{1}{G}", type_line="Instant")
+AWAKENING = Card(name="Agadeem's Awakening // Agadeem, the Undercrypt",
+                 mana_cost="{X}{B}{B}{B} // ", type_line="Sorcery // Land", layout="modal_dfc",
+                 back_produces="B", back_enters_tapped="life:3")
+
+
+def test_a_spell_without_an_effect_the_game_plays_is_never_cast():
+    """Heroic Intervention with four Forests open: the Bears are cast, the Intervention stays
+    in hand (cast, it would spend two mana and a card for nothing), and is discarded first."""
+    game, state, ids = scripted_game(
+        ["Forest"] * 3, hand=["Heroic Intervention", "Grizzly Bears"],
+        battlefield=["Forest"] * 4, cards=[INTERVENTION], config=GameConfig(game="normal"))
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and m["mana_spent"] == 2
+    assert state.hand[0, ids["Heroic Intervention"]] == 1
+    hand = ["Heroic Intervention", *["Grizzly Bears"] * 5, "Forest", "Forest", "Forest"]
+    game, state, ids = scripted_game(["Forest"] * 3, hand=hand, cards=[INTERVENTION])
+    play(game, state)
+    assert state.hand[0, ids["Heroic Intervention"]] == 0 and state.hand[0].sum() == 7
+
+
+def test_a_spell_land_card_without_a_played_spell_face_is_kept_as_a_land():
+    """Agadeem's Awakening with five lands open (X = 1 at least) and a Grizzly Bears in hand:
+    the Bears are cast, the Awakening is not (its return of creature cards is no effect a
+    goldfish game plays; it counted X as 0); with no other land in hand it is played as
+    Agadeem, the Undercrypt."""
+    game, state, ids = scripted_game(
+        ["Forest"] * 3, hand=[AWAKENING.name, "Grizzly Bears", "Swamp"],
+        battlefield=["Swamp"] * 3 + ["Forest"], cards=[AWAKENING],
+        config=GameConfig(game="normal"))
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and state.hand[0, ids[AWAKENING.name]] == 1
+    assert m["spell_mana"] == 2
+    m = play(game, state)  # the Forest drawn is played; the Awakening still waits
+    assert m["cards_cast"] == 1 and state.hand[0, ids[AWAKENING.name]] == 1
+    game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=[AWAKENING.name],
+                                     battlefield=["Swamp"] * 3, cards=[AWAKENING])
+    m = play(game, state)
+    assert m["lands_played"] == 4 and m["cards_cast"] == 0
+    assert state.hand[0, ids[AWAKENING.name]] == 0
+
+
+def test_naming_a_spell_without_effect_to_cast_first_is_refused():
+    with pytest.raises(OptionError, match="'Heroic Intervention' has no effect a goldfish game "
+                                          "plays: it is never cast"):
+        scripted_game(["Forest"], hand=["Heroic Intervention"], cards=[INTERVENTION],
+                      config=GameConfig(cast_order=("Heroic Intervention",)))

@@ -11,10 +11,10 @@ the sources, every count's library lined up with the others' (common random numb
 - *spells*: the cards traded, the deck's declared filler (``// filler:``) when it is a spell
   of the main deck, else the cards named, else every spell of the main deck but spell //
   land cards, ramp (mana creatures, mana rocks, land searches) and the spells a goldfish game
-  never casts (``target = "opponent"``: traded, each would be a free slot for a land); a
-  spell removed is one of the mana value furthest above its share of the traded copies, a
-  spell added one of the mana value furthest below it (the card of that mana value with the
-  most copies, then the first by name), so the curve keeps its shape.
+  never casts (``target = "opponent"``, or no effect it plays: traded, each would be a free
+  slot for a land); a spell removed is one of the mana value furthest above its share of the
+  traded copies, a spell added one of the mana value furthest below it (the card of that mana
+  value with the most copies, then the first by name), so the curve keeps its shape.
 
 The counts are nested: the deck with ``L + 1`` lands is the deck with ``L`` lands with one
 traded spell replaced by one land. Every variant's library is shuffled from an order that
@@ -35,6 +35,7 @@ from ..cards import Card, Catalog
 from ..cards.costs import ANY_COLOUR
 from ..cards.decklist import Deck
 from ..cards.name_lists import split_card_names
+from ..engine.abilities import without_effect
 from ..errors import DeckError, OptionError, clip
 from .stand_ins import named_spells
 
@@ -96,7 +97,8 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
     """
     own = Catalog(deck.cards)
     spells = [card for card, _ in deck.main if not card.is_land and not card.is_land_like
-              and not card.is_mana_source and not card.fetch and card.target != "opponent"]
+              and not card.is_mana_source and not card.fetch and card.target != "opponent"
+              and not without_effect(card)]
     if trade:
         names = split_card_names(trade, own) if isinstance(trade, str) else trade
         chosen = named_spells(names, own, deck, "trade",
@@ -110,8 +112,9 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
     why = (f"its filler {filler.name} is a land, so " if filler is not None else
            "the deck declares no filler, so ")
     return spells, why + ("every spell but spell // land cards, ramp (mana sources, land "
-                          "searches) and spells held for an opponent's target, by mana value "
-                          "in proportion to its copies (the curve kept)")
+                          "searches) and spells a goldfish game never casts (held for an "
+                          "opponent's target, or with no effect it plays), by mana value in "
+                          "proportion to its copies (the curve kept)")
 
 
 def default_counts(deck: Deck, capacity: int) -> list[int]:

@@ -56,8 +56,9 @@ class GameReplay:
         trigger, ability or spell it is; a Map's is ``map_used``), ``explore`` (one card
         revealed), ``counters`` (+1/+1 counters put on ``card``), ``scry``, ``removed``,
         ``maps_made``, ``map_used``, ``combat`` (the beginning of a combat in which something
-        happened), ``attack``, ``damage``, ``held`` (a spell in hand held for want of a
-        target at the end of the second main phase, and why), ``discard``, ``end_turn``),
+        happened), ``attack``, ``damage``, ``held`` (a spell in hand held at the end of the
+        second main phase, and why: no target, or no effect a goldfish game plays),
+        ``discard``, ``end_turn``),
         ``card`` (a card's name, or empty) and ``detail``.
     metrics : DataFrame
         The game's per-turn metric values: one row per turn (index ``turn``, from 1), one
@@ -173,6 +174,8 @@ def _detail(event: str, card: int, a: int, b: int, name: Callable[[int], str]) -
         if b == 2:
             return (f"{copies}no target: its target would be an opponent's, and a goldfish "
                     "opponent has none")
+        if b == 3:
+            return f"{copies}no effect a goldfish game plays: never cast as a spell"
         return f"{copies}no target: no creature you control"
     if event == "end_turn":
         return f"{a} land{'s' if a != 1 else ''} in play, {b} card{'s' if b != 1 else ''} in hand"
@@ -216,6 +219,8 @@ def _events(trace: np.ndarray, cards: Sequence[Card]) -> pd.DataFrame:
             continue  # the attempt starts: its cards follow
         event = "deal" if event == "dealt" else event
         steps[turn] = steps.get(turn, 0) + 1
+        if event == "held" and b == 2 and cards[card - 1].target != "opponent":
+            b = 3  # held as none of its effects is played (the kernel's code 2 says held)
         rows.append((turn, steps[turn], event, name(card), _detail(event, card, a, b, name)))
     return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))
 

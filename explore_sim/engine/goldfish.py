@@ -53,7 +53,8 @@ def deck_tables(features: FeatureTable, config: GameConfig) -> DeckTables:
     key = (id(features), config.castable, config.cast_order, config.land_faces, config.game)
     tables = _TABLES.get(key)
     if tables is None or tables.features is not features:
-        tables = DeckTables.build(features, config, abilities.patterns())
+        tables = DeckTables.build(features, config, abilities.patterns(),
+                                  abilities.without_effect)
         if len(_TABLES) >= 32:
             _TABLES.clear()
         _TABLES[key] = tables

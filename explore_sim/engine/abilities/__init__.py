@@ -39,7 +39,7 @@ from ...cards import Card
 from ...cards.card import SACRIFICE_FOR_MANA, TYPED_FETCHES
 from . import activated, combat, entering, explore_triggers
 
-__all__ = ["Ability", "ABILITIES", "MODELLED", "STEPS", "steps", "patterns"]
+__all__ = ["Ability", "ABILITIES", "MODELLED", "STEPS", "steps", "patterns", "without_effect"]
 
 #: The steps of a turn that run handlers, in the order the turn reaches them.
 STEPS = ("untap", "enter", "resolve", "main_phase", "second_main_phase", "beginning_of_combat",
@@ -210,7 +210,8 @@ MODELLED: dict[str, str] = {
     "not modelled": "activated explores needing an opponent, discards or sacrifices (Deadeye "
     "Tracker, Tomb Robber, Legion Vanguard), dies (Miner's Guidewing), life gain (Amalia), "
     "Defossilize, and Maps given to the opponent or needing a target (Get Lost, Brackish "
-    "Blunder, Fanatical Offering): such cards are cast as vanilla cards",
+    "Blunder, Fanatical Offering): such permanents are cast as vanilla cards; such "
+    "instants and sorceries are held (never cast: no effect of theirs is played)",
 }
 
 
@@ -224,3 +225,22 @@ def patterns() -> tuple[tuple[str, Callable[[Card], bool], str], ...]:
     """``(name, pattern, cost field)`` of every ability, for
     :meth:`~explore_sim.engine.tables.DeckTables.build`."""
     return tuple((a.name, a.pattern, a.cost_field) for a in ABILITIES)
+
+
+def without_effect(card: Card) -> bool:
+    """An instant or sorcery none of whose effects a goldfish game plays: no ability of
+    :data:`ABILITIES` acts when it resolves, and its target is not one only an opponent has
+    (those are held for that reason). Cast, it would spend a card and mana for nothing, so a
+    goldfish game never casts it: Agadeem's Awakening (played by its land face instead),
+    Find // Finality, Heroic Intervention.
+
+    Parameters
+    ----------
+    card : Card
+
+    Returns
+    -------
+    bool
+    """
+    return (not card.is_land and not card.is_permanent and card.target != "opponent"
+            and not any(a.pattern(card) for a in ABILITIES if a.step == "resolve"))

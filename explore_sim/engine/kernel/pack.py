@@ -527,8 +527,9 @@ def _check_tiebreak(tiebreak: np.ndarray) -> None:
 
 def _needs_target(tables: DeckTables) -> np.ndarray:
     """The ``needs_target`` column: 1 for a spell that needs a creature you control as its
-    target, 2 for one whose target only an opponent has (never cast: it is not in the
-    casting order), 0 for the others."""
+    target, 2 for a held one (never cast: it is not in the casting order): its target only an
+    opponent has, or none of its effects is played (:attr:`DeckTables.held_ids`); 0 for the
+    others."""
     codes = np.asarray(tables.needs_creature_target, dtype=np.int64).copy()
     codes[tables.held_ids] = 2
     return codes

@@ -190,9 +190,9 @@ def turn_metrics(K, S, out):
 
 @compiled
 def note_held(K, S):
-    """A game's log only: each spell in hand held for want of a target at the end of the
-    second main phase (its target only an opponent has, or it needs a creature you control
-    and there is none)."""
+    """A game's log only: each spell in hand held at the end of the second main phase (held:
+    its target only an opponent has, or none of its effects is played; or it needs a creature
+    you control and there is none)."""
     if not tracing(S):
         return
     no_creature = count(K, S, Group.CREATURE) == 0
