@@ -6,6 +6,8 @@ held. So are instants and sorceries none of whose effects a goldfish game plays.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import DECKS, TESTS, scripted_game
 
@@ -14,6 +16,7 @@ from explore_sim.cards.card import Card
 from explore_sim.cards.card_files import load_card_file
 from explore_sim.cards.card_index import CardIndex, import_cards
 from explore_sim.cards.commanders import can_be_commander
+from explore_sim.cli import main
 from explore_sim.engine.goldfish import GameConfig
 from explore_sim.errors import CardError, OptionError
 
@@ -213,3 +216,12 @@ def test_naming_a_spell_without_effect_to_cast_first_is_refused():
                                           "plays: it is never cast"):
         scripted_game(["Forest"], hand=["Heroic Intervention"], cards=[INTERVENTION],
                       config=GameConfig(cast_order=("Heroic Intervention",)))
+
+
+def test_cards_check_says_which_spells_are_held_for_want_of_an_effect(capsys):
+    assert main(["cards", "check", "golgari", "--format", "json"]) == 0
+    rows = {row["name"]: row["abilities"] for row in json.loads(capsys.readouterr().out)["cards"]}
+    assert rows["Find // Finality"] == rows["Agadeem's Awakening // Agadeem, the Undercrypt"] \
+        == "held: no effect a goldfish game plays"
+    assert rows["Vraska's Contempt"] == "held: its target is an opponent's"
+    assert rows["Jadelight Ranger"] == "explores 2 (enter)"
