@@ -167,7 +167,11 @@ def bomb(path):
                                                    "(is it cut short?)"),
     (b'[{"object": "card" "name": "X"}]', "Expecting ',' delimiter\n"),
     (b'{"object": "list", "data": [1, 2]}', "'data' must be an object"),
-    (b'[{"object": "set", "name": "Lost Caverns"}]', "not a Scryfall card object"),
+    (b'[{"object": "set", "name": "Lost Caverns"}]', "not a Scryfall card object ('set')"),
+    (b'[{"name": "Jadelight Ranger"}]', 'element 0 is not a Scryfall card object (no "object" '
+                                        'field)'),
+    (b'[{"object": "card", "name": "Forest"}, 4]', "element 1 is not a Scryfall card object "
+                                                   "(int)"),
     (b'\x89PNG\r\n\x1a\n0000', "a png file"),
     (b'4 Cenote Scout\n20 Forest\n', "not a Scryfall bulk file"),
     (b'\xff\xfe\xfa', "not a UTF-8 JSON file"),

@@ -522,9 +522,10 @@ def _scryfall_cards(stream: IO[str], reader: JsonReader, label: str) -> Iterator
     with stream:
         for number, obj in enumerate(iter_array(reader)):
             if not isinstance(obj, dict) or obj.get("object") != "card":
-                kind = obj.get("object") if isinstance(obj, dict) else type(obj).__name__
+                kind = (type(obj).__name__ if not isinstance(obj, dict) else
+                        repr(obj["object"]) if "object" in obj else 'no "object" field')
                 raise CardError(f"{label}: element {number} is not a Scryfall card object "
-                                f"({clip(repr(kind), 40)})")
+                                f"({clip(kind, 40)})")
             try:
                 yield CardRecord(*card_from_scryfall(obj))
             except _RECORD_ERRORS as error:
@@ -786,9 +787,8 @@ def card_sources(
     use_index: bool = True,
 ) -> CardSources:
     """Where card names are looked up, in order: user card files (a card there replaces the
-    built-in or imported card of the same name: that is what a correction is for), the
-    built-in catalog (it carries the modelled explore / Map abilities), then the imported
-    index."""
+    built-in or imported card of the same name: that is what a correction is for), the built-in
+    catalog (it carries the modelled explore / Map abilities), then the imported index."""
     from .card_files import load_card_file
 
     sources: list[CardSource] = [load_card_file(path) for path in card_files]
