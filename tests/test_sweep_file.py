@@ -123,11 +123,15 @@ def test_a_file_of_other_settings_is_refused_naming_what_differs(tmp_path):
         sweep(out, seed=2, trials=4000)
     with pytest.raises(OptionError, match=r"game.turns 2 \(this run: 3\)"):
         sweep(out, turns=3)
-    with pytest.raises(OptionError, match=r"grid.lands \[23, 24\] \(this run: \[23, 25\]\)"):
+    with pytest.raises(OptionError, match=r"grid.lands\[1\] 24 \(this run: 25\); refusing"):
         sweep(out, grid={"lands": [23, 25], "policy": ["keep", "forge"]})
-    with pytest.raises(OptionError, match=r"policies .* \(this run: "):
+    with pytest.raises(OptionError, match=r'policies\[1\].name "forge" \(this run: "mill"\); '):
         sweep(out, grid={"lands": [23, 24], "policy": ["keep", "mill"]})
-    with pytest.raises(OptionError, match=r"decks .* \(this run: "):
+    with pytest.raises(OptionError, match=r'policies\[0\].name "keep" \(this run: "forge"\) \(the '
+                                          r"same values in another order\); refusing"):
+        sweep(out, grid={"lands": [23, 24], "policy": ["forge", "keep"]})
+    with pytest.raises(OptionError, match=r'decks\[0\].name "Lost Caverns Merfolk Explore" '
+                                          r'\(this run: "Lost Caverns Merfolk Vanilla Control"\)'):
         explore_sim.sweep(DECKS / "lci_merfolk_vanilla.txt", GRID, out=out, **RUN)
     assert out.read_bytes() == before
 

@@ -459,21 +459,26 @@ def _check_names(settings: Mapping[str, Any]) -> None:
                                   f"most {MAX_LABEL_BYTES:,}: give it a shorter one")
 
 
-def _differences(stored: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
-    """``"key stored (this run: current)"`` for every setting that differs."""
-    out = []
-    for key in sorted(set(stored) | set(current)):
-        a, b = stored.get(key), current.get(key)
-        if a == b:
-            continue
-        if isinstance(a, dict) and isinstance(b, dict):
-            for sub in sorted(set(a) | set(b)):
-                if a.get(sub) != b.get(sub):
-                    out.append(f"{key}.{sub} {_short(a.get(sub))} (this run: "
-                               f"{_short(b.get(sub))})")
-        else:
-            out.append(f"{key} {_short(a)} (this run: {_short(b)})")
-    return out
+def _differences(stored: Any, current: Any, path: str = "") -> list[str]:
+    """``"key stored (this run: current)"`` for every setting that differs: a dict's keys and
+    a list's first differing item followed down to what differs (of two named things, only
+    the name)."""
+    if isinstance(stored, dict) and isinstance(current, dict):
+        if path and "name" in stored and "name" in current and stored["name"] != current["name"]:
+            return _differences(stored["name"], current["name"], f"{path}.name")
+        return [line for key in sorted(set(stored) | set(current))
+                if stored.get(key) != current.get(key)
+                for line in _differences(stored.get(key), current.get(key),
+                                         f"{path}.{key}" if path else key)]
+    if isinstance(stored, list) and isinstance(current, list):
+        if len(stored) != len(current):
+            return [f"{path}: {len(stored)} values (this run: {len(current)})"]
+        i = next(i for i, (a, b) in enumerate(zip(stored, current)) if a != b)
+        shuffled = sorted(map(_short, stored)) == sorted(map(_short, current))
+        lines = _differences(stored[i], current[i], f"{path}[{i}]")
+        return [lines[0] + (" (the same values in another order)" if shuffled else ""),
+                *lines[1:]]
+    return [f"{path} {_short(stored)} (this run: {_short(current)})"]
 
 
 def _short(value: Any) -> str:
