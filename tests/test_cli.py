@@ -502,3 +502,20 @@ def test_castable_names_a_card_of_the_deck_s_own_card_file(command, capsys):
     assert main([*command, "--castable", "Carnage Tyrant", "--turns", "2", "--trials", "300",
                  "--seed", "1", "--format", "csv"]) == 0
     assert "castable:Carnage Tyrant" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "merfolk", "--turns", "-1"], "turns must be between 1 and 50, got -1"),
+    (["simulate", "merfolk", "--turns", "0"], "turns must be between 1 and 50, got 0"),
+    (["simulate", "merfolk", "--trials", "-5"], "trials must be between 2 and 10,000,000,000, "
+                                                "got -5"),
+    (["value", "merfolk", "--turn", "-1"], "turn must be a whole number from 1 to 50, got -1"),
+    (["simulate", "merfolk", "--turns", "1.5"], "argument --turns: expected a whole number, got "
+                                                "'1.5'"),
+])
+def test_a_value_out_of_range_gets_one_message_whichever_side_it_falls(capsys, argv, message):
+    """A negative number reaches the function's own range check, so -1 and 0 are told the
+    same range (not "a whole number >= 0" for one of them)."""
+    assert main([*argv, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().endswith(message) and err.count("\n") == 1

@@ -12,7 +12,7 @@ from ..analysis.value import value
 from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
-from .arguments import add_seed_and_format, count
+from .arguments import add_seed_and_format, count, whole
 from .game_options import add_game_options
 from .metrics import names_help
 from .output import Output
@@ -53,10 +53,10 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run.add_argument("--metric", default="on_curve",
                      help="the per-turn metric the land-equivalent matches (default "
                           "on_curve): " + names_help("turn"))
-    run.add_argument("--turn", type=count, default=None,
+    run.add_argument("--turn", type=whole, default=None,
                      help="the turn it is matched at (default: per card, the turn after it "
                           "can first be cast, its mana value + 1, turn 3 at the earliest)")
-    run.add_argument("--turns", type=count, default=None,
+    run.add_argument("--turns", type=whole, default=None,
                      help="turns to play (1-50; default 6, or the latest card's turn if later)")
     run.add_argument("--metrics", default=None,
                      help="comma-separated metrics of the differences by turn (default: a "
@@ -66,7 +66,7 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy of every deck (default forge)")
     add_game_options(run, ["on_play", "mulligan", "game", "engine"])
-    run.add_argument("--trials", type=count, default=100_000,
+    run.add_argument("--trials", type=whole, default=100_000,
                      help="games per deck variant (default 100000)")
     add_seed_and_format(run)
 
@@ -77,7 +77,7 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
             "your position, on the same libraries, with paired differences")
     run = commands.add_parser("advise", parents=parents, help=text, description=text)
     run.add_argument("deck", help="decklist file")
-    run.add_argument("--turn", type=count, required=True, help="the turn being played")
+    run.add_argument("--turn", type=whole, required=True, help="the turn being played")
     add_game_options(run, ["on_play"], help={"on_play": "you are on the draw"})
     run.add_argument("--hand", action="append", default=[], metavar="CARDS",
                      help='cards in hand, e.g. "Forest, 2 Swamp" (repeatable; a name with '
@@ -92,12 +92,12 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
     run.add_argument("--explorer-in-play", action="store_true",
                      help="the explorer was not cast this turn (a Map, an attack, a spell "
                           "made it explore): nothing is paid for it, it is not summoning sick")
-    run.add_argument("--mana-used", type=count, default=0, metavar="N",
+    run.add_argument("--mana-used", type=whole, default=0, metavar="N",
                      help="mana paid from your lands this turn besides the explorer's cost "
                           "(a Map's {1}, a spell cast before the explore), as generic mana "
                           "(default 0)")
     run.add_argument("--revealed", required=True, help="the nonland card revealed")
-    run.add_argument("--explores-left", type=count, default=1,
+    run.add_argument("--explores-left", type=whole, default=1,
                      help="explores left in this sequence, this one included (default 1)")
     run.add_argument("--phase", choices=["main1", "main2"], default="main1",
                      help="where in the turn the explore happens (default main1)")
@@ -107,7 +107,7 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
     run.add_argument("--policy", default="forge",
                      help="later keep-or-mill decisions (default forge)")
     add_game_options(run, ["game", "engine"], help={"engine": _ADVISE_ENGINE})
-    run.add_argument("--trials", type=count, default=100_000,
+    run.add_argument("--trials", type=whole, default=100_000,
                      help="libraries played by both choices (default 100000)")
     add_seed_and_format(run)
 

@@ -49,6 +49,27 @@ def count(text: str) -> int:
     return value
 
 
+def whole(text: str) -> int:
+    """A whole number, a negative one too (``-1``), for the options whose function checks
+    the range and names it (``turns must be between 1 and 50, got -1``), so a value out of
+    range gets that one message whichever side it falls.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+    """
+    stripped = text.strip()
+    negative = stripped.startswith("-")
+    value = parse_count(stripped[1:] if negative else stripped)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {clip(text)!r}")
+    return -value if negative else value
+
+
 def number(text: str) -> float:
     """A finite decimal number.
 

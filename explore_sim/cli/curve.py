@@ -7,7 +7,7 @@ import argparse
 from ..analysis.curve import MAX_CURVE_TURNS, curve
 from ..errors import OptionError
 from . import shared
-from .arguments import add_policy, add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, whole
 from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
@@ -32,12 +32,12 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
             "and Frank Karsten's recommended numbers")
     run = commands.add_parser("curve", parents=parents, help=text, description=text)
     run.add_argument("deck", help="decklist file")
-    run.add_argument("--turns", type=count, default=None,
+    run.add_argument("--turns", type=whole, default=None,
                      help="turns to play: a card is judged on turn max(mana value, 1), at most "
                           f"this (default: the largest mana value, at most {MAX_CURVE_TURNS})")
     add_policy(run)
     add_game_options(run, option_names_leaving_out(_OWN))
-    run.add_argument("--trials", type=count, default=100_000, help="games (default 100000)")
+    run.add_argument("--trials", type=whole, default=100_000, help="games (default 100000)")
     add_seed_and_format(run)
 
 

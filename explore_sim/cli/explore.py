@@ -8,7 +8,7 @@ from ..analysis.explore import EXPLORE_METRICS, explore
 from ..analysis.report import render
 from ..cards.name_lists import joined_card_lists
 from . import shared
-from .arguments import add_policy, add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, count, whole
 from .metrics import names_help
 from .output import Output
 
@@ -49,9 +49,9 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
                      help='cards known to be out of the library besides those drawn, e.g. '
                           '"Forest, Cenote Scout" (repeatable; a name with commas is read '
                           "whole)")
-    run.add_argument("--turn", type=count, default=None,
+    run.add_argument("--turn", type=whole, default=None,
                      help="turn number the policy sees (default: drawn - 6, at least 1)")
-    run.add_argument("--trials", type=count, default=100_000, help="shuffles (default 100000)")
+    run.add_argument("--trials", type=whole, default=100_000, help="shuffles (default 100000)")
     add_seed_and_format(run)
     run.add_argument("--distribution", choices=list(EXPLORE_METRICS), default=None,
                      metavar="METRIC",

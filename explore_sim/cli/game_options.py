@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.options import GAME_OPTIONS, GameOption, options_named
-from .arguments import count, number
+from .arguments import number, whole
 
 __all__ = ["add_game_options", "flagged_options", "game_options_of", "option_names_leaving_out"]
 
@@ -77,7 +77,7 @@ def add_game_options(parser: argparse.ArgumentParser, names: Sequence[str] | Non
         else:
             kwargs["default"] = entry.default
             if entry.kind == "int":
-                kwargs["type"] = count
+                kwargs["type"] = whole
             elif entry.kind == "probability":
                 kwargs["type"] = number
             elif entry.kind == "choice":

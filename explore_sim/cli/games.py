@@ -15,7 +15,7 @@ from ..cards.card_index import card_sources
 from ..cards.decklist import deck_card_files
 from ..errors import OptionError, clip
 from . import shared
-from .arguments import add_policy, add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, whole
 from .game_options import add_game_options, game_options_of
 from .metrics import names_help
 from .output import Output
@@ -53,7 +53,7 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
                               help="print the full distribution of one metric at one turn "
                                    "instead of the summary: a name of --metrics; at --turn 0, "
                                    + names_help("opening"))
-            game.add_argument("--turn", type=count, default=None,
+            game.add_argument("--turn", type=whole, default=None,
                               help="the turn of --distribution (0: the opening hand; "
                                    "default: the last turn)")
             game.add_argument("--kill-turn", action="store_true",
@@ -93,7 +93,7 @@ def _add_game_options(game: argparse.ArgumentParser) -> None:
     game.add_argument("--metrics", default=None,
                       help="comma-separated metrics to show (default: a selection): "
                            + names_help("turn"))
-    game.add_argument("--trials", type=count, default=100_000, help="games (default 100000)")
+    game.add_argument("--trials", type=whole, default=100_000, help="games (default 100000)")
     add_seed_and_format(game)
 
 

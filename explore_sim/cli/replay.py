@@ -8,7 +8,7 @@ from ..analysis.replay import replay
 from ..analysis.report import render
 from ..errors import OptionError
 from . import shared
-from .arguments import add_policy, add_seed_and_format, count
+from .arguments import add_policy, add_seed_and_format, whole
 from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
@@ -32,11 +32,11 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
             "print what happened in it, turn by turn")
     run = commands.add_parser("replay", parents=parents, help=text, description=text)
     run.add_argument("deck", help="decklist file")
-    run.add_argument("--trial", type=count, default=0,
+    run.add_argument("--trial", type=whole, default=0,
                      help="the game's index in the run: 0 to --trials minus 1 (default 0)")
     add_policy(run)
     add_game_options(run, option_names_leaving_out(_OWN))
-    run.add_argument("--trials", type=count, default=100_000,
+    run.add_argument("--trials", type=whole, default=100_000,
                      help="the run's games (default 100000, as simulate); bounds --trial")
     add_seed_and_format(run)
 
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> Output:
     Output
         The log (``--format table``), or the events' rows (csv, json).
     """
-    if args.trial >= args.trials:
+    if 0 <= args.trials <= args.trial:  # a negative count is the run's own check's
         raise OptionError(f"--trial: must be below --trials ({args.trials}), got {args.trial}")
     deck = shared.deck(args, args.deck)
     result = replay(deck, trial=args.trial, policy=args.policy, trials=args.trials,
