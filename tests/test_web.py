@@ -1102,21 +1102,52 @@ def test_progress_events_end_with_the_result(client):
     assert job.watchers == 0
 
 
+def _first_progress(http, job) -> int:
+    """Open the run's progress stream, read until a chunk is done, close it (a page that is
+    closed or reloaded); returns the trials done then."""
+    with http.stream("GET", f"/jobs/{job.id}/events") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data:") and json.loads(line[5:])["done"] > 0:
+                return json.loads(line[5:])["done"]
+    raise AssertionError("the stream ended before a chunk was done")
+
+
+@pytest.mark.slow
+def test_a_reloaded_page_picks_its_run_up_again():
+    """The stream closes and opens again (a reload): the run goes on past the reopening
+    time, then the cancel button stops it."""
+    import httpx
+
+    with live_server(dataclasses.replace(ROOMY, reopen_seconds=0.5)) as (url, app):
+        with httpx.Client(base_url=url, timeout=30) as http:
+            response = http.post("/", data={"analysis": "explore",
+                                            "deck": deck_text(f"{MERFOLK}.txt"),
+                                            "trials": str(BIG)})
+            job = app.state.web.jobs._jobs[response.headers["location"].rsplit("/", 1)[-1]]
+            before = _first_progress(http, job)  # the page reloads here ...
+            assert http.get(f"/jobs/{job.id}").status_code == 200
+            with http.stream("GET", f"/jobs/{job.id}/events") as stream:  # ... and watches again
+                for line in stream.iter_lines():
+                    if line.startswith("data:") and json.loads(line[5:])["done"] > 4 * before:
+                        break  # chunks went on well past the half second
+            assert job.state == "running" and not job.cancel_reason
+            assert http.post(f"/jobs/{job.id}/cancel").status_code in (200, 303)
+            wait_for(job)
+            assert job.state == "cancelled" and job.error == "cancelled"
+
+
 @pytest.mark.slow
 def test_closing_the_page_cancels_its_run():
     import httpx
 
-    with live_server(ROOMY) as (url, app):
+    with live_server(dataclasses.replace(ROOMY, reopen_seconds=0.5)) as (url, app):
         with httpx.Client(base_url=url, timeout=30) as http:
             response = http.post("/", data={"analysis": "explore",
                                             "deck": deck_text(f"{MERFOLK}.txt"),
                                             "trials": str(BIG)})
             assert response.status_code == 303
             job = app.state.web.jobs._jobs[response.headers["location"].rsplit("/", 1)[-1]]
-            with http.stream("GET", f"/jobs/{job.id}/events") as stream:
-                for line in stream.iter_lines():
-                    if line.startswith("data:") and json.loads(line[5:])["done"] > 0:
-                        break  # the tab closes here
+            _first_progress(http, job)  # the tab closes here
             wait_for(job)
             assert job.state == "cancelled" and job.error == "cancelled: the page was closed"
             assert http.get("/").status_code == 200

@@ -595,3 +595,34 @@ def test_a_cancelled_run_shows_its_finished_trials_in_a_real_browser(browser):
         assert "se" in page.locator("table.stats").first.inner_text()
         assert not errors, errors
         page.close()
+
+
+@pytest.mark.slow
+def test_a_reload_during_a_run_picks_it_up_again_in_a_real_browser(browser):
+    """Reload the run's page while it runs: the page follows the same run (its progress goes
+    on from where it was), and its cancel button still stops it."""
+    from explore_sim.web import Settings
+
+    with live_server(Settings(max_trials=10**9, max_game_turns=10**12,
+                              reopen_seconds=1.0)) as (url, app):
+        page, errors = open_page(browser)
+        page.goto(url + "/")
+        page.fill("textarea[name=deck]", deck_text("lci_merfolk_explore.txt"))
+        page.fill("input[name=trials]", "1000000000")
+        page.fill("input[name=seed]", "1")
+        page.click("#run")
+        page.wait_for_function("() => { const bar = document.getElementById('progress');"
+                               " return bar && bar.value > 0; }")
+        address = page.url
+        before = int(page.locator("#progress").get_attribute("value") or 0)
+        page.reload()
+        assert page.url == address
+        page.wait_for_function("(before) => { const bar = document.getElementById('progress');"
+                               " return bar && bar.value > 4 * before; }", arg=before)
+        job = app.state.web.jobs._jobs[address.rstrip("/").rsplit("/", 1)[-1]]
+        assert job.state == "running" and not job.cancel_reason
+        page.click("#cancel")
+        notice = page.wait_for_selector("#cancelled").inner_text()
+        assert "Run cancelled after" in notice and job.error == "cancelled"
+        assert not errors, errors
+        page.close()

@@ -139,6 +139,9 @@ class Settings:
         The imported card index's directory (None: the default).
     orphan_seconds : float
         A run no page watches for this long is cancelled.
+    reopen_seconds : float
+        A run whose page was closed is cancelled unless the page is opened again within this
+        long (a reload picks the run up).
     keep : int
         Finished runs kept for their results and downloads.
     allowed_hosts : tuple of str, optional
@@ -164,6 +167,7 @@ class Settings:
     decks_dir: Path | None = dataclasses.field(default_factory=default_decks_dir)
     cards_dir: Path | None = None
     orphan_seconds: float = 20.0
+    reopen_seconds: float = 5.0
     keep: int = 32
     allowed_hosts: tuple[str, ...] | None = None
     max_game_turns: int = 100_000_000
@@ -209,7 +213,7 @@ class WebApp:
         CardIndex.open_default(settings.cards_dir)  # a card directory that is none: refused
         self.decks: dict[str, ShippedDeck] = shipped_decks(settings.decks_dir)
         self.jobs = Jobs(settings.max_runs, settings.max_queued, settings.keep,
-                         settings.orphan_seconds, describe=self.short)
+                         settings.orphan_seconds, settings.reopen_seconds, describe=self.short)
         self._deck_texts = shipped_texts(self.decks)
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                  autoescape=True, undefined=jinja2.StrictUndefined)

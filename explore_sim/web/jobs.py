@@ -4,8 +4,9 @@ A run is a :class:`Job`. At most ``max_runs`` jobs run at once, in worker thread
 ``max_queued`` more wait; past that :meth:`Jobs.submit` refuses with :class:`Busy`. The
 analysis reports progress through the API's ``progress(done, total)`` callback after every
 chunk of trials, and that callback is also where a job stops: when it was cancelled (the
-cancel button), when its page closed its progress stream, or when no page asked about it
-for ``orphan_seconds``, the callback raises :class:`RunCancelled`, the API's
+cancel button), when its page closed its progress stream and no page opened it again within
+``reopen_seconds`` (a reload opens it again), or when no page asked about it for
+``orphan_seconds``, the callback raises :class:`RunCancelled`, the API's
 :class:`~explore_sim.analysis.runner.StopRun`. A job therefore stops within one chunk of
 trials (65,536) of being cancelled, and keeps what it finished: an analysis made of one run
 of chunks returns the result of the chunks finished (the same as a run of that many trials
@@ -90,6 +91,7 @@ class Job:
     started: float | None = None
     finished: float | None = None
     watchers: int = 0
+    closed: bool = False
     cancel_reason: str = ""
     number: int = 0
     first_report: tuple[float, int] | None = None
@@ -140,17 +142,20 @@ class Jobs:
         Finished jobs kept for their results and downloads (the oldest are forgotten).
     orphan_seconds : float
         A job no page has watched for this long is cancelled.
+    reopen_seconds : float
+        A job whose last page closed its progress stream is cancelled unless a page opens it
+        again within this long (a reload of the run's page does).
     describe : callable, optional
         Turns the message of a job's error into what the page shows (default: as it is).
     """
 
     def __init__(self, max_runs: int = 1, max_queued: int = 4, keep: int = 32,
-                 orphan_seconds: float = 20.0,
+                 orphan_seconds: float = 20.0, reopen_seconds: float = 5.0,
                  describe: Callable[[str], str] | None = None) -> None:
         if max_runs < 1 or max_queued < 0 or keep < 1:
             raise ValueError("max_runs and keep must be >= 1 and max_queued >= 0")
         self.max_runs, self.max_queued, self.keep = max_runs, max_queued, keep
-        self.orphan_seconds = orphan_seconds
+        self.orphan_seconds, self.reopen_seconds = orphan_seconds, reopen_seconds
         self._describe = describe or str
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
@@ -238,7 +243,11 @@ class Jobs:
     def _stop_if_cancelled(self, job: Job) -> None:
         if job.cancel_reason:
             raise RunCancelled(job.cancel_reason)
-        if job.watchers == 0 and time.monotonic() - job.seen > self.orphan_seconds:
+        unwatched = time.monotonic() - job.seen if job.watchers == 0 else 0.0
+        if job.closed and unwatched > self.reopen_seconds:
+            job.cancel_reason = "cancelled: the page was closed"
+            raise RunCancelled(job.cancel_reason)
+        if unwatched > self.orphan_seconds:
             job.cancel_reason = "cancelled: no page was watching the run"
             raise RunCancelled(job.cancel_reason)
 
@@ -315,9 +324,12 @@ class Jobs:
         with self._lock:
             job.watchers += 1
             job.seen = time.monotonic()
+            job.closed = False
 
     def unwatch(self, job: Job) -> None:
-        """A page closed the job's progress stream; the last one to go cancels the run.
+        """A page closed the job's progress stream; when the last one goes, the run is
+        cancelled at its next chunk after ``reopen_seconds`` unless a page opens the stream
+        again (a reload).
 
         Parameters
         ----------
@@ -326,9 +338,7 @@ class Jobs:
         with self._lock:
             job.watchers -= 1
             job.seen = time.monotonic()
-            last = job.watchers == 0
-        if last:
-            self.cancel(job, "cancelled: the page was closed")
+            job.closed = job.watchers == 0
 
     def close(self) -> None:
         """Cancel every job and stop the workers (server shutdown)."""
