@@ -256,6 +256,7 @@ def shows_progress(label: str) -> Callable[[_F], _F]:
                 remove_compile_listener(compiling)
                 bar.close()
 
+        shown.progress_label = label  # type: ignore[attr-defined]  # what it shows, for tests
         return shown  # type: ignore[return-value]  # wraps keeps the function's signature
 
     return decorate

@@ -104,7 +104,9 @@ def test_the_traded_spells_are_the_filler_the_cards_named_or_every_spell_by_mana
 
 
 @pytest.mark.parametrize("counts, trade, error, message", [
-    ([24, 28], None, DeckError, "28 lands would trade more copies of Merfolk Cave-Diver"),
+    ([24, 28], None, DeckError, r"28 lands would trade 4 copies of Merfolk Cave-Diver, more than "
+                                r"the deck has \(3\): at most 27 lands; name more cards to trade "
+                                r"\(trade, --trade\)"),
     ([24, 24], None, OptionError, "24 is given twice"),
     ([61], None, OptionError, "from 0 to 60"),
     ("24", None, OptionError, "a list of land counts"),
@@ -177,7 +179,8 @@ def test_lands_answers_with_the_best_count_and_those_tied_with_it():
     assert answer.startswith(f"{result.best} lands is best by Karsten's compounded mana spent "
                              "over turns 1-7 (compounded_mana@7: ")
     assert "The deck plays 17: " in answer and "Karsten's 2022 regression gives" in answer
-    assert "explore cards are worth" in answer or "explore cards at" in answer
+    assert "explore, Map and explore-trigger cards are worth" in answer or \
+        "explore, Map and explore-trigger cards at" in answer
     assert meta["explorers"]["cards"] == ["Cenote Scout"]
     text = result.render()
     assert answer[:60] in " ".join(text.split()) and "- best (paired se)" in text
@@ -291,9 +294,27 @@ def test_lands_command_line_json_and_errors(tmp_path):
     payload = json.loads(run.stdout)
     assert [row["lands"] for row in payload["rows"]] == [23, 24, 25]
     assert payload["meta"]["command"] == "lands" and payload["meta"]["explorers"] is None
-    for argv, message in ((["--counts", "24..40"], "would trade more copies"),
+    for argv, message in ((["--counts", "24..40"], "40 lands would trade 16 copies of"),
                           (["--counts", "a"], "--counts: expected whole numbers"),
                           (["--on-play", "--on-draw"], "not allowed with argument")):
         bad = subprocess.run([sys.executable, "-m", "explore_sim", "lands", str(MERFOLK), *argv],
                              capture_output=True, text=True, cwd=ROOT)
         assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("counts, said, unsaid", [
+    ([25], ["Only one count was played, 25 lands,", "The deck plays 24, a count not played here"],
+     ["is best", "too few", "too many", "tied"]),
+    ([26, 27], ["26 lands is best", "26 is the fewest tried", "The deck plays 24, a count not "
+                "played here"], ["too few", "too many"]),
+    ([23, 24], ["The deck plays 24:"], ["a count not played"]),
+])
+def test_the_answer_judges_only_the_counts_it_played(counts, said, unsaid):
+    """The deck's own count is judged only when it was played, and one count played is no
+    best count."""
+    answer = explore_sim.lands(MERFOLK, counts=counts, trials=400, seed=1, explorers=False,
+                               progress=False).answer()
+    for text in said:
+        assert text in answer, (text, answer)
+    for text in unsaid:
+        assert text not in answer, (text, answer)

@@ -65,9 +65,11 @@ def test_several_objectives_split_on_commas():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("on_curv@4", "unknown name 'on_curv' (did you mean 'on_curve'?)"),
+    ("on_curv@4", "unknown name 'on_curv' (did you mean 'on_curve'?) at column 1"),
+    ("mana_spent@5 + on_curv@4", "unknown name 'on_curv' (did you mean 'on_curve'?) at "
+                                 "column 16"),
     ("on_curve", "'on_curve' needs a turn, as in on_curve@4"),
-    ("on_curve@0", "a turn from 1 to 50"),
+    ("on_curve@0", "a turn from 1 to 50 on its right, got '0' at column 10"),
     ("on_curve@51", "a turn from 1 to 50"),
     ("on_curve@4.5", "a turn from 1 to 50"),
     ("on_curve@turn", "a turn from 1 to 50"),

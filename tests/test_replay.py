@@ -210,8 +210,10 @@ def test_the_command_prints_the_game_turn_by_turn(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--trial", "100000"], "--trial: must be below --trials (100000), got 100000"),
-    (["--trial", "5", "--trials", "5"], "--trial: must be below --trials (5), got 5"),
+    (["--trial", "100000"], "trial must be from 0 to 99999 (the run's trials less one), got "
+                            "100000"),
+    (["--trial", "5", "--trials", "5"], "trial must be from 0 to 4 (the run's trials less one), "
+                                        "got 5"),
     (["--trial", "-1"], "trial must be from 0 to 99999 (the run's trials less one), got -1"),
     (["--trials", "-1"], "trials must be between 2 and 10,000,000,000, got -1"),
 ])

@@ -347,3 +347,16 @@ def test_an_analysis_shows_its_progress_and_the_kernel_compiling(monkeypatch, ca
     assert "the game kernel compiled in 3 s" in shown
     assert re.search(r"simulate: 100%\|[^|]+\| 100/100 \[00:00<00:00", shown), shown
     assert progress_module.compile_listeners() == before  # the run's listener is gone
+
+
+def test_every_analysis_with_progress_shows_it_by_default():
+    """Each public function taking ``progress`` shows a display by default and takes False
+    for none (:func:`~explore_sim.progress.shows_progress`)."""
+    import inspect
+
+    taking = [name for name in explore_sim.__all__
+              if callable(function := getattr(explore_sim, name)) and not inspect.isclass(function)
+              and "progress" in inspect.signature(function).parameters]
+    assert {"simulate", "compare", "lands", "value", "advise", "tune"} <= set(taking)
+    assert [name for name in taking
+            if not getattr(getattr(explore_sim, name), "progress_label", None)] == []

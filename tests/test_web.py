@@ -212,7 +212,7 @@ def test_lands_gives_the_command_lines_numbers_and_figure(client, capsys):
 def test_bad_lands_options_are_refused_next_to_their_fields(client):
     deck = deck_text("golgari_explore.txt")
     for name, bad, message in [
-        ("counts", "23..40", "counts: 28 lands would trade more copies of Ravenous Chupacabra"),
+        ("counts", "23..40", "counts: 40 lands would trade 17 copies of Ravenous Chupacabra"),
         ("counts", "twenty", "counts: expected whole numbers and A..B ranges"),
         ("trade", "Forest", "trade: Forest is a land"),
         ("objective", "compounded@7", "objective"),

@@ -200,9 +200,10 @@ def _spell_steps(deck: Deck, traded: list[Card], up: int,
         left = [v for v in values if any(held[c] > 0 for c in traded if _mana_value(c) == v)]
         if not left:
             names = ", ".join(card.name for card in traded)
-            raise DeckError(f"{deck.land_count + step + 1} lands would trade more copies of "
-                            f"{clip(names)} than the deck has ({total}); name more cards to "
-                            "trade (trade)")
+            raise DeckError(f"{deck.land_count + up} lands would trade {up} copies of "
+                            f"{clip(names)}, more than the deck has ({total}): at most "
+                            f"{deck.land_count + total} lands; name more cards to trade "
+                            "(trade, --trade)")
         bucket = max(left, key=lambda v: (_held(held, v) - shares[v] * (total - step - 1), -v))
         card = max((c for c in traded if _mana_value(c) == bucket and held[c] > 0),
                    key=lambda c: (held[c], _by_name(c)))

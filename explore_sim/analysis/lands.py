@@ -40,6 +40,7 @@ from ..cards.decklist import Deck, load_deck
 from ..cards.karsten_lands import KARSTEN_LANDS_SOURCE, MDFC_LAND, karsten_land_count
 from ..engine.policies import Policy, one_policy
 from ..errors import OptionError
+from ..progress import shows_progress
 from .compare import CompareResult
 from .executors import executing
 from .game_setup import (
@@ -220,6 +221,7 @@ class LandsResult(Result):
 
 
 @with_game_options(positional=("turns", "on_play"))
+@shows_progress("lands")
 def lands(
     deck: Deck | str | PathLike[str],
     counts: Sequence[int] | None = None,
@@ -469,32 +471,28 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     best, tied, own = meta["best"], meta["tied"], meta["deck"][0]["lands"]
     row = rows[rows["lands"] == best].iloc[0]
     lower = ", lower is better" if meta["lower_is_better"] else ""
-    text = [f"{best} lands is best by {meta['objective_label']} ({meta['objective']}{lower}: "
-            f"{row['mean']:.2f}, 95% interval {row['ci_low']:.2f} to {row['ci_high']:.2f})"]
-    if tied:
+    score = (f"{meta['objective_label']} ({meta['objective']}{lower}: {row['mean']:.2f}, 95% "
+             f"interval {row['ci_low']:.2f} to {row['ci_high']:.2f})")
+    counts = meta["counts"]
+    if len(counts) == 1:  # nothing to compare: no best count, no verdict
+        text = [f"Only one count was played, {best} lands, {score}: there is no other to "
+                "compare it with (play more counts: --counts A..B)"]
+    else:
+        text = [f"{best} lands is best by {score}"]
         text.append(f"; tied with it: {_listed(tied)} lands (the 95% interval of their paired "
-                    f"difference to {best} includes 0)")
-    else:
-        text.append(f"; no other count is tied with it (every paired difference to {best} has "
+                    f"difference to {best} includes 0)" if tied else
+                    f"; no other count is tied with it (every paired difference to {best} has "
                     "a 95% interval without 0)")
-    if len(meta["counts"]) > 1 and best in (meta["counts"][0], meta["counts"][-1]):
-        edge = "most" if best == meta["counts"][-1] else "fewest"
-        text.append(f"; {best} is the {edge} tried, so the best count may lie beyond it (play "
-                    "more counts, trading more spells if need be)")
-    group = sorted([best, *tied])
-    if own == best:
-        verdict = "the best count"
-    elif own in tied:
-        verdict = "tied with the best"
-    elif own > group[-1]:
-        verdict = "too many by this objective"
-    elif own < group[0]:
-        verdict = "too few by this objective"
+        if best in (counts[0], counts[-1]):
+            edge = "most" if best == counts[-1] else "fewest"
+            text.append(f"; {best} is the {edge} tried, so the best count may lie beyond it "
+                        "(play more counts, trading more spells if need be)")
+    if own not in counts:  # nothing is known of a count not played
+        text.append(f". The deck plays {own}, a count not played here (add it to the counts "
+                    "to compare it).")
     else:
-        verdict = f"not one of the counts tied with {best}"
-    played = [c for c in meta["counts"] if c == own]
-    text.append(f". The deck plays {own}: {verdict}" + ("" if played else
-                " (not among the counts played)") + ".")
+        text.append(f". The deck plays {own}: {_verdict(own, best, tied)}." if len(counts) > 1
+                    else ".")
     text.append(f" At {best} lands {_pct(row['screwed'])} of games are screwed and "
                 f"{_pct(row['flooded'])} flooded at least once by turn {meta['turns']}.")
     karsten = meta["karsten"]
@@ -502,19 +500,32 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
                 f"({karsten['formula']}).")
     found = meta["explorers"]
     if found is not None:
+        cards = f"{found['copies']} explore, Map and explore-trigger cards"
         if found.get("above"):
-            text.append(f" At {best} lands its {found['copies']} explore cards are worth more "
-                        f"than {found['tried']} lands (the most tried), by the lands on the "
-                        f"battlefield at turn {found['turn']}.")
-        elif found["mean"] is None:
-            text.append(f" Its {found['copies']} explore cards at {best} lands: "
-                        f"{found['note']}.")
-        else:
-            text.append(f" At {best} lands its {found['copies']} explore cards are worth "
-                        f"{found['mean']:.2f} lands ({found['ci_low']:.2f} to "
-                        f"{found['ci_high']:.2f}), by the lands on the battlefield at turn "
+            text.append(f" At {best} lands its {cards} are worth more than {found['tried']} "
+                        "lands (the most tried), by the lands on the battlefield at turn "
                         f"{found['turn']}.")
+        elif found["mean"] is None:
+            text.append(f" Its {cards} at {best} lands: {found['note']}.")
+        else:
+            text.append(f" At {best} lands its {cards} are worth {found['mean']:.2f} lands "
+                        f"({found['ci_low']:.2f} to {found['ci_high']:.2f}), by the lands on "
+                        f"the battlefield at turn {found['turn']}.")
     return "".join(text)
+
+
+def _verdict(own: int, best: int, tied: list[int]) -> str:
+    """The deck's own count (one of those played) against the best and those tied with it."""
+    group = sorted([best, *tied])
+    if own == best:
+        return "the best count"
+    if own in tied:
+        return "tied with the best"
+    if own > group[-1]:
+        return "too many by this objective"
+    if own < group[0]:
+        return "too few by this objective"
+    return f"not one of the counts tied with {best}"
 
 
 def _listed(counts: list[int]) -> str:
@@ -530,7 +541,8 @@ def _text(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     start = {"both": "half on the play, half on the draw", True: "on the play",
              False: "on the draw"}[meta["on_play"]]
     lines = [f"lands: {deck['name']} ({deck['size']} cards, {deck['lands']} lands), "
-             f"{len(meta['counts'])} land counts on the same shuffles",
+             + (f"{len(meta['counts'])} land counts on the same shuffles"
+                if len(meta["counts"]) > 1 else "1 land count"),
              f"  objective: {meta['objective']} ({meta['objective_label']}), "
              f"{'lower' if meta['lower_is_better'] else 'higher'} is better",
              f"  traded against the lands: {meta['trade_rule']}",

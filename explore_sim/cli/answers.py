@@ -61,7 +61,7 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run.add_argument("--metrics", default=None,
                      help="comma-separated metrics of the differences by turn (default: a "
                           "selection); see --metric")
-    run.add_argument("--max-lands", type=count, default=8,
+    run.add_argument("--max-lands", type=whole, default=8,
                      help="the most stand-ins replaced by lands (default 8)")
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy of every deck (default forge)")
@@ -93,9 +93,9 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
                      help="the explorer was not cast this turn (a Map, an attack, a spell "
                           "made it explore): nothing is paid for it, it is not summoning sick")
     run.add_argument("--mana-used", type=whole, default=0, metavar="N",
-                     help="mana paid from your lands this turn besides the explorer's cost "
-                          "(a Map's {1}, a spell cast before the explore), as generic mana "
-                          "(default 0)")
+                     help="mana paid from your sources (lands, mana creatures) this turn "
+                          "besides the explorer's cost (a Map's {1}, a spell cast before the "
+                          "explore), as generic mana (default 0)")
     run.add_argument("--revealed", required=True, help="the nonland card revealed")
     run.add_argument("--explores-left", type=whole, default=1,
                      help="explores left in this sequence, this one included (default 1)")

@@ -9,7 +9,7 @@ from ..analysis.lands import lands
 from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
-from .arguments import add_policy, add_seed_and_format, count, whole
+from .arguments import add_policy, add_seed_and_format, whole
 from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
@@ -57,7 +57,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     add_game_options(run, option_names_leaving_out(_OWN))
     run.add_argument("--no-explorers", dest="explorers", action="store_false",
                      help="do not value the explore cards at the best count")
-    run.add_argument("--max-lands", type=count, default=8,
+    run.add_argument("--max-lands", type=whole, default=8,
                      help="the most explore cards' stand-ins turned into lands (default 8)")
     run.add_argument("--trials", type=whole, default=50_000,
                      help="games at each land count (default 50000)")

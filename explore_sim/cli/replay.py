@@ -6,7 +6,6 @@ import argparse
 
 from ..analysis.replay import replay
 from ..analysis.report import render
-from ..errors import OptionError
 from . import shared
 from .arguments import add_policy, add_seed_and_format, whole
 from .game_options import add_game_options, game_options_of, option_names_leaving_out
@@ -53,8 +52,6 @@ def run(args: argparse.Namespace) -> Output:
     Output
         The log (``--format table``), or the events' rows (csv, json).
     """
-    if 0 <= args.trials <= args.trial:  # a negative count is the run's own check's
-        raise OptionError(f"--trial: must be below --trials ({args.trials}), got {args.trial}")
     deck = shared.deck(args, args.deck)
     result = replay(deck, trial=args.trial, policy=args.policy, trials=args.trials,
                     seed=args.seed, **game_options_of(args, option_names_leaving_out(_OWN)))

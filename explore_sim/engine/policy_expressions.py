@@ -349,10 +349,10 @@ class _Checker:
         if left.id not in grammar.names:
             close = close_matches(left.id, grammar.names)
             hint = f" (did you mean {close}?)" if close else ""
-            raise self.fail(node, f"unknown name {clip(left.id)!r}{hint}")
+            raise self.fail(left, f"unknown name {clip(left.id)!r}{hint}")
         if (not isinstance(turn, ast.Constant) or isinstance(turn.value, bool)
                 or not isinstance(turn.value, int) or not 1 <= turn.value <= grammar.max_turn):
-            raise self.fail(node, f"'@' needs a turn from 1 to {grammar.max_turn} on its right, "
+            raise self.fail(turn, f"'@' needs a turn from 1 to {grammar.max_turn} on its right, "
                                   f"got {clip(ast.unparse(turn))!r}")
         kind = "bool" if left.id in grammar.bool_names else "number"
         return ("at", left.id, turn.value), kind

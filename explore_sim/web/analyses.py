@@ -507,9 +507,9 @@ _ADVISE_FIELDS = (
     Field("explorer_in_play", "explorer in play", "flag", False, "the explorer was not cast "
           "this turn (a Map, an attack, a spell made it explore): nothing is paid for it, it "
           "is not summoning sick"),
-    Field("mana_used", "mana used", "int", 0, "mana paid from your lands this turn besides "
-          "the explorer's cost (a Map's {1}, a spell cast before the explore), as generic "
-          "mana", low=0, high=99),
+    Field("mana_used", "mana used", "int", 0, "mana paid from your sources (lands, mana "
+          "creatures) this turn besides the explorer's cost (a Map's {1}, a spell cast before "
+          "the explore), as generic mana", low=0, high=99),
     Field("phase", "phase", "choice", "main1", "where in the turn the explore happens: the "
           "first or the second main phase", choices=PHASES),
     Field("hand", "hand", "lines", [], "cards in hand, one a line or separated by commas, "
