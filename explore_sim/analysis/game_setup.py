@@ -25,7 +25,7 @@ from ..engine.options import GAME_OPTIONS, GameOption, keyword_options, option
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError, close_matches
 from .engines import EngineChoice, EnginePlay, choose_engine
-from .report import INTERVAL, deck_meta, versions
+from .report import INTERVAL, deck_meta, never_cast, versions
 from .runner import CHUNK_TRIALS, check_trials
 
 __all__ = ["ASSUMPTIONS", "GameSetup", "game_setup", "game_option_defaults", "run_meta",
@@ -266,7 +266,8 @@ def run_meta(command: str, decks: list[Deck], setup: GameSetup, policies: list[P
     Returns
     -------
     dict
-        ``command, deck, policy, scry_policy, mulligan, formats``, the options
+        ``command, deck, never_cast`` (:func:`~.report.never_cast`, per deck), ``policy,
+        scry_policy, mulligan, formats``, the options
         (:func:`options_meta`), ``trials, seed, chunk_trials, interval, assumptions,
         versions``.
     """
@@ -276,6 +277,7 @@ def run_meta(command: str, decks: list[Deck], setup: GameSetup, policies: list[P
     return {
         "command": command,
         "deck": [deck_meta(d) for d in decks],
+        "never_cast": [never_cast(d) for d in decks],
         "policy": [policy_name(p) for p in policies],
         "scry_policy": policy_name(scry) if scry is not None else "same as policy",
         "mulligan": played.pop() if len(played) == 1 else

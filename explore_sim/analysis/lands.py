@@ -55,7 +55,7 @@ from .game_setup import (
 from .games import TurnPairs, TurnStats, play_paired
 from .land_counts import LandLadder, default_counts, land_ladder, traded_cards
 from .objectives import Objective, PairedValues, parse_objective
-from .report import engine_text, meta_text
+from .report import engine_text, meta_text, never_cast_lines
 from .results import Result
 from .run_costs import Cost, check_cost
 from .runner import child_seed, seed_sequence
@@ -546,6 +546,7 @@ def _text(meta: dict[str, Any], rows: pd.DataFrame) -> str:
              f"  objective: {meta['objective']} ({meta['objective_label']}), "
              f"{'lower' if meta['lower_is_better'] else 'higher'} is better",
              f"  traded against the lands: {meta['trade_rule']}",
+             *never_cast_lines(meta),
              f"  games: {start}, {meta['trials']} per count; seed: {meta['seed']}; policy: "
              f"{meta_text(meta['policy'])}",
              f"  engine: {engine_text(meta)}", ""]

@@ -26,6 +26,8 @@ __all__ = [
     "to_json",
     "text_table",
     "deck_meta",
+    "never_cast",
+    "never_cast_lines",
     "versions",
     "meta_text",
     "engine_text",
@@ -64,6 +66,62 @@ def deck_meta(deck: Any) -> dict[str, Any]:
     return {"name": deck.name, "source": deck.source, "format": deck.format, "size": deck.size,
             "lands": deck.land_count, "land_like": deck.land_like_count, "filler": deck.filler,
             "digest": deck.digest()}
+
+
+def never_cast(deck: Any) -> list[dict[str, Any]]:
+    """The main deck's spells a goldfish game never casts, and why, for result metadata.
+
+    Parameters
+    ----------
+    deck : Deck
+
+    Returns
+    -------
+    list of dict
+        ``{"card": name, "copies": n, "why": ...}``, ``why`` being ``"its target is an
+        opponent's"`` or ``"no effect a goldfish game plays"``.
+    """
+    from ..engine.abilities import without_effect
+
+    found = []
+    for card, count in deck.main:
+        if card.is_land:
+            continue
+        if card.target == "opponent":
+            found.append({"card": card.name, "copies": count, "why": _OPPONENTS_TARGET})
+        elif without_effect(card):
+            found.append({"card": card.name, "copies": count, "why": _NO_EFFECT})
+    return found
+
+
+_OPPONENTS_TARGET = "its target is an opponent's"
+_NO_EFFECT = "no effect a goldfish game plays"
+
+
+def never_cast_lines(meta: Mapping[str, Any]) -> list[str]:
+    """The header lines saying which cards of each deck are never cast and why (none when
+    none are): ``never cast: 2 Find // Finality (no effect a goldfish game plays); 3 Vraska's
+    Contempt (its target is an opponent's)``.
+
+    Parameters
+    ----------
+    meta : dict
+        With ``deck`` and ``never_cast`` (one list per deck, :func:`never_cast`).
+
+    Returns
+    -------
+    list of str
+    """
+    decks, held = meta.get("deck", []), meta.get("never_cast", [])
+    lines = []
+    for deck, cards in zip(decks, held):
+        which = f" ({deck['name']})" if len(decks) > 1 else ""
+        groups = [", ".join(f"{c['copies']} {c['card']}" for c in cards if c["why"] == why)
+                  + f" ({why})" for why in (_NO_EFFECT, _OPPONENTS_TARGET)
+                  if any(c["why"] == why for c in cards)]
+        if groups:
+            lines.append(f"  never cast{which}: {'; '.join(groups)}")
+    return lines
 
 
 def versions() -> dict[str, str]:

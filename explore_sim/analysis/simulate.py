@@ -43,7 +43,7 @@ from .metric_checks import (
     check_metrics,
     table_metrics,
 )
-from .report import cell_table, engine_text, meta_text, render, start_text
+from .report import cell_table, engine_text, meta_text, never_cast_lines, render, start_text
 from .results import Result
 from .runner import run_chunks, seed_sequence, stopped_meta
 
@@ -176,6 +176,8 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) 
     lines = [title]
     for key in ("deck", "policy", "mulligan", "removal", "trials", "seed"):
         lines.append(f"  {key}: {meta_text(meta.get(key))}")
+        if key == "deck":
+            lines += never_cast_lines(meta)
     lines.append(f"  engine: {engine_text(meta)}")
     lines.append(f"  mulligans per game: {opening.get('mulligans', float('nan')):.3f}")
     lines.append("")
