@@ -209,3 +209,16 @@ def test_deck_from_counts_refuses_other_shapes_in_one_line(counts, message):
     with pytest.raises(DeckError, match=message) as error:
         explore_sim.deck_from_counts(counts)
     assert "\n" not in str(error.value)
+
+
+def test_a_shipped_name_beside_a_file_of_that_name_warns(tmp_path, monkeypatch):
+    """``golgari`` is the shipped deck; a ``golgari.txt`` in the working folder is not read,
+    and a warning says so."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "golgari.txt").write_text("24 Forest\n36 Grizzly Bears\n", encoding="utf-8")
+    with pytest.warns(DeckWarning, match=r"golgari: the shipped deck golgari_explore.txt, not "
+                                         r"golgari.txt here \(give golgari.txt to play that "
+                                         r"file\)"):
+        deck = explore_sim.load_deck("golgari")
+    assert deck.name == "Golgari Explore"
+    assert explore_sim.load_deck("golgari.txt").size == 60

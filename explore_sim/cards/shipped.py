@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import warnings
 from os import PathLike
 from pathlib import Path
 
-from ..errors import DeckError, clip
+from ..errors import DeckError, DeckWarning, clip
 
 __all__ = ["DECKS_DIR", "SHORT_NAMES", "ShippedDeckFile", "shipped_deck_files",
            "find_shipped_deck", "resolve_deck_path", "looks_like_a_name", "shipped_source"]
@@ -171,7 +172,12 @@ def resolve_deck_path(path: str | PathLike[str]) -> Path:
     text = os.fspath(path)
     if os.path.lexists(text) or not looks_like_a_name(text):
         return Path(text)
-    return find_shipped_deck(text)
+    found = find_shipped_deck(text)
+    here = [text + suffix for suffix in _SUFFIXES if os.path.lexists(text + suffix)]
+    if here:  # the name wins, as documented; say so, for the file beside it is not read
+        warnings.warn(f"{text}: the shipped deck {found.name}, not {here[0]} here (give "
+                      f"{here[0]} to play that file)", DeckWarning, stacklevel=2)
+    return found
 
 
 def shipped_source(given: str | PathLike[str], path: Path) -> str:

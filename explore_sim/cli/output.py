@@ -104,14 +104,15 @@ def print_error(error: ExploreSimError) -> None:
 
 
 def print_warnings(caught: list[warnings.WarningMessage]) -> None:
-    """Each warning as ``explore-sim: warning: ...``, on one line.
+    """Each warning as ``explore-sim: warning: ...``, on one line, once (a deck read twice
+    warns twice).
 
     Parameters
     ----------
     caught : list of warnings.WarningMessage
     """
-    for item in caught:
-        print_line(f"{PROG}: warning: {' '.join(str(item.message).split())}")
+    for text in dict.fromkeys(' '.join(str(item.message).split()) for item in caught):
+        print_line(f"{PROG}: warning: {text}")
 
 
 def write_output(text: str) -> int:
