@@ -569,6 +569,17 @@ def test_a_run_waiting_for_the_kernel_to_compile_says_so_in_a_real_browser(brows
         page.close()
 
 
+def _start_a_long_run(page, url):
+    """Run the merfolk deck for 10**9 trials from the page, until its first chunk is done."""
+    page.goto(url + "/")
+    page.fill("textarea[name=deck]", deck_text("lci_merfolk_explore.txt"))
+    page.fill("input[name=trials]", "1000000000")
+    page.fill("input[name=seed]", "1")
+    page.click("#run")
+    page.wait_for_function("() => { const bar = document.getElementById('progress');"
+                           " return bar && bar.value > 0; }")
+
+
 def test_a_cancelled_run_shows_its_finished_trials_in_a_real_browser(browser):
     """Cancel a long run from the page: the tables of the chunks it finished appear, under
     the notice of how many trials they are, with their standard errors."""
@@ -576,13 +587,7 @@ def test_a_cancelled_run_shows_its_finished_trials_in_a_real_browser(browser):
 
     with live_server(Settings(max_trials=10**9, max_game_turns=10**12)) as (url, app):
         page, errors = open_page(browser)
-        page.goto(url + "/")
-        page.fill("textarea[name=deck]", deck_text("lci_merfolk_explore.txt"))
-        page.fill("input[name=trials]", "1000000000")
-        page.fill("input[name=seed]", "1")
-        page.click("#run")
-        page.wait_for_function("() => { const bar = document.getElementById('progress');"
-                               " return bar && bar.value > 0; }")
+        _start_a_long_run(page, url)
         page.click("#cancel")
         notice = page.wait_for_selector("#cancelled").inner_text()
         found = re.search(r"Run cancelled after ([\d,]+) of 1,000,000,000 trials; the figures "
@@ -607,13 +612,7 @@ def test_a_reload_during_a_run_picks_it_up_again_in_a_real_browser(browser):
     with live_server(Settings(max_trials=10**9, max_game_turns=10**12,
                               reopen_seconds=1.0)) as (url, app):
         page, errors = open_page(browser)
-        page.goto(url + "/")
-        page.fill("textarea[name=deck]", deck_text("lci_merfolk_explore.txt"))
-        page.fill("input[name=trials]", "1000000000")
-        page.fill("input[name=seed]", "1")
-        page.click("#run")
-        page.wait_for_function("() => { const bar = document.getElementById('progress');"
-                               " return bar && bar.value > 0; }")
+        _start_a_long_run(page, url)
         address = page.url
         before = int(page.locator("#progress").get_attribute("value") or 0)
         page.reload()
