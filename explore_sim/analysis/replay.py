@@ -135,8 +135,8 @@ def _turn_lines(rows: pd.DataFrame) -> list[str]:
 
 def _detail(event: str, card: int, a: int, b: int, name: Callable[[int], str]) -> str:
     """What an event's numbers say (:data:`~explore_sim.engine.kernel.trace.TRACE_EVENTS`)."""
-    if event in ("land", "land_put"):
-        return "tapped" if a else "untapped"
+    if event in ("land", "land_put"):  # b: the life paid to have it untapped
+        return "tapped" if a else f"untapped, {b} life paid" if b else "untapped"
     if event == "land_leaves":
         return "returned to hand" if a == 1 else "sacrificed"
     if event == "sacrificed":

@@ -208,6 +208,7 @@ def land_enters(K, S, kind, tapped, land_drop):
     effect or by its own rule; then scry, bounce, a sacrifice to search, enter triggers."""
     totals = S.totals
     rule, arg = K.card[kind, CardCol.TAPPED_RULE], K.card[kind, CardCol.TAPPED_ARG]
+    life = 0
     if tapped or rule == TAPS_YES:
         enters_tapped = True
     elif rule == 0:
@@ -219,10 +220,11 @@ def land_enters(K, S, kind, tapped, land_drop):
         untapped = enters_untapped(K, S, rule, arg, will_use)
         enters_tapped = not untapped
         if rule == TAPS_LIFE and untapped:  # paid the life to have it untapped
-            totals[Event.LIFE_PAID] += arg
+            life = arg
+            totals[Event.LIFE_PAID] += life
     if not land_drop:
         totals[Event.LANDS_PUT] += 1
-    note(S, Trace.LAND if land_drop else Trace.LAND_PUT, kind, 1 if enters_tapped else 0, 0)
+    note(S, Trace.LAND if land_drop else Trace.LAND_PUT, kind, 1 if enters_tapped else 0, life)
     enters_land(K, S, kind, enters_tapped)
     if land_drop and enters_tapped:
         totals[Event.TAPPED_LANDS_PLAYED] += 1

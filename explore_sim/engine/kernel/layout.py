@@ -416,7 +416,7 @@ class Trace(_Numbered):
     MULLIGAN = auto()  # the hand is shuffled away: b = lands in it
     DRAW = auto()  # card = the card drawn
     DECKED = auto()  # a draw from an empty library
-    LAND = auto()  # the land drop: card = the land (its land face), a = 1 if tapped
+    LAND = auto()  # the land drop: card = the land (its land face), a = 1 if tapped, b = life paid
     LAND_PUT = auto()  # a land put onto the battlefield by an effect: as for land
     LAND_LEAVES = auto()  # card = a land leaving the battlefield (bounced, sacrificed)
     CAST = auto()  # card = the spell, a = mana paid, b = X (-1 without)
