@@ -111,7 +111,8 @@ def test_the_deck_plays_as_the_cards_say(index, engine):
     if log is not None:
         assert "cast Lotus Petal (0 mana)\n  sacrificed Lotus Petal (for its mana)" in log
         assert "cast Farseek (2 mana)\n  land put Breeding Pool (tapped)" in log
-        assert "cast Nature's Lore (2 mana)\n  land put Breeding Pool (untapped, 2 life paid)" in log
+        assert ("cast Nature's Lore (2 mana)\n  land put Breeding Pool (untapped, 2 life paid)"
+                in log)
         assert "cast Three Visits (2 mana)\n  land put Forest (untapped)" in log
 
 
