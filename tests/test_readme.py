@@ -11,6 +11,8 @@ import pytest
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: What ends a line of .ci/run holding an `a && b` list: a failing step fails the run.
+MUST_PASS = " || exit 1"
 
 
 def two_commands():
@@ -42,15 +44,27 @@ def test_ci_runs_the_readme_commands_as_written():
     assert "pip install -e . &&" in setup and "[dev]" not in setup  # running needs no dev extra
     assert tests == "pip install -e '.[dev]' && python -m pytest"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert setup in ci and tests in ci
-    assert ci.index(setup) < ci.index(tests)
+    assert setup + MUST_PASS in ci and tests + MUST_PASS in ci
+    assert ci.index(setup + MUST_PASS) < ci.index(tests + MUST_PASS)
+
+
+def test_a_failing_step_of_an_and_list_fails_ci():
+    """``set -e`` does not stop at a failing command of an ``a && b`` list but the last, so
+    every such list of ``.ci/run`` ends in ``|| exit 1`` (or, for a step allowed to fail, in
+    ``|| echo`` saying so)."""
+    text = (ROOT / ".ci" / "run").read_text(encoding="utf-8").replace("\\\n", " ")
+    lists = [line.strip() for line in text.splitlines()  # an if's condition may fail
+             if "&&" in line and not line.lstrip().startswith(("#", "if ", "elif "))]
+    assert len(lists) >= 4
+    assert [line for line in lists
+            if not (line.endswith(MUST_PASS) or re.search(r"\|\| echo \"[^\"]*\"$", line))] == []
 
 
 def test_ci_runs_the_linter_and_the_type_checker_after_the_tests():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     _, tests = two_commands()[0]
-    assert "ruff check && mypy" in ci
-    assert ci.index(tests) < ci.index("ruff check && mypy")
+    assert "ruff check" in ci and "mypy" in ci
+    assert ci.index(tests + MUST_PASS) < ci.index("ruff check") < ci.index("mypy")
 
 
 def test_the_readme_is_short():
@@ -63,6 +77,6 @@ def test_ci_builds_the_docs_with_warnings_as_errors():
     _, tests = two_commands()[0]
     build = [line for line in ci if "-m sphinx" in line]
     assert build and "-W" in build[0] and "--keep-going" in build[0], build
-    assert ci.index(tests) < ci.index(build[0])
+    assert ci.index(tests + MUST_PASS) < ci.index(build[0])
     assert any("'.[docs]'" in line for line in ci)
     assert "python -m sphinx -W --keep-going -b html docs docs/_build/html" in README
