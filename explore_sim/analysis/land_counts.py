@@ -35,7 +35,7 @@ from ..cards import Card, Catalog
 from ..cards.costs import ANY_COLOUR
 from ..cards.decklist import Deck
 from ..cards.name_lists import split_card_names
-from ..engine.abilities import without_effect
+from ..engine.abilities import held_reason
 from ..errors import DeckError, OptionError, clip
 from .stand_ins import named_spells
 
@@ -84,7 +84,7 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
         line breaks, a name with commas read whole).
         Default: the deck's filler when it is a spell of the main deck, else every spell
         but spell // land cards, ramp (mana sources, land searches) and the spells a
-        goldfish game never casts (their target only an opponent has).
+        goldfish game never casts (:func:`~explore_sim.engine.abilities.held_reason`).
 
     Returns
     -------
@@ -97,8 +97,7 @@ def traded_cards(deck: Deck, trade: str | Sequence[str] | None = None) -> tuple[
     """
     own = Catalog(deck.cards)
     spells = [card for card, _ in deck.main if not card.is_land and not card.is_land_like
-              and not card.is_mana_source and not card.fetch and card.target != "opponent"
-              and not without_effect(card)]
+              and not card.is_mana_source and not card.fetch and not held_reason(card)]
     if trade:
         names = split_card_names(trade, own) if isinstance(trade, str) else trade
         chosen = named_spells(names, own, deck, "trade",

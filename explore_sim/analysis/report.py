@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.abilities import NO_EFFECT, OPPONENTS_TARGET, held_reason
+
 __all__ = [
     "FORMATS",
     "explores_text",
@@ -78,24 +80,11 @@ def never_cast(deck: Any) -> list[dict[str, Any]]:
     Returns
     -------
     list of dict
-        ``{"card": name, "copies": n, "why": ...}``, ``why`` being ``"its target is an
-        opponent's"`` or ``"no effect a goldfish game plays"``.
+        ``{"card": name, "copies": n, "why": ...}``, ``why`` being
+        :func:`~explore_sim.engine.abilities.held_reason`'s.
     """
-    from ..engine.abilities import without_effect
-
-    found = []
-    for card, count in deck.main:
-        if card.is_land:
-            continue
-        if card.target == "opponent":
-            found.append({"card": card.name, "copies": count, "why": _OPPONENTS_TARGET})
-        elif without_effect(card):
-            found.append({"card": card.name, "copies": count, "why": _NO_EFFECT})
-    return found
-
-
-_OPPONENTS_TARGET = "its target is an opponent's"
-_NO_EFFECT = "no effect a goldfish game plays"
+    return [{"card": card.name, "copies": count, "why": why}
+            for card, count in deck.main if (why := held_reason(card))]
 
 
 def never_cast_lines(meta: Mapping[str, Any]) -> list[str]:
@@ -117,7 +106,7 @@ def never_cast_lines(meta: Mapping[str, Any]) -> list[str]:
     for deck, cards in zip(decks, held):
         which = f" ({deck['name']})" if len(decks) > 1 else ""
         groups = [", ".join(f"{c['copies']} {c['card']}" for c in cards if c["why"] == why)
-                  + f" ({why})" for why in (_NO_EFFECT, _OPPONENTS_TARGET)
+                  + f" ({why})" for why in (NO_EFFECT, OPPONENTS_TARGET)
                   if any(c["why"] == why for c in cards)]
         if groups:
             lines.append(f"  never cast{which}: {'; '.join(groups)}")

@@ -17,7 +17,7 @@ from ..cards.card_index import import_cards
 from ..cards.decklist import Deck, deck_card_files
 from ..cards.template import card_template
 from ..cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
-from ..engine.abilities import without_effect
+from ..engine.abilities import NO_EFFECT, held_reason
 from ..engine.policies import OBSERVATION_NAMES, PRESETS
 from ..errors import OptionError, clip
 from . import shared
@@ -199,16 +199,12 @@ def _list_cards(catalog: Catalog, fmt: str) -> str:
     return f"{len(catalog)} cards in the built-in catalog\n\n" + text_table(rows) + "\n"
 
 
-#: The abilities of an instant or sorcery none of whose effects a goldfish game plays.
-_NO_EFFECT = "held: no effect a goldfish game plays"
-
-
 def _check_deck(deck: Deck, fmt: str) -> str:
     """How every card of a deck was classified, and where its data came from."""
     frame = deck.table()
     idle = {card.name for section in (deck.main, deck.sideboard, deck.commander, deck.companion)
-            for card, _ in section if without_effect(card)}
-    frame["abilities"] = [_NO_EFFECT if name in idle else text
+            for card, _ in section if held_reason(card) == NO_EFFECT}
+    frame["abilities"] = [f"held: {NO_EFFECT}" if name in idle else text
                           for name, text in zip(frame["name"], frame["abilities"])]
     for name, text in zip(frame["name"], frame["unmodelled"]):
         if text:  # an imported card whose text no template matched: say so, never guess silently

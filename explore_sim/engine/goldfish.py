@@ -54,7 +54,7 @@ def deck_tables(features: FeatureTable, config: GameConfig) -> DeckTables:
     tables = _TABLES.get(key)
     if tables is None or tables.features is not features:
         tables = DeckTables.build(features, config, abilities.patterns(),
-                                  abilities.without_effect)
+                                  abilities.held_reason)
         if len(_TABLES) >= 32:
             _TABLES.clear()
         _TABLES[key] = tables

@@ -269,7 +269,7 @@ class DeckTables:
         control one.
     held_ids : ndarray of intp
         Spells and auras whose target only an opponent has (``target = "opponent"``), and
-        instants and sorceries none of whose effects the game plays (``without_effect``):
+        instants and sorceries none of whose effects the game plays (``held_reason``):
         never cast in a goldfish game (no priority), discarded first.
     discard_order : ndarray of int64
         The card ids in the order cleanup discards them: the held spells, then the most
@@ -338,7 +338,7 @@ class DeckTables:
     @classmethod
     def build(cls, features: FeatureTable, config: GameConfig,
               abilities: Sequence[tuple[str, Callable[[Card], bool], str]],
-              without_effect: Callable[[Card], bool]) -> DeckTables:
+              held_reason: Callable[[Card], str]) -> DeckTables:
         """The tables of a deck's games with ``config``.
 
         Parameters
@@ -349,9 +349,9 @@ class DeckTables:
             The ability registry's entries: each ability's group name, the card-data
             pattern of its members, and the card field holding its activation cost ("" for
             none), in registry order.
-        without_effect : callable
-            ``without_effect(card)``: an instant or sorcery none of whose effects the game
-            plays (:func:`~explore_sim.engine.abilities.without_effect`): held, never cast.
+        held_reason : callable
+            ``held_reason(card)``: why the game never casts the card, or "" when it casts it
+            (:func:`~explore_sim.engine.abilities.held_reason`).
 
         Returns
         -------
@@ -396,9 +396,8 @@ class DeckTables:
         needs_target = np.array([False] + [
             (c.explores_when == "cast" and c.explore_targets) or c.target == "creature"
             for c in cards])
-        held_ids = kinds(lambda c: (c.target == "opponent" or without_effect(c))
-                         and not c.is_land)
-        priority = _cast_priority(features, config.cast_order, without_effect)
+        held_ids = kinds(lambda c: bool(held_reason(c)))
+        priority = _cast_priority(features, config.cast_order, held_reason)
         legendary = np.array([False] + [c.is_legendary for c in cards])
         casting = _casting_order(mana, priority, spell_ids, x_ids, needs_target, legendary,
                                  commander_ids, n_kinds)
@@ -424,7 +423,7 @@ class DeckTables:
 
 
 def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
-                   without_effect: Callable[[Card], bool]) -> np.ndarray:
+                   held_reason: Callable[[Card], str]) -> np.ndarray:
     """A score per card id (higher is cast first; -1: never cast).
 
     Default: cards that explore or make Maps first, then everything else; within each group
@@ -432,13 +431,13 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
     Spelunker last (X takes the mana left). Names in ``cast_order`` come before all of
     these, in the given order. Remaining ties go to the lower id (by name). A spell whose
     target only an opponent has (``target = "opponent"``) is never cast, nor one none of whose
-    effects the game plays (``without_effect``).
+    effects the game plays (``held_reason``).
     """
     score = np.full(len(features), -1.0)
     deck = features.cards[: features.n_deck]
     catalog = Catalog(deck)
     for i, card in enumerate(deck, start=1):
-        if card.is_land or card.target == "opponent" or without_effect(card):
+        if card.is_land or held_reason(card):
             continue
         makes_value = card.explores > 0 or card.explores_x or card.maps > 0
         assert card.mana_value is not None  # Card sets it from the cost when not given
@@ -455,7 +454,7 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
         if found.target == "opponent":
             raise OptionError(f"cast_order: {found.name!r} needs a target only an opponent "
                               "has: a goldfish game never casts it")
-        if without_effect(found):
+        if held_reason(found):
             raise OptionError(f"cast_order: {found.name!r} has no effect a goldfish game "
                               "plays: it is never cast")
         score[features.id_of(found)] = 10_000 - rank

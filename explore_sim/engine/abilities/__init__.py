@@ -39,7 +39,8 @@ from ...cards import Card
 from ...cards.card import SACRIFICE_FOR_MANA, TYPED_FETCHES
 from . import activated, combat, entering, explore_triggers
 
-__all__ = ["Ability", "ABILITIES", "MODELLED", "STEPS", "steps", "patterns", "without_effect"]
+__all__ = ["Ability", "ABILITIES", "MODELLED", "STEPS", "steps", "patterns", "without_effect",
+           "held_reason", "OPPONENTS_TARGET", "NO_EFFECT"]
 
 #: The steps of a turn that run handlers, in the order the turn reaches them.
 STEPS = ("untap", "enter", "resolve", "main_phase", "second_main_phase", "beginning_of_combat",
@@ -244,3 +245,28 @@ def without_effect(card: Card) -> bool:
     """
     return (not card.is_land and not card.is_permanent and card.target != "opponent"
             and not any(a.pattern(card) for a in ABILITIES if a.step == "resolve"))
+
+
+#: Why a goldfish game holds a spell (never casts it): :func:`held_reason`.
+OPPONENTS_TARGET = "its target is an opponent's"
+NO_EFFECT = "no effect a goldfish game plays"
+
+
+def held_reason(card: Card) -> str:
+    """Why a goldfish game never casts ``card`` (:data:`OPPONENTS_TARGET`: a spell or aura
+    whose target only an opponent has; :data:`NO_EFFECT`: :func:`without_effect`), or "" for
+    a card it casts (and a land).
+
+    Parameters
+    ----------
+    card : Card
+
+    Returns
+    -------
+    str
+    """
+    if card.is_land:
+        return ""
+    if card.target == "opponent":
+        return OPPONENTS_TARGET
+    return NO_EFFECT if without_effect(card) else ""
