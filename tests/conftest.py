@@ -132,6 +132,50 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), commanders=(
     return game, state, ids
 
 
+def both_engines(library, hand, names, *, commander=None, turns=4, on_play=True, policy="keep"):
+    """One game dealt by hand (library top first, the opening hand given, no mulligan),
+    played by the compiled kernel and by the vectorised engine: per engine, per turn, the
+    metrics ``names`` as ints, ``{"kernel": {turn: {name: value}}, "numpy": ...}``. Cards
+    are read from :func:`fixture_cards`."""
+    from explore_sim.cards.decklist import Deck
+    from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
+    from explore_sim.engine.kernel import play_openings
+    from explore_sim.engine.mulligan import OpeningHands
+    from explore_sim.engine.policies import as_policy
+
+    catalog = fixture_cards()
+    every = [*library, *hand]
+    main = tuple((catalog.get(name), every.count(name)) for name in dict.fromkeys(every))
+    deck = Deck("scripted", main,
+                commander=((catalog.get(commander), 1),) if commander else ())
+    features = deck.features()
+    lib = np.full((1, len(library) + 1), EMPTY, dtype=np.int16)
+    lib[0, :len(library)] = [features.id_of(catalog.get(name)) for name in library]
+    counts = np.zeros((1, len(features)), dtype=np.int16)
+    for name in hand:
+        counts[0, features.id_of(catalog.get(name))] += 1
+    config = GameConfig(turns=turns, on_play=on_play)
+
+    def opening():  # the NumPy engine plays on the opening's arrays: one each
+        return OpeningHands(library=lib.copy(), top=np.zeros(1, np.int32),
+                            end=np.full(1, len(library), np.int32), hand=counts.copy(),
+                            mulligans=np.zeros(1, np.int32))
+
+    kernel = play_openings(deck_tables(features, config), config, as_policy(policy), opening(),
+                           deck.card_ids())
+    rngs = {name: np.random.default_rng(0) for name in ("policy", "removal", "parley",
+                                                        "search")}
+    game = Goldfish(features, config, as_policy(policy), None, rngs)
+    state = GameState.from_opening_hands(opening(), features)
+    numpy_games = {}
+    for turn in range(1, turns + 1):
+        game.play_turn(state)
+        numpy_games[turn] = game.turn_metrics(state)
+    return {engine: {turn: {name: int(games[turn][name][0]) for name in names}
+                     for turn in range(1, turns + 1)}
+            for engine, games in (("kernel", kernel), ("numpy", numpy_games))}
+
+
 @pytest.fixture(autouse=True)
 def isolated_card_dir(tmp_path_factory, monkeypatch):
     """No test sees a card index the machine's user imported."""

@@ -8,15 +8,8 @@ values the definitions give, turn by turn.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from conftest import fixture_cards
-
-from explore_sim.cards.decklist import Deck
-from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
-from explore_sim.engine.kernel import play_openings
-from explore_sim.engine.policies import as_policy
-from explore_sim.engine.state import EMPTY, OpeningHands
+from conftest import both_engines as play_both
 
 pytestmark = pytest.mark.slow  # the compiled game
 
@@ -25,39 +18,7 @@ NAMES = ("screwed", "flooded", "compounded_mana", "mana_spent", "spell_mana", "l
 
 def both_engines(library, hand, commander=None, turns=4, on_play=True):
     """Per engine, per turn, the metrics of :data:`NAMES` of one game dealt by hand."""
-    catalog = fixture_cards()
-    names = list(dict.fromkeys([*library, *hand]))
-    main = tuple((catalog.get(name), [*library, *hand].count(name)) for name in names)
-    deck = Deck("scripted", main,
-                commander=((catalog.get(commander), 1),) if commander else ())
-    features = deck.features()
-    ids = {name: features.id_of(catalog.get(name)) for name in names}
-    lib = np.full((1, len(library) + 1), EMPTY, dtype=np.int16)
-    lib[0, :len(library)] = [ids[name] for name in library]
-    counts = np.zeros((1, len(features)), dtype=np.int16)
-    for name in hand:
-        counts[0, ids[name]] += 1
-    config = GameConfig(turns=turns, on_play=on_play)
-
-    def opening():  # the NumPy engine plays on the opening's arrays: one each
-        return OpeningHands(library=lib.copy(), top=np.zeros(1, np.int32),
-                            end=np.full(1, len(library), np.int32), hand=counts.copy(),
-                            mulligans=np.zeros(1, np.int32))
-
-    policy = as_policy("keep")
-    kernel = play_openings(deck_tables(features, config), config, policy, opening(),
-                           deck.card_ids())
-    rngs = {name: np.random.default_rng(0) for name in ("policy", "removal", "parley",
-                                                        "search")}
-    game = Goldfish(features, config, policy, None, rngs)
-    state = GameState.from_opening_hands(opening(), features)
-    numpy_games = {}
-    for turn in range(1, turns + 1):
-        game.play_turn(state)
-        numpy_games[turn] = game.turn_metrics(state)
-    return {engine: {turn: {name: int(games[turn][name][0]) for name in NAMES}
-                     for turn in range(1, turns + 1)}
-            for engine, games in (("kernel", kernel), ("numpy", numpy_games))}
+    return play_both(library, hand, NAMES, commander=commander, turns=turns, on_play=on_play)
 
 
 def column(games, name):

@@ -21,7 +21,8 @@ from .zones import count
 
 __all__ = ["castable_columns", "held_spells", "castable_in_hand", "first_castable",
            "castable_pairs", "castable_card", "castable_next_turn", "available_mana",
-           "record_main_phase", "will_use_mana", "castable_target", "taxed_casts",
+           "record_main_phase", "will_use_mana", "land_mana_spent", "castable_target",
+           "taxed_casts",
            "commander_payable", "castable_commander"]
 
 
@@ -158,6 +159,81 @@ def will_use_mana(play: Play, state: GameState, rows: np.ndarray,
         taxed = t.casting.cheapest[kind] + 2 * taxed_casts(state, rows, kind)
         used |= (state.command[rows, kind] > 0) & (taxed <= total + 1)
     return used
+
+
+def land_mana_spent(play: Play, state: GameState, rows: np.ndarray,
+                    unit_sets: list[np.ndarray], units: np.ndarray) -> np.ndarray:
+    """Whether the mana of a land entering untapped with ``units`` (n_classes,) can be spent
+    this turn, shape (rows,): with it, the mana available (``unit_sets`` plus ``units``)
+    pays a wanted card (a spell in hand the casting order casts, a commander in the command
+    zone with its tax, a card named by ``castable``) that ``unit_sets`` cannot pay, or an X
+    spell (Jadelight Spelunker takes the mana left), or some wanted cards (each copy) for
+    exactly all of it.
+
+    Each card counts at the mana value of its cheapest way the mana pays; colours are
+    checked card by card, not for the cards together. Sums are sets of bits (bit ``n``: some
+    cards cost ``n`` together), so mana beyond 62 counts as spent whenever a card is paid.
+    A land that asks for life to enter untapped pays it only then (docs/mana.md)."""
+    mana, t = play.mana, play.tables
+    more = [u + units for u in unit_sets]
+    target = row_sum(more[-1]).astype(np.int64)
+    sums = np.ones(len(rows), dtype=np.int64)  # bit 0: no card, no mana
+    spent = np.zeros(len(rows), dtype=bool)  # an X spell, or mana beyond the bits
+
+    def add(cost: np.ndarray, copies: np.ndarray) -> None:
+        nonlocal sums
+        for copy in range(int(copies.max(initial=0))):
+            sums = np.where(copies > copy, sums | (sums << cost), sums)
+
+    def cheapest_paid(here: np.ndarray, modes: list[np.ndarray]) -> np.ndarray:
+        """The least mana value among ``modes`` (each one mode per row of ``here``) that
+        the mana with the land pays in each row of ``here``, -1 where none; where the mana
+        without it pays none, the card needs the land: ``spent``."""
+        cost = np.full(len(here), -1, dtype=np.int64)
+        sets, before = [m[here] for m in more], [u[here] for u in unit_sets]
+        paid_before = np.zeros(len(here), dtype=bool)
+        for mode in modes:
+            ok = mana.payable_any(sets, mode)
+            value = mana.total[mode]
+            cost = np.where(ok & ((cost < 0) | (value < cost)), value, cost)
+            paid_before |= mana.payable_any(before, mode)
+        spent[here] |= (cost >= 0) & ~paid_before  # paid only with the land
+        return cost
+
+    casting = t.casting
+    for kind in casting.cast_ids.tolist():
+        copies = state.hand[rows, kind].astype(np.int64)
+        if kind in t.x_ids:  # X >= 1 takes the mana left
+            here = np.flatnonzero((copies > 0) & (target >= t.cost[kind] + 1))
+            spent[here] |= cheapest_paid(here, [np.full(len(here), m)
+                                                for m in casting.kind_modes[kind]]) >= 0
+            continue
+        here = np.flatnonzero(copies > 0)
+        if not here.size:
+            continue
+        cost = cheapest_paid(here, [np.full(len(here), m) for m in casting.kind_modes[kind]])
+        add_here = np.zeros(len(rows), dtype=np.int64)
+        add_here[here] = np.where(cost >= 0, copies[here], 0)
+        full_cost = np.zeros(len(rows), dtype=np.int64)
+        full_cost[here] = np.maximum(cost, 0)
+        add(full_cost, add_here)
+    for kind in t.commander_ids.tolist():  # {2} of tax per earlier cast (CR 903.8)
+        here = np.flatnonzero(state.command[rows, kind] > 0)
+        tax = taxed_casts(state, rows[here], kind)
+        table = mana.taxed_modes[kind]
+        cost = cheapest_paid(here, [np.array([m[option] for m in table])[tax]
+                                    for option in range(len(table[0]))])
+        one, full_cost = np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), np.int64)
+        one[here], full_cost[here] = cost >= 0, np.maximum(cost, 0)
+        add(full_cost, one)
+    everyone = np.arange(len(rows))
+    for modes in t.castable_card_modes:  # counted as held, one copy
+        cost = cheapest_paid(everyone, [np.full(len(rows), m) for m in modes])
+        add(np.maximum(cost, 0), (cost >= 0).astype(np.int64))
+    beyond = target > 62
+    spent |= beyond & (sums > 1)
+    bit = (sums >> np.minimum(target, 62)) & 1
+    return spent | (~beyond & (bit == 1))
 
 
 def taxed_casts(state: GameState, rows: np.ndarray, kind: int) -> np.ndarray:

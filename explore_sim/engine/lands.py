@@ -43,9 +43,11 @@ when the lands seen by then could (the proof is in docs/mana.md).
 **How it enters** (``enters_tapped``): always tapped; check lands untapped if you control a
 land of one of the named basic land types; fast lands with two or fewer other lands; slow
 lands with two or more; shock lands (and "pay 3 life" faces) untapped, paying the life, only
-when mana will be used this turn. Temples scry 1 (by the scry policy); bounce lands return a
-land you control to hand, tapping it for mana first (the least flexible, tapped ones first,
-else the bounce land itself).
+when the mana they add can be spent this turn (:func:`land_mana_spent`: with it, a wanted
+card is paid that could not be without it, or an X spell, or some wanted cards cost exactly
+all the mana). Temples scry 1 (by the scry policy); bounce lands return a land you control
+to hand, tapping it for mana first (the least flexible, tapped ones first, else the bounce
+land itself).
 
 **Searches** (Evolving Wilds, Fabled Passage, Myriad Landscape, Rampant Growth, Cultivate,
 Kodama's Reach, District Guide): the basic land is chosen by steps 3-5 above among the basics
@@ -58,7 +60,7 @@ land card of the deck with one of those types (Breeding Pool is a Forest card), 
 those left in the library: for one put onto the battlefield untapped, a land that never
 enters untapped by its own text last; then steps 3-4, more colours first, then the lower id.
 The land enters as its own text says (a shock land found untapped asks for its 2 life when
-its mana is wanted this turn), tapped where the spell says so.
+its mana can be spent this turn), tapped where the spell says so.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ from .castability import (
     castable_in_hand,
     castable_target,
     held_spells,
+    land_mana_spent,
     will_use_mana,
 )
 from .config import LAND_FACES
@@ -163,8 +166,9 @@ def _option_demand(demand: np.ndarray, colours: np.ndarray) -> np.ndarray:
 
 
 def _enters_untapped(play: Play, state: GameState, rows: np.ndarray, rule: np.ndarray,
-                     arg: np.ndarray, will_use: np.ndarray) -> np.ndarray:
-    """Whether lands with these tapped rules (rows, options) would enter untapped now."""
+                     arg: np.ndarray, life_paid: np.ndarray) -> np.ndarray:
+    """Whether lands with these tapped rules (rows, options) would enter untapped now;
+    ``life_paid`` (rows, options): where a land asking for life would pay it."""
     untapped = np.broadcast_to(rule == 0, (len(rows), rule.shape[1])).copy()
     if (rule == _UNLESS).any():
         types = land_types(play, state, rows)[:, None]
@@ -173,7 +177,7 @@ def _enters_untapped(play: Play, state: GameState, rows: np.ndarray, rule: np.nd
         lands = count(play, state, "land", rows)[:, None]
         untapped |= (rule == _FAST) & (lands <= 2)
         untapped |= (rule == _SLOW) & (lands >= 2)
-    untapped |= (rule == _LIFE) & will_use[:, None]
+    untapped |= (rule == _LIFE) & life_paid
     return untapped
 
 
@@ -223,8 +227,13 @@ def _best(play: Play, state: GameState, rows: np.ndarray, held: np.ndarray,
         will_use = will_use_mana(play, state, rows, row_sum(unit_sets[-1]))
     else:
         will_use = np.zeros(len(rows), dtype=bool)
+    life_paid = np.zeros((len(rows), n), dtype=bool)  # a land asking for life pays it
+    for o in np.flatnonzero(options.tapped_rule == _LIFE).tolist() if may_use else ():
+        here = np.flatnonzero(held[:, o])  # when its mana can be spent this turn
+        life_paid[here, o] = land_mana_spent(play, state, rows[here],
+                                             [u[here] for u in unit_sets], options.units[o])
     untapped = _enters_untapped(play, state, rows, options.tapped_rule[None, :],
-                                options.tapped_arg[None, :], will_use)
+                                options.tapped_arg[None, :], life_paid)
     if options.is_fetch.any():  # the land a fetch finds enters tapped (a Passage's not,
         lands = count(play, state, "land", rows)[:, None]  # from the fourth land on)
         untapped = np.where(options.is_fetch[None, :],
@@ -348,10 +357,12 @@ def land_enters(play: Play, state: GameState, rows: np.ndarray, kind: int, tappe
     elif rule == 0:
         enters_tapped = np.zeros(len(rows), dtype=bool)
     else:
-        total = row_sum(play.mana.unit_sets(state, rows)[-1])
-        will_use = will_use_mana(play, state, rows, total)
+        life_paid = np.zeros((len(rows), 1), dtype=bool)
+        if rule == _LIFE:  # only when its mana can be spent this turn
+            life_paid[:, 0] = land_mana_spent(play, state, rows, play.mana.unit_sets(state, rows),
+                                              f.source_units[kind].astype(np.int32))
         untapped = _enters_untapped(play, state, rows, np.array([[rule]]), np.array([[arg]]),
-                                    will_use)[:, 0]
+                                    life_paid)[:, 0]
         enters_tapped = ~untapped
         if rule == _LIFE:  # paid the life to have it untapped
             state.totals["life_paid"][rows[untapped]] += arg

@@ -26,6 +26,7 @@ from .layout import (
     Group,
     IdSet,
     KeyRow,
+    ModeCol,
     Op,
     OptionCol,
     SetRow,
@@ -146,6 +147,80 @@ def will_use_mana(K, S, total):
             return True
         kind = next_common(held, cast, kind + 1)
     return False
+
+
+@compiled
+def cheapest_paid(K, plain, filtered, n_sets, modes, n_modes):
+    """The least mana value among the first ``n_modes`` of ``modes`` that the mana pays,
+    -1 if none."""
+    cost = -1
+    for i in range(n_modes):
+        mode = modes[i]
+        if payable_any(K, plain, filtered, n_sets, mode):
+            value = K.modes[mode, ModeCol.TOTAL]
+            if cost < 0 or value < cost:
+                cost = value
+    return cost
+
+
+@compiled
+def with_sums(sums, cost, copies):
+    """``sums`` (bit n: some cards cost n together) with ``copies`` cards costing ``cost``."""
+    for _ in range(copies):
+        sums |= sums << cost
+    return sums
+
+
+@compiled
+def land_mana_spent(K, S, plain, filtered, n_sets, units):
+    """Whether the mana of a land entering untapped with ``units`` can be spent this turn:
+    with it, the mana available pays a wanted card (a spell in hand the casting order casts,
+    a commander in the command zone with its tax, a card named by castable) that the mana
+    without it cannot pay, or an X spell, or some wanted cards (each copy) for exactly all of it.
+    Each card counts at the mana value of its cheapest way the mana pays; colours are
+    checked card by card. The vectorised engine's ``land_mana_spent``; a land asking for
+    life pays it only then."""
+    n_classes = K.dims[Dim.N_CLASSES]
+    more_plain, more_filtered = S.work[Work.LIFE_PLAIN], S.work[Work.LIFE_FILTERED]
+    for c in range(n_classes):
+        more_plain[c] = plain[c] + units[c]
+        more_filtered[c] = filtered[c] + units[c]
+    target = total_of(K, more_filtered if n_sets > 1 else more_plain)
+    sums = np.int64(1)  # bit 0: no card, no mana
+    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
+    kind = next_common(held, cast, 1)
+    while kind >= 0:
+        cost = cheapest_paid(K, more_plain, more_filtered, n_sets, K.card_modes[kind],
+                             K.card[kind, CardCol.N_CARD_MODES])
+        if cost >= 0 and K.card[kind, CardCol.IS_X]:  # X >= 1 takes the mana left
+            if target >= K.card[kind, CardCol.COST] + 1:
+                return True
+        elif cost >= 0:
+            if cheapest_paid(K, plain, filtered, n_sets, K.card_modes[kind],
+                             K.card[kind, CardCol.N_CARD_MODES]) < 0:
+                return True  # paid only with the land
+            sums = with_sums(sums, cost, S.zones[Zone.HAND, kind])
+        kind = next_common(held, cast, kind + 1)
+    for slot in range(K.dims[Dim.N_COMMANDERS]):  # {2} of tax per earlier cast (CR 903.8)
+        kind = group_id(K, Group.COMMANDER_IDS, slot)
+        if S.zones[Zone.COMMAND, kind] > 0:
+            level = min(S.zones[Zone.CASTS, kind], MAX_TAXED_CASTS)
+            modes, n_modes = K.taxed[slot, level], K.commanders[slot, CommanderCol.N_TAXED]
+            cost = cheapest_paid(K, more_plain, more_filtered, n_sets, modes, n_modes)
+            if cost >= 0:
+                if cheapest_paid(K, plain, filtered, n_sets, modes, n_modes) < 0:
+                    return True
+                sums = with_sums(sums, cost, 1)
+    for j in range(K.dims[Dim.N_CASTABLE]):  # counted as held, one copy
+        modes, n_modes = K.castable_modes[j, 1:], K.castable_modes[j, 0]
+        cost = cheapest_paid(K, more_plain, more_filtered, n_sets, modes, n_modes)
+        if cost >= 0:
+            if cheapest_paid(K, plain, filtered, n_sets, modes, n_modes) < 0:
+                return True
+            sums = with_sums(sums, cost, 1)
+    if target > 62:  # beyond the bits: spent whenever a card is paid
+        return sums > 1
+    return (sums >> target) & 1 == 1
 
 
 @compiled

@@ -29,6 +29,7 @@ from .decisions import (
     castable_commander,
     castable_in_hand,
     castable_target,
+    land_mana_spent,
     scry,
     will_use_mana,
 )
@@ -63,7 +64,9 @@ from .zones import (
 
 
 @compiled
-def enters_untapped(K, S, rule, arg, will_use):
+def enters_untapped(K, S, rule, arg, life_paid):
+    """Whether a land with tapped rule ``rule`` would enter untapped now; ``life_paid``:
+    whether it would pay the life it asks for (:func:`land_mana_spent`)."""
     if rule == 0:
         return True
     if rule == TAPS_UNLESS:
@@ -73,7 +76,7 @@ def enters_untapped(K, S, rule, arg, will_use):
     if rule == TAPS_SLOW:
         return count(K, S, Group.LAND) >= 2
     if rule == TAPS_LIFE:
-        return will_use
+        return life_paid
     return False
 
 
@@ -132,9 +135,11 @@ def choose_land(K, S, land_drop, tapped):
         # A fetch land's land enters tapped (a Passage's is untapped from the fourth land).
         if K.options[o, OptionCol.FETCH]:
             untapped = K.options[o, OptionCol.PASSAGE] != 0 and lands >= 3
-        else:
-            untapped = enters_untapped(K, S, K.options[o, OptionCol.RULE],
-                                       K.options[o, OptionCol.ARG], will_use)
+        else:  # a land asking for life pays it when its mana can be spent this turn
+            rule = K.options[o, OptionCol.RULE]
+            life_paid = may_use and rule == TAPS_LIFE and land_mana_spent(
+                K, S, plain, filtered, n_sets, K.opt_units[o])
+            untapped = enters_untapped(K, S, rule, K.options[o, OptionCol.ARG], life_paid)
         if may_use and untapped and not (before and target_before and commander_before):
             for c in range(n_classes):
                 more_plain[c] = plain[c] + K.opt_units[o, c]
@@ -216,8 +221,9 @@ def land_enters(K, S, kind, tapped, land_drop):
     else:
         plain, filtered = S.work[Work.ENTER_PLAIN], S.work[Work.ENTER_FILTERED]
         n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
-        will_use = will_use_mana(K, S, total_of(K, filtered if n_sets > 1 else plain))
-        untapped = enters_untapped(K, S, rule, arg, will_use)
+        life_paid = rule == TAPS_LIFE and land_mana_spent(K, S, plain, filtered, n_sets,
+                                                          K.source_units[kind])
+        untapped = enters_untapped(K, S, rule, arg, life_paid)
         enters_tapped = not untapped
         if rule == TAPS_LIFE and untapped:  # paid the life to have it untapped
             life = arg

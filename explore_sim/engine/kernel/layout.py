@@ -528,6 +528,8 @@ class Work(_Numbered):
     DEMAND = auto()
     ENTER_PLAIN = auto()
     ENTER_FILTERED = auto()
+    LIFE_PLAIN = auto()
+    LIFE_FILTERED = auto()
     RECORD_PLAIN = auto()
     RECORD_FILTERED = auto()
     OBSERVE_PLAIN = auto()
