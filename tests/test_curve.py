@@ -131,6 +131,20 @@ def test_a_two_colour_cost_is_exact_too():
     assert coloured_sources(deck) == {"W": 0, "U": 8, "B": 0, "R": 0, "G": 9}
 
 
+def test_a_mana_creature_is_a_source_only_for_cards_of_a_later_turn():
+    # Golgari: 20 lands make green, and 4 Llanowar Elves ({G}, mana value 1). The Elves
+    # cannot make mana for a card cast on turn 1 (themselves included: they are summoning
+    # sick); cast on turn 1, they can for a turn-2 card.
+    deck = explore_sim.load_deck(DECKS / "golgari_explore.txt")
+    assert coloured_sources(deck)["G"] == 24
+    assert coloured_sources(deck, 1)["G"] == 20 and coloured_sources(deck, 2)["G"] == 24
+    result = explore_sim.curve(deck, trials=200, seed=1, turns=2)
+    rows = result.summary().set_index("card")
+    assert rows.loc["Llanowar Elves", "sources"] == "G 20"
+    assert rows.loc["Enter the Unknown", "sources"] == "G 20"
+    assert rows.loc["Wildgrowth Walker", "sources"] == "G 24"
+
+
 def test_bad_options_are_one_line_errors(capsys):
     with pytest.raises(OptionError, match="castable is not an option of curve"):
         explore_sim.curve(MONO, castable=["One"], trials=100)

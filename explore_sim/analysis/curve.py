@@ -84,12 +84,17 @@ class CurveResult(Result):
         cards) and their copies.
     sources : dict of str to int
         The deck's cards that can make each colour of ``WUBRG``.
+    turn_sources : dict of int to dict of str to int
+        The same for casting a card on each turn played
+        (:func:`~explore_sim.cards.karsten.coloured_sources` of that turn: a mana creature
+        or rock counts from the turn after its mana value); the rows read these.
     """
 
     meta: dict[str, Any]
     stats: dict[str, TurnStats]
     cards: tuple[tuple[Card, int], ...]
     sources: dict[str, int]
+    turn_sources: dict[int, dict[str, int]] = dataclasses.field(default_factory=dict)
 
     def _rows(self, level: float) -> pd.DataFrame:
         """One row per card: :data:`CURVE_COLUMNS`."""
@@ -100,7 +105,8 @@ class CurveResult(Result):
                          "mana_value": curve_mana_value(card),
                          "cost": _cost_text(card), "turn": turn,
                          **_probabilities(self.stats[card.name], card, turn, level),
-                         **_colour_columns(card, self.sources, self.meta["deck"][0]["size"])})
+                         **_colour_columns(card, self.turn_sources.get(turn, self.sources),
+                                           self.meta["deck"][0]["size"])})
         return pd.DataFrame(rows, columns=list(CURVE_COLUMNS))
 
     def _table(self, rows: pd.DataFrame) -> str:
@@ -340,7 +346,8 @@ def curve(
     meta["curve_runs"] = len(groups)
     meta["karsten_column"] = karsten_column(deck.size)
     meta["karsten_source"] = KARSTEN_SOURCE
-    return CurveResult(meta=meta, stats=stats, cards=cards, sources=coloured_sources(deck))
+    return CurveResult(meta=meta, stats=stats, cards=cards, sources=coloured_sources(deck),
+                       turn_sources={t: coloured_sources(deck, t) for t in range(1, turns + 1)})
 
 
 def curve_runs(deck: Deck) -> list[tuple[Card, ...]]:

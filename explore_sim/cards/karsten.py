@@ -185,7 +185,7 @@ def karsten_sources(mode: CostMode, colour: str, deck_size: int) -> int:
     return karsten_table()[karsten_key(mode, colour)][karsten_column(deck_size)] + int(gold)
 
 
-def coloured_sources(deck: Deck) -> dict[str, int]:
+def coloured_sources(deck: Deck, turn: int | None = None) -> dict[str, int]:
     """Cards of the main deck that can make each colour: lands and other mana sources.
 
     A card counts once for each colour one of its mana abilities (or its land face's) can
@@ -194,6 +194,11 @@ def coloured_sources(deck: Deck) -> dict[str, int]:
     Parameters
     ----------
     deck : Deck
+    turn : int, optional
+        The sources for casting a card on this turn: a mana source that is not a land (a
+        mana creature, a mana rock) counts only when its mana value is below ``turn`` (cast
+        on an earlier turn, its mana is there; so Llanowar Elves is no source for a one-drop
+        nor for itself). Default: every source.
 
     Returns
     -------
@@ -205,6 +210,9 @@ def coloured_sources(deck: Deck) -> dict[str, int]:
         commander |= card.identity
     counts = dict.fromkeys(COLOURS[:5], 0)
     for card, copies in deck.main:
+        nonland = not card.is_land and card.land_face is None
+        if turn is not None and nonland and (card.mana_value or 0) >= turn:
+            continue  # cast on this turn at the earliest: no mana for a card cast then
         mask = _makes(card, commander)
         for bit, letter in enumerate(COLOURS[:5]):
             if mask & (1 << bit):
