@@ -223,6 +223,27 @@ def test_mana_used_this_turn_stays_tapped():
         advise(MERFOLK, **MAPPED, mana_used=-1, trials=50, seed=1)
 
 
+def test_map_tokens_in_play_are_used_as_the_game_uses_its_own():
+    """A second Map (maps=1) is used for {1} in the same second main phase when a land is
+    left, else on the next turn; a Map named as a card is refused with a pointer to maps."""
+    position = dict(MAPPED, hand=())
+
+    def used(maps, mana_used, turn):
+        return advise(MERFOLK, **position, maps=maps, mana_used=mana_used,
+                      objectives=f"maps_used@{turn}", trials=50,
+                      seed=1).summary().iloc[0]["keep"]
+
+    assert (used(0, 1, 3), used(1, 1, 3), used(1, 2, 3), used(1, 2, 4)) == (0.0, 1.0, 0.0, 1.0)
+    result = advise(MERFOLK, **position, maps=2, trials=50, seed=1)
+    assert result.meta["position"]["maps"] == 2 and "2 Map tokens in play" in result.render()
+    with pytest.raises(OptionError, match="battlefield: a Map is a token, not a card of the "
+                                          r"deck: give the Map tokens you control as maps=N"):
+        advise(MERFOLK, **dict(MAPPED, battlefield="Forest, Island, Map, Jadelight Spelunker"),
+               trials=50, seed=1)
+    with pytest.raises(OptionError, match="maps must be a whole number from 0 to 20"):
+        advise(MERFOLK, **position, maps=21, trials=50, seed=1)
+
+
 def test_mana_used_beside_an_explorer_cast_this_turn():
     """Three lands paid Jadelight Spelunker's X = 2: none is left for one more mana."""
     with pytest.raises(OptionError, match=r"cannot have paid Jadelight Spelunker's \{X\}\{G\} "
@@ -237,6 +258,9 @@ def test_advise_mana_used_on_the_command_line():
     base = [sys.executable, "-m", "explore_sim", "advise", str(MERFOLK), "--turn", "3",
             "--battlefield", "Forest, Island, Jadelight Spelunker", "--explorer-in-play",
             "--revealed", "Deepfathom Echo", "--phase", "main2", "--trials", "50", "--quiet"]
+    maps = subprocess.run([*base, "--maps", "1", "--mana-used", "1"], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert maps.returncode == 0 and "1 Map token in play" in maps.stdout
     bad = subprocess.run([*base, "--mana-used", "5"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().endswith("mana_used: your sources make 2 mana, less than the 5 "

@@ -41,7 +41,7 @@ from .results import Result
 from .runner import CHUNK_TRIALS, check_trials, child_seed, run_chunks, seed_sequence, stopped_meta
 
 __all__ = ["advise", "AdviceResult", "Position", "position", "ADVICE_COLUMNS", "PHASES",
-           "advice_cells"]
+           "maps_text", "advice_cells"]
 
 #: Columns of :meth:`AdviceResult.summary`.
 ADVICE_COLUMNS = ("objective", "keep", "keep_se", "mill", "mill_se", "difference", "se",
@@ -192,6 +192,7 @@ class AdviceResult(Result):
             f", {'first' if where['phase'] == 'main1' else 'second'} main phase; "
             + (f"{where['mana_used']} mana used before the explore; "
                if where.get("mana_used") else "")
+            + (f"{maps_text(where['maps'])} in play; " if where.get("maps") else "")
             + f"{where['library']} cards in the library",
             f"  hand: {meta_text(where['hand']) or '-'}",
             f"  battlefield: {meta_text(where['battlefield'])}",
@@ -278,6 +279,7 @@ _ASSUMPTIONS = [
     "(its cost paid, least flexible sources first; summoning sick)",
     "mana_used more mana was paid this turn from your sources as generic mana, the engine's "
     "way (a Map's {1}, a spell before the explore); nothing else is tapped",
+    "maps: Map tokens you control, used as the game uses its own (M1-M6)",
     "the turn's land has been played when you control at least as many lands as the "
     "turn number",
     "event metrics count from the position on",
@@ -306,6 +308,21 @@ def _advise_meta(deck: Deck, pos: Position, policy: Policy, chosen: list[Objecti
         "versions": versions(),
     }
     return meta
+
+
+def maps_text(maps: int) -> str:
+    """The Map tokens of a position in words.
+
+    Parameters
+    ----------
+    maps : int
+
+    Returns
+    -------
+    str
+        ``1 Map token``, ``2 Map tokens``.
+    """
+    return f"{maps} Map token{'' if maps == 1 else 's'}"
 
 
 def _objectives(objectives: Any, turn: int) -> list[Objective]:
@@ -342,6 +359,7 @@ def advise(
     on_play: bool = True,
     explorer_cast: bool = True,
     mana_used: int = 0,
+    maps: int = 0,
     phase: str = "main1",
     trials: int = 100_000,
     seed: Any = None,
@@ -365,9 +383,10 @@ def advise(
         ``mana_spent`` three turns on.
     policy : str or callable
         Later keep-or-mill decisions (and scries), default ``forge``.
-    on_play, explorer_cast, mana_used, phase
+    on_play, explorer_cast, mana_used, maps, phase
         As for :func:`~.advise_position.position` (``explorer_cast=False`` for an explore by
-        a Map, an attack or a spell; ``mana_used=1`` for the Map's {1}).
+        a Map, an attack or a spell; ``mana_used=1`` for the Map's {1}; ``maps``: the Map
+        tokens you still control).
     trials : int
         Libraries played (each by both branches).
     seed : int, SeedSequence, Generator or None
@@ -396,8 +415,8 @@ def advise(
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     pos = position(deck, turn=turn, revealed=revealed, hand=hand, battlefield=battlefield,
                    graveyard=graveyard, explorer=explorer, explores_left=explores_left,
-                   explorer_cast=explorer_cast, mana_used=mana_used, on_play=on_play,
-                   phase=phase)
+                   explorer_cast=explorer_cast, mana_used=mana_used, maps=maps,
+                   on_play=on_play, phase=phase)
     chosen = _objectives(objectives, pos.turn)
     last_turn = max(objective.last_turn for objective in chosen)
     policy = one_policy(policy, "advise")

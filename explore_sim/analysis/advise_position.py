@@ -11,6 +11,9 @@ What a position assumes (recorded in the advice's metadata):
   then paid from your sources the engine's way (the least flexible first);
 - ``mana_used`` more mana was paid from your sources this turn (a Map's {1}, a spell cast
   before the explore), as generic mana, the engine's way;
+- ``maps`` Map tokens you control (a token is no card of the deck, so it is never named in a
+  zone); the game uses them as it does its own (M1-M6: {1}, a creature to target, sorcery
+  speed);
 - the turn's land has been played when you control at least ``turn`` lands, else not yet;
 - nothing else is tapped; event metrics (mana spent, counters, ...) count from the position
   on; a commander not on the battlefield is in the command zone, one on the battlefield was
@@ -46,6 +49,9 @@ __all__ = ["PHASES", "Position", "check_paid", "position"]
 PHASES = ("main1", "main2")
 _MAX_EXPLORES_LEFT = 20
 _MAX_MANA_USED = 99
+_MAX_MAPS = 20
+#: What a player may write for a Map token among their cards.
+_MAP_NAMES = frozenset({"map", "maps", "map token", "map tokens"})
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -67,6 +73,8 @@ class Position:
     mana_used : int
         Mana paid from your sources this turn besides the explorer's cost (a Map's {1}, a
         spell cast before the explore), as generic mana.
+    maps : int
+        Map tokens you control.
     phase : {"main1", "main2"}
     library : ndarray, shape (size,), int16
         The card ids of the library under the revealed card (in deck order, before shuffling).
@@ -85,6 +93,7 @@ class Position:
     explores_left: int
     explorer_cast: bool
     mana_used: int
+    maps: int
     phase: str
     library: np.ndarray
     features: FeatureTable
@@ -159,6 +168,7 @@ class Position:
                     game.pay(state, rows, [game.mana.cost_mode["{1}"]])
         for _ in range(self.mana_used):  # a Map's {1}, a spell before: generic mana
             game.pay(state, rows, [game.mana.cost_mode["{1}"]])
+        state.maps[:] = self.maps  # Map tokens you control (M1)
         for total in state.totals.values():
             total[:] = 0  # events count from the position on
         return state
@@ -181,7 +191,7 @@ class Position:
                 "graveyard": names(self.graveyard), "explorer": self.explorer.name,
                 "revealed": self.revealed.name, "explores_left": self.explores_left,
                 "explorer_cast": self.explorer_cast, "mana_used": self.mana_used,
-                "library": int(self.library.size) + 1}
+                "maps": self.maps, "library": int(self.library.size) + 1}
 
 
 def position(
@@ -196,6 +206,7 @@ def position(
     explores_left: int = 1,
     explorer_cast: bool = True,
     mana_used: int = 0,
+    maps: int = 0,
     on_play: bool = True,
     phase: str = "main1",
 ) -> Position:
@@ -224,6 +235,9 @@ def position(
         Mana paid from your sources this turn besides the explorer's cost: a Map's {1}
         (the explorer in play then, ``explorer_cast=False``), a spell cast before the
         explore. It is paid as generic mana, the engine's way, and stays tapped.
+    maps : int
+        Map tokens you control (0-20), untapped: the game goes on to use them (a Map used
+        for this explore is gone: do not count it).
     on_play : bool
         On the play (no draw on turn 1).
     phase : {"main1", "main2"}
@@ -244,6 +258,7 @@ def position(
     turn = _whole("turn", turn, 1, 50)
     explores_left = _whole("explores_left", explores_left, 1, _MAX_EXPLORES_LEFT)
     mana_used = _whole("mana_used", mana_used, 0, _MAX_MANA_USED)
+    maps = _whole("maps", maps, 0, _MAX_MAPS)
     on_play, explorer_cast = as_flag("on_play", on_play), as_flag("explorer_cast", explorer_cast)
     if phase not in PHASES:
         raise OptionError(f"phase must be one of {', '.join(PHASES)}, got {clip(repr(phase))}")
@@ -253,6 +268,7 @@ def position(
     def card_of(name: str, label: str) -> Card:
         card = catalog.find(name)
         if card is None:
+            _not_a_token(name, label)
             raise DeckError(f"{label}: {clip(name)!r} is not in the deck {clip(deck.name)}"
                             f"{catalog.suggestion_text(name)}")
         return card
@@ -274,9 +290,16 @@ def position(
         deck=deck, turn=turn, on_play=on_play, hand=zones["hand"],
         battlefield=zones["battlefield"], graveyard=zones["graveyard"], explorer=explorer_card,
         revealed=revealed_card, explores_left=explores_left, explorer_cast=explorer_cast,
-        mana_used=mana_used, phase=phase, library=np.array(ids, dtype=np.int16),
+        mana_used=mana_used, maps=maps, phase=phase, library=np.array(ids, dtype=np.int16),
         features=deck.features(),
     )
+
+
+def _not_a_token(name: str, label: str) -> None:
+    """Refuse a Map token named among the cards with a pointer to ``maps``."""
+    if name.strip().lower() in _MAP_NAMES:
+        raise OptionError(f"{label}: a Map is a token, not a card of the deck: give the Map "
+                          "tokens you control as maps=N (--maps N)")
 
 
 def _revealed(revealed: str, commanders: list[Card],

@@ -96,6 +96,9 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
                      help="mana paid from your sources (lands, mana creatures) this turn "
                           "besides the explorer's cost (a Map's {1}, a spell cast before the "
                           "explore), as generic mana (default 0)")
+    run.add_argument("--maps", type=whole, default=0, metavar="N",
+                     help="Map tokens you control now, besides any used for this explore "
+                          "(default 0): the game uses them as it uses its own")
     run.add_argument("--revealed", required=True, help="the nonland card revealed")
     run.add_argument("--explores-left", type=whole, default=1,
                      help="explores left in this sequence, this one included (default 1)")
@@ -182,7 +185,8 @@ def run_advise(args: argparse.Namespace) -> Output:
                         explorer=args.explorer, explores_left=args.explores_left,
                         objectives=args.objective, policy=args.policy,
                         on_play=args.on_play, explorer_cast=not args.explorer_in_play,
-                        mana_used=args.mana_used, phase=args.phase, trials=args.trials,
+                        mana_used=args.mana_used, maps=args.maps, phase=args.phase,
+                        trials=args.trials,
                         seed=args.seed, game=args.game,
                         engine=args.engine, progress=bar,
                         workers=1 if scheduler else args.workers, scheduler=scheduler)

@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..analysis.advise import PHASES, advice_cells, advise, position
+from ..analysis.advise import PHASES, advice_cells, advise, maps_text, position
 from ..analysis.compare import compare
 from ..analysis.curve import sources_column
 from ..analysis.engines import POSITION_FALLBACK
@@ -510,6 +510,8 @@ _ADVISE_FIELDS = (
     Field("mana_used", "mana used", "int", 0, "mana paid from your sources (lands, mana "
           "creatures) this turn besides the explorer's cost (a Map's {1}, a spell cast before "
           "the explore), as generic mana", low=0, high=99),
+    Field("maps", "Map tokens", "int", 0, "Map tokens you control now, besides any used for "
+          "this explore: the game uses them as it uses its own", low=0, high=20),
     Field("phase", "phase", "choice", "main1", "where in the turn the explore happens: the "
           "first or the second main phase", choices=PHASES),
     Field("hand", "hand", "lines", [], "cards in hand, one a line or separated by commas, "
@@ -528,7 +530,7 @@ _ADVISE_FIELDS = (
 )
 #: The advise fields a position's error can name (its message starts with the name).
 _POSITION_FIELDS = ("hand", "battlefield", "graveyard", "revealed", "explorer",
-                    "explores_left", "mana_used", "turn", "phase")
+                    "explores_left", "mana_used", "maps", "turn", "phase")
 
 
 def _position_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -538,7 +540,7 @@ def _position_options(options: Mapping[str, Any]) -> dict[str, Any]:
                 graveyard=joined_card_lists(options["graveyard"]),
                 explorer=options["explorer"], explores_left=options["explores_left"],
                 explorer_cast=not options["explorer_in_play"], mana_used=options["mana_used"],
-                on_play=not options["on_draw"], phase=options["phase"])
+                maps=options["maps"], on_play=not options["on_draw"], phase=options["phase"])
 
 
 def _advise_check(options: dict[str, Any], decks: list[Deck],
@@ -676,7 +678,9 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
         facts += [
             ("position", f"turn {where['turn']} {start}, {phase} main phase"
                          + (f"; {where['mana_used']} mana used before the explore"
-                            if where.get("mana_used") else "")),
+                            if where.get("mana_used") else "")
+                         + (f"; {maps_text(where['maps'])} in play"
+                            if where.get("maps") else "")),
             ("revealed", f"{where['revealed']} by {where['explorer']} "
                          f"({explores_text(where['explores_left'])} left, this one included)"),
             *((zone, meta_text(where[zone]) or "-") for zone in ("hand", "battlefield",
