@@ -184,6 +184,19 @@ def test_every_explore_follows_the_effect_that_made_its_creature_explore(path):
 
 
 @pytest.mark.slow
+def test_a_spell_held_turn_after_turn_is_said_once():
+    """Golgari's trial 63: Vraska's Contempt (its target is an opponent's) is in hand from the
+    deal to the end. The events hold it every turn; the text says it on turn 1 only."""
+    game = explore_sim.replay(GOLGARI, trial=63, seed=1, turns=5)
+    held = game.events[(game.events["event"] == "held")
+                       & (game.events["card"] == "Vraska's Contempt")]
+    assert held["turn"].tolist() == [1, 2, 3, 4, 5]
+    text = game.text()
+    assert text.count("held Vraska's Contempt") == 1
+    assert text.index("held Vraska's Contempt") < text.index("turn 2")
+
+
+@pytest.mark.slow
 def test_a_replay_changes_no_number_of_a_normal_run():
     before = explore_sim.simulate(MERFOLK, turns=4, trials=300, seed=9).summary()
     values = chunk_values(MERFOLK, 9, 0, 300, 4)

@@ -87,10 +87,11 @@ class GameReplay:
                  f"  policy: {meta['policy'][0]}",
                  f"  mulligan: {meta['mulligan']}",
                  f"  chunk {meta['chunk']}, game {meta['chunk_game']}; engine: kernel"]
+        held: dict[str, str] = {}
         for turn, rows in self.events.groupby("turn", sort=True):
             lines.append("")
             lines.append("opening hand" if turn == 0 else f"turn {turn}")
-            lines.extend(_turn_lines(rows))
+            lines.extend(_turn_lines(rows, held))
         return "\n".join(lines) + "\n"
 
     def __repr__(self) -> str:
@@ -98,12 +99,20 @@ class GameReplay:
                 f"turns={self.meta['turns']}, events={len(self.events)})")
 
 
-def _turn_lines(rows: pd.DataFrame) -> list[str]:
-    """One turn's events as lines: a dealt hand on one line, the others one each."""
+def _turn_lines(rows: pd.DataFrame, held: dict[str, str]) -> list[str]:
+    """One turn's events as lines: a dealt hand on one line, the others one each. ``held``:
+    the spells held at the end of the turn before (card: detail), updated to this turn's; a
+    spell held as it was then is not said again."""
     lines: list[str] = []
     dealt: list[str] = []
+    before = dict(held)
+    held.clear()
     row: Any  # the log's columns hold text and whole numbers (pandas' stubs name neither)
     for row in rows.itertuples():
+        if row.event == "held":
+            held[row.card] = row.detail
+            if before.get(row.card) == row.detail:
+                continue  # held as on the turn before
         if row.event == "combat":
             lines.append("  combat")
             continue
@@ -198,9 +207,10 @@ def log_text(trace: np.ndarray, cards: Sequence[Card]) -> str:
     str
     """
     lines: list[str] = []
+    held: dict[str, str] = {}
     for turn, rows in _events(trace, cards).groupby("turn", sort=True):
         lines.append("opening hand" if turn == 0 else f"turn {turn}")
-        lines.extend(_turn_lines(rows))
+        lines.extend(_turn_lines(rows, held))
     return "\n".join(lines) + "\n"
 
 
