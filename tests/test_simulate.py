@@ -244,3 +244,23 @@ def test_compare_decks_against_the_vanilla_control():
 def test_bad_simulate_options(kwargs, message):
     with pytest.raises(explore_sim.ExploreSimError, match=message):
         explore_sim.simulate(DECKS / "lci_limited_gu.txt", **{"trials": 100, **kwargs})
+
+
+@pytest.mark.parametrize("engine", ["kernel", "numpy"])
+def test_the_default_table_leaves_out_map_rows_when_no_game_made_a_map(engine):
+    """Golgari makes no Map: its table has no Map rows and says so; the tidy rows keep them
+    and --metrics still shows them. The merfolk deck makes Maps: its table has the rows."""
+    golgari = explore_sim.simulate(DECKS / "golgari_explore.txt", turns=3, trials=300, seed=1,
+                                   engine=engine)
+    text = golgari.render()
+    rows = [line.split()[0] for line in text.splitlines() if line and not line[0].isspace()]
+    assert "on_curve" in rows and "maps_created" not in rows and "maps_used" not in rows
+    assert "no game made a Map: maps_created and maps_used are not shown" in text
+    assert {"maps_created", "maps_used"} <= set(golgari.summary()["metric"])
+    shown = golgari.render(metrics=["maps_used", "on_curve"])
+    assert "\nmaps_used " in shown and "no game made a Map" not in shown
+    merfolk = explore_sim.simulate(DECKS / "lci_merfolk_explore.txt", turns=3, trials=300,
+                                   seed=1, engine=engine)
+    assert "\nmaps_created " in merfolk.render()
+    assert "no game made a Map" not in merfolk.render()
+    assert golgari.default_metrics()[-1] == "hand_size"

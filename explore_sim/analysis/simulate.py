@@ -10,7 +10,7 @@ one always offered are importable from here too.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
@@ -129,6 +129,19 @@ class SimulationResult(Result):
         """
         return kill_turn(self.stats, level)
 
+    def default_metrics(self) -> list[str]:
+        """The metrics the table shows by default: :func:`table_metrics` of the run, less
+        ``maps_created`` and ``maps_used`` when no game made a Map (the deck makes none).
+
+        Returns
+        -------
+        list of str
+        """
+        chosen = table_metrics(self.meta)
+        if self.stats.by_turn[self.meta["turns"]].total.get("maps_created") == 0:
+            chosen = [m for m in chosen if m not in _MAP_METRICS]
+        return chosen
+
     def render(self, fmt: str = "table", metrics: Iterable[str] | None = None) -> str:
         """The result as text, as the command line prints it.
 
@@ -149,9 +162,11 @@ class SimulationResult(Result):
             if metrics is not None:
                 rows = rows[rows["metric"].isin(check_metrics(metrics, extra=extra))]
             return render(fmt, self.meta, rows.reset_index(drop=True), "")
-        chosen = check_metrics(metrics, table_metrics(self.meta), extra=extra)
+        chosen = check_metrics(metrics, self.default_metrics(), extra=extra)
+        notes = ([NO_MAPS_NOTE] if metrics is None and not set(_MAP_METRICS) & set(chosen)
+                 else [])
         return _turn_table(self.meta, rows, chosen, f"simulate: {self.meta['turns']} turns, "
-                           f"{start_text(self.meta)}")
+                           f"{start_text(self.meta)}", notes)
 
     def _facts(self) -> dict[str, Any]:
         return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),
@@ -161,14 +176,15 @@ class SimulationResult(Result):
 
     def _html(self) -> tuple[list[str], pd.DataFrame, bool]:
         table = cell_table(self.summary().query("turn > 0"), "metric", "turn",
-                           range(1, self.meta["turns"] + 1), table_metrics(self.meta))
+                           range(1, self.meta["turns"] + 1), self.default_metrics())
         table.columns = [f"turn {t}" for t in table.columns]
         facts = [self._facts_line(), "cells: mean (standard error); summary() gives the tidy rows"]
         return facts, table, True
 
 
-def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) -> str:
-    """Metrics down, turns across: ``mean (se)``."""
+def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str,
+                notes: Sequence[str] = ()) -> str:
+    """Metrics down, turns across: ``mean (se)``; ``notes``: lines under the table."""
     turns = sorted(t for t in rows["turn"].unique() if t > 0)
     table = cell_table(rows[rows["turn"] > 0], "metric", "turn", turns, metrics)
     table.columns = [f"turn {t}" for t in table.columns]
@@ -184,7 +200,14 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str) 
     lines.append(table.to_string())
     lines.append("")
     lines.append("  cells: mean (standard error); see --format csv/json for intervals")
+    lines += [f"  {note}" for note in notes]
     return "\n".join(lines) + "\n"
+
+
+#: The Map metrics a default table leaves out when no game made a Map.
+_MAP_METRICS = ("maps_created", "maps_used")
+#: Said under such a table.
+NO_MAPS_NOTE = "no game made a Map: maps_created and maps_used are not shown (--metrics names them)"
 
 
 @with_game_options(positional=("turns", "on_play", "mulligan", "removal"))

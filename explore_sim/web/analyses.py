@@ -32,7 +32,6 @@ from ..analysis.metric_checks import (
     DEFAULT_COMPARE_METRICS,
     DEFAULT_TABLE_METRICS,
     check_metrics,
-    table_metrics,
 )
 from ..analysis.objectives import parse_objectives
 from ..analysis.report import engine_text, explores_text, meta_text, start_text
@@ -207,7 +206,7 @@ def _simulate_run(decks: list[Deck], options: Mapping[str, Any], progress: Progr
 
 def _simulate_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     rows = result.summary()
-    metrics = options["metrics"] or table_metrics(result.meta)
+    metrics = options["metrics"] or result.default_metrics()
     turns = range(1, result.meta["turns"] + 1)
     by_turn = rows[rows["turn"] > 0]
     opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
