@@ -239,6 +239,7 @@ def test_compare_decks_against_the_vanilla_control():
     ({"replacement_order": "random"}, "replacement_order"),
     ({"cast_order": ["Forest"]}, "is a land"),
     ({"cast_order": ["Swamp"]}, "not in the deck"),
+    ({"cast_order": ["Cenote Scot"]}, r"not in the deck \(did you mean 'Cenote Scout'\?\)"),
     ({"trials": 1}, "trials"),
 ])
 def test_bad_simulate_options(kwargs, message):

@@ -448,7 +448,8 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
     for rank, name in enumerate(cast_order):
         found = catalog.find(name)
         if found is None:
-            raise OptionError(f"cast_order: {clip(name)!r} is not in the deck")
+            raise OptionError(f"cast_order: {clip(name)!r} is not in the deck"
+                              f"{catalog.suggestion_text(name)}")
         if found.is_land:
             raise OptionError(f"cast_order: {found.name!r} is a land, not a spell")
         if found.target == "opponent":
