@@ -55,6 +55,35 @@ def test_a_shock_land_pays_when_its_colour_pays_a_spell_the_other_lands_cannot()
     assert got["cards_cast"] == [0, 1, 2] and got["mana_spent"] == [0, 2, 4]
 
 
+def test_a_spell_waiting_for_a_creature_is_no_reason_to_pay_life():
+    # Turn 1: Enter the Unknown ({G}) targets a creature you control and there is none: it
+    # waits, so the Tomb's mana would pay nothing this turn. It enters tapped.
+    got = columns([AGENT, AGENT], ["Overgrown Tomb", "Enter the Unknown", AGENT, AGENT,
+                                   AGENT, AGENT, AGENT], turns=1)
+    assert got["life_paid"] == [0] and got["tapped_lands_played"] == [1]
+
+
+def test_a_second_legendary_copy_is_no_reason_to_pay_life():
+    # Turn 2 casts Nicanzil, turn 3 a Grizzly Bears. Turn 4: three lands, a Breeding Pool
+    # drawn, a second Nicanzil and a Bears in hand: 2 + 2 is all four mana, but the legend
+    # rule keeps the second Nicanzil in hand, so the Pool enters tapped.
+    nicanzil = "Nicanzil, Current Conductor"
+    got = columns([AGENT, AGENT, "Breeding Pool", AGENT],
+                  ["Forest", "Island", "Forest", nicanzil, nicanzil, "Grizzly Bears",
+                   "Grizzly Bears"], turns=4)
+    assert got["cards_cast"] == [0, 1, 2, 3]
+    assert got["life_paid"] == [0, 0, 0, 0] and got["tapped_lands_played"] == [0, 0, 0, 1]
+
+
+def test_of_two_lands_that_do_the_same_the_one_paying_no_life_is_played():
+    # Turn 1: a Forest and a Breeding Pool (2 life) both cast the Llanowar Elves and close
+    # the same colour deficit; the Pool makes more colours, but step 5 plays the land that
+    # pays no life first. (By colours alone the Pool was played, for 2 life.)
+    got = columns([AGENT, AGENT], ["Forest", "Breeding Pool", "Hinterland Harbor",
+                                   "Llanowar Elves", "Grizzly Bears", AGENT, AGENT], turns=2)
+    assert got["life_paid"] == [0, 0] and got["cards_cast"] == [1, 2]
+
+
 def test_a_pay_3_life_face_pays_nothing_when_its_colour_pays_no_spell_in_hand():
     # Turn 2: a Swamp and Agadeem, the Undercrypt (black) cannot pay Grizzly Bears ({1}{G}):
     # the face enters tapped, no life paid. (Colours aside, 2 <= 1 + 1 paid 3 life.)

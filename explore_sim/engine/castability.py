@@ -17,7 +17,7 @@ from .metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from .paying import MAX_TAXED_CASTS
 from .rowwise import row_any, row_sum
 from .state import GameState, of_rows
-from .zones import count
+from .zones import count, creatures
 
 __all__ = ["castable_columns", "held_spells", "castable_in_hand", "first_castable",
            "castable_pairs", "castable_card", "castable_next_turn", "available_mana",
@@ -165,8 +165,9 @@ def land_mana_spent(play: Play, state: GameState, rows: np.ndarray,
                     unit_sets: list[np.ndarray], units: np.ndarray) -> np.ndarray:
     """Whether the mana of a land entering untapped with ``units`` (n_classes,) can be spent
     this turn, shape (rows,): with it, the mana available (``unit_sets`` plus ``units``)
-    pays a wanted card (a spell in hand the casting order casts, a commander in the command
-    zone with its tax, a card named by ``castable``) that ``unit_sets`` cannot pay, or an X
+    pays a wanted card (a spell in hand the casting order casts now: not a second legendary
+    permanent, nor a spell waiting for a creature; a commander in the command zone with its
+    tax; a card named by ``castable``) that ``unit_sets`` cannot pay, or an X
     spell (Jadelight Spelunker takes the mana left), or some wanted cards (each copy) for
     exactly all of it.
 
@@ -201,8 +202,15 @@ def land_mana_spent(play: Play, state: GameState, rows: np.ndarray,
         return cost
 
     casting = t.casting
+    targeted = set(casting.pass_ids[casting.pass_targeted].tolist())
+    legendary = set(casting.pass_ids[casting.pass_legendary].tolist())
+    no_creature = creatures(play, state, rows) == 0 if targeted else None
     for kind in casting.cast_ids.tolist():
         copies = state.hand[rows, kind].astype(np.int64)
+        if kind in legendary:  # the legend rule (CR 704.5j): one, and none while one is in play
+            copies = np.where(state.battlefield[rows, kind] > 0, 0, np.minimum(copies, 1))
+        if no_creature is not None and kind in targeted:
+            copies[no_creature] = 0  # it waits for a creature you control
         if kind in t.x_ids:  # X >= 1 takes the mana left
             here = np.flatnonzero((copies > 0) & (target >= t.cost[kind] + 1))
             spent[here] |= cheapest_paid(here, [np.full(len(here), m)

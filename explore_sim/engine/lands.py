@@ -26,7 +26,9 @@ return itself). Among the options, in this order:
 4. the one making the colour with the largest remaining deficit (per colour W U B R G: each
    wanted card's pips of that colour beyond the sources of that colour), then the colour
    most demanded by the pips of the spells left in the library;
-5. more colours first, a land card before a spell's land face, then the lower id (by name).
+5. one that pays no life to enter untapped first (a Hinterland Harbor before a Breeding
+   Pool that would pay 2 life), more colours, a land card before a spell's land face, then
+   the lower id (by name).
 
 A fetch land stands for every basic land kind of the deck (left in the library or not): the
 best of them in step 3, all their colours in steps 4 and 5.
@@ -88,7 +90,7 @@ from .context import Play
 from .explore_effects import scry
 from .rowwise import row_any, row_max, row_sum
 from .state import GameState, from_hand, kinds_in, of_rows, to_hand
-from .tables import COLOUR_BITS as _COLOUR_BITS
+from .tables import COLOUR_BITS as _COLOUR_BITS, NO_LIFE_TIEBREAK
 from .zones import (
     basics_in_library,
     count,
@@ -263,6 +265,7 @@ def _best(play: Play, state: GameState, rows: np.ndarray, held: np.ndarray,
         key += enables.astype(np.int64) << 50
     key += (untapped == will_use[:, None]).astype(np.int64) << 49
     key += _colour_key(play, state, rows, options.units, options.colours, options.is_fetch)
+    key += np.where(life_paid, 0, NO_LIFE_TIEBREAK)  # step 5: no life paid first
     key += options.tiebreak[None, :] + (1 << 20)
     return np.argmax(np.where(held, key, -1), axis=1)
 

@@ -22,7 +22,7 @@ from .config import GameConfig, is_commander_game
 from .paying import ManaTables
 
 __all__ = ["DeckTables", "LandOptions", "ColourNeeds", "CastingOrder", "BASIC_GROUPS",
-           "COLOUR_BITS"]
+           "COLOUR_BITS", "NO_LIFE_TIEBREAK"]
 
 #: Colour bits in W U B R G order.
 COLOUR_BITS = (1, 2, 4, 8, 16)
@@ -37,6 +37,9 @@ _PASSAGE = FETCH_CODES.index("basic_passage")
 _BOUNCE = LAND_ENTERS_CODES.index("bounce")
 
 
+#: Step 5 of the land choice: added to the tiebreak of a land that pays no life to enter
+#: untapped, more than the rest of the tiebreak (colours, a land card) can add.
+NO_LIFE_TIEBREAK = 30_000
 #: :attr:`DeckTables.castable_cheapest` without a card named by ``castable``.
 NO_CASTABLE_COST = 1 << 30
 

@@ -174,9 +174,10 @@ def with_sums(sums, cost, copies):
 @compiled
 def land_mana_spent(K, S, plain, filtered, n_sets, units):
     """Whether the mana of a land entering untapped with ``units`` can be spent this turn:
-    with it, the mana available pays a wanted card (a spell in hand the casting order casts,
-    a commander in the command zone with its tax, a card named by castable) that the mana
-    without it cannot pay, or an X spell, or some wanted cards (each copy) for exactly all of it.
+    with it, the mana available pays a wanted card (a spell in hand the casting order casts
+    now: not a second legendary permanent, nor a spell waiting for a creature; a commander in
+    the command zone with its tax; a card named by castable) that the mana without it
+    cannot pay, or an X spell, or some wanted cards (each copy) for exactly all of it.
     Each card counts at the mana value of its cheapest way the mana pays; colours are
     checked card by card. The vectorised engine's ``land_mana_spent``; a land asking for
     life pays it only then."""
@@ -186,10 +187,21 @@ def land_mana_spent(K, S, plain, filtered, n_sets, units):
         more_plain[c] = plain[c] + units[c]
         more_filtered[c] = filtered[c] + units[c]
     target = total_of(K, more_filtered if n_sets > 1 else more_plain)
+    most = max(target, total_of(K, more_plain))  # a filter may make less than it costs
+    if not will_use_mana(K, S, most - 1):
+        return False  # no wanted card costs as little as the mana with the land
     sums = np.int64(1)  # bit 0: no card, no mana
     held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
     kind = next_common(held, cast, 1)
     while kind >= 0:
+        copies = S.zones[Zone.HAND, kind]
+        if K.card[kind, CardCol.IS_LEGENDARY]:  # the legend rule (CR 704.5j)
+            copies = 0 if S.zones[Zone.BF, kind] > 0 else 1
+        if K.card[kind, CardCol.NEEDS_TARGET] and count(K, S, Group.CREATURE) == 0:
+            copies = 0  # it waits for a creature you control
+        if copies == 0 or K.card[kind, CardCol.CHEAPEST] > most:
+            kind = next_common(held, cast, kind + 1)
+            continue  # not cast now, or more than all the mana
         cost = cheapest_paid(K, more_plain, more_filtered, n_sets, K.card_modes[kind],
                              K.card[kind, CardCol.N_CARD_MODES])
         if cost >= 0 and K.card[kind, CardCol.IS_X]:  # X >= 1 takes the mana left
@@ -199,7 +211,7 @@ def land_mana_spent(K, S, plain, filtered, n_sets, units):
             if cheapest_paid(K, plain, filtered, n_sets, K.card_modes[kind],
                              K.card[kind, CardCol.N_CARD_MODES]) < 0:
                 return True  # paid only with the land
-            sums = with_sums(sums, cost, S.zones[Zone.HAND, kind])
+            sums = with_sums(sums, cost, copies)
         kind = next_common(held, cast, kind + 1)
     for slot in range(K.dims[Dim.N_COMMANDERS]):  # {2} of tax per earlier cast (CR 903.8)
         kind = group_id(K, Group.COMMANDER_IDS, slot)

@@ -13,6 +13,7 @@ from .codes import (
     L_BOUNCE,
     L_SCRY,
     NO,
+    NO_LIFE_TIEBREAK,
     NONE,
     ONE,
     TAPS_FAST,
@@ -133,6 +134,7 @@ def choose_land(K, S, land_drop, tapped):
         if not held[o]:
             continue
         # A fetch land's land enters tapped (a Passage's is untapped from the fourth land).
+        life_paid = False
         if K.options[o, OptionCol.FETCH]:
             untapped = K.options[o, OptionCol.PASSAGE] != 0 and lands >= 3
         else:  # a land asking for life pays it when its mana can be spent this turn
@@ -140,6 +142,8 @@ def choose_land(K, S, land_drop, tapped):
             life_paid = may_use and rule == TAPS_LIFE and land_mana_spent(
                 K, S, plain, filtered, n_sets, K.opt_units[o])
             untapped = enters_untapped(K, S, rule, K.options[o, OptionCol.ARG], life_paid)
+        if not life_paid:  # step 5: no life paid first
+            keys[o] += NO_LIFE_TIEBREAK
         if may_use and untapped and not (before and target_before and commander_before):
             for c in range(n_classes):
                 more_plain[c] = plain[c] + K.opt_units[o, c]
