@@ -57,6 +57,25 @@ def parsed(text: str) -> tuple[Deck, list[str]]:
 # ------------------------------------------------------------------------------ Python
 
 
+def test_a_commander_size_list_with_a_duplicate_is_played_without_a_commander_and_told():
+    """One spell listed twice (an accidental duplicate) keeps the list from being read as a
+    Commander deck: it is played as it is, and a warning says why."""
+    names = spells(31, (HAKBAL,))
+    lines = [f"1 {HAKBAL}", f"2 {names[0]}", *(f"1 {name}" for name in names[2:31]),
+             "34 Forest", "34 Island"]
+    deck, told = parsed("\n".join(lines) + "\n")
+    assert deck.size == 100 and not deck.commander
+    assert len(told) == 1
+    assert told[0].startswith(f"<text>: a list of 100 cards without sections, its first line "
+                              f"'{HAKBAL}', reads like a Commander deck, but it is not "
+                              f"singleton (2 {names[0]}): it is played as a deck without a "
+                              "commander")
+    deck, told = parsed(commander_list())  # singleton: read as a Commander deck, as before
+    assert deck.commander and not any("not singleton" in message for message in told)
+    sixty = [f"4 {name}" for name in spells(9)] + ["12 Forest", "12 Island"]
+    assert parsed("\n".join(sixty) + "\n")[1] == []  # a 60-card deck: nothing to tell
+
+
 def test_a_header_less_100_card_singleton_list_is_a_commander_deck_led_by_its_first_line():
     deck, told = parsed(commander_list())
     assert [card.name for card, _ in deck.commander] == [HAKBAL]
@@ -104,7 +123,6 @@ def test_one_card_off_is_still_a_commander_deck_and_its_size_is_told(size):
     commander_list(header="Deck\n"),  # marked: a deck without a commander
     commander_list(size=98),
     commander_list(size=102),
-    commander_list(size=99) + f"1 {spells(1, (HAKBAL,))[0]}\n",  # two copies of a card
     commander_list(first="Cenote Scout"),  # no legendary creature
     commander_list() + "\nSideboard\n1 Grizzly Bears\n",
 ])

@@ -9,6 +9,9 @@
   candidates and none on the first line the list is refused with one line saying how to
   mark the commander. A ``Deck`` line above the cards keeps the list a deck without a
   commander.
+- **Such a list with duplicates** (two copies of a card that is not a basic land), its first
+  line a card that can be a commander, is played without a commander, and a
+  :class:`~explore_sim.errors.DeckWarning` names the duplicates.
 - **A commander also listed in the main deck** is refused, naming both lines: the
   commander starts in the command zone (CR 903.6), never in the library.
 - **A Commander deck whose size is not 100** (the commander included, CR 903.5a) is told
@@ -118,6 +121,8 @@ def commander_sections(sections: Sections, entries: Mapping[str, Sequence[Entry]
                 f"{_size(main) + 1} cards without sections): {clip(commander.name)!r} "
                 f"(line {line}, {why}) is the commander; write a 'Deck' line above the "
                 "cards to play the list without a commander", DeckWarning, stacklevel=3)
+    elif _unmarked(sections, text) and _size(main) in COMMANDER_LIST_SIZES:
+        _tell_not_singleton(main, entries.get("main", ()), catalog, source)
     if commanders:
         total = _size(main) + _size(commanders)
         if total != COMMANDER_DECK_SIZE:
@@ -166,6 +171,24 @@ def _singleton_of_commander_size(main: Sequence[tuple[Card, int]]) -> bool:
     """99 to 101 cards, one copy of each but basic lands."""
     return _size(main) in COMMANDER_LIST_SIZES and all(
         count == 1 or is_basic_land(card) for card, count in main)
+
+
+def _tell_not_singleton(main: Sequence[tuple[Card, int]], lines: Sequence[Entry],
+                        catalog: _Names, source: str) -> None:
+    """A list of Commander size without sections, its first card one that can be a
+    commander, but with more than one copy of some card: it is played without a commander,
+    and a DeckWarning says why (an accidental duplicate would otherwise pass unseen)."""
+    first = catalog.find(lines[0][1]) if lines else None
+    if first is None or not can_be_commander(first):
+        return
+    doubled = [(card, count) for card, count in main if count > 1 and not is_basic_land(card)]
+    named = ", ".join(f"{count} {clip(card.name, 40)}" for card, count in doubled[:_MAX_NAMED])
+    more = f" and {len(doubled) - _MAX_NAMED} more" if len(doubled) > _MAX_NAMED else ""
+    warnings.warn(
+        f"{source}: a list of {_size(main)} cards without sections, its first line "
+        f"{clip(first.name)!r}, reads like a Commander deck, but it is not singleton "
+        f"({named}{more}): it is played as a deck without a commander; list one copy of "
+        "each, or put the commander under a 'Commander' line", DeckWarning, stacklevel=4)
 
 
 def _detect(main: Sequence[tuple[Card, int]], lines: Sequence[Entry], catalog: _Names,
