@@ -289,6 +289,17 @@ def test_worth_less_than_the_stand_in_is_negative():
     assert "change of casting order" in found["note"]  # why a Map maker can be worth less
 
 
+def test_a_card_never_cast_is_worth_zero_lands_and_says_it_is_never_cast():
+    """Brackish Blunder makes a Map, but its target is an opponent's: never cast, nor its
+    stand-in (an instant doing nothing), so the note gives that reason."""
+    result = value(DECKS / "lci_limited_gu.txt", "Brackish Blunder", trials=300, seed=1,
+                   turns=4, max_lands=1, metrics=["on_curve"])
+    found = result.land_equivalents().iloc[0]
+    assert found["mean"] == 0 and found["se"] == 0
+    assert "a goldfish game never casts it (its target is an opponent's)" in found["note"]
+    assert result.meta["cards"]["Brackish Blunder"]["never_cast"] == "its target is an opponent's"
+
+
 def test_identical_games_give_exactly_zero():
     values = _coupled_values()
     values[0] = values[1].copy()

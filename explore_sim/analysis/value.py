@@ -51,6 +51,7 @@ import pandas as pd
 from ..cards import Card, Catalog
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten import coloured_sources, cost_colours
+from ..engine.abilities import held_reason
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError, clip
 from ..progress import shows_progress
@@ -572,6 +573,7 @@ def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_nam
             "commander": plan.cards[0] in commanders,
             "mana_value": plan.cards[0].mana_value,
             "modelled": _explore_related(plan.cards[0]),
+            "never_cast": held_reason(plan.cards[0]),
             "colours_unmade": _colours_unmade(plan.cards[0], sources),
             "basis_turn": turn_of[plan.cards[0].name],
             "stand_in": _describe(plan.stand_ins[0]),
@@ -620,6 +622,9 @@ def _why_no_difference(info: dict[str, Any], metric: str, turn: int,
                        diffs: pd.DataFrame) -> str:
     """Why a card changes ``metric`` at ``turn`` in no game, and the basis that would show
     what it changes (``diffs``: its explorer - vanilla rows, every metric and turn)."""
+    if info.get("never_cast"):
+        return (f"a goldfish game never casts it ({info['never_cast']}), nor its stand-in, "
+                "so no basis shows a difference")
     if not info["modelled"]:
         return ("the card has no explore or Map ability the goldfish models: it plays as its "
                 "vanilla stand-in, so no basis shows a difference")
