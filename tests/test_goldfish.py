@@ -182,16 +182,34 @@ def test_E8_nicanzil_land_trigger_after_the_whole_explore():
         seen.append(int(obs.lands_in_play[0]))
         return np.zeros(obs.trials, dtype=bool)
 
-    game, state, ids = scripted_game(["Forest", "Grizzly Bears"], hand=["Jadelight Ranger"],
-                                     battlefield=["Forest"] * 3 + ["Nicanzil, Current Conductor"],
+    game, state, ids = scripted_game(["Forest", "Grizzly Bears"],
+                                     hand=["Jadelight Ranger", "Forest"],
+                                     battlefield=["Forest"] * 2 + ["Nicanzil, Current Conductor"],
                                      policy=recording)
     game.untap_and_draw(state)  # on the play: no draw
-    game.main_phase(state, second=False)
+    game.main_phase(state, second=False)  # the Forest in hand is the turn's land drop
     assert seen == [3, 3]
     m = metrics(game, state)
     assert m["nicanzil_lands"] == 1 and m["lands_played"] == 4
     assert m["trigger_counters"] == 1  # the nonland half: +1/+1 counter on Nicanzil
     assert game.available_mana(state)[0] == 0  # the land came in tapped
+
+
+@pytest.mark.slow
+def test_nicanzil_declines_a_land_the_turns_land_drop_can_play_untapped():
+    """Turn 3: no land in hand; Cenote Scout explores a Forest into it. Nicanzil's "you may"
+    is declined: the Forest is the turn's land drop, untapped. Both engines."""
+    from conftest import both_engines
+
+    names = ("lands_played", "land_drop", "nicanzil_lands", "lands_put", "mana_available")
+    agent = "Queen's Agent"
+    games = both_engines([agent, "Cenote Scout", "Forest", agent, agent],
+                         ["Forest", "Island", "Nicanzil, Current Conductor", agent, agent, agent,
+                          agent], names, turns=3)
+    assert games["kernel"] == games["numpy"]
+    turn3 = games["numpy"][3]
+    assert (turn3["lands_played"], turn3["land_drop"], turn3["nicanzil_lands"],
+            turn3["lands_put"]) == (3, 1, 0, 0)
 
 
 def test_E4_nicanzil_does_not_trigger_on_an_empty_library():
@@ -428,7 +446,9 @@ def test_E8_hakbal_triggers_wait_for_every_merfolk():
     m = play(game, state)
     assert m["explores"] == 2 and m["explore_lands"] == 2
     assert seen == [1, 1]  # Nicanzil's land triggers waited for both explores
-    assert m["nicanzil_lands"] == 2
+    # Nicanzil puts one land in tapped and declines the other, which the land drop could
+    # still play; Hakbal's own trigger then puts it onto the battlefield, untapped.
+    assert m["nicanzil_lands"] == 1 and m["lands_put"] == 2 and m["lands_played"] == 3
 
 
 def test_emperors_vanguard_explores_on_combat_damage_once_it_can_attack():

@@ -55,12 +55,15 @@ def chupacabra(play: Play, state: GameState, rows: np.ndarray, explored: np.ndar
 def nicanzil(play: Play, state: GameState, rows: np.ndarray, explored: np.ndarray,
              lands: np.ndarray, nonlands: np.ndarray) -> None:
     """Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
-    from hand onto the battlefield tapped. Neither fires on an empty library (E4)."""
+    from hand onto the battlefield tapped, declined while the land drops left this turn could
+    play every land card in hand (untapped, as land drops). Neither fires on an empty library
+    (E4)."""
     nicanzils = count(play, state, "nicanzil", rows)
     state.totals["trigger_counters"][rows] += nicanzils * nonlands
     counters_on_each(play, state, rows, "nicanzil", nonlands)
     land_triggers = nicanzils * lands
     for k in range(int(land_triggers.max(initial=0))):
-        putting = rows[k < land_triggers]
+        # "you may": declined while each land card in hand can still be a land drop
+        putting = rows[(k < land_triggers) & (state.hand_lands[rows] > state.land_drops[rows])]
         put = put_land(play, state, putting)
         state.totals["nicanzil_lands"][putting[put]] += 1

@@ -59,11 +59,14 @@ def explore_triggers(K, S, explored, lands, nonlands):
     totals[Event.CAVE_DIVER_PUMPS] += count(K, S, Group.CAVE_DIVER) * explored
     totals[Event.CHUPACABRA_TRIGGERS] += count(K, S, Group.CHUPACABRA) * explored
     # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
-    # from hand onto the battlefield tapped. Neither fires on an empty library (E4).
+    # from hand onto the battlefield tapped, declined while the land drops left could play
+    # every land card in hand. Neither fires on an empty library (E4).
     nicanzils = count(K, S, Group.NICANZIL)
     totals[Event.TRIGGER_COUNTERS] += nicanzils * nonlands
     counters_on_each(K, S, Group.NICANZIL, nonlands)
     for _ in range(nicanzils * lands):
+        if S.slots[Slot.HAND_LANDS] <= S.slots[Slot.LAND_DROPS]:
+            break  # "you may": each land in hand can still be a land drop, untapped
         if put_land(K, S, YES):
             totals[Event.NICANZIL_LANDS] += 1
 
