@@ -188,6 +188,7 @@ def land_mana_spent(K, S, plain, filtered, n_sets, units):
         more_filtered[c] = filtered[c] + units[c]
     target = total_of(K, more_filtered if n_sets > 1 else more_plain)
     most = max(target, total_of(K, more_plain))  # a filter may make less than it costs
+    before = max(total_of(K, filtered if n_sets > 1 else plain), total_of(K, plain))
     if not will_use_mana(K, S, most - 1):
         return False  # no wanted card costs as little as the mana with the land
     sums = np.int64(1)  # bit 0: no card, no mana
@@ -208,8 +209,9 @@ def land_mana_spent(K, S, plain, filtered, n_sets, units):
             if target >= K.card[kind, CardCol.COST] + 1:
                 return True
         elif cost >= 0:
-            if cheapest_paid(K, plain, filtered, n_sets, K.card_modes[kind],
-                             K.card[kind, CardCol.N_CARD_MODES]) < 0:
+            if K.card[kind, CardCol.CHEAPEST] > before or cheapest_paid(
+                    K, plain, filtered, n_sets, K.card_modes[kind],
+                    K.card[kind, CardCol.N_CARD_MODES]) < 0:
                 return True  # paid only with the land
             sums = with_sums(sums, cost, copies)
         kind = next_common(held, cast, kind + 1)
