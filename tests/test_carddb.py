@@ -231,6 +231,13 @@ def test_cards_show_finds_imported_cards(tmp_path):
     ('name = "X"\n', "expected one or more"),
     ('[[card]]\nname = "X"\ntype_line = "Creature"\npower = "big"\n',
      "power must be a whole number"),
+    ('[[card]]\nname = "X"\ntype_line = "Creatur — Merfolk"\npower = 2\n',
+     r"mine\.toml:1: card 'X': type_line 'Creatur — Merfolk' has 'creatur', not a card type "
+     "or supertype"),
+    ('[[card]]\nname = "X"\nmana_cost = "{U}"\ntype_line = "Instnat"\n',
+     "'instnat', not a card type"),
+    ('[[card]]\nname = "X"\nmana_cost = "{G}"\ntype_line = "Legendary"\n',
+     r"'\(no card type\)'"),
 ])
 def test_bad_card_files_name_file_and_line(tmp_path, content, message):
     path = tmp_path / "mine.toml"

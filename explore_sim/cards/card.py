@@ -228,6 +228,38 @@ def _card_types(face_type_line: str) -> set[str]:
     return {word.casefold() for word in head.split()}
 
 
+#: Card types (CR 300.1) and supertypes (CR 205.4a) a type line may hold before its dash.
+CARD_TYPES = frozenset({"artifact", "battle", "conspiracy", "creature", "dungeon",
+                        "enchantment", "instant", "kindred", "land", "phenomenon", "plane",
+                        "planeswalker", "scheme", "sorcery", "tribal", "vanguard"})
+SUPERTYPES = frozenset({"basic", "legendary", "ongoing", "snow", "world", "token", "elite",
+                        "host"})
+
+
+def unknown_types(type_line: str) -> list[str]:
+    """The words before a face's dash that are neither a card type nor a supertype, and
+    ``"(no card type)"`` for a face without a card type: what a card file's ``type_line``
+    must not hold (``"Creatur — Merfolk"`` would make a card that is no creature).
+
+    Parameters
+    ----------
+    type_line : str
+        Faces separated by ``//``.
+
+    Returns
+    -------
+    list of str
+        Empty for a well-formed type line.
+    """
+    found: list[str] = []
+    for face in type_line.split("//"):
+        words = _card_types(face)
+        found += sorted(words - CARD_TYPES - SUPERTYPES)
+        if words and not words & CARD_TYPES and not words - CARD_TYPES - SUPERTYPES:
+            found.append("(no card type)")
+    return found
+
+
 def classify_types(type_line: str, layout: str = "normal") -> tuple[bool, bool, bool]:
     """Decide ``(is_land, is_creature, is_land_like)`` for a card in the library (E10).
 

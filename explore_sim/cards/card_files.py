@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardError, clip
-from .card import Card
+from .card import Card, unknown_types
 from .catalog import Catalog, read_card_rows
 from .files import check_lines, read_text_file
 
@@ -137,6 +137,11 @@ def _card(table: dict[str, Any], source: str) -> Card:
     if isinstance(table["type_line"], str) and not table["type_line"].strip():
         raise CardError(f"{where}: type_line is empty; write the card's type line, e.g. "
                         '"Creature — Merfolk Scout", "Instant" or "Land — Forest Island"')
+    if isinstance(table["type_line"], str) and (wrong := unknown_types(table["type_line"])):
+        raise CardError(f"{where}: type_line {clip(repr(table['type_line']))} has "
+                        f"{', '.join(repr(w) for w in wrong)}, not a card type or supertype; "
+                        "write e.g. \"Creature — Merfolk Scout\", \"Legendary Creature — "
+                        "Merfolk\" or \"Instant\"")
     for key, value in table.items():
         expected = _FIELDS[key]
         allowed = expected if isinstance(expected, tuple) else (expected,)
