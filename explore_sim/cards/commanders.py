@@ -173,6 +173,12 @@ def _singleton_of_commander_size(main: Sequence[tuple[Card, int]]) -> bool:
         count == 1 or is_basic_land(card) for card, count in main)
 
 
+def _some(names: Sequence[str]) -> str:
+    """The first :data:`_MAX_NAMED` of ``names`` joined by commas, and how many more."""
+    more = f" and {len(names) - _MAX_NAMED} more" if len(names) > _MAX_NAMED else ""
+    return ", ".join(names[:_MAX_NAMED]) + more
+
+
 def _tell_not_singleton(main: Sequence[tuple[Card, int]], lines: Sequence[Entry],
                         catalog: _Names, source: str) -> None:
     """A list of Commander size without sections, its first card one that can be a
@@ -182,12 +188,11 @@ def _tell_not_singleton(main: Sequence[tuple[Card, int]], lines: Sequence[Entry]
     if first is None or not can_be_commander(first):
         return
     doubled = [(card, count) for card, count in main if count > 1 and not is_basic_land(card)]
-    named = ", ".join(f"{count} {clip(card.name, 40)}" for card, count in doubled[:_MAX_NAMED])
-    more = f" and {len(doubled) - _MAX_NAMED} more" if len(doubled) > _MAX_NAMED else ""
+    named = _some([f"{count} {clip(card.name, 40)}" for card, count in doubled])
     warnings.warn(
         f"{source}: a list of {_size(main)} cards without sections, its first line "
         f"{clip(first.name)!r}, reads like a Commander deck, but it is not singleton "
-        f"({named}{more}): it is played as a deck without a commander; list one copy of "
+        f"({named}): it is played as a deck without a commander; list one copy of "
         "each, or put the commander under a 'Commander' line", DeckWarning, stacklevel=4)
 
 
@@ -204,12 +209,11 @@ def _detect(main: Sequence[tuple[Card, int]], lines: Sequence[Entry], catalog: _
     if len(candidates) == 1:
         only = candidates[0]
         return only, _line_of(only, lines, catalog), "the only card that can be a commander"
-    named = ", ".join(repr(clip(card.name, 40)) for card in candidates[:_MAX_NAMED])
-    more = f" and {len(candidates) - _MAX_NAMED} more" if len(candidates) > _MAX_NAMED else ""
+    named = _some([repr(clip(card.name, 40)) for card in candidates])
     raise DeckError(
         f"{source}: a singleton list of {_size(main)} cards without sections reads as a "
         f"Commander deck, but its first line is not a legendary creature and it holds "
-        f"{len(candidates)} ({named}{more}): put the commander on the first line, or under "
+        f"{len(candidates)} ({named}): put the commander on the first line, or under "
         "a 'Commander' line with the other cards under 'Deck' (a 'Deck' line alone plays "
         "the list without a commander)")
 
