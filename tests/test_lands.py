@@ -54,10 +54,12 @@ def test_the_counts_are_nested_and_neighbours_differ_at_one_position():
     for i in range(len(full.counts) - 1):
         a, b = names_at_positions(full, i), names_at_positions(full, i + 1)
         changed = [p for p, (x, y) in enumerate(zip(a, b)) if x != y]
-        assert len(changed) == 1 and a[changed[0]] == "Merfolk Cave-Diver"  # the filler
+        # the filler, or past its fourth copy another card like it
+        assert len(changed) == 1 and a[changed[0]] in ("Merfolk Cave-Diver",
+                                                       "Merfolk Cave-Diver (another card)")
         assert b[changed[0]] in ("Forest", "Island")
-    assert full.changes[4] == "" and full.changes[0] == ("+4 Merfolk Cave-Diver, -2 Forest, "
-                                                         "-2 Island")
+    assert full.changes[4] == "" and full.changes[0] == (
+        "+1 Merfolk Cave-Diver, +3 Merfolk Cave-Diver (another card), -2 Forest, -2 Island")
 
 
 def test_added_and_removed_lands_keep_each_colours_share_of_sources():
@@ -97,10 +99,52 @@ def test_the_traded_spells_are_the_filler_the_cards_named_or_every_spell_by_mana
     assert [c.name for c in traded_cards(hakbal, "Counterspell")[0]] == ["Counterspell"]
     # Every spell by mana value: a Karsten deck keeps its curve's shape.
     ladder = land_ladder(karsten_deck([3, 10, 10, 7, 4], 26), [22, 30])
-    fewer, more = (Counter({c.mana_value: n for c, n in d.main if not c.is_land})
-                   for d in ladder.decks)
+    fewer, more = (sum((Counter({c.mana_value: n}) for c, n in d.main if not c.is_land),
+                       Counter()) for d in ladder.decks)
     assert [fewer[v] for v in range(1, 6)] == [3, 11, 11, 8, 5]
     assert [more[v] for v in range(1, 6)] == [3, 9, 9, 6, 3]
+
+
+def test_a_commander_deck_never_gets_a_second_copy_of_a_card():
+    """Fewer lands than a singleton deck plays add other cards, not second copies: a card
+    like a traded permanent, with its cost, types, power and toughness and no ability."""
+    hakbal = explore_sim.load_deck(HAKBAL)
+    ladder = land_ladder(hakbal, range(29, 37))
+    own = {card.name for card, _ in hakbal.main}
+    for deck in ladder.decks:
+        for card, n in deck.main:
+            if card.name in own:
+                assert n == 1 or card.name in {"Forest", "Island"}, (card.name, n)
+    added = [(card, n) for card, n in ladder.decks[0].main if card.name not in own]
+    assert sum(n for _, n in added) == 36 - 29
+    for card, _ in added:
+        like = Catalog(hakbal.cards).find(card.name.removesuffix(" (another card)"))
+        assert like is not None and like.is_permanent
+        assert (card.mana_cost, card.power, card.toughness) == \
+            (like.mana_cost, like.power, like.toughness)
+        assert (card.explores, card.maps, card.explore_trigger, card.extra_land,
+                card.produces, card.fetch) == (0, 0, "", "", "", "")
+        assert "Legendary" not in card.type_line and card.source == "stand-in"
+    assert "+3 Cartographer's Companion (another card)" in ladder.changes[0]
+
+
+def test_a_60_card_deck_gets_at_most_four_copies_and_a_40_card_deck_any():
+    merfolk = explore_sim.load_deck(MERFOLK)  # its filler: 3 Merfolk Cave-Diver
+    ladder = land_ladder(merfolk, [20, 24])
+    assert ladder.changes[0] == ("+1 Merfolk Cave-Diver, +3 Merfolk Cave-Diver (another card), "
+                                 "-2 Forest, -2 Island")
+    limited = explore_sim.load_deck(DECKS / "lci_limited_gu.txt")
+    fewer = land_ladder(limited, [limited.land_count - 3, limited.land_count])
+    assert "(another card)" not in fewer.changes[0]
+
+
+def test_no_permanent_to_stand_in_for_another_card_is_refused():
+    explore = Catalog.builtin().get("Explore")
+    deck = Deck("Sorceries", ((explore, 4), (FOREST, 56)))
+    assert land_ladder(deck, [56, 57]).counts == [56, 57]
+    with pytest.raises(DeckError, match=r"can hold no more copies of Explore and none is a "
+                                        r"permanent.*\(trade, --trade\)"):
+        land_ladder(deck, [55, 56])
 
 
 @pytest.mark.parametrize("counts, trade, error, message", [

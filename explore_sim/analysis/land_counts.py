@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -39,8 +39,16 @@ from ..engine.abilities import held_reason
 from ..errors import DeckError, OptionError, clip
 from .stand_ins import named_spells
 
-__all__ = ["LandLadder", "land_ladder", "default_counts", "traded_cards", "parse_counts"]
+__all__ = ["LandLadder", "land_ladder", "default_counts", "traded_cards", "parse_counts",
+           "copy_limit", "another_card", "ANOTHER_CARD", "ANOTHER_CARD_RULE"]
 
+#: The end of the name of a card :func:`another_card` makes.
+ANOTHER_CARD = " (another card)"
+#: What a spell added past the format's copies is (:func:`another_card`), in words.
+ANOTHER_CARD_RULE = ("a spell added past the copies a deck may hold (one in a Commander deck, "
+                     "four in a deck of 60 cards or more) is another card like a traded "
+                     "permanent, 'NAME (another card)': its cost, types, power and toughness, "
+                     "none of its abilities")
 _COUNT_ITEM = re.compile(r"\s*(\d{1,6})\s*(?:\.\.\s*(\d{1,6})\s*)?")
 _BASIC_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # W U B R G
 
@@ -208,14 +216,89 @@ def _spell_steps(deck: Deck, traded: list[Card], up: int,
                    key=lambda c: (held[c], _by_name(c)))
         removed.append(card)
         held[card] -= 1
+    limit = copy_limit(deck)
     added, held = [], dict(own)
+    stand_ins: dict[Card, Card] = {}
     for step in range(down):
-        bucket = max(values, key=lambda v: (shares[v] * (total + step + 1) - _held(held, v), -v))
-        card = max((c for c in traded if _mana_value(c) == bucket),
-                   key=lambda c: (own[c], -held[c], _by_name(c)))
+        short = _below_share(shares, held, total + step + 1)
+        bucket = max(values, key=short)
+        room = [c for c in traded if _mana_value(c) == bucket
+                and (limit is None or held[c] < limit)]
+        if room:
+            card = max(room, key=lambda c: (own[c], -held[c], _by_name(c)))
+        else:  # no copy more of any: another card like one of them
+            like = _stand_in_base(deck, traded, own, short)
+            card = stand_ins.setdefault(like, another_card(like))
+            held.setdefault(card, 0)
         added.append(card)
         held[card] += 1
     return removed, added
+
+
+def copy_limit(deck: Deck) -> int | None:
+    """The most copies of one card (basic lands aside) the deck's format allows: 1 in a
+    Commander deck (CR 903.5b), 4 in a deck of 60 cards or more (CR 100.2a), none in a
+    smaller deck (Limited).
+
+    Parameters
+    ----------
+    deck : Deck
+
+    Returns
+    -------
+    int or None
+    """
+    if deck.commander:
+        return 1
+    return 4 if deck.size >= 60 else None
+
+
+def _stand_in_base(deck: Deck, traded: list[Card], own: dict[Card, int],
+                   short: Callable[[int], tuple[float, int]]) -> Card:
+    """The traded permanent another card is made like: of the mana value furthest below
+    its share (``short``) among the permanents', the one with the most copies, then the
+    first by name. (A blank instant or sorcery would never be cast.)"""
+    permanents = [c for c in traded if c.is_permanent]
+    if not permanents:
+        names = ", ".join(card.name for card in traded)
+        raise DeckError(f"{clip(deck.name)} can hold no more copies of {clip(names)} and none "
+                        "is a permanent to stand in for another card: name spells with copies "
+                        "to spare (trade, --trade), or count from the deck's own lands up "
+                        "(counts, --counts)")
+    bucket = max({_mana_value(c) for c in permanents}, key=short)
+    return max((c for c in permanents if _mana_value(c) == bucket),
+               key=lambda c: (own[c], _by_name(c)))
+
+
+def another_card(card: Card) -> Card:
+    """A card like ``card`` that the deck does not hold: a spell added where no copy more
+    is allowed (:func:`copy_limit`).
+
+    Parameters
+    ----------
+    card : Card
+        A permanent spell, not a land.
+
+    Returns
+    -------
+    Card
+        Named ``"NAME (another card)"``: the front face's mana cost, card types and
+        subtypes (not legendary), power and toughness and haste, and no other ability: a
+        creature is a vanilla creature, another permanent is cast and does nothing.
+    """
+    front = [part.split(" // ")[0] for part in (card.name, card.mana_cost, card.type_line)]
+    type_line = " ".join(word for word in front[2].split(" ") if word != "Legendary")
+    return Card(name=front[0] + ANOTHER_CARD, mana_cost=front[1], type_line=type_line,
+                power=card.power, toughness=card.toughness,
+                keywords=("haste",) if card.has_keyword("haste") else (), source="stand-in",
+                note=f"another card like {card.name}, without its abilities")
+
+
+def _below_share(shares: dict[int, float], held: dict[Card, int],
+                 copies: int) -> Callable[[int], tuple[float, int]]:
+    """A key for ``max``: how far a mana value's copies in ``held`` are below its share of
+    ``copies``, then the cheaper value."""
+    return lambda v: (shares[v] * copies - _held(held, v), -v)
 
 
 def _held(held: dict[Card, int], value: int) -> int:

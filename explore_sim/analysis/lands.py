@@ -53,7 +53,14 @@ from .game_setup import (
     with_game_options,
 )
 from .games import TurnPairs, TurnStats, play_paired
-from .land_counts import LandLadder, default_counts, land_ladder, traded_cards
+from .land_counts import (
+    ANOTHER_CARD,
+    ANOTHER_CARD_RULE,
+    LandLadder,
+    default_counts,
+    land_ladder,
+    traded_cards,
+)
 from .objectives import Objective, PairedValues, parse_objective
 from .report import engine_text, meta_text, never_cast_lines
 from .results import Result
@@ -454,6 +461,7 @@ def _meta(deck: Deck, ladder: LandLadder, target: Objective, setup: GameSetup, p
                      f"games: all {'on the play' if on_play else 'on the draw'}",
                      "lands added or removed are basic lands keeping each colour's share of "
                      "the land sources; the spells traded keep their mana values' shares",
+                     ANOTHER_CARD_RULE,
                      _TIED,
                      "screwed / flooded games: screwed (flooded) at the end of at least one "
                      f"of turns 1-{target.last_turn} (docs/guide/metrics.md); Wilson intervals",
@@ -572,6 +580,8 @@ def _text(meta: dict[str, Any], rows: pd.DataFrame) -> str:
               "of mana value 2 or less count, explore cards do not)",
               f"  {_TIED}",
               "  screwed / flooded: games screwed (flooded) at the end of at least one turn"]
+    if any(ANOTHER_CARD in change for change in meta["changes"]):
+        lines.append(f"  another card: {ANOTHER_CARD_RULE}")
     found = meta["explorers"]
     if found is not None:
         lines.append(f"  explore cards at {found['lands']} lands ({found['copies']} copies): "
