@@ -259,9 +259,9 @@ def test_without_numba_auto_plays_numpy_with_one_notice(no_numba):
     engine, why, compared, caught = json.loads(done.stdout)
     assert engine == compared == "numpy"
     assert why == ("numba cannot be imported (No module named 'numba'; pip install "
-                   "'explore_sim[fast]' adds it)")
+                   "'numba>=0.60' adds it)")
     assert caught == [("engine auto: numba cannot be imported (No module named 'numba'; pip "
-                       "install 'explore_sim[fast]' adds it); the games are played by the "
+                       "install 'numba>=0.60' adds it); the games are played by the "
                        "numpy engine (the same rules; a seed draws other games than on the "
                        "compiled one)")]  # once per process
 
@@ -273,14 +273,14 @@ def test_without_numba_the_command_line_notes_it_once_and_refuses_the_kernel(no_
     auto = cli_run(*args, env=no_numba)
     assert auto.returncode == 0, auto.stderr
     assert auto.stderr == ("explore-sim: warning: engine auto: numba cannot be imported (No "
-                           "module named 'numba'; pip install 'explore_sim[fast]' adds it); "
+                           "module named 'numba'; pip install 'numba>=0.60' adds it); "
                            "the games are played by the numpy engine (the same rules; a seed "
                            "draws other games than on the compiled one)\n")
     assert json.loads(auto.stdout)["meta"]["engine"] == "numpy"
     kernel = cli_run(*args, "--engine", "kernel", env=no_numba)
     assert kernel.returncode == 2 and kernel.stdout == ""
     assert kernel.stderr == ("explore-sim: error: engine 'kernel': numba cannot be imported "
-                             "(No module named 'numba'; pip install 'explore_sim[fast]' adds "
+                             "(No module named 'numba'; pip install 'numba>=0.60' adds "
                              "it); engine 'auto' or 'numpy' plays the games with NumPy\n")
 
 
@@ -446,7 +446,7 @@ def test_without_numba_a_page_starts_and_compiles_nothing(no_numba, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout) == [False, False, False,
                                        "numba cannot be imported (No module named "
-                                       "'numba'; pip install 'explore_sim[fast]' adds it)"]
+                                       "'numba'; pip install 'numba>=0.60' adds it)"]
     assert "Traceback" not in done.stderr
 
 

@@ -70,7 +70,7 @@ def test_simulate_merfolk_runs_from_an_empty_folder(venv, tmp_path):
     assert "deck: Lost Caverns Merfolk Explore (60 cards, 24 lands)" in done.stdout
     assert "trials: 20000" in done.stdout
     assert done.stderr == ("explore-sim: warning: engine auto: numba cannot be imported (No "
-                           "module named 'numba'; pip install 'explore_sim[fast]' adds it); "
+                           "module named 'numba'; pip install 'numba>=0.60' adds it); "
                            "the games are played by the numpy engine (the same rules; a seed "
                            "draws other games than on the compiled one)\n")
     assert list(tmp_path.iterdir()) == []  # nothing written where it ran

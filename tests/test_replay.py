@@ -267,7 +267,7 @@ def test_without_numba_a_replay_is_a_one_line_error(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("explore-sim: error: a replay plays the compiled kernel's game, and "
                            "numba cannot be imported (No module named 'numba'; pip install "
-                           "'explore_sim[fast]' adds it)\n")
+                           "'numba>=0.60' adds it)\n")
 
 
 @pytest.mark.parametrize("metric, turn", [("counters", 4), ("lands_played", 3)])

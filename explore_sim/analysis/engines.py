@@ -37,7 +37,7 @@ from ..engine.policies import Policy
 from ..errors import OptionError, OptionWarning
 
 __all__ = ["EngineChoice", "EnginePlay", "choose_engine", "position_engine",
-           "kernel_unavailable", "kernel_compiling", "POSITION_FALLBACK"]
+           "kernel_unavailable", "kernel_compiling", "numba_requirement", "POSITION_FALLBACK"]
 
 #: Why a game played on from a position (advise) is the NumPy engine's: the kernel plays
 #: whole games from the deal.
@@ -116,10 +116,31 @@ def kernel_unavailable() -> str | None:
             from ..engine import kernel  # noqa: F401
         except ImportError as error:
             _STATE["unavailable"] = (f"numba cannot be imported ({' '.join(str(error).split())}"
-                                     "; pip install 'explore_sim[fast]' adds it)")
+                                     f"; pip install '{numba_requirement()}' adds it)")
         else:
             _STATE["unavailable"] = None
     return _STATE["unavailable"]
+
+
+def numba_requirement() -> str:
+    """The numba the package asks for (``numba>=0.60``: its ``fast`` extra), which ``pip
+    install`` adds to a wheel's install and a source checkout's alike.
+
+    Returns
+    -------
+    str
+    """
+    from importlib import metadata
+
+    try:
+        requires = metadata.requires("explore_sim") or []
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        requires = []
+    for line in requires:
+        requirement, _, marker = line.partition(";")
+        if requirement.strip().startswith("numba") and "fast" in marker:
+            return requirement.strip()
+    return "numba"
 
 
 def kernel_compiling() -> bool:
