@@ -263,5 +263,5 @@ def test_advise_mana_used_on_the_command_line():
     assert maps.returncode == 0 and "1 Map token in play" in maps.stdout
     bad = subprocess.run([*base, "--mana-used", "5"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    assert bad.stderr.strip().endswith("mana_used: your sources make 2 mana, less than the 5 "
+    assert bad.stderr.strip().endswith("--mana-used: your sources make 2 mana, less than the 5 "
                                        "used this turn")

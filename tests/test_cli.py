@@ -519,3 +519,21 @@ def test_a_value_out_of_range_gets_one_message_whichever_side_it_falls(capsys, a
     assert main([*argv, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.strip().endswith(message) and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "merfolk", "--cast-first", "Cenote Scot"],
+     "explore-sim: error: --cast-first: 'Cenote Scot' is not in the deck (did you mean 'Cenote "
+     "Scout'?)"),
+    (["value", "merfolk", "--card", "Cenote Scout", "--max-lands", "99"],
+     "explore-sim: error: --max-lands must be a whole number from 1 to 60, got 99"),
+    (["simulate", "merfolk", "--trials", "-5"],
+     "explore-sim: error: --trials must be between 2 and 10,000,000,000, got -5"),
+    (["simulate", "merfolk", "--removal", "2"],
+     "explore-sim: error: --removal must be a probability between 0 and 1, got 2.0"),
+])
+def test_an_error_names_the_option_by_its_flag_not_the_python_keyword(capsys, argv, message):
+    """The functions' checks name their keywords (``cast_order``, ``max_lands``); on the
+    command line the same error names the option typed (``--cast-first``, ``--max-lands``)."""
+    assert main([*argv, "--quiet"]) == 2
+    assert capsys.readouterr().err == message + "\n"

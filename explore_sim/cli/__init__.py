@@ -27,7 +27,7 @@ from .output import (
     print_warnings,
     write_output,
 )
-from .parser import build_parser
+from .parser import build_parser, option_flags
 
 __all__ = ["main", "BROKEN_PIPE_STATUS", "COMMANDS"]
 
@@ -82,8 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     notices_to_terminal()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        command = None  # an error names the command's options by their flags
         try:
             args = parser.parse_args(argv)
+            command = args.command
             if args.command is None:
                 raise OptionError(
                     "choose a command: decks, cards, policies, metrics, explore, simulate, "
@@ -92,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             output = COMMANDS[args.command](args)
         except ExploreSimError as error:
             print_warnings(caught)
-            print_error(error)
+            print_error(error, option_flags(parser, command))
             return 2
         except KeyboardInterrupt:
             print_line(f"{PROG}: interrupted")

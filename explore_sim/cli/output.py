@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..errors import ExploreSimError, OptionError, printable
 from ..progress import add_compile_listener, notices_on_terminal
@@ -93,14 +93,23 @@ def _compile_time(seconds: float, done: bool) -> None:
         pass
 
 
-def print_error(error: ExploreSimError) -> None:
+def print_error(error: ExploreSimError, flags: Mapping[str, str] | None = None) -> None:
     """``explore-sim: error: ...`` on standard error.
 
     Parameters
     ----------
     error : ExploreSimError
+    flags : mapping of str to str, optional
+        The command's options by the Python keyword they set (``{"cast_order":
+        "--cast-first"}``): a message that starts with a keyword (``cast_order: ...``,
+        ``max_lands must be ...``) names the option instead.
     """
-    print_line(f"{PROG}: error: {error}")
+    text = str(error)
+    for keyword, flag in (flags or {}).items():
+        if text.startswith((keyword + ": ", keyword + " must ")):
+            text = flag + text[len(keyword):]
+            break
+    print_line(f"{PROG}: error: {text}")
 
 
 def print_warnings(caught: list[warnings.WarningMessage]) -> None:

@@ -22,7 +22,7 @@ from . import (
 )
 from .arguments import PROG, Parser, count, seconds
 
-__all__ = ["build_parser"]
+__all__ = ["build_parser", "option_flags"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,3 +80,28 @@ def _parents() -> tuple[Parser, Parser, Parser, Parser]:
                         help="seconds to wait for the scheduler and its first worker "
                              f"(default {DEFAULT_CONNECT_TIMEOUT:g})")
     return sources, decks, plot, output
+
+
+def option_flags(parser: argparse.ArgumentParser, command: str | None) -> dict[str, str]:
+    """A command's options by the Python keyword they set: ``{"cast_order": "--cast-first",
+    "max_lands": "--max-lands", ...}`` (the long flag of each option with one).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        :func:`build_parser`'s.
+    command : str or None
+        The command run (``"simulate"``).
+
+    Returns
+    -------
+    dict of str to str
+    """
+    flags: dict[str, str] = {}
+    for action in parser._actions:  # the subcommands' parsers, by name
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            for option in action.choices[command]._actions:
+                long = [flag for flag in option.option_strings if flag.startswith("--")]
+                if long and option.dest not in flags:
+                    flags[option.dest] = long[0]
+    return flags
