@@ -284,6 +284,19 @@ def test_generic_mana_is_paid_with_the_colour_the_rest_of_the_hand_needs_least()
     assert m["cards_cast"] == 2 and m["mana_spent"] == 4
 
 
+def test_generic_mana_spares_no_colour_for_a_card_never_cast():
+    """Two Fanatical Offering ({1}{B}, no effect a goldfish game plays: never cast) in hand
+    do not make the Swamp worth keeping: Merfolk Branchwalker ({1}{G}) pays its generic mana
+    with it, and the second Forest casts Cenote Scout ({G}). Counting their pips, it tapped
+    the Forest and left the Scout in hand."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 6,
+                                     hand=["Merfolk Branchwalker", "Cenote Scout",
+                                           "Fanatical Offering", "Fanatical Offering"],
+                                     battlefield=["Forest", "Forest", "Swamp"])
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 3
+
+
 def test_least_flexible_sources_are_tapped_first():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Cenote Scout", "Spyglass Siren"],
                                      battlefield=["Forest", "Breeding Pool"])

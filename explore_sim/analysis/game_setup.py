@@ -44,9 +44,9 @@ ASSUMPTIONS = [
     "deficit of the spells in hand, the commander and the castable cards, then the colour "
     "with the largest remaining deficit and the library's; a spell // land card is played as "
     "a land only when no land card can be (land_faces)",
-    "generic mana is paid with the colour the rest of the hand, then the library, needs "
-    "least; ties between cards go to a mana source, then by name (never the decklist's "
-    "order); mana creatures do not attack",
+    "generic mana is paid with the colour the rest of the hand (but cards never cast), then "
+    "the library, needs least; ties between cards go to a mana source, then by name (never "
+    "the decklist's order); mana creatures do not attack",
     "cast priority: explore and Map makers first, most expensive first; "
     "Jadelight Spelunker takes the mana left (X >= 1)",
     "targets: a spell or aura whose target only an opponent has (removal, bounce, a "

@@ -97,6 +97,9 @@ class ManaTables:
     taxed : iterable of int
         Card ids cast from the command zone: their modes with commander tax are registered
         (:attr:`taxed_modes`).
+    never_cast : iterable of int
+        Card ids a goldfish game never casts (:func:`~explore_sim.engine.abilities.held_reason`):
+        generic mana spares no colour for them.
 
     Attributes
     ----------
@@ -113,11 +116,19 @@ class ManaTables:
         earlier casts, up to :data:`MAX_TAXED_CASTS`).
     source_ids : ndarray of intp
         Card ids with a mana ability, in tapping order.
+    cast_pips : ndarray, shape (n_cards + 1, 5), int32
+        Each card id's pips per colour (W, U, B, R, G), 0 for the cards never cast: what a
+        card in hand asks of the mana when generic mana is paid.
     """
 
     def __init__(self, features: FeatureTable, extra_costs: Iterable[str] = (),
-                 extra_cards: Iterable = (), taxed: Iterable[int] = ()) -> None:
+                 extra_cards: Iterable = (), taxed: Iterable[int] = (),
+                 never_cast: Iterable[int] = ()) -> None:
         self.f = features
+        # The pips a card in hand asks of the mana: none for a card never cast (its target
+        # is an opponent's, or no effect of it is played), which generic mana need not spare.
+        self.cast_pips = features.pips.astype(np.int32)
+        self.cast_pips[list(never_cast)] = 0
         classes = features.unit_classes
         self.n_classes = len(classes)
         self.class_mask = np.array([mask for mask, _ in classes], dtype=np.int64)
@@ -573,13 +584,14 @@ class ManaTables:
         return payment
 
     def _rest_of_hand_pips(self, state: GameState, rows: np.ndarray, mode: int) -> np.ndarray:
-        """Pips of each colour of the cards in hand, less the card ``mode`` casts (it is
-        still in hand while it is paid for), shape (rows, 5)."""
-        pips = of_rows(state.hand, rows) @ state.card_pips
+        """Pips of each colour of the cards in hand a game casts (:attr:`cast_pips`), less
+        the card ``mode`` casts (it is still in hand while it is paid for), shape (rows,
+        5)."""
+        pips = of_rows(state.hand, rows) @ self.cast_pips
         card = self.mode_card[mode]
         if card:
             in_hand = of_rows(state.hand, rows, card) > 0
-            pips -= in_hand[:, None] * state.card_pips[card]
+            pips -= in_hand[:, None] * self.cast_pips[card]
         return pips
 
 

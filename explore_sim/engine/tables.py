@@ -385,8 +385,9 @@ class DeckTables:
         cost_fields = {name: field for name, _, field in abilities if field}
         ability_costs = {i: getattr(cards[i - 1], cost_fields[name])
                          for name in cost_fields for i in group_ids[name].tolist()}
+        held_ids = kinds(lambda c: bool(held_reason(c)))
         mana = ManaTables(features, ["{1}", *ability_costs.values()], config.castable,
-                          taxed=commander_ids.tolist())
+                          taxed=commander_ids.tolist(), never_cast=held_ids.tolist())
         ability_cost_mode = np.full(n_kinds, -1, dtype=np.intp)
         for i, cost in ability_costs.items():
             ability_cost_mode[i] = mana.cost_mode[cost]
@@ -399,7 +400,6 @@ class DeckTables:
         needs_target = np.array([False] + [
             (c.explores_when == "cast" and c.explore_targets) or c.target == "creature"
             for c in cards])
-        held_ids = kinds(lambda c: bool(held_reason(c)))
         priority = _cast_priority(features, config.cast_order, held_reason)
         legendary = np.array([False] + [c.is_legendary for c in cards])
         casting = _casting_order(mana, priority, spell_ids, x_ids, needs_target, legendary,

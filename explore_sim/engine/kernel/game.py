@@ -174,15 +174,17 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
     s[Slot.HELD] = 0
     S.hand_pips[:] = 0
     S.sets[:, :] = 0
+    for k in range(5):
+        S.lib_pips[k] = deck_pips[k]
     for kind in range(K.dims[Dim.N_KINDS]):
         held = S.zones[Zone.HAND, kind]
         S.zones[Zone.LIB_COUNT, kind] = counts[kind] - held
         if held:  # counted into the hand as any card joining it
             S.zones[Zone.HAND, kind] = 0
             to_hand(K, S, kind, held)
+            for k in range(5):
+                S.lib_pips[k] -= held * K.pips[kind, k]
     s[Slot.LIB_LANDS] = deck_lands - s[Slot.HAND_LANDS]
-    for k in range(5):
-        S.lib_pips[k] = deck_pips[k] - S.hand_pips[k]
 
 
 @compiled

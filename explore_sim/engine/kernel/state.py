@@ -26,7 +26,8 @@ trace, block)``:
   ``cover`` and ``made``: what the units in play bring to the land choice's colour keys,
   kept with them: the units meeting each mask of the exact test, and the units of each
   colour W U B R G;
-  ``lib_pips`` and ``hand_pips``: the library's and the hand's pips per colour;
+  ``lib_pips`` and ``hand_pips``: the library's pips per colour, and those of the cards
+  in hand a game casts (generic mana spares their colours);
 - ``sets``: sets of card ids as bits (:mod:`.bits`), kept as cards move: row
   ``SetRow.HELD_IDS`` the card ids in hand, ``SetRow.ON_IDS`` those on the battlefield,
   ``SetRow.CAST_RANKS`` the casting order's ranks (``K.card[kind, CardCol.PASS_RANK]``) of

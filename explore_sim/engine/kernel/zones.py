@@ -107,14 +107,16 @@ def peek(K, S):
 @compiled
 def to_hand(K, S, card, n):
     """``n`` copies of ``card`` join the hand (leave it where ``n`` is negative); the hand's
-    size, lands, spells waiting for a target and pips are counted as they do."""
+    size, lands, spells waiting for a target and pips (of the cards a game casts) are
+    counted as they do."""
     S.zones[Zone.HAND, card] += n
     S.slots[Slot.HELD] += n
     S.slots[Slot.HAND_LANDS] += n * K.card[card, CardCol.IS_LAND]
     if K.card[card, CardCol.NEEDS_TARGET] == 2:
         S.slots[Slot.HAND_WAITING] += n
-    for k in range(5):
-        S.hand_pips[k] += n * K.pips[card, k]
+    else:  # the pips generic mana spares: a card never cast asks for none
+        for k in range(5):
+            S.hand_pips[k] += n * K.pips[card, k]
     put(S.sets[SetRow.HELD_IDS], card, S.zones[Zone.HAND, card] > 0)
     mark_castable(K, S, card)
 
