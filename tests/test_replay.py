@@ -121,6 +121,44 @@ def test_the_log_agrees_with_the_metrics(path):
             assert placed == metrics.loc[turn, "counters"], (trial, turn)
 
 
+def life_in_log(events, turn):
+    """The life the log says was paid by the end of ``turn``: lands' and mana's."""
+    rows = events[events["turn"] <= turn]
+    paid = 0
+    for event, detail in zip(rows["event"], rows["detail"]):
+        if event in ("land", "land_put"):
+            found = re.search(r"(\d+) life paid$", detail)
+        elif event == "life_paid":
+            found = re.match(r"(\d+) for mana$", detail)
+        else:
+            found = re.search(r", (\d+) life paid for its mana$", detail)
+        paid += int(found.group(1)) if found else 0
+    return paid
+
+
+@pytest.mark.slow
+def test_the_log_says_the_life_paid_and_the_lands_searched_into_the_hand():
+    """Every point of ``life_paid`` is in the log (a shock land's, a pain land's mana on the
+    cast it paid for), and Kodama's Reach and Cultivate put one basic onto the battlefield
+    and say the one they put into the hand."""
+    hakbal = DECKS / "hakbal_merfolk_commander.txt"
+    searches = pain = 0
+    for path in (GOLGARI, hakbal):
+        for trial in range(12):
+            game = explore_sim.replay(path, trial=trial, seed=1, turns=6)
+            events, metrics = game.events, game.metrics
+            for turn in range(1, 7):
+                assert life_in_log(events, turn) == metrics.loc[turn, "life_paid"], (trial, turn)
+            said = events["detail"].str.contains(r"life paid for its mana|^\d+ for mana$")
+            pain += int(said.sum())
+            rows = list(zip(events["event"], events["card"]))
+            for i, (event, card) in enumerate(rows):
+                if event == "cast" and card in ("Kodama's Reach", "Cultivate"):
+                    assert rows[i + 1][0] == "land_put" and rows[i + 2][0] == "searched"
+                    searches += 1
+    assert searches > 0 and pain > 0
+
+
 @pytest.mark.slow
 def test_the_log_marks_combat_and_names_who_gets_each_counter():
     """Hakbal's explores every combat and Wildgrowth Walker's counters on each explore: a

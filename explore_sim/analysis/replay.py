@@ -51,9 +51,12 @@ class GameReplay:
     events : DataFrame
         The game's log, one row per event: ``turn`` (0: the opening hand), ``step`` (the
         event's order in its turn, from 1), ``event`` (``deal``, ``bottom``, ``mulligan``,
-        ``keep``, ``draw``, ``decked``, ``land``, ``land_put``, ``land_leaves``, ``cast``,
-        ``explore_effect`` (what makes a creature explore: ``card`` is the card whose
-        trigger, ability or spell it is; a Map's is ``map_used``), ``explore`` (one card
+        ``keep``, ``draw``, ``decked``, ``land``, ``land_put``, ``land_leaves``,
+        ``searched`` (a land a search put into the hand), ``sacrificed``, ``cast`` (with the
+        life its mana cost, as a Map's use and an ability's explore), ``life_paid`` (life
+        another payment cost), ``explore_effect`` (what makes a creature explore: ``card``
+        is the card whose trigger, ability or spell it is; a Map's is ``map_used``),
+        ``explore`` (one card
         revealed), ``counters`` (+1/+1 counters put on ``card``), ``scry``, ``removed``,
         ``maps_made``, ``map_used``, ``combat`` (the beginning of a combat in which something
         happened), ``attack``, ``damage``, ``held`` (a spell in hand held at the end of the
@@ -150,6 +153,8 @@ def _detail(event: str, card: int, a: int, b: int, name: Callable[[int], str]) -
         return "returned to hand" if a == 1 else "sacrificed"
     if event == "sacrificed":
         return "for its mana"
+    if event == "searched":
+        return "into the hand"
     if event == "cast":
         return f"{a} mana" + (f", X = {b}" if b >= 0 else "")
     if event == "explore":
@@ -223,16 +228,31 @@ def _events(trace: np.ndarray, cards: Sequence[Card]) -> pd.DataFrame:
 
     rows: list[tuple[int, int, str, str, str]] = []
     steps: dict[int, int] = {}
+    life = 0  # paid for the mana of the payment just made, said with what it paid for
     for turn, code, card, a, b in trace.tolist():
         event = TRACE_EVENTS[code]
         if event == "deal":
             continue  # the attempt starts: its cards follow
+        if event == "life_paid":
+            life += a
+            continue
         event = "deal" if event == "dealt" else event
-        steps[turn] = steps.get(turn, 0) + 1
         if event == "held" and b == 2 and cards[card - 1].target != "opponent":
             b = 3  # held as none of its effects is played (the kernel's code 2 says held)
-        rows.append((turn, steps[turn], event, name(card), _detail(event, card, a, b, name)))
+        detail = _detail(event, card, a, b, name)
+        if life and event in _PAID_EVENTS:
+            detail += f", {life} life paid for its mana"
+        elif life:
+            steps[turn] = steps.get(turn, 0) + 1
+            rows.append((turn, steps[turn], "life_paid", "", f"{life} for mana"))
+        life = 0
+        steps[turn] = steps.get(turn, 0) + 1
+        rows.append((turn, steps[turn], event, name(card), detail))
     return pd.DataFrame(rows, columns=list(EVENT_COLUMNS))
+
+
+#: The events noted right after a payment, which say the life it cost (pain lands).
+_PAID_EVENTS = ("cast", "map_used", "explore_effect")
 
 
 def _check_trial(trial: object, trials: int) -> int:

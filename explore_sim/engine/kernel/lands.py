@@ -285,6 +285,7 @@ def search_lands(K, S, how, types):
     if found:
         if how == F_LAND_HAND:
             to_hand(K, S, found, ONE)
+            note(S, Trace.SEARCHED, found, 0, 0)
         else:
             land_enters(K, S, found, how == F_LAND_TAPPED, NO)
     shuffle_library(K, S)

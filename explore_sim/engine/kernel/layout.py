@@ -439,6 +439,8 @@ class Trace(_Numbered):
     # a = copies, b = 1 no creature you control, 2 its target only an opponent has
     HELD = auto()
     SACRIFICED = auto()  # card = a one-shot mana source sacrificed for its mana (Lotus Petal)
+    LIFE_PAID = auto()  # a = life paid for the mana of the payment just made (pain lands)
+    SEARCHED = auto()  # card = a land a search put into the hand (Kodama's Reach)
 
 
 # --- one game's state (:mod:`.state`) -------------------------------------------------------

@@ -224,12 +224,14 @@ def search_basics(K, S, how):
         found = take_basic(K, S, NONE)
         if found:
             to_hand(K, S, found, ONE)
+            note(S, Trace.SEARCHED, found, 0, 0)
     elif how == F_TAPPED_AND_HAND:
         first = take_basic(K, S, NONE)
         second = take_basic(K, S, NONE)
         enter_found(K, S, first, NO)
         if second:
             to_hand(K, S, second, ONE)
+            note(S, Trace.SEARCHED, second, 0, 0)
     elif how == F_TWO_BASICS:
         first = take_basic(K, S, NONE)
         second = take_basic(K, S, first if first else 0)

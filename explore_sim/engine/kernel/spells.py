@@ -61,6 +61,8 @@ def pay_one(K, S, mode, take_all, skip_kind, skip_copies):
     life, x = pay_mode(K, S, mode, take_all, skip_kind, skip_copies, used)
     S.totals[Event.MANA_SPENT] += total_of(K, used)
     S.totals[Event.LIFE_PAID] += life
+    if life > 0:
+        note(S, Trace.LIFE_PAID, 0, life, 0)
     return x
 
 
