@@ -91,9 +91,11 @@ def choose_land(K, S, land_drop, tapped):
     if not meet(S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.OPTION_CARD_IDS]):
         return -1  # no land card in hand
     held = S.work[Work.OPTION_HELD]
+    life = S.work[Work.OPTION_LIFE]  # a life test made here: 1 no life paid, 2 paid (0: none)
     any_land_card = False
     for o in range(n_options):
         held[o] = S.zones[Zone.HAND, K.options[o, OptionCol.CARD]] > 0
+        life[o] = 0
         if held[o] and not K.options[o, OptionCol.SPELL_FACE]:
             any_land_card = True
     no_land = count(K, S, Group.LAND) == 0
@@ -141,6 +143,8 @@ def choose_land(K, S, land_drop, tapped):
             rule = K.options[o, OptionCol.RULE]
             life_paid = may_use and rule == TAPS_LIFE and land_mana_spent(
                 K, S, plain, filtered, n_sets, K.opt_units[o])
+            if may_use and rule == TAPS_LIFE:
+                life[o] = 2 if life_paid else 1
             untapped = enters_untapped(K, S, rule, K.options[o, OptionCol.ARG], life_paid)
         if not life_paid:  # step 5: no life paid first
             keys[o] += NO_LIFE_TIEBREAK
@@ -195,8 +199,16 @@ def play_land(K, S):
     s[Slot.LAND_DROPS] -= 1
     s[Slot.PLAYED_LAND] = 1
     to_hand(K, S, K.options[o, OptionCol.CARD], NONE)
-    land_enters(K, S, K.options[o, OptionCol.KIND], NO, YES)
+    land_enters(K, S, K.options[o, OptionCol.KIND], NO, YES, life_tested(K, S, o))
     return True
+
+
+@compiled
+def life_tested(K, S, o):
+    """The life test :func:`choose_land` made for option ``o`` (1: no life paid, 2: paid; 0:
+    none), which holds as the land enters: its card left the hand, which changes no wanted
+    card but a spell // land card's own spell face (its test is made again)."""
+    return 0 if K.options[o, OptionCol.SPELL_FACE] else S.work[Work.OPTION_LIFE][o]
 
 
 @compiled
@@ -207,14 +219,16 @@ def put_land(K, S, tapped):
     if o < 0:
         return False
     to_hand(K, S, K.options[o, OptionCol.CARD], NONE)
-    land_enters(K, S, K.options[o, OptionCol.KIND], tapped, NO)
+    land_enters(K, S, K.options[o, OptionCol.KIND], tapped, NO, life_tested(K, S, o))
     return True
 
 
 @compiled
-def land_enters(K, S, kind, tapped, land_drop):
+def land_enters(K, S, kind, tapped, land_drop, tested):
     """Land ``kind`` enters (its card already left the hand or library): tapped by the
-    effect or by its own rule; then scry, bounce, a sacrifice to search, enter triggers."""
+    effect or by its own rule; then scry, bounce, a sacrifice to search, enter triggers.
+    ``tested``: whether a land asking for life pays it, as the land choice found it
+    (:func:`life_tested`; 0: not tested, tested here)."""
     totals = S.totals
     rule, arg = K.card[kind, CardCol.TAPPED_RULE], K.card[kind, CardCol.TAPPED_ARG]
     life = 0
@@ -223,10 +237,11 @@ def land_enters(K, S, kind, tapped, land_drop):
     elif rule == 0:
         enters_tapped = False
     else:
-        plain, filtered = S.work[Work.ENTER_PLAIN], S.work[Work.ENTER_FILTERED]
-        n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
-        life_paid = rule == TAPS_LIFE and land_mana_spent(K, S, plain, filtered, n_sets,
-                                                          K.source_units[kind])
+        life_paid = tested == 2
+        if rule == TAPS_LIFE and not tested:
+            plain, filtered = S.work[Work.ENTER_PLAIN], S.work[Work.ENTER_FILTERED]
+            n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
+            life_paid = land_mana_spent(K, S, plain, filtered, n_sets, K.source_units[kind])
         untapped = enters_untapped(K, S, rule, arg, life_paid)
         enters_tapped = not untapped
         if rule == TAPS_LIFE and untapped:  # paid the life to have it untapped
@@ -287,5 +302,5 @@ def search_lands(K, S, how, types):
             to_hand(K, S, found, ONE)
             note(S, Trace.SEARCHED, found, 0, 0)
         else:
-            land_enters(K, S, found, how == F_LAND_TAPPED, NO)
+            land_enters(K, S, found, how == F_LAND_TAPPED, NO, ZERO)
     shuffle_library(K, S)

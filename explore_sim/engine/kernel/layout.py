@@ -524,6 +524,7 @@ class Work(_Numbered):
     MORE_FILTERED = auto()
     OPTION_KEYS = auto()
     OPTION_HELD = auto()
+    OPTION_LIFE = auto()
     WANTED = auto()
     BEFORE = auto()
     MORE_COVERED = auto()
