@@ -51,6 +51,16 @@ def test_nobody_skips_the_first_draw_in_commander():
     assert state.hand[0, ids["Grizzly Bears"]] == 1
 
 
+def test_the_commander_is_cast_first():
+    """With three mana, Nicanzil (a commander for {G}{U}) is cast from the command zone
+    before Jadelight Ranger ({1}{G}{G}), the explorer it would have waited for."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 5, hand=["Jadelight Ranger"],
+                                     battlefield=["Forest", "Forest", "Island"],
+                                     commanders=["Nicanzil, Current Conductor"])
+    m = play(game, state)
+    assert m["commander_cast"] == 1 and state.hand[0, ids["Jadelight Ranger"]] == 1
+
+
 def removal_game(lands):
     """Hakbal explores at the beginning of combat; removal in response sends it home."""
     return scripted_game(["Grizzly Bears"] * 8, battlefield=lands, commanders=[HAKBAL],

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from conftest import fixture_cards, scripted_game
 
+from explore_sim.cards import Card
 from explore_sim.engine.goldfish import GameConfig
 
 
@@ -80,17 +81,40 @@ def test_cast_priority_ties_go_to_the_mana_source_whichever_comes_first(hand):
     assert state.hand[0, ids["Grizzly Bears"]] == 1
 
 
-@pytest.mark.parametrize("hand", [["Grizzly Bears", "Wildgrowth Walker"],
-                                  ["Wildgrowth Walker", "Grizzly Bears"]])
+#: A second vanilla {1}{G} creature, for ties with Grizzly Bears.
+ALPHA_BEAR = Card(name="Alpha Bear", mana_cost="{1}{G}", type_line="Creature — Bear", power=2,
+                  toughness=2)
+
+
+@pytest.mark.parametrize("hand", [["Grizzly Bears", "Alpha Bear"],
+                                  ["Alpha Bear", "Grizzly Bears"]])
 def test_cast_priority_ties_go_to_the_lower_id(hand):
     # Both cost {1}{G}, neither explores, makes Maps or mana: the casting order's last rule
     # casts the one of lower id (a decklist's ids go by name; here, by first mention).
     game, state, ids = scripted_game(["Merfolk Cave-Diver"] * 4, hand=hand,
-                                     battlefield=["Forest", "Forest"])
+                                     battlefield=["Forest", "Forest"], cards=[ALPHA_BEAR])
     m = play(game, state)
     first, second = sorted(hand, key=ids.get)
     assert m["cards_cast"] == 1
     assert state.battlefield[0, ids[first]] == 1 and state.hand[0, ids[second]] == 1
+
+
+def test_an_explore_payoff_is_cast_before_the_explorers_it_counts():
+    """Wildgrowth Walker (a counter and 3 life whenever a creature you control explores) is
+    cast before Enter the Unknown with the same mana, so the explore triggers it; cast after,
+    as an explore maker first would have it, it missed the trigger. Lurking Chupacabra's
+    trigger needs an opponent's creature: it is no payoff here."""
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4,
+                                     hand=["Enter the Unknown", "Wildgrowth Walker"],
+                                     battlefield=["Forest", "Forest", "Forest", "Cenote Scout"])
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["life_gained"] == 3
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4,
+                                     hand=["Lurking Chupacabra", "Merfolk Branchwalker"],
+                                     battlefield=["Swamp", "Forest", "Forest", "Forest"])
+    play(game, state)  # 4 mana: the explorer first, then too little for the Chupacabra
+    assert state.battlefield[0, ids["Merfolk Branchwalker"]] == 1
+    assert state.hand[0, ids["Lurking Chupacabra"]] == 1
 
 
 def test_cast_order_overrides_priority():

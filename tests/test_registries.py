@@ -81,7 +81,7 @@ def test_the_kernel_operations_are_the_operators_it_computes():
 OTHER_VALUES = {
     "turns": 4, "on_play": False, "removal": 0.5, "replacement_order": "twists-first",
     "opponent_land_fraction": 0.9, "life": 7, "use_maps": False,
-    "cast_order": ("Merfolk Cave-Diver",), "hand_limit": 3, "land_faces": "never",
+    "cast_order": ("Spyglass Siren",), "hand_limit": 3, "land_faces": "never",
     "castable": "Jadelight Ranger", "castable_lands": True, "game": "commander",
     "record": ("explores",),
 }

@@ -400,7 +400,7 @@ class DeckTables:
         needs_target = np.array([False] + [
             (c.explores_when == "cast" and c.explore_targets) or c.target == "creature"
             for c in cards])
-        priority = _cast_priority(features, config.cast_order, held_reason)
+        priority = _cast_priority(features, config.cast_order, held_reason, commander_ids)
         legendary = np.array([False] + [c.is_legendary for c in cards])
         casting = _casting_order(mana, priority, spell_ids, x_ids, needs_target, legendary,
                                  commander_ids, n_kinds)
@@ -425,28 +425,40 @@ class DeckTables:
         )
 
 
+#: Explore triggers that pay off explores in a goldfish game (counters, life, damage): their
+#: permanents are cast before the cards that explore (Lurking Chupacabra's trigger needs an
+#: opponent's creature, and does nothing here).
+PAYOFF_TRIGGERS = ("walker", "cave_diver", "caravel", "nicanzil")
+
+
 def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
-                   held_reason: Callable[[Card], str]) -> np.ndarray:
+                   held_reason: Callable[[Card], str],
+                   commander_ids: np.ndarray) -> np.ndarray:
     """A score per card id (higher is cast first; -1: never cast).
 
-    Default: cards that explore or make Maps first, then everything else; within each group
-    the most expensive first, and of two that cost the same a mana source first; Jadelight
-    Spelunker last (X takes the mana left). Names in ``cast_order`` come before all of
-    these, in the given order. Remaining ties go to the lower id (by name). A spell whose
-    target only an opponent has (``target = "opponent"``) is never cast, nor one none of whose
-    effects the game plays (``held_reason``).
+    Default: a commander first (from the command zone), then the permanents that pay off
+    explores (:data:`PAYOFF_TRIGGERS`: cast before the explores they count), then the cards
+    that explore or make Maps, then everything else; within each group the most expensive
+    first, and of two that cost the same a mana source first; Jadelight Spelunker after the
+    other explore and Map makers (X takes the mana left). Names in ``cast_order`` come
+    before all of these, in the given order. Remaining ties go to the lower id (by name). A
+    spell whose target only an opponent has (``target = "opponent"``) is never cast, nor one
+    none of whose effects the game plays (``held_reason``).
     """
     score = np.full(len(features), -1.0)
     deck = features.cards[: features.n_deck]
     catalog = Catalog(deck)
+    commanders = set(np.asarray(commander_ids).tolist())
     for i, card in enumerate(deck, start=1):
         if card.is_land or held_reason(card):
             continue
         makes_value = card.explores > 0 or card.explores_x or card.maps > 0
         assert card.mana_value is not None  # Card sets it from the cost when not given
-        score[i] = (1000 if makes_value else 0) + card.mana_value
+        group = (3000 if i in commanders else 2000 if card.explore_trigger in PAYOFF_TRIGGERS
+                 else 1000 if makes_value else 0)
+        score[i] = group + card.mana_value
         score[i] += 0.5 * bool(features.is_source[i])  # a mana source first at equal cost
-        if card.explores_x:
+        if card.explores_x and group == 1000:
             score[i] = 500  # after the other explore / Map makers, before the rest
     for rank, name in enumerate(cast_order):
         found = catalog.find(name)

@@ -82,6 +82,23 @@ def enters_untapped(K, S, rule, arg, life_paid):
 
 
 @compiled
+def option_enters(K, S, o, may_use, lands, plain, filtered, n_sets):
+    """Whether land option ``o`` would enter untapped now (``lands`` in play; the mana
+    ``plain`` and ``filtered``, ``n_sets`` of them), and whether it would pay the life it
+    asks for: only when its mana may be used this turn (``may_use``) and can be spent
+    (:func:`land_mana_spent`), the test kept in ``S.work[Work.OPTION_LIFE][o]`` (1: no life
+    paid, 2: paid) for the land as it enters (:func:`life_tested`)."""
+    if K.options[o, OptionCol.FETCH]:  # its land enters tapped (a Passage's: untapped from
+        return K.options[o, OptionCol.PASSAGE] != 0 and lands >= 3, False  # the fourth land)
+    rule = K.options[o, OptionCol.RULE]
+    life_paid = False
+    if may_use and rule == TAPS_LIFE:
+        life_paid = land_mana_spent(K, S, plain, filtered, n_sets, K.opt_units[o])
+        S.work[Work.OPTION_LIFE][o] = 2 if life_paid else 1
+    return enters_untapped(K, S, rule, K.options[o, OptionCol.ARG], life_paid), life_paid
+
+
+@compiled
 def choose_land(K, S, land_drop, tapped):
     """The land option to play (an index of the options), -1 if none. A land drop: steps 1-5;
     a land an effect puts onto the battlefield is a land card, chosen like a land drop when
@@ -135,17 +152,7 @@ def choose_land(K, S, land_drop, tapped):
     for o in range(n_options):
         if not held[o]:
             continue
-        # A fetch land's land enters tapped (a Passage's is untapped from the fourth land).
-        life_paid = False
-        if K.options[o, OptionCol.FETCH]:
-            untapped = K.options[o, OptionCol.PASSAGE] != 0 and lands >= 3
-        else:  # a land asking for life pays it when its mana can be spent this turn
-            rule = K.options[o, OptionCol.RULE]
-            life_paid = may_use and rule == TAPS_LIFE and land_mana_spent(
-                K, S, plain, filtered, n_sets, K.opt_units[o])
-            if may_use and rule == TAPS_LIFE:
-                life[o] = 2 if life_paid else 1
-            untapped = enters_untapped(K, S, rule, K.options[o, OptionCol.ARG], life_paid)
+        untapped, life_paid = option_enters(K, S, o, may_use, lands, plain, filtered, n_sets)
         if not life_paid:  # step 5: no life paid first
             keys[o] += NO_LIFE_TIEBREAK
         if may_use and untapped and not (before and target_before and commander_before):
