@@ -101,14 +101,28 @@ def test_cast_priority_ties_go_to_the_lower_id(hand):
 
 def test_an_explore_payoff_is_cast_before_the_explorers_it_counts():
     """Wildgrowth Walker (a counter and 3 life whenever a creature you control explores) is
-    cast before Enter the Unknown with the same mana, so the explore triggers it; cast after,
-    as an explore maker first would have it, it missed the trigger. Lurking Chupacabra's
-    trigger needs an opponent's creature: it is no payoff here."""
+    cast before Enter the Unknown when the mana pays both, so the explore triggers it; cast
+    after, as an explore maker first would have it, it missed the trigger. When the mana pays
+    one only, the explorer comes first. Lurking Chupacabra's trigger needs an opponent's
+    creature: it is no payoff here."""
     game, state, ids = scripted_game(["Grizzly Bears"] * 4,
                                      hand=["Enter the Unknown", "Wildgrowth Walker"],
                                      battlefield=["Forest", "Forest", "Forest", "Cenote Scout"])
     m = play(game, state)
     assert m["cards_cast"] == 2 and m["life_gained"] == 3
+    # Two mana pay one of them only: the explorer, which may find a land, comes first.
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4,
+                                     hand=["Merfolk Branchwalker", "Wildgrowth Walker"],
+                                     battlefield=["Forest", "Forest"])
+    m = play(game, state)
+    assert m["cards_cast"] == 1 and state.hand[0, ids["Wildgrowth Walker"]] == 1
+    # A payoff the order would cast first anyway stays first: Merfolk Cave-Diver ({2}{U})
+    # before Grizzly Bears, the most expensive first.
+    game, state, ids = scripted_game(["Grizzly Bears"] * 4,
+                                     hand=["Grizzly Bears", "Merfolk Cave-Diver"],
+                                     battlefield=["Forest", "Island", "Island"])
+    play(game, state)
+    assert state.battlefield[0, ids["Merfolk Cave-Diver"]] == 1
     game, state, ids = scripted_game(["Grizzly Bears"] * 4,
                                      hand=["Lurking Chupacabra", "Merfolk Branchwalker"],
                                      battlefield=["Swamp", "Forest", "Forest", "Forest"])

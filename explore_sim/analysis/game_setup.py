@@ -47,8 +47,9 @@ ASSUMPTIONS = [
     "generic mana is paid with the colour the rest of the hand (but cards never cast), then "
     "the library, needs least; ties between cards go to a mana source, then by name (never "
     "the decklist's order); mana creatures do not attack",
-    "cast priority: explore and Map makers first, most expensive first; "
-    "Jadelight Spelunker takes the mana left (X >= 1)",
+    "cast priority: a commander first, then explore payoffs (Wildgrowth Walker, Nicanzil, "
+    "Merfolk Cave-Diver, Shadowed Caravel), then explore and Map makers, then the rest, most "
+    "expensive first in each group; Jadelight Spelunker takes the mana left (X >= 1)",
     "targets: a spell or aura whose target only an opponent has (removal, bounce, a "
     "counterspell, an aura that only harms its creature) is held, never cast on a permanent "
     "of yours, and discarded first; one that helps the creature it targets waits for a "

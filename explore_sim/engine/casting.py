@@ -51,18 +51,48 @@ def cast_pass(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
         candidate[:, casting.pass_legendary] &= of_rows(state.battlefield, rows)[:, legendary] == 0
     # Colours: where the deck has a lookup table every candidate is payable, and each row
     # casts its first (commanders were checked above).
-    if casting.pass_lookup is not None:
-        casting_rows = row_any(candidate)
-        if not casting_rows.any():
-            return casting_rows
-        best = cols[np.argmax(candidate, axis=1)]
-    else:
-        best, casting_rows = _best_payable(play, unit_sets, candidate)
-        if not casting_rows.any():
-            return casting_rows
+    best, casting_rows = _first_payable(play, unit_sets, candidate)
+    if not casting_rows.any():
+        return casting_rows
+    if casting.pass_payoff.size:
+        _payoff_or_next(play, unit_sets, candidate, available[:, 0], best, casting_rows)
     for kind in kinds_in(best[casting_rows]):
         cast(play, state, rows[casting_rows & (best == kind)], kind)
     return casting_rows
+
+
+def _first_payable(play: Play, unit_sets: list[np.ndarray], candidate: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The card id of each row's first payable candidate, and whether there is one, each
+    (rows,): the first candidate where the lookup table made them exact, else checked."""
+    if play.tables.casting.pass_lookup is None:
+        return _best_payable(play, unit_sets, candidate.copy())
+    found = row_any(candidate)
+    if not found.any():  # (and a deck without spells has no column to look at)
+        return np.zeros(len(candidate), dtype=np.intp), found
+    return play.tables.casting.pass_ids[np.argmax(candidate, axis=1)], found
+
+
+def _payoff_or_next(play: Play, unit_sets: list[np.ndarray], candidate: np.ndarray,
+                    available: np.ndarray, best: np.ndarray, casting_rows: np.ndarray) -> None:
+    """Where a row's first payable candidate (``best``, changed) is an explore payoff and the
+    first payable candidate that is not one would come before it without the payoffs'
+    group (:attr:`~.tables.CastingOrder.base_rank`), the payoff stays the choice only if the
+    mana, colours aside, pays both (it then counts that spell's explores); else that spell
+    is cast. ``available``: each row's mana, (rows,)."""
+    casting = play.tables.casting
+    payoff = np.zeros(len(casting.pass_ids), dtype=bool)
+    payoff[casting.pass_payoff] = True
+    first = casting_rows & np.isin(best, casting.pass_ids[payoff])
+    if not first.any():
+        return
+    rows = np.flatnonzero(first)
+    other, has_other = _first_payable(play, [units[rows] for units in unit_sets],
+                                      candidate[rows] & ~payoff)
+    both = available[rows] >= casting.cheapest[best[rows]] + casting.cheapest[other]
+    before = casting.base_rank[other] < casting.base_rank[best[rows]]
+    switch = has_other & before & ~both
+    best[rows[switch]] = other[switch]
 
 
 def _best_payable(play: Play, unit_sets: list[np.ndarray], candidate: np.ndarray

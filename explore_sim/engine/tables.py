@@ -217,10 +217,14 @@ class CastingOrder:
         The casting pass's columns, in casting order (commanders included).
     pass_commanders : tuple of (int, int)
         ``(column, card id)`` of the commanders among :attr:`pass_ids`.
-    pass_x, pass_targeted, pass_legendary, cast_x : ndarray of intp
+    pass_x, pass_targeted, pass_legendary, pass_payoff, cast_x : ndarray of intp
         Columns of X spells (Jadelight Spelunker), of spells that target a creature you
-        control and of legendary permanents in :attr:`pass_ids`, and of X spells in
-        :attr:`cast_ids`.
+        control, of legendary permanents and of explore payoffs (:data:`PAYOFF_TRIGGERS`)
+        in :attr:`pass_ids`, and of X spells in :attr:`cast_ids`.
+    base_rank : ndarray of int64, shape (n_cards + 1,)
+        Each card's place in the order without the commanders' and payoffs' groups (0 first;
+        the cards never cast last): a payoff is cast before a spell it would follow there
+        only when the mana pays both (:func:`~explore_sim.engine.casting.cast_pass`).
     pass_lookup, cast_lookup : ndarray of bool or None
         Whether each row of :attr:`ManaTables.lookup` pays each column's card in any of its
         ways; None when the deck has no lookup table.
@@ -237,6 +241,8 @@ class CastingOrder:
     pass_x: np.ndarray
     pass_targeted: np.ndarray
     pass_legendary: np.ndarray
+    pass_payoff: np.ndarray
+    base_rank: np.ndarray
     cast_x: np.ndarray
     pass_lookup: np.ndarray | None
     cast_lookup: np.ndarray | None
@@ -400,10 +406,10 @@ class DeckTables:
         needs_target = np.array([False] + [
             (c.explores_when == "cast" and c.explore_targets) or c.target == "creature"
             for c in cards])
-        priority = _cast_priority(features, config.cast_order, held_reason, commander_ids)
+        priority, base = _cast_priority(features, config.cast_order, held_reason, commander_ids)
         legendary = np.array([False] + [c.is_legendary for c in cards])
-        casting = _casting_order(mana, priority, spell_ids, x_ids, needs_target, legendary,
-                                 commander_ids, n_kinds)
+        casting = _casting_order(mana, (priority, base), spell_ids, x_ids, needs_target,
+                                 legendary, commander_ids, n_kinds)
         castable_card_modes = tuple(tuple(m) for m in mana.extra_card_modes)
         return cls(
             features=features, n_kinds=n_kinds, is_commander=is_commander,
@@ -429,16 +435,20 @@ class DeckTables:
 #: permanents are cast before the cards that explore (Lurking Chupacabra's trigger needs an
 #: opponent's creature, and does nothing here).
 PAYOFF_TRIGGERS = ("walker", "cave_diver", "caravel", "nicanzil")
+#: The casting order's groups of commanders and of explore payoffs (:func:`_cast_priority`).
+_COMMANDERS, _PAYOFFS = 3000, 2000
 
 
 def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
                    held_reason: Callable[[Card], str],
-                   commander_ids: np.ndarray) -> np.ndarray:
-    """A score per card id (higher is cast first; -1: never cast).
+                   commander_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A score per card id (higher is cast first; -1: never cast), and the score without the
+    commanders' and payoffs' groups (:attr:`CastingOrder.base_rank`).
 
     Default: a commander first (from the command zone), then the permanents that pay off
-    explores (:data:`PAYOFF_TRIGGERS`: cast before the explores they count), then the cards
-    that explore or make Maps, then everything else; within each group the most expensive
+    explores (:data:`PAYOFF_TRIGGERS`: cast before the explores they count, when the mana
+    also pays the spell cast otherwise; the casting pass checks that), then the cards that
+    explore or make Maps, then everything else; within each group the most expensive
     first, and of two that cost the same a mana source first; Jadelight Spelunker after the
     other explore and Map makers (X takes the mana left). Names in ``cast_order`` come
     before all of these, in the given order. Remaining ties go to the lower id (by name). A
@@ -446,6 +456,7 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
     none of whose effects the game plays (``held_reason``).
     """
     score = np.full(len(features), -1.0)
+    base = np.full(len(features), -1.0)
     deck = features.cards[: features.n_deck]
     catalog = Catalog(deck)
     commanders = set(np.asarray(commander_ids).tolist())
@@ -454,12 +465,16 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
             continue
         makes_value = card.explores > 0 or card.explores_x or card.maps > 0
         assert card.mana_value is not None  # Card sets it from the cost when not given
-        group = (3000 if i in commanders else 2000 if card.explore_trigger in PAYOFF_TRIGGERS
-                 else 1000 if makes_value else 0)
+        group = 1000 if makes_value else 0
         score[i] = group + card.mana_value
         score[i] += 0.5 * bool(features.is_source[i])  # a mana source first at equal cost
         if card.explores_x and group == 1000:
             score[i] = 500  # after the other explore / Map makers, before the rest
+        base[i] = score[i]
+        if i in commanders:
+            score[i] += _COMMANDERS
+        elif card.explore_trigger in PAYOFF_TRIGGERS:
+            score[i] += _PAYOFFS - group
     for rank, name in enumerate(cast_order):
         found = catalog.find(name)
         if found is None:
@@ -474,7 +489,15 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
             raise OptionError(f"cast_order: {found.name!r} has no effect a goldfish game "
                               "plays: it is never cast")
         score[features.id_of(found)] = 10_000 - rank
-    return score
+    return score, base
+
+
+def _ranks(score: np.ndarray) -> np.ndarray:
+    """Each card id's place when ordered by ``score``, highest first, ties to the lower id."""
+    order = np.lexsort((np.arange(len(score)), -score))
+    ranks = np.empty(len(score), dtype=np.int64)
+    ranks[order] = np.arange(len(score))
+    return ranks
 
 
 def _discard_order(features: FeatureTable, held_ids: np.ndarray) -> np.ndarray:
@@ -489,11 +512,14 @@ def _discard_order(features: FeatureTable, held_ids: np.ndarray) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-def _casting_order(mana: ManaTables, priority: np.ndarray, spell_ids: np.ndarray,
+def _casting_order(mana: ManaTables, priorities: tuple[np.ndarray, np.ndarray],
+                   spell_ids: np.ndarray,
                    x_ids: np.ndarray, needs_target: np.ndarray, legendary: np.ndarray,
                    commander_ids: np.ndarray, n_kinds: int) -> CastingOrder:
-    """``needs_target`` and ``legendary``: per card id, whether it needs a creature you
-    control as its target, and whether it is a legendary permanent."""
+    """``priorities``: :func:`_cast_priority`'s scores, with and without the commanders' and
+    payoffs' groups; ``needs_target`` and ``legendary``: per card id, whether it needs a
+    creature you control as its target, and whether it is a legendary permanent."""
+    priority, base = priorities
     kind_modes = tuple(tuple(mana.card_modes.get(k, [])) for k in range(n_kinds))
     first_mode = np.array([m[0] if m else 0 for m in kind_modes], dtype=np.intp)
     # The least mana each spell can be cast for (a split card's cheaper half), for the quick
@@ -526,5 +552,8 @@ def _casting_order(mana: ManaTables, priority: np.ndarray, spell_ids: np.ndarray
         pass_x=np.flatnonzero(np.isin(pass_ids, x_ids)),
         pass_targeted=np.flatnonzero(needs_target[pass_ids]),
         pass_legendary=np.flatnonzero(legendary[pass_ids]),
+        pass_payoff=np.flatnonzero((priority[pass_ids] >= _PAYOFFS)
+                                   & (priority[pass_ids] < _COMMANDERS)),
+        base_rank=_ranks(base),
         cast_x=np.flatnonzero(np.isin(cast_ids, x_ids)),
         pass_lookup=pass_lookup, cast_lookup=cast_lookup)

@@ -96,6 +96,8 @@ class CardCol(_Numbered):
     FETCH_TYPES = auto()
     IS_BASIC = auto()
     IS_LEGENDARY = auto()  # a legendary permanent the casting pass casts (the legend rule)
+    IS_PAYOFF = auto()  # an explore payoff: cast first when the mana pays the next spell too
+    BASE_RANK = auto()  # its place in the casting order without commanders' and payoffs' groups
 
 
 class ClassCol(_Numbered):

@@ -333,6 +333,8 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         CardCol.N_GROUPS: (tables.members != 0).sum(axis=1), CardCol.PASS_RANK: pass_rank,
         CardCol.FETCH_TYPES: f.fetch_types, CardCol.IS_BASIC: f.is_basic,
         CardCol.IS_LEGENDARY: np.isin(np.arange(n), casting.pass_ids[casting.pass_legendary]),
+        CardCol.IS_PAYOFF: np.isin(np.arange(n), casting.pass_ids[casting.pass_payoff]),
+        CardCol.BASE_RANK: casting.base_rank,
     }
     table = np.zeros((n, len(CardCol)), dtype=np.int64)
     for column, column_values in values.items():

@@ -90,7 +90,9 @@ def can_pay(K, S, mode, skip_kind, skip_copies):
 @compiled
 def cast_pass(K, S):
     """Cast at most one spell: the castable one of highest priority (commanders from the
-    command zone with {2} of tax per earlier cast, CR 903.8)."""
+    command zone with {2} of tax per earlier cast, CR 903.8); an explore payoff goes before
+    the first castable spell that is not one, if that spell would follow it without the
+    payoffs' group, or if the mana, colours aside, pays both; else that spell first."""
     plain, filtered = S.work[Work.CAST_PLAIN], S.work[Work.CAST_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     available = total_of(K, filtered if n_sets > 1 else plain)
@@ -101,6 +103,7 @@ def cast_pass(K, S):
     paid = (paid_row(K, KeyRow.RANKS, plain, filtered, n_sets, S.sets[SetRow.PAID_CAST]) if fast
             else S.sets[SetRow.PAID_CAST])
     rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
+    payoff = -1  # the first castable explore payoff, cast if the mana pays the next spell too
     while rank >= 0:
         kind = group_id(K, Group.PASS_IDS, rank)
         rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
@@ -122,7 +125,18 @@ def cast_pass(K, S):
             continue  # a spell that targets a creature you control needs one
         if K.card[kind, CardCol.IS_LEGENDARY] and S.zones[Zone.BF, kind] > 0:
             continue  # the legend rule (CR 704.5j): never a second one on the battlefield
+        if K.card[kind, CardCol.IS_PAYOFF]:
+            if payoff < 0:
+                payoff = kind
+            continue
+        if payoff >= 0 and (K.card[kind, CardCol.BASE_RANK] > K.card[payoff, CardCol.BASE_RANK]
+                            or available >= K.card[payoff, CardCol.CHEAPEST]
+                            + K.card[kind, CardCol.CHEAPEST]):
+            break  # it follows the payoff anyway, or the mana pays both: the payoff first
         cast(K, S, kind)
+        return True
+    if payoff >= 0:
+        cast(K, S, payoff)
         return True
     return False
 
