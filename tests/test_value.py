@@ -287,6 +287,13 @@ def test_worth_less_than_the_stand_in_is_negative():
     found = land_equivalent(_synthetic(values), 4, "lands_played", 1)
     assert found["mean"] < 0 and "worth less than its vanilla stand-in" in found["note"]
     assert "change of casting order" in found["note"]  # why a Map maker can be worth less
+    assert found["ci_high"] < 0
+    # Below it by less than the noise: the interval holds 0, and the note says no more.
+    values[0] = values[1] - (np.arange(len(values[1])) % 2000 == 0)
+    close = land_equivalent(_synthetic(values), 4, "lands_played", 1)
+    assert close["mean"] < 0 < close["ci_high"]
+    assert close["note"].startswith("not told apart from its vanilla stand-in (the interval "
+                                    "holds 0)")
 
 
 def test_a_card_never_cast_is_worth_zero_lands_and_says_it_is_never_cast():

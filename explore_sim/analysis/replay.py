@@ -85,7 +85,7 @@ class GameReplay:
         meta = self.meta
         play = start_text(meta)
         lines = [f"replay: trial {meta['trial']} (seed {meta['seed']}, "
-                 f"{meta['turns']} turns, {play})",
+                 f"{meta['turns']} turn{'s' if meta['turns'] != 1 else ''}, {play})",
                  f"  deck: {meta['deck'][0]['name']}",
                  f"  policy: {meta['policy'][0]}",
                  f"  mulligan: {meta['mulligan']}",

@@ -432,10 +432,12 @@ def land_equivalent(compared: CompareResult, copies: int, metric: str, turn: int
     z = _z(level)
     out.update(mean=estimate, se=se, ci_low=estimate - z * se, ci_high=estimate + z * se)
     if gaps[0] > 0:
-        out["note"] = ("worth less than its vanilla stand-in: extrapolated below 0 from the "
-                       "decks with 0 and 1 more land (the stand-in is also cast where the "
-                       "casting priority puts a card that neither explores nor makes Maps, "
-                       "so the difference includes that change of casting order)")
+        out["note"] = (("worth less than its vanilla stand-in" if out["ci_high"] < 0 else
+                        "not told apart from its vanilla stand-in (the interval holds 0)")
+                       + ": extrapolated below 0 from the decks with 0 and 1 more land (the "
+                       "stand-in is also cast where the casting priority puts a card that "
+                       "neither explores nor makes Maps, so the difference includes that "
+                       "change of casting order)")
     else:
         out["note"] = f"interpolated between {a} and {b} more lands"
     return out
