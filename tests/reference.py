@@ -26,18 +26,25 @@ class Cards:
     mana_value: list[int]
     is_land_like: list[bool] | None = None  # spell // land double-faced cards
     is_source: list[bool] | None = None  # cards with a mana ability
+    never_cast: list[bool] | None = None  # spells a goldfish game never casts
 
     def __post_init__(self) -> None:
         if self.is_source is None:
             self.is_source = [False] * len(self.is_land)
+        if self.never_cast is None:
+            self.never_cast = [False] * len(self.is_land)
 
     @classmethod
     def from_features(cls, features) -> Cards:
+        from explore_sim.engine.abilities import held_reason  # the card's classification
+
         return cls(
             is_land=[bool(x) for x in features.is_land],
             mana_value=[int(x) for x in features.mana_value],
             is_land_like=[bool(x) for x in features.is_land_like],
             is_source=[bool(x) for x in features.is_source],
+            never_cast=[False] + [bool(held_reason(card))
+                                  for card in features.cards[:len(features) - 1]],
         )
 
     def counts_as_land(self, card: int) -> bool:
@@ -175,9 +182,9 @@ def karsten_bottom(seven: list[int], bottoms: int, cards: Cards) -> tuple[list[i
 
     To 6: a spell if 3+ spells were drawn, else a land. To 5: two spells with 4+ spells, a
     spell and a land with 3, two lands with 2 or fewer. To 4: toward 3 lands and 1 spell.
-    Spells go first, the most expensive first (of two that cost the same, the one that is not
-    a mana source); a land is one of the kind held most. Other ties go to the lowest id (by
-    name).
+    Spells go first, one a goldfish game never casts first, then the most expensive (of two
+    that cost the same, the one that is not a mana source); a land is one of the kind held
+    most. Other ties go to the lowest id (by name).
     """
     spells = sum(not cards.counts_as_land(card) for card in seven)
     lands = len(seven) - spells
@@ -195,7 +202,8 @@ def karsten_bottom(seven: list[int], bottoms: int, cards: Cards) -> tuple[list[i
     for j in range(bottoms):
         if j < spell_bottoms:
             options = [card for card in held if not cards.counts_as_land(card)]
-            card = min(options, key=lambda c: (-cards.mana_value[c], cards.is_source[c], c))
+            card = min(options, key=lambda c: (not cards.never_cast[c], -cards.mana_value[c],
+                                               cards.is_source[c], c))
         else:
             options = [card for card in held if cards.counts_as_land(card)]
             card = min(options, key=lambda c: (-held.count(c), c))

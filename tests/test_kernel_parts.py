@@ -15,6 +15,7 @@ import explore_sim
 from explore_sim.engine.config import GameConfig
 from explore_sim.engine.goldfish import deck_tables
 from explore_sim.engine.kernel.bits import is_member, meet, next_common, next_member, put
+from explore_sim.engine.kernel.game import bottom
 from explore_sim.engine.kernel.layout import ClassCol, Dim, KeyRow, Slot, Zone
 from explore_sim.engine.kernel.mana import castable_key
 from explore_sim.engine.kernel.pack import as_rows, pack, words_for
@@ -22,6 +23,7 @@ from explore_sim.engine.kernel.records import as_tables
 from explore_sim.engine.kernel.search import shuffle_library
 from explore_sim.engine.kernel.state import reciprocals, remainder
 from explore_sim.engine.kernel.zones import at, deal_all, peek
+from explore_sim.engine.mulligan import _bottom
 
 DECKS = sorted(SHIPPED_DECKS.glob("*.txt"))
 
@@ -390,3 +392,37 @@ def test_the_game_is_optimised_once_where_it_is_linked():
 
     assert probe_elsewhere(1) == 2 * (4 + 7)
     assert cheap_libraries() == left  # outside the context, numba's own optimisation
+
+
+@njit
+def _kernel_bottom(K, hand, bottoms, out):
+    bottom(K, hand, bottoms, out)
+
+
+@pytest.mark.parametrize("stem", ["golgari_explore", "hakbal_merfolk_commander"])
+def test_the_kernels_bottom_rule_is_the_numpy_engines(stem):
+    """Karsten's bottom rule on random seven-card hands, to 6, 5 and 4 cards: the same cards
+    go under, in the same order, in both engines; a spell the game never casts (Vraska's
+    Contempt, Counterspell) goes first."""
+    deck = explore_sim.load_deck(SHIPPED_DECKS / f"{stem}.txt")
+    features, config = deck.features(), GameConfig()
+    tables = deck_tables(features, config)
+    K = as_tables(pack(tables, config), (np.zeros(1, np.int64),) * 4)
+    never = set(tables.held_ids.tolist())
+    rng = np.random.default_rng(len(stem))
+    never_first = 0
+    for _ in range(300):
+        counts = np.bincount(rng.choice(deck.card_ids(), 7, replace=False),
+                             minlength=len(features)).astype(np.int64)
+        for bottoms in (1, 2, 3):
+            hand, out = counts.copy(), np.zeros(8, dtype=np.int64)
+            _kernel_bottom(K, hand, bottoms, out)
+            numpy_hand, numpy_out = _bottom(counts[None, :].astype(np.int16), bottoms, features,
+                                            features.is_land | features.is_land_like,
+                                            tables.held_ids.tolist())
+            assert out[:bottoms].tolist() == numpy_out[0].tolist()
+            assert hand.tolist() == numpy_hand[0].tolist()
+            held = never & set(np.flatnonzero(counts).tolist())
+            if held and int(out[0]) in held:
+                never_first += 1
+    assert never_first > 0

@@ -14,6 +14,7 @@ import reference
 import explore_sim
 from explore_sim.cards import Catalog, FeatureTable
 from explore_sim.cards.catalog import read_card_rows
+from explore_sim.engine.abilities import held_reason
 from explore_sim.engine.mulligan import MulliganRule, _bottom, as_mulligan_rule, deal_opening_hands
 from explore_sim.engine.state import shuffled_libraries
 
@@ -51,6 +52,21 @@ def bottomed(lands, spells, bottoms):
 def test_karsten_bottom_rule(lands, spells, bottoms, expected):
     cards, kept = bottomed(lands, spells, bottoms)
     assert cards == expected and kept == 7 - bottoms
+
+
+def test_a_spell_never_cast_is_bottomed_before_the_most_expensive():
+    """Brackish Blunder (its target is an opponent's: a goldfish game never casts it) goes
+    under before a 6-drop, then the 6-drop."""
+    names = ["Forest", "Cenote Scout", "Queen's Agent", "Brackish Blunder"]
+    features = FeatureTable.from_cards(Catalog.builtin().get(n) for n in names)
+    hand = np.array([[0, 3, 2, 1, 1]], dtype=np.int16)
+    lands = features.is_land | features.is_land_like
+    kept, cards = _bottom(hand, 1, features, lands, never_cast=[4])
+    assert cards[0].tolist() == [4] and kept[0].tolist() == [0, 3, 2, 1, 0]
+    kept, cards = _bottom(hand, 2, features, lands, never_cast=[4])
+    assert cards[0].tolist() == [4, 3]
+    kept, cards = _bottom(hand, 1, features, lands)  # Karsten's own rule: the 6-drop
+    assert cards[0].tolist() == [3]
 
 
 def test_bottomed_cards_go_under_the_library():
@@ -152,8 +168,9 @@ EMERIAS_CALL = read_card_rows(io.StringIO(
 @pytest.mark.parametrize("counts", [
     # Few lands: many mulligans down to five and four; two land kinds and two 3-mana spells
     # (ties for the land held most and the most expensive spell).
-    [("Forest", 8), ("Island", 4), ("Cenote Scout", 12), ("Grizzly Bears", 12),
-     ("Merfolk Cave-Diver", 8), ("Queen's Agent", 6), ("Jadelight Ranger", 10)],
+    [("Forest", 8), ("Island", 4), ("Cenote Scout", 12), ("Grizzly Bears", 8),
+     ("Merfolk Cave-Diver", 8), ("Queen's Agent", 6), ("Jadelight Ranger", 10),
+     ("Brackish Blunder", 4)],  # never cast: bottomed first
     # Flooded, with spell // land cards (lands for the mulligan, 7-mana spells otherwise).
     [("Forest", 20), ("Island", 10), ("Dryad Arbor", 4), ("Grizzly Bears", 10),
      ("Queen's Agent", 6), ("Jadelight Ranger", 6), (EMERIAS_CALL, 4)],
@@ -169,8 +186,9 @@ def test_opening_hands_agree_with_the_scalar_mulligan(counts, rule):
     features = deck.features()
     ids = deck.card_ids()
     seed = len(deck.cards) + rule.max_mulligans
+    never_cast = [i for i, card in enumerate(features.cards, start=1) if held_reason(card)]
     opening = deal_opening_hands(ids, features, 3000, rule,
-                                 lambda a: np.random.default_rng([seed, a]))
+                                 lambda a: np.random.default_rng([seed, a]), never_cast)
 
     def shuffles(attempt, games):
         rows = shuffled_libraries(ids, games, np.random.default_rng([seed, attempt]))

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards.decklist import Deck
+from ..engine.abilities import held_reason
 from ..engine.goldfish import (
     OPENING_METRICS,
     TURN_METRICS,
@@ -116,6 +117,7 @@ def play_games(
     opening = deal_opening_hands(
         ids, features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
+        never_cast=[i for i, card in enumerate(features.cards, start=1) if held_reason(card)],
     )
     state = GameState.from_opening_hands(opening, features)
     rngs = {

@@ -21,14 +21,15 @@ Rules
     where ``hand`` is a ``(trials, n_cards + 1)`` count matrix after bottoming.
 
 For mulligan decisions a spell // land modal double-faced card counts as a land
-(``is_land_like``), as deckbuilders count it. Bottomed spells are the most expensive first;
+(``is_land_like``), as deckbuilders count it. Bottomed spells are those a goldfish game never
+casts first, then the most expensive;
 a bottomed land is one of the kind the hand holds most of.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -38,12 +39,14 @@ from .rowwise import row_sum
 from .state import OpeningHands, card_dtype, shuffled_libraries
 
 __all__ = ["MulliganRule", "OpeningHands", "deal_opening_hands", "as_mulligan_rule", "HAND_SIZE",
-           "MULLIGAN_RULES"]
+           "MULLIGAN_RULES", "NEVER_CAST_FIRST"]
 
 #: The mulligan rules by name (``mulligan=`` and ``--mulligan``).
 MULLIGAN_RULES = ("none", "london", "london-free")
 #: Cards in an opening hand.
 HAND_SIZE = 7
+#: What a spell a goldfish game never casts adds to its bottoming value: it goes first.
+NEVER_CAST_FIRST = 1000
 #: Mulligans stop at a hand of this many cards (always kept).
 _SMALLEST_HAND = 4
 
@@ -132,6 +135,7 @@ def deal_opening_hands(
     trials: int,
     rule: MulliganRule,
     shuffle_rng: Callable[[int], np.random.Generator],
+    never_cast: Sequence[int] = (),
 ) -> OpeningHands:
     """Shuffle, draw seven, mulligan by ``rule``; vectorised over trials.
 
@@ -145,6 +149,13 @@ def deal_opening_hands(
     shuffle_rng : callable
         ``shuffle_rng(attempt)`` returns the generator for the shuffles of the
         ``attempt``-th deal (0: the first), so every attempt has its own stream.
+    never_cast : sequence of int
+        Card ids a goldfish game never casts (:attr:`~.tables.DeckTables.held_ids`): they
+        are bottomed before the other spells.
+
+    Returns
+    -------
+    OpeningHands
     """
     size = len(deck)
     width = size + 1
@@ -163,7 +174,7 @@ def deal_opening_hands(
         libs = shuffled_libraries(deck, rows, shuffle_rng(attempt))
         seven = _hand_counts(libs[:, :drawn], n_kinds)
         bottoms = rule.bottoms(attempt)
-        kept_hand, bottomed = _bottom(seven, bottoms, features, counts_as_land)
+        kept_hand, bottomed = _bottom(seven, bottoms, features, counts_as_land, never_cast)
         hand_size = drawn - bottoms
         if attempt == rule.max_mulligans or rule.kind == "none":
             keep = np.ones(rows, dtype=bool)
@@ -199,9 +210,11 @@ def _hand_counts(cards: np.ndarray, n_kinds: int) -> np.ndarray:
 
 
 def _bottom(
-    seven: np.ndarray, bottoms: int, features: FeatureTable, counts_as_land: np.ndarray
+    seven: np.ndarray, bottoms: int, features: FeatureTable, counts_as_land: np.ndarray,
+    never_cast: Sequence[int] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Karsten's bottom rule: returns (hand after bottoming, bottomed card ids (rows, b))."""
+    """Karsten's bottom rule: returns (hand after bottoming, bottomed card ids (rows, b));
+    the spells ``never_cast`` (card ids a goldfish game never casts) go first."""
     hand = seven.copy()
     rows = hand.shape[0]
     bottomed = np.zeros((rows, bottoms), dtype=np.intp)
@@ -220,10 +233,14 @@ def _bottom(
         lands_kept = keep_size - spells_kept
         spell_bottoms = spells - spells_kept
     all_rows = np.arange(rows)
-    # The most expensive spell goes first; of two that cost the same, the one that is not a
-    # mana source (ties after that: the lower id, by name).
+    # A spell the game never casts goes first (:func:`~.abilities.held_reason`), then the most
+    # expensive; of two that cost the same, the one that is not a mana source (ties after
+    # that: the lower id, by name).
+    held = np.zeros(len(features), dtype=np.int32)
+    held[list(never_cast)] = 1
     spell_value = np.where(counts_as_land, -1,
-                           2 * features.mana_value.astype(np.int32) + ~features.is_source)
+                           2 * features.mana_value.astype(np.int32) + ~features.is_source
+                           + NEVER_CAST_FIRST * held)
     spell_value[0] = -1  # EMPTY
     # The rule above always leaves enough spells and lands in a seven-card hand.
     for j in range(bottoms):

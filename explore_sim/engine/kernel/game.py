@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .codes import ONE, ZERO
+from .codes import NEVER_CAST_FIRST, ONE, ZERO
 from .layout import CardCol, Dim, Group, Slot, Trace, Work, Zone
 from .records import borrow, compiled
 from .state import BLOCK
@@ -25,8 +25,9 @@ HAND_SIZE = 7
 @compiled
 def bottom(K, hand, bottoms, out):
     """Karsten's bottom rule on ``hand`` (counts, changed): ``bottoms`` cards into ``out``,
-    spells first, the most expensive (of two that cost the same, not a mana source), else
-    the land kind held most; for mulligans a spell // land card counts as a land."""
+    spells first, one never cast first, then the most expensive (of two that cost the same,
+    not a mana source), else the land kind held most; for mulligans a spell // land card
+    counts as a land."""
     n_kinds = K.dims[Dim.N_KINDS]
     lands = 0
     total = 0
@@ -51,9 +52,11 @@ def bottom(K, hand, bottoms, out):
         for kind in range(n_kinds):
             as_land = K.card[kind, CardCol.IS_LAND] or K.card[kind, CardCol.IS_LAND_LIKE]
             if j < spell_bottoms:
-                if hand[kind] > 0 and kind > 0:
+                if hand[kind] > 0 and kind > 0:  # a spell never cast first
                     value = -1 if as_land else (2 * K.card[kind, CardCol.COST]
-                                                + (0 if K.card[kind, CardCol.IS_SOURCE] else 1))
+                                                + (0 if K.card[kind, CardCol.IS_SOURCE] else 1)
+                                                + (NEVER_CAST_FIRST if K.card[
+                                                    kind, CardCol.NEEDS_TARGET] == 2 else 0))
                 else:
                     value = -2
             else:
