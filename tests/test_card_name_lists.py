@@ -134,8 +134,9 @@ def test_a_name_not_in_the_deck_is_one_line_and_status_2(tmp_path):
          f"known card '{NICANZIL}' is not in the deck"),
         (["advise", str(deck), "--turn", "3", "--hand", NICANZIL, "--battlefield",
           "Cenote Scout, 2 Forest", "--revealed", "Grizzly Bears"],
-         f"hand: '{NICANZIL}' is not in the deck"),
-        (["value", str(deck), "--card", NICANZIL], f"card: '{NICANZIL}' is not in the main deck"),
+         f"--hand: '{NICANZIL}' is not in the deck"),
+        (["value", str(deck), "--card", NICANZIL],
+         f"--card: '{NICANZIL}' is not in the main deck"),
     ]:
         out = subprocess.run([sys.executable, "-m", "explore_sim", *args, "--trials", "100"],
                              capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -64,8 +64,9 @@ def deal_both(deck, trials, seed, rule=MulliganRule("london")):  # noqa: B008 - 
     anywhere changes every later hand."""
     features = deck.features()
     ids = deck.card_ids()
+    never_cast = deck_tables(features, GameConfig()).held_ids.tolist()
     opening = deal_opening_hands(ids, features, trials, rule,
-                                 lambda a: np.random.default_rng([seed, a]))
+                                 lambda a: np.random.default_rng([seed, a]), never_cast)
 
     def shuffles(attempt, games):
         libraries = shuffled_libraries(ids, games, np.random.default_rng([seed, attempt]))

@@ -102,6 +102,7 @@ def option_flags(parser: argparse.ArgumentParser, command: str | None) -> dict[s
         if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             for option in action.choices[command]._actions:
                 long = [flag for flag in option.option_strings if flag.startswith("--")]
-                if long and option.dest not in flags:
-                    flags[option.dest] = long[0]
+                for keyword in (option.dest, *(f[2:].replace("-", "_") for f in long)):
+                    if long and keyword not in flags:  # ``card`` for --card (value_cards)
+                        flags[keyword] = long[0]
     return flags
