@@ -537,3 +537,13 @@ def test_an_error_names_the_option_by_its_flag_not_the_python_keyword(capsys, ar
     command line the same error names the option typed (``--cast-first``, ``--max-lands``)."""
     assert main([*argv, "--quiet"]) == 2
     assert capsys.readouterr().err == message + "\n"
+
+
+def test_an_unknown_card_shown_points_to_card_files(capsys):
+    """A card only a deck's card file holds is not in the catalog ``cards NAME`` reads: the
+    error says how to show it."""
+    assert main(["cards", "Ravenous Chupacabra"]) == 2
+    assert capsys.readouterr().err == ("explore-sim: error: unknown card 'Ravenous Chupacabra'; a "
+                                       "card of a card file is shown with --cards FILE\n")
+    assert main(["cards", "Cenote Scot"]) == 2
+    assert "did you mean 'Cenote Scout'" in capsys.readouterr().err

@@ -19,7 +19,7 @@ from ..cards.template import card_template
 from ..cards.update import DEFAULT_DEADLINE, DEFAULT_DOWNLOAD_HOSTS, DEFAULT_MAX_BYTES
 from ..engine.abilities import NO_EFFECT, held_reason
 from ..engine.policies import OBSERVATION_NAMES, PRESETS
-from ..errors import OptionError, clip
+from ..errors import CardError, OptionError, clip
 from . import shared
 from .arguments import PROG, Parser, megabytes, seconds
 from .output import Output, print_line
@@ -131,7 +131,12 @@ def _cards(args: argparse.Namespace) -> str:
         return _template(args)
     card_sources = shared.sources(args)
     if command == "show":
-        return _show_card(card_sources.get(" ".join(args.name)), args.format)
+        name = " ".join(args.name)
+        if card_sources.find(name) is None:  # a deck's own card file is not read here
+            hint = (card_sources.suggestion_text(name)
+                    or "; a card of a card file is shown with --cards FILE")
+            raise CardError(f"unknown card {clip(name)!r}{hint}")
+        return _show_card(card_sources.get(name), args.format)
     if command == "check":
         return _check_deck(shared.deck(args, args.deck), args.format)
     return _list_cards(Catalog.builtin(), args.format)
