@@ -330,10 +330,22 @@ def test_find_trial_says_none_when_no_trial_looked_at_is_in_the_bucket():
                                   seed=1) is None
 
 
+def test_find_trial_finds_an_opening_hand_at_turn_0():
+    """Turn 0 is the opening hand, as simulate's distribution has it: the trial found took
+    two mulligans."""
+    trial = explore_sim.find_trial(MERFOLK, "mulligans", 0, 2, turns=2, seed=1)
+    assert trial is not None
+    game = explore_sim.replay(MERFOLK, trial=trial, seed=1, turns=2)
+    assert game.opening["mulligans"] == 2
+
+
 def test_find_trial_refuses_a_turn_out_of_range_and_an_unknown_metric():
-    with pytest.raises(OptionError, match=r"^turn must be from 1 to 4 \(the turns played\), "
-                                          r"got 5$"):
+    with pytest.raises(OptionError, match=r"^turn must be from 0 \(the opening hand\) to 4 "
+                                          r"\(the turns played\), got 5$"):
         explore_sim.find_trial(MERFOLK, "counters", 5, 0, turns=4, seed=1)
+    with pytest.raises(OptionError, match=r"^turn 0 is the opening hand: its metrics are "
+                                          r"mulligans, hand_size, opening_lands, not 'counters'"):
+        explore_sim.find_trial(MERFOLK, "counters", 0, 0, turns=4, seed=1)
     with pytest.raises(OptionError, match="metric 'nope' is not recorded by this run"):
         explore_sim.find_trial(MERFOLK, "nope", 1, 0, turns=4, seed=1)
     with pytest.raises(OptionError, match="compiled kernel"):

@@ -22,6 +22,7 @@ import pandas as pd
 from ..cards.card import Card
 from ..cards.decklist import Deck, load_deck
 from ..engine.goldfish import Goldfish, deck_tables
+from ..engine.metrics import OPENING_METRICS
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError
@@ -390,9 +391,10 @@ def find_trial(
     ----------
     deck : Deck, path or decklist text
     metric : str
-        A per-turn metric the run records (``castable:CARD`` included).
+        A per-turn metric the run records (``castable:CARD`` included), or at turn 0 an
+        opening hand's metric (``mulligans``, ``hand_size``, ``opening_lands``).
     turn : int
-        1 to ``turns``.
+        0 (the opening hand) to ``turns``.
     value : int
         The value looked for.
     turns, on_play, mulligan, policy, trials, seed, removal
@@ -418,10 +420,13 @@ def find_trial(
                                            mulligan=mulligan, removal=removal), policy, seed)
     config = game.setup.config
     if isinstance(turn, bool) or not isinstance(turn, numbers.Integral) \
-            or not 1 <= turn <= config.turns:
-        raise OptionError(f"turn must be from 1 to {config.turns} (the turns played), got "
-                          f"{turn!r}")
-    if metric not in config.metric_names:
+            or not 0 <= turn <= config.turns:
+        raise OptionError(f"turn must be from 0 (the opening hand) to {config.turns} (the "
+                          f"turns played), got {turn!r}")
+    if turn == 0 and metric not in OPENING_METRICS:
+        raise OptionError(f"turn 0 is the opening hand: its metrics are "
+                          f"{', '.join(OPENING_METRICS)}, not {metric!r}")
+    if turn > 0 and metric not in config.metric_names:
         raise OptionError(f"metric {metric!r} is not recorded by this run")
     from ..engine.kernel import play_games_kernel
 
