@@ -47,13 +47,18 @@ def pick_creature(play: Play, state: GameState, rows: np.ndarray,
                   prefer_sick: bool = False) -> np.ndarray:
     """A creature you control in each of ``rows`` (its card id), ``EMPTY`` if none.
 
-    Targets of Maps and spells are picked this way: the first creature kind by id (by name),
-    or a summoning-sick one first (``prefer_sick``).
+    Targets of Maps and spells are picked this way: the first creature kind by id (by name)
+    of those that attack (a creature with a mana ability stays back, and counters on it deal
+    no damage), else the first; to crew, a summoning-sick one first (``prefer_sick``).
     """
-    present = (of_rows(state.battlefield, rows) > 0) & play.tables.features.is_creature
+    f = play.tables.features
+    present = (of_rows(state.battlefield, rows) > 0) & f.is_creature
     if prefer_sick:
         sick = present & (of_rows(state.sick, rows) > 0)
         present = np.where(row_any(sick)[:, None], sick, present)
+    else:
+        attackers = present & ~f.is_source
+        present = np.where(row_any(attackers)[:, None], attackers, present)
     choice = np.argmax(present, axis=1)
     return np.where(row_any(present), choice, EMPTY).astype(np.intp)
 

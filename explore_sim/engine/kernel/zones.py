@@ -312,14 +312,16 @@ def sacrifice(K, S, kind):
 
 @compiled
 def pick_creature(K, S, prefer_sick):
-    """A creature you control (a target of Maps and spells): the first by id (by name), or a
-    summoning-sick one first."""
+    """A creature you control (a target of Maps and spells): the first by id (by name) of
+    those that attack (a mana creature stays back: counters on it deal no damage), else the
+    first; or, to crew, a summoning-sick one first."""
     first = 0
     on, creatures = S.sets[SetRow.ON_IDS], K.id_sets[IdSet.CREATURE_IDS]
+    if not prefer_sick:
+        attacker = next_common(on, K.id_sets[IdSet.ATTACKER_IDS], 1)
+        return attacker if attacker >= 0 else max(next_common(on, creatures, 1), 0)
     kind = next_common(on, creatures, 1)
     while kind >= 0:
-        if not prefer_sick:
-            return kind
         if S.zones[Zone.SICK, kind] > 0:
             return kind
         if first == 0:
