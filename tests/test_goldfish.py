@@ -432,15 +432,16 @@ def test_enter_the_unknown_explores_and_gives_an_extra_land():
 
 
 def test_a_target_is_a_creature_that_attacks_before_a_mana_creature():
-    """Enter the Unknown makes Grizzly Bears explore, not Birds of Paradise (first by name, but
+    """Enter the Unknown makes Grizzly Bears explore, not Birds of Paradise (of lower id, but
     a mana creature stays back: its counter would deal no damage); the counter attacks."""
-    game, state, ids = scripted_game(["Grizzly Bears"] * 4, hand=["Enter the Unknown"],
+    game, state, ids = scripted_game(["Birds of Paradise"] * 4, hand=["Enter the Unknown"],
                                      battlefield=["Forest", "Birds of Paradise", "Grizzly Bears"])
+    assert ids["Birds of Paradise"] < ids["Grizzly Bears"]
     m = play(game, state)
     assert state.counters[0, ids["Grizzly Bears"]] == 1
     assert state.counters[0, ids["Birds of Paradise"]] == 0 and m["damage"] == 3
     # With only a mana creature, it is the target.
-    game, state, ids = scripted_game(["Grizzly Bears"] * 4, hand=["Enter the Unknown"],
+    game, state, ids = scripted_game(["Birds of Paradise"] * 4, hand=["Enter the Unknown"],
                                      battlefield=["Forest", "Birds of Paradise"])
     play(game, state)
     assert state.counters[0, ids["Birds of Paradise"]] == 1
