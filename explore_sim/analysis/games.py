@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 
 from ..cards.decklist import Deck
-from ..engine.abilities import held_reason
 from ..engine.goldfish import (
     OPENING_METRICS,
     TURN_METRICS,
@@ -117,7 +116,7 @@ def play_games(
     opening = deal_opening_hands(
         ids, features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),
-        never_cast=[i for i, card in enumerate(features.cards, start=1) if held_reason(card)],
+        never_cast=deck_tables(features, config).held_ids.tolist(),  # built once, kept for the game
     )
     state = GameState.from_opening_hands(opening, features)
     rngs = {
