@@ -28,6 +28,7 @@ __all__ = [
     "MAX_MANA_VALUE",
     "MAX_EXPLORES",
     "MAX_MAPS",
+    "MAX_DRAWS",
     "MAX_NAME_LENGTH",
     "MAX_TEXT_LENGTH",
     "EXPLORES_WHEN",
@@ -154,6 +155,8 @@ MAX_MANA_VALUE = 1000
 #: The most explores one ability may make, and the most Maps one ability may create.
 MAX_EXPLORES = 20
 MAX_MAPS = 20
+#: The most cards one spell or enter trigger may draw.
+MAX_DRAWS = 10
 #: The longest card name, and the longest of any other text field (cost, type line, note).
 MAX_NAME_LENGTH = 200
 MAX_TEXT_LENGTH = 1000
@@ -303,8 +306,11 @@ class Card:
     "explores X times" (Jadelight Spelunker), whose count is chosen on casting. The vocabulary
     of ``explores_when``, ``maps_when``, ``explore_trigger``, ``explore_replacement`` and
     ``extra_land`` is :data:`EXPLORES_WHEN`, :data:`MAPS_WHEN`, :data:`EXPLORE_TRIGGERS`,
-    :data:`EXPLORE_REPLACEMENTS` and :data:`EXTRA_LAND`. ``mana_value`` may be given (a card
-    database's value); otherwise it is computed from ``mana_cost`` (E10: X counts 0).
+    :data:`EXPLORE_REPLACEMENTS` and :data:`EXTRA_LAND`. ``draws`` is the cards you draw when
+    the card resolves (an instant or sorcery) or enters (a permanent: "when it enters, draw a
+    card"); the keyword ``draw`` is the older spelling of ``draws = 1``. ``mana_value`` may
+    be given (a card database's value); otherwise it is computed from ``mana_cost`` (E10: X
+    counts 0).
     ``is_land``, ``is_creature`` and ``is_land_like`` are derived from the type line and
     layout by :func:`classify_types` (E10).
 
@@ -327,7 +333,8 @@ class Card:
     hold it: a name of at most :data:`MAX_NAME_LENGTH` characters without control characters,
     other text of at most :data:`MAX_TEXT_LENGTH`, power and toughness within
     :data:`POWER_RANGE`, a mana value from 0 to :data:`MAX_MANA_VALUE`, ``explores`` and
-    ``maps`` from 0 to :data:`MAX_EXPLORES` / :data:`MAX_MAPS`, keywords a tuple of words.
+    ``maps`` from 0 to :data:`MAX_EXPLORES` / :data:`MAX_MAPS`, ``draws`` from 0 to
+    :data:`MAX_DRAWS`, keywords a tuple of words.
     Anything else raises :class:`~explore_sim.errors.CardError`.
     """
 
@@ -346,6 +353,7 @@ class Card:
     explore_trigger: str = ""
     explore_replacement: str = ""
     extra_land: str = ""
+    draws: int = 0
     keywords: tuple[str, ...] = ()
     ability_cost: str = ""
     set_number: str = ""
@@ -388,6 +396,8 @@ class Card:
         _check_fetch(self.fetch, self.fetch_when, where)
         if "enters_tapped" in self.keywords and not self.enters_tapped:
             object.__setattr__(self, "enters_tapped", "yes")  # the older keyword spelling
+        if "draw" in self.keywords and not self.draws:
+            object.__setattr__(self, "draws", 1)  # the older keyword spelling
         for field in ("enters_tapped", "back_enters_tapped"):
             _check_enters_tapped(getattr(self, field), field, where)
         try:
@@ -635,6 +645,7 @@ class Card:
             "explore_trigger": self.explore_trigger or "-",
             "explore_replacement": self.explore_replacement or "-",
             "extra_land": self.extra_land or "-",
+            "draws": self.draws or "-",
             "search": f"{self.fetch} ({self.fetch_when})" if self.fetch else "-",
             "target": self.target or "-",
             "keywords": ", ".join(self.keywords) or "-",
@@ -690,6 +701,7 @@ _NUMBER_FIELDS = {
     "toughness": POWER_RANGE,
     "explores": (0, MAX_EXPLORES),
     "maps": (0, MAX_MAPS),
+    "draws": (0, MAX_DRAWS),
     "mana_life": (0, 20),
 }
 
@@ -705,7 +717,7 @@ def _check_fields(card: Card, where: str) -> None:
                             f"most {MAX_TEXT_LENGTH})")
     for field, (low, high) in _NUMBER_FIELDS.items():
         value = getattr(card, field)
-        if value is not None or field in {"explores", "maps", "mana_life"}:
+        if value is not None or field in {"explores", "maps", "draws", "mana_life"}:
             try:
                 _check_number(value, field, low, high)
             except CardError as error:

@@ -5,9 +5,10 @@ catalog (``explore_sim/cards/data/cards.csv``) and ``mana_value``. Fields: ``nam
 ``mana_cost``, ``type_line`` (required, not empty), ``layout``, ``power``, ``toughness``,
 ``mana_value`` (to override the cost's), and the abilities in the catalog's vocabulary:
 ``explores`` (a number or ``"X"``), ``explores_when``, ``explore_targets``, ``maps``,
-``maps_when``, ``explore_trigger``, ``explore_replacement``, ``extra_land``, ``keywords`` (a
-list), ``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or
-G, ``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
+``maps_when``, ``explore_trigger``, ``explore_replacement``, ``extra_land``, ``draws`` (the
+cards drawn as the spell resolves or the permanent enters), ``keywords`` (a list),
+``ability_cost``, ``note``, and the mana fields ``produces`` (``"G"``, ``"BG"`` for B or G,
+``"any"``, ``"CC"``, ``"G+U"``, ``"commander"``), ``mana_ability_cost``, ``mana_life``,
 ``enters_tapped`` (true, or a rule such as ``"unless:forest|swamp"``, ``"shock"``),
 ``land_enters``, ``fetch``, ``fetch_when``, ``back_produces``, ``back_enters_tapped``, and
 ``target`` (``"opponent"``: a spell or aura whose target only an opponent has, held in a
@@ -56,7 +57,8 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
     "name": str, "mana_cost": str, "type_line": str, "layout": str, "power": int,
     "toughness": int, "mana_value": int, "explores": (int, str), "explores_when": str,
     "explore_targets": bool, "maps": int, "maps_when": str, "explore_trigger": str,
-    "explore_replacement": str, "extra_land": str, "keywords": list, "ability_cost": str,
+    "explore_replacement": str, "extra_land": str, "draws": int, "keywords": list,
+    "ability_cost": str,
     "set_number": str, "note": str, "produces": str, "mana_ability_cost": str,
     "mana_life": int, "enters_tapped": (str, bool), "land_enters": str, "fetch": str,
     "fetch_when": str, "back_produces": str, "back_enters_tapped": (str, bool),

@@ -66,7 +66,7 @@ __all__ = [
 CARDS_DIR_ENV = "EXPLORE_SIM_CARDS_DIR"
 #: File name of the card index inside the card directory.
 INDEX_NAME = "cards.sqlite"
-_SCHEMA_VERSION = "4"
+_SCHEMA_VERSION = "5"
 
 #: Scryfall / MTGJSON layouts that are not cards of a deck.
 SKIPPED_LAYOUTS = frozenset({
@@ -209,8 +209,8 @@ def _process_alive(pid: int) -> bool:
 # Classification
 
 
-def _oracle_abilities(name: str, text: str) -> tuple[dict[str, Any], list[str]]:
-    fields, unmatched = abilities_from_text(name, text)
+def _oracle_abilities(name: str, text: str, type_line: str) -> tuple[dict[str, Any], list[str]]:
+    fields, unmatched = abilities_from_text(name, text, type_line)
     warnings = [f"{clip(name)}: modelled as a vanilla card: {clip(line.strip())!r}"
                 for line in unmatched]
     return fields, warnings
@@ -291,7 +291,7 @@ def card_from_scryfall(obj: dict[str, Any]) -> tuple[Card | None, list[str]]:
         mana_cost = " // ".join(_text(f, "mana_cost") for f in faces)
     text = _text(obj, "oracle_text") or "\n".join(_text(f, "oracle_text") for f in faces)
     front = faces[0] if faces and layout not in {"split", "aftermath"} else obj
-    fields, warnings = _oracle_abilities(name, text)
+    fields, warnings = _oracle_abilities(name, text, type_line)
     face_texts = [(_text(f, "name") or name, _text(f, "type_line"), _text(f, "oracle_text"))
                   for f in faces] or [(name, type_line, _text(obj, "oracle_text"))]
     produced = obj.get("produced_mana")
@@ -335,7 +335,7 @@ def card_from_mtgjson(name: str, faces: list[dict[str, Any]]) -> tuple[Card | No
     if len(ordered) == 1:
         mana_cost = _text(first, "manaCost")
     text = "\n".join(_text(f, "text") for f in ordered)
-    fields, warnings = _oracle_abilities(name, text)
+    fields, warnings = _oracle_abilities(name, text, type_line)
     face_texts = [(_text(f, "faceName") or _text(f, "name") or name, _text(f, "type"),
                    _text(f, "text")) for f in ordered]
     mana, mana_warnings = _mana_fields(name, layout, face_texts, None)
@@ -769,7 +769,7 @@ def _card_from_row(row: Iterable[Any], source: str) -> Card:
     values = dict(zip(_FIELDS, row, strict=True))
     for name in ("power", "toughness", "mana_value"):
         values[name] = None if values[name] in (None, "", "None") else int(values[name])
-    for name in ("explores", "maps", "mana_life"):
+    for name in ("explores", "maps", "draws", "mana_life"):
         values[name] = int(values[name] or 0)
     for name in ("explores_x", "explore_targets"):
         values[name] = bool(int(values[name] or 0))

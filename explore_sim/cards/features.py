@@ -54,6 +54,8 @@ class FeatureTable:
     is_card, is_land, is_nonland, is_creature, is_land_like, is_permanent : ndarray of bool
     is_merfolk, has_haste, enters_tapped : ndarray of bool
     mana_value, power, toughness, explores, maps : ndarray of int16
+    draws : ndarray of int16
+        Cards drawn as the spell resolves or the permanent enters.
     face_of, land_face : ndarray of int16
         For a land face, the id of its card; for a card with a land face, the face's id
         (0 where there is none).
@@ -100,6 +102,7 @@ class FeatureTable:
     toughness: np.ndarray
     explores: np.ndarray
     maps: np.ndarray
+    draws: np.ndarray
     face_of: np.ndarray
     land_face: np.ndarray
     unit_classes: tuple[tuple[int, bool], ...]
@@ -193,6 +196,7 @@ class FeatureTable:
             toughness=column([c.toughness or 0 for c in cards], np.int16),
             explores=column([c.explores for c in cards], np.int16),
             maps=column([c.maps for c in cards], np.int16),
+            draws=column([c.draws for c in cards], np.int16),
             face_of=column(face_of, np.int16),
             land_face=column(land_face, np.int16),
             unit_classes=tuple(classes),

@@ -92,7 +92,7 @@ def cheap_draw_or_ramp(card: Card) -> bool:
     """
     if card.is_land or _mana_value(card) > 2:
         return False
-    return card.has_keyword("draw") or card.is_mana_source or bool(card.fetch)
+    return card.draws > 0 or card.is_mana_source or bool(card.fetch)
 
 
 def karsten_land_count(deck: Deck) -> LandRegression:

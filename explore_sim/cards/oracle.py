@@ -66,10 +66,19 @@ _COMMANDER = re.compile(r"~ can be your commander")
 _LAND_OR_DRAW = re.compile(r"whenever ~ attacks, you may put a land card from your hand onto the "
                            r"battlefield\. if you don't, draw a card")
 _MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
+#: Card draw: a spell's paragraph that begins "Draw two cards." (Divination, Harmonize,
+#: Growth Spiral), and a permanent's "When it enters, draw a card." The sentence must end at
+#: "cards." (a loot, "draw two cards, then discard a card", is not read).
+_SPELL_DRAWS = re.compile(r"^\s*(?:you )?draw (a|one|two|three|four) cards?\.")
+#: Card types of a permanent (CR 110.4).
+_PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
+_ENTER_DRAWS = re.compile(rf"^\s*{_ENTERS}, (?:you )?draw (a|one|two|three|four) cards?\.")
 
 
-def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]]:
-    """Card fields for the explore / Map abilities found in oracle ``text``.
+def abilities_from_text(name: str, text: str,
+                        type_line: str = "") -> tuple[dict[str, Any], list[str]]:
+    """Card fields for the explore / Map abilities and the card draw found in oracle
+    ``text``.
 
     Parameters
     ----------
@@ -77,6 +86,9 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
         The card's name (and front-face name), replaced by ``~`` before matching.
     text : str
         Oracle text; faces joined by newlines.
+    type_line : str
+        The card's type line: a permanent's ``draws`` are an enter trigger's ("When it enters,
+        draw a card."), a spell's its own ("Draw two cards.").
 
     Returns
     -------
@@ -92,6 +104,8 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
                         f"{MAX_ORACLE_TEXT:,})")
     normalized = _normalize(name, text)
     originals = _without_reminders(text).splitlines()
+    front = type_line.split("//")[0].casefold().split()
+    permanent = any(word in front for word in _PERMANENT_TYPES)
     fields: dict[str, Any] = {}
     unmatched: list[str] = []
     for number, line in enumerate(normalized.splitlines()):
@@ -116,6 +130,9 @@ def abilities_from_text(name: str, text: str) -> tuple[dict[str, Any], list[str]
         if _LAND_OR_DRAW.search(line):
             fields["extra_land"] = "attack_or_draw"
             recognised = True
+        draws = (_ENTER_DRAWS if permanent else _SPELL_DRAWS).search(line)
+        if draws and "draws" not in fields:
+            fields["draws"] = _NUMBERS[draws.group(1)]
         if _COMMANDER.search(line):
             fields["keywords"] = (*fields.get("keywords", ()), CAN_BE_COMMANDER)
         if not recognised and _MENTIONS.search(line):

@@ -201,6 +201,7 @@ _OTHER_FIELDS = [
                                    + _choices(EXPLORE_TRIGGERS)),
     ('explore_replacement = "tracker"', _choices(EXPLORE_REPLACEMENTS)),
     ('extra_land = "this_turn"', "extra land drops: " + _choices(EXTRA_LAND)),
+    ("draws = 1", "cards drawn as the spell resolves or the permanent enters"),
     ('ability_cost = "{2}{G}"', "the cost of an activated ability (explores_when or "
                                 'fetch_when = "activated")'),
     ('mana_ability_cost = "{1}"', "mana its mana ability needs (a Signet)"),

@@ -301,8 +301,6 @@ class DeckTables:
     ability_cost_mode : ndarray of intp, shape (n_cards + 1,)
         The mode index of each card's activated ability cost (``{2}`` equip, Seeker's
         ``{2}{G}``, ...), -1 for none.
-    draws : ndarray of bool, shape (n_cards + 1,)
-        A spell that says "draw a card".
     """
 
     features: FeatureTable
@@ -330,7 +328,6 @@ class DeckTables:
     groups_of: tuple[tuple[int, ...], ...]
     ids: dict[str, np.ndarray]
     ability_cost_mode: np.ndarray
-    draws: np.ndarray
 
     @property
     def castable_cheapest(self) -> int:
@@ -427,7 +424,6 @@ class DeckTables:
             groups=tuple(name for name, _ in groups), members=members,
             groups_of=tuple(tuple(np.flatnonzero(row).tolist()) for row in members),
             ids=group_ids, ability_cost_mode=ability_cost_mode,
-            draws=np.array([False] + [c.has_keyword("draw") for c in cards]),
         )
 
 

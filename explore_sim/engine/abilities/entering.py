@@ -22,8 +22,8 @@ from ..zones import EnterEvent, count, create_maps, draw, pick_creature
 
 __all__ = ["extra_land_each_turn", "extra_land_when_entering", "maps_on_enter",
            "explores_on_enter", "target_explores_on_enter", "creature_enters_explores",
-           "search_on_enter", "spell_explores", "extra_land_this_turn", "spell_draws",
-           "spell_searches"]
+           "search_on_enter", "draws_on_enter", "spell_explores", "extra_land_this_turn",
+           "spell_draws", "spell_searches"]
 
 
 def _has(play: Play, group: str, kind: int) -> bool:
@@ -95,6 +95,12 @@ def search_on_enter(play: Play, state: GameState, event: EnterEvent) -> None:
                       FETCH_CODES[int(play.tables.features.fetch[event.kind])])
 
 
+def draws_on_enter(play: Play, state: GameState, event: EnterEvent) -> None:
+    """"When it enters, draw a card" (Elvish Visionary): the permanent's ``draws``."""
+    if _has(play, "draws_on_enter", event.kind):
+        _draws(play, state, event.rows, event.kind)
+
+
 def spell_explores(play: Play, state: GameState, event: ResolveEvent) -> None:
     """Enter the Unknown, Over the Edge: target creature you control explores; with no
     target left the spell does nothing at all (E9, CR 608.2b)."""
@@ -116,10 +122,16 @@ def extra_land_this_turn(play: Play, state: GameState, event: ResolveEvent) -> N
         state.totals["extra_land_drops"][gets] += 1
 
 
+def _draws(play: Play, state: GameState, rows: np.ndarray, kind: int) -> None:
+    """``rows`` draw the cards card ``kind`` draws, one after another."""
+    for _ in range(int(play.tables.features.draws[kind])):
+        draw(play, state, rows)
+
+
 def spell_draws(play: Play, state: GameState, event: ResolveEvent) -> None:
-    """"Draw a card"."""
+    """"Draw two cards" (Divination): the spell's ``draws``."""
     if _has(play, "draws", event.kind):
-        draw(play, state, event.rows)
+        _draws(play, state, event.rows, event.kind)
 
 
 def spell_searches(play: Play, state: GameState, event: ResolveEvent) -> None:

@@ -98,6 +98,7 @@ class CardCol(_Numbered):
     IS_LEGENDARY = auto()  # a legendary permanent the casting pass casts (the legend rule)
     IS_PAYOFF = auto()  # an explore payoff: cast first when the mana pays the next spell too
     BASE_RANK = auto()  # its place in the casting order without commanders' and payoffs' groups
+    DRAWS = auto()  # cards drawn as the spell resolves or the permanent enters
 
 
 class ClassCol(_Numbered):
@@ -247,6 +248,7 @@ class Group(_Numbered):
     TARGET_EXPLORES_ON_ENTER = auto()
     ENTERS_EXPLORER = auto()
     BASIC_TO_HAND_ON_ENTER = auto()
+    DRAWS_ON_ENTER = auto()
     SPELL_EXPLORES = auto()
     EXTRA_LAND_THIS_TURN = auto()
     DRAWS = auto()

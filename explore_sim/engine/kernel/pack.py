@@ -334,7 +334,7 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         CardCol.FETCH_TYPES: f.fetch_types, CardCol.IS_BASIC: f.is_basic,
         CardCol.IS_LEGENDARY: np.isin(np.arange(n), casting.pass_ids[casting.pass_legendary]),
         CardCol.IS_PAYOFF: np.isin(np.arange(n), casting.pass_ids[casting.pass_payoff]),
-        CardCol.BASE_RANK: casting.base_rank,
+        CardCol.BASE_RANK: casting.base_rank, CardCol.DRAWS: f.draws,
     }
     table = np.zeros((n, len(CardCol)), dtype=np.int64)
     for column, column_values in values.items():

@@ -204,6 +204,9 @@ def enters(K, S, kind, x, tapped):
             alive = explore_instruction(K, S, kind, ONE, NO, alive, S.work[Work.NO_PENDING], YES)
     if member(K, Group.BASIC_TO_HAND_ON_ENTER, kind):  # District Guide
         search_basics(K, S, K.card[kind, CardCol.FETCH])
+    if member(K, Group.DRAWS_ON_ENTER, kind):  # Elvish Visionary: "draw a card"
+        for _ in range(K.card[kind, CardCol.DRAWS]):
+            draw(K, S)
 
 
 @compiled
@@ -223,8 +226,9 @@ def resolve(K, S, kind):
     if member(K, Group.EXTRA_LAND_THIS_TURN, kind) and resolved:
         s[Slot.LAND_DROPS] += 1
         totals[Event.EXTRA_LAND_DROPS] += 1
-    if member(K, Group.DRAWS, kind):
-        draw(K, S)
+    if member(K, Group.DRAWS, kind):  # Divination: "draw two cards"
+        for _ in range(K.card[kind, CardCol.DRAWS]):
+            draw(K, S)
     if member(K, Group.RAMP, kind):
         search_basics(K, S, K.card[kind, CardCol.FETCH])
     if member(K, Group.LAND_SEARCH, kind):  # Nature's Lore, Three Visits, Farseek
