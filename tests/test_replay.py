@@ -89,6 +89,7 @@ def counted(events, turn, *names):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [GOLGARI, MERFOLK])
 def test_the_log_agrees_with_the_metrics(path):
+    triggered = 0
     for trial in range(6):
         game = explore_sim.replay(path, trial=trial, seed=2, turns=6)
         events, metrics = game.events, game.metrics
@@ -119,6 +120,17 @@ def test_the_log_agrees_with_the_metrics(path):
             given = events[(events["turn"] <= turn) & (events["event"] == "counters")]
             placed = sum(int(detail.split()[0]) for detail in given["detail"])
             assert placed == metrics.loc[turn, "counters"], (trial, turn)
+            # explore triggers: "6 life gained (3 from each of 2)", "+2/+0 ... on each of 3"
+            rows = events[(events["turn"] <= turn) & (events["event"] == "life_gained")]
+            life = sum(int(detail.split()[0]) for detail in rows["detail"])
+            assert life == metrics.loc[turn, "life_gained"], (trial, turn)
+            rows = events[(events["turn"] <= turn) & (events["event"] == "pumped")]
+            pumps = sum(int(re.match(r"\+(\d+)/", detail).group(1))
+                        * int(re.search(r"each of (\d+)$", detail)[1] if "each" in detail
+                              else 1) for detail in rows["detail"])
+            assert pumps == metrics.loc[turn, "cave_diver_pumps"], (trial, turn)
+            triggered += life + pumps
+    assert triggered > 0
 
 
 def life_in_log(events, turn):

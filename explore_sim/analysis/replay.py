@@ -58,7 +58,9 @@ class GameReplay:
         another payment cost), ``explore_effect`` (what makes a creature explore: ``card``
         is the card whose trigger, ability or spell it is; a Map's is ``map_used``),
         ``explore`` (one card
-        revealed), ``counters`` (+1/+1 counters put on ``card``), ``scry``, ``removed``,
+        revealed), ``counters`` (+1/+1 counters put on ``card``), ``life_gained`` and
+        ``pumped`` (what ``card``'s explore trigger gave: Wildgrowth Walker's life, Merfolk
+        Cave-Diver's +1/+0), ``scry``, ``removed``,
         ``maps_made``, ``map_used``, ``combat`` (the beginning of a combat in which something
         happened), ``attack``, ``damage``, ``held`` (a spell in hand held at the end of the
         second main phase, and why: no target, or no effect a goldfish game plays),
@@ -133,6 +135,9 @@ def _turn_lines(rows: pd.DataFrame, held: dict[str, str]) -> list[str]:
         if row.event == "explore_effect":
             lines.append(f"  {row.detail}")
             continue
+        if row.event in ("life_gained", "pumped"):  # an explore trigger's
+            lines.append(f"  {row.card}: {row.detail}")
+            continue
         if row.event in ("explore", "damage"):
             lines.append(f"{words}: {row.detail}")
             continue
@@ -184,6 +189,12 @@ def _detail(event: str, card: int, a: int, b: int, name: Callable[[int], str]) -
     if event == "counters":
         each = f" ({a // b} on each of {b})" if b > 1 else ""
         return f"{a} on {name(card)}{each}"
+    if event == "life_gained":
+        each = f" ({a // b} from each of {b})" if b > 1 else ""
+        return f"{a} life gained{each}"
+    if event == "pumped":
+        each = f" on each of {b}" if b > 1 else ""
+        return f"+{a // b}/+0 until end of turn{each}"
     if event == "held":
         copies = f"{a} copies, " if a > 1 else ""
         if b == 2:

@@ -17,7 +17,7 @@ from .lands import put_land
 from .layout import CardCol, Dim, Event, Group, Slot, Trace, Zone
 from .records import compiled
 from .state import uniform
-from .trace import note
+from .trace import note, tracing
 from .zones import (
     add_counters,
     count,
@@ -45,6 +45,18 @@ def counters_on_each(K, S, slot, per_copy):
 
 
 @compiled
+def note_each(K, S, slot, event, per_copy):
+    """The log only: event ``event`` for each permanent of group ``slot`` on the battlefield,
+    ``per_copy`` for each of its copies."""
+    if not tracing(S) or per_copy <= 0:
+        return
+    for index in range(group_size(K, slot)):
+        kind = group_id(K, slot, index)
+        if S.zones[Zone.BF, kind] > 0:
+            note(S, event, kind, per_copy * S.zones[Zone.BF, kind], S.zones[Zone.BF, kind])
+
+
+@compiled
 def explore_triggers(K, S, explored, lands, nonlands):
     """"Whenever a creature you control explores", after the whole effect (E8)."""
     if explored <= 0:
@@ -54,9 +66,11 @@ def explore_triggers(K, S, explored, lands, nonlands):
     totals[Event.TRIGGER_COUNTERS] += walkers * explored
     totals[Event.LIFE_GAINED] += 3 * walkers * explored
     counters_on_each(K, S, Group.WALKER, explored)
+    note_each(K, S, Group.WALKER, Trace.LIFE_GAINED, 3 * explored)
     totals[Event.TRIGGER_COUNTERS] += count(K, S, Group.CARAVEL) * explored
     counters_on_each(K, S, Group.CARAVEL, explored)
     totals[Event.CAVE_DIVER_PUMPS] += count(K, S, Group.CAVE_DIVER) * explored
+    note_each(K, S, Group.CAVE_DIVER, Trace.PUMPED, explored)
     totals[Event.CHUPACABRA_TRIGGERS] += count(K, S, Group.CHUPACABRA) * explored
     # Nicanzil: a nonland explored gives it a counter; a land explored lets you put a land
     # from hand onto the battlefield tapped, declined while the land drops left could play

@@ -445,6 +445,8 @@ class Trace(_Numbered):
     SACRIFICED = auto()  # card = a one-shot mana source sacrificed for its mana (Lotus Petal)
     LIFE_PAID = auto()  # a = life paid for the mana of the payment just made (pain lands)
     SEARCHED = auto()  # card = a land a search put into the hand (Kodama's Reach)
+    LIFE_GAINED = auto()  # card = a permanent whose trigger gains life, a = life, b = its copies
+    PUMPED = auto()  # card = a permanent given +a/+0 until end of turn in all, b = its copies
 
 
 # --- one game's state (:mod:`.state`) -------------------------------------------------------
