@@ -182,6 +182,12 @@ def test_a_card_that_does_not_explore_by_itself_says_its_one_explore_is_assumed(
                                    explores=1 if "--explores" in extra else None,
                                    trials=100, seed=1).meta
         assert meta["explores"] == explores and meta["explores_assumed"] is assumed
+    # A land can explore too (E5), but no Map makes it: the title does not say one does.
+    assert main([*args, "--explorer", "Forest"]) == 0
+    title = capsys.readouterr().out.splitlines()[0]
+    assert "Map token" not in title and "any permanent explore (E5)" in title
+    assert explore_sim.explore(deck, explorer="Forest", trials=100,
+                               seed=1).meta["explorer_is_creature"] is False
 
 
 def test_cards_command(capsys):

@@ -38,7 +38,7 @@ from .runner import CHUNK_TRIALS, check_trials, run_chunks, seed_sequence, stopp
 from .stats import Accumulator
 
 __all__ = ["explore", "check_explore", "ExploreResult", "explore_trials", "EXPLORE_METRICS",
-           "ExploreTask", "ASSUMED_EXPLORES"]
+           "ExploreTask", "ASSUMED_EXPLORES", "assumed_explores_text"]
 
 #: Per-trial metrics of an explore sequence (their meanings are in the metrics catalogue,
 #: :data:`explore_sim.engine.metrics.CATALOGUE`); True marks 0/1 indicators (probabilities).
@@ -130,14 +130,14 @@ class ExploreResult(Result):
             f"explore: {explores_text(meta['explores'])}{by}{outside} after {meta['drawn']} cards "
             f"drawn{known}, turn {meta['turn']}{gone}"
             + (" and targeted (nothing happens, E9)" if gone and meta.get("targeted") else "")
-            + (f" ({ASSUMED_EXPLORES})" if meta.get("explores_assumed") else "")
+            + (f" ({assumed_explores_text(meta)})" if meta.get("explores_assumed") else "")
         )
         return render(fmt, self.meta, self.summary(), title)
 
     def _facts(self) -> dict[str, Any]:
         return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),
                 "policy": meta_text(self.meta["policy"]),
-                "explores": (f"{self.meta['explores']} ({ASSUMED_EXPLORES})"
+                "explores": (f"{self.meta['explores']} ({assumed_explores_text(self.meta)})"
                              if self.meta.get("explores_assumed") else self.meta["explores"]),
                 "drawn": self.meta["drawn"], "trials": self.meta["trials"],
                 "seed": self.meta["seed"]}
@@ -146,8 +146,20 @@ class ExploreResult(Result):
         return [self._facts_line(), f"ci: {self.meta['interval']}"], self.summary().round(4), False
 
 
-#: Said of the count of explores of a named card that does not explore by itself.
+#: Said of the count of explores of a named creature that does not explore by itself.
 ASSUMED_EXPLORES = "the card does not explore by itself: one explore assumed, as from a Map token"
+#: The same of a noncreature permanent, which a Map cannot target (M4) but an effect may make
+#: explore (E5).
+ASSUMED_NONCREATURE_EXPLORES = ("the card does not explore by itself: one explore assumed, as "
+                                "from an effect that makes any permanent explore (E5); a Map's "
+                                "target is a creature")
+
+
+def assumed_explores_text(meta: dict[str, Any]) -> str:
+    """What an explore result whose count of explores is assumed says of it (its ``meta``)."""
+    if meta.get("explorer_is_creature") is False:
+        return ASSUMED_NONCREATURE_EXPLORES
+    return ASSUMED_EXPLORES
 
 #: What an explore sequence assumes, for its metadata.
 _ASSUMPTIONS = [
@@ -282,6 +294,7 @@ def _explore_meta(deck: Deck, features: FeatureTable, library: np.ndarray,
         "library_size": len(library),
         "explorer": explorer_card.name if explorer_card else None,
         "explorer_outside": bool(explorer_outside),
+        "explorer_is_creature": explorer_card.is_creature if explorer_card else None,
         "known": [features.cards[i - 1].name for i in known_ids.tolist()],
         "explores": explores,
         "explores_assumed": _explores_assumed(explorer_card, explores_given),

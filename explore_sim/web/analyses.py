@@ -27,7 +27,7 @@ from ..analysis.advise import PHASES, advice_cells, advise, maps_text, position
 from ..analysis.compare import compare
 from ..analysis.curve import sources_column
 from ..analysis.engines import POSITION_FALLBACK
-from ..analysis.explore import ASSUMED_EXPLORES, EXPLORE_METRICS, explore
+from ..analysis.explore import EXPLORE_METRICS, assumed_explores_text, explore
 from ..analysis.metric_checks import (
     DEFAULT_COMPARE_METRICS,
     DEFAULT_TABLE_METRICS,
@@ -691,8 +691,8 @@ def describe_run(result: Any) -> list[tuple[str, str]]:
             continue  # advise plays to its objectives' last turn; value has no removal
         if key in meta and meta[key] is not None:
             assumed = key == "explores" and meta.get("explores_assumed")
-            facts.append((key, meta_text(meta[key]) + (f" ({ASSUMED_EXPLORES})" if assumed
-                                                       else "")))
+            facts.append((key, meta_text(meta[key])
+                          + (f" ({assumed_explores_text(meta)})" if assumed else "")))
     if "on_play" in meta:
         facts.append(("start", start_text(meta)))
     if "life" in meta:  # the goldfish opponent's; 0 is each format's (20, 40 in Commander)
