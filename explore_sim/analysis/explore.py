@@ -156,7 +156,18 @@ ASSUMED_NONCREATURE_EXPLORES = ("the card does not explore by itself: one explor
 
 
 def assumed_explores_text(meta: dict[str, Any]) -> str:
-    """What an explore result whose count of explores is assumed says of it (its ``meta``)."""
+    """What an explore result whose count of explores is assumed says of it.
+
+    Parameters
+    ----------
+    meta : dict
+        The result's metadata (``explorer_is_creature``).
+
+    Returns
+    -------
+    str
+        Of a noncreature explorer, that an effect makes it explore; else, a Map token.
+    """
     if meta.get("explorer_is_creature") is False:
         return ASSUMED_NONCREATURE_EXPLORES
     return ASSUMED_EXPLORES
