@@ -537,6 +537,17 @@ def test_a_value_out_of_range_gets_one_message_whichever_side_it_falls(capsys, a
      "explore-sim: error: --trials must be between 2 and 10,000,000,000, got -5"),
     (["simulate", "merfolk", "--removal", "2"],
      "explore-sim: error: --removal must be a probability between 0 and 1, got 2.0"),
+    # a message naming an option both ways keeps the flag only
+    (["explore", "merfolk", "--explorer", "Grizzly Bears"],
+     "explore-sim: error: explorer 'Grizzly Bears' is not in the main deck of 'Lost Caverns "
+     "Merfolk Explore'; if it comes from elsewhere (a token, the sideboard), say so with "
+     "--explorer-outside"),
+    (["advise", "merfolk", "--turn", "3", "--battlefield", "Forest, Island, Forest, Jadelight "
+      "Spelunker", "--hand", "Cenote Scout", "--revealed", "Deepfathom Echo",
+      "--explores-left", "3"],
+     "explore-sim: error: --battlefield: your sources cannot have paid Jadelight Spelunker's "
+     "{X}{G} with X = 3 this turn; list the lands that cast it, or say it was already in play "
+     "(--explorer-in-play)"),
 ])
 def test_an_error_names_the_option_by_its_flag_not_the_python_keyword(capsys, argv, message):
     """The functions' checks name their keywords (``cast_order``, ``max_lands``); on the

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Mapping
@@ -105,11 +106,21 @@ def print_error(error: ExploreSimError, flags: Mapping[str, str] | None = None) 
         ``max_lands must be ...``) names the option instead.
     """
     text = str(error)
-    for keyword, flag in (flags or {}).items():
+    flags = flags or {}
+    for keyword, flag in flags.items():
         if text.startswith((keyword + ": ", keyword + " must ")):
             text = flag + text[len(keyword):]
             break
+    # A message that names an option both ways ("(explorer_cast=False, --explorer-in-play)",
+    # "--explorer-outside (explorer_outside=True)") keeps the flag only.
+    known = set(flags.values())
+    text = _BOTH_WAYS_FLAG_LAST.sub(lambda m: f"({m[2]})" if m[2] in known else m[0], text)
+    text = _BOTH_WAYS_FLAG_FIRST.sub(lambda m: m[1] if m[1] in known else m[0], text)
     print_line(f"{PROG}: error: {text}")
+
+
+_BOTH_WAYS_FLAG_LAST = re.compile(r"\((\w+)=\w+, (--[\w-]+)\)")
+_BOTH_WAYS_FLAG_FIRST = re.compile(r"(--[\w-]+) \((\w+)=\w+\)")
 
 
 def print_warnings(caught: list[warnings.WarningMessage]) -> None:
