@@ -27,9 +27,11 @@ from explore_sim.errors import CardError
      1),  # Growth Spiral: the land is not read
     ("When this creature enters, draw two cards.\nEvoke {2}{U}", "Creature — Elemental", 2),
     ("When ~ enters, draw a card.", "Creature — Elf Shaman", 1),
-    # not read: a loot, a draw with a cost in the same sentence, someone else's draw
+    ("Scry 2, then draw a card.", "Sorcery", 1),  # Preordain: the scry is not played
+    ("You draw two cards and you lose 2 life.", "Sorcery", 2),  # Night's Whisper
+    # not read: a loot, a draw with another cost in the same sentence, someone else's draw
     ("Draw two cards, then discard two cards.", "Sorcery", 0),
-    ("You draw two cards and you lose 2 life.", "Sorcery", 0),
+    ("Draw two cards, then discard a card unless you sacrifice a Food.", "Instant", 0),
     ("Target player draws two cards.", "Sorcery", 0),
     # a permanent's paragraph that begins "Draw" is no enter trigger; a spell's enter text
     # is no spell's draw

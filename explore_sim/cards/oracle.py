@@ -67,9 +67,12 @@ _LAND_OR_DRAW = re.compile(r"whenever ~ attacks, you may put a land card from yo
                            r"battlefield\. if you don't, draw a card")
 _MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
 #: Card draw: a spell's paragraph that begins "Draw two cards." (Divination, Harmonize,
-#: Growth Spiral), and a permanent's "When it enters, draw a card." The sentence must end at
-#: "cards." (a loot, "draw two cards, then discard a card", is not read).
-_SPELL_DRAWS = re.compile(r"^\s*(?:you )?draw (a|one|two|three|four) cards?\.")
+#: Growth Spiral), "Scry 2, then draw a card." (Preordain: the scry is not played) or "You
+#: draw two cards and you lose 2 life." (Night's Whisper), and a permanent's "When it enters,
+#: draw a card." Nothing else may follow the draw in its sentence: a loot ("draw two cards,
+#: then discard a card") is not read.
+_SPELL_DRAWS = re.compile(r"^\s*(?:scry \d+, then )?(?:you )?draw (a|one|two|three|four) "
+                          r"cards?(?: and you lose \d+ life)?\.")
 #: Card types of a permanent (CR 110.4).
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _ENTER_DRAWS = re.compile(rf"^\s*{_ENTERS}, (?:you )?draw (a|one|two|three|four) cards?\.")
