@@ -29,10 +29,17 @@ from explore_sim.errors import CardError
     ("When ~ enters, draw a card.", "Creature — Elf Shaman", 1),
     ("Scry 2, then draw a card.", "Sorcery", 1),  # Preordain: the scry is not played
     ("You draw two cards and you lose 2 life.", "Sorcery", 2),  # Night's Whisper
+    ("Target player draws two cards and loses 2 life.", "Instant", 2),  # Sign in Blood: you
+    ("Target player draws three cards.", "Sorcery", 3),  # Inspiration
+    ("Draw seven cards.", "Sorcery", 7),
+    # a cost or a loss of cards elsewhere in the text: not read
+    ("As an additional cost to cast this spell, discard a card.\nDraw two cards.", "Sorcery", 0),
+    ("Draw two cards. Then discard a card unless you attacked this turn.", "Sorcery", 0),
+    ("Draw two cards. Then put a card from your hand on top of your library.", "Instant", 0),
     # not read: a loot, a draw with another cost in the same sentence, someone else's draw
     ("Draw two cards, then discard two cards.", "Sorcery", 0),
+    ("Draw a card for each creature you control.", "Sorcery", 0),  # a count the game varies
     ("Draw two cards, then discard a card unless you sacrifice a Food.", "Instant", 0),
-    ("Target player draws two cards.", "Sorcery", 0),
     # a permanent's paragraph that begins "Draw" is no enter trigger; a spell's enter text
     # is no spell's draw
     ("Draw a card.", "Artifact", 0),
@@ -82,13 +89,23 @@ def test_card_files_take_draws_and_the_keyword_is_one_card(tmp_path):
 @pytest.mark.parametrize("value, message", [
     ("11", "draws must be a whole number from 0 to 10, got 11"),
     ("-1", "draws must be a whole number from 0 to 10, got -1"),
-    ('"two"', "draws must be"),
+    ('"two"', "draws must be a whole number, got 'two'"),
+    ("true", "draws must be a whole number, got true"),
 ])
 def test_bad_draws_in_a_card_file_name_the_file_and_line(tmp_path, value, message):
     path = tmp_path / "mine.toml"
     path.write_text(f'[[card]]\nname = "X"\nmana_cost = "{{U}}"\ntype_line = "Sorcery"\n'
                     f'draws = {value}\n')
     with pytest.raises(CardError, match=r"mine\.toml:1: .*" + message):
+        card_sources([path], use_index=False)
+
+
+def test_a_land_with_draws_is_refused(tmp_path):
+    """A land has no card draw the game would play: refused rather than shown and ignored."""
+    path = tmp_path / "mine.toml"
+    path.write_text('[[card]]\nname = "Drawing Land"\ntype_line = "Land — Island"\ndraws = 2\n')
+    with pytest.raises(CardError, match=r"mine\.toml:1: card 'Drawing Land': draws: a land "
+                                        "draws no cards"):
         card_sources([path], use_index=False)
 
 

@@ -422,6 +422,10 @@ class Card:
         object.__setattr__(self, "is_land_like", is_land_like)
         if is_land:
             _check_makes_mana(self, where)
+            if self.draws:
+                raise CardError(f"{where}: draws: a land draws no cards; card draw is a "
+                                "spell's (as it resolves) or a nonland permanent's (as it "
+                                "enters)")
         try:
             self.land_face  # noqa: B018 - reading it checks it: a land face must make mana too
         except CardError as error:

@@ -148,7 +148,8 @@ def _card(table: dict[str, Any], source: str) -> Card:
         expected = _FIELDS[key]
         allowed = expected if isinstance(expected, tuple) else (expected,)
         if isinstance(value, bool) and bool not in allowed:
-            raise CardError(f"{where}: {key} must be {_type_name(expected)}")
+            raise CardError(f"{where}: {key} must be {_type_name(expected)}, "
+                            f"got {str(value).lower()}")
         if not isinstance(value, expected):
             raise CardError(f"{where}: {key} must be {_type_name(expected)}, "
                             f"got {clip(repr(value))}")

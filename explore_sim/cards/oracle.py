@@ -67,12 +67,19 @@ _LAND_OR_DRAW = re.compile(r"whenever ~ attacks, you may put a land card from yo
                            r"battlefield\. if you don't, draw a card")
 _MENTIONS = re.compile(r"\bexplores?\b|\bmap tokens?\b")
 #: Card draw: a spell's paragraph that begins "Draw two cards." (Divination, Harmonize,
-#: Growth Spiral), "Scry 2, then draw a card." (Preordain: the scry is not played) or "You
-#: draw two cards and you lose 2 life." (Night's Whisper), and a permanent's "When it enters,
-#: draw a card." Nothing else may follow the draw in its sentence: a loot ("draw two cards,
-#: then discard a card") is not read.
-_SPELL_DRAWS = re.compile(r"^\s*(?:scry \d+, then )?(?:you )?draw (a|one|two|three|four) "
-                          r"cards?(?: and you lose \d+ life)?\.")
+#: Growth Spiral), "Scry 2, then draw a card." (Preordain: the scry is not played), "You
+#: draw two cards and you lose 2 life." (Night's Whisper) or "Target player draws three
+#: cards." (a goldfish game's only player: you), and a permanent's "When it enters, draw a
+#: card." Nothing else may follow the draw in its sentence ("draw two cards, then discard a
+#: card" is not read), nor may the card discard, have an additional cost or put cards back
+#: anywhere in its text (:data:`_DRAW_SPOILERS`: Thrill of Possibility, Chart a Course).
+_SPELL_DRAWS = re.compile(r"^\s*(?:scry \d+, then )?(?:(?:you )?draw|target player draws) "
+                          r"(a|one|two|three|four|five|six|seven|eight|nine|ten) "
+                          r"cards?(?: and (?:you lose|loses) \d+ life)?\.")
+_DRAW_SPOILERS = re.compile(r"\bdiscards?\b|additional cost|from your hand on top|"
+                            r"on (?:the )?(?:top|bottom) of (?:your|their) library")
+_DRAW_NUMBERS = {**dict.fromkeys(("a", "one"), 1), "two": 2, "three": 3, "four": 4, "five": 5,
+                 "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 #: Card types of a permanent (CR 110.4).
 _PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _ENTER_DRAWS = re.compile(rf"^\s*{_ENTERS}, (?:you )?draw (a|one|two|three|four) cards?\.")
@@ -134,8 +141,8 @@ def abilities_from_text(name: str, text: str,
             fields["extra_land"] = "attack_or_draw"
             recognised = True
         draws = (_ENTER_DRAWS if permanent else _SPELL_DRAWS).search(line)
-        if draws and "draws" not in fields:
-            fields["draws"] = _NUMBERS[draws.group(1)]
+        if draws and "draws" not in fields and not _DRAW_SPOILERS.search(normalized):
+            fields["draws"] = _DRAW_NUMBERS[draws.group(1)]
         if _COMMANDER.search(line):
             fields["keywords"] = (*fields.get("keywords", ()), CAN_BE_COMMANDER)
         if not recognised and _MENTIONS.search(line):
