@@ -156,3 +156,20 @@ def test_every_imported_permanent_field_survives_the_index(tmp_path):
     import_cards(path, tmp_path / "cards")
     wall = CardIndex(index_path(tmp_path / "cards")).find("Fixture Wall")
     assert wall.draws == 1 and np.isclose(wall.mana_value, 3)
+
+
+@pytest.mark.slow
+def test_a_draw_spell_is_not_cast_past_the_librarys_last_card():
+    """Turn 4 holds Harmonize and four lands: with two cards left it is not cast (drawing
+    from an empty library loses the game), with three it is and empties the library. Both
+    engines."""
+    names = ("cards_cast", "decked", "hand_size")
+    hand = ["Forest"] * 4 + ["Harmonize"]
+    for library, harmonize_cast in ((5, False), (6, True)):
+        games = both_engines(["Grizzly Bears"] * library, hand, names, turns=4)
+        assert games["kernel"] == games["numpy"]
+        turn4 = games["numpy"][4]
+        assert turn4["decked"] == 0
+        # Bears on turns 2 and 3; on turn 4 Harmonize (a Bears and three cards), else the
+        # third Bears (Harmonize left)
+        assert turn4["hand_size"] == (4 if harmonize_cast else 1), library

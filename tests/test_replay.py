@@ -362,3 +362,14 @@ def test_find_trial_refuses_a_turn_out_of_range_and_an_unknown_metric():
         explore_sim.find_trial(MERFOLK, "nope", 1, 0, turns=4, seed=1)
     with pytest.raises(OptionError, match="compiled kernel"):
         explore_sim.find_trial(MERFOLK, "counters", 1, 0, turns=4, seed=1, engine="numpy")
+
+
+@pytest.mark.slow
+def test_the_log_says_decked_once(tmp_path):
+    """Ten cards: the library is empty from turn 5; every later draw would be from an empty
+    library, and the log says so once, not at every draw."""
+    deck = tmp_path / "ten.txt"
+    deck.write_text("6 Forest\n4 Grizzly Bears\n")
+    game = explore_sim.replay(deck, trial=0, seed=1, turns=8, mulligan="none")
+    assert int((game.events["event"] == "decked").sum()) == 1
+    assert game.metrics.loc[8, "decked"] == 1

@@ -49,6 +49,9 @@ def cast_pass(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     if casting.pass_legendary.size:  # the legend rule (CR 704.5j): never a second one in play
         legendary = cols[casting.pass_legendary]
         candidate[:, casting.pass_legendary] &= of_rows(state.battlefield, rows)[:, legendary] == 0
+    draws = t.features.draws[cols]
+    if draws.any():  # no card draw past the library's last card: a draw from an empty one loses
+        candidate &= draws[None, :] <= (state.end[rows] - state.top[rows])[:, None]
     # Colours: where the deck has a lookup table every candidate is payable, and each row
     # casts its first (commanders were checked above).
     best, casting_rows = _first_payable(play, unit_sets, candidate)

@@ -125,6 +125,8 @@ def cast_pass(K, S):
             continue  # a spell that targets a creature you control needs one
         if K.card[kind, CardCol.IS_LEGENDARY] and S.zones[Zone.BF, kind] > 0:
             continue  # the legend rule (CR 704.5j): never a second one on the battlefield
+        if K.card[kind, CardCol.DRAWS] > S.slots[Slot.END] - S.slots[Slot.TOP]:
+            continue  # no card draw past the library's last card: a draw from an empty one loses
         if K.card[kind, CardCol.IS_PAYOFF]:
             if payoff < 0:
                 payoff = kind

@@ -147,8 +147,9 @@ def draw(K, S):
     """Draw a card; drawing from an empty library is recorded (``decked``)."""
     card = peek(K, S)
     if card == 0:
+        if not S.totals[Event.DECKED]:  # the log says it once
+            note(S, Trace.DECKED, 0, 0, 0)
         S.totals[Event.DECKED] = 1
-        note(S, Trace.DECKED, 0, 0, 0)
         return
     leave_library(K, S, card)
     to_hand(K, S, card, ONE)
