@@ -581,6 +581,9 @@ class Card:
             parts.append(f"replacement {self.explore_replacement}")
         if self.extra_land:
             parts.append(f"extra land {self.extra_land}")
+        if self.draws:
+            when = "enter" if self.is_permanent else "resolve"
+            parts.append(f"draws {self.draws} ({when})")
         if self.fetch:
             parts.append(f"search {self.fetch} ({self.fetch_when})")
         if self.has_keyword(SACRIFICE_FOR_MANA):

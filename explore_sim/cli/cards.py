@@ -47,7 +47,9 @@ def add_parsers(commands: argparse._SubParsersAction, sources: argparse.Argument
     listing = card_commands.add_parser("list", parents=[sources], help="list the built-in catalog")
     listing.add_argument("--format", choices=FORMATS, default="table")
     show = card_commands.add_parser("show", parents=[sources], help="show one card")
-    show.add_argument("name", nargs="+")
+    show.add_argument("name", nargs="+", metavar="WORD",
+                      help="the card's name, quoted or not: the words are one name "
+                           "(cards show jadelight ranger)")
     show.add_argument("--format", choices=FORMATS, default="table")
     importing = card_commands.add_parser(
         "import", help="import a Scryfall or MTGJSON bulk file into the local card index")
@@ -193,6 +195,7 @@ def _list_cards(catalog: Catalog, fmt: str) -> str:
                 "maps": card.maps or "",
                 "trigger": card.explore_trigger,
                 "replacement": card.explore_replacement,
+                "draws": card.draws or "",
             }
             for card in catalog
         ]
