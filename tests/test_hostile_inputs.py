@@ -730,7 +730,7 @@ def test_more_workers_than_cores_are_capped_with_a_warning(capsys):
         assert check_workers(1000) == cores
     status, out, err = run_main(capsys, "explore", DECK, "--trials", "200", "--seed", "1",
                                 "--workers", "1000")
-    assert status == 0 and err.startswith("explore-sim: warning: workers: 1000 is more than")
+    assert status == 0 and err.startswith("explore-sim: warning: --workers: 1000 is more than")
 
 
 @pytest.mark.parametrize("engine", ["kernel", "numpy"])

@@ -93,13 +93,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             output = COMMANDS[args.command](args)
         except ExploreSimError as error:
-            print_warnings(caught)
+            print_warnings(caught, option_flags(parser, command))
             print_error(error, option_flags(parser, command))
             return 2
         except KeyboardInterrupt:
             print_line(f"{PROG}: interrupted")
             return 130
-    print_warnings(caught)
+    print_warnings(caught, option_flags(parser, command))
     status = write_output(output.text)
     if status == 0 and output.plot is not None:
         try:

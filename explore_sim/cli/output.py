@@ -16,7 +16,7 @@ from ..progress import add_compile_listener, notices_on_terminal
 from .arguments import PROG
 
 __all__ = ["Output", "BROKEN_PIPE_STATUS", "notices_to_terminal", "print_line", "print_error",
-           "print_warnings", "write_output"]
+           "flag_text", "print_warnings", "write_output"]
 
 #: Exit status of a command whose output went into a closed pipe (128 + SIGPIPE).
 BROKEN_PIPE_STATUS = 141
@@ -105,7 +105,23 @@ def print_error(error: ExploreSimError, flags: Mapping[str, str] | None = None) 
         "--cast-first"}``): a message that starts with a keyword (``cast_order: ...``,
         ``max_lands must be ...``) names the option instead.
     """
-    text = str(error)
+    print_line(f"{PROG}: error: {flag_text(str(error), flags)}")
+
+
+def flag_text(text: str, flags: Mapping[str, str] | None = None) -> str:
+    """``text`` (an error's or a warning's) with the options it names by their Python keyword
+    named by their flags (:func:`print_error`).
+
+    Parameters
+    ----------
+    text : str
+    flags : mapping of str to str, optional
+        The command's options by the Python keyword they set.
+
+    Returns
+    -------
+    str
+    """
     flags = flags or {}
     for keyword, flag in flags.items():
         if text.startswith((keyword + ": ", keyword + " must ")):
@@ -115,24 +131,26 @@ def print_error(error: ExploreSimError, flags: Mapping[str, str] | None = None) 
     # "--explorer-outside (explorer_outside=True)") keeps the flag only.
     known = set(flags.values())
     text = _BOTH_WAYS_FLAG_LAST.sub(lambda m: f"({m[2]})" if m[2] in known else m[0], text)
-    text = _BOTH_WAYS_FLAG_FIRST.sub(lambda m: m[1] if m[1] in known else m[0], text)
-    print_line(f"{PROG}: error: {text}")
+    return _BOTH_WAYS_FLAG_FIRST.sub(lambda m: m[1] if m[1] in known else m[0], text)
 
 
 _BOTH_WAYS_FLAG_LAST = re.compile(r"\((\w+)=\w+, (--[\w-]+)\)")
 _BOTH_WAYS_FLAG_FIRST = re.compile(r"(--[\w-]+) \((\w+)=\w+\)")
 
 
-def print_warnings(caught: list[warnings.WarningMessage]) -> None:
+def print_warnings(caught: list[warnings.WarningMessage],
+                   flags: Mapping[str, str] | None = None) -> None:
     """Each warning as ``explore-sim: warning: ...``, on one line, once (a deck read twice
     warns twice).
 
     Parameters
     ----------
     caught : list of warnings.WarningMessage
+    flags : mapping of str to str, optional
+        As for :func:`print_error`: a warning names the options by their flags.
     """
     for text in dict.fromkeys(' '.join(str(item.message).split()) for item in caught):
-        print_line(f"{PROG}: warning: {text}")
+        print_line(f"{PROG}: warning: {flag_text(text, flags)}")
 
 
 def write_output(text: str) -> int:
