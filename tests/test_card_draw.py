@@ -173,3 +173,16 @@ def test_a_draw_spell_is_not_cast_past_the_librarys_last_card():
         # Bears on turns 2 and 3; on turn 4 Harmonize (a Bears and three cards), else the
         # third Bears (Harmonize left)
         assert turn4["hand_size"] == (4 if harmonize_cast else 1), library
+
+
+@pytest.mark.slow
+def test_with_no_land_in_hand_the_cheapest_draw_digs_for_the_land_drop():
+    """Turn 2: one Island, no land in hand, Opt and Spyglass Siren (first in the casting
+    order: it makes a Map). Opt goes first and draws the Island, which is played, and the
+    Siren is cast with its mana; the Siren first would leave no mana for Opt and miss the
+    land drop. Both engines."""
+    names = ("lands_played", "cards_cast", "land_drop")
+    games = both_engines(["Grizzly Bears", "Island", "Grizzly Bears", "Grizzly Bears"],
+                         ["Island", "Opt", "Spyglass Siren", "Spyglass Siren"], names, turns=2)
+    assert games["kernel"] == games["numpy"]
+    assert games["numpy"][2] == {"lands_played": 2, "cards_cast": 3, "land_drop": 1}

@@ -50,15 +50,21 @@ def cast_pass(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
         legendary = cols[casting.pass_legendary]
         candidate[:, casting.pass_legendary] &= of_rows(state.battlefield, rows)[:, legendary] == 0
     draws = t.features.draws[cols]
+    digging = np.zeros(len(rows), dtype=bool)
     if draws.any():  # no card draw past the library's last card: a draw from an empty one loses
         candidate &= draws[None, :] <= (state.end[rows] - state.top[rows])[:, None]
+        digger, digging = _dig(play, state, rows, unit_sets, candidate, draws)
+        candidate[digging] = False  # those rows cast the card that digs
     # Colours: where the deck has a lookup table every candidate is payable, and each row
     # casts its first (commanders were checked above).
     best, casting_rows = _first_payable(play, unit_sets, candidate)
-    if not casting_rows.any():
+    if not (casting_rows | digging).any():
         return casting_rows
     if casting.pass_payoff.size:
         _payoff_or_next(play, unit_sets, candidate, available[:, 0], best, casting_rows)
+    if digging.any():
+        best[digging] = digger[digging]
+        casting_rows |= digging
     for kind in kinds_in(best[casting_rows]):
         cast(play, state, rows[casting_rows & (best == kind)], kind)
     return casting_rows
@@ -74,6 +80,27 @@ def _first_payable(play: Play, unit_sets: list[np.ndarray], candidate: np.ndarra
     if not found.any():  # (and a deck without spells has no column to look at)
         return np.zeros(len(candidate), dtype=np.intp), found
     return play.tables.casting.pass_ids[np.argmax(candidate, axis=1)], found
+
+
+def _dig(play: Play, state: GameState, rows: np.ndarray, unit_sets: list[np.ndarray],
+         candidate: np.ndarray, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where no land card is in hand and a land drop is left, the cheapest payable candidate
+    that draws (first in casting order among equals) digs for the turn's land: its card id
+    and whether there is one, each (rows,). ``draws``: the cards each column draws."""
+    cheapest = play.tables.casting.cheapest[play.tables.casting.pass_ids]
+    best = np.zeros(len(rows), dtype=np.intp)
+    found = np.zeros(len(rows), dtype=bool)
+    open_ = (state.hand_lands[rows] == 0) & (state.land_drops[rows] > 0)
+    for cost in np.unique(cheapest[draws > 0]):  # cheapest first
+        if not open_.any():
+            break
+        here = np.flatnonzero(open_)
+        columns = (draws > 0) & (cheapest == cost)
+        kind, ok = _first_payable(play, [units[here] for units in unit_sets],
+                                  candidate[here] & columns[None, :])
+        best[here[ok]], found[here[ok]] = kind[ok], True
+        open_[here[ok]] = False
+    return best, found
 
 
 def _payoff_or_next(play: Play, unit_sets: list[np.ndarray], candidate: np.ndarray,

@@ -227,6 +227,7 @@ class Dim(_Numbered):
     TOTAL_KEY_CAP = auto()
     TOTAL_KEY_STRIDE = auto()
     MAIN_PHASE_METRICS = auto()  # a metric taken in the first main phase is recorded
+    HAS_DRAWS = auto()  # a card the casting pass casts draws (it may dig for a land drop)
 
 
 class Group(_Numbered):

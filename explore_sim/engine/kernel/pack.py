@@ -287,6 +287,7 @@ def _dims(tables: DeckTables, config: GameConfig, max_taxed: int, keys: tuple) -
         Dim.CASTABLE_CHEAPEST: int(tables.castable_cheapest),
         Dim.CASTABLE_KEYS: int(_n_castable_keys(tables, keys) > 0),
         Dim.TOTAL_KEY_CAP: total_cap, Dim.TOTAL_KEY_STRIDE: total_stride,
+        Dim.HAS_DRAWS: int(bool((tables.features.draws[tables.casting.pass_ids] > 0).any())),
     }
     out = np.zeros(len(Dim), dtype=np.int64)
     for slot, value in dims.items():

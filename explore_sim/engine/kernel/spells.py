@@ -88,11 +88,42 @@ def can_pay(K, S, mode, skip_kind, skip_copies):
 
 
 @compiled
+def can_cast(K, S, kind, plain, filtered, n_sets, available, fast):
+    """Whether the casting pass may cast ``kind`` now (held in hand, or a commander in the
+    command zone): the mana pays it (with castability keys, ``fast``, the caller took it
+    from the spells the mana pays), and its X, target, the legend rule and the library allow
+    it."""
+    if is_game_commander(K, kind):
+        if not commander_payable(K, S, K.card[kind, CardCol.COMMANDER_SLOT], plain, filtered,
+                                 n_sets):
+            return False
+    elif not K.dims[Dim.USE_LOOKUP] and K.card[kind, CardCol.CHEAPEST] > available:
+        # More than the mana there is with every filter activated: not a candidate, as in
+        # the vectorised engine, which checks this only where the deck has no lookup table
+        # (it matters only for a filter that makes less than it costs).
+        return False
+    elif not fast and not castable_kind(K, plain, filtered, n_sets, kind, NO):
+        return False
+    # Jadelight Spelunker: X >= 1.
+    if K.card[kind, CardCol.IS_X] and available < K.card[kind, CardCol.COST] + 1:
+        return False
+    if K.card[kind, CardCol.NEEDS_TARGET] and count(K, S, Group.CREATURE) == 0:
+        return False  # a spell that targets a creature you control needs one
+    if K.card[kind, CardCol.IS_LEGENDARY] and S.zones[Zone.BF, kind] > 0:
+        return False  # the legend rule (CR 704.5j): never a second one on the battlefield
+    if K.card[kind, CardCol.DRAWS] > S.slots[Slot.END] - S.slots[Slot.TOP]:
+        return False  # no card draw past the library's last card: a draw from an empty one loses
+    return True
+
+
+@compiled
 def cast_pass(K, S):
     """Cast at most one spell: the castable one of highest priority (commanders from the
     command zone with {2} of tax per earlier cast, CR 903.8); an explore payoff goes before
     the first castable spell that is not one, if that spell would follow it without the
-    payoffs' group, or if the mana, colours aside, pays both; else that spell first."""
+    payoffs' group, or if the mana, colours aside, pays both; else that spell first. While
+    no land card is in hand and a land drop is left, the cheapest castable card that draws
+    goes first (it digs for the turn's land)."""
     plain, filtered = S.work[Work.CAST_PLAIN], S.work[Work.CAST_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     available = total_of(K, filtered if n_sets > 1 else plain)
@@ -102,31 +133,26 @@ def cast_pass(K, S):
     fast = keyed(K)
     paid = (paid_row(K, KeyRow.RANKS, plain, filtered, n_sets, S.sets[SetRow.PAID_CAST]) if fast
             else S.sets[SetRow.PAID_CAST])
+    if (K.dims[Dim.HAS_DRAWS] and S.slots[Slot.HAND_LANDS] == 0
+            and S.slots[Slot.LAND_DROPS] > 0):  # dig for the land drop
+        digger, cheapest = 0, 1 << 30
+        rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
+        while rank >= 0:
+            kind = group_id(K, Group.PASS_IDS, rank)
+            rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
+            if (K.card[kind, CardCol.DRAWS] and K.card[kind, CardCol.CHEAPEST] < cheapest
+                    and can_cast(K, S, kind, plain, filtered, n_sets, available, fast)):
+                digger, cheapest = kind, K.card[kind, CardCol.CHEAPEST]
+        if digger:
+            cast(K, S, digger)
+            return True
     rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
     payoff = -1  # the first castable explore payoff, cast if the mana pays the next spell too
     while rank >= 0:
         kind = group_id(K, Group.PASS_IDS, rank)
         rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
-        if is_game_commander(K, kind):
-            if not commander_payable(K, S, K.card[kind, CardCol.COMMANDER_SLOT], plain, filtered,
-                                     n_sets):
-                continue
-        elif not K.dims[Dim.USE_LOOKUP] and K.card[kind, CardCol.CHEAPEST] > available:
-            # More than the mana there is with every filter activated: not a candidate,
-            # as in the vectorised engine, which checks this only where the deck has no
-            # lookup table (it matters only for a filter that makes less than it costs).
+        if not can_cast(K, S, kind, plain, filtered, n_sets, available, fast):
             continue
-        elif not fast and not castable_kind(K, plain, filtered, n_sets, kind, NO):
-            continue
-        # Jadelight Spelunker: X >= 1.
-        if K.card[kind, CardCol.IS_X] and available < K.card[kind, CardCol.COST] + 1:
-            continue
-        if K.card[kind, CardCol.NEEDS_TARGET] and count(K, S, Group.CREATURE) == 0:
-            continue  # a spell that targets a creature you control needs one
-        if K.card[kind, CardCol.IS_LEGENDARY] and S.zones[Zone.BF, kind] > 0:
-            continue  # the legend rule (CR 704.5j): never a second one on the battlefield
-        if K.card[kind, CardCol.DRAWS] > S.slots[Slot.END] - S.slots[Slot.TOP]:
-            continue  # no card draw past the library's last card: a draw from an empty one loses
         if K.card[kind, CardCol.IS_PAYOFF]:
             if payoff < 0:
                 payoff = kind
