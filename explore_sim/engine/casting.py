@@ -84,22 +84,16 @@ def _first_payable(play: Play, unit_sets: list[np.ndarray], candidate: np.ndarra
 
 def _dig(play: Play, state: GameState, rows: np.ndarray, unit_sets: list[np.ndarray],
          candidate: np.ndarray, draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where no land card is in hand and a land drop is left, the cheapest payable candidate
-    that draws (first in casting order among equals) digs for the turn's land: its card id
-    and whether there is one, each (rows,). ``draws``: the cards each column draws."""
-    cheapest = play.tables.casting.cheapest[play.tables.casting.pass_ids]
+    """Where no land card is in hand and a land drop is left, the first payable candidate that
+    draws digs for the turn's land: its card id and whether there is one, each (rows,).
+    ``draws``: the cards each column draws."""
     best = np.zeros(len(rows), dtype=np.intp)
     found = np.zeros(len(rows), dtype=bool)
-    open_ = (state.hand_lands[rows] == 0) & (state.land_drops[rows] > 0)
-    for cost in np.unique(cheapest[draws > 0]):  # cheapest first
-        if not open_.any():
-            break
-        here = np.flatnonzero(open_)
-        columns = (draws > 0) & (cheapest == cost)
+    here = np.flatnonzero((state.hand_lands[rows] == 0) & (state.land_drops[rows] > 0))
+    if here.size:
         kind, ok = _first_payable(play, [units[here] for units in unit_sets],
-                                  candidate[here] & columns[None, :])
+                                  candidate[here] & (draws > 0)[None, :])
         best[here[ok]], found[here[ok]] = kind[ok], True
-        open_[here[ok]] = False
     return best, found
 
 

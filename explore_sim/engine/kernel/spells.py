@@ -122,8 +122,8 @@ def cast_pass(K, S):
     command zone with {2} of tax per earlier cast, CR 903.8); an explore payoff goes before
     the first castable spell that is not one, if that spell would follow it without the
     payoffs' group, or if the mana, colours aside, pays both; else that spell first. While
-    no land card is in hand and a land drop is left, the cheapest castable card that draws
-    goes first (it digs for the turn's land)."""
+    no land card is in hand and a land drop is left, the first castable card that draws goes
+    first (it digs for the turn's land)."""
     plain, filtered = S.work[Work.CAST_PLAIN], S.work[Work.CAST_FILTERED]
     n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
     available = total_of(K, filtered if n_sets > 1 else plain)
@@ -135,17 +135,14 @@ def cast_pass(K, S):
             else S.sets[SetRow.PAID_CAST])
     if (K.dims[Dim.HAS_DRAWS] and S.slots[Slot.HAND_LANDS] == 0
             and S.slots[Slot.LAND_DROPS] > 0):  # dig for the land drop
-        digger, cheapest = 0, 1 << 30
         rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
         while rank >= 0:
             kind = group_id(K, Group.PASS_IDS, rank)
             rank = next_common(ranks, paid, rank + 1) if fast else next_member(ranks, rank + 1)
-            if (K.card[kind, CardCol.DRAWS] and K.card[kind, CardCol.CHEAPEST] < cheapest
+            if (K.card[kind, CardCol.DRAWS]
                     and can_cast(K, S, kind, plain, filtered, n_sets, available, fast)):
-                digger, cheapest = kind, K.card[kind, CardCol.CHEAPEST]
-        if digger:
-            cast(K, S, digger)
-            return True
+                cast(K, S, kind)
+                return True
     rank = next_common(ranks, paid, 0) if fast else next_member(ranks, 0)
     payoff = -1  # the first castable explore payoff, cast if the mana pays the next spell too
     while rank >= 0:
