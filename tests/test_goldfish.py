@@ -175,6 +175,23 @@ def test_cleanup_discards_down_to_seven():
     assert m["hand_size"] == 7
 
 
+def test_cleanup_discards_a_spell_never_cast_then_surplus_lands_then_the_dearest_spell():
+    """Ten cards, three to go. Get Lost (never cast) first; with three lands in play and six
+    in hand, nine lands against Harmonize's 4: two Forests are surplus and go, the spells
+    stay. With one land in play and three in hand, four lands just reach Harmonize: no land
+    is surplus, and Harmonize (the dearest spell) goes."""
+    hand = ["Get Lost", "Harmonize", "Jadelight Ranger", "Grizzly Bears"] + ["Forest"] * 6
+    game, state, ids = scripted_game([], hand=hand, battlefield=["Forest"] * 3)
+    game.cleanup(state)
+    held = {name: int(state.hand[0, i]) for name, i in ids.items() if state.hand[0, i]}
+    assert held == {"Harmonize": 1, "Jadelight Ranger": 1, "Grizzly Bears": 1, "Forest": 4}
+    hand = ["Harmonize", "Jadelight Ranger"] + ["Grizzly Bears"] * 3 + ["Forest"] * 3
+    game, state, ids = scripted_game([], hand=hand, battlefield=["Forest"])
+    game.cleanup(state)
+    held = {name: int(state.hand[0, i]) for name, i in ids.items() if state.hand[0, i]}
+    assert held == {"Jadelight Ranger": 1, "Grizzly Bears": 3, "Forest": 3}
+
+
 def test_drawing_from_an_empty_library_is_recorded():
     game, state, _ = scripted_game(["Forest"], hand=[], config=GameConfig(on_play=False))
     m = play(game, state)

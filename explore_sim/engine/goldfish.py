@@ -235,19 +235,40 @@ class Goldfish:
     def cleanup(self, state: GameState) -> None:
         """The end of the turn: the mana spent on spells so far joins ``compounded_mana`` (the
         running sum of ``spell_mana`` over the turns, docs/guide/metrics.md); then discard
-        down to the hand limit (:attr:`DeckTables.discard_order`): the spells held for want
-        of a target first, then the most expensive spells (of two that cost the same, the one
-        that is not a mana source), lands last; then the lower id."""
+        down to the hand limit (:attr:`DeckTables.discard_order`): the spells never cast
+        first; then land cards while the lands you control and hold stay at least the mana
+        value of the most expensive spell in hand (surplus lands); then the most expensive
+        spells (of two that cost the same, the one that is not a mana source), lands last;
+        then the lower id."""
         state.totals["compounded_mana"] += state.totals["spell_mana"]
         excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():
             return
+        t = self.tables
         everyone = np.arange(state.trials)
-        for kind in self.tables.discard_order.tolist():
-            dropping = np.minimum(np.maximum(excess, 0), state.hand[:, kind])
-            from_hand(state, everyone, kind, dropping)
-            state.graveyard += dropping
+        order = t.discard_order.tolist()
+        held = len(t.held_ids)  # the order's first cards: the spells never cast
+        spells = np.setdiff1d(t.casting.cast_ids, t.land_ids)
+        dearest = np.max(np.where(state.hand[:, spells] > 0, t.cost[spells], 0), axis=1,
+                         initial=0)
+        lands = row_sum(state.battlefield[:, t.land_ids]) + row_sum(state.hand[:, t.land_ids])
+        surplus = np.maximum(lands - dearest, 0)  # land cards that can go
+        never_cast, others = order[:held], order[held:]
+        steps = ([(kind, False) for kind in never_cast]
+                 + [(kind, True) for kind in others if t.features.is_land[kind]]
+                 + [(kind, False) for kind in others])
+        for kind, surplus_only in steps:
+            limit = np.minimum(excess, surplus) if surplus_only else excess
+            dropping = np.minimum(np.maximum(limit, 0), state.hand[:, kind])
+            self._discard(state, everyone, kind, dropping)
             excess -= dropping
+            if surplus_only:
+                surplus -= dropping
+
+    @staticmethod
+    def _discard(state: GameState, rows: np.ndarray, kind: int, copies: np.ndarray) -> None:
+        from_hand(state, rows, kind, copies)
+        state.graveyard += copies
 
     def play_turn(self, state: GameState) -> None:
         self.untap_and_draw(state)

@@ -37,7 +37,7 @@ from .mana import keyed, paid_row, payable_any, total_of, unit_sets
 from .records import compiled
 from .spells import cast_pass
 from .trace import note, tracing
-from .zones import count, draw, group_id, mark_castable, to_hand, untap_units
+from .zones import count, draw, group_id, group_size, mark_castable, to_hand, untap_units
 
 
 @compiled
@@ -135,21 +135,48 @@ def untap_and_draw(K, S):
 
 
 @compiled
+def discard(K, S, kind, copies):
+    """``copies`` of ``kind`` from the hand to the graveyard (none when ``copies`` <= 0)."""
+    if copies > 0:
+        to_hand(K, S, kind, -copies)
+        S.slots[Slot.GRAVEYARD] += copies
+        note(S, Trace.DISCARD, kind, copies, 0)
+
+
+@compiled
 def cleanup(K, S, discard_order):
-    """Discard down to the hand limit: the most expensive spells first (of two that cost the
-    same, not a mana source), lands last, then by id."""
+    """Discard down to the hand limit: the spells never cast first; then land cards while
+    the lands you control and hold stay at least the mana value of the most expensive spell
+    in hand (surplus lands); then the most expensive spells (of two that cost the same, not a
+    mana source), lands last, then by id."""
     excess = S.slots[Slot.HELD] - K.dims[Dim.HAND_LIMIT]
     if excess <= 0:
         return
-    for kind in discard_order:
-        dropping = min(excess, S.zones[Zone.HAND, kind])
-        if dropping > 0:
-            to_hand(K, S, kind, -dropping)
-            S.slots[Slot.GRAVEYARD] += dropping
-            note(S, Trace.DISCARD, kind, dropping, 0)
+    hand = S.zones[Zone.HAND]
+    lands = count(K, S, Group.LAND)
+    for index in range(group_size(K, Group.LAND_IDS)):
+        lands += hand[group_id(K, Group.LAND_IDS, index)]
+    dearest = 0
+    for kind in range(1, K.dims[Dim.N_KINDS]):
+        if hand[kind] and K.card[kind, CardCol.IS_CAST] and not K.card[kind, CardCol.IS_LAND]:
+            dearest = max(dearest, K.card[kind, CardCol.COST])
+    surplus = max(lands - dearest, 0)  # land cards that can go
+    for step in range(3):  # never cast; surplus lands; the rest in order
+        for kind in discard_order:
+            if excess <= 0:
+                return
+            never_cast = K.card[kind, CardCol.NEEDS_TARGET] == 2
+            if step == 0 and never_cast:
+                dropping = min(excess, hand[kind])
+            elif step == 1 and K.card[kind, CardCol.IS_LAND] and not never_cast:
+                dropping = min(excess, surplus, hand[kind])
+                surplus -= dropping
+            elif step == 2:
+                dropping = min(excess, hand[kind])
+            else:
+                continue
+            discard(K, S, kind, dropping)
             excess -= dropping
-        if excess <= 0:
-            return
 
 
 @compiled
