@@ -152,7 +152,8 @@ def test_no_permanent_to_stand_in_for_another_card_is_refused():
                                 r"the deck has \(3\): at most 27 lands; name more cards to trade "
                                 r"\(trade, --trade\)"),
     ([24, 24], None, OptionError, "24 is given twice"),
-    ([61], None, OptionError, "from 0 to 60"),
+    ([61], None, OptionError, "from 0 to 60, got 61$"),
+    (list(range(5, 91)), None, OptionError, "from 0 to 60, got 61 and 29 more, up to 90$"),
     ("24", None, OptionError, "a list of land counts"),
     ([24, 25], "Cenote Scot", DeckError, "did you mean 'Cenote Scout'"),
     ([24, 25], "Forest", DeckError, "is a land"),

@@ -415,8 +415,12 @@ def _checked_counts(deck: Deck, counts: Sequence[int]) -> list[int]:
     for count in counts:
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or \
                 not 0 <= count <= deck.size:
+            beyond = [c for c in counts if isinstance(c, (int, np.integer))
+                      and not isinstance(c, bool) and not 0 <= c <= deck.size]
+            more = (f" and {len(beyond) - 1} more, up to {max(beyond)}"
+                    if len(beyond) > 1 and count in beyond else "")
             raise OptionError(f"counts: a land count must be a whole number from 0 to "
-                              f"{deck.size}, got {clip(repr(count))}")
+                              f"{deck.size}, got {clip(repr(count))}{more}")
         if int(count) in out:
             raise OptionError(f"counts: {count} is given twice")
         out.append(int(count))
