@@ -129,8 +129,7 @@ def test_an_explorer_outside_the_deck_is_refused_unless_said_so(capsys):
     assert out.stderr == (
         "explore-sim: error: explorer 'Jadelight Ranger' is not in the main deck of 'Lost "
         "Caverns Merfolk Explore'; if it comes from "
-        "elsewhere (a token, the sideboard), say so with --explorer-outside "
-        "(explorer_outside=True)\n")
+        "elsewhere (a token, the sideboard), say so with --explorer-outside\n")
     assert main(["explore", DECK, "--explorer", "Jadelight Ranger", "--explorer-outside",
                  "--trials", "1000", "--seed", "1", "--format", "json"]) == 0
     meta = json.loads(capsys.readouterr().out)["meta"]
