@@ -49,6 +49,7 @@ __all__ = [
     "normalize_name",
     "mana_value_of",
     "classify_types",
+    "is_permanent_type",
 ]
 
 #: When a card's explores happen (the ``explores_when`` column of the catalog).
@@ -223,6 +224,22 @@ def _symbol_value(symbol: str, mana_cost: str) -> int:
 
 def _is_number(symbol: str) -> bool:
     return symbol.isascii() and symbol.isdigit() and len(symbol) <= 9
+
+
+def is_permanent_type(type_line: str) -> bool:
+    """Whether a card of ``type_line`` is a permanent in the library: its front face is not
+    an instant or a sorcery.
+
+    Parameters
+    ----------
+    type_line : str
+        The card's type line (faces joined by ``//``).
+
+    Returns
+    -------
+    bool
+    """
+    return not ({"instant", "sorcery"} & _card_types(type_line.split("//")[0]))
 
 
 def _card_types(face_type_line: str) -> set[str]:
@@ -558,8 +575,7 @@ class Card:
     @property
     def is_permanent(self) -> bool:
         """True unless the card in the library is an instant or a sorcery."""
-        types = _card_types(self.type_line.split("//")[0])
-        return not ({"instant", "sorcery"} & types)
+        return is_permanent_type(self.type_line)
 
     def abilities(self) -> str:
         """The modelled explore / Map abilities in words.

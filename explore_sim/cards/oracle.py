@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ..errors import CardError
-from .card import CAN_BE_COMMANDER
+from .card import CAN_BE_COMMANDER, is_permanent_type
 
 __all__ = ["abilities_from_text", "target_from_faces", "MAX_ORACLE_TEXT"]
 
@@ -80,8 +80,6 @@ _DRAW_SPOILERS = re.compile(r"\bdiscards?\b|additional cost|from your hand on to
                             r"on (?:the )?(?:top|bottom) of (?:your|their) library")
 _DRAW_NUMBERS = {**dict.fromkeys(("a", "one"), 1), "two": 2, "three": 3, "four": 4, "five": 5,
                  "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-#: Card types of a permanent (CR 110.4).
-_PERMANENT_TYPES = ("artifact", "battle", "creature", "enchantment", "land", "planeswalker")
 _ENTER_DRAWS = re.compile(rf"^\s*{_ENTERS}, (?:you )?draw (a|one|two|three|four) cards?\.")
 
 
@@ -98,7 +96,8 @@ def abilities_from_text(name: str, text: str,
         Oracle text; faces joined by newlines.
     type_line : str
         The card's type line: a permanent's ``draws`` are an enter trigger's ("When it enters,
-        draw a card."), a spell's its own ("Draw two cards.").
+        draw a card."), an instant's or sorcery's its own ("Draw two cards.")
+        (:func:`~explore_sim.cards.card.is_permanent_type`).
 
     Returns
     -------
@@ -114,8 +113,8 @@ def abilities_from_text(name: str, text: str,
                         f"{MAX_ORACLE_TEXT:,})")
     normalized = _normalize(name, text)
     originals = _without_reminders(text).splitlines()
-    front = type_line.split("//")[0].casefold().split()
-    permanent = any(word in front for word in _PERMANENT_TYPES)
+    drawing = (_ENTER_DRAWS if is_permanent_type(type_line) else _SPELL_DRAWS)
+    spoiled = bool(_DRAW_SPOILERS.search(normalized))  # a cost or a loss of cards: no draw read
     fields: dict[str, Any] = {}
     unmatched: list[str] = []
     for number, line in enumerate(normalized.splitlines()):
@@ -140,8 +139,8 @@ def abilities_from_text(name: str, text: str,
         if _LAND_OR_DRAW.search(line):
             fields["extra_land"] = "attack_or_draw"
             recognised = True
-        draws = (_ENTER_DRAWS if permanent else _SPELL_DRAWS).search(line)
-        if draws and "draws" not in fields and not _DRAW_SPOILERS.search(normalized):
+        draws = drawing.search(line)
+        if draws and "draws" not in fields and not spoiled:
             fields["draws"] = _DRAW_NUMBERS[draws.group(1)]
         if _COMMANDER.search(line):
             fields["keywords"] = (*fields.get("keywords", ()), CAN_BE_COMMANDER)

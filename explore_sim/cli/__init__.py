@@ -93,8 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             output = COMMANDS[args.command](args)
         except ExploreSimError as error:
-            print_warnings(caught, option_flags(parser, command))
-            print_error(error, option_flags(parser, command))
+            flags = option_flags(parser, command)
+            print_warnings(caught, flags)
+            print_error(error, flags)
             return 2
         except KeyboardInterrupt:
             print_line(f"{PROG}: interrupted")

@@ -31,20 +31,6 @@ from .zones import (
 
 
 @compiled
-def counters_on_each(K, S, slot, per_copy):
-    """``per_copy`` +1/+1 counters on each permanent of group ``slot``, sick or not."""
-    if per_copy <= 0:
-        return
-    for index in range(group_size(K, slot)):
-        kind = group_id(K, slot, index)
-        sick = S.zones[Zone.SICK, kind]
-        S.zones[Zone.SICK_CTR, kind] += sick * per_copy
-        S.zones[Zone.CTR, kind] += (S.zones[Zone.BF, kind] - sick) * per_copy
-        if S.zones[Zone.BF, kind] > 0:
-            note(S, Trace.COUNTERS, kind, per_copy * S.zones[Zone.BF, kind], S.zones[Zone.BF, kind])
-
-
-@compiled
 def note_each(K, S, slot, event, per_copy):
     """The log only: event ``event`` for each permanent of group ``slot`` on the battlefield,
     ``per_copy`` for each of its copies."""
@@ -54,6 +40,19 @@ def note_each(K, S, slot, event, per_copy):
         kind = group_id(K, slot, index)
         if S.zones[Zone.BF, kind] > 0:
             note(S, event, kind, per_copy * S.zones[Zone.BF, kind], S.zones[Zone.BF, kind])
+
+
+@compiled
+def counters_on_each(K, S, slot, per_copy):
+    """``per_copy`` +1/+1 counters on each permanent of group ``slot``, sick or not."""
+    if per_copy <= 0:
+        return
+    for index in range(group_size(K, slot)):
+        kind = group_id(K, slot, index)
+        sick = S.zones[Zone.SICK, kind]
+        S.zones[Zone.SICK_CTR, kind] += sick * per_copy
+        S.zones[Zone.CTR, kind] += (S.zones[Zone.BF, kind] - sick) * per_copy
+    note_each(K, S, slot, Trace.COUNTERS, per_copy)
 
 
 @compiled
