@@ -297,6 +297,21 @@ def test_generic_mana_spares_no_colour_for_a_card_never_cast():
     assert m["cards_cast"] == 2 and m["mana_spent"] == 3
 
 
+def test_generic_mana_spares_the_colour_a_spell_the_mana_left_casts_needs():
+    """With an Island and three Forests, Merfolk Branchwalker ({1}{G}) pays its generic mana
+    with a Forest: the {G}{U} spell the two mana left can cast needs the Island, though the
+    rest of the hand asks for more green than blue (Green Giant's {3}{G}{G} waits for more
+    mana than is left, and sources untap next turn). Counting the whole hand's pips, the
+    Island paid and the {G}{U} spell stayed in hand."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3,
+                                     hand=["Merfolk Branchwalker", "Simic Test Card",
+                                           "Green Giant Test Card"],
+                                     battlefield=["Island"] + ["Forest"] * 3)
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+    assert state.battlefield[0, ids["Simic Test Card"]] == 1
+
+
 def test_least_flexible_sources_are_tapped_first():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Cenote Scout", "Spyglass Siren"],
                                      battlefield=["Forest", "Breeding Pool"])

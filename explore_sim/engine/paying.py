@@ -53,6 +53,8 @@ MAX_TAXED_CASTS = 12
 #: Largest :attr:`ManaTables.lookup` (amounts of units x ways to pay) built; past it the
 #: exact test is computed each time.
 LOOKUP_LIMIT = 1 << 21
+#: The most a class's colours are counted to spare (or to lack) in generic mana's order.
+SPARE_CAP = 63
 
 #: Lookup tables already built, by the tables they were built from (every chunk of a run
 #: builds the same game).
@@ -213,7 +215,8 @@ class ManaTables:
         self.generic_order = sorted(range(self.n_classes),
                                     key=lambda c: (flexibility[c], int(self.class_mask[c])))
         # Generic mana: the least flexible units first; among equally flexible ones, the
-        # colours the rest of the hand (then the library) needs least (:meth:`generic_orders`).
+        # colours with the most to spare for the spells the mana left could cast, then those
+        # the rest of the hand (then the library) needs least (:meth:`generic_orders`).
         self.flexibility = flexibility.astype(np.int64)
         self.class_colours = ((self.class_mask[:, None] & np.array([1, 2, 4, 8, 16])[None, :])
                               != 0).astype(np.int32)  # (n_classes, 5): W U B R G
@@ -237,6 +240,10 @@ class ManaTables:
         self.source_once = f.mana_once[self.source_ids]
         self.has_filters = bool((self.source_cost > 0).any())
         self.mode_card_array = np.array(self.mode_card, dtype=np.intp)
+        # The least mana each card id can be cast for (lands: never counted).
+        self.card_cheapest = np.full(len(f.cards) + 1, 1 << 20, dtype=np.int32)
+        for card_id, card_modes in self.card_modes.items():
+            self.card_cheapest[card_id] = min(int(self.total[m]) for m in card_modes)
         self._build_lookup()
 
     def _build_lookup(self) -> None:
@@ -282,15 +289,24 @@ class ManaTables:
             self._allocations[mode] = self._pay_pips(units, mode)
         return self._allocations[mode]
 
-    def generic_orders(self, hand_pips: np.ndarray, library_pips: np.ndarray) -> np.ndarray:
+    def generic_orders(self, units: np.ndarray, now_pips: np.ndarray, hand_pips: np.ndarray,
+                       library_pips: np.ndarray) -> np.ndarray:
         """The order each row pays generic mana in, shape (rows, n_classes): the least
-        flexible class first; of equally flexible ones, the one whose colours the pips of
-        the rest of the hand (``hand_pips``, (rows, 5)) need least, then those of the library
-        (``library_pips``), then the static :attr:`generic_order`."""
+        flexible class first; of equally flexible ones, the one whose colours have the most
+        to spare (the units left after the pips, ``units`` (rows, n_classes), of each of its
+        colours less the pips ``now_pips`` (rows, 5) of the spells the mana left could
+        still cast); then the one whose colours the pips of the rest of the hand
+        (``hand_pips``, (rows, 5)) need least, then those of the library (``library_pips``),
+        then the static :attr:`generic_order`."""
+        supply = units.astype(np.int64) @ self.class_colours  # (rows, 5)
+        spare_by_colour = supply - now_pips
+        spare = np.where(self.class_colours[None, :, :] > 0, spare_by_colour[:, None, :],
+                         SPARE_CAP).min(axis=2)
+        spare = np.clip(spare, -SPARE_CAP, SPARE_CAP).astype(np.int64)
         hand = np.minimum(hand_pips @ self.class_colours.T, (1 << 15) - 1).astype(np.int64)
         library = np.minimum(library_pips @ self.class_colours.T, (1 << 12) - 1).astype(np.int64)
-        key = ((self.flexibility[None, :] << 40) + (hand << 24) + (library << 12)
-               + self.generic_rank[None, :])
+        key = ((self.flexibility[None, :] << 48) + ((SPARE_CAP - spare) << 40) + (hand << 24)
+               + (library << 12) + self.generic_rank[None, :])
         return np.argsort(key, axis=1, kind="stable")
 
     # ----------------------------------------------------------------------------------
@@ -568,31 +584,37 @@ class ManaTables:
             if needs_filters.any():
                 self.activate_filters(state, rows[needs_filters], unavailable)
                 units = self.units(state, rows, unavailable)
+        if self.lookup is not None and not take_all:
+            pip_used, pip_life = self._allocation(mode)
+            keys = self.keys(units)
+            used, life = np.take(pip_used, keys, axis=0), pip_life[keys]
+            left = units - used
+        else:
+            left = units.copy()
+            used, life = self._pay_pips(left, mode)
         order = None
         if self.has_generic_ties and self.modes[mode].generic and not take_all:
-            order = self.generic_orders(self._rest_of_hand_pips(state, rows, mode),
+            hand_pips, now_pips = self._rest_of_hand_pips(state, rows, mode, left)
+            order = self.generic_orders(left, now_pips, hand_pips,
                                         of_rows(state.library_pips, rows))
-        if self.lookup is not None and not take_all:
-            pip_used, life = self._allocation(mode)
-            keys = self.keys(units)
-            used = np.take(pip_used, keys, axis=0)
-            self._pay_generic(units - used, used, self.modes[mode], False, order)
-            payment = Payment(used=used, life=life[keys], x=np.zeros(len(rows), np.int32))
-        else:
-            payment = self.allocate(units, mode, take_all, order)
+        x = self._pay_generic(left, used, self.modes[mode], take_all, order)
+        payment = Payment(used=used, life=life, x=x)
         self.tap(state, rows, payment.used, unavailable)
         return payment
 
-    def _rest_of_hand_pips(self, state: GameState, rows: np.ndarray, mode: int) -> np.ndarray:
+    def _rest_of_hand_pips(self, state: GameState, rows: np.ndarray, mode: int,
+                           left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pips of each colour of the cards in hand a game casts (:attr:`cast_pips`), less
-        the card ``mode`` casts (it is still in hand while it is paid for), shape (rows,
-        5)."""
-        pips = of_rows(state.hand, rows) @ self.cast_pips
+        the card ``mode`` casts (it is still in hand while it is paid for); and those of
+        them whose cheapest way to pay the mana left after ``mode`` could pay (``left``:
+        the units after its pips, (rows, n_classes)). Both shape (rows, 5)."""
+        hand = of_rows(state.hand, rows).astype(np.int32)
         card = self.mode_card[mode]
         if card:
-            in_hand = of_rows(state.hand, rows, card) > 0
-            pips -= in_hand[:, None] * self.cast_pips[card]
-        return pips
+            hand[:, card] -= hand[:, card] > 0
+        mana_left = row_sum(left) - self.modes[mode].generic
+        now = self.card_cheapest[None, :] <= mana_left[:, None]
+        return hand @ self.cast_pips, (hand * now) @ self.cast_pips
 
 
 def _sacrifice_tapped(state: GameState, rows: np.ndarray, kind: int, copies: np.ndarray) -> None:

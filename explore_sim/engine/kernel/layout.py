@@ -522,6 +522,8 @@ class Work(_Numbered):
     ORDER = auto()
     ORDER_KEYS = auto()
     ORDER_PIPS = auto()
+    ORDER_NOW = auto()
+    ORDER_SUPPLY = auto()
     NEED = auto()
     FILTER_UNITS = auto()
     FILTER_ONE = auto()

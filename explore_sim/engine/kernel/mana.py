@@ -5,20 +5,24 @@ units of mana by class; a mode of a cost is payable when Hall's condition holds 
 masks of the exact test and the units are at least its mana value (read from the lookup
 table where the deck has one); pips are paid one at a time, the most demanding first, each
 by the least flexible class that leaves the rest payable; generic mana by the least
-flexible units, of equally flexible ones the colour the rest of the hand (then the library)
-needs least; units come from the pool first, then sources are tapped in tapping order.
+flexible units, of equally flexible ones the colour with the most to spare for the spells
+the mana left could cast, then the colour the rest of the hand (then the library) needs
+least; units come from the pool first, then sources are tapped in tapping order.
 ``K`` is the packed :class:`~.pack.KernelTables`, ``S`` the game :mod:`.state`.
 """
 
 from __future__ import annotations
 
-from .codes import ONE
+from .bits import next_member
+from .codes import ONE, SPARE_CAP
 from .layout import (
+    CardCol,
     ClassCol,
     Dim,
     Group,
     ModeCol,
     PipCol,
+    SetRow,
     Slot,
     SourceCol,
     UnitRow,
@@ -186,10 +190,13 @@ def total_of(K, units):
 
 @compiled
 def generic_order(K, S, mode, units, order):
-    """The order of unit classes generic mana is paid in, into ``order``: the static order,
-    or, where equally flexible classes exist, the colours the rest of the hand (then the
-    library) needs least first (docs/mana.md). Only the classes ``units`` holds are ordered
-    (the others pay nothing); returns how many."""
+    """The order of unit classes generic mana is paid in, into ``order`` (``units``: what
+    is left after the pips of ``mode``): the static order, or, where equally flexible
+    classes exist, first the one whose colours have the most to spare for the spells left in
+    hand that the mana left after this payment could cast (units of the colour less their
+    pips), then the colours the rest of the hand (then the library) needs least
+    (docs/mana.md). Only the classes ``units`` holds are ordered (the others pay nothing);
+    returns how many."""
     n_classes = K.dims[Dim.N_CLASSES]
     n = 0
     if not K.dims[Dim.TIES]:
@@ -206,23 +213,44 @@ def generic_order(K, S, mode, units, order):
     if n <= 1:
         return n  # nothing to order
     lib_pips = S.lib_pips
-    pips = S.work[Work.ORDER_PIPS]
+    pips, now, supply = S.work[Work.ORDER_PIPS], S.work[Work.ORDER_NOW], S.work[Work.ORDER_SUPPLY]
     for k in range(5):
         pips[k] = S.hand_pips[k]
+        now[k] = 0
+        supply[k] = 0
     card = K.modes[mode, ModeCol.MODE_CARD]
     if card and S.zones[Zone.HAND, card] > 0:
         for k in range(5):
             pips[k] -= K.pips[card, k]
+    # The spells the mana left could still cast this turn (sources untap next turn, so
+    # only they are stranded by what generic mana takes now).
+    left = total_of(K, units) - K.modes[mode, ModeCol.GENERIC]
+    held = S.sets[SetRow.HELD_IDS]
+    kind = next_member(held, 1)
+    while kind >= 0:
+        if K.card[kind, CardCol.NEEDS_TARGET] != 2 and K.card[kind, CardCol.CHEAPEST] <= left:
+            copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
+            for k in range(5):
+                now[k] += copies * K.pips[kind, k]
+        kind = next_member(held, kind + 1)
+    for c in range(n_classes):
+        for k in range(5):
+            supply[k] += units[c] * K.classes[c, ClassCol.COLOURS + k]
     keys = S.work[Work.ORDER_KEYS]
     for j in range(n):
         c = order[j]
         need_hand = 0
         need_library = 0
+        spare = SPARE_CAP
         for k in range(5):
-            need_hand += pips[k] * K.classes[c, ClassCol.COLOURS + k]
-            need_library += lib_pips[k] * K.classes[c, ClassCol.COLOURS + k]
-        keys[c] = ((K.classes[c, ClassCol.FLEXIBILITY] << 40) + (min(need_hand, 32767) << 24)
-                   + (min(need_library, 4095) << 12) + K.classes[c, ClassCol.GENERIC_RANK])
+            if K.classes[c, ClassCol.COLOURS + k]:
+                need_hand += pips[k]
+                need_library += lib_pips[k]
+                spare = min(spare, supply[k] - now[k])
+        spare = max(spare, -SPARE_CAP)
+        keys[c] = ((K.classes[c, ClassCol.FLEXIBILITY] << 48) + ((SPARE_CAP - spare) << 40)
+                   + (min(need_hand, 32767) << 24) + (min(need_library, 4095) << 12)
+                   + K.classes[c, ClassCol.GENERIC_RANK])
     for j in range(1, n):  # the classes by key (keys are distinct): an insertion sort
         k = j
         while k > 0 and keys[order[k - 1]] > keys[order[k]]:
