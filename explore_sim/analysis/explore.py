@@ -528,9 +528,8 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
 def _check_drawn(drawn: object, library_size: int, deck: Deck) -> int:
     drawn = _check_int("drawn", drawn, 0, 10**6)
     if drawn > library_size:
-        raise DeckError(
-            f"{deck.source}: the library has {library_size} cards, so {drawn} cannot be drawn"
-        )
+        raise OptionError(f"drawn: the library has {library_size} cards, so {drawn} cannot "
+                          "be drawn")
     return drawn
 
 
@@ -584,7 +583,7 @@ def _check_explores(explores: int | None, explorer: Card | None) -> int:
     if explores is None:
         if explorer is not None and explorer.explores_x:
             raise OptionError(
-                f"{explorer.name} explores X times: give the number of explores"
+                f"explores: {explorer.name} explores X times: give the number of explores"
             )
         return explorer.explores if explorer is not None and explorer.explores else 1
     return _check_int("explores", explores, 0, _MAX_EXPLORES)
@@ -627,7 +626,7 @@ def _library_ids(
     for card in removed:
         if remaining[card] == 0:
             raise DeckError(
-                f"no copy of {card.name!r} is left in the deck to remove "
+                f"known: no copy of {card.name!r} is left in the deck to remove "
                 f"(the deck has {dict(deck.main)[card]})"
             )
         remaining[card] -= 1

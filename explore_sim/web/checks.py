@@ -26,9 +26,9 @@ _OUTSIDE_HINT = re.compile(r"; if it comes from elsewhere.*$", re.S)
 #: The field of an explore error, by what the message says (first match wins).
 _EXPLORE_FIELDS = (
     ("explorer", re.compile(r"^(unknown explorer|explorer )")),
-    ("known", re.compile(r"^(known card|no copy of )")),
-    ("drawn", re.compile(r"cannot be drawn$")),
-    ("explores", re.compile(r"explores X times|^explores ")),
+    ("known", re.compile(r"^(known card|known: )")),
+    ("drawn", re.compile(r"^drawn[: ]")),
+    ("explores", re.compile(r"^explores[: ]")),
     ("turn", re.compile(r"^turn ")),
 )
 _LABELS = {"explorer": "explorer", "known": "known cards", "drawn": "cards drawn",
@@ -60,6 +60,7 @@ def explore_errors(options: Mapping[str, Any], deck: Deck) -> dict[str, str]:
         text = text.removeprefix(f"{deck.source}: ")
         field = next((name for name, pattern in _EXPLORE_FIELDS if pattern.search(text)),
                      "explorer")
+        text = text.removeprefix(f"{field}: ")  # the option's keyword: the field says it
         word = _LABELS[field].split()[0]
         named = text.startswith((word, f"unknown {word}"))
         return {field: text if named else f"{_LABELS[field]}: {text}"}
