@@ -13,13 +13,14 @@ least; units come from the pool first, then sources are tapped in tapping order.
 
 from __future__ import annotations
 
-from .bits import next_member
+from .bits import next_common
 from .codes import ONE, SPARE_CAP
 from .layout import (
     CardCol,
     ClassCol,
     Dim,
     Group,
+    IdSet,
     ModeCol,
     PipCol,
     SetRow,
@@ -189,6 +190,17 @@ def total_of(K, units):
 
 
 @compiled
+def _flexibility_ties(K, order, n):
+    """Whether two of the classes ``order[:n]`` are equally flexible."""
+    for a in range(n):
+        for b in range(a + 1, n):
+            if (K.classes[order[a], ClassCol.FLEXIBILITY]
+                    == K.classes[order[b], ClassCol.FLEXIBILITY]):
+                return True
+    return False
+
+
+@compiled
 def generic_order(K, S, mode, units, order):
     """The order of unit classes generic mana is paid in, into ``order`` (``units``: what
     is left after the pips of ``mode``): the static order, or, where equally flexible
@@ -199,19 +211,20 @@ def generic_order(K, S, mode, units, order):
     returns how many."""
     n_classes = K.dims[Dim.N_CLASSES]
     n = 0
-    if not K.dims[Dim.TIES]:
+    if K.dims[Dim.TIES]:
+        for c in range(n_classes):
+            if units[c] > 0:
+                order[n] = c
+                n += 1
+        if not _flexibility_ties(K, order, n):
+            n = 0  # the static order: no two classes that pay are equally flexible
+    if n == 0:
         for j in range(n_classes):
             c = K.classes[j, ClassCol.GENERIC_ORDER]
             if units[c] > 0:
                 order[n] = c
                 n += 1
         return n
-    for c in range(n_classes):
-        if units[c] > 0:
-            order[n] = c
-            n += 1
-    if n <= 1:
-        return n  # nothing to order
     lib_pips = S.lib_pips
     pips, now, supply = S.work[Work.ORDER_PIPS], S.work[Work.ORDER_NOW], S.work[Work.ORDER_SUPPLY]
     for k in range(5):
@@ -225,14 +238,14 @@ def generic_order(K, S, mode, units, order):
     # The spells the mana left could still cast this turn (sources untap next turn, so
     # only they are stranded by what generic mana takes now).
     left = total_of(K, units) - K.modes[mode, ModeCol.GENERIC]
-    held = S.sets[SetRow.HELD_IDS]
-    kind = next_member(held, 1)
+    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
+    kind = next_common(held, cast, 1)  # the spells held that a game casts
     while kind >= 0:
-        if K.card[kind, CardCol.NEEDS_TARGET] != 2 and K.card[kind, CardCol.CHEAPEST] <= left:
+        if K.card[kind, CardCol.CHEAPEST] <= left:
             copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
             for k in range(5):
                 now[k] += copies * K.pips[kind, k]
-        kind = next_member(held, kind + 1)
+        kind = next_common(held, cast, kind + 1)
     for c in range(n_classes):
         for k in range(5):
             supply[k] += units[c] * K.classes[c, ClassCol.COLOURS + k]
