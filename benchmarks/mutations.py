@@ -550,6 +550,9 @@ MUTATIONS = [
              "        if K.card[kind, CardCol.CHEAPEST] <= left:",
              "        if K.card[kind, CardCol.CHEAPEST] <= left + 100:",
              ("test_kernel.py",)),
+    Mutation("commander-identity-ignores-basic-land-types", "explore_sim/cards/commanders.py",
+             "    return mask | basic_land_colours(card.subtypes)", "    return mask",
+             ("test_commander_lists.py",)),
     Mutation("kernel-generic-spares-colours-for-never-cast-cards",
              "explore_sim/engine/kernel/zones.py",
              "    else:  # the pips generic mana spares: a card never cast asks for none\n"

@@ -13,10 +13,12 @@ import warnings
 from html import unescape
 
 import pytest
+from conftest import DECKS
 
 import explore_sim
 from explore_sim.cards import Catalog
-from explore_sim.cards.commanders import can_be_commander, is_basic_land
+from explore_sim.cards.commanders import can_be_commander, deck_identity, is_basic_land
+from explore_sim.cards.costs import mask_of
 from explore_sim.cards.decklist import Deck, parse_deck
 from explore_sim.cli import main
 from explore_sim.errors import DeckError, DeckWarning
@@ -27,9 +29,11 @@ JANEWAY = "Captain Kathryn Janeway"
 
 
 def spells(count: int, leaving_out: tuple[str, ...] = ()) -> list[str]:
-    """Names of ``count`` built-in nonland cards that cannot be a commander."""
+    """Names of ``count`` built-in nonland cards that cannot be a commander, all within
+    Hakbal's colour identity (blue and green)."""
     names = sorted(card.name for card in Catalog.builtin()
                    if not card.is_land and not can_be_commander(card)
+                   and not deck_identity(card) & ~mask_of("UG")
                    and card.name not in leaving_out)
     assert len(names) >= count
     return names[:count]
@@ -139,6 +143,26 @@ def test_a_101_card_list_with_headers_is_played_as_it_is_and_told_once():
                     "101 (100 + 1 commander); it is played as it is"]
     _, exact = parsed(f"Commander\n1 {HAKBAL}\n\nDeck\n{commander_list().split(chr(10), 1)[1]}")
     assert exact == []
+
+
+def test_cards_outside_the_commanders_colour_identity_are_told_once_with_their_lines():
+    """Vraska's Contempt ({B} in its cost), Woodland Cemetery ({B} in its mana ability) and
+    a Swamp (a basic land type making B, CR 903.5d) are outside Hakbal's blue and green;
+    Command Tower ("your commander's colours") and Arcane Signet are not."""
+    body = commander_list().split("\n", 1)[1].replace(
+        "34 Forest", "30 Forest\n1 Woodland Cemetery\n1 Swamp\n1 Vraska's Contempt\n"
+        "1 Arcane Signet")
+    text = f"Commander\n1 {HAKBAL}\n\nDeck\n{body}"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        deck = explore_sim.load_deck(text, cards=[DECKS / "golgari_explore.cards.toml",
+                                                  DECKS / "hakbal_merfolk_commander.cards.toml"])
+    told = [str(w.message) for w in caught if issubclass(w.category, DeckWarning)]
+    assert deck.size == 99 and told == [
+        "<text>: 3 cards outside the commander's colour identity (UG): line 36 'Woodland "
+        "Cemetery' (B), line 37 'Swamp' (B), line 38 \"Vraska's Contempt\" (B); a Commander "
+        "deck may not hold them (CR 903.4, 903.5d); they are played as listed"]
+    assert deck_identity(Catalog.builtin().get("Forest")) == mask_of("G")
 
 
 def test_a_commander_also_in_the_deck_is_refused_naming_both_lines():

@@ -26,6 +26,7 @@ from typing import Protocol
 
 from ..errors import DeckError, DeckWarning, clip
 from .card import CAN_BE_COMMANDER, Card, normalize_name
+from .costs import ANY_COLOUR, basic_land_colours, mask_text, parse_produces
 from .decklists.limits import Entry
 from .decklists.lines import section_of
 
@@ -131,7 +132,58 @@ def commander_sections(sections: Sections, entries: Mapping[str, Sequence[Entry]
                 f"{source}: a Commander deck has {COMMANDER_DECK_SIZE} cards with its "
                 f"commander; this one has {total} ({_size(main)} + {held}); it is played "
                 "as it is", DeckWarning, stacklevel=3)
+        _tell_off_identity(main, commanders, entries.get("main", ()), catalog, source)
     return sections
+
+
+def deck_identity(card: Card) -> int:
+    """The colours a commander's colour identity must hold for ``card`` to be in its deck
+    (CR 903.4, 903.5d): the card's colour identity (``colour_identity``, else its cost's
+    pips), the colours its mana ability names (``produces`` letters; "any colour" and "your
+    commander's colours" name none), and the colours of its basic land types.
+
+    Parameters
+    ----------
+    card : Card
+
+    Returns
+    -------
+    int
+        A colour mask (W U B R G bits).
+    """
+    mask = card.identity
+    for produces in (card.produces, card.back_produces):
+        key = produces.strip().casefold()
+        if key and key not in {"any", "any color", "any colour", "commander", "none"}:
+            for unit in parse_produces(produces):
+                mask |= unit & ANY_COLOUR
+    return mask | basic_land_colours(card.subtypes)
+
+
+def _tell_off_identity(main: Sequence[tuple[Card, int]],
+                       commanders: Sequence[tuple[Card, int]], lines: Sequence[Entry],
+                       catalog: _Names, source: str) -> None:
+    """A DeckWarning naming the main-deck cards outside the commanders' colour identity
+    (with their lines): a Commander deck may not hold them; they are played as listed."""
+    identity = 0
+    for card, _ in commanders:
+        identity |= card.identity
+    line_of: dict[str, int] = {}
+    for number, name, _ in lines:
+        found = catalog.find(name)
+        if found is not None:
+            line_of.setdefault(found.name, number)
+    outside = [card for card, _ in main if deck_identity(card) & ~identity & ANY_COLOUR]
+    if not outside:
+        return
+    named = _some([(f"line {line_of[card.name]} " if card.name in line_of else "")
+                   + f"{clip(card.name, 40)!r} ({mask_text(deck_identity(card) & ~identity)})"
+                   for card in outside])
+    warnings.warn(
+        f"{source}: {len(outside)} card{'s' if len(outside) > 1 else ''} outside the "
+        f"commander's colour identity ({mask_text(identity) or 'colourless'}): {named}; a "
+        "Commander deck may not hold them (CR 903.4, 903.5d); they are played as listed",
+        DeckWarning, stacklevel=4)
 
 
 def check_commanders(main: Sequence[tuple[Card, int]], commanders: Sequence[tuple[Card, int]],
