@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from explore_sim.analysis.advise import ADVICE_COLUMNS, advise, play_branch, pos
 from explore_sim.cards import EMPTY
 from explore_sim.engine.goldfish import GameConfig, GameState
 from explore_sim.engine.policies import as_policy
-from explore_sim.errors import DeckError, OptionError
+from explore_sim.errors import DeckError, OptionError, OptionWarning
 
 SEVENS = TESTS / "fixtures" / "decks" / "scouts_and_sevens.txt"
 XLN = DECKS / "xln_sultai_explore.txt"
@@ -265,3 +266,15 @@ def test_advise_mana_used_on_the_command_line():
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().endswith("--mana-used: your sources make 2 mana, less than the 5 "
                                        "used this turn")
+
+
+def test_more_lands_than_land_drops_is_told_and_taken_as_given():
+    """Three lands on turn 1 (a typo, or ramp) is said in a warning; the position stands."""
+    with pytest.warns(OptionWarning, match="battlefield: 3 lands on turn 1, more than one "
+                                           "land drop a turn gives"):
+        pos = position(explore_sim.load_deck(SEVENS), **{**SEVEN_DROP, "turn": 1,
+                                                         "battlefield": "3 Forest, Cenote Scout"})
+    assert pos.turn == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        position(explore_sim.load_deck(SEVENS), **SEVEN_DROP)  # two lands on turn 2: quiet

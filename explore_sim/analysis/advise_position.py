@@ -28,6 +28,7 @@ mana paid than the sources make; so are positions the engine cannot take up mid-
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -41,7 +42,7 @@ from ..engine.goldfish import GameConfig, GameState, Goldfish
 from ..engine.options import as_flag
 from ..engine.policies import Policy
 from ..engine.state import shuffled_libraries
-from ..errors import DeckError, OptionError, clip
+from ..errors import DeckError, OptionError, OptionWarning, clip
 
 __all__ = ["PHASES", "Position", "check_paid", "position"]
 
@@ -285,6 +286,7 @@ def position(
     zones["battlefield"].setdefault(explorer_card, 1)
     _check_zones(zones, commanders)
     remaining = _library(deck, zones, commanders, revealed_card)
+    _tell_many_lands(zones["battlefield"], turn)
     ids = [i + 1 for i, card in enumerate(deck.cards) for _ in range(remaining[card])]
     return Position(
         deck=deck, turn=turn, on_play=on_play, hand=zones["hand"],
@@ -293,6 +295,16 @@ def position(
         mana_used=mana_used, maps=maps, phase=phase, library=np.array(ids, dtype=np.int16),
         features=deck.features(),
     )
+
+
+def _tell_many_lands(battlefield: dict[Card, int], turn: int) -> None:
+    """An OptionWarning where the battlefield holds more lands than one land drop a turn
+    gives (a typo, or a ramp spell or an extra land drop): the position is taken as given."""
+    lands = sum(count for card, count in battlefield.items() if card.is_land)
+    if lands > turn:
+        warnings.warn(f"battlefield: {lands} lands on turn {turn}, more than one land drop a "
+                      "turn gives; the position is taken as given (a ramp spell or an extra "
+                      "land drop can do it)", OptionWarning, stacklevel=4)
 
 
 def _not_a_token(name: str, label: str) -> None:
