@@ -553,6 +553,12 @@ MUTATIONS = [
     Mutation("commander-identity-ignores-basic-land-types", "explore_sim/cards/commanders.py",
              "    return mask | basic_land_colours(card.subtypes)", "    return mask",
              ("test_commander_lists.py",)),
+    Mutation("cards-drawn-not-counted", "explore_sim/engine/zones.py",
+             'state.totals["cards_drawn"][drawn] += 1', 'state.totals["cards_drawn"][drawn] += 0',
+             ("test_card_draw.py",)),
+    Mutation("kernel-cards-drawn-not-counted", "explore_sim/engine/kernel/zones.py",
+             "S.totals[Event.CARDS_DRAWN] += 1", "S.totals[Event.CARDS_DRAWN] += 0",
+             ("test_golden_games.py",)),
     Mutation("kernel-generic-spares-colours-for-never-cast-cards",
              "explore_sim/engine/kernel/zones.py",
              "    else:  # the pips generic mana spares: a card never cast asks for none\n"

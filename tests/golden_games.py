@@ -164,7 +164,7 @@ GAMES: tuple[GoldenGame, ...] = (
        "ability:spell_explores ability:enters_explorer ability:draws "
        "metric:extra_land_drops", turns=6),
     _g("draws", {"Forest": 24, "Elvish Visionary": 12, "Harmonize": 8, "Grizzly Bears": 16},
-       "ability:draws_on_enter ability:draws metric:hand_size", turns=6),
+       "ability:draws_on_enter ability:draws metric:hand_size metric:cards_drawn", turns=6),
     _g("ramp", {"Forest": 14, "Island": 4, "Evolving Wilds": 4, "Rampant Growth": 8,
                 "District Guide": 8, "Myriad Landscape": 4, "Grizzly Bears": 18},
        "ability:ramp ability:basic_to_hand_on_enter ability:activated_search metric:lands_put",

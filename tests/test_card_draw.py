@@ -129,8 +129,9 @@ def test_a_sorcery_with_no_draws_and_no_other_effect_is_still_held():
 @pytest.mark.slow
 def test_both_engines_draw_a_spells_cards_and_an_enter_triggers():
     """Turn 4 casts Harmonize, whose three cards hold the lands of turns 5 and 6; Elvish
-    Visionary on turn 2 draws the Forest of turn 3. Both engines, game by game."""
-    names = ("lands_played", "hand_size", "cards_cast")
+    Visionary on turn 2 draws the Forest of turn 3. Both engines, game by game; each counts
+    the cards drawn (the draw steps and the cards' own draws, not the opening hand)."""
+    names = ("lands_played", "hand_size", "cards_cast", "cards_drawn")
     bears = "Grizzly Bears"
     games = both_engines([bears, bears, bears, "Forest", "Forest", "Island", bears, bears],
                          ["Forest"] * 4 + ["Harmonize"], names, turns=6)
@@ -138,11 +139,14 @@ def test_both_engines_draw_a_spells_cards_and_an_enter_triggers():
     numpy = games["numpy"]
     assert numpy[4]["hand_size"] == 4  # a Bears and the three cards drawn
     assert [numpy[t]["lands_played"] for t in (4, 5, 6)] == [4, 5, 6]
+    # on the play: no draw on turn 1, one a turn after, and Harmonize's three on turn 4
+    assert [numpy[t]["cards_drawn"] for t in range(1, 7)] == [0, 1, 2, 6, 7, 8]
     games = both_engines([bears, "Forest", bears, bears], ["Forest", "Forest", "Elvish Visionary"],
                          names, turns=3)
     assert games["kernel"] == games["numpy"]
     assert games["numpy"][3]["lands_played"] == 3  # the Forest the Visionary drew
     assert games["numpy"][2]["cards_cast"] == 1
+    assert [games["numpy"][t]["cards_drawn"] for t in (1, 2, 3)] == [0, 2, 3]
 
 
 def test_every_imported_permanent_field_survives_the_index(tmp_path):

@@ -108,7 +108,7 @@ def test_the_caps_and_what_fits():
 def test_a_compare_of_10000_variants_is_refused_before_anything_is_played(nothing_played):
     refused(lambda: explore_sim.compare(DECK, policies=["keep"] * 10_000, turns=3,
                                         trials=10**6),
-            "this run plays 10,000 deck variants on the same shuffles and keeps 7,199,280,000 "
+            "this run plays 10,000 deck variants on the same shuffles and keeps 7,399,260,000 "
             "sums of their pairs' products; at most 4,000,000: at most 162 variants on the "
             "same shuffles at these trials and turns")
     refused(lambda: explore_sim.compare(DECK, policies=["keep"] * 100, trials=10**5),
@@ -118,8 +118,8 @@ def test_a_compare_of_10000_variants_is_refused_before_anything_is_played(nothin
             "together)")
     deck = explore_sim.load_deck(DECK)
     refused(lambda: explore_sim.compare([deck] * 1000, policies="keep", trials=100),
-            "this run plays 1,000 deck variants on the same shuffles and keeps 125,874,000 "
-            "sums", "at most 178 variants on the same shuffles")
+            "this run plays 1,000 deck variants on the same shuffles and keeps 129,370,500 "
+            "sums", "at most 176 variants on the same shuffles")
     assert nothing_played == []
 
 
@@ -204,7 +204,7 @@ def test_the_command_line_refuses_400_policies_in_one_line(capsys, nothing_playe
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
     assert lines[0] == ("explore-sim: error: this run plays 400 deck variants on the same "
-                        "shuffles and keeps 20,109,600 sums of their pairs' products; at most "
+                        "shuffles and keeps 20,668,200 sums of their pairs' products; at most "
                         "4,000,000: at most 81 variants on the same shuffles at these trials "
                         "and turns")
     assert captured.out == "" and nothing_played == []

@@ -147,6 +147,10 @@ CATALOGUE: tuple[Metric, ...] = (
        "spell_mana at the end of each turn from the first to this one, added up",
        "compounded mana spent", kernel=True),
     _m("cards_cast", "turn", "event", "spells", "spells cast", kernel=True),
+    _m("cards_drawn", "turn", "event", "cards", "cards drawn: the draw step and card draw "
+       "(Divination, an enter trigger, Hakbal's attack with no land in hand); not the "
+       "opening hand, nor the lands an explore or a search puts into the hand",
+       "cards drawn", kernel=True),
     _m("creatures", "turn", "state", "creatures", "creatures on the battlefield", kernel=True),
     _m("hand_size", "turn", "state", "cards", "cards in hand", "cards in hand", kernel=True),
     _m("life_gained", "turn", "event", "life", "life gained (Wildgrowth Walker)",

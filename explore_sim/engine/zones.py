@@ -81,6 +81,7 @@ def draw(play: Play, state: GameState, rows: np.ndarray) -> None:
     state.top[drawn] += 1
     state.library_lands[drawn] -= f.is_land[card[ok]]
     state.library_pips[drawn] -= f.pips[card[ok]]
+    state.totals["cards_drawn"][drawn] += 1
     state.totals["decked"][rows[~ok]] = 1
 
 

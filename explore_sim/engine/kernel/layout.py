@@ -309,6 +309,7 @@ class Event(_Numbered):
     DAMAGE = auto()
     SPELL_MANA = auto()
     COMPOUNDED_MANA = auto()
+    CARDS_DRAWN = auto()
 
 
 class TurnMetric(_Numbered):
@@ -340,6 +341,7 @@ class TurnMetric(_Numbered):
     DAMAGE = auto()
     SPELL_MANA = auto()
     COMPOUNDED_MANA = auto()
+    CARDS_DRAWN = auto()
     # Read from the state at the end of the turn (or in the first main phase).
     COUNTERS = auto()
     LANDS_PLAYED = auto()

@@ -153,6 +153,7 @@ def draw(K, S):
         return
     leave_library(K, S, card)
     to_hand(K, S, card, ONE)
+    S.totals[Event.CARDS_DRAWN] += 1
     note(S, Trace.DRAW, card, 0, 0)
 
 
