@@ -89,7 +89,7 @@ def test_python_functions_read_names_with_commas():
 
 def test_a_name_with_commas_not_in_the_deck_is_one_error_naming_it_whole():
     deck = parse_deck("4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n")
-    with pytest.raises(DeckError, match=rf"^known card '{NICANZIL}' is not in the deck"):
+    with pytest.raises(DeckError, match=rf"^known: '{NICANZIL}' is not in the deck"):
         explore(deck, known=f"Forest, {NICANZIL}", trials=100, seed=1)
     with pytest.raises(DeckError, match=rf"^hand: '{NICANZIL}' is not in the deck"):
         position(deck, turn=3, hand=NICANZIL, battlefield="Cenote Scout, 2 Forest",
@@ -131,7 +131,7 @@ def test_a_name_not_in_the_deck_is_one_line_and_status_2(tmp_path):
     deck.write_text("4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n", encoding="utf-8")
     for args, message in [
         (["explore", str(deck), "--known", NICANZIL],
-         f"known card '{NICANZIL}' is not in the deck"),
+         f"--known: '{NICANZIL}' is not in the deck"),
         (["advise", str(deck), "--turn", "3", "--hand", NICANZIL, "--battlefield",
           "Cenote Scout, 2 Forest", "--revealed", "Grizzly Bears"],
          f"--hand: '{NICANZIL}' is not in the deck"),

@@ -220,7 +220,7 @@ def test_policies_command(capsys):
         ("4 Jadelight Spelunker\n20 Forest\n", ["--explorer", "Jadelight Spelunker"],
          "--explores: Jadelight Spelunker explores X times"),
         ("20 Forest\n", ["--format", "xml"], "invalid choice"),
-        ("20 Forest\n", ["--known", "Island"], "known card 'Island' is not in the deck"),
+        ("20 Forest\n", ["--known", "Island"], "--known: 'Island' is not in the deck"),
         ("20 Forest\n", ["--explorer", "Over the Edge"], "not a permanent"),
         ("20 Forest\n", ["--bogus"], "unrecognized arguments"),
     ],

@@ -941,7 +941,7 @@ def test_a_dek_with_an_external_doctype_is_refused(tmp_path):
 @pytest.mark.parametrize("args, fragment", [
     (["explore", DECK, "--trials", "9" * 5000], "argument --trials: expected a whole number"),
     (["explore", DECK, "--format", "x" * 5000], "argument --format: invalid choice: 'xxx"),
-    (["explore", DECK, "--known", "y" * 5000], "known card 'yyy"),
+    (["explore", DECK, "--known", "y" * 5000], "known: 'yyy"),
     (["explore", DECK, "--explorer", "z" * 5000], "unknown explorer 'zzz"),
     (["explore", DECK, "--policy", "w" * 500], "policy expression"),
     (["cards", "v" * 5000], "unknown card 'vvv"),

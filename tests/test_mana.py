@@ -312,6 +312,29 @@ def test_generic_mana_spares_the_colour_a_spell_the_mana_left_casts_needs():
     assert state.battlefield[0, ids["Simic Test Card"]] == 1
 
 
+@pytest.mark.parametrize("hand, battlefield, left_for", [
+    # {2}{G}: a Forest and an Island pay the {2}, not both Islands (each Island spared alone
+    # would leave one for Spyglass Siren's {U}; both would leave none)
+    (["River Herald Guide", "Spyglass Siren", "Green Giant Test Card"],
+     ["Forest", "Forest", "Island", "Island"], "Spyglass Siren"),
+    # {2}{U}: Restless Anchorage (W or U: the more flexible) pays before the Forest that
+    # Cenote Scout's {G} needs
+    (["Merfolk Cave-Diver", "Cenote Scout"],
+     ["Forest", "Forest", "Island", "Restless Anchorage"], "Cenote Scout"),
+])
+def test_generic_mana_leaves_the_fewest_pips_short_however_much_it_takes(hand, battlefield,
+                                                                        left_for):
+    """Generic mana is paid first by the units whose paying (as much of the generic part as
+    they hold) leaves the spells the mana left could cast short of the fewest pips, before
+    flexibility: both spells are cast. A spare counted one unit at a time, or after
+    flexibility, left the second in hand."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3, hand=hand,
+                                     battlefield=battlefield)
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+    assert state.battlefield[0, ids[left_for]] == 1
+
+
 def test_least_flexible_sources_are_tapped_first():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Cenote Scout", "Spyglass Siren"],
                                      battlefield=["Forest", "Breeding Pool"])

@@ -56,7 +56,7 @@ def test_a_known_name_is_never_suggested_to_itself():
     deck = parse_deck("4 Cenote Scout\n20 Forest\n36 Grizzly Bears\n")
     with pytest.raises(DeckError) as error:  # in the catalog, not in the deck
         explore(deck, known="Nicanzil, Current Conductor", trials=100, seed=1)
-    assert str(error.value) == ("known card 'Nicanzil, Current Conductor' is not in the deck "
+    assert str(error.value) == ("known: 'Nicanzil, Current Conductor' is not in the deck "
                                 "'deck'")
 
 

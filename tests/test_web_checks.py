@@ -47,7 +47,7 @@ def client():
     ("explore", SULTAI, {"explorer": "Grizzly Bears"}, "explorer",
      "explorer 'Grizzly Bears' is not in the main deck of 'xln_sultai_explore'"),
     ("explore", SULTAI, {"known": "Forest, Jadelight Rangr"}, "known",
-     "known card 'Jadelight Rangr' is not in the deck 'xln_sultai_explore' (did you mean "
+     "known cards: 'Jadelight Rangr' is not in the deck 'xln_sultai_explore' (did you mean "
      "'Jadelight Ranger'?)"),
     ("explore", SMALL, {"known": "Forest, " * 25 + "Forest"}, "known",
      "known cards: no copy of 'Forest' is left in the deck to remove (the deck has 24)"),

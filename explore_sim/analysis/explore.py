@@ -604,11 +604,11 @@ def _ids_of(deck: Deck, features: FeatureTable, names: list[str]) -> np.ndarray:
         card = catalog.find(name)
         commander = Catalog([c for c, _ in deck.commander]).find(name)
         if card is None and commander is not None:
-            raise DeckError(f"known card {commander.name!r} is the commander: it starts in the "
+            raise DeckError(f"known: {commander.name!r} is the commander: it starts in the "
                             "command zone, never in the library")
         if card is None:
             hint = catalog.suggestion_text(name) or Catalog.builtin().suggestion_text(name)
-            raise DeckError(f"known card {clip(name)!r} is not in the deck "
+            raise DeckError(f"known: {clip(name)!r} is not in the deck "
                             f"{clip(deck.name)!r}{hint}")
         ids.append(features.id_of(card))
     return np.array(ids, dtype=np.int16)
@@ -625,9 +625,10 @@ def _library_ids(
         removed.append(explorer)  # on the battlefield (a commander came from the command zone)
     for card in removed:
         if remaining[card] == 0:
+            mine = " and one is the explorer, on the battlefield" if card == explorer else ""
             raise DeckError(
                 f"known: no copy of {card.name!r} is left in the deck to remove "
-                f"(the deck has {dict(deck.main)[card]})"
+                f"(the deck has {dict(deck.main)[card]}{mine})"
             )
         remaining[card] -= 1
     counts = [remaining.get(card, 0) for card in features.cards[: features.n_deck]]

@@ -44,10 +44,11 @@ ASSUMPTIONS = [
     "deficit of the spells in hand, the commander and the castable cards, then the colour "
     "with the largest remaining deficit and the library's; a spell // land card is played as "
     "a land only when no land card can be (land_faces)",
-    "generic mana is paid with the colour with the most to spare for the spells the mana "
-    "left could cast this turn, then the colour the rest of the hand (but cards never cast), "
-    "then the library, needs least; ties between cards go to a mana source, then by name (never "
-    "the decklist's order); mana creatures do not attack",
+    "generic mana is paid first with the units that leave the spells the mana left could "
+    "cast this turn short of the fewest pips, then the least flexible, then the colour the "
+    "rest of the hand (but cards never cast), then the library, needs least; ties between "
+    "cards go to a mana source, then by name (never the decklist's order); mana creatures do "
+    "not attack",
     "cast priority: a commander first, then explore payoffs (Wildgrowth Walker, Nicanzil, "
     "Merfolk Cave-Diver, Shadowed Caravel), then explore and Map makers, then the rest, most "
     "expensive first in each group; Jadelight Spelunker takes the mana left (X >= 1)",

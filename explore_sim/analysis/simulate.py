@@ -165,8 +165,9 @@ class SimulationResult(Result):
         chosen = check_metrics(metrics, self.default_metrics(), extra=extra)
         notes = ([NO_MAPS_NOTE] if metrics is None and not set(_MAP_METRICS) & set(chosen)
                  else [])
-        return _turn_table(self.meta, rows, chosen, f"simulate: {self.meta['turns']} turns, "
-                           f"{start_text(self.meta)}", notes)
+        turns = self.meta["turns"]
+        return _turn_table(self.meta, rows, chosen, f"simulate: {turns} turn"
+                           f"{'s' if turns != 1 else ''}, {start_text(self.meta)}", notes)
 
     def _facts(self) -> dict[str, Any]:
         return {"deck": meta_text([d["name"] for d in self.meta["deck"]]),

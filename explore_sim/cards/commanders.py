@@ -39,6 +39,8 @@ COMMANDER_DECK_SIZE = 100
 COMMANDER_LIST_SIZES = range(COMMANDER_DECK_SIZE - 1, COMMANDER_DECK_SIZE + 2)
 #: Candidates named in the error of a list whose commander is not marked.
 _MAX_NAMED = 6
+#: Cards outside the commander's colour identity named in its warning (each is a fix to make).
+_MAX_OFF_IDENTITY = 40
 
 Sections = dict[str, tuple[tuple[Card, int], ...]]
 
@@ -178,7 +180,7 @@ def _tell_off_identity(main: Sequence[tuple[Card, int]],
         return
     named = _some([(f"line {line_of[card.name]} " if card.name in line_of else "")
                    + f"{clip(card.name, 40)!r} ({mask_text(deck_identity(card) & ~identity)})"
-                   for card in outside])
+                   for card in outside], _MAX_OFF_IDENTITY)
     warnings.warn(
         f"{source}: {len(outside)} card{'s' if len(outside) > 1 else ''} outside the "
         f"commander's colour identity ({mask_text(identity) or 'colourless'}): {named}; a "
@@ -225,10 +227,10 @@ def _singleton_of_commander_size(main: Sequence[tuple[Card, int]]) -> bool:
         count == 1 or is_basic_land(card) for card, count in main)
 
 
-def _some(names: Sequence[str]) -> str:
-    """The first :data:`_MAX_NAMED` of ``names`` joined by commas, and how many more."""
-    more = f" and {len(names) - _MAX_NAMED} more" if len(names) > _MAX_NAMED else ""
-    return ", ".join(names[:_MAX_NAMED]) + more
+def _some(names: Sequence[str], most: int = _MAX_NAMED) -> str:
+    """The first ``most`` of ``names`` joined by commas, and how many more."""
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
 
 
 def _tell_not_singleton(main: Sequence[tuple[Card, int]], lines: Sequence[Entry],

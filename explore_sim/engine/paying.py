@@ -53,7 +53,7 @@ MAX_TAXED_CASTS = 12
 #: Largest :attr:`ManaTables.lookup` (amounts of units x ways to pay) built; past it the
 #: exact test is computed each time.
 LOOKUP_LIMIT = 1 << 21
-#: The most a class's colours are counted to spare (or to lack) in generic mana's order.
+#: The most pips a class's paying of generic mana is counted to leave short.
 SPARE_CAP = 63
 
 #: Lookup tables already built, by the tables they were built from (every chunk of a run
@@ -214,9 +214,10 @@ class ManaTables:
             ]
         self.generic_order = sorted(range(self.n_classes),
                                     key=lambda c: (flexibility[c], int(self.class_mask[c])))
-        # Generic mana: the least flexible units first; among equally flexible ones, the
-        # colours with the most to spare for the spells the mana left could cast, then those
-        # the rest of the hand (then the library) needs least (:meth:`generic_orders`).
+        # Generic mana: first the units whose paying leaves the spells the mana left could
+        # cast short of the fewest pips, then the least flexible; among equally flexible
+        # ones, the colours the rest of the hand (then the library) needs least
+        # (:meth:`generic_orders`).
         self.flexibility = flexibility.astype(np.int64)
         self.class_colours = ((self.class_mask[:, None] & np.array([1, 2, 4, 8, 16])[None, :])
                               != 0).astype(np.int32)  # (n_classes, 5): W U B R G
@@ -289,23 +290,24 @@ class ManaTables:
             self._allocations[mode] = self._pay_pips(units, mode)
         return self._allocations[mode]
 
-    def generic_orders(self, units: np.ndarray, now_pips: np.ndarray, hand_pips: np.ndarray,
-                       library_pips: np.ndarray) -> np.ndarray:
-        """The order each row pays generic mana in, shape (rows, n_classes): the least
-        flexible class first; of equally flexible ones, the one whose colours have the most
-        to spare (the units left after the pips, ``units`` (rows, n_classes), of each of its
-        colours less the pips ``now_pips`` (rows, 5) of the spells the mana left could
-        still cast); then the one whose colours the pips of the rest of the hand
-        (``hand_pips``, (rows, 5)) need least, then those of the library (``library_pips``),
-        then the static :attr:`generic_order`."""
-        supply = units.astype(np.int64) @ self.class_colours  # (rows, 5)
-        spare_by_colour = supply - now_pips
-        spare = np.where(self.class_colours[None, :, :] > 0, spare_by_colour[:, None, :],
-                         SPARE_CAP).min(axis=2)
-        spare = np.clip(spare, -SPARE_CAP, SPARE_CAP).astype(np.int64)
+    def generic_orders(self, units: np.ndarray, generic: int, now_pips: np.ndarray,
+                       hand_pips: np.ndarray, library_pips: np.ndarray) -> np.ndarray:
+        """The order each row pays generic mana in, shape (rows, n_classes): first the class
+        whose paying (``generic`` of the units left after the pips, ``units`` (rows,
+        n_classes), or all it has) leaves the spells the mana left could still cast
+        (their pips ``now_pips``, (rows, 5)) short of the fewest pips more; then the least
+        flexible; of equally flexible ones, the one whose colours the pips of the rest of
+        the hand (``hand_pips``, (rows, 5)) need least, then those of the library
+        (``library_pips``), then the static :attr:`generic_order`."""
+        colours = self.class_colours[None, :, :]  # (1, n_classes, 5)
+        supply = (units.astype(np.int64) @ self.class_colours)[:, None, :]  # (rows, 1, 5)
+        now = now_pips.astype(np.int64)[:, None, :]
+        take = np.minimum(units, generic).astype(np.int64)[:, :, None]
+        extra = (np.maximum(now - supply + take, 0) - np.maximum(now - supply, 0)) * colours
+        short = np.minimum(extra.sum(axis=2), SPARE_CAP)
         hand = np.minimum(hand_pips @ self.class_colours.T, (1 << 15) - 1).astype(np.int64)
         library = np.minimum(library_pips @ self.class_colours.T, (1 << 12) - 1).astype(np.int64)
-        key = ((self.flexibility[None, :] << 48) + ((SPARE_CAP - spare) << 40) + (hand << 24)
+        key = ((short << 52) + (self.flexibility[None, :] << 48) + (hand << 24)
                + (library << 12) + self.generic_rank[None, :])
         return np.argsort(key, axis=1, kind="stable")
 
@@ -593,9 +595,9 @@ class ManaTables:
             left = units.copy()
             used, life = self._pay_pips(left, mode)
         order = None
-        if self.has_generic_ties and self.modes[mode].generic and not take_all:
+        if self.n_classes > 1 and self.modes[mode].generic and not take_all:
             hand_pips, now_pips = self._rest_of_hand_pips(state, rows, mode, left)
-            order = self.generic_orders(left, now_pips, hand_pips,
+            order = self.generic_orders(left, self.modes[mode].generic, now_pips, hand_pips,
                                         of_rows(state.library_pips, rows))
         x = self._pay_generic(left, used, self.modes[mode], take_all, order)
         payment = Payment(used=used, life=life, x=x)

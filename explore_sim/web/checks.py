@@ -26,7 +26,7 @@ _OUTSIDE_HINT = re.compile(r"; if it comes from elsewhere.*$", re.S)
 #: The field of an explore error, by what the message says (first match wins).
 _EXPLORE_FIELDS = (
     ("explorer", re.compile(r"^(unknown explorer|explorer )")),
-    ("known", re.compile(r"^(known card|known: )")),
+    ("known", re.compile(r"^known: ")),
     ("drawn", re.compile(r"^drawn[: ]")),
     ("explores", re.compile(r"^explores[: ]")),
     ("turn", re.compile(r"^turn ")),

@@ -4,10 +4,10 @@ The same rules as :mod:`explore_sim.engine.paying` (docs/mana.md), one game at a
 units of mana by class; a mode of a cost is payable when Hall's condition holds over the
 masks of the exact test and the units are at least its mana value (read from the lookup
 table where the deck has one); pips are paid one at a time, the most demanding first, each
-by the least flexible class that leaves the rest payable; generic mana by the least
-flexible units, of equally flexible ones the colour with the most to spare for the spells
-the mana left could cast, then the colour the rest of the hand (then the library) needs
-least; units come from the pool first, then sources are tapped in tapping order.
+by the least flexible class that leaves the rest payable; generic mana first by the units whose
+paying leaves the spells the mana left could still cast short of the fewest pips, then by
+the least flexible, of equally flexible ones the colour the rest of the hand (then the
+library) needs least; units come from the pool first, then sources are tapped in tapping order.
 ``K`` is the packed :class:`~.pack.KernelTables`, ``S`` the game :mod:`.state`.
 """
 
@@ -201,67 +201,84 @@ def _flexibility_ties(K, order, n):
 
 
 @compiled
+def _pips_castable_now(K, S, card, left, now):
+    """The pips by colour, into ``now``, of the spells held (a game casts them) whose
+    cheapest way to pay is at most ``left``, one copy of ``card`` (being paid for) aside:
+    the spells the mana left after this payment could still cast this turn (sources untap
+    next turn, so only they are stranded by what generic mana takes now). Returns whether
+    there is any."""
+    for k in range(5):
+        now[k] = 0
+    found = False
+    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
+    kind = next_common(held, cast, 1)
+    while kind >= 0:
+        if K.card[kind, CardCol.CHEAPEST] <= left:
+            copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
+            for k in range(5):
+                now[k] += copies * K.pips[kind, k]
+                found = found or (copies > 0 and K.pips[kind, k] > 0)
+        kind = next_common(held, cast, kind + 1)
+    return found
+
+
+@compiled
+def _shortfall(K, c, take, now, supply):
+    """How much more of the pips ``now`` the units ``supply`` (by colour) would lack after
+    ``take`` units of class ``c`` pay generic mana, over its colours (at most SPARE_CAP)."""
+    extra = 0
+    for k in range(5):
+        if K.classes[c, ClassCol.COLOURS + k]:
+            extra += max(0, now[k] - supply[k] + take) - max(0, now[k] - supply[k])
+    return min(extra, SPARE_CAP)
+
+
+@compiled
 def generic_order(K, S, mode, units, order):
     """The order of unit classes generic mana is paid in, into ``order`` (``units``: what
-    is left after the pips of ``mode``): the static order, or, where equally flexible
-    classes exist, first the one whose colours have the most to spare for the spells left in
-    hand that the mana left after this payment could cast (units of the colour less their
-    pips), then the colours the rest of the hand (then the library) needs least
-    (docs/mana.md). Only the classes ``units`` holds are ordered (the others pay nothing);
-    returns how many."""
+    is left after the pips of ``mode``): first the class whose paying leaves the spells the
+    mana left could still cast this turn short of the fewest pips (:func:`_shortfall`), then
+    the least flexible, then of equally flexible ones the colours the rest of the hand (then
+    the library) needs least, then the static order (docs/mana.md). Only the classes
+    ``units`` holds are ordered (the others pay nothing); returns how many."""
     n_classes = K.dims[Dim.N_CLASSES]
     n = 0
-    if K.dims[Dim.TIES]:
-        for c in range(n_classes):
-            if units[c] > 0:
-                order[n] = c
-                n += 1
-        if not _flexibility_ties(K, order, n):
-            n = 0  # the static order: no two classes that pay are equally flexible
-    if n == 0:
+    for c in range(n_classes):
+        if units[c] > 0:
+            order[n] = c
+            n += 1
+    if n <= 1:
+        return n
+    generic = K.modes[mode, ModeCol.GENERIC]
+    card = K.modes[mode, ModeCol.MODE_CARD]
+    now, supply = S.work[Work.ORDER_NOW], S.work[Work.ORDER_SUPPLY]
+    castable = _pips_castable_now(K, S, card, total_of(K, units) - generic, now)
+    ties = K.dims[Dim.TIES] and _flexibility_ties(K, order, n)
+    if not castable and not ties:  # the static order
+        n = 0
         for j in range(n_classes):
             c = K.classes[j, ClassCol.GENERIC_ORDER]
             if units[c] > 0:
                 order[n] = c
                 n += 1
         return n
-    lib_pips = S.lib_pips
-    pips, now, supply = S.work[Work.ORDER_PIPS], S.work[Work.ORDER_NOW], S.work[Work.ORDER_SUPPLY]
+    pips, lib_pips = S.work[Work.ORDER_PIPS], S.lib_pips
     for k in range(5):
-        pips[k] = S.hand_pips[k]
-        now[k] = 0
+        pips[k] = S.hand_pips[k] - (K.pips[card, k] if card and S.zones[Zone.HAND, card] else 0)
         supply[k] = 0
-    card = K.modes[mode, ModeCol.MODE_CARD]
-    if card and S.zones[Zone.HAND, card] > 0:
-        for k in range(5):
-            pips[k] -= K.pips[card, k]
-    # The spells the mana left could still cast this turn (sources untap next turn, so
-    # only they are stranded by what generic mana takes now).
-    left = total_of(K, units) - K.modes[mode, ModeCol.GENERIC]
-    held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
-    kind = next_common(held, cast, 1)  # the spells held that a game casts
-    while kind >= 0:
-        if K.card[kind, CardCol.CHEAPEST] <= left:
-            copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
-            for k in range(5):
-                now[k] += copies * K.pips[kind, k]
-        kind = next_common(held, cast, kind + 1)
-    for c in range(n_classes):
-        for k in range(5):
+        for c in range(n_classes):
             supply[k] += units[c] * K.classes[c, ClassCol.COLOURS + k]
     keys = S.work[Work.ORDER_KEYS]
     for j in range(n):
         c = order[j]
         need_hand = 0
         need_library = 0
-        spare = SPARE_CAP
         for k in range(5):
             if K.classes[c, ClassCol.COLOURS + k]:
                 need_hand += pips[k]
                 need_library += lib_pips[k]
-                spare = min(spare, supply[k] - now[k])
-        spare = max(spare, -SPARE_CAP)
-        keys[c] = ((K.classes[c, ClassCol.FLEXIBILITY] << 48) + ((SPARE_CAP - spare) << 40)
+        short = _shortfall(K, c, min(units[c], generic), now, supply)
+        keys[c] = ((short << 52) + (K.classes[c, ClassCol.FLEXIBILITY] << 48)
                    + (min(need_hand, 32767) << 24) + (min(need_library, 4095) << 12)
                    + K.classes[c, ClassCol.GENERIC_RANK])
     for j in range(1, n):  # the classes by key (keys are distinct): an insertion sort
