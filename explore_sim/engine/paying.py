@@ -241,10 +241,12 @@ class ManaTables:
         self.source_once = f.mana_once[self.source_ids]
         self.has_filters = bool((self.source_cost > 0).any())
         self.mode_card_array = np.array(self.mode_card, dtype=np.intp)
-        # The least mana each card id can be cast for (lands: never counted).
+        # The least mana each card id can be cast for (lands: never counted); an X explorer
+        # (Jadelight Spelunker) is cast with X >= 1.
         self.card_cheapest = np.full(len(f.cards) + 1, 1 << 20, dtype=np.int32)
         for card_id, card_modes in self.card_modes.items():
-            self.card_cheapest[card_id] = min(int(self.total[m]) for m in card_modes)
+            self.card_cheapest[card_id] = (min(int(self.total[m]) for m in card_modes)
+                                           + bool(f.cards[card_id - 1].explores_x))
         self._build_lookup()
 
     def _build_lookup(self) -> None:

@@ -213,7 +213,7 @@ def _pips_castable_now(K, S, card, left, now):
     held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
     kind = next_common(held, cast, 1)
     while kind >= 0:
-        if K.card[kind, CardCol.CHEAPEST] <= left:
+        if K.card[kind, CardCol.CHEAPEST] + K.card[kind, CardCol.IS_X] <= left:  # X >= 1
             copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
             for k in range(5):
                 now[k] += copies * K.pips[kind, k]
