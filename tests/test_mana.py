@@ -317,6 +317,10 @@ def test_generic_mana_spares_the_colour_a_spell_the_mana_left_casts_needs():
     # would leave one for Spyglass Siren's {U}; both would leave none)
     (["River Herald Guide", "Spyglass Siren", "Green Giant Test Card"],
      ["Forest", "Forest", "Island", "Island"], "Spyglass Siren"),
+    # the same with Jadelight Spelunker ({X}{G}, cast with X >= 1): the one mana left cannot
+    # cast it, so its {G} does not count against the Forest
+    (["River Herald Guide", "Spyglass Siren", "Jadelight Spelunker"],
+     ["Forest", "Forest", "Island", "Island"], "Spyglass Siren"),
     # {2}{U}: Restless Anchorage (W or U: the more flexible) pays before the Forest that
     # Cenote Scout's {G} needs
     (["Merfolk Cave-Diver", "Cenote Scout"],
