@@ -3,6 +3,7 @@ the outputs of a real run, pictures included."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 
@@ -94,4 +95,9 @@ def test_the_committed_outputs_are_what_this_code_prints(name, monkeypatch):
     book = nbformat.read(path, as_version=4)
     NotebookClient(book, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
-    assert _printed(book) == _printed(committed)
+    printed, held = _printed(book), _printed(committed)
+    for index, (now, then) in enumerate(zip(printed, held)):  # the first line that differs
+        lines = list(difflib.unified_diff("".join(then).splitlines(), "".join(now).splitlines(),
+                                          "committed", "printed", n=0, lineterm=""))
+        assert not lines, f"code cell {index}: " + " | ".join(lines[:8])
+    assert printed == held
