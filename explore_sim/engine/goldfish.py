@@ -260,15 +260,11 @@ class Goldfish:
         for kind, surplus_only in steps:
             limit = np.minimum(excess, surplus) if surplus_only else excess
             dropping = np.minimum(np.maximum(limit, 0), state.hand[:, kind])
-            self._discard(state, everyone, kind, dropping)
+            from_hand(state, everyone, kind, dropping)
+            state.graveyard += dropping
             excess -= dropping
             if surplus_only:
                 surplus -= dropping
-
-    @staticmethod
-    def _discard(state: GameState, rows: np.ndarray, kind: int, copies: np.ndarray) -> None:
-        from_hand(state, rows, kind, copies)
-        state.graveyard += copies
 
     def play_turn(self, state: GameState) -> None:
         self.untap_and_draw(state)

@@ -116,6 +116,9 @@ class ManaTables:
     taxed_modes : dict of int to list of list of int
         For a commander's id, its mode indices with ``{2}`` of tax per earlier cast (index:
         earlier casts, up to :data:`MAX_TAXED_CASTS`).
+    cheapest : ndarray, shape (n_cards + 1,), int32
+        The least mana each card id can be cast for (a split card's cheaper half; 0 for a
+        card with no way to pay).
     source_ids : ndarray of intp
         Card ids with a mana ability, in tapping order.
     cast_pips : ndarray, shape (n_cards + 1, 5), int32
@@ -241,12 +244,14 @@ class ManaTables:
         self.source_once = f.mana_once[self.source_ids]
         self.has_filters = bool((self.source_cost > 0).any())
         self.mode_card_array = np.array(self.mode_card, dtype=np.intp)
-        # The least mana each card id can be cast for (lands: never counted); an X explorer
-        # (Jadelight Spelunker) is cast with X >= 1.
-        self.card_cheapest = np.full(len(f.cards) + 1, 1 << 20, dtype=np.int32)
+        # The least mana each card id can be cast for (0 for a card with no way to pay, a
+        # land); and the least with which it is cast, an X explorer (Jadelight Spelunker)
+        # with X >= 1.
+        self.cheapest = np.zeros(len(f.cards) + 1, dtype=np.int32)
         for card_id, card_modes in self.card_modes.items():
-            self.card_cheapest[card_id] = (min(int(self.total[m]) for m in card_modes)
-                                           + bool(f.cards[card_id - 1].explores_x))
+            self.cheapest[card_id] = min(int(self.total[m]) for m in card_modes)
+        x_explorer = np.array([False, *(bool(card.explores_x) for card in f.cards)])
+        self.card_cheapest = self.cheapest + x_explorer
         self._build_lookup()
 
     def _build_lookup(self) -> None:

@@ -520,8 +520,7 @@ def _casting_order(mana: ManaTables, priorities: tuple[np.ndarray, np.ndarray],
     first_mode = np.array([m[0] if m else 0 for m in kind_modes], dtype=np.intp)
     # The least mana each spell can be cast for (a split card's cheaper half), for the quick
     # "enough mana?" tests before the exact one.
-    cheapest = np.array([min((mana.total[i] for i in m), default=0) for m in kind_modes],
-                        dtype=np.int32)
+    cheapest = mana.cheapest
     multi_mode_ids = np.array([k for k, m in enumerate(kind_modes) if len(m) > 1],
                               dtype=np.intp)
     # Spells the casting order casts; the casting pass's columns (commanders included), in
