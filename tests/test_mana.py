@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DECKS, fixture_cards, scripted_game
+from conftest import DECKS, both_engines, fixture_cards, scripted_game
 from hypothesis import given, settings, strategies as st
 
 import explore_sim
@@ -328,15 +328,85 @@ def test_generic_mana_spares_the_colour_a_spell_the_mana_left_casts_needs():
 ])
 def test_generic_mana_leaves_the_fewest_pips_short_however_much_it_takes(hand, battlefield,
                                                                         left_for):
-    """Generic mana is paid first by the units whose paying (as much of the generic part as
-    they hold) leaves the spells the mana left could cast short of the fewest pips, before
-    flexibility: both spells are cast. A spare counted one unit at a time, or after
-    flexibility, left the second in hand."""
+    """Each unit of generic mana is paid by the class whose unit leaves the spells the mana
+    left could cast short of the fewest pips, before flexibility: both spells are cast. A
+    shortfall not counted again after each unit, or ranked after flexibility, left the
+    second in hand."""
     game, state, ids = scripted_game(["Green Giant Test Card"] * 3, hand=hand,
                                      battlefield=battlefield)
     m = play(game, state)
     assert m["cards_cast"] == 2 and m["mana_spent"] == 4
     assert state.battlefield[0, ids[left_for]] == 1
+
+
+def test_generic_mana_spares_no_colour_for_a_second_legendary_permanent():
+    """With Nicanzil in play, Merfolk Cave-Diver ({2}{U}) pays its {2} with an Island and a
+    Forest, leaving one of each for Twists and Turns ({G}) and Spyglass Siren ({U}): all
+    three are cast. Counting the pips of the second Nicanzil ({G}{U}, which the legend rule
+    keeps in hand) as a spell the mana left could cast, the {2} took both Islands and the
+    Siren stayed in hand (a game a player replayed: merfolk, seed 1, trial 1225, turn 5)."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3,
+                                     hand=["Merfolk Cave-Diver",
+                                           "Twists and Turns // Mycoid Maze", "Spyglass Siren",
+                                           "Nicanzil, Current Conductor"],
+                                     battlefield=["Island"] * 3 + ["Forest"] * 2
+                                     + ["Nicanzil, Current Conductor"])
+    m = play(game, state)
+    assert m["cards_cast"] == 3 and m["mana_spent"] == 5
+    assert state.battlefield[0, ids["Spyglass Siren"]] == 1
+
+
+def test_generic_mana_is_paid_one_unit_at_a_time():
+    """Merfolk Cave-Diver ({2}{U}), with three Islands and two Forests, pays its {2} with
+    one Island and one Forest: after its {U}, either class alone paying the {2} would leave
+    one of the two spells the mana left could cast short, but one unit of each leaves none
+    short. A class paying all of the generic part it can (the units' order found once)
+    took both Islands and left Spyglass Siren ({U}) in hand."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3,
+                                     hand=["Merfolk Cave-Diver",
+                                           "Twists and Turns // Mycoid Maze", "Spyglass Siren"],
+                                     battlefield=["Island"] * 3 + ["Forest"] * 2)
+    m = play(game, state)
+    assert m["cards_cast"] == 3 and m["mana_spent"] == 5
+    assert state.battlefield[0, ids["Spyglass Siren"]] == 1
+
+
+def test_generic_mana_spares_no_colour_for_a_spell_waiting_for_a_creature():
+    """Cultivate ({2}{G}), with two Forests and two Islands and no creature in play, pays its
+    {2} with an Island and a Forest and leaves an Island for a {U} creature: Enter the
+    Unknown ({G}) waits for a creature you control, so its {G} is not spared (counted, the
+    {2} took both Islands and the {U} creature stayed in hand)."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3,
+                                     hand=["Cultivate", "Enter the Unknown",
+                                           "Blue Test Card"],
+                                     battlefield=["Forest"] * 2 + ["Island"] * 2)
+    m = play(game, state)
+    assert state.battlefield[0, ids["Blue Test Card"]] == 1
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+
+
+@pytest.mark.parametrize("hand, library, turn, cast, spent", [
+    # turn 4: Merfolk Branchwalker ({1}{G}) pays its {1} with an Island, not the Forest that
+    # Enter the Unknown ({G}) needs: the second Nicanzil in hand is never cast
+    (["Island", "Forest", "Island", "Forest", "Nicanzil, Current Conductor",
+      "Nicanzil, Current Conductor", "River Herald Guide"],
+     ["Enter the Unknown", "Merfolk Branchwalker", "Spyglass Siren"] + ["Blue Test Card"] * 6,
+     4, 5, 9),
+    # turn 3, no creature in play: Rampant Growth ({1}{G}) pays its {1} with a Forest, not
+    # the Island a {U} creature needs: Enter the Unknown ({G}) waits for a creature
+    (["Forest", "Forest", "Rampant Growth", "Enter the Unknown", "Blue Test Card",
+      "Green Giant Test Card", "Green Giant Test Card"],
+     ["Green Giant Test Card", "Island", "Island", "Green Giant Test Card", "Rampant Growth"],
+     3, 3, 5),
+])
+def test_both_engines_spare_no_colour_for_a_spell_the_casting_pass_cannot_cast(
+        hand, library, turn, cast, spent):
+    """Generic mana spares the colours of the spells the casting pass could cast next with
+    the mana left, not those of a second legendary permanent or of a spell waiting for a
+    creature you control: in both engines every spell the turn's mana pays is cast."""
+    games = both_engines(library, hand, ["cards_cast", "mana_spent"], turns=turn)
+    assert games["kernel"] == games["numpy"]
+    assert games["numpy"][turn] == {"cards_cast": cast, "mana_spent": spent}
 
 
 def test_least_flexible_sources_are_tapped_first():

@@ -44,8 +44,9 @@ ASSUMPTIONS = [
     "deficit of the spells in hand, the commander and the castable cards, then the colour "
     "with the largest remaining deficit and the library's; a spell // land card is played as "
     "a land only when no land card can be (land_faces)",
-    "generic mana is paid first with the units that leave the spells the mana left could "
-    "cast this turn short of the fewest pips, then the least flexible, then the colour the "
+    "generic mana is paid a unit at a time with the units that leave the spells the mana "
+    "left could cast this turn (not a second legendary permanent, nor a spell waiting for a "
+    "creature) short of the fewest pips, then the least flexible, then the colour the "
     "rest of the hand (but cards never cast), then the library, needs least; ties between "
     "cards go to a mana source, then by name (never the decklist's order); mana creatures do "
     "not attack",

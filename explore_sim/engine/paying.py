@@ -53,8 +53,6 @@ MAX_TAXED_CASTS = 12
 #: Largest :attr:`ManaTables.lookup` (amounts of units x ways to pay) built; past it the
 #: exact test is computed each time.
 LOOKUP_LIMIT = 1 << 21
-#: The most pips a class's paying of generic mana is counted to leave short.
-SPARE_CAP = 63
 
 #: Lookup tables already built, by the tables they were built from (every chunk of a run
 #: builds the same game).
@@ -102,6 +100,11 @@ class ManaTables:
     never_cast : iterable of int
         Card ids a goldfish game never casts (:func:`~explore_sim.engine.abilities.held_reason`):
         generic mana spares no colour for them.
+    waits : (ndarray of intp, ndarray of intp)
+        Card ids of legendary permanents, and of spells that need a creature you control as
+        their target: generic mana spares the colours of one copy of a legendary permanent
+        only while none is in play or being cast (the legend rule), and of a targeting spell
+        only while you control a creature or are casting one.
 
     Attributes
     ----------
@@ -128,8 +131,13 @@ class ManaTables:
 
     def __init__(self, features: FeatureTable, extra_costs: Iterable[str] = (),
                  extra_cards: Iterable = (), taxed: Iterable[int] = (),
-                 never_cast: Iterable[int] = ()) -> None:
+                 never_cast: Iterable[int] = (),
+                 waits: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         self.f = features
+        none = np.zeros(0, dtype=np.intp)
+        self.legendary_ids: np.ndarray = none if waits is None else waits[0]
+        self.targeting_ids: np.ndarray = none if waits is None else waits[1]
+        self.creature_ids = np.flatnonzero(features.is_creature)
         # The pips a card in hand asks of the mana: none for a card never cast (its target
         # is an opponent's, or no effect of it is played), which generic mana need not spare.
         self.cast_pips = features.pips.astype(np.int32)
@@ -217,10 +225,10 @@ class ManaTables:
             ]
         self.generic_order = sorted(range(self.n_classes),
                                     key=lambda c: (flexibility[c], int(self.class_mask[c])))
-        # Generic mana: first the units whose paying leaves the spells the mana left could
-        # cast short of the fewest pips, then the least flexible; among equally flexible
-        # ones, the colours the rest of the hand (then the library) needs least
-        # (:meth:`generic_orders`).
+        # Generic mana, a unit at a time: first the units that leave the spells the mana
+        # left could cast short of the fewest pips, then the least flexible; among equally
+        # flexible ones, the colours the rest of the hand (then the library) needs least
+        # (:meth:`generic_keys`).
         self.flexibility = flexibility.astype(np.int64)
         self.class_colours = ((self.class_mask[:, None] & np.array([1, 2, 4, 8, 16])[None, :])
                               != 0).astype(np.int32)  # (n_classes, 5): W U B R G
@@ -297,26 +305,28 @@ class ManaTables:
             self._allocations[mode] = self._pay_pips(units, mode)
         return self._allocations[mode]
 
-    def generic_orders(self, units: np.ndarray, generic: int, now_pips: np.ndarray,
-                       hand_pips: np.ndarray, library_pips: np.ndarray) -> np.ndarray:
-        """The order each row pays generic mana in, shape (rows, n_classes): first the class
-        whose paying (``generic`` of the units left after the pips, ``units`` (rows,
-        n_classes), or all it has) leaves the spells the mana left could still cast
-        (their pips ``now_pips``, (rows, 5)) short of the fewest pips more; then the least
-        flexible; of equally flexible ones, the one whose colours the pips of the rest of
-        the hand (``hand_pips``, (rows, 5)) need least, then those of the library
-        (``library_pips``), then the static :attr:`generic_order`."""
-        colours = self.class_colours[None, :, :]  # (1, n_classes, 5)
-        supply = (units.astype(np.int64) @ self.class_colours)[:, None, :]  # (rows, 1, 5)
-        now = now_pips.astype(np.int64)[:, None, :]
-        take = np.minimum(units, generic).astype(np.int64)[:, :, None]
-        extra = (np.maximum(now - supply + take, 0) - np.maximum(now - supply, 0)) * colours
-        short = np.minimum(extra.sum(axis=2), SPARE_CAP)
+    def generic_keys(self, units: np.ndarray, supply: np.ndarray, now_pips: np.ndarray,
+                     base: np.ndarray) -> np.ndarray:
+        """The key of each class for the next unit of generic mana, shape (rows, n_classes),
+        least first: how many more pips of the spells the mana left could still cast
+        (``now_pips``, (rows, 5)) one unit of it leaves short, given the units left by colour
+        (``supply``, (rows, 5)); then ``base`` (:meth:`_generic_base`); classes with no unit
+        left (``units`` (rows, n_classes)) last."""
+        # One unit of a colour short: max(0, now - supply + 1) - max(0, now - supply) = 1
+        # exactly when now >= supply.
+        short = (now_pips >= supply).astype(np.int64) @ self.class_colours.T.astype(np.int64)
+        key = (short << 52) + base
+        return np.where(units > 0, key, np.iinfo(np.int64).max)
+
+    def _generic_base(self, hand_pips: np.ndarray, library_pips: np.ndarray) -> np.ndarray:
+        """The part of the generic keys that does not change as units are taken, shape
+        (rows, n_classes): the least flexible first; of equally flexible ones, the one whose
+        colours the pips of the rest of the hand (``hand_pips``, (rows, 5)) need least, then
+        those of the library (``library_pips``), then the static :attr:`generic_order`."""
         hand = np.minimum(hand_pips @ self.class_colours.T, (1 << 15) - 1).astype(np.int64)
         library = np.minimum(library_pips @ self.class_colours.T, (1 << 12) - 1).astype(np.int64)
-        key = ((short << 52) + (self.flexibility[None, :] << 48) + (hand << 24)
-               + (library << 12) + self.generic_rank[None, :])
-        return np.argsort(key, axis=1, kind="stable")
+        return ((self.flexibility[None, :] << 48) + (hand << 24) + (library << 12)
+                + self.generic_rank[None, :])
 
     # ----------------------------------------------------------------------------------
     # Availability. ``state.units`` (trials, n_classes) holds the units of every untapped,
@@ -453,16 +463,16 @@ class ManaTables:
     # Paying
 
     def allocate(self, units: np.ndarray, mode: int, take_all: bool = False,
-                 order: np.ndarray | None = None) -> Payment:
+                 needs: tuple[np.ndarray, ...] | None = None) -> Payment:
         """Which units pay ``mode`` in each row (every row must be able to pay it).
 
-        ``take_all``: an ``{X}`` spell that takes all the mana left as X. ``order``: the
-        order each row pays generic mana in (:meth:`generic_orders`; default the static
+        ``take_all``: an ``{X}`` spell that takes all the mana left as X. ``needs``: what
+        generic mana spares (:meth:`_pay_generic`; default: the static
         :attr:`generic_order`).
         """
         units = units.copy()
         used, life = self._pay_pips(units, mode)
-        x = self._pay_generic(units, used, self.modes[mode], take_all, order)
+        x = self._pay_generic(units, used, self.modes[mode], take_all, needs)
         return Payment(used=used, life=life, x=x)
 
     def _pay_pips(self, units: np.ndarray, mode: int) -> tuple[np.ndarray, np.ndarray]:
@@ -495,29 +505,36 @@ class ManaTables:
         return used, life
 
     def _pay_generic(self, units: np.ndarray, used: np.ndarray, spec: CostMode,
-                     take_all: bool, order: np.ndarray | None) -> np.ndarray:
+                     take_all: bool, needs: tuple[np.ndarray, ...] | None) -> np.ndarray:
         """Pay the generic part of ``spec`` from ``units`` into ``used`` (both changed in
-        place) in ``order``; returns X (all the mana left, with ``take_all``)."""
+        place); returns X (all the mana left, with ``take_all``). Without ``needs``, in the
+        static :attr:`generic_order`; with ``needs`` (the pips of the spells the mana left
+        could cast, of the rest of the hand and of the library, each (rows, 5)), one unit
+        at a time, each from the class of least :meth:`generic_keys`."""
         rows = units.shape[0]
         if take_all:  # X takes everything: the order does not matter
             used += units
             units[:] = 0
             return (row_sum(used) - spec.mana).astype(np.int32)
-        need = np.full(rows, spec.generic, dtype=np.int32)
-        if order is None:
+        if needs is None:
+            need = np.full(rows, spec.generic, dtype=np.int32)
             for c in self.generic_order:
                 take = np.minimum(units[:, c], need)
                 units[:, c] -= take
                 used[:, c] += take
                 need -= take
-        else:
-            everyone = np.arange(rows)
-            for j in range(self.n_classes):
-                classes = order[:, j]
-                take = np.minimum(units[everyone, classes], need)
-                units[everyone, classes] -= take
-                used[everyone, classes] += take
-                need -= take
+            return np.zeros(rows, np.int32)
+        now_pips, hand_pips, library_pips = needs
+        base = self._generic_base(hand_pips, library_pips)
+        supply = units.astype(np.int64) @ self.class_colours
+        everyone = np.arange(rows)
+        for _ in range(spec.generic):
+            c = self.generic_keys(units, supply, now_pips, base).argmin(axis=1)
+            paying = everyone[units[everyone, c] > 0]
+            c = c[paying]
+            units[paying, c] -= 1
+            used[paying, c] += 1
+            supply[paying] -= self.class_colours[c]
         return np.zeros(rows, np.int32)
 
     def tap(self, state: GameState, rows: np.ndarray, used: np.ndarray,
@@ -601,12 +618,11 @@ class ManaTables:
         else:
             left = units.copy()
             used, life = self._pay_pips(left, mode)
-        order = None
+        needs = None
         if self.n_classes > 1 and self.modes[mode].generic and not take_all:
             hand_pips, now_pips = self._rest_of_hand_pips(state, rows, mode, left)
-            order = self.generic_orders(left, self.modes[mode].generic, now_pips, hand_pips,
-                                        of_rows(state.library_pips, rows))
-        x = self._pay_generic(left, used, self.modes[mode], take_all, order)
+            needs = (now_pips, hand_pips, of_rows(state.library_pips, rows))
+        x = self._pay_generic(left, used, self.modes[mode], take_all, needs)
         payment = Payment(used=used, life=life, x=x)
         self.tap(state, rows, payment.used, unavailable)
         return payment
@@ -615,15 +631,25 @@ class ManaTables:
                            left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pips of each colour of the cards in hand a game casts (:attr:`cast_pips`), less
         the card ``mode`` casts (it is still in hand while it is paid for); and those of
-        them whose cheapest way to pay the mana left after ``mode`` could pay (``left``:
-        the units after its pips, (rows, n_classes)). Both shape (rows, 5)."""
+        them the casting pass could cast next: whose cheapest way to pay the mana left after
+        ``mode`` could pay (``left``: the units after its pips, (rows, n_classes)), not a
+        second legendary permanent, nor a spell waiting for a creature (``waits``). Both
+        shape (rows, 5)."""
         hand = of_rows(state.hand, rows).astype(np.int32)
         card = self.mode_card[mode]
         if card:
             hand[:, card] -= hand[:, card] > 0
         mana_left = row_sum(left) - self.modes[mode].generic
-        now = self.card_cheapest[None, :] <= mana_left[:, None]
-        return hand @ self.cast_pips, (hand * now) @ self.cast_pips
+        now = hand * (self.card_cheapest[None, :] <= mana_left[:, None])
+        battlefield = of_rows(state.battlefield, rows)
+        legendary = self.legendary_ids
+        if legendary.size:  # the legend rule (CR 704.5j): one, none while one is in play
+            gone = (battlefield[:, legendary] > 0) | (legendary == card)[None, :]
+            now[:, legendary] = np.where(gone, 0, np.minimum(now[:, legendary], 1))
+        if self.targeting_ids.size and not self.f.is_creature[card]:
+            no_creature = ~(battlefield[:, self.creature_ids] > 0).any(axis=1)
+            now[np.ix_(no_creature, self.targeting_ids)] = 0  # they wait for a creature
+        return hand @ self.cast_pips, now @ self.cast_pips
 
 
 def _sacrifice_tapped(state: GameState, rows: np.ndarray, kind: int, copies: np.ndarray) -> None:

@@ -16,14 +16,14 @@ from ...cards.features import (
 from ..config import MAX_ACTIONS
 from ..explore_effects import MAX_TRACKER_DOUBLINGS
 from ..mulligan import NEVER_CAST_FIRST
-from ..paying import MAX_TAXED_CASTS, SPARE_CAP
+from ..paying import MAX_TAXED_CASTS
 from ..tables import COLOUR_BITS, NO_LIFE_TIEBREAK
 
 __all__ = [
     "F_BASIC_TAPPED", "F_PASSAGE", "F_BASIC_HAND", "F_TAPPED_AND_HAND", "F_TWO_BASICS",
     "F_LAND_UNTAPPED", "F_LAND_TAPPED", "F_LAND_HAND", "FETCH_BASIC",
     "W_SACRIFICE", "TAPS_YES", "TAPS_UNLESS", "TAPS_FAST", "TAPS_SLOW", "TAPS_LIFE", "L_SCRY",
-    "L_BOUNCE", "YES", "NO", "NONE", "ZERO", "ONE", "MAX_TAXED_CASTS", "SPARE_CAP",
+    "L_BOUNCE", "YES", "NO", "NONE", "ZERO", "ONE", "MAX_TAXED_CASTS",
     "MAX_TRACKER_DOUBLINGS",
     "MAX_ACTIONS", "COLOUR_BITS", "NO_LIFE_TIEBREAK", "NEVER_CAST_FIRST",
 ]

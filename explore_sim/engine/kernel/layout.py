@@ -522,7 +522,6 @@ class Work(_Numbered):
     MODE_UNITS = auto()
     TRIAL = auto()
     ORDER = auto()
-    ORDER_KEYS = auto()
     ORDER_PIPS = auto()
     ORDER_NOW = auto()
     ORDER_SUPPLY = auto()

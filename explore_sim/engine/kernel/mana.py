@@ -4,17 +4,18 @@ The same rules as :mod:`explore_sim.engine.paying` (docs/mana.md), one game at a
 units of mana by class; a mode of a cost is payable when Hall's condition holds over the
 masks of the exact test and the units are at least its mana value (read from the lookup
 table where the deck has one); pips are paid one at a time, the most demanding first, each
-by the least flexible class that leaves the rest payable; generic mana first by the units whose
-paying leaves the spells the mana left could still cast short of the fewest pips, then by
-the least flexible, of equally flexible ones the colour the rest of the hand (then the
-library) needs least; units come from the pool first, then sources are tapped in tapping order.
+by the least flexible class that leaves the rest payable; generic mana one unit at a time,
+each from the class whose unit leaves the spells the mana left could still cast short of the
+fewest pips, then the least flexible, of equally flexible ones the colour the rest of the
+hand (then the library) needs least; units come from the pool first, then sources are tapped
+in tapping order.
 ``K`` is the packed :class:`~.pack.KernelTables`, ``S`` the game :mod:`.state`.
 """
 
 from __future__ import annotations
 
 from .bits import next_common
-from .codes import ONE, SPARE_CAP
+from .codes import ONE
 from .layout import (
     CardCol,
     ClassCol,
@@ -31,7 +32,7 @@ from .layout import (
     Zone,
 )
 from .records import compiled
-from .zones import makes_plain_mana, member, sacrifice_tapped, tap_copies, usable
+from .zones import count, makes_plain_mana, member, sacrifice_tapped, tap_copies, usable
 
 _ANY_COLOUR, _ALL_MANA = 31, 127
 
@@ -205,16 +206,22 @@ def _pips_castable_now(K, S, card, left, now):
     """The pips by colour, into ``now``, of the spells held (a game casts them) whose
     cheapest way to pay is at most ``left``, one copy of ``card`` (being paid for) aside:
     the spells the mana left after this payment could still cast this turn (sources untap
-    next turn, so only they are stranded by what generic mana takes now). Returns whether
+    next turn, so only they are stranded by what generic mana takes now), but a second
+    legendary permanent and a spell waiting for a creature you control. Returns whether
     there is any."""
     for k in range(5):
         now[k] = 0
     found = False
+    no_creature = count(K, S, Group.CREATURE) == 0 and not K.card[card, CardCol.IS_CREATURE]
     held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
     kind = next_common(held, cast, 1)
     while kind >= 0:
         if K.card[kind, CardCol.CHEAPEST] + K.card[kind, CardCol.IS_X] <= left:  # X >= 1
             copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
+            if K.card[kind, CardCol.IS_LEGENDARY]:  # the legend rule (CR 704.5j)
+                copies = 0 if S.zones[Zone.BF, kind] > 0 or kind == card else min(copies, 1)
+            if no_creature and K.card[kind, CardCol.NEEDS_TARGET] == 1:
+                copies = 0  # it waits for a creature you control
             for k in range(5):
                 now[k] += copies * K.pips[kind, k]
                 found = found or (copies > 0 and K.pips[kind, k] > 0)
@@ -223,70 +230,74 @@ def _pips_castable_now(K, S, card, left, now):
 
 
 @compiled
-def _shortfall(K, c, take, now, supply):
-    """How much more of the pips ``now`` the units ``supply`` (by colour) would lack after
-    ``take`` units of class ``c`` pay generic mana, over its colours (at most SPARE_CAP)."""
-    extra = 0
+def _generic_key(K, c, now, supply, pips, lib_pips):
+    """The key of class ``c`` for the next unit of generic mana, least first: how many
+    more of the pips ``now`` one unit of it leaves short, the units left by colour being
+    ``supply`` (one unit of a colour short: now >= supply); then the least flexible; then
+    the colours the rest of the hand (``pips``), then the library (``lib_pips``), needs
+    least; then the static order."""
+    short = 0
+    need_hand = 0
+    need_library = 0
     for k in range(5):
         if K.classes[c, ClassCol.COLOURS + k]:
-            extra += max(0, now[k] - supply[k] + take) - max(0, now[k] - supply[k])
-    return min(extra, SPARE_CAP)
+            short += 1 if now[k] >= supply[k] else 0
+            need_hand += pips[k]
+            need_library += lib_pips[k]
+    return ((short << 52) + (K.classes[c, ClassCol.FLEXIBILITY] << 48)
+            + (min(need_hand, 32767) << 24) + (min(need_library, 4095) << 12)
+            + K.classes[c, ClassCol.GENERIC_RANK])
 
 
 @compiled
-def generic_order(K, S, mode, units, order):
-    """The order of unit classes generic mana is paid in, into ``order`` (``units``: what
-    is left after the pips of ``mode``): first the class whose paying leaves the spells the
-    mana left could still cast this turn short of the fewest pips (:func:`_shortfall`), then
-    the least flexible, then of equally flexible ones the colours the rest of the hand (then
-    the library) needs least, then the static order (docs/mana.md). Only the classes
-    ``units`` holds are ordered (the others pay nothing); returns how many."""
+def pay_generic(K, S, mode, units, used):
+    """Pay the generic part of ``mode`` from ``units`` (what is left after its pips; both
+    changed) into ``used``: one unit at a time, each from the class of least
+    :func:`_generic_key`, so that the spells the mana left could still cast this turn are
+    left short of the fewest pips (docs/mana.md); in the static order when no such spell
+    asks for a colour and no two classes that pay are equally flexible (the keys then
+    order the classes as it does)."""
     n_classes = K.dims[Dim.N_CLASSES]
+    need = K.modes[mode, ModeCol.GENERIC]
+    card = K.modes[mode, ModeCol.MODE_CARD]
+    now, supply = S.work[Work.ORDER_NOW], S.work[Work.ORDER_SUPPLY]
     n = 0
+    order = S.work[Work.ORDER]
     for c in range(n_classes):
         if units[c] > 0:
             order[n] = c
             n += 1
-    if n <= 1:
-        return n
-    generic = K.modes[mode, ModeCol.GENERIC]
-    card = K.modes[mode, ModeCol.MODE_CARD]
-    now, supply = S.work[Work.ORDER_NOW], S.work[Work.ORDER_SUPPLY]
-    castable = _pips_castable_now(K, S, card, total_of(K, units) - generic, now)
-    ties = K.dims[Dim.TIES] and _flexibility_ties(K, order, n)
-    if not castable and not ties:  # the static order
-        n = 0
+    castable = ties = False
+    if n > 1:
+        castable = _pips_castable_now(K, S, card, total_of(K, units) - need, now)
+        ties = K.dims[Dim.TIES] != 0 and _flexibility_ties(K, order, n)
+    if not (castable or ties):  # the static order
         for j in range(n_classes):
             c = K.classes[j, ClassCol.GENERIC_ORDER]
-            if units[c] > 0:
-                order[n] = c
-                n += 1
-        return n
+            take = min(units[c], need)
+            units[c] -= take
+            used[c] += take
+            need -= take
+        return
     pips, lib_pips = S.work[Work.ORDER_PIPS], S.lib_pips
     for k in range(5):
         pips[k] = S.hand_pips[k] - (K.pips[card, k] if card and S.zones[Zone.HAND, card] else 0)
         supply[k] = 0
         for c in range(n_classes):
             supply[k] += units[c] * K.classes[c, ClassCol.COLOURS + k]
-    keys = S.work[Work.ORDER_KEYS]
-    for j in range(n):
-        c = order[j]
-        need_hand = 0
-        need_library = 0
+    for _ in range(need):
+        best, best_key = -1, 0
+        for c in range(n_classes):
+            if units[c] > 0:
+                key = _generic_key(K, c, now, supply, pips, lib_pips)
+                if best < 0 or key < best_key:
+                    best, best_key = c, key
+        if best < 0:
+            return
+        units[best] -= 1
+        used[best] += 1
         for k in range(5):
-            if K.classes[c, ClassCol.COLOURS + k]:
-                need_hand += pips[k]
-                need_library += lib_pips[k]
-        short = _shortfall(K, c, min(units[c], generic), now, supply)
-        keys[c] = ((short << 52) + (K.classes[c, ClassCol.FLEXIBILITY] << 48)
-                   + (min(need_hand, 32767) << 24) + (min(need_library, 4095) << 12)
-                   + K.classes[c, ClassCol.GENERIC_RANK])
-    for j in range(1, n):  # the classes by key (keys are distinct): an insertion sort
-        k = j
-        while k > 0 and keys[order[k - 1]] > keys[order[k]]:
-            order[k - 1], order[k] = order[k], order[k - 1]
-            k -= 1
-    return n
+            supply[k] -= K.classes[best, ClassCol.COLOURS + k]
 
 
 @compiled
@@ -323,15 +334,8 @@ def allocate(K, S, units, mode, take_all, used):
             units[c] = 0
             spent += used[c]
         return life, spent - K.modes[mode, ModeCol.TOTAL]
-    need = K.modes[mode, ModeCol.GENERIC]
-    if need:
-        order = S.work[Work.ORDER]
-        for j in range(generic_order(K, S, mode, units, order)):
-            c = order[j]
-            take = min(units[c], need)
-            units[c] -= take
-            used[c] += take
-            need -= take
+    if K.modes[mode, ModeCol.GENERIC]:
+        pay_generic(K, S, mode, units, used)
     return life, 0
 
 
