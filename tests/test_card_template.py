@@ -223,7 +223,7 @@ def test_template_knows_card_files_typos_and_decklist_text(tmp_path):
 
 
 def test_unknown_sideboard_and_companion_cards_only_warn():
-    text = ("Companion\n1 Fixture Companion Beast\n\nDeck\n4 Cenote Scout\n20 Forest\n\n"
+    text = ("Companion\n1 Fixture Companion Beast\n\nDeck\n4 Cenote Scout\n36 Forest\n\n"
             "Sideboard\n2 Duress\n1 Get Lost\n")
     with pytest.warns(DeckWarning) as caught:
         deck = parse_deck(text, source="paste.txt")
@@ -231,16 +231,16 @@ def test_unknown_sideboard_and_companion_cards_only_warn():
     assert str(warning.message) == (
         "paste.txt: unknown cards left out of the deck (sideboard and companion cards are "
         "never shuffled): companion line 2 'Fixture Companion Beast'; sideboard line 9 'Duress'")
-    assert deck.size == 24 and deck.companion == ()
+    assert deck.size == 40 and deck.companion == ()
     assert [(card.name, n) for card, n in deck.sideboard] == [("Get Lost", 1)]
 
 
 def test_an_unknown_maybeboard_card_is_no_error():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        deck = parse_deck("1x Cenote Scout (lci) 178 [Creature]\n20x Forest (lci) 401 [Land]\n"
+        deck = parse_deck("1x Cenote Scout (lci) 178 [Creature]\n39x Forest (lci) 401 [Land]\n"
                           "1x Some Maybe Card (abc) 1 [Maybeboard]\n", format="archidekt")
-    assert deck.size == 21
+    assert deck.size == 40
 
 
 def test_a_card_file_entry_overrides_a_built_in_card(tmp_path):

@@ -356,6 +356,27 @@ def test_generic_mana_spares_no_colour_for_a_second_legendary_permanent():
     assert state.battlefield[0, ids["Spyglass Siren"]] == 1
 
 
+@pytest.mark.parametrize("hand, battlefield, left_for", [
+    # Nicanzil ({G}{U}): its {U} from Breeding Pool (G or U), not Watery Grave (U or B), the
+    # one black source Seekers' Squire ({1}{B}) needs
+    (["Nicanzil, Current Conductor", "Seekers' Squire"],
+     ["Forest", "Breeding Pool", "Watery Grave", "Llanowar Elves"], "Seekers' Squire"),
+    # the same with a Forest for the Elves: the generic {1} takes a Forest
+    (["Nicanzil, Current Conductor", "Seekers' Squire"],
+     ["Forest", "Forest", "Breeding Pool", "Watery Grave"], "Seekers' Squire"),
+])
+def test_a_pip_is_paid_by_the_land_the_spells_left_need_least(hand, battlefield, left_for):
+    """Of the lands that can pay a pip (and leave the rest of the cost payable), the one
+    whose colours the spells the mana left could still cast need least pays it, before the
+    least flexible order: both spells are cast. Paid in that order alone, Nicanzil's {U}
+    took the Watery Grave (a sultai game a player checked: seed 1, trial 81, turn 3)."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3, hand=hand,
+                                     battlefield=battlefield)
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+    assert state.battlefield[0, ids[left_for]] == 1
+
+
 def test_generic_mana_is_paid_one_unit_at_a_time():
     """Merfolk Cave-Diver ({2}{U}), with three Islands and two Forests, pays its {2} with
     one Island and one Forest: after its {U}, either class alone paying the {2} would leave

@@ -44,10 +44,11 @@ ASSUMPTIONS = [
     "deficit of the spells in hand, the commander and the castable cards, then the colour "
     "with the largest remaining deficit and the library's; a spell // land card is played as "
     "a land only when no land card can be (land_faces)",
-    "generic mana is paid a unit at a time with the units that leave the spells the mana "
-    "left could cast this turn (not a second legendary permanent, nor a spell waiting for a "
-    "creature) short of the fewest pips, then the least flexible, then the colour the "
-    "rest of the hand (but cards never cast), then the library, needs least; ties between "
+    "a pip, and generic mana a unit at a time, is paid with the units that leave the spells "
+    "the mana left could cast this turn (not a second legendary permanent, nor a spell "
+    "waiting for a creature) short of the fewest pips, then the least flexible, then "
+    "(generic mana) the colour the rest of the hand (but cards never cast), then the library, "
+    "needs least; ties between "
     "cards go to a mana source, then by name (never the decklist's order); mana creatures do "
     "not attack",
     "cast priority: a commander first, then explore payoffs (Wildgrowth Walker, Nicanzil, "

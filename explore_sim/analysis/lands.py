@@ -470,8 +470,10 @@ def _meta(deck: Deck, ladder: LandLadder, target: Objective, setup: GameSetup, p
     return meta
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.0f}%"
+def _share(row: Any, name: str) -> str:
+    """A share of games with its interval: ``31% [30, 33]``."""
+    return (f"{100 * row[name]:.0f}% [{100 * row[f'{name}_ci_low']:.0f}, "
+            f"{100 * row[f'{name}_ci_high']:.0f}]")
 
 
 def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
@@ -501,8 +503,9 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     else:
         text.append(f". The deck plays {own}: {_verdict(own, best, tied)}." if len(counts) > 1
                     else ".")
-    text.append(f" At {best} lands {_pct(row['screwed'])} of games are screwed and "
-                f"{_pct(row['flooded'])} flooded at least once by turn {meta['turns']}.")
+    text.append(f" At {best} lands {_share(row, 'screwed')} of games are screwed and "
+                f"{_share(row, 'flooded')} flooded at least once by turn {meta['turns']} "
+                "(95% intervals).")
     karsten = meta["karsten"]
     text.append(f" Karsten's 2022 regression gives {karsten['lands']:.1f} lands "
                 f"({karsten['formula']}).")
@@ -567,8 +570,8 @@ def _text(meta: dict[str, Any], rows: pd.DataFrame) -> str:
                                zip(rows["difference"], rows["difference_se"])],
         "tied": ["best" if b else "yes" if t else "no" for b, t in
                  zip(rows["best"], rows["tied"])],
-        "screwed": [_pct(v) for v in rows["screwed"]],
-        "flooded": [_pct(v) for v in rows["flooded"]],
+        "screwed [95%]": [_share(row, "screwed") for _, row in rows.iterrows()],
+        "flooded [95%]": [_share(row, "flooded") for _, row in rows.iterrows()],
         "change": rows["change"].replace("", "(the deck)")})
     lines += ["  " + line for line in table.to_string(index=False).splitlines()]
     karsten = meta["karsten"]

@@ -189,14 +189,16 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str,
     turns = sorted(t for t in rows["turn"].unique() if t > 0)
     table = cell_table(rows[rows["turn"] > 0], "metric", "turn", turns, metrics)
     table.columns = [f"turn {t}" for t in table.columns]
-    opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
+    opening = rows[rows["turn"] == 0].set_index("metric")
     lines = [title]
     for key in ("deck", "policy", "mulligan", "removal", "trials", "seed"):
         lines.append(f"  {key}: {meta_text(meta.get(key))}")
         if key == "deck":
             lines += never_cast_lines(meta)
     lines.append(f"  engine: {engine_text(meta)}")
-    lines.append(f"  mulligans per game: {opening.get('mulligans', float('nan')):.3f}")
+    if "mulligans" in opening.index:
+        lines.append(f"  mulligans per game: {opening.at['mulligans', 'mean']:.3f} "
+                     f"({opening.at['mulligans', 'se']:.3f})")
     lines.append("")
     lines.append(table.to_string())
     lines.append("")

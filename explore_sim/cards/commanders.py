@@ -37,6 +37,8 @@ __all__ = ["COMMANDER_DECK_SIZE", "COMMANDER_LIST_SIZES",
 COMMANDER_DECK_SIZE = 100
 #: Sizes of a list without sections read as a Commander deck: 100, or one card off.
 COMMANDER_LIST_SIZES = range(COMMANDER_DECK_SIZE - 1, COMMANDER_DECK_SIZE + 2)
+#: The fewest cards a deck holds in any format (Limited); a smaller main deck is told once.
+SMALLEST_DECK = 40
 #: Candidates named in the error of a list whose commander is not marked.
 _MAX_NAMED = 6
 #: Cards outside the commander's colour identity named in its warning (each is a fix to make).
@@ -135,6 +137,11 @@ def commander_sections(sections: Sections, entries: Mapping[str, Sequence[Entry]
                 f"commander; this one has {total} ({_size(main)} + {held}); it is played "
                 "as it is", DeckWarning, stacklevel=3)
         _tell_off_identity(main, commanders, entries.get("main", ()), catalog, source)
+    elif 0 < _size(main) < SMALLEST_DECK:
+        warnings.warn(
+            f"{source}: {_size(main)} cards, fewer than any format's deck holds ({SMALLEST_DECK} "
+            "in Limited, 60 constructed); it is played as it is, so every answer is of this "
+            "deck (a list pasted in part?)", DeckWarning, stacklevel=3)
     return sections
 
 

@@ -17,7 +17,9 @@ over trials.
 **Paying (documented rule).** Pips are paid one at a time, the most demanding first; each
 by the least flexible class that can pay it (fewest colours; mana that costs life last),
 provided the rest of the cost stays payable (checked with the same exact test), so a castable
-spell is always paid. Generic mana is paid by the least flexible units left. Units are taken
+spell is always paid; of those, first the class that leaves the spells the mana left could
+still cast this turn short of the fewest pips. Generic mana is paid a unit at a time, by the
+same count, then the least flexible units left (docs/mana.md). Units are taken
 from the mana pool first (mana made earlier this phase), then sources are tapped in this
 order: one-shot sources last (Lotus Petal: kept for a spell the other sources cannot pay),
 fewest colours first, lands before artifacts before creatures (so creatures stay free to
@@ -42,7 +44,7 @@ import numpy as np
 
 from ..cards import FeatureTable
 from ..cards.mana import ALL_MANA, ANY_COLOUR, CostMode, cost_modes
-from .rowwise import row_all, row_max, row_sum
+from .rowwise import row_all, row_any, row_max, row_sum
 from .state import GameState, leave, of_rows
 
 __all__ = ["ManaTables", "Payment", "popcount", "MAX_TAXED_CASTS"]
@@ -223,6 +225,10 @@ class ManaTables:
                 (c, popcount(pip) == 1 and int(effective[c]) == pip and not self.class_pain[c])
                 for c in candidates
             ]
+        # Whether some pip of a mode has a choice of classes (the spells the mana left
+        # could cast may then decide it: :meth:`_pay_pips`).
+        self._pip_choice = [any(len(self.pip_candidates[pip]) > 1 for pip in mode.pips)
+                            for mode in self.modes]
         self.generic_order = sorted(range(self.n_classes),
                                     key=lambda c: (flexibility[c], int(self.class_mask[c])))
         # Generic mana, a unit at a time: first the units that leave the spells the mana
@@ -475,33 +481,40 @@ class ManaTables:
         x = self._pay_generic(units, used, self.modes[mode], take_all, needs)
         return Payment(used=used, life=life, x=x)
 
-    def _pay_pips(self, units: np.ndarray, mode: int) -> tuple[np.ndarray, np.ndarray]:
+    def _pay_pips(self, units: np.ndarray, mode: int, now_pips: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
         """Pay the pips of ``mode`` from ``units`` (changed in place): units used
-        (rows, n_classes) and life paid (rows,)."""
+        (rows, n_classes) and life paid (rows,). Each pip is paid by the first class in its
+        order of candidates (:attr:`pip_candidates`) that leaves the rest payable and, of
+        those, leaves the pips ``now_pips`` (rows, 5) of the spells the mana left could
+        still cast short of the fewest (:meth:`generic_keys`' count; none given: the first)."""
         rows = units.shape[0]
         used = np.zeros_like(units)
         life = np.full(rows, self.life[mode], dtype=np.int32)
-        spec = self.modes[mode]
-        for i, pip in enumerate(spec.pips):
-            assigned = np.zeros(rows, dtype=bool)
+        never = np.iinfo(np.int64).max
+        for i, pip in enumerate(self.modes[mode].pips):
             rest_req, rest_total = self.rest[mode][i]
-            for c, safe in self.pip_candidates[pip]:
-                todo = ~assigned & (units[:, c] > 0)
-                if not todo.any():
-                    continue
-                if not safe:
-                    trial = units[todo]
+            candidates = self.pip_candidates[pip]
+            lacking = None if now_pips is None else now_pips >= units @ self.class_colours
+            # A candidate's key: the pips it leaves short, then its place in the order;
+            # ``never`` where it cannot pay the pip and leave the rest payable.
+            key = np.full((rows, len(candidates)), never, dtype=np.int64)
+            for j, (c, safe) in enumerate(candidates):
+                ok = units[:, c] > 0
+                if not safe and ok.any():
+                    trial = units[ok]
                     trial[:, c] -= 1
-                    ok = (row_all(self.covered(trial) >= rest_req)
-                          & (row_sum(trial) >= rest_total))
-                    todo[todo] = ok
-                units[todo, c] -= 1
-                used[todo, c] += 1
-                if self.class_pain[c] and pip & ANY_COLOUR and not pip & ~ANY_COLOUR & ALL_MANA:
-                    life[todo] += 1
-                assigned |= todo
-                if assigned.all():
-                    break
+                    ok[ok] = (row_all(self.covered(trial) >= rest_req)
+                              & (row_sum(trial) >= rest_total))
+                short = 0 if lacking is None else lacking[ok] @ self.class_colours[c]
+                key[ok, j] = short * len(candidates) + j
+            paying = np.flatnonzero(key.min(axis=1) < never)
+            classes = np.array([c for c, _ in candidates], dtype=np.intp)[
+                key[paying].argmin(axis=1)]
+            units[paying, classes] -= 1
+            used[paying, classes] += 1
+            if pip & ANY_COLOUR and not pip & ~ANY_COLOUR & ALL_MANA:
+                life[paying] += self.class_pain[classes]
         return used, life
 
     def _pay_generic(self, units: np.ndarray, used: np.ndarray, spec: CostMode,
@@ -610,36 +623,41 @@ class ManaTables:
             if needs_filters.any():
                 self.activate_filters(state, rows[needs_filters], unavailable)
                 units = self.units(state, rows, unavailable)
+        spec, needs = self.modes[mode], None
+        if self.n_classes > 1 and not take_all and (spec.generic or self._pip_choice[mode]):
+            hand_pips, now_pips = self._rest_of_hand_pips(state, rows, mode, units)
+            needs = (now_pips, hand_pips, of_rows(state.library_pips, rows))
         if self.lookup is not None and not take_all:
             pip_used, pip_life = self._allocation(mode)
             keys = self.keys(units)
             used, life = np.take(pip_used, keys, axis=0), pip_life[keys]
+            if needs is not None and self._pip_choice[mode]:  # where the hand asks colours
+                asked = np.flatnonzero(row_any(needs[0] > 0))
+                if asked.size:
+                    used[asked], life[asked] = self._pay_pips(units[asked].copy(), mode,
+                                                              needs[0][asked])
             left = units - used
         else:
             left = units.copy()
-            used, life = self._pay_pips(left, mode)
-        needs = None
-        if self.n_classes > 1 and self.modes[mode].generic and not take_all:
-            hand_pips, now_pips = self._rest_of_hand_pips(state, rows, mode, left)
-            needs = (now_pips, hand_pips, of_rows(state.library_pips, rows))
-        x = self._pay_generic(left, used, self.modes[mode], take_all, needs)
+            used, life = self._pay_pips(left, mode, None if needs is None else needs[0])
+        x = self._pay_generic(left, used, spec, take_all, needs if spec.generic else None)
         payment = Payment(used=used, life=life, x=x)
         self.tap(state, rows, payment.used, unavailable)
         return payment
 
     def _rest_of_hand_pips(self, state: GameState, rows: np.ndarray, mode: int,
-                           left: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                           units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pips of each colour of the cards in hand a game casts (:attr:`cast_pips`), less
         the card ``mode`` casts (it is still in hand while it is paid for); and those of
         them the casting pass could cast next: whose cheapest way to pay the mana left after
-        ``mode`` could pay (``left``: the units after its pips, (rows, n_classes)), not a
+        ``mode`` could pay (``units``: the units that pay it, (rows, n_classes)), not a
         second legendary permanent, nor a spell waiting for a creature (``waits``). Both
         shape (rows, 5)."""
         hand = of_rows(state.hand, rows).astype(np.int32)
         card = self.mode_card[mode]
         if card:
             hand[:, card] -= hand[:, card] > 0
-        mana_left = row_sum(left) - self.modes[mode].generic
+        mana_left = row_sum(units) - self.total[mode]
         now = hand * (self.card_cheapest[None, :] <= mana_left[:, None])
         battlefield = of_rows(state.battlefield, rows)
         legendary = self.legendary_ids

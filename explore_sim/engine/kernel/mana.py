@@ -4,11 +4,11 @@ The same rules as :mod:`explore_sim.engine.paying` (docs/mana.md), one game at a
 units of mana by class; a mode of a cost is payable when Hall's condition holds over the
 masks of the exact test and the units are at least its mana value (read from the lookup
 table where the deck has one); pips are paid one at a time, the most demanding first, each
-by the least flexible class that leaves the rest payable; generic mana one unit at a time,
-each from the class whose unit leaves the spells the mana left could still cast short of the
-fewest pips, then the least flexible, of equally flexible ones the colour the rest of the
-hand (then the library) needs least; units come from the pool first, then sources are tapped
-in tapping order.
+by the least flexible class that leaves the rest payable, of those first the one that leaves
+the spells the mana left could still cast short of the fewest pips; generic mana one unit at
+a time, each from the class whose unit leaves those spells short of the fewest pips, then the
+least flexible, of equally flexible ones the colour the rest of the hand (then the library)
+needs least; units come from the pool first, then sources are tapped in tapping order.
 ``K`` is the packed :class:`~.pack.KernelTables`, ``S`` the game :mod:`.state`.
 """
 
@@ -250,13 +250,14 @@ def _generic_key(K, c, now, supply, pips, lib_pips):
 
 
 @compiled
-def pay_generic(K, S, mode, units, used):
+def pay_generic(K, S, mode, units, used, castable):
     """Pay the generic part of ``mode`` from ``units`` (what is left after its pips; both
     changed) into ``used``: one unit at a time, each from the class of least
     :func:`_generic_key`, so that the spells the mana left could still cast this turn are
     left short of the fewest pips (docs/mana.md); in the static order when no such spell
     asks for a colour and no two classes that pay are equally flexible (the keys then
-    order the classes as it does)."""
+    order the classes as it does). ``castable``: whether such a spell asks for a colour
+    (its pips in ``S.work[Work.ORDER_NOW]``), -1 when not found yet."""
     n_classes = K.dims[Dim.N_CLASSES]
     need = K.modes[mode, ModeCol.GENERIC]
     card = K.modes[mode, ModeCol.MODE_CARD]
@@ -267,11 +268,12 @@ def pay_generic(K, S, mode, units, used):
         if units[c] > 0:
             order[n] = c
             n += 1
-    castable = ties = False
+    ties = False
     if n > 1:
-        castable = _pips_castable_now(K, S, card, total_of(K, units) - need, now)
+        if castable < 0:  # the pips' mana left is the generic part's
+            castable = 1 if _pips_castable_now(K, S, card, total_of(K, units) - need, now) else 0
         ties = K.dims[Dim.TIES] != 0 and _flexibility_ties(K, order, n)
-    if not (castable or ties):  # the static order
+    if n <= 1 or not (castable == 1 or ties):  # the static order
         for j in range(n_classes):
             c = K.classes[j, ClassCol.GENERIC_ORDER]
             take = min(units[c], need)
@@ -301,16 +303,38 @@ def pay_generic(K, S, mode, units, used):
 
 
 @compiled
+def _unit_shortfall(K, c, now, units):
+    """How many more of the pips ``now`` one unit of class ``c`` leaves short, the units
+    being ``units``: one for each of its colours of which ``now`` asks at least as many as
+    the units can give."""
+    short = 0
+    for k in range(5):
+        if K.classes[c, ClassCol.COLOURS + k]:
+            supply = 0
+            for d in range(K.dims[Dim.N_CLASSES]):
+                supply += units[d] * K.classes[d, ClassCol.COLOURS + k]
+            short += 1 if now[k] >= supply else 0
+    return short
+
+
+@compiled
 def allocate(K, S, units, mode, take_all, used):
     """Which units pay ``mode`` (payable by ``units``, which is changed): into ``used``;
-    returns (life paid, X)."""
+    returns (life paid, X). Each pip is paid by the first class in its order of candidates
+    (least flexible, mana costing life last) that leaves the rest payable and, of those,
+    leaves the spells the mana left could still cast this turn short of the fewest pips
+    (:func:`_unit_shortfall`; a safe pick, a class making only the pip's colour, is never
+    worse and needs no check)."""
     n_classes = K.dims[Dim.N_CLASSES]
     for c in range(n_classes):
         used[c] = 0
     life = K.modes[mode, ModeCol.LIFE]
     trial = S.work[Work.TRIAL]
+    now = S.work[Work.ORDER_NOW]
+    castable = -1  # whether a spell the mana left could cast asks for a colour (-1: not asked)
     for i in range(K.modes[mode, ModeCol.N_PIPS]):
         pip = K.pips_of[mode, i, PipCol.PIP_MASK]
+        best, best_short = -1, 0
         for k in range(K.pips_of[mode, i, PipCol.N_CAND]):
             c = K.cand[mode, i, k] >> 1
             if units[c] <= 0:
@@ -321,12 +345,27 @@ def allocate(K, S, units, mode, take_all, used):
                 trial[c] -= 1
                 if not hall(K, trial, K.rest_req[mode, i], K.pips_of[mode, i, PipCol.REST_TOTAL]):
                     continue
-            units[c] -= 1
-            used[c] += 1
+            elif best < 0:
+                best = c
+                break
+            if take_all or n_classes == 1:
+                best = c
+                break
+            if castable < 0:
+                castable = 1 if _pips_castable_now(
+                    K, S, K.modes[mode, ModeCol.MODE_CARD],
+                    total_of(K, units) - K.modes[mode, ModeCol.TOTAL], now) else 0
+            short = _unit_shortfall(K, c, now, units) if castable else 0
+            if best < 0 or short < best_short:
+                best, best_short = c, short
+            if best_short == 0:
+                break  # no class leaves fewer short
+        if best >= 0:
+            units[best] -= 1
+            used[best] += 1
             coloured = pip & _ANY_COLOUR and not (pip & ~_ANY_COLOUR & _ALL_MANA)
-            if K.classes[c, ClassCol.CLASS_PAIN] and coloured:
+            if K.classes[best, ClassCol.CLASS_PAIN] and coloured:
                 life += 1
-            break
     if take_all:  # X takes all the mana left
         spent = 0
         for c in range(n_classes):
@@ -335,7 +374,7 @@ def allocate(K, S, units, mode, take_all, used):
             spent += used[c]
         return life, spent - K.modes[mode, ModeCol.TOTAL]
     if K.modes[mode, ModeCol.GENERIC]:
-        pay_generic(K, S, mode, units, used)
+        pay_generic(K, S, mode, units, used, castable)
     return life, 0
 
 
