@@ -105,6 +105,25 @@ def test_the_traded_spells_are_the_filler_the_cards_named_or_every_spell_by_mana
     assert [more[v] for v in range(1, 6)] == [3, 9, 9, 6, 3]
 
 
+def test_a_legendary_permanent_is_traded_last_of_its_mana_value():
+    """Copies of a legend beyond the one in play are dead: traded first, the deck with more
+    lands would also be a better deck, and the lands would be credited with it. Of the
+    2-mana cards, a Nicanzil is traded only when no Wildgrowth Walker is left, and added only
+    when no Walker more is allowed (by name alone, Nicanzil would go first both ways)."""
+    deck = explore_sim.parse_deck("3 Nicanzil, Current Conductor\n3 Wildgrowth Walker\n"
+                                  "4 Jadelight Ranger\n25 Forest\n25 Island\n")
+    ladder = land_ladder(deck, range(44, 59))
+    seen = set()
+    for d in ladder.decks:
+        held = {c.name: n for c, n in d.main}
+        nicanzil, walker = (held.get(name, 0) for name in
+                            ("Nicanzil, Current Conductor", "Wildgrowth Walker"))
+        seen.add(nicanzil)
+        assert nicanzil >= 3 or walker == 0
+        assert nicanzil <= 3 or walker == 4
+    assert min(seen) < 3 < max(seen)  # both ways exercised
+
+
 def test_a_commander_deck_never_gets_a_second_copy_of_a_card():
     """Fewer lands than a singleton deck plays add other cards, not second copies: a card
     like a traded permanent, with its cost, types, power and toughness and no ability."""

@@ -93,7 +93,7 @@ def test_goldfish_in_a_real_browser(browser, tmp_path, capsys):
         expected = {}
         for line in capsys.readouterr().out.splitlines():
             found = re.findall(r"\d+\.\d+ \(\d+\.\d+\)", line)
-            if found:
+            if found and not line.strip().startswith("mulligans per game"):
                 expected[line.split()[0]] = found
         assert shown == expected
 
@@ -532,11 +532,11 @@ def test_the_lands_tab_says_what_its_table_shows_in_a_real_browser(browser):
         else:
             assert "no other count is tied with it" in answers[0]
         assert "The deck plays 23: " in answers[0]
-        shares = re.search(rf"At {best} lands (\d+)% of games are screwed and (\d+)% flooded",
-                           answers[0])
+        shares = re.search(rf"At {best} lands (\d+)% \[\d+, \d+\] of games are screwed and "
+                           rf"(\d+)% \[\d+, \d+\] flooded", answers[0])
         assert shares, answers[0]
         for said, column in zip(shares.groups(), ("screwed", "flooded")):
-            assert close(said, rows[best][column].rstrip("%"), 0.5)
+            assert close(said, rows[best][column].split("%")[0], 0.5)
         assert "Karsten's 2022 regression gives 24.1 lands" in answers[0]
         assert re.search(rf"its 21 explore, Map and explore-trigger cards are worth "
                          rf"(more than 4 lands|{NUMBER} lands)",

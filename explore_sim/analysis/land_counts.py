@@ -14,7 +14,10 @@ the sources, every count's library lined up with the others' (common random numb
   never casts (``target = "opponent"``, or no effect it plays: traded, each would be a free
   slot for a land); a spell removed is one of the mana value furthest above its share of the
   traded copies, a spell added one of the mana value furthest below it (the card of that mana
-  value with the most copies, then the first by name), so the curve keeps its shape.
+  value with the most copies, then the first by name), so the curve keeps its shape; a
+  legendary permanent is traded only when no other card of its mana value is left (copies of
+  a legend beyond the one in play are dead, so trading them would credit the lands with a
+  better deck).
 
 The counts are nested: the deck with ``L + 1`` lands is the deck with ``L`` lands with one
 traded spell replaced by one land. Every variant's library is shuffled from an order that
@@ -195,7 +198,7 @@ def _spell_steps(deck: Deck, traded: list[Card], up: int,
                  down: int) -> tuple[list[Card], list[Card]]:
     """The traded spells removed one by one (more lands) and added one by one (fewer): from
     the mana value furthest from its share of the traded copies, the card of it with the
-    most copies (then by name), so the curve keeps its shape."""
+    most copies (then by name), so the curve keeps its shape; a legendary permanent last."""
     counts = dict(deck.main)
     own = {card: counts.get(card, 0) for card in traded}
     total = sum(own.values())
@@ -213,7 +216,7 @@ def _spell_steps(deck: Deck, traded: list[Card], up: int,
                             "(trade, --trade)")
         bucket = max(left, key=lambda v: (_held(held, v) - shares[v] * (total - step - 1), -v))
         card = max((c for c in traded if _mana_value(c) == bucket and held[c] > 0),
-                   key=lambda c: (held[c], _by_name(c)))
+                   key=lambda c: (not c.is_legendary, held[c], _by_name(c)))
         removed.append(card)
         held[card] -= 1
     limit = copy_limit(deck)
@@ -225,7 +228,7 @@ def _spell_steps(deck: Deck, traded: list[Card], up: int,
         room = [c for c in traded if _mana_value(c) == bucket
                 and (limit is None or held[c] < limit)]
         if room:
-            card = max(room, key=lambda c: (own[c], -held[c], _by_name(c)))
+            card = max(room, key=lambda c: (not c.is_legendary, own[c], -held[c], _by_name(c)))
         else:  # no copy more of any: another card like one of them
             like = _stand_in_base(deck, traded, own, short)
             card = stand_ins.setdefault(like, another_card(like))

@@ -209,10 +209,11 @@ def _simulate_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     metrics = options["metrics"] or result.default_metrics()
     turns = range(1, result.meta["turns"] + 1)
     by_turn = rows[rows["turn"] > 0]
-    opening = rows[rows["turn"] == 0].set_index("metric")["mean"]
-    title = (f"simulate: {result.meta['turns']} turns, "
-             f"{start_text(result.meta)}; mulligans per "
-             f"game: {opening.get('mulligans', float('nan')):.3f}")
+    opening = rows[rows["turn"] == 0].set_index("metric")
+    title = f"simulate: {result.meta['turns']} turns, {start_text(result.meta)}"
+    if "mulligans" in opening.index:
+        title += (f"; mulligans per game: {opening.at['mulligans', 'mean']:.3f} "
+                  f"({opening.at['mulligans', 'se']:.3f})")
     last = result.meta["turns"]
     return [
         dataclasses.replace(

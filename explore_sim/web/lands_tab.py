@@ -137,7 +137,10 @@ def lands_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
              f"{row.mean:.3f} ({row.se:.3f})",
              f"{row.ci_low:.3f} to {row.ci_high:.3f}",
              f"{row.difference:+.3f} ({row.difference_se:.3f})",
-             f"{100 * row.screwed:.1f}%", f"{100 * row.flooded:.1f}%",
+             f"{100 * row.screwed:.1f}% [{100 * row.screwed_ci_low:.1f}, "
+             f"{100 * row.screwed_ci_high:.1f}]",
+             f"{100 * row.flooded:.1f}% [{100 * row.flooded_ci_low:.1f}, "
+             f"{100 * row.flooded_ci_high:.1f}]",
              row.change or "(the deck)"]
             for row in rows.itertuples()]
     start = {"both": "half on the play, half on the draw", True: "on the play",
@@ -150,7 +153,7 @@ def lands_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
         f"objective: mean (standard error); - best: the paired difference to the best count "
         f"(paired standard error); tied: {meta['tie_rule'].split(': ', 1)[1]}; screwed, "
         f"flooded: games screwed (flooded) at the end of at least one of turns 1-"
-        f"{meta['turns']}; traded: {meta['trade_rule']}",
+        f"{meta['turns']}, [95% interval]; traded: {meta['trade_rule']}",
         lead=result.answer())]
 
 

@@ -332,6 +332,7 @@ def allocate(K, S, units, mode, take_all, used):
     trial = S.work[Work.TRIAL]
     now = S.work[Work.ORDER_NOW]
     castable = -1  # whether a spell the mana left could cast asks for a colour (-1: not asked)
+    left = total_of(K, units) - K.modes[mode, ModeCol.TOTAL]  # the mana left after paying
     for i in range(K.modes[mode, ModeCol.N_PIPS]):
         pip = K.pips_of[mode, i, PipCol.PIP_MASK]
         best, best_short = -1, 0
@@ -353,8 +354,7 @@ def allocate(K, S, units, mode, take_all, used):
                 break
             if castable < 0:
                 castable = 1 if _pips_castable_now(
-                    K, S, K.modes[mode, ModeCol.MODE_CARD],
-                    total_of(K, units) - K.modes[mode, ModeCol.TOTAL], now) else 0
+                    K, S, K.modes[mode, ModeCol.MODE_CARD], left, now) else 0
             short = _unit_shortfall(K, c, now, units) if castable else 0
             if best < 0 or short < best_short:
                 best, best_short = c, short
