@@ -197,8 +197,8 @@ def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str,
             lines += never_cast_lines(meta)
     lines.append(f"  engine: {engine_text(meta)}")
     if "mulligans" in opening.index:
-        lines.append(f"  mulligans per game: {opening.at['mulligans', 'mean']:.3f} "
-                     f"({opening.at['mulligans', 'se']:.3f})")
+        found = opening.loc["mulligans"].to_dict()
+        lines.append(f"  mulligans per game: {found['mean']:.3f} ({found['se']:.3f})")
     lines.append("")
     lines.append(table.to_string())
     lines.append("")

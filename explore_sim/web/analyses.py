@@ -212,8 +212,8 @@ def _simulate_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     opening = rows[rows["turn"] == 0].set_index("metric")
     title = f"simulate: {result.meta['turns']} turns, {start_text(result.meta)}"
     if "mulligans" in opening.index:
-        title += (f"; mulligans per game: {opening.at['mulligans', 'mean']:.3f} "
-                  f"({opening.at['mulligans', 'se']:.3f})")
+        found = opening.loc["mulligans"].to_dict()
+        title += f"; mulligans per game: {found['mean']:.3f} ({found['se']:.3f})"
     last = result.meta["turns"]
     return [
         dataclasses.replace(
