@@ -312,6 +312,16 @@ def test_generic_mana_spares_the_colour_a_spell_the_mana_left_casts_needs():
     assert state.battlefield[0, ids["Simic Test Card"]] == 1
 
 
+def both_cast(hand, battlefield, left_for):
+    """The two spells of ``hand`` are cast with the four mana of ``battlefield`` (the
+    library: three {3}{G}{G} creatures), ``left_for`` among them."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3, hand=hand,
+                                     battlefield=battlefield)
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+    assert state.battlefield[0, ids[left_for]] == 1
+
+
 @pytest.mark.parametrize("hand, battlefield, left_for", [
     # {2}{G}: a Forest and an Island pay the {2}, not both Islands (each Island spared alone
     # would leave one for Spyglass Siren's {U}; both would leave none)
@@ -332,11 +342,7 @@ def test_generic_mana_leaves_the_fewest_pips_short_however_much_it_takes(hand, b
     left could cast short of the fewest pips, before flexibility: both spells are cast. A
     shortfall not counted again after each unit, or ranked after flexibility, left the
     second in hand."""
-    game, state, ids = scripted_game(["Green Giant Test Card"] * 3, hand=hand,
-                                     battlefield=battlefield)
-    m = play(game, state)
-    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
-    assert state.battlefield[0, ids[left_for]] == 1
+    both_cast(hand, battlefield, left_for)
 
 
 def test_generic_mana_spares_no_colour_for_a_second_legendary_permanent():
@@ -370,11 +376,7 @@ def test_a_pip_is_paid_by_the_land_the_spells_left_need_least(hand, battlefield,
     whose colours the spells the mana left could still cast need least pays it, before the
     least flexible order: both spells are cast. Paid in that order alone, Nicanzil's {U}
     took the Watery Grave (a sultai game a player checked: seed 1, trial 81, turn 3)."""
-    game, state, ids = scripted_game(["Green Giant Test Card"] * 3, hand=hand,
-                                     battlefield=battlefield)
-    m = play(game, state)
-    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
-    assert state.battlefield[0, ids[left_for]] == 1
+    both_cast(hand, battlefield, left_for)
 
 
 def test_generic_mana_is_paid_one_unit_at_a_time():
