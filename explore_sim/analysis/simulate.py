@@ -183,22 +183,31 @@ class SimulationResult(Result):
         return facts, table, True
 
 
+def mulligans_text(rows: pd.DataFrame) -> str:
+    """``mulligans per game: MEAN (SE)`` from a summary's opening rows (turn 0), or ``""``
+    where the mulligans were not recorded."""
+    opening = rows[rows["turn"] == 0].set_index("metric")
+    if "mulligans" not in opening.index:
+        return ""
+    found = opening.loc["mulligans"].to_dict()
+    return f"mulligans per game: {found['mean']:.3f} ({found['se']:.3f})"
+
+
 def _turn_table(meta: dict, rows: pd.DataFrame, metrics: list[str], title: str,
                 notes: Sequence[str] = ()) -> str:
     """Metrics down, turns across: ``mean (se)``; ``notes``: lines under the table."""
     turns = sorted(t for t in rows["turn"].unique() if t > 0)
     table = cell_table(rows[rows["turn"] > 0], "metric", "turn", turns, metrics)
     table.columns = [f"turn {t}" for t in table.columns]
-    opening = rows[rows["turn"] == 0].set_index("metric")
     lines = [title]
     for key in ("deck", "policy", "mulligan", "removal", "trials", "seed"):
         lines.append(f"  {key}: {meta_text(meta.get(key))}")
         if key == "deck":
             lines += never_cast_lines(meta)
     lines.append(f"  engine: {engine_text(meta)}")
-    if "mulligans" in opening.index:
-        found = opening.loc["mulligans"].to_dict()
-        lines.append(f"  mulligans per game: {found['mean']:.3f} ({found['se']:.3f})")
+    mulligans = mulligans_text(rows)
+    if mulligans:
+        lines.append(f"  {mulligans}")
     lines.append("")
     lines.append(table.to_string())
     lines.append("")

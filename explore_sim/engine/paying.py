@@ -499,8 +499,11 @@ class ManaTables:
             # A candidate's key: the pips it leaves short, then its place in the order;
             # ``never`` where it cannot pay the pip and leave the rest payable.
             key = np.full((rows, len(candidates)), never, dtype=np.int64)
+            assigned = np.zeros(rows, dtype=bool)
             for j, (c, safe) in enumerate(candidates):
                 ok = units[:, c] > 0
+                if lacking is None:  # the first that can pay is the one
+                    ok &= ~assigned
                 if not safe and ok.any():
                     trial = units[ok]
                     trial[:, c] -= 1
@@ -508,6 +511,7 @@ class ManaTables:
                               & (row_sum(trial) >= rest_total))
                 short = 0 if lacking is None else lacking[ok] @ self.class_colours[c]
                 key[ok, j] = short * len(candidates) + j
+                assigned |= ok
             paying = np.flatnonzero(key.min(axis=1) < never)
             classes = np.array([c for c, _ in candidates], dtype=np.intp)[
                 key[paying].argmin(axis=1)]

@@ -35,7 +35,7 @@ from ..analysis.metric_checks import (
 )
 from ..analysis.objectives import parse_objectives
 from ..analysis.report import engine_text, explores_text, meta_text, start_text
-from ..analysis.simulate import simulate
+from ..analysis.simulate import mulligans_text, simulate
 from ..analysis.value import DEFAULT_VALUE_METRICS, basis_text, chosen_cards, value
 from ..cards import CardSources
 from ..cards.decklist import Deck
@@ -209,11 +209,9 @@ def _simulate_tables(result: Any, options: Mapping[str, Any]) -> list[Table]:
     metrics = options["metrics"] or result.default_metrics()
     turns = range(1, result.meta["turns"] + 1)
     by_turn = rows[rows["turn"] > 0]
-    opening = rows[rows["turn"] == 0].set_index("metric")
-    title = f"simulate: {result.meta['turns']} turns, {start_text(result.meta)}"
-    if "mulligans" in opening.index:
-        found = opening.loc["mulligans"].to_dict()
-        title += f"; mulligans per game: {found['mean']:.3f} ({found['se']:.3f})"
+    mulligans = mulligans_text(rows)
+    title = (f"simulate: {result.meta['turns']} turns, {start_text(result.meta)}"
+             + (f"; {mulligans}" if mulligans else ""))
     last = result.meta["turns"]
     return [
         dataclasses.replace(

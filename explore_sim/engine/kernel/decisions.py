@@ -39,7 +39,7 @@ from .layout import (
 from .mana import castable_key, keyed, paid_row, payable_any, total_of, unit_sets
 from .records import compiled
 from .trace import note
-from .zones import at, count, group_id, peek
+from .zones import at, count, group_id, peek, wanted_copies
 
 
 @compiled
@@ -193,13 +193,10 @@ def land_mana_spent(K, S, plain, filtered, n_sets, units):
         return False  # no wanted card costs as little as the mana with the land
     sums = np.int64(1)  # bit 0: no card, no mana
     held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
+    no_creature = count(K, S, Group.CREATURE) == 0
     kind = next_common(held, cast, 1)
     while kind >= 0:
-        copies = S.zones[Zone.HAND, kind]
-        if K.card[kind, CardCol.IS_LEGENDARY]:  # the legend rule (CR 704.5j)
-            copies = 0 if S.zones[Zone.BF, kind] > 0 else 1
-        if K.card[kind, CardCol.NEEDS_TARGET] and count(K, S, Group.CREATURE) == 0:
-            copies = 0  # it waits for a creature you control
+        copies = wanted_copies(K, S, kind, 0, no_creature)
         if copies == 0 or K.card[kind, CardCol.CHEAPEST] > most:
             kind = next_common(held, cast, kind + 1)
             continue  # not cast now, or more than all the mana

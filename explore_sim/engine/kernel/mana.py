@@ -32,7 +32,15 @@ from .layout import (
     Zone,
 )
 from .records import compiled
-from .zones import count, makes_plain_mana, member, sacrifice_tapped, tap_copies, usable
+from .zones import (
+    count,
+    makes_plain_mana,
+    member,
+    sacrifice_tapped,
+    tap_copies,
+    usable,
+    wanted_copies,
+)
 
 _ANY_COLOUR, _ALL_MANA = 31, 127
 
@@ -217,11 +225,7 @@ def _pips_castable_now(K, S, card, left, now):
     kind = next_common(held, cast, 1)
     while kind >= 0:
         if K.card[kind, CardCol.CHEAPEST] + K.card[kind, CardCol.IS_X] <= left:  # X >= 1
-            copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
-            if K.card[kind, CardCol.IS_LEGENDARY]:  # the legend rule (CR 704.5j)
-                copies = 0 if S.zones[Zone.BF, kind] > 0 or kind == card else min(copies, 1)
-            if no_creature and K.card[kind, CardCol.NEEDS_TARGET] == 1:
-                copies = 0  # it waits for a creature you control
+            copies = wanted_copies(K, S, kind, card, no_creature)
             for k in range(5):
                 now[k] += copies * K.pips[kind, k]
                 found = found or (copies > 0 and K.pips[kind, k] > 0)

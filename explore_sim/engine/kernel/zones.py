@@ -235,6 +235,20 @@ def leave(K, S, kind):
 
 
 @compiled
+def wanted_copies(K, S, kind, card, no_creature):
+    """Copies of the held spell ``kind`` the casting pass could cast, one copy of ``card``
+    (being cast) aside: of a legendary permanent one, none while one is in play or being cast
+    (the legend rule, CR 704.5j); none of a spell that targets a creature you control while
+    there is none (``no_creature``)."""
+    copies = S.zones[Zone.HAND, kind] - (1 if kind == card else 0)
+    if K.card[kind, CardCol.IS_LEGENDARY]:  # the legend rule (CR 704.5j)
+        copies = 0 if S.zones[Zone.BF, kind] > 0 or kind == card else min(copies, 1)
+    if no_creature and K.card[kind, CardCol.NEEDS_TARGET]:
+        copies = 0  # it waits for a creature you control
+    return copies
+
+
+@compiled
 def is_game_commander(K, kind):
     return K.dims[Dim.IS_COMMANDER] and K.card[kind, CardCol.COMMANDER_SLOT] >= 0
 
