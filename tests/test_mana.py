@@ -312,6 +312,25 @@ def test_generic_mana_spares_the_colour_a_spell_the_mana_left_casts_needs():
     assert state.battlefield[0, ids["Simic Test Card"]] == 1
 
 
+def test_generic_mana_spares_the_spells_the_mana_left_casts_together():
+    """With three Forests and an Island, Wildgrowth Walker ({1}{G}, cast first: the mana pays
+    it and the next spell) pays its {1} with a Forest: of the spells two mana could cast
+    together, in the casting order without the payoffs' group, River Herald Scout ({1}{U})
+    comes first, and it needs the Island; it is cast next (all four mana spent). Counting
+    every spell the two mana could cast alone (Cenote Scout's {G}, Spyglass Siren's {U}, the
+    Scout's {U} and a second Walker's {G}: each colour equally short), the Island paid, Cenote
+    Scout took one Forest and the last stayed untapped beside the Siren (a game a player
+    replayed: turn 4)."""
+    game, state, ids = scripted_game(["Green Giant Test Card"] * 3,
+                                     hand=["Wildgrowth Walker", "Wildgrowth Walker",
+                                           "Cenote Scout", "Spyglass Siren",
+                                           "River Herald Scout"],
+                                     battlefield=["Forest"] * 3 + ["Island"])
+    m = play(game, state)
+    assert m["cards_cast"] == 2 and m["mana_spent"] == 4
+    assert state.battlefield[0, ids["River Herald Scout"]] == 1
+
+
 def both_cast(hand, battlefield, left_for):
     """The two spells of ``hand`` are cast with the four mana of ``battlefield`` (the
     library: three {3}{G}{G} creatures), ``left_for`` among them."""
@@ -327,10 +346,11 @@ def both_cast(hand, battlefield, left_for):
     # would leave one for Spyglass Siren's {U}; both would leave none)
     (["River Herald Guide", "Spyglass Siren", "Green Giant Test Card"],
      ["Forest", "Forest", "Island", "Island"], "Spyglass Siren"),
-    # the same with Jadelight Spelunker ({X}{G}, cast with X >= 1): the one mana left cannot
-    # cast it, so its {G} does not count against the Forest
-    (["River Herald Guide", "Spyglass Siren", "Jadelight Spelunker"],
-     ["Forest", "Forest", "Island", "Island"], "Spyglass Siren"),
+    # the same with Jadelight Spelunker ({X}{G}, cast with X >= 1, before the {U} creature in
+    # the casting order): the one mana left cannot cast it, so its {G} does not count against
+    # the Forest
+    (["River Herald Guide", "Blue Test Card", "Jadelight Spelunker"],
+     ["Forest", "Forest", "Island", "Island"], "Blue Test Card"),
     # {2}{U}: Restless Anchorage (W or U: the more flexible) pays before the Forest that
     # Cenote Scout's {G} needs
     (["Merfolk Cave-Diver", "Cenote Scout"],

@@ -201,25 +201,22 @@ def land_mana_spent(play: Play, state: GameState, rows: np.ndarray,
         spent[here] |= (cost >= 0) & ~paid_before  # paid only with the land
         return cost
 
-    casting = t.casting
-    targeted = set(casting.pass_ids[casting.pass_targeted].tolist())
-    legendary = set(casting.pass_ids[casting.pass_legendary].tolist())
-    no_creature = creatures(play, state, rows) == 0 if targeted else None
-    for kind in casting.cast_ids.tolist():
-        copies = state.hand[rows, kind].astype(np.int64)
-        if kind in legendary:  # the legend rule (CR 704.5j): one, and none while one is in play
-            copies = np.where(state.battlefield[rows, kind] > 0, 0, np.minimum(copies, 1))
-        if no_creature is not None and kind in targeted:
-            copies[no_creature] = 0  # it waits for a creature you control
+    no_creature = (creatures(play, state, rows) == 0 if mana.targeting_ids.size
+                   else np.zeros(len(rows), dtype=bool))
+    wanted = mana.wanted_copies(of_rows(state.hand, rows), of_rows(state.battlefield, rows),
+                                no_creature)  # the legend rule; spells waiting for a creature
+    for kind in t.casting.cast_ids.tolist():
+        copies = wanted[:, kind].astype(np.int64)
         if kind in t.x_ids:  # X >= 1 takes the mana left
             here = np.flatnonzero((copies > 0) & (target >= t.cost[kind] + 1))
             spent[here] |= cheapest_paid(here, [np.full(len(here), m)
-                                                for m in casting.kind_modes[kind]]) >= 0
+                                                for m in t.casting.kind_modes[kind]]) >= 0
             continue
         here = np.flatnonzero(copies > 0)
         if not here.size:
             continue
-        cost = cheapest_paid(here, [np.full(len(here), m) for m in casting.kind_modes[kind]])
+        cost = cheapest_paid(here, [np.full(len(here), m)
+                                    for m in t.casting.kind_modes[kind]])
         add_here = np.zeros(len(rows), dtype=np.int64)
         add_here[here] = np.where(cost >= 0, copies[here], 0)
         full_cost = np.zeros(len(rows), dtype=np.int64)

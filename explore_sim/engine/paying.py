@@ -18,7 +18,8 @@ over trials.
 by the least flexible class that can pay it (fewest colours; mana that costs life last),
 provided the rest of the cost stays payable (checked with the same exact test), so a castable
 spell is always paid; of those, first the class that leaves the spells the mana left could
-still cast this turn short of the fewest pips. Generic mana is paid a unit at a time, by the
+still cast together this turn (:meth:`ManaTables.castable_together`) short of the fewest
+pips. Generic mana is paid a unit at a time, by the
 same count, then the least flexible units left (docs/mana.md). Units are taken
 from the mana pool first (mana made earlier this phase), then sources are tapped in this
 order: one-shot sources last (Lotus Petal: kept for a spell the other sources cannot pay),
@@ -107,6 +108,11 @@ class ManaTables:
         their target: generic mana spares the colours of one copy of a legendary permanent
         only while none is in play or being cast (the legend rule), and of a targeting spell
         only while you control a creature or are casting one.
+    casting_order : ndarray of intp, optional
+        Card ids of the spells a game casts, in the casting order without the payoffs'
+        group (:attr:`~.tables.CastingOrder.base_rank`): the order in which the spells the
+        mana left could cast together are counted (:meth:`castable_together`). Default:
+        every card id, in id order.
 
     Attributes
     ----------
@@ -134,11 +140,15 @@ class ManaTables:
     def __init__(self, features: FeatureTable, extra_costs: Iterable[str] = (),
                  extra_cards: Iterable = (), taxed: Iterable[int] = (),
                  never_cast: Iterable[int] = (),
-                 waits: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+                 waits: tuple[np.ndarray, np.ndarray] | None = None,
+                 casting_order: np.ndarray | None = None) -> None:
         self.f = features
         none = np.zeros(0, dtype=np.intp)
         self.legendary_ids: np.ndarray = none if waits is None else waits[0]
         self.targeting_ids: np.ndarray = none if waits is None else waits[1]
+        self.casting_order: np.ndarray = (np.arange(1, len(features.cards) + 1)
+                                          if casting_order is None
+                                          else np.asarray(casting_order, dtype=np.intp))
         self.creature_ids = np.flatnonzero(features.is_creature)
         # The pips a card in hand asks of the mana: none for a card never cast (its target
         # is an opponent's, or no effect of it is played), which generic mana need not spare.
@@ -264,8 +274,8 @@ class ManaTables:
         self.cheapest = np.zeros(len(f.cards) + 1, dtype=np.int32)
         for card_id, card_modes in self.card_modes.items():
             self.cheapest[card_id] = min(int(self.total[m]) for m in card_modes)
-        x_explorer = np.array([False, *(bool(card.explores_x) for card in f.cards)])
-        self.card_cheapest = self.cheapest + x_explorer
+        self.x_explorer = np.array([False, *(bool(card.explores_x) for card in f.cards)])
+        self.card_cheapest = self.cheapest + self.x_explorer
         self._build_lookup()
 
     def _build_lookup(self) -> None:
@@ -649,29 +659,84 @@ class ManaTables:
         self.tap(state, rows, payment.used, unavailable)
         return payment
 
+    def wanted_copies(self, hand: np.ndarray, battlefield: np.ndarray,
+                      no_creature: np.ndarray, card: int = 0) -> np.ndarray:
+        """Copies of each held spell the casting pass could cast, one copy of ``card`` (being
+        cast; 0: none) aside: of a legendary permanent one, none while one is in play or
+        being cast (the legend rule, CR 704.5j); none of a spell that targets a creature you
+        control in the rows with none (``no_creature``).
+
+        Parameters
+        ----------
+        hand, battlefield : ndarray, shape (rows, n_cards + 1)
+            Copies of each card id in hand (``card``'s copy still in it) and in play.
+        no_creature : ndarray of bool, shape (rows,)
+        card : int
+
+        Returns
+        -------
+        ndarray of int32, shape (rows, n_cards + 1)
+        """
+        wanted = hand.astype(np.int32)
+        if card:
+            wanted[:, card] -= wanted[:, card] > 0
+        legendary = self.legendary_ids
+        if legendary.size:  # the legend rule (CR 704.5j): one, none while one is in play
+            gone = (battlefield[:, legendary] > 0) | (legendary == card)[None, :]
+            wanted[:, legendary] = np.where(gone, 0, np.minimum(wanted[:, legendary], 1))
+        if self.targeting_ids.size:  # they wait for a creature you control
+            wanted[np.ix_(no_creature, self.targeting_ids)] = 0
+        return wanted
+
     def _rest_of_hand_pips(self, state: GameState, rows: np.ndarray, mode: int,
                            units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pips of each colour of the cards in hand a game casts (:attr:`cast_pips`), less
         the card ``mode`` casts (it is still in hand while it is paid for); and those of
-        them the casting pass could cast next: whose cheapest way to pay the mana left after
-        ``mode`` could pay (``units``: the units that pay it, (rows, n_classes)), not a
-        second legendary permanent, nor a spell waiting for a creature (``waits``). Both
+        them the mana left after ``mode`` (``units``: the units that pay it, (rows,
+        n_classes)) could still cast this turn together (:meth:`castable_together`). Both
         shape (rows, 5)."""
         hand = of_rows(state.hand, rows).astype(np.int32)
         card = self.mode_card[mode]
+        battlefield = of_rows(state.battlefield, rows)
+        no_creature = ((battlefield[:, self.creature_ids] == 0).all(axis=1)
+                       if self.targeting_ids.size and not self.f.is_creature[card]
+                       else np.zeros(len(rows), dtype=bool))
+        wanted = self.wanted_copies(hand, battlefield, no_creature, card)
         if card:
             hand[:, card] -= hand[:, card] > 0
-        mana_left = row_sum(units) - self.total[mode]
-        now = hand * (self.card_cheapest[None, :] <= mana_left[:, None])
-        battlefield = of_rows(state.battlefield, rows)
-        legendary = self.legendary_ids
-        if legendary.size:  # the legend rule (CR 704.5j): one, none while one is in play
-            gone = (battlefield[:, legendary] > 0) | (legendary == card)[None, :]
-            now[:, legendary] = np.where(gone, 0, np.minimum(now[:, legendary], 1))
-        if self.targeting_ids.size and not self.f.is_creature[card]:
-            no_creature = ~(battlefield[:, self.creature_ids] > 0).any(axis=1)
-            now[np.ix_(no_creature, self.targeting_ids)] = 0  # they wait for a creature
+        now = self.castable_together(wanted, row_sum(units) - self.total[mode])
         return hand @ self.cast_pips, now @ self.cast_pips
+
+    def castable_together(self, wanted: np.ndarray, mana_left: np.ndarray) -> np.ndarray:
+        """The copies of the spells ``wanted`` (:meth:`wanted_copies`) that ``mana_left``
+        could cast together, colours aside: in the casting order, each spell's copies while
+        their cheapest ways to pay fit in what is left (an X explorer, at X = 1, takes all of
+        it; a spell costing 0 asks for no colour and is left out).
+
+        Parameters
+        ----------
+        wanted : ndarray, shape (rows, n_cards + 1)
+        mana_left : ndarray, shape (rows,)
+
+        Returns
+        -------
+        ndarray of int32, shape (rows, n_cards + 1)
+        """
+        now = np.zeros_like(wanted)
+        left = mana_left.astype(np.int64)
+        order = self.casting_order
+        for kind in order[(wanted[:, order] > 0).any(axis=0)].tolist():
+            if self.cheapest[kind] <= 0:
+                continue
+            cost = int(self.card_cheapest[kind])
+            if self.x_explorer[kind]:  # X >= 1, and X takes the rest
+                take = ((wanted[:, kind] > 0) & (left >= cost)).astype(np.int64)
+                left = np.where(take > 0, 0, left)
+            else:
+                take = np.minimum(wanted[:, kind], np.maximum(left, 0) // cost)
+                left = left - take * cost
+            now[:, kind] = take
+        return now
 
 
 def _sacrifice_tapped(state: GameState, rows: np.ndarray, kind: int, copies: np.ndarray) -> None:

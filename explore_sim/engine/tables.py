@@ -393,9 +393,12 @@ class DeckTables:
             (c.explores_when == "cast" and c.explore_targets) or c.target == "creature"
             for c in cards])
         legendary = np.array([False] + [c.is_legendary for c in cards])
+        priority, base = _cast_priority(features, config.cast_order, held_reason, commander_ids)
+        ranked = np.flatnonzero(priority >= 0)
         mana = ManaTables(features, ["{1}", *ability_costs.values()], config.castable,
                           taxed=commander_ids.tolist(), never_cast=held_ids.tolist(),
-                          waits=(np.flatnonzero(legendary), np.flatnonzero(needs_target)))
+                          waits=(np.flatnonzero(legendary), np.flatnonzero(needs_target)),
+                          casting_order=ranked[np.argsort(_ranks(base)[ranked])])
         ability_cost_mode = np.full(n_kinds, -1, dtype=np.intp)
         for i, cost in ability_costs.items():
             ability_cost_mode[i] = mana.cost_mode[cost]
@@ -405,7 +408,6 @@ class DeckTables:
              for row in features.source_units], dtype=np.int64)
         spell_ids = kinds(lambda c: not c.is_land)
         x_ids = kinds(lambda c: c.explores_x)
-        priority, base = _cast_priority(features, config.cast_order, held_reason, commander_ids)
         casting = _casting_order(mana, (priority, base), spell_ids, x_ids, needs_target,
                                  legendary, commander_ids, n_kinds)
         castable_card_modes = tuple(tuple(m) for m in mana.extra_card_modes)

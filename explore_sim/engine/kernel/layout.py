@@ -525,6 +525,8 @@ class Work(_Numbered):
     ORDER_PIPS = auto()
     ORDER_NOW = auto()
     ORDER_SUPPLY = auto()
+    TOGETHER_KINDS = auto()
+    TOGETHER_COPIES = auto()
     NEED = auto()
     FILTER_UNITS = auto()
     FILTER_ONE = auto()

@@ -5,10 +5,11 @@ units of mana by class; a mode of a cost is payable when Hall's condition holds 
 masks of the exact test and the units are at least its mana value (read from the lookup
 table where the deck has one); pips are paid one at a time, the most demanding first, each
 by the least flexible class that leaves the rest payable, of those first the one that leaves
-the spells the mana left could still cast short of the fewest pips; generic mana one unit at
-a time, each from the class whose unit leaves those spells short of the fewest pips, then the
-least flexible, of equally flexible ones the colour the rest of the hand (then the library)
-needs least; units come from the pool first, then sources are tapped in tapping order.
+the spells the mana left could still cast together short of the fewest pips; generic mana one
+unit at a time, each from the class whose unit leaves those spells short of the fewest pips,
+then the least flexible, of equally flexible ones the colour the rest of the hand (then the
+library) needs least; units come from the pool first, then sources are tapped in tapping
+order.
 ``K`` is the packed :class:`~.pack.KernelTables`, ``S`` the game :mod:`.state`.
 """
 
@@ -211,25 +212,47 @@ def _flexibility_ties(K, order, n):
 
 @compiled
 def _pips_castable_now(K, S, card, left, now):
-    """The pips by colour, into ``now``, of the spells held (a game casts them) whose
-    cheapest way to pay is at most ``left``, one copy of ``card`` (being paid for) aside:
-    the spells the mana left after this payment could still cast this turn (sources untap
-    next turn, so only they are stranded by what generic mana takes now), but a second
-    legendary permanent and a spell waiting for a creature you control. Returns whether
-    there is any."""
+    """The pips by colour, into ``now``, of the spells held (a game casts them) that the mana
+    left after this payment, ``left``, could still cast this turn together, colours aside:
+    in the casting order without the payoffs' group (``CardCol.BASE_RANK``: how the casting
+    pass orders a payoff and the spell it would cast otherwise), each spell's copies while
+    their cheapest ways to pay fit in what is left (an X explorer, at X = 1, takes all of
+    it); one copy of ``card`` (being paid for) aside, and neither a second legendary
+    permanent nor a spell waiting for a creature you control (:func:`~.zones.wanted_copies`).
+    Sources untap next turn, so only those spells are stranded by what generic mana takes
+    now. Returns whether any of them asks for a colour."""
     for k in range(5):
         now[k] = 0
-    found = False
     no_creature = count(K, S, Group.CREATURE) == 0 and not K.card[card, CardCol.IS_CREATURE]
+    kinds, copies_of = S.work[Work.TOGETHER_KINDS], S.work[Work.TOGETHER_COPIES]
+    n = 0  # the spells wanted, by base rank (a hand holds few: insertion)
     held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
     kind = next_common(held, cast, 1)
     while kind >= 0:
-        if K.card[kind, CardCol.CHEAPEST] + K.card[kind, CardCol.IS_X] <= left:  # X >= 1
-            copies = wanted_copies(K, S, kind, card, no_creature)
-            for k in range(5):
-                now[k] += copies * K.pips[kind, k]
-                found = found or (copies > 0 and K.pips[kind, k] > 0)
+        copies = wanted_copies(K, S, kind, card, no_creature)
+        if copies > 0 and K.card[kind, CardCol.CHEAPEST] > 0:  # a free spell asks no colour
+            rank, j = K.card[kind, CardCol.BASE_RANK], n
+            while j > 0 and K.card[kinds[j - 1], CardCol.BASE_RANK] > rank:
+                kinds[j], copies_of[j] = kinds[j - 1], copies_of[j - 1]
+                j -= 1
+            kinds[j], copies_of[j] = kind, copies
+            n += 1
         kind = next_common(held, cast, kind + 1)
+    found = False
+    for j in range(n):
+        kind, copies = kinds[j], copies_of[j]
+        cost = K.card[kind, CardCol.CHEAPEST]
+        if K.card[kind, CardCol.IS_X]:  # Jadelight Spelunker: X >= 1, and X takes the rest
+            copies = 1 if left >= cost + 1 else 0
+            cost = left
+        else:
+            copies = min(copies, left // cost)
+        if copies <= 0:
+            continue
+        left -= copies * cost
+        for k in range(5):
+            now[k] += copies * K.pips[kind, k]
+            found = found or K.pips[kind, k] > 0
     return found
 
 
