@@ -269,7 +269,7 @@ MUTATIONS = [
     Mutation("castable-card-not-counted-as-held-for-mana", "explore_sim/engine/castability.py",
              "used = row_any(holds & cheap) | (t.castable_cheapest <= total + 1)",
              "used = row_any(holds & cheap)",
-             ("test_curve.py",)),
+             ("test_curve.py", "test_mana.py")),
     Mutation("commander-not-in-land-choice-step-1", "explore_sim/engine/lands.py",
              "                if commanders:\n",
              "                if False:\n",

@@ -286,15 +286,17 @@ def test_generic_mana_is_paid_with_the_colour_the_rest_of_the_hand_needs_least()
 
 def test_generic_mana_spares_no_colour_for_a_card_never_cast():
     """Two Fanatical Offering ({1}{B}, no effect a goldfish game plays: never cast) in hand
-    do not make the Swamp worth keeping: Merfolk Branchwalker ({1}{G}) pays its generic mana
-    with it, and the second Forest casts Cenote Scout ({G}). Counting their pips, it tapped
-    the Forest and left the Scout in hand."""
-    game, state, ids = scripted_game(["Grizzly Bears"] * 6,
-                                     hand=["Merfolk Branchwalker", "Cenote Scout",
-                                           "Fanatical Offering", "Fanatical Offering"],
-                                     battlefield=["Forest", "Forest", "Swamp"])
+    do not make the Swamps worth keeping: with two Forests and two Swamps, Merfolk
+    Branchwalker ({1}{G}) pays its {1} with a Swamp, the colour the rest of the hand (Green
+    Giant's {G}{G}) needs least. Counting the Offerings' pips, black tied with green in
+    hand, the library (Offerings) asked for black, and the {1} took the second Forest."""
+    game, state, ids = scripted_game(["Fanatical Offering"] * 6,
+                                     hand=["Merfolk Branchwalker", "Fanatical Offering",
+                                           "Fanatical Offering", "Green Giant Test Card"],
+                                     battlefield=["Forest", "Forest", "Swamp", "Swamp"])
     m = play(game, state)
-    assert m["cards_cast"] == 2 and m["mana_spent"] == 3
+    assert m["cards_cast"] == 1 and m["mana_spent"] == 2
+    assert state.tapped[0, ids["Forest"]] == 1 and state.tapped[0, ids["Swamp"]] == 1
 
 
 def test_generic_mana_spares_the_colour_a_spell_the_mana_left_casts_needs():
@@ -662,6 +664,24 @@ def test_land_choice_plays_a_tapped_land_when_mana_is_not_used():
                                      hand=["Forest", "Golgari Guildgate", "Ravenous Chupacabra"])
     play(game, state)  # turn 1: nothing to cast, the gate goes first
     assert state.battlefield[0, ids["Golgari Guildgate"]] == 1
+
+
+def test_land_choice_counts_a_castable_card_as_mana_used():
+    """A card named by ``castable`` counts as held when the land choice asks whether mana
+    will be used (colours aside): with a Forest in play and River Herald Scout ({1}{U})
+    named, the second Forest goes down untapped before the Guildgate, though neither land
+    makes the Scout castable (with nothing named, the Guildgate goes first, as above)."""
+    from explore_sim.engine.goldfish import GameConfig
+
+    scout = fixture_cards().get("River Herald Scout")
+    for castable, untapped in (((scout,), 2), ((), 1)):
+        game, state, ids = scripted_game(["Grizzly Bears"] * 3,
+                                         hand=["Forest", "Golgari Guildgate",
+                                               "Ravenous Chupacabra"],
+                                         battlefield=["Forest"], extra=["River Herald Scout"],
+                                         config=GameConfig(castable=castable))
+        play(game, state)
+        assert state.battlefield[0, ids["Forest"]] == untapped
 
 
 def test_land_choice_takes_the_missing_colour():
