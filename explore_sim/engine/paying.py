@@ -325,9 +325,9 @@ class ManaTables:
                      base: np.ndarray) -> np.ndarray:
         """The key of each class for the next unit of generic mana, shape (rows, n_classes),
         least first: how many more pips of the spells the mana left could still cast
-        (``now_pips``, (rows, 5)) one unit of it leaves short, given the units left by colour
-        (``supply``, (rows, 5)); then ``base`` (:meth:`_generic_base`); classes with no unit
-        left (``units`` (rows, n_classes)) last."""
+        together (``now_pips``, (rows, 5)) one unit of it leaves short, given the units left
+        by colour (``supply``, (rows, 5)); then ``base`` (:meth:`_generic_base`); classes with
+        no unit left (``units`` (rows, n_classes)) last."""
         # One unit of a colour short: max(0, now - supply + 1) - max(0, now - supply) = 1
         # exactly when now >= supply.
         short = (now_pips >= supply).astype(np.int64) @ self.class_colours.T.astype(np.int64)
@@ -497,7 +497,8 @@ class ManaTables:
         (rows, n_classes) and life paid (rows,). Each pip is paid by the first class in its
         order of candidates (:attr:`pip_candidates`) that leaves the rest payable and, of
         those, leaves the pips ``now_pips`` (rows, 5) of the spells the mana left could
-        still cast short of the fewest (:meth:`generic_keys`' count; none given: the first)."""
+        still cast together short of the fewest (:meth:`generic_keys`' count; none given:
+        the first)."""
         rows = units.shape[0]
         used = np.zeros_like(units)
         life = np.full(rows, self.life[mode], dtype=np.int32)

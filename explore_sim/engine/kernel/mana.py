@@ -280,11 +280,12 @@ def _generic_key(K, c, now, supply, pips, lib_pips):
 def pay_generic(K, S, mode, units, used, castable):
     """Pay the generic part of ``mode`` from ``units`` (what is left after its pips; both
     changed) into ``used``: one unit at a time, each from the class of least
-    :func:`_generic_key`, so that the spells the mana left could still cast this turn are
-    left short of the fewest pips (docs/mana.md); in the static order when no such spell
-    asks for a colour and no two classes that pay are equally flexible (the keys then
-    order the classes as it does). ``castable``: whether such a spell asks for a colour
-    (its pips in ``S.work[Work.ORDER_NOW]``), -1 when not found yet."""
+    :func:`_generic_key`, so that the spells the mana left could still cast together this
+    turn (:func:`_pips_castable_now`) are left short of the fewest pips (docs/mana.md); in
+    the static order when no such spell asks for a colour and no two classes that pay are
+    equally flexible (the keys then order the classes as it does). ``castable``: whether
+    such a spell asks for a colour (its pips in ``S.work[Work.ORDER_NOW]``), -1 when not
+    found yet."""
     n_classes = K.dims[Dim.N_CLASSES]
     need = K.modes[mode, ModeCol.GENERIC]
     card = K.modes[mode, ModeCol.MODE_CARD]
@@ -349,8 +350,8 @@ def allocate(K, S, units, mode, take_all, used):
     """Which units pay ``mode`` (payable by ``units``, which is changed): into ``used``;
     returns (life paid, X). Each pip is paid by the first class in its order of candidates
     (least flexible, mana costing life last) that leaves the rest payable and, of those,
-    leaves the spells the mana left could still cast this turn short of the fewest pips
-    (:func:`_unit_shortfall`; a safe pick, a class making only the pip's colour, is never
+    leaves the spells the mana left could still cast together this turn short of the fewest
+    pips (:func:`_unit_shortfall`; a safe pick, a class making only the pip's colour, is never
     worse and needs no check)."""
     n_classes = K.dims[Dim.N_CLASSES]
     for c in range(n_classes):
