@@ -45,12 +45,11 @@ ASSUMPTIONS = [
     "with the largest remaining deficit and the library's; a spell // land card is played as "
     "a land only when no land card can be (land_faces)",
     "a pip, and generic mana a unit at a time, is paid with the units that leave the spells "
-    "the mana left could cast this turn (not a second legendary permanent, nor a spell "
-    "waiting for a creature) short of the fewest pips, then the least flexible, then "
-    "(generic mana) the colour the rest of the hand (but cards never cast), then the library, "
-    "needs least; ties between "
-    "cards go to a mana source, then by name (never the decklist's order); mana creatures do "
-    "not attack",
+    "the mana left could cast together this turn (in casting order, colours aside; not a "
+    "second legendary permanent, nor a spell waiting for a creature) short of the fewest "
+    "pips, then the least flexible, then (generic mana) the colour the rest of the hand (but "
+    "cards never cast), then the library, needs least; ties between cards go to a mana "
+    "source, then by name (never the decklist's order); mana creatures do not attack",
     "cast priority: a commander first, then explore payoffs (Wildgrowth Walker, Nicanzil, "
     "Merfolk Cave-Diver, Shadowed Caravel), then explore and Map makers, then the rest, most "
     "expensive first in each group; Jadelight Spelunker takes the mana left (X >= 1)",

@@ -470,10 +470,24 @@ def _meta(deck: Deck, ladder: LandLadder, target: Objective, setup: GameSetup, p
     return meta
 
 
-def _share(row: Any, name: str) -> str:
-    """A share of games with its interval: ``31% [30, 33]``."""
-    return (f"{100 * row[name]:.0f}% [{100 * row[f'{name}_ci_low']:.0f}, "
-            f"{100 * row[f'{name}_ci_high']:.0f}]")
+def share_text(row: Any, name: str, decimals: int = 0) -> str:
+    """A share of games with its 95% interval, ``31% [30, 33]``.
+
+    Parameters
+    ----------
+    row : mapping
+        A row of :meth:`LandsResult.summary`: ``name``, ``name_ci_low`` and
+        ``name_ci_high`` (fractions).
+    name : {"screwed", "flooded"}
+    decimals : int
+        Decimals of the percentages.
+
+    Returns
+    -------
+    str
+    """
+    share, low, high = (100 * row[key] for key in (name, f"{name}_ci_low", f"{name}_ci_high"))
+    return f"{share:.{decimals}f}% [{low:.{decimals}f}, {high:.{decimals}f}]"
 
 
 def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
@@ -503,8 +517,8 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     else:
         text.append(f". The deck plays {own}: {_verdict(own, best, tied)}." if len(counts) > 1
                     else ".")
-    text.append(f" At {best} lands {_share(row, 'screwed')} of games are screwed and "
-                f"{_share(row, 'flooded')} flooded at least once by turn {meta['turns']} "
+    text.append(f" At {best} lands {share_text(row, 'screwed')} of games are screwed and "
+                f"{share_text(row, 'flooded')} flooded at least once by turn {meta['turns']} "
                 "(95% intervals).")
     karsten = meta["karsten"]
     text.append(f" Karsten's 2022 regression gives {karsten['lands']:.1f} lands "
@@ -570,8 +584,8 @@ def _text(meta: dict[str, Any], rows: pd.DataFrame) -> str:
                                zip(rows["difference"], rows["difference_se"])],
         "tied": ["best" if b else "yes" if t else "no" for b, t in
                  zip(rows["best"], rows["tied"])],
-        "screwed [95%]": [_share(row, "screwed") for _, row in rows.iterrows()],
-        "flooded [95%]": [_share(row, "flooded") for _, row in rows.iterrows()],
+        "screwed [95%]": [share_text(row, "screwed") for _, row in rows.iterrows()],
+        "flooded [95%]": [share_text(row, "flooded") for _, row in rows.iterrows()],
         "change": rows["change"].replace("", "(the deck)")})
     lines += ["  " + line for line in table.to_string(index=False).splitlines()]
     karsten = meta["karsten"]

@@ -19,14 +19,14 @@ by the least flexible class that can pay it (fewest colours; mana that costs lif
 provided the rest of the cost stays payable (checked with the same exact test), so a castable
 spell is always paid; of those, first the class that leaves the spells the mana left could
 still cast together this turn (:meth:`ManaTables.castable_together`) short of the fewest
-pips. Generic mana is paid a unit at a time, by the
-same count, then the least flexible units left (docs/mana.md). Units are taken
-from the mana pool first (mana made earlier this phase), then sources are tapped in this
-order: one-shot sources last (Lotus Petal: kept for a spell the other sources cannot pay),
-fewest colours first, lands before artifacts before creatures (so creatures stay free to
-attack). A source that makes more than is needed (Sol Ring) leaves the rest in the pool, which
-empties at the end of the phase. A one-shot source tapped for mana is sacrificed at once (its
-ability's cost: "{T}, Sacrifice this artifact: Add one mana of any color.").
+pips. Generic mana is paid a unit at a time, by the same count, then the least flexible
+units left (docs/mana.md). Units are taken from the mana pool first (mana made earlier this
+phase), then sources are tapped in this order: one-shot sources last (Lotus Petal: kept for
+a spell the other sources cannot pay), fewest colours first, lands before artifacts before
+creatures (so creatures stay free to attack). A source that makes more than is needed (Sol
+Ring) leaves the rest in the pool, which empties at the end of the phase. A one-shot source
+tapped for mana is sacrificed at once (its ability's cost: "{T}, Sacrifice this artifact:
+Add one mana of any color.").
 
 **Sources.** Lands, creatures and artifacts with a mana ability; a creature's needs it to
 have been under your control since the turn began (summoning sickness, CR 302.6). A
@@ -242,7 +242,7 @@ class ManaTables:
         self.generic_order = sorted(range(self.n_classes),
                                     key=lambda c: (flexibility[c], int(self.class_mask[c])))
         # Generic mana, a unit at a time: first the units that leave the spells the mana
-        # left could cast short of the fewest pips, then the least flexible; among equally
+        # left could cast together short of the fewest pips, then the least flexible; among equally
         # flexible ones, the colours the rest of the hand (then the library) needs least
         # (:meth:`generic_keys`).
         self.flexibility = flexibility.astype(np.int64)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..analysis.land_counts import default_counts, land_ladder, parse_counts, traded_cards
-from ..analysis.lands import lands
+from ..analysis.lands import lands, share_text
 from ..analysis.objectives import parse_objective
 from ..cards import CardSources
 from ..cards.decklist import Deck
@@ -137,10 +137,7 @@ def lands_table(result: Any, options: Mapping[str, Any]) -> list[Table]:
              f"{row.mean:.3f} ({row.se:.3f})",
              f"{row.ci_low:.3f} to {row.ci_high:.3f}",
              f"{row.difference:+.3f} ({row.difference_se:.3f})",
-             f"{100 * row.screwed:.1f}% [{100 * row.screwed_ci_low:.1f}, "
-             f"{100 * row.screwed_ci_high:.1f}]",
-             f"{100 * row.flooded:.1f}% [{100 * row.flooded_ci_low:.1f}, "
-             f"{100 * row.flooded_ci_high:.1f}]",
+             share_text(row._asdict(), "screwed", 1), share_text(row._asdict(), "flooded", 1),
              row.change or "(the deck)"]
             for row in rows.itertuples()]
     start = {"both": "half on the play, half on the draw", True: "on the play",
