@@ -1040,6 +1040,22 @@ MUTATIONS = [
              "return min(max(card.mana_value + 1, 3), 50)",
              "return min(max(card.mana_value, 3), 50)",
              ("test_value.py",)),
+    Mutation("land-curve-stops-before-the-crossing", "explore_sim/analysis/land_curves.py",
+             "self.total(k + 1) >= self.total(0) for k in range(self.played + 1))",
+             "self.total(k + 1) >= self.total(0) for k in range(self.played + 2))",
+             ("test_value.py",)),
+    Mutation("land-curve-next-round-skips-a-count", "explore_sim/analysis/land_curves.py",
+             "return (0, self.played + 1, self.played + 2)",
+             "return (0, self.played + 1, self.played + 3)",
+             ("test_value.py",)),
+    Mutation("land-curve-replay-not-checked", "explore_sim/analysis/land_curves.py",
+             "if (seen.n, seen.total, seen.total_sq) != (acc.n, acc.total, acc.total_sq):",
+             "if seen.n != acc.n:",
+             ("test_value.py",)),
+    Mutation("land-round-explorer-cut-at-the-latest-turn", "explore_sim/analysis/value_games.py",
+             "groups.append(BasisGroup.of(indices, played, metric, turn, binary[metric]))",
+             "groups.append(BasisGroup.of(indices, played, metric, latest, binary[metric]))",
+             ("test_value.py",)),
 ]
 
 

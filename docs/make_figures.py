@@ -58,7 +58,7 @@ def lands_and_explorers() -> None:
 def land_equivalents() -> None:
     result = explore_sim.value(SULTAI, ["Jadelight Ranger", "Merfolk Branchwalker",
                                         "Seekers' Squire"], metric="on_curve", turn=4,
-                               trials=100_000, seed=1, workers=0)
+                               trials=100_000, seed=1, workers=0, full_curve=True)
     figure = Figure(figsize=(8, 4.5), layout="constrained")
     plotting.plot_land_equivalent(result.curve(), result.land_equivalents(),
                                   ax=figure.subplots())

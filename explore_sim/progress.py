@@ -156,15 +156,19 @@ class ProgressBar:
         if self.stream is None and not self.notebook:
             return
         if self._bar is None:
-            left = max(0.0, self.delay - (time.monotonic() - self.started))
+            since = time.monotonic() - self.started
             self._bar = _tqdm_class(self.notebook)(
                 total=None if self.total is None else self._scaled(self.total),
                 desc=self.label, unit=f" {self.unit}" if self.unit else "it",
                 unit_scale=self.scale == 1,
-                file=self.stream if self.stream is not None else sys.stderr, delay=left,
-                mininterval=0.1, leave=True, dynamic_ncols=True,
+                file=self.stream if self.stream is not None else sys.stderr,
+                delay=self.delay, mininterval=0.1, leave=True, dynamic_ncols=True,
                 bar_format=None if self.scale == 1 else "{l_bar}{bar}| {n:,.1f}/{total:,.1f}"
                                                         "{unit} [{elapsed}<{remaining}]")
+            # The work began when this display was made, not at its first report: the time
+            # and rate shown count from then (a run of one chunk reports only once).
+            self._bar.start_t -= since
+            self._bar.last_print_t -= since
         elif total is not None:
             self._bar.total = self._scaled(total)
         self._bar.update(self._scaled(done) - self._done)

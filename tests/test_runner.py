@@ -184,6 +184,25 @@ def test_progress_bar_draws_after_its_delay_and_ends_the_line():
                      text), text
 
 
+def test_progress_bar_times_the_work_from_when_it_was_made(monkeypatch):
+    """A run of one chunk reports once, at its end: the time and rate shown count from the
+    start of the run, not from that report."""
+    import io
+
+    from explore_sim import progress as progress_module
+
+    clock = [100.0]
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    bar = progress_module.ProgressBar(stream, "value", unit="trials", delay=0)
+    clock[0] += 2.0  # two seconds of play before the first report
+    bar(40_000, 40_000)
+    assert bar._bar.format_dict["elapsed"] >= 2.0
+    bar.close()
+    assert re.search(r"40\.0k/40\.0k \[00:02<00:00, 2\d\.\dk trials/s\]", stream.getvalue()), \
+        stream.getvalue()
+
+
 def test_progress_callback_sees_every_chunk():
     calls = []
     explore_sim.explore(DECK, trials=2 * CHUNK_TRIALS + 10, seed=1,

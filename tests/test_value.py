@@ -191,8 +191,8 @@ def test_games_played_for_fewer_turns_are_the_same_games_cut_short(engine):
 
 
 def test_value_plays_the_explorer_deck_once_and_the_land_variants_to_the_basis_turn():
-    """Every card's comparison holds the same explorer-deck games; its curve holds every
-    variant with the basis metric up to the basis turn, the explorer and vanilla decks' sums
+    """Every card's comparison holds the same explorer-deck games; its curve holds the
+    variants with the basis metric at the basis turn, the explorer and vanilla decks' sums
     there the very sums of their full games."""
     result = value(XLN, ["Jadelight Ranger", "Merfolk Branchwalker"], trials=600, seed=5)
     first, second = (result.comparisons[card] for card in result.cards)
@@ -202,16 +202,78 @@ def test_value_plays_the_explorer_deck_once_and_the_land_variants_to_the_basis_t
     for card in result.cards:
         metric, turn = result.basis(card)
         curve, compared = result.curves[card], result.comparisons[card]
-        assert curve.labels == result.meta["cards"][card]["variants"]
-        assert max(curve.variants[2].by_turn) == turn < max(compared.variants[0].by_turn) == 6
-        assert set(curve.variants[2].by_turn[turn].total) == {metric}
+        assert (curve.metric, curve.turn) == (metric, turn)
+        assert curve.played_labels == result.meta["cards"][card]["variants"]
+        assert curve.labels[:3] == ["explorer deck", "vanilla", "vanilla +1 land"]
+        assert max(compared.variants[0].by_turn) == 6 and set(curve.stats[2].total) == {metric}
         for index in (0, 1):
-            at_basis = curve.variants[index].by_turn[turn]
             played = compared.variants[index].by_turn[turn]
-            assert at_basis.total[metric] == played.total[metric]
-            assert at_basis.total_sq[metric] == played.total_sq[metric]
-        pair = curve.pairs.by_turn[turn].products[(0, 1)][metric]
-        assert pair == compared.pairs.by_turn[turn].products[(0, 1)][metric]
+            assert curve.total(index) == played.total[metric]
+            assert curve.product(index, index) == played.total_sq[metric]
+        pair = compared.pairs.by_turn[turn].products[(0, 1)][metric]
+        assert curve.product(0, 1) == curve.product(1, 0) == pair
+
+
+@pytest.mark.parametrize("cards, metric, turn, max_lands", [
+    (["Cenote Scout"], "on_curve", None, 8),
+    (["Jadelight Spelunker"], "on_curve", None, 8),  # crosses between 1 and 2 lands
+    (["Jadelight Spelunker"], "explore_lands", 4, 3),  # no count of lands reaches it
+    # two cards in the later rounds, at their own basis turns (3 and 4)
+    (["Cenote Scout", "River Herald Guide"], "explore_lands", None, 2),
+])
+def test_land_variants_are_played_only_as_far_as_the_crossing(cards, metric, turn, max_lands):
+    """The default plays the land variants up to the first that reaches the explorer deck
+    (or every one, when none does): the same games, so the very same land-equivalent as
+    the whole curve's, and the variants it plays are the whole curve's first ones."""
+    merfolk = DECKS / "lci_merfolk_explore.txt"
+    kwargs = dict(metric=metric, turn=turn, max_lands=max_lands, trials=3000, seed=11)
+    short = value(merfolk, cards, **kwargs)
+    full = value(merfolk, cards, full_curve=True, **kwargs)
+    assert short.land_equivalents().equals(full.land_equivalents())
+    assert short.summary().equals(full.summary())
+    shown = short.curve()
+    whole_curve = full.curve()
+    for card in cards:
+        curve, whole = short.curves[card], full.curves[card]
+        assert whole.played == whole.tried == min(4, max_lands)
+        explorer = curve.total(0)
+        reached = [k for k in range(curve.played + 1) if curve.total(k + 1) >= explorer]
+        assert reached == [] and curve.played == curve.tried or reached == [curve.played]
+        assert curve.played >= 1
+        for k in range(curve.played + 2):
+            assert curve.total(k) == whole.total(k)
+            assert curve.product(k, k) == whole.product(k, k)
+            assert curve.product(0, k) == whole.product(0, k)
+        mine = shown[shown["card"] == card].reset_index(drop=True)
+        theirs = whole_curve[whole_curve["card"] == card].reset_index(drop=True)
+        assert mine.equals(theirs.iloc[: len(mine)])
+        assert short.meta["cards"][card]["variants"] == curve.played_labels
+    assert "--full-curve" in short.render() and "--full-curve" not in full.render()
+    if turn is None and cards == ["Jadelight Spelunker"]:
+        curve = short.curves[cards[0]]
+        assert curve.played == 2  # a second round: the explorer deck, +1 land and +2 again
+        assert len(curve.groups) == 2 and curve.groups[1][0] == (0, 2, 3)
+
+
+def test_a_land_curve_refuses_a_replay_that_differs_and_pairs_never_played():
+    from explore_sim.analysis.land_curves import BasisGroup, LandCurve
+
+    def group(indices, values):
+        results = [{3: {"on_curve": np.asarray(v)}} for v in values]
+        return BasisGroup.of(indices, results, "on_curve", 3, True)
+
+    curve = LandCurve("on_curve", 3, ["explorer deck", "vanilla", "vanilla +1 land",
+                                      "vanilla +2 lands"])
+    curve.add(group((0, 1, 2), [[1, 1, 0, 1], [0, 1, 0, 1], [0, 1, 1, 0]]))
+    assert not curve.crossed() and curve.next_round() == (0, 2, 3)
+    curve.add(group((0, 2, 3), [[1, 1, 0, 1], [0, 1, 1, 0], [1, 1, 1, 0]]))
+    with pytest.raises(KeyError, match="vanilla and vanilla \\+2 lands were not played"):
+        curve.product(1, 3)
+    assert curve.crossed() and curve.product(2, 3) == 2 and curve.product(0, 3) == 2
+    again = LandCurve("on_curve", 3, curve.labels)
+    again.add(group((0, 1, 2), [[1, 1, 0, 1], [0, 1, 0, 1], [0, 1, 1, 0]]))
+    with pytest.raises(RuntimeError, match="vanilla \\+1 land played again gave other games"):
+        again.add(group((0, 2, 3), [[1, 1, 0, 1], [1, 1, 1, 0], [1, 1, 1, 0]]))
 
 
 def _synthetic(variants: list[np.ndarray], metric: str = "lands_played") -> CompareResult:
@@ -376,7 +438,7 @@ def test_value_records_only_its_metrics_and_still_says_what_a_blind_card_changes
 @pytest.mark.slow
 def test_an_explorer_is_worth_a_positive_number_of_lands():
     result = value(XLN, ["Jadelight Ranger"], metric="lands_played", turn=6, turns=6,
-                   trials=2500, seed=2)
+                   trials=2500, seed=2, full_curve=True)
     found = result.land_equivalents().iloc[0]
     assert found["card"] == "Jadelight Ranger" and found["copies"] == 4
     assert found["basis"] == "lands_played@6"

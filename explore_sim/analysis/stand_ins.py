@@ -40,7 +40,7 @@ from .games import play_paired
 from .report import deck_meta
 
 __all__ = ["named_spells", "vanilla_stand_in", "added_basics", "StandInPlan", "stand_in_plan",
-           "coupled_ids", "land_equivalent", "play_plan"]
+           "coupled_ids", "land_equivalent", "crossing_lands", "play_plan"]
 
 _BASIC_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # W U B R G
 
@@ -345,6 +345,13 @@ def _z(level: float) -> float:
     return NormalDist().inv_cdf(0.5 + level / 2)
 
 
+#: The land-equivalent of a commander, which has none.
+_COMMANDER = {"mean": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan,
+              "note": "the commander is in the command zone, not the library: no copy of it "
+                      "can be traded for a land, so no land-equivalent; explorer - vanilla is "
+                      "what its abilities add"}
+
+
 def land_equivalent(compared: CompareResult, copies: int, metric: str, turn: int,
                     level: float = 0.95) -> dict[str, Any]:
     """How many lands the stand-ins' cards are worth, from their paired variants.
@@ -366,27 +373,64 @@ def land_equivalent(compared: CompareResult, copies: int, metric: str, turn: int
     Returns
     -------
     dict
-        ``mean, se, ci_low, ci_high, note``: the fractional ``k`` at which the vanilla deck
-        with ``k`` more lands matches the explorer deck, by linear interpolation between the
-        two whole ``k`` around the crossing (se by the delta method, from exact integer sums
-        until the last step); NaN, with the reason in ``note``, when there is none (a
-        commander, worth more than the lands tried, or no better than the stand-ins).
+        As :func:`crossing_lands`, every variant played.
     """
     by_turn = [stats.by_turn[turn] for stats in compared.variants]
-    tried = len(by_turn) - 2  # the most lands tried: the copies, at most max_lands
-    if tried == 0:  # a commander: no copy in the library to trade for a land
-        return {"mean": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan,
-                "note": "the commander is in the command zone, not the library: no copy of "
-                        "it can be traded for a land, so no land-equivalent; explorer - "
-                        "vanilla is what its abilities add"}
     products = compared.pairs.by_turn[turn].products
-    n = by_turn[0].n
+    tried = len(by_turn) - 2  # the most lands tried: the copies, at most max_lands
 
     def total(i: int) -> int:
         return by_turn[i].total[metric]
 
     def product(i: int, j: int) -> int:
         return by_turn[i].total_sq[metric] if i == j else products[(min(i, j), max(i, j))][metric]
+
+    return crossing_lands(by_turn[0].n, total, product, tried, tried, copies, metric, turn,
+                          level)
+
+
+def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, int], int],
+                   played: int, tried: int, copies: int, metric: str, turn: int,
+                   level: float = 0.95) -> dict[str, Any]:
+    """How many lands the stand-ins' cards are worth, from exact sums of paired variants.
+
+    Variant 0 is the explorer deck, variant 1 the vanilla deck and variant ``k + 1`` the
+    vanilla deck with ``k`` more lands, each played on the same ``n`` shuffles.
+
+    Parameters
+    ----------
+    n : int
+        Games of each variant.
+    total : callable
+        ``total(i)``: the sum over games of variant ``i``'s metric.
+    product : callable
+        ``product(i, j)``: the sum over games of the product of variants ``i`` and ``j``'s
+        metric (``i == j``: of its square). Only the pairs read are asked for: the explorer
+        deck with each variant, and the two variants around the crossing.
+    played : int
+        The land variants played (``k = 1`` to ``played``): at least up to the crossing, or
+        all ``tried`` of them.
+    tried : int
+        The most lands tried (the copies, at most ``max_lands``; 0 for a commander).
+    copies, metric, turn, level
+        As for :func:`land_equivalent`.
+
+    Returns
+    -------
+    dict
+        ``mean, se, ci_low, ci_high, note``: the fractional ``k`` at which the vanilla deck
+        with ``k`` more lands matches the explorer deck, by linear interpolation between the
+        two whole ``k`` around the crossing (se by the delta method, from exact integer sums
+        until the last step); NaN, with the reason in ``note``, when there is none (a
+        commander, worth more than the lands tried, or no better than the stand-ins).
+
+    Raises
+    ------
+    ValueError
+        Fewer variants played than the crossing needs.
+    """
+    if tried == 0:  # a commander: no copy in the library to trade for a land
+        return dict(_COMMANDER)
 
     def d_total(k: int) -> int:  # sum over games of (vanilla + k) - explorer
         return total(k + 1) - total(0)
@@ -397,9 +441,12 @@ def land_equivalent(compared: CompareResult, copies: int, metric: str, turn: int
     def cov(a: int, b: int) -> float:  # covariance of the mean differences
         return (n * d_product(a, b) - d_total(a) * d_total(b)) / (n * n * (n - 1))
 
-    gaps = [d_total(k) / n for k in range(tried + 1)]
+    gaps = [d_total(k) / n for k in range(played + 1)]
     explorer_mean = total(0) / n
     crossing = next((k for k, gap in enumerate(gaps) if gap >= 0), None)
+    if crossing is None and played < tried:
+        raise ValueError(f"{played} of {tried} land variants played, none reaching the "
+                         "explorer deck: play on to the crossing")
     out: dict[str, Any] = {"mean": math.nan, "se": math.nan, "ci_low": math.nan,
                            "ci_high": math.nan}
     if crossing is None:

@@ -18,7 +18,9 @@ and it has no land-equivalent; what its abilities add is the explorer - vanilla 
 
 The explorer deck is played once for every card (the plans share its order,
 :func:`~explore_sim.analysis.stand_ins.stand_in_plan`), and the land variants only up to
-the card's basis turn, recording only the basis metric (:mod:`.value_games`).
+the card's basis turn, recording only the basis metric, and only as far as the first ``k``
+that reaches the explorer deck (:mod:`.value_games`, :mod:`.land_curves`; ``full_curve``
+plays every ``k``).
 
 *What exploring adds* is the paired difference explorer deck - vanilla deck, by turn and
 metric. The *land-equivalent* is the fractional ``k`` at which the chosen metric at the
@@ -58,6 +60,7 @@ from ..progress import shows_progress
 from .compare import CompareResult
 from .executors import executing
 from .game_setup import ASSUMPTIONS, game_formats, game_setup, options_meta, with_engine
+from .land_curves import LandCurve
 from .metric_checks import check_metrics
 from .report import deck_meta, engine_text, versions, with_meta
 from .results import Result
@@ -66,7 +69,6 @@ from .runner import seed_sequence
 from .stand_ins import (
     StandInPlan,
     added_basics,
-    land_equivalent,
     named_spells,
     play_plan,
     stand_in_plan,
@@ -209,10 +211,10 @@ class ValueResult(Result):
     comparisons : dict of str to CompareResult
         Per card, the ``"explorer deck"`` and ``"vanilla"`` deck on the same shuffles, every
         turn, with the metrics of ``meta["metrics"]`` (the games record only those).
-    curves : dict of str to CompareResult
-        Per card, every variant on the same shuffles: ``"explorer deck"``, ``"vanilla"``,
-        ``"vanilla +1 land"``, ..., with the land-equivalent's metric only, up to the card's
-        basis turn (the land variants' games stop there: the same games cut short).
+    curves : dict of str to LandCurve
+        Per card, the land-equivalent's metric at the basis turn for ``"explorer deck"``,
+        ``"vanilla"``, ``"vanilla +1 land"``, ..., on the same shuffles, as far as the first
+        count of lands that reaches the explorer deck (every count with ``full_curve``).
     every_metric : dict of str to CompareResult
         For a card that changes its basis in no game: the explorer and vanilla decks again,
         on the same shuffles, with every metric recorded, to say what the card does change.
@@ -220,7 +222,7 @@ class ValueResult(Result):
 
     meta: dict[str, Any]
     comparisons: dict[str, CompareResult]
-    curves: dict[str, CompareResult]
+    curves: dict[str, LandCurve]
     every_metric: dict[str, CompareResult] = dataclasses.field(default_factory=dict)
 
     @property
@@ -268,7 +270,7 @@ class ValueResult(Result):
                 "se": diffs["se"], "ci_low": diffs["ci_low"], "ci_high": diffs["ci_high"],
                 "note": "",
             })
-            found = land_equivalent(self.curves[card], copies, metric, turn, level)
+            found = self.curves[card].land_equivalent(copies, level)
             if found["note"].startswith("no difference"):
                 moved = every
                 if card in self.every_metric:  # the same rows, with every metric
@@ -331,13 +333,13 @@ class ValueResult(Result):
         DataFrame
             ``card, variant, lands, metric, turn, mean, se, ci_low, ci_high``: ``lands`` is
             the number of stand-ins replaced by lands (NaN for the explorer deck), what
-            :func:`explore_sim.plotting.plot_land_equivalent` draws.
+            :func:`explore_sim.plotting.plot_land_equivalent` draws; the variants played (as
+            far as the crossing, or every one with ``full_curve``).
         """
         frames = []
-        for card, compared in self.curves.items():
+        for card, curve in self.curves.items():
             metric, turn = self.basis(card)
-            rows = compared.summary(level)
-            rows = rows[(rows["metric"] == metric) & (rows["turn"] == turn)]
+            rows = curve.summary(level)
             labels = rows["variant"].astype(str)
             lands = [math.nan if label == "explorer deck" else
                      0 if label == "vanilla" else int(label.split("+")[1].split()[0])
@@ -406,6 +408,9 @@ class ValueResult(Result):
             lines += ["  " + line for line in
                       wide.rename_axis(None).rename_axis(None, axis=1).to_string().splitlines()]
             lines.append("")
+        if not meta["land_equivalent"].get("full_curve"):
+            lines.append("  lands added: as far as the first count that reaches the explorer "
+                         "deck (--full-curve: every count)")
         lines.append("  land-equivalent: interpolated between whole numbers of lands, se by the "
                      "delta method;")
         lines.append("  intervals: 95%, mean +/- 1.96 (paired) se")
@@ -439,6 +444,7 @@ def value(
     seed: Any = None,
     game: str = "auto",
     max_lands: int = 8,
+    full_curve: bool = False,
     engine: str = "auto",
     progress: Callable[[int, int], None] | bool | None = None,
     workers: int = 1,
@@ -468,8 +474,10 @@ def value(
     policy : str or callable
         Keep-or-mill policy of every deck (default ``forge``).
     max_lands : int
-        The most stand-ins replaced by lands (default 8): a card with more copies is tried
-        with 0 to ``max_lands`` lands, and one worth more is reported as such.
+        The most stand-ins replaced by lands (default 8); a card worth more is said to be.
+    full_curve : bool
+        Play every count of lands up to ``max_lands`` (the whole curve), not only up to
+        the first that reaches the explorer deck (the same land-equivalent, faster).
     on_play, mulligan, trials, seed, game, engine, progress, workers, scheduler
         As for :func:`explore_sim.simulate`; every card's variants play the same shuffles
         (the same seed), ``trials`` games each, all on one engine. A ``progress`` that
@@ -501,9 +509,8 @@ def value(
     chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS)
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]
-    # The games record only the metrics reported (the rest cost time and memory and are
-    # never read); a card that changes nothing is played again with every metric, by the
-    # engine chosen for every metric.
+    # The games record only the metrics reported; a card that changes nothing is played
+    # again with every metric, by the engine chosen for every metric.
     reported = dataclasses.replace(config, record=tuple(chosen_metrics))
     policy = one_policy(policy, "value")
     _check_whole("max_lands", max_lands, 1, 60)
@@ -518,17 +525,18 @@ def value(
     seed_seq = seed_sequence(seed)
     with executing(workers, scheduler) as executor:  # one executor (Dask: one connection)
         played = _play_plans(plans, policy, (setup, every_setup), seed_seq,
-                             (metric_name, turn_of), progress, executor)
-    meta = _value_meta(deck, plans, policy, metric_name, turn, turn_of, int(max_lands),
-                       chosen_metrics, setup, seed_seq)
+                             (metric_name, turn_of), progress, executor, bool(full_curve))
+    meta = _value_meta(deck, plans, played[1], policy, metric_name, turn, turn_of,
+                       int(max_lands), bool(full_curve), chosen_metrics, setup, seed_seq)
     return ValueResult(meta, *played)
 
 
 def _play_plans(plans: list[StandInPlan], policy: Policy, setups: tuple[Any, Any],
                 seed_seq: Any, basis: tuple[str, dict[str, int]],
                 progress: Callable[[int, int], None] | bool | None,
-                executor: Any) -> tuple[dict[str, CompareResult], dict[str, CompareResult],
-                                        dict[str, CompareResult]]:
+                executor: Any, full_curve: bool
+                ) -> tuple[dict[str, CompareResult], dict[str, LandCurve],
+                           dict[str, CompareResult]]:
     """Every card's variants on the same shuffles (``setups[0]``: the metrics reported;
     :func:`~.value_games.play_value_plans`), and for a card that changes its basis
     (``basis``: metric and each card's turn) in no game, its explorer and vanilla decks
@@ -537,7 +545,7 @@ def _play_plans(plans: list[StandInPlan], policy: Policy, setups: tuple[Any, Any
     names = [plan.cards[0].name for plan in plans]
     played = play_value_plans(plans, policy, setup, [(metric_name, turn_of[name])
                                                      for name in names], seed_seq,
-                              progress if callable(progress) else None, executor)
+                              progress if callable(progress) else None, executor, full_curve)
     comparisons = {name: pair[0] for name, pair in zip(names, played)}
     curves = {name: pair[1] for name, pair in zip(names, played)}
     every_metric = {}
@@ -551,15 +559,16 @@ def _play_plans(plans: list[StandInPlan], policy: Policy, setups: tuple[Any, Any
 
 def _changes_nothing(compared: CompareResult, metric: str, turn: int) -> bool:
     """Whether the explorer and vanilla decks have the same ``metric`` at ``turn`` in every
-    game (the paired difference is 0 with standard error 0)."""
-    diffs = compared.paired_differences(baseline="vanilla")
-    row = diffs[(diffs["variant"] == "explorer deck") & (diffs["metric"] == metric)
-                & (diffs["turn"] == turn)]
-    return bool(len(row)) and bool(((row["mean"] == 0) & (row["se"] == 0)).all())
+    game: the sum of the squared paired differences, ``sum(a^2) + sum(b^2) - 2 sum(a b)``,
+    is 0."""
+    explorer, vanilla = (stats.by_turn[turn] for stats in compared.variants)
+    product = compared.pairs.by_turn[turn].products[(0, 1)][metric]
+    return explorer.total_sq[metric] + vanilla.total_sq[metric] - 2 * product == 0
 
 
-def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_name: str,
-                turn: int | None, turn_of: dict[str, int], max_lands: int,
+def _value_meta(deck: Deck, plans: list[StandInPlan], curves: dict[str, LandCurve],
+                policy: Policy, metric_name: str,
+                turn: int | None, turn_of: dict[str, int], max_lands: int, full_curve: bool,
                 chosen_metrics: list[str], setup: Any, seed_seq: Any) -> dict[str, Any]:
     """The metadata of a valuation (JSON-safe)."""
     formats = game_formats([deck], setup.config, setup.rule)
@@ -578,10 +587,11 @@ def _value_meta(deck: Deck, plans: list[StandInPlan], policy: Policy, metric_nam
             "basis_turn": turn_of[plan.cards[0].name],
             "stand_in": _describe(plan.stand_ins[0]),
             "lands_added": _land_counts(plan.lands_added),
-            "variants": plan.labels,
+            "variants": curves[plan.cards[0].name].played_labels,
         } for plan in plans},
         "policy": [policy_name(policy)],
-        "land_equivalent": {"metric": metric_name, "turn": turn, "max_lands": max_lands},
+        "land_equivalent": {"metric": metric_name, "turn": turn, "max_lands": max_lands,
+                            "full_curve": full_curve},
         "metrics": chosen_metrics,
         "mulligan": formats[0]["mulligan"],
         "formats": formats,

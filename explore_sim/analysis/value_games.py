@@ -8,6 +8,12 @@ the land-equivalent's metric at its basis turn). The plans share the explorer de
 pairs with every card's variants; a land variant's games stop at the basis turn, which gives
 the same games cut short (the game plays its turns one after another, whatever their
 number), and record only the basis metric.
+
+The land variants are played in rounds (:mod:`.land_curves`): the first round plays, beside
+the explorer and vanilla decks, the vanilla deck with 1 more land (with every count of lands
+for a full curve); each later round, for the cards whose land variants played do not yet
+reach the explorer deck, the explorer deck to the basis turn again, the last land variant
+again and the next one. A card worth 0.8 lands plays one land variant, not all its copies.
 """
 
 from __future__ import annotations
@@ -24,11 +30,12 @@ from ..engine.policies import Policy, policy_name
 from .compare import CompareResult
 from .game_setup import GameSetup
 from .games import TurnPairs, TurnStats, play_games
+from .land_curves import BasisGroup, LandCurve
 from .report import deck_meta
 from .runner import run_chunks
 from .stand_ins import StandInPlan
 
-__all__ = ["ValueTask", "PlanSums", "play_value_plans", "basis_config"]
+__all__ = ["ValueTask", "LandRoundTask", "PlanSums", "play_value_plans", "basis_config"]
 
 #: One chunk's (or a whole run's) sums of a group of variants on the same shuffles.
 Sums = tuple[list[TurnStats], TurnPairs]
@@ -37,13 +44,6 @@ Sums = tuple[list[TurnStats], TurnPairs]
 def basis_config(config: GameConfig, metric: str, turn: int) -> GameConfig:
     """``config`` played up to ``turn``, recording ``metric`` only: the land variants'."""
     return dataclasses.replace(config, turns=turn, record=(metric,))
-
-
-def _cut(result: dict[int, dict[str, np.ndarray]], metric: str,
-         turn: int) -> dict[int, dict[str, np.ndarray]]:
-    """A game's metrics up to ``turn``, only ``metric`` after the opening hand (views)."""
-    return {t: values if t == 0 else {metric: values[metric]}
-            for t, values in result.items() if t <= turn}
 
 
 def _stats(result: dict[int, dict[str, np.ndarray]], config: GameConfig) -> TurnStats:
@@ -60,32 +60,41 @@ def _pairs(results: Sequence[dict[int, dict[str, np.ndarray]]],
 
 @dataclasses.dataclass
 class PlanSums:
-    """A card's sums: explorer deck and vanilla deck (every turn and metric), and every
-    variant at the land-equivalent's basis.
+    """A card's sums of the first round: explorer deck and vanilla deck (every turn and
+    metric), and the variants of the first round at the land-equivalent's basis.
 
     Attributes
     ----------
     against_vanilla : (list of TurnStats, TurnPairs)
         The explorer deck and the vanilla deck.
-    at_basis : (list of TurnStats, TurnPairs)
-        The explorer deck, the vanilla deck and the vanilla deck with ``k`` more lands, up to
-        the basis turn, with the basis metric only.
+    at_basis : BasisGroup
+        The explorer deck, the vanilla deck and the vanilla deck with ``k`` more lands (the
+        first round's), with the basis metric at the basis turn.
     """
 
     against_vanilla: Sums
-    at_basis: Sums
+    at_basis: BasisGroup
 
     def merge(self, other: PlanSums) -> None:
-        for mine, theirs in ((self.against_vanilla, other.against_vanilla),
-                             (self.at_basis, other.at_basis)):
-            for total, part in zip(mine[0], theirs[0]):
-                total.merge(part)
-            mine[1].merge(theirs[1])
+        for total, part in zip(self.against_vanilla[0], other.against_vanilla[0]):
+            total.merge(part)
+        self.against_vanilla[1].merge(other.against_vanilla[1])
+        self.at_basis.merge(other.at_basis)
+
+
+def _player(task: ValueTask | LandRoundTask, trials: int, chunk_seed: np.random.SeedSequence
+            ) -> Callable[[Any, GameConfig, np.ndarray], dict[int, dict[str, np.ndarray]]]:
+    """``play(deck, config, card_ids)``: one chunk's games of a deck on ``task``'s engine."""
+    def play(deck: Any, config: GameConfig, ids: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
+        return play_games(deck, config, task.policy, task.rule, trials, chunk_seed,
+                          card_ids=ids, engine=task.engine, chosen=True)
+    return play
 
 
 @dataclasses.dataclass(frozen=True)
 class ValueTask:
-    """Every card's variants on the same shuffles, as a picklable chunk task.
+    """The first round: every card's explorer and vanilla decks and first land variants on
+    the same shuffles, as a picklable chunk task.
 
     Attributes
     ----------
@@ -100,6 +109,8 @@ class ValueTask:
     rule : MulliganRule
     engine : {"kernel", "numpy"}
         The engine chosen for every variant of the run.
+    lands : tuple of int
+        Per plan, the land variants to play (``k = 1`` to ``lands``).
     """
 
     plans: tuple[StandInPlan, ...]
@@ -108,6 +119,7 @@ class ValueTask:
     basis: tuple[tuple[str, int], ...]
     rule: MulliganRule
     engine: str
+    lands: tuple[int, ...]
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> list[PlanSums]:
         """Play one chunk: the explorer deck once, then each card's other variants.
@@ -122,33 +134,86 @@ class ValueTask:
         list of PlanSums
             One per plan.
         """
-        def play(deck: Any, config: GameConfig,
-                 ids: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
-            return play_games(deck, config, self.policy, self.rule, trials, chunk_seed,
-                              card_ids=ids, engine=self.engine, chosen=True)
-
+        play = _player(self, trials, chunk_seed)
         first = self.plans[0]
         explorer = play(first.decks[0], self.config, first.card_ids[0])
         explorer_stats = _stats(explorer, self.config)  # the same for every plan
+        binary = self.config.metric_names
         sums = []
-        for plan, (metric, turn) in zip(self.plans, self.basis):
+        for plan, (metric, turn), lands in zip(self.plans, self.basis, self.lands):
             vanilla = play(plan.decks[1], self.config, plan.card_ids[1])
             short = basis_config(self.config, metric, turn)
-            lands = [play(deck, short, ids)
-                     for deck, ids in zip(plan.decks[2:], plan.card_ids[2:])]
-            at_basis = [_cut(result, metric, turn) for result in (explorer, vanilla)] + lands
+            played = [explorer, vanilla] + [play(deck, short, ids) for deck, ids in
+                                            zip(plan.decks[2:2 + lands],
+                                                plan.card_ids[2:2 + lands])]
             sums.append(PlanSums(
                 ([explorer_stats, _stats(vanilla, self.config)],
                  _pairs([explorer, vanilla], self.config)),
-                ([_stats(result, short) for result in at_basis], _pairs(at_basis, short))))
+                BasisGroup.of(range(len(played)), played, metric, turn, binary[metric])))
         return sums
+
+
+@dataclasses.dataclass(frozen=True)
+class LandRoundTask:
+    """A later round: for each card still short of its crossing, the explorer deck, its last
+    land variant and its next one to the basis turn, as a picklable chunk task.
+
+    Attributes
+    ----------
+    plans : tuple of StandInPlan
+        The cards still short of their crossing (one explorer deck order).
+    rounds : tuple of tuple of int
+        Per plan, the variants to play (:meth:`~.land_curves.LandCurve.next_round`).
+    policy : callable
+    config : GameConfig
+        The run's games; each plan's are played to its basis turn with its basis metric.
+    basis : tuple of (str, int)
+        Per plan, the land-equivalent's metric and turn.
+    rule : MulliganRule
+    engine : {"kernel", "numpy"}
+    """
+
+    plans: tuple[StandInPlan, ...]
+    rounds: tuple[tuple[int, ...], ...]
+    policy: Policy
+    config: GameConfig
+    basis: tuple[tuple[str, int], ...]
+    rule: MulliganRule
+    engine: str
+
+    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> list[BasisGroup]:
+        """Play one chunk: the explorer deck once, to the latest basis turn, then each
+        card's land variants.
+
+        Returns
+        -------
+        list of BasisGroup
+            One per plan.
+        """
+        play = _player(self, trials, chunk_seed)
+        binary = self.config.metric_names
+        metric = self.basis[0][0]  # one metric for every card of a run
+        latest = max(turn for _, turn in self.basis)
+        first = self.plans[0]
+        explorer = play(first.decks[0], basis_config(self.config, metric, latest),
+                        first.card_ids[0])
+        groups = []
+        for plan, indices, (metric, turn) in zip(self.plans, self.rounds, self.basis):
+            short = basis_config(self.config, metric, turn)
+            played = [explorer] + [play(plan.decks[i], short, plan.card_ids[i])
+                                   for i in indices[1:]]
+            groups.append(BasisGroup.of(indices, played, metric, turn, binary[metric]))
+        return groups
 
 
 def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSetup,
                      basis: Sequence[tuple[str, int]], seed_seq: np.random.SeedSequence,
                      progress: Callable[[int, int], None] | None,
-                     executor: Any) -> list[tuple[CompareResult, CompareResult]]:
-    """Every plan's variants played on the same shuffles (:class:`ValueTask`).
+                     executor: Any, full_curve: bool = False
+                     ) -> list[tuple[CompareResult, LandCurve]]:
+    """Every plan's variants played on the same shuffles (:class:`ValueTask`), then the
+    land variants' later rounds (:class:`LandRoundTask`) until every card's reach the
+    explorer deck or are all tried.
 
     Parameters
     ----------
@@ -161,16 +226,19 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
         Per plan, the land-equivalent's metric and turn.
     seed_seq : numpy.random.SeedSequence
     progress : callable or None
-        ``progress(games done, games)`` after every chunk.
+        ``progress(games done, games)`` after every chunk of the first round (the later
+        rounds are short).
     executor : Executor
         Where the chunks run (:func:`~.executors.executing`).
+    full_curve : bool
+        Play every land variant in the first round (the whole curve, for a figure), not
+        only as far as the crossing.
 
     Returns
     -------
-    list of (CompareResult, CompareResult)
+    list of (CompareResult, LandCurve)
         Per plan: the explorer deck against the vanilla deck (labels ``"explorer deck"``
-        and ``"vanilla"``), and every variant (:attr:`StandInPlan.labels`) with the basis
-        metric up to the basis turn.
+        and ``"vanilla"``), and its land curve.
     """
     if setup.engine is None:
         raise RuntimeError("no engine chosen yet: with_engine chooses it")
@@ -178,21 +246,53 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
     if len(orders) != 1:
         raise ValueError("the plans' explorer decks must be shuffled from one order")
     config, basis = setup.config, tuple(basis)
-    totals = [PlanSums(_empty(config, 2), _empty(basis_config(config, *at), len(plan.decks)))
-              for plan, at in zip(plans, basis)]
+    curves = [LandCurve(metric, turn, list(plan.labels)) for plan, (metric, turn)
+              in zip(plans, basis)]
+    lands = tuple(curve.tried if full_curve else min(curve.tried, 1) for curve in curves)
+    binary = config.metric_names
+    totals = [PlanSums(_empty(config, 2),
+                       BasisGroup.empty(range(2 + n), metric, binary[metric]))
+              for n, (metric, _) in zip(lands, basis)]
 
     def merge(part: list[PlanSums]) -> None:
         for total, sums in zip(totals, part):
             total.merge(sums)
 
-    task = ValueTask(tuple(plans), policy, config, basis, setup.rule, setup.engine.engine)
+    engine = setup.engine.engine
+    task = ValueTask(tuple(plans), policy, config, basis, setup.rule, engine, lands)
     run_chunks(task, merge, setup.trials, seed_seq, progress=progress, scheduler=executor)
+    for curve, total in zip(curves, totals):
+        curve.add(total.at_basis)
+    while open_ := [i for i, curve in enumerate(curves) if not curve.crossed()]:
+        _next_round([plans[i] for i in open_], [curves[i] for i in open_],
+                     [basis[i] for i in open_], policy, setup, seed_seq, executor)
     common = {"command": "value", "trials": setup.trials, "seed": seed_seq.entropy,
               "mulligan": setup.rule.name, "policy": [policy_name(policy)],
               **setup.engine.meta()}
     return [(_compared(plan, plan.labels[:2], total.against_vanilla, config.turns, common),
-             _compared(plan, plan.labels, total.at_basis, at[1], common))
-            for plan, at, total in zip(plans, basis, totals)]
+             curve) for plan, total, curve in zip(plans, totals, curves)]
+
+
+def _next_round(plans: list[StandInPlan], curves: list[LandCurve],
+                basis: list[tuple[str, int]], policy: Policy, setup: GameSetup,
+                seed_seq: np.random.SeedSequence, executor: Any) -> None:
+    """Play the next land variant of every card in ``plans`` on the same shuffles
+    (:class:`LandRoundTask`) and count it in its curve."""
+    rounds = tuple(curve.next_round() for curve in curves)
+    binary = setup.config.metric_names
+    groups = [BasisGroup.empty(indices, metric, binary[metric])
+              for indices, (metric, _) in zip(rounds, basis)]
+
+    def merge(part: list[BasisGroup]) -> None:
+        for total, group in zip(groups, part):
+            total.merge(group)
+
+    assert setup.engine is not None
+    task = LandRoundTask(tuple(plans), rounds, policy, setup.config, tuple(basis), setup.rule,
+                         setup.engine.engine)
+    run_chunks(task, merge, setup.trials, seed_seq, scheduler=executor)
+    for curve, group in zip(curves, groups):
+        curve.add(group)
 
 
 def _empty(config: GameConfig, variants: int) -> Sums:

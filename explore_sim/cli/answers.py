@@ -63,6 +63,10 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
                           "selection); see --metric")
     run.add_argument("--max-lands", type=whole, default=8,
                      help="the most stand-ins replaced by lands (default 8)")
+    run.add_argument("--full-curve", action="store_true",
+                     help="play the vanilla deck with every count of lands up to --max-lands "
+                          "(the whole curve, for --plot), not only as far as the first that "
+                          "reaches the explorer deck; the land-equivalent is the same")
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy of every deck (default forge)")
     add_game_options(run, ["on_play", "mulligan", "game", "engine"])
@@ -156,8 +160,8 @@ def run_value(args: argparse.Namespace) -> Output:
         result = value(deck, cards, metric=metric, turn=args.turn, turns=args.turns,
                        metrics=metrics, policy=args.policy, on_play=args.on_play,
                        mulligan=args.mulligan, trials=args.trials, seed=args.seed,
-                       game=args.game, max_lands=args.max_lands, engine=args.engine,
-                       progress=bar,
+                       game=args.game, max_lands=args.max_lands,
+                       full_curve=args.full_curve, engine=args.engine, progress=bar,
                        workers=1 if scheduler else args.workers, scheduler=scheduler)
     bar.close()
     plot = shared.plot_later(args.plot, result) if args.plot else None

@@ -359,6 +359,9 @@ _VALUE_FIELDS = (
           f"turn (blank: {', '.join(DEFAULT_VALUE_METRICS[:4])}, ...)", wide=True),
     Field("max_lands", "max lands", "int", 8, "the most stand-ins replaced by basic lands; a "
           "card worth more is reported as such", low=1, high=60),
+    Field("full_curve", "full curve", "flag", False, "play every count of lands up to max "
+          "lands, for the whole curve (else only as far as the first that reaches the "
+          "explorer deck: the same land-equivalent, faster)"),
     Field("policy", "policy", "text", "forge", "keep-or-mill policy of every deck: a preset "
           "(keep, mill, forge, xmage, ...) or an expression"),
     _VALUE_GAME,
@@ -394,7 +397,8 @@ def _value_run(decks: list[Deck], options: Mapping[str, Any], progress: Progress
     return value(decks[0], joined_card_lists(options["card"]) or None, metric=options["metric"],
                  turn=options["turn"], metrics=options["metrics"], policy=options["policy"],
                  trials=options["trials"], seed=options["seed"], max_lands=options["max_lands"],
-                 progress=progress, **_VALUE_TURNS.options(options),
+                 full_curve=options["full_curve"], progress=progress,
+                 **_VALUE_TURNS.options(options),
                  **_VALUE_GAME.options(options))
 
 

@@ -1,0 +1,229 @@
+"""A card's land curve: its land-equivalent's metric at the basis turn for the explorer deck,
+the vanilla deck and the vanilla deck with ``k`` more lands, played only as far as it reads.
+
+:func:`~explore_sim.analysis.value.value` matches the explorer deck's metric (such as
+``on_curve`` at turn 3) with the vanilla deck's plus ``k`` lands. The land-equivalent reads
+only the variants up to the first ``k`` that reaches the explorer deck (the *crossing*) and
+the pairs of games that its delta-method se needs (:func:`~.stand_ins.crossing_lands`), so
+the land variants are played in rounds on the same shuffles, each as a :class:`BasisGroup`:
+
+- the first round: the explorer deck, the vanilla deck and the vanilla deck with 1 more land
+  (or with every count of lands, for a full curve);
+- while no variant played reaches the explorer deck and more lands are left to try, the next
+  round: the explorer deck again, the last land variant played again and the next one, which
+  gives the sums of products of the next variant with those two.
+
+A variant played again plays the very same games (the same chunk seeds; a game cut short at
+the basis turn is the same game), and :meth:`LandCurve.add` checks that its sums are the
+ones already counted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .stand_ins import crossing_lands
+from .stats import Accumulator, PairedSums
+
+__all__ = ["BasisGroup", "LandCurve"]
+
+
+@dataclasses.dataclass
+class BasisGroup:
+    """Some of a card's variants played together on the same shuffles, with the basis
+    metric at the basis turn: each one's sums and the sums of every two's products.
+
+    Attributes
+    ----------
+    indices : tuple of int
+        The variants (0: the explorer deck, 1: the vanilla deck, ``k + 1``: ``k`` more
+        lands), in order.
+    stats : list of Accumulator
+        Per variant, the sums of its metric.
+    pairs : PairedSums
+        The sums of products of every two of them (positions in ``indices``).
+    """
+
+    indices: tuple[int, ...]
+    stats: list[Accumulator]
+    pairs: PairedSums
+
+    @classmethod
+    def of(cls, indices: Sequence[int], results: Sequence[dict[int, dict[str, np.ndarray]]],
+           metric: str, turn: int, binary: bool) -> BasisGroup:
+        """The group of one chunk's games.
+
+        Parameters
+        ----------
+        indices : sequence of int
+        results : sequence of dict
+            Per variant, its games' metrics by turn (``results[i][turn][metric]``, shape
+            (trials,)), up to ``turn`` at least.
+        metric : str
+        turn : int
+        binary : bool
+            Whether ``metric`` is a 0/1 indicator.
+        """
+        values = [{metric: result[turn][metric]} for result in results]
+        stats = []
+        for one in values:
+            acc = Accumulator({metric: binary}, histograms=False)
+            acc.add(one)
+            stats.append(acc)
+        pairs = PairedSums([metric], len(values))
+        pairs.add(values)
+        return cls(tuple(indices), stats, pairs)
+
+    @classmethod
+    def empty(cls, indices: Sequence[int], metric: str, binary: bool) -> BasisGroup:
+        """A group of no games yet, to merge chunks into."""
+        return cls(tuple(indices), [Accumulator({metric: binary}, histograms=False)
+                                    for _ in indices], PairedSums([metric], len(indices)))
+
+    def merge(self, other: BasisGroup) -> None:
+        """Add another chunk's sums of the same variants (exact, any order)."""
+        if other.indices != self.indices:
+            raise ValueError("cannot merge groups of different variants")
+        for mine, theirs in zip(self.stats, other.stats):
+            mine.merge(theirs)
+        self.pairs.merge(other.pairs)
+
+
+@dataclasses.dataclass
+class LandCurve:
+    """A card's variants at its land-equivalent's basis, played as far as the crossing.
+
+    Attributes
+    ----------
+    metric : str
+        The land-equivalent's metric.
+    turn : int
+        Its basis turn.
+    labels : list of str
+        Every variant the card's plan holds: ``"explorer deck"``, ``"vanilla"``,
+        ``"vanilla +1 land"``, ...; the first ``len(stats)`` were played.
+    stats : list of Accumulator
+        Per variant played, the sums of the metric.
+    groups : list of (tuple of int, PairedSums)
+        The variants played together, and the sums of their products.
+    """
+
+    metric: str
+    turn: int
+    labels: list[str]
+    stats: list[Accumulator] = dataclasses.field(default_factory=list)
+    groups: list[tuple[tuple[int, ...], PairedSums]] = dataclasses.field(default_factory=list)
+
+    @property
+    def tried(self) -> int:
+        """The most lands the plan tries: its copies, at most ``max_lands`` (0: a
+        commander)."""
+        return len(self.labels) - 2
+
+    @property
+    def played(self) -> int:
+        """The land variants played (``k = 1`` to ``played``)."""
+        return len(self.stats) - 2
+
+    @property
+    def played_labels(self) -> list[str]:
+        """The labels of the variants played."""
+        return self.labels[:len(self.stats)]
+
+    @property
+    def n(self) -> int:
+        """Games of each variant."""
+        return self.stats[0].n
+
+    def add(self, group: BasisGroup) -> None:
+        """Count a group played (all its chunks merged): its new variants' sums, and its
+        pairs.
+
+        Raises
+        ------
+        RuntimeError
+            A variant played again whose games differ from the ones counted before.
+        """
+        for index, acc in zip(group.indices, group.stats):
+            if index < len(self.stats):
+                seen = self.stats[index]
+                if (seen.n, seen.total, seen.total_sq) != (acc.n, acc.total, acc.total_sq):
+                    raise RuntimeError(f"{self.labels[index]} played again gave other games "
+                                       "than the first time on the same shuffles")
+            elif index == len(self.stats):
+                self.stats.append(acc)
+            else:
+                raise ValueError(f"variant {index} added before variant {len(self.stats)}")
+        self.groups.append((group.indices, group.pairs))
+
+    def total(self, i: int) -> int:
+        """The sum over games of variant ``i``'s metric."""
+        return self.stats[i].total[self.metric]
+
+    def product(self, i: int, j: int) -> int:
+        """The sum over games of variants ``i`` and ``j``'s product (``i == j``: square).
+
+        Raises
+        ------
+        KeyError
+            Two variants never played together.
+        """
+        if i == j:
+            return self.stats[i].total_sq[self.metric]
+        for indices, pairs in self.groups:
+            if i in indices and j in indices:
+                a, b = sorted((indices.index(i), indices.index(j)))
+                return pairs.products[(a, b)][self.metric]
+        raise KeyError(f"{self.labels[i]} and {self.labels[j]} were not played together")
+
+    def crossed(self) -> bool:
+        """Whether a variant played reaches the explorer deck's mean, or every count of
+        lands was tried: no more rounds are needed."""
+        return self.played >= self.tried or any(
+            self.total(k + 1) >= self.total(0) for k in range(self.played + 1))
+
+    def next_round(self) -> tuple[int, ...]:
+        """The variants the next round plays: the explorer deck, the last land variant
+        played and the next one."""
+        return (0, self.played + 1, self.played + 2)
+
+    def land_equivalent(self, copies: int, level: float = 0.95) -> dict:
+        """The land-equivalent (:func:`~.stand_ins.crossing_lands`).
+
+        Parameters
+        ----------
+        copies : int
+            The card's copies in the library.
+        level : float
+            Confidence level of the interval.
+
+        Returns
+        -------
+        dict
+            ``mean, se, ci_low, ci_high, note``.
+        """
+        return crossing_lands(self.n, self.total, self.product, self.played, self.tried,
+                              copies, self.metric, self.turn, level)
+
+    def summary(self, level: float = 0.95) -> pd.DataFrame:
+        """The metric of every variant played.
+
+        Parameters
+        ----------
+        level : float
+            Confidence level of the intervals.
+
+        Returns
+        -------
+        DataFrame
+            ``variant, metric, turn, mean, se, ci_low, ci_high``, one row per variant played.
+        """
+        rows = [(label, self.turn, *acc.summary_rows(level)[0])
+                for label, acc in zip(self.played_labels, self.stats)]
+        return pd.DataFrame(rows, columns=["variant", "turn", "metric", "mean", "se",
+                                           "ci_low", "ci_high"])[
+            ["variant", "metric", "turn", "mean", "se", "ci_low", "ci_high"]]
