@@ -394,6 +394,34 @@ def test_the_game_is_optimised_once_where_it_is_linked():
     assert cheap_libraries() == left  # outside the context, numba's own optimisation
 
 
+def test_a_game_function_is_compiled_once_whatever_its_arguments_literal_or_narrow():
+    """The private hook of explore_sim/engine/kernel/records.py (``_one_signature``) still
+    takes effect: a function of the game called with literals, int32 and int64 values is
+    compiled once, for int64, and every call gets the same answer as in Python (numba alone
+    compiles it once per literal and integer width: a fifth of the cold compile)."""
+    from numba import njit
+
+    from explore_sim.engine.kernel.records import compiled
+
+    def leaf(x, flag):
+        return x * 3 + 1 if flag else x - 1
+
+    probe_leaf = compiled(leaf)
+    plain = njit(cache=False)(leaf)
+
+    def caller(leaf_fn):
+        @njit(cache=False)
+        def probe_caller(small):
+            return (leaf_fn(0, True) + leaf_fn(-1, False) + leaf_fn(np.int32(small), True)
+                    + leaf_fn(np.int64(small) + 2, True))
+        return probe_caller
+
+    expected = leaf(0, True) + leaf(-1, False) + leaf(5, True) + leaf(7, True)
+    assert caller(probe_leaf)(5) == expected == caller(plain)(5)
+    assert [str(sig) for sig in probe_leaf.overloads] == ["(int64, bool)"]
+    assert len(plain.overloads) > 1  # numba's own: a signature per literal and width
+
+
 @njit
 def _kernel_bottom(K, hand, bottoms, out):
     bottom(K, hand, bottoms, out)

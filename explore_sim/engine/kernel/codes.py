@@ -49,7 +49,8 @@ TAPS_LIFE = TAPPED_RULES.index("life")
 L_SCRY = LAND_ENTERS_CODES.index("scry")
 L_BOUNCE = LAND_ENTERS_CODES.index("bounce")
 
-# Constants passed to compiled functions as typed values (numba would otherwise compile a
-# version of a function for each literal, which mutual recursion cannot type).
+# Constants passed to compiled functions as typed values (numba types a global's value as a
+# literal: the game's functions are compiled for plain types whatever they are called with,
+# records._one_signature).
 YES, NO = np.bool_(True), np.bool_(False)
 NONE, ZERO, ONE = np.int64(-1), np.int64(0), np.int64(1)

@@ -73,6 +73,35 @@ TABLE_FIELDS = (*KernelTables._fields, *PROGRAM_FIELDS)
 Tables = namedtuple("Tables", TABLE_FIELDS)  # type: ignore[misc]  # KernelTables' fields, more
 
 
+def _plain(typ: Any) -> Any:
+    """The type a compiled function of the game is compiled for, given an argument of type
+    ``typ``: a literal as its value's type, a signed integer narrower than 64 bits as int64
+    (numba converts the argument at the call)."""
+    typ = types.unliteral(typ)
+    return types.int64 if typ in (types.int8, types.int16, types.int32) else typ
+
+
+def _one_signature(dispatcher: Any) -> Any:
+    """Compile ``dispatcher`` for plain argument types only (:func:`_plain`).
+
+    numba compiles a function called from compiled code for the exact types of the call's
+    arguments: ``note(S, Trace.DEAL, 0, attempt, drawn)`` and ``note(S, Trace.KEEP, kind, 0,
+    0)`` are two compilations, one per literal and per integer width, and each compiles
+    again what the function calls. Asked for the plain types, it compiles a function once,
+    and every call converts its arguments to them (a literal is its value; an int32, the same
+    number as an int64): the same machine code, about a fifth less compiling.
+    """
+    resolve = getattr(dispatcher, "get_call_template", None)
+    if resolve is None:  # NUMBA_DISABLE_JIT: the plain Python function
+        return dispatcher
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        return resolve(tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def compiled(function: Callable[..., Any] | None = None, *, entry: bool = False,
              **options: Any) -> Any:
     """Compile ``function`` for the game: ``numba.njit`` with ``_nrt=False`` (no reference
@@ -89,7 +118,7 @@ def compiled(function: Callable[..., Any] | None = None, *, entry: bool = False,
     options = {"_nrt": False, **options, "cache": False}
     if not entry:
         options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-    keep = CACHE.attach if entry else (lambda dispatcher: dispatcher)
+    keep = CACHE.attach if entry else _one_signature
     if function is None:
         return lambda later: keep(njit(later, **options))
     return keep(njit(function, **options))
