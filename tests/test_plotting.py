@@ -397,6 +397,32 @@ def test_plot_land_equivalent_draws_the_curve_the_level_and_the_estimate():
     assert [line.get_ydata()[0] for line in ax.lines if line.get_linestyle() == ":"] == [0.52]
 
 
+def test_plot_land_equivalent_names_each_cards_turn_when_they_differ():
+    import pandas as pd
+
+    curve, found = _land_curve()
+    fig, ax = plt.subplots()
+    plotting.plot_land_equivalent(curve, found, ax=ax)
+    assert ax.get_ylabel().endswith(", turn 4")
+    later = curve.assign(card="Guide", turn=5)
+    fig, ax = plt.subplots()
+    plotting.plot_land_equivalent(pd.concat([curve, later]), ax=ax)
+    assert ax.get_ylabel().endswith(", at each card's turn")
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["Scout (turn 4): vanilla + lands", "Guide (turn 5): vanilla + lands"]
+
+
+def test_more_series_than_colours_still_look_apart():
+    import pandas as pd
+
+    from explore_sim.plotting.style import PALETTE, split_series
+
+    frame = pd.DataFrame({"card": [f"card {i}" for i in range(3 * len(PALETTE))]})
+    looks = [(look["color"], look["marker"], look["linestyle"])
+             for _, _, look in split_series(frame, "card")]
+    assert len(set(looks)) == len(looks)
+
+
 def test_plot_land_equivalent_refuses_two_rows_per_point():
     import pandas as pd
 

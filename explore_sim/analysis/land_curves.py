@@ -93,7 +93,7 @@ class BasisGroup:
         self.pairs.merge(other.pairs)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class LandCurve:
     """A card's variants at its land-equivalent's basis, played as far as the crossing.
 
@@ -159,6 +159,12 @@ class LandCurve:
             else:
                 raise ValueError(f"variant {index} added before variant {len(self.stats)}")
         self.groups.append((group.indices, group.pairs))
+
+    def __repr__(self) -> str:
+        means = ", ".join(f"{label}: {self.total(i) / self.n:.4f}"
+                          for i, label in enumerate(self.played_labels))
+        return (f"LandCurve({self.metric} at turn {self.turn}, {self.n} games, "
+                f"{self.played} of {self.tried} land variants played; {means})")
 
     def total(self, i: int) -> int:
         """The sum over games of variant ``i``'s metric."""

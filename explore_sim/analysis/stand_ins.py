@@ -455,7 +455,7 @@ def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, 
                 f"{tried} lands (the most tried, of its {copies} copies)")
         out["note"] = (f"worth more than {what}: with {tried} more land"
                        f"{'s' if tried > 1 else ''} the deck reaches "
-                       f"{explorer_mean + gaps[-1]:.4f}, the explorer deck {explorer_mean:.4f} "
+                       f"{total(tried + 1) / n:.4f}, the explorer deck {explorer_mean:.4f} "
                        f"(difference {gaps[-1]:+.4f}, se {se:.4f})")
         out["above"] = True
         return out

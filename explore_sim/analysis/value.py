@@ -408,7 +408,7 @@ class ValueResult(Result):
             lines += ["  " + line for line in
                       wide.rename_axis(None).rename_axis(None, axis=1).to_string().splitlines()]
             lines.append("")
-        if not meta["land_equivalent"].get("full_curve"):
+        if any(curve.played < curve.tried for curve in self.curves.values()):
             lines.append("  lands added: as far as the first count that reaches the explorer "
                          "deck (--full-curve: every count)")
         lines.append("  land-equivalent: interpolated between whole numbers of lands, se by the "

@@ -64,9 +64,10 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     run.add_argument("--max-lands", type=whole, default=8,
                      help="the most stand-ins replaced by lands (default 8)")
     run.add_argument("--full-curve", action="store_true",
-                     help="play the vanilla deck with every count of lands up to --max-lands "
-                          "(the whole curve, for --plot), not only as far as the first that "
-                          "reaches the explorer deck; the land-equivalent is the same")
+                     help="play the vanilla deck with every count of lands up to the card's "
+                          "copies, at most --max-lands (the whole curve, for --plot), not only "
+                          "as far as the first that reaches the explorer deck; the "
+                          "land-equivalent is the same")
     run.add_argument("--policy", default="forge",
                      help="keep-or-mill policy of every deck (default forge)")
     add_game_options(run, ["on_play", "mulligan", "game", "engine"])

@@ -456,13 +456,15 @@ def plot_land_equivalent(
         raise OptionError("plot_land_equivalent: no vanilla rows (lands 0, 1, ...)")
     found: dict[Any, Any] = {} if land_equivalents is None else {
         row.card: row for row in land_equivalents.itertuples(index=False)}
+    several_turns = curve["turn"].nunique() > 1  # each card matched at its own turn
     for label, group, look in split_series(curve, "card"):
         group = group.sort_values("lands")
         x = group["lands"].to_numpy(dtype=float)
         mean = group["mean"].to_numpy()
         error = error_bars(mean, group["ci_low"].to_numpy(), group["ci_high"].to_numpy())
+        at = f" (turn {int(group['turn'].iloc[0])})" if several_turns else ""
         ax.errorbar(x, mean, yerr=error, marker=look["marker"], linestyle=look["linestyle"],
-                    color=look["color"], capsize=3, label=f"{label}: vanilla + lands")
+                    color=look["color"], capsize=3, label=f"{label}{at}: vanilla + lands")
         level = explorer[explorer["card"] == label]
         if len(level):
             ax.axhline(float(level["mean"].iloc[0]), color=look["color"], linewidth=0.8,
@@ -476,7 +478,8 @@ def plot_land_equivalent(
                             markeredgecolor="black", markeredgewidth=0.5)
     metric, turn = curve["metric"].iloc[0], int(curve["turn"].iloc[0])
     ax.set_xlabel("stand-ins replaced by basic lands")
-    ax.set_ylabel(f"{metric_label(metric)}, turn {turn}")
+    ax.set_ylabel(f"{metric_label(metric)}, "
+                  + ("at each card's turn" if several_turns else f"turn {turn}"))
     ax.set_xticks(sorted(curve["lands"].unique()))
     ax.set_title("land-equivalent: where the line meets the explorer deck (dotted), "
                  "95% interval", fontsize="medium")

@@ -125,7 +125,9 @@ def split_series(
                 mask &= (frame[style] == style_value).to_numpy()
             if not mask.any():
                 continue
-            shape = k if style is not None else h
+            # past the palette, a hue's marker and line style move on from the colour's
+            # first use, so that no two hues look the same
+            shape = k if style is not None else h + h // len(PALETTE)
             colour = h if hue is not None else 0
             names = [str(v) for v, c in ((hue_value, hue), (style_value, style)) if c is not None]
             out.append((", ".join(names) or None, frame[mask], {

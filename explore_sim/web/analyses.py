@@ -359,9 +359,9 @@ _VALUE_FIELDS = (
           f"turn (blank: {', '.join(DEFAULT_VALUE_METRICS[:4])}, ...)", wide=True),
     Field("max_lands", "max lands", "int", 8, "the most stand-ins replaced by basic lands; a "
           "card worth more is reported as such", low=1, high=60),
-    Field("full_curve", "full curve", "flag", False, "play every count of lands up to max "
-          "lands, for the whole curve (else only as far as the first that reaches the "
-          "explorer deck: the same land-equivalent, faster)"),
+    Field("full_curve", "full curve", "flag", False, "play every count of lands up to the "
+          "card's copies, at most max lands, for the whole curve (else only as far as the "
+          "first that reaches the explorer deck: the same land-equivalent, faster)"),
     Field("policy", "policy", "text", "forge", "keep-or-mill policy of every deck: a preset "
           "(keep, mill, forge, xmage, ...) or an expression"),
     _VALUE_GAME,
