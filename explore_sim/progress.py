@@ -167,8 +167,9 @@ class ProgressBar:
                                                         "{unit} [{elapsed}<{remaining}]")
             # The work began when this display was made, not at its first report: the time
             # and rate shown count from then (a run of one chunk reports only once).
-            self._bar.start_t -= since
-            self._bar.last_print_t -= since
+            if hasattr(self._bar, "start_t"):  # not a disabled bar, which keeps no times
+                self._bar.start_t -= since
+                self._bar.last_print_t -= since
         elif total is not None:
             self._bar.total = self._scaled(total)
         self._bar.update(self._scaled(done) - self._done)

@@ -206,8 +206,9 @@ class ValueResult(Result):
     meta : dict
         What was run and assumed (JSON-safe): ``command`` (``"value"``), ``deck`` (the
         explorer deck's record), ``cards`` (each card's copies, stand-in and the basic lands
-        added), ``policy``, ``land_equivalent`` (metric and turn), the game options,
-        ``trials``, ``seed``, ``interval``, ``assumptions`` and ``versions``.
+        added, and the variants played), ``policy``, ``land_equivalent`` (metric, turn,
+        ``max_lands``, ``full_curve``), the game options, ``trials``, ``seed``,
+        ``interval``, ``assumptions`` and ``versions``.
     comparisons : dict of str to CompareResult
         Per card, the ``"explorer deck"`` and ``"vanilla"`` deck on the same shuffles, every
         turn, with the metrics of ``meta["metrics"]`` (the games record only those).
@@ -476,8 +477,8 @@ def value(
     max_lands : int
         The most stand-ins replaced by lands (default 8); a card worth more is said to be.
     full_curve : bool
-        Play every count of lands up to ``max_lands`` (the whole curve), not only up to
-        the first that reaches the explorer deck (the same land-equivalent, faster).
+        Play every count of lands up to the copies, at most ``max_lands`` (the whole curve),
+        not only up to the first that reaches the explorer deck (the same land-equivalent).
     on_play, mulligan, trials, seed, game, engine, progress, workers, scheduler
         As for :func:`explore_sim.simulate`; every card's variants play the same shuffles
         (the same seed), ``trials`` games each, all on one engine. A ``progress`` that
