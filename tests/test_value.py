@@ -258,6 +258,41 @@ def test_land_variants_are_played_only_as_far_as_the_crossing(cards, metric, tur
         assert len(curve.groups) == 2 and curve.groups[1][0] == (0, 2, 3)
 
 
+def test_later_rounds_pair_with_kept_values_or_replayed_games_alike(monkeypatch):
+    """A later round pairs its land variant with the explorer deck's and the last land
+    variant's values kept from the rounds before, or (a run too large to keep them) with
+    those games played again: the same sums either way, on worker processes too."""
+    import explore_sim.analysis.value_games as value_games
+
+    merfolk = DECKS / "lci_merfolk_explore.txt"
+    cards = ["Cenote Scout", "River Herald Guide"]
+    kwargs = dict(metric="explore_lands", max_lands=3, trials=2500, seed=4)
+    modes = []
+    play_round = value_games.LandRoundTask.__call__
+
+    def spied(task, trials, chunk_seed):
+        modes.append(task.kept)
+        return play_round(task, trials, chunk_seed)
+
+    monkeypatch.setattr(value_games.LandRoundTask, "__call__", spied)
+    kept = value(merfolk, cards, **kwargs)
+    assert modes and all(modes)  # the values kept, not the games played again
+    on_workers = value(merfolk, cards, workers=2, **kwargs)
+    monkeypatch.setattr(value_games, "KEPT_VALUES", 0)
+    modes.clear()
+    replayed = value(merfolk, cards, **kwargs)
+    assert modes and not any(modes)
+    for card in cards:
+        a, b, c = (result.curves[card] for result in (kept, on_workers, replayed))
+        assert a.played == a.tried == 3 and len(a.groups) == 3  # two later rounds
+        for k in range(a.played + 2):
+            assert a.total(k) == b.total(k) == c.total(k)
+        for i, j in [(0, 2), (0, 3), (0, 4), (2, 3), (3, 4)]:
+            assert a.product(i, j) == b.product(i, j) == c.product(i, j)
+    assert kept.summary().equals(replayed.summary()) and kept.summary().equals(
+        on_workers.summary())
+
+
 def test_a_land_curve_refuses_a_replay_that_differs_and_pairs_never_played():
     from explore_sim.analysis.land_curves import BasisGroup, LandCurve
 

@@ -10,8 +10,9 @@ the land variants are played in rounds on the same shuffles, each as a :class:`B
 - the first round: the explorer deck, the vanilla deck and the vanilla deck with 1 more land
   (or with every count of lands, for a full curve);
 - while no variant played reaches the explorer deck and more lands are left to try, the next
-  round: the explorer deck again, the last land variant played again and the next one, which
-  gives the sums of products of the next variant with those two.
+  round: the next land variant, grouped with the explorer deck and the last land variant
+  played, which gives the sums of products of the next variant with those two (their games'
+  values kept from the round before, or those games played again: :mod:`.value_games`).
 
 A variant played again plays the very same games (the same chunk seeds; a game cut short at
 the basis turn is the same game), and :meth:`LandCurve.add` checks that its sums are the
@@ -68,14 +69,31 @@ class BasisGroup:
         binary : bool
             Whether ``metric`` is a 0/1 indicator.
         """
-        values = [{metric: result[turn][metric]} for result in results]
+        return cls.of_values(indices, [result[turn][metric] for result in results], metric,
+                             binary)
+
+    @classmethod
+    def of_values(cls, indices: Sequence[int], values: Sequence[np.ndarray], metric: str,
+                  binary: bool) -> BasisGroup:
+        """The group of one chunk's per-game values of ``metric`` at the basis turn.
+
+        Parameters
+        ----------
+        indices : sequence of int
+        values : sequence of ndarray of shape (trials,)
+            Per variant, in order, every game's value.
+        metric : str
+        binary : bool
+            Whether ``metric`` is a 0/1 indicator.
+        """
+        named = [{metric: one} for one in values]
         stats = []
-        for one in values:
+        for one in named:
             acc = Accumulator({metric: binary}, histograms=False)
             acc.add(one)
             stats.append(acc)
-        pairs = PairedSums([metric], len(values))
-        pairs.add(values)
+        pairs = PairedSums([metric], len(named))
+        pairs.add(named)
         return cls(tuple(indices), stats, pairs)
 
     @classmethod
@@ -193,7 +211,7 @@ class LandCurve:
             self.total(k + 1) >= self.total(0) for k in range(self.played + 1))
 
     def next_round(self) -> tuple[int, ...]:
-        """The variants the next round plays: the explorer deck, the last land variant
+        """The variants of the next round's group: the explorer deck, the last land variant
         played and the next one."""
         return (0, self.played + 1, self.played + 2)
 

@@ -12,8 +12,11 @@ number), and record only the basis metric.
 The land variants are played in rounds (:mod:`.land_curves`): the first round plays, beside
 the explorer and vanilla decks, the vanilla deck with 1 more land (with every count of lands
 for a full curve); each later round, for the cards whose land variants played do not yet
-reach the explorer deck, the explorer deck to the basis turn again, the last land variant
-again and the next one. A card worth 0.8 lands plays one land variant, not all its copies.
+reach the explorer deck, the next land variant, paired with the explorer deck's and the
+last land variant's games of the same shuffles. Those games' basis values are kept from
+round to round, chunk by chunk (at most :data:`KEPT_VALUES` of them; a larger run plays the
+explorer deck and the last land variant again instead: the same games). A card worth 0.8
+lands plays one land variant, not all its copies.
 """
 
 from __future__ import annotations
@@ -35,7 +38,13 @@ from .report import deck_meta
 from .runner import run_chunks
 from .stand_ins import StandInPlan
 
-__all__ = ["ValueTask", "LandRoundTask", "PlanSums", "play_value_plans", "basis_config"]
+__all__ = ["ValueTask", "LandRoundTask", "PlanSums", "play_value_plans", "basis_config",
+           "KEPT_VALUES"]
+
+#: The most per-game values a valuation keeps between the rounds of its land variants (one
+#: or two bytes each, mostly): beyond, a later round plays the explorer deck and the last land
+#: variant again, which gives the same games.
+KEPT_VALUES = 50_000_000
 
 #: One chunk's (or a whole run's) sums of a group of variants on the same shuffles.
 Sums = tuple[list[TurnStats], TurnPairs]
@@ -44,6 +53,18 @@ Sums = tuple[list[TurnStats], TurnPairs]
 def basis_config(config: GameConfig, metric: str, turn: int) -> GameConfig:
     """``config`` played up to ``turn``, recording ``metric`` only: the land variants'."""
     return dataclasses.replace(config, turns=turn, record=(metric,))
+
+
+def _compact(values: np.ndarray) -> np.ndarray:
+    """``values`` (whole numbers) in the smallest integer type that holds them."""
+    if not values.size:
+        return values
+    return values.astype(np.promote_types(np.min_scalar_type(int(values.min())),
+                                          np.min_scalar_type(int(values.max()))))
+
+
+#: Per chunk, per plan: its explorer deck's and its last land variant's basis values.
+Kept = list[tuple[np.ndarray, np.ndarray] | None]
 
 
 def _stats(result: dict[int, dict[str, np.ndarray]], config: GameConfig) -> TurnStats:
@@ -111,6 +132,8 @@ class ValueTask:
         The engine chosen for every variant of the run.
     lands : tuple of int
         Per plan, the land variants to play (``k = 1`` to ``lands``).
+    keep : bool
+        Return the basis values a later round pairs with (:data:`Kept`).
     """
 
     plans: tuple[StandInPlan, ...]
@@ -120,8 +143,10 @@ class ValueTask:
     rule: MulliganRule
     engine: str
     lands: tuple[int, ...]
+    keep: bool = False
 
-    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> list[PlanSums]:
+    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence
+                 ) -> tuple[list[PlanSums], Kept | None]:
         """Play one chunk: the explorer deck once, then each card's other variants.
 
         Parameters
@@ -133,13 +158,17 @@ class ValueTask:
         -------
         list of PlanSums
             One per plan.
+        Kept or None
+            With ``keep``: per plan, the explorer deck's and the last land variant's values
+            of the basis metric at the basis turn, every game of the chunk.
         """
         play = _player(self, trials, chunk_seed)
         first = self.plans[0]
         explorer = play(first.decks[0], self.config, first.card_ids[0])
         explorer_stats = _stats(explorer, self.config)  # the same for every plan
         binary = self.config.metric_names
-        sums = []
+        sums: list[PlanSums] = []
+        kept: Kept = []
         for plan, (metric, turn), lands in zip(self.plans, self.basis, self.lands):
             vanilla = play(plan.decks[1], self.config, plan.card_ids[1])
             short = basis_config(self.config, metric, turn)
@@ -150,7 +179,9 @@ class ValueTask:
                 ([explorer_stats, _stats(vanilla, self.config)],
                  _pairs([explorer, vanilla], self.config)),
                 BasisGroup.of(range(len(played)), played, metric, turn, binary[metric])))
-        return sums
+            kept.append((_compact(explorer[turn][metric]), _compact(played[-1][turn][metric]))
+                        if self.keep and lands else None)
+        return sums, (kept if self.keep else None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,6 +202,9 @@ class LandRoundTask:
         Per plan, the land-equivalent's metric and turn.
     rule : MulliganRule
     engine : {"kernel", "numpy"}
+    kept : bool
+        The explorer deck's and the last land variant's values were kept from the earlier
+        rounds: play only each card's next land variant.
     """
 
     plans: tuple[StandInPlan, ...]
@@ -180,17 +214,25 @@ class LandRoundTask:
     basis: tuple[tuple[str, int], ...]
     rule: MulliganRule
     engine: str
+    kept: bool = False
 
-    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence) -> list[BasisGroup]:
+    def __call__(self, trials: int, chunk_seed: np.random.SeedSequence
+                 ) -> list[BasisGroup] | list[np.ndarray]:
         """Play one chunk: the explorer deck once, to the latest basis turn, then each
         card's land variants.
 
         Returns
         -------
-        list of BasisGroup
-            One per plan.
+        list of BasisGroup, or of ndarray
+            Per plan, the group of its round; with ``kept``, its next land variant's basis
+            values (compact), which the caller pairs with the values it kept.
         """
         play = _player(self, trials, chunk_seed)
+        if self.kept:
+            return [_compact(play(plan.decks[indices[2]], basis_config(self.config, metric, turn),
+                                  plan.card_ids[indices[2]])[turn][metric])
+                    for plan, indices, (metric, turn) in zip(self.plans, self.rounds,
+                                                             self.basis)]
         binary = self.config.metric_names
         metric = self.basis[0][0]  # one metric for every card of a run
         latest = max(turn for _, turn in self.basis)
@@ -253,19 +295,23 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
     totals = [PlanSums(_empty(config, 2),
                        BasisGroup.empty(range(2 + n), metric, binary[metric]))
               for n, (metric, _) in zip(lands, basis)]
+    more = sum(curve.tried > n for curve, n in zip(curves, lands))  # may need a later round
+    kept: list[Kept] | None = [] if more and 2 * more * setup.trials <= KEPT_VALUES else None
 
-    def merge(part: list[PlanSums]) -> None:
-        for total, sums in zip(totals, part):
+    def merge(part: tuple[list[PlanSums], Kept | None]) -> None:
+        for total, sums in zip(totals, part[0]):
             total.merge(sums)
+        if kept is not None and part[1] is not None:
+            kept.append(part[1])
 
     engine = setup.engine.engine
-    task = ValueTask(tuple(plans), policy, config, basis, setup.rule, engine, lands)
+    task = ValueTask(tuple(plans), policy, config, basis, setup.rule, engine, lands,
+                     kept is not None)
     run_chunks(task, merge, setup.trials, seed_seq, progress=progress, scheduler=executor)
     for curve, total in zip(curves, totals):
         curve.add(total.at_basis)
     while open_ := [i for i, curve in enumerate(curves) if not curve.crossed()]:
-        _next_round([plans[i] for i in open_], [curves[i] for i in open_],
-                     [basis[i] for i in open_], policy, setup, seed_seq, executor)
+        _next_round(open_, plans, curves, basis, policy, setup, seed_seq, executor, kept)
     common = {"command": "value", "trials": setup.trials, "seed": seed_seq.entropy,
               "mulligan": setup.rule.name, "policy": [policy_name(policy)],
               **setup.engine.meta()}
@@ -273,26 +319,42 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
              curve) for plan, total, curve in zip(plans, totals, curves)]
 
 
-def _next_round(plans: list[StandInPlan], curves: list[LandCurve],
-                basis: list[tuple[str, int]], policy: Policy, setup: GameSetup,
-                seed_seq: np.random.SeedSequence, executor: Any) -> None:
-    """Play the next land variant of every card in ``plans`` on the same shuffles
-    (:class:`LandRoundTask`) and count it in its curve."""
-    rounds = tuple(curve.next_round() for curve in curves)
+def _next_round(open_: list[int], plans: Sequence[StandInPlan], curves: list[LandCurve],
+                basis: tuple[tuple[str, int], ...], policy: Policy, setup: GameSetup,
+                seed_seq: np.random.SeedSequence, executor: Any,
+                kept: list[Kept] | None) -> None:
+    """Play the next land variant of the cards ``open_`` (indices of ``plans``) on the same
+    shuffles (:class:`LandRoundTask`) and count it in their curves: paired with the explorer
+    deck's and the last land variant's values ``kept`` chunk by chunk (which it updates), or
+    with those games played again (``kept`` None)."""
+    rounds = tuple(curves[i].next_round() for i in open_)
     binary = setup.config.metric_names
-    groups = [BasisGroup.empty(indices, metric, binary[metric])
-              for indices, (metric, _) in zip(rounds, basis)]
+    groups = [BasisGroup.empty(indices, basis[i][0], binary[basis[i][0]])
+              for i, indices in zip(open_, rounds)]
+    chunk = iter(kept or ())
 
-    def merge(part: list[BasisGroup]) -> None:
-        for total, group in zip(groups, part):
-            total.merge(group)
+    def merge(part: list[Any]) -> None:
+        if kept is None:
+            for total, group in zip(groups, part):
+                total.merge(group)
+            return
+        values = next(chunk)  # the chunks are merged in order
+        for i, total, indices, new in zip(open_, groups, rounds, part):
+            pair = values[i]
+            assert pair is not None  # kept for every card with land variants
+            explorer, last = pair
+            metric = basis[i][0]
+            total.merge(BasisGroup.of_values(indices, [explorer, last, new], metric,
+                                             binary[metric]))
+            values[i] = (explorer, new)
 
     assert setup.engine is not None
-    task = LandRoundTask(tuple(plans), rounds, policy, setup.config, tuple(basis), setup.rule,
-                         setup.engine.engine)
+    task = LandRoundTask(tuple(plans[i] for i in open_), rounds, policy, setup.config,
+                         tuple(basis[i] for i in open_), setup.rule, setup.engine.engine,
+                         kept is not None)
     run_chunks(task, merge, setup.trials, seed_seq, scheduler=executor)
-    for curve, group in zip(curves, groups):
-        curve.add(group)
+    for i, group in zip(open_, groups):
+        curves[i].add(group)
 
 
 def _empty(config: GameConfig, variants: int) -> Sums:
