@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .stand_ins import crossing_lands
+from .stand_ins import crossing_lands, first_reaching
 from .stats import Accumulator, PairedSums
 
 __all__ = ["BasisGroup", "LandCurve"]
@@ -207,8 +207,7 @@ class LandCurve:
     def crossed(self) -> bool:
         """Whether a variant played reaches the explorer deck's mean, or every count of
         lands was tried: no more rounds are needed."""
-        return self.played >= self.tried or any(
-            self.total(k + 1) >= self.total(0) for k in range(self.played + 1))
+        return self.played >= self.tried or first_reaching(self.total, self.played) is not None
 
     def next_round(self) -> tuple[int, ...]:
         """The variants of the next round's group: the explorer deck, the last land variant
@@ -246,8 +245,8 @@ class LandCurve:
         DataFrame
             ``variant, metric, turn, mean, se, ci_low, ci_high``, one row per variant played.
         """
-        rows = [(label, self.turn, *acc.summary_rows(level)[0])
-                for label, acc in zip(self.played_labels, self.stats)]
-        return pd.DataFrame(rows, columns=["variant", "turn", "metric", "mean", "se",
-                                           "ci_low", "ci_high"])[
-            ["variant", "metric", "turn", "mean", "se", "ci_low", "ci_high"]]
+        rows = [(label, metric, self.turn, *numbers) for label, acc in
+                zip(self.played_labels, self.stats)
+                for metric, *numbers in acc.summary_rows(level)]
+        return pd.DataFrame(rows, columns=["variant", "metric", "turn", "mean", "se", "ci_low",
+                                           "ci_high"])

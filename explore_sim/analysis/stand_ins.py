@@ -40,7 +40,7 @@ from .games import play_paired
 from .report import deck_meta
 
 __all__ = ["named_spells", "vanilla_stand_in", "added_basics", "StandInPlan", "stand_in_plan",
-           "coupled_ids", "land_equivalent", "crossing_lands", "play_plan"]
+           "coupled_ids", "land_equivalent", "crossing_lands", "first_reaching", "play_plan"]
 
 _BASIC_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")  # W U B R G
 
@@ -389,6 +389,13 @@ def land_equivalent(compared: CompareResult, copies: int, metric: str, turn: int
                           level)
 
 
+def first_reaching(total: Callable[[int], int], played: int) -> int | None:
+    """The fewest more lands ``k`` (0 to ``played``) with which the vanilla deck reaches the
+    explorer deck (``total(k + 1) >= total(0)``, ``total`` as for :func:`crossing_lands`),
+    None when none played does."""
+    return next((k for k in range(played + 1) if total(k + 1) >= total(0)), None)
+
+
 def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, int], int],
                    played: int, tried: int, copies: int, metric: str, turn: int,
                    level: float = 0.95) -> dict[str, Any]:
@@ -443,7 +450,7 @@ def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, 
 
     gaps = [d_total(k) / n for k in range(played + 1)]
     explorer_mean = total(0) / n
-    crossing = next((k for k, gap in enumerate(gaps) if gap >= 0), None)
+    crossing = first_reaching(total, played)
     if crossing is None and played < tried:
         raise ValueError(f"{played} of {tried} land variants played, none reaching the "
                          "explorer deck: play on to the crossing")
