@@ -1064,6 +1064,27 @@ MUTATIONS = [
              "groups.append(BasisGroup.of(indices, played, metric, turn, binary[metric]))",
              "groups.append(BasisGroup.of(indices, played, metric, latest, binary[metric]))",
              ("test_value.py",)),
+    # A valuation's vanilla deck copies the explorer deck's games that never dealt the card.
+    Mutation("kernel-deal-unwatched", "explore_sim/engine/kernel/zones.py",
+             "        s[Slot.SEEN] |= watch[lib[d]]",
+             "        s[Slot.SEEN] |= watch[0]",
+             ("test_coupled.py",)),
+    Mutation("coupled-copies-the-games-played", "explore_sim/engine/coupled.py",
+             "        return self.same.astype(np.uint8)",
+             "        return (~self.same).astype(np.uint8)",
+             ("test_coupled.py",)),
+    Mutation("coupled-any-starting-order", "explore_sim/analysis/value_games.py",
+             "                 and np.array_equal(order, plan.card_ids[1])",
+             "                 and True",
+             ("test_coupled.py",)),
+    Mutation("coupled-stand-ins-elsewhere", "explore_sim/analysis/value_games.py",
+             "exact = (index < WATCHED_CARDS and swapped == list(plan.decks[1].cards)",
+             "exact = (index < WATCHED_CARDS and True",
+             ("test_coupled.py",)),
+    Mutation("coupled-with-castable", "explore_sim/analysis/value_games.py",
+             "    if engine != \"kernel\" or config.castable or config.castable_lands:",
+             "    if engine != \"kernel\":",
+             ("test_coupled.py",)),
 ]
 
 

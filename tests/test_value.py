@@ -293,6 +293,36 @@ def test_later_rounds_pair_with_kept_values_or_replayed_games_alike(monkeypatch)
         on_workers.summary())
 
 
+def test_vanilla_decks_copy_the_unseen_games_with_the_same_result(monkeypatch):
+    """A card's vanilla deck copies the explorer deck's games that never dealt the card
+    (``tests/test_coupled.py``): the same summary, comparisons and curves as a valuation
+    that plays every game, in this process and on worker processes."""
+    import explore_sim.analysis.value_games as value_games
+
+    merfolk = DECKS / "lci_merfolk_explore.txt"
+    cards = ["Cenote Scout", "Deepfathom Echo"]
+    kwargs = dict(trials=3000, seed=5)
+    copied = value(merfolk, cards, **kwargs)
+    on_workers = value(merfolk, cards, workers=2, **kwargs)
+    played_bits = []
+    watched = value_games.watched_bits
+
+    def none_copied(plans, config, engine):
+        played_bits.append(watched(plans, config, engine))
+        return [0] * len(plans)
+
+    monkeypatch.setattr(value_games, "watched_bits", none_copied)
+    played = value(merfolk, cards, **kwargs)
+    assert played_bits == [[1, 2]]  # the copying this run turned off
+    for result in (copied, on_workers):
+        assert result.summary().equals(played.summary())
+        assert result.land_equivalents().equals(played.land_equivalents())
+        for card in cards:
+            mine, theirs = result.comparisons[card], played.comparisons[card]
+            assert mine.summary().equals(theirs.summary())
+            assert mine.paired_differences().equals(theirs.paired_differences())
+
+
 def test_a_land_curve_refuses_a_replay_that_differs_and_pairs_never_played():
     from explore_sim.analysis.land_curves import BasisGroup, LandCurve
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards.decklist import Deck
+from ..engine.coupled import SameGames, Watch
 from ..engine.goldfish import (
     OPENING_METRICS,
     TURN_METRICS,
@@ -62,6 +63,8 @@ def play_games(
     engine: str = "auto",
     *,
     chosen: bool = False,
+    watch: Watch | None = None,
+    same_as: SameGames | None = None,
 ) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games; per-trial metrics by turn (0: the opening hand).
 
@@ -92,6 +95,11 @@ def play_games(
     chosen : bool
         ``engine`` is ``"kernel"`` or ``"numpy"`` as the run's engine choice made it (once
         per run, :func:`~.engines.choose_engine`): it is not made again for every chunk.
+    watch, same_as : optional
+        The compiled kernel's watched cards and games copied from a coupled deck
+        (:class:`~explore_sim.engine.coupled.Watch`,
+        :class:`~explore_sim.engine.coupled.SameGames`); the vectorised engine plays every
+        game and refuses them.
 
     Returns
     -------
@@ -112,7 +120,10 @@ def play_games(
         from ..engine.kernel import play_games_kernel
 
         return play_games_kernel(deck_tables(features, config), config, policy, mulligan,
-                                 trials, chunk_seed, ids, scry_policy)
+                                 trials, chunk_seed, ids, scry_policy, watch=watch,
+                                 same_as=same_as)
+    if watch is not None or same_as is not None:
+        raise ValueError("only the compiled kernel watches cards and copies coupled games")
     opening = deal_opening_hands(
         ids, features, trials, mulligan,
         lambda attempt: _stream(chunk_seed, _STREAM_SHUFFLE, attempt),

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.coupled import SameGames, Watch
 from ..engine.goldfish import GameConfig
 from ..engine.mulligan import MulliganRule
 from ..engine.policies import Policy, policy_name
@@ -39,7 +40,7 @@ from .runner import run_chunks
 from .stand_ins import StandInPlan
 
 __all__ = ["ValueTask", "LandRoundTask", "PlanSums", "play_value_plans", "basis_config",
-           "KEPT_VALUES"]
+           "watched_bits", "KEPT_VALUES", "WATCHED_CARDS"]
 
 #: The most per-game values a valuation keeps between the rounds of its land variants (one
 #: or two bytes each, mostly): beyond, a later round plays the explorer deck and the last land
@@ -104,12 +105,59 @@ class PlanSums:
 
 
 def _player(task: ValueTask | LandRoundTask, trials: int, chunk_seed: np.random.SeedSequence
-            ) -> Callable[[Any, GameConfig, np.ndarray], dict[int, dict[str, np.ndarray]]]:
-    """``play(deck, config, card_ids)``: one chunk's games of a deck on ``task``'s engine."""
-    def play(deck: Any, config: GameConfig, ids: np.ndarray) -> dict[int, dict[str, np.ndarray]]:
+            ) -> Callable[..., dict[int, dict[str, np.ndarray]]]:
+    """``play(deck, config, card_ids, **watching)``: one chunk's games of a deck on ``task``'s
+    engine (``watching``: :func:`~.games.play_games`' ``watch`` and ``same_as``)."""
+    def play(deck: Any, config: GameConfig, ids: np.ndarray,
+             **watching: Any) -> dict[int, dict[str, np.ndarray]]:
         return play_games(deck, config, task.policy, task.rule, trials, chunk_seed,
-                          card_ids=ids, engine=task.engine, chosen=True)
+                          card_ids=ids, engine=task.engine, chosen=True, **watching)
     return play
+
+
+#: The most cards whose vanilla decks copy the explorer deck's same games (one bit each of
+#: a game's int32 watch bits; a card beyond them has every game played).
+WATCHED_CARDS = 31
+
+
+def watched_bits(plans: Sequence[StandInPlan], config: GameConfig, engine: str) -> list[int]:
+    """Per plan, the watch bit whose unseen games its vanilla deck copies from the explorer
+    deck (:mod:`~explore_sim.engine.coupled`), 0 where it plays them all.
+
+    A plan's vanilla deck copies the games in which the explorer deck never dealt a copy of
+    its cards, where that is exact: on the compiled kernel; with no ``castable`` metric (the
+    land choice plays toward a card named by ``castable`` whether or not it is held, and the
+    vanilla deck holds none); where each stand-in has its card's id (the vanilla deck is the
+    explorer deck with the cards swapped in place, so the two decks hold the same card at
+    every id but those) and the two libraries are shuffled from the same order of ids, with
+    a copy of a card in it (a commander is in the command zone, seen from the first turn).
+    """
+    if engine != "kernel" or config.castable or config.castable_lands:
+        return [0] * len(plans)
+    explorer, order = plans[0].decks[0], plans[0].card_ids[0]
+    in_library = {explorer.cards[i - 1] for i in set(order.tolist())}
+    bits = []
+    for index, plan in enumerate(plans):
+        swap = dict(zip(plan.cards, plan.stand_ins))
+        swapped = [swap.get(card, card) for card in explorer.cards]
+        exact = (index < WATCHED_CARDS and swapped == list(plan.decks[1].cards)
+                 and np.array_equal(order, plan.card_ids[1])
+                 and any(card in in_library for card in plan.cards))
+        bits.append(1 << index if exact else 0)
+    return bits
+
+
+def _watch(plans: Sequence[StandInPlan], bits: Sequence[int], trials: int) -> Watch | None:
+    """The explorer deck's :class:`~explore_sim.engine.coupled.Watch` of the plans' cards
+    (by their ids in its deck) with their ``bits``, None where no plan has one."""
+    if not any(bits):
+        return None
+    ids = {card: i + 1 for i, card in enumerate(plans[0].decks[0].cards)}
+    marks: dict[int, int] = {}
+    for plan, bit in zip(plans, bits):
+        for card in plan.cards if bit else ():
+            marks[ids[card]] = marks.get(ids[card], 0) | bit
+    return Watch(marks, np.zeros(trials, np.int32))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,6 +182,10 @@ class ValueTask:
         Per plan, the land variants to play (``k = 1`` to ``lands``).
     keep : bool
         Return the basis values a later round pairs with (:data:`Kept`).
+    copy_unseen : bool
+        A card's vanilla deck copies the explorer deck's games that never dealt the card
+        (:func:`watched_bits`), the same games, rather than play them again (False: every
+        game is played, as the tests compare).
     """
 
     plans: tuple[StandInPlan, ...]
@@ -144,6 +196,7 @@ class ValueTask:
     engine: str
     lands: tuple[int, ...]
     keep: bool = False
+    copy_unseen: bool = True
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence
                  ) -> tuple[list[PlanSums], Kept | None]:
@@ -164,13 +217,19 @@ class ValueTask:
         """
         play = _player(self, trials, chunk_seed)
         first = self.plans[0]
-        explorer = play(first.decks[0], self.config, first.card_ids[0])
+        bits = (watched_bits(self.plans, self.config, self.engine) if self.copy_unseen
+                else [0] * len(self.plans))
+        watch = _watch(self.plans, bits, trials)
+        explorer = play(first.decks[0], self.config, first.card_ids[0], watch=watch)
         explorer_stats = _stats(explorer, self.config)  # the same for every plan
         binary = self.config.metric_names
         sums: list[PlanSums] = []
         kept: Kept = []
-        for plan, (metric, turn), lands in zip(self.plans, self.basis, self.lands):
-            vanilla = play(plan.decks[1], self.config, plan.card_ids[1])
+        for plan, (metric, turn), lands, bit in zip(self.plans, self.basis, self.lands, bits):
+            # The games that never dealt the card are the explorer deck's: copied, not played.
+            same = (SameGames(explorer, (watch.seen & bit) == 0) if watch is not None and bit
+                    else None)
+            vanilla = play(plan.decks[1], self.config, plan.card_ids[1], same_as=same)
             short = basis_config(self.config, metric, turn)
             played = [explorer, vanilla] + [play(deck, short, ids) for deck, ids in
                                             zip(plan.decks[2:2 + lands],

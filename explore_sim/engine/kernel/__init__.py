@@ -48,6 +48,7 @@ from ...progress import compile_listeners, terminal_shows_notices
 from .. import abilities
 from ..buffers import chunk_array
 from ..config import GameConfig
+from ..coupled import SameGames, Watch
 from ..metrics import CASTABLE_LANDS_PREFIX, CASTABLE_PREFIX, MAIN_LANDS
 from ..mulligan import MulliganRule
 from ..options import config_options
@@ -68,6 +69,8 @@ __all__ = [
     "NOTICES",
     "KernelTables",
     "KernelUnsupported",
+    "SameGames",
+    "Watch",
     "compile_policy",
     "compiling",
     "count_games_kernel",
@@ -425,7 +428,8 @@ def _not_counted() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
                       mulligan: MulliganRule, trials: int, chunk_seed: np.random.SeedSequence,
                       card_ids: np.ndarray, scry_policy: Policy | None = None,
-                      threads: int | None = None) -> dict[int, dict[str, np.ndarray]]:
+                      threads: int | None = None, *, watch: Watch | None = None,
+                      same_as: SameGames | None = None) -> dict[int, dict[str, np.ndarray]]:
     """Play ``trials`` goldfish games of the deck of ``tables`` in compiled code.
 
     Parameters
@@ -445,6 +449,12 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     threads : int, optional
         Threads that play the games at once (default :func:`~explore_sim.engine.threads.
         kernel_threads`: every core, or one in a worker); the numbers do not depend on it.
+    watch : Watch, optional
+        Cards to watch: each game's bits of the watched cards it dealt (saw) are written to
+        ``watch.seen``.
+    same_as : SameGames, optional
+        Games known to be those of another deck (:class:`SameGames`): they are not played,
+        their metrics are copied from it.
 
     Returns
     -------
@@ -454,17 +464,31 @@ def play_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     """
     rows = _recorded(config)[1]
     out = chunk_array((config.turns, len(rows), trials))  # every element is written
-    opening = chunk_array((trials, 3))
+    opening = chunk_array((trials, 3 if watch is None else 4))
     threads = _threads(threads)
+    marks = _NO_WATCH if watch is None else watch.bits(tables.n_kinds)
+    skip = _NO_SKIP if same_as is None else same_as.skip(trials)
     _play_games(tables, config, policy, mulligan, chunk_seed, card_ids, scry_policy,
-                (threads, _parts(trials, threads)), (out, opening, _not_counted()))
-    return _results(config, out, opening)
+                (threads, _parts(trials, threads)), (out, opening, _not_counted()),
+                (marks, skip))
+    if watch is not None:
+        watch.seen[:] = opening[:, 3]
+    result = _results(config, out, opening)
+    if same_as is not None:
+        same_as.fill(result)
+    return result
+
+
+#: No card watched, no game skipped (:func:`~.game.play_chunk`'s ``watch`` and ``skip``).
+_NO_WATCH = np.zeros(0, np.int64)
+_NO_SKIP = np.zeros(0, np.uint8)
 
 
 def _play_games(tables: DeckTables, config: GameConfig, policy: Policy,
                 mulligan: MulliganRule, chunk_seed: np.random.SeedSequence,
                 card_ids: np.ndarray, scry_policy: Policy | None,
-                split: tuple[int, list[tuple[int, int]]], into: tuple) -> None:
+                split: tuple[int, list[tuple[int, int]]], into: tuple,
+                watching: tuple[np.ndarray, np.ndarray] = (_NO_WATCH, _NO_SKIP)) -> None:
     """:func:`play_games_kernel`'s games into ``into``: ``(out, opening, counted)`` as
     :func:`.game.play_chunk` takes them, ``counted`` with a row per part; ``split`` is
     ``(threads, parts)`` (:func:`_threads`, :func:`_parts`)."""
@@ -475,7 +499,7 @@ def _play_games(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     programs = _programs(policy, scry_policy)
     args = (deck, key, _mulligan(mulligan), discard, out, rows, opening,
-            _empty_given(len(deck), tables.n_kinds), np.int64(0), counted)
+            _empty_given(len(deck), tables.n_kinds), *watching, np.int64(0), counted)
     threads, parts = split
     _play_parts(as_tables(K, programs), K, programs, _state(K, programs, len(deck)), args,
                 parts, threads)
@@ -600,7 +624,8 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     deck = np.ascontiguousarray(card_ids, dtype=np.int32)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
     _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, rows, opening,
-                _empty_given(len(deck), tables.n_kinds), np.int64(game), _not_counted(),
+                _empty_given(len(deck), tables.n_kinds), _NO_WATCH, _NO_SKIP, np.int64(game),
+                _not_counted(),
                 np.int64(0), np.int64(0), np.int64(1))
     trace = S.trace
     if trace[0, 1]:
@@ -649,6 +674,7 @@ def _play_given(tables: DeckTables, config: GameConfig, policy: Policy,
     key = np.zeros(4, dtype=np.uint64)
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
     _play_chunk(packed, S, deck, key, np.array([0, 0, 0], dtype=np.int64), discard, out, rows,
-                first, given, np.int64(0), _not_counted(), np.int64(0), np.int64(0),
+                first, given, _NO_WATCH, _NO_SKIP, np.int64(0), _not_counted(), np.int64(0),
+                np.int64(0),
                 np.int64(trials))
     return _results(config, out, first), S

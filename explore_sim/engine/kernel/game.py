@@ -191,6 +191,21 @@ def settle_library(K, S, counts, deck_lands, deck_pips):
 
 
 @compiled
+def lay_given(K, S, given, j):
+    """Game ``j``'s given library and opening hand (:func:`play_chunk`'s ``given``); returns
+    its mulligans."""
+    libs, tops, ends, hands, mulls = given
+    for p in range(len(libs[j])):
+        S.lib[p] = libs[j, p]
+    S.slots[Slot.TOP], S.slots[Slot.END] = tops[j], ends[j]
+    S.slots[Slot.DEALT] = S.slots[Slot.SIZE]
+    S.slots[Slot.SEEN] = -1  # a given library is not dealt: it saw every card
+    for kind in range(K.dims[Dim.N_KINDS]):
+        S.zones[Zone.HAND, kind] = hands[j, kind]
+    return mulls[j]
+
+
+@compiled
 def count_values(hist, spill, tally, values, rows, turn):
     """Count one game's metrics of turn ``turn + 1`` (``values[rows[k]]``) by value:
     ``hist[turn, k, value] += 1``. A value outside the bins is written to ``spill`` as
@@ -211,7 +226,7 @@ def count_values(hist, spill, tally, values, rows, turn):
 
 @compiled(entry=True, nogil=True)
 def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, opening, given,
-               first, counted, part, start, stop):
+               watch, skip, first, counted, part, start, stop):
     """Play games ``first + start`` to ``first + stop - 1`` of the chunk keyed ``key``:
     ``out[turn - 1, k, j]`` (the metric of row ``rows[k]`` of the turn's metrics:
     :func:`~.turn.turn_metrics`, only the metrics asked for) and ``opening[j]`` (mulligans,
@@ -225,6 +240,13 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
     tally (parts, 2))``: with bins, the turns' metrics are not written to ``out`` but
     counted by value into part ``part``'s histograms (:func:`count_values`).
 
+    ``watch`` (per card id, or empty) gives each card id bits that a game sets in
+    ``opening[j, 3]`` (where ``opening`` has a fourth column) when it deals a copy of that card
+    (:func:`~.zones.deal_to`; every bit for a given library): a game whose bits miss a card
+    never saw it. ``skip`` (per game of the chunk, or empty) marks games not to
+    play: their metrics and opening are written as 0 (a caller that knows them, a coupled
+    deck's same games, fills them in); only where the metrics are written out.
+
     ``tables`` is the record of the deck's tables and the policies' bytecode
     (:func:`~.records.as_tables`), ``state`` the game's (:func:`~.state.new_state`), reused
     from game to game; both are read by reference (:func:`~.records.borrow`). ``mulligan``
@@ -234,7 +256,7 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
     they are, a search then reversing the library instead of shuffling it.
     """
     K, S = borrow(tables), borrow(state)
-    n_kinds, size, turns = K.dims[Dim.N_KINDS], len(deck), K.dims[Dim.TURNS]
+    n_kinds, turns = K.dims[Dim.N_KINDS], K.dims[Dim.TURNS]
     counts = S.work[Work.COUNTS]
     counts[:] = 0
     for card in deck:
@@ -251,41 +273,47 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
     bottomed = S.work[Work.BOTTOMED]
     hist, spill, tally = counted[0][part], counted[1][part], counted[2][part]
     by_value = hist.shape[2] > 0
+    watched = S.work[Work.WATCH]
+    watched[:] = 0
+    for kind in range(len(watch)):
+        watched[kind] = watch[kind]
     for j in range(start, stop):
         game = first + j
-        start_game(K, S)
-        seed_stream(S.play, key, game, ONE)
-        if len(given[0]):
-            libs, tops, ends, hands, mulls = given
-            for p in range(size + 1):
-                S.lib[p] = libs[j, p]
-            S.slots[Slot.TOP], S.slots[Slot.END], S.slots[Slot.DEALT] = tops[j], ends[j], size
-            for kind in range(n_kinds):
-                S.zones[Zone.HAND, kind] = hands[j, kind]
-            taken = mulls[j]
-        else:
-            taken = keep_hand(K, S, deck, counts, key, game, mulligan[0], mulligan[1] != 0,
-                              mulligan[2], bottomed)
-        settle_library(K, S, counts, deck_lands, deck_pips)
-        opening[j, 0] = taken
-        opening[j, 1] = S.slots[Slot.HELD]
-        lands = 0
-        for index in range(group_size(K, Group.LAND_IDS)):
-            kind = group_id(K, Group.LAND_IDS, index)
-            lands += S.zones[Zone.HAND, kind]
-        opening[j, 2] = lands
         b = (j - start) % BLOCK
-        for turn in range(turns):
-            play_turn(K, S, discard_order, attackers, crewers)
-            values = S.work[Work.TURN_VALUES]
-            turn_metrics(K, S, values)
-            if by_value:
-                count_values(hist, spill, tally, values, rows, turn)
-            else:
+        if len(skip) and skip[j] and not by_value:
+            opening[j, :] = 0
+            for turn in range(turns):
                 for k in range(len(rows)):
-                    S.block[turn, k, b] = values[rows[k]]
-            if tracing(S):
-                note(S, Trace.END_TURN, 0, count(K, S, Group.LAND), S.slots[Slot.HELD])
+                    S.block[turn, k, b] = 0
+        else:
+            start_game(K, S)
+            seed_stream(S.play, key, game, ONE)
+            if len(given[0]):
+                taken = lay_given(K, S, given, j)
+            else:
+                taken = keep_hand(K, S, deck, counts, key, game, mulligan[0], mulligan[1] != 0,
+                                  mulligan[2], bottomed)
+            settle_library(K, S, counts, deck_lands, deck_pips)
+            opening[j, 0] = taken
+            opening[j, 1] = S.slots[Slot.HELD]
+            lands = 0
+            for index in range(group_size(K, Group.LAND_IDS)):
+                kind = group_id(K, Group.LAND_IDS, index)
+                lands += S.zones[Zone.HAND, kind]
+            opening[j, 2] = lands
+            for turn in range(turns):
+                play_turn(K, S, discard_order, attackers, crewers)
+                values = S.work[Work.TURN_VALUES]
+                turn_metrics(K, S, values)
+                if by_value:
+                    count_values(hist, spill, tally, values, rows, turn)
+                else:
+                    for k in range(len(rows)):
+                        S.block[turn, k, b] = values[rows[k]]
+                if tracing(S):
+                    note(S, Trace.END_TURN, 0, count(K, S, Group.LAND), S.slots[Slot.HELD])
+            if opening.shape[1] > 3:
+                opening[j, 3] = S.slots[Slot.SEEN]
         if not by_value and (b == BLOCK - 1 or j == stop - 1):  # the block into the output
             block_start = j - b
             for turn in range(turns):

@@ -474,6 +474,7 @@ class Slot(_Numbered):
     SEARCH_REVERSES = auto()  # a search reverses the library instead of shuffling (tests)
     EXPLORES_BEFORE = auto()  # explores before this turn (Merfolk Cave-Diver)
     HELD = auto()  # cards in hand
+    SEEN = auto()  # the watch bits of the cards dealt (every bit after a shuffle)
 
 
 class Zone(_Numbered):
@@ -566,6 +567,7 @@ class Work(_Numbered):
     SOME_PROFILES = auto()
     DECK_PIPS = auto()
     TURN_VALUES = auto()
+    WATCH = auto()  # per card id, the watch bits a deal of it sets (play_chunk's watch)
 
 
 #: How many events and per-turn metrics there are (for loops in compiled code).

@@ -18,6 +18,7 @@ from .layout import (
     Slot,
     Trace,
     UnitRow,
+    Work,
     Zone,
 )
 from .records import compiled
@@ -68,13 +69,17 @@ def first_present(K, S, slot):
 @compiled
 def deal_to(S, position):
     """Deal the library up to logical ``position``: each undealt position takes a uniform
-    choice among the cards not dealt yet (a partial Fisher-Yates shuffle)."""
+    choice among the cards not dealt yet (a partial Fisher-Yates shuffle). Each card dealt
+    adds its watch bits to ``s[Slot.SEEN]`` (:func:`~.game.play_chunk`'s ``watch``): a card
+    the game never deals is one it never sees."""
     s, lib, rng = S.slots, S.lib, S.deal
     size = s[Slot.SIZE]
+    watch = S.work[Work.WATCH]
     while s[Slot.DEALT] <= position and s[Slot.DEALT] < size:
         d = s[Slot.DEALT]
         j = d + below(rng, size - d, S.recip)
         lib[d], lib[j] = lib[j], lib[d]
+        s[Slot.SEEN] |= watch[lib[d]]
         s[Slot.DEALT] = d + 1
 
 
