@@ -1,8 +1,6 @@
 """``python -m explore_sim``: the same as the ``explore-sim`` command."""
 
-import sys
-
-from .cli import main
+from .cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -566,3 +566,26 @@ def test_an_unknown_card_shown_points_to_card_files(capsys):
                                        "card of a card file is shown with --cards FILE\n")
     assert main(["cards", "Cenote Scot"]) == 2
     assert "did you mean 'Cenote Scout'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, status, shown", [
+    (["decks"], 0, "merfolk"),
+    (["--help"], 0, "usage"),
+    (["value", "/nonexistent.txt"], 2, "no such decklist file"),
+])
+def test_the_command_ends_after_its_exit_handlers_with_its_status(tmp_path, args, status, shown):
+    """``explore-sim`` skips the interpreter's teardown, not the exit handlers (pools, logs,
+    temporary files), and flushes its output first."""
+    marker = tmp_path / "handler-ran"
+    script = (f"import atexit, sys\n"
+              f"atexit.register(lambda: open({str(marker)!r}, 'w').write('yes'))\n"
+              f"sys.argv = ['explore-sim', *{args!r}]\n"
+              f"from explore_sim.cli import run\n"
+              f"run()\n"
+              f"raise AssertionError('run() returned')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.returncode == status, out.stderr
+    assert shown in out.stdout + out.stderr
+    assert marker.read_text() == "yes"
+    assert "Traceback" not in out.stderr
