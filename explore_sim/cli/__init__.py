@@ -121,7 +121,9 @@ def run() -> None:
     pools, logs, temporary files; a thread that is not a daemon is waited for, as at any
     exit). It skips the interpreter's freeing of every module and object, numba's compiled
     game and pandas among them, which no one reads: a quarter of a second, a tenth of a
-    three-second ``value`` run.
+    three-second ``value`` run. Under a profiler or a tracer (``python -m cProfile``, a
+    debugger, coverage), which may write its results once the program returns, it exits the
+    usual way.
     """
     try:
         status = main()
@@ -149,8 +151,8 @@ def _exit_now(status: int) -> None:
         if thread is not threading.current_thread() and not thread.daemon:
             thread.join()
     run_handlers = getattr(atexit, "_run_exitfuncs", None)
-    if run_handlers is None:  # an interpreter without it exits the usual way
-        sys.exit(status)
+    if run_handlers is None or sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(status)  # the usual exit: no such hook, or a profiler or tracer writes after
     run_handlers()
     _flush()
     os._exit(status)
