@@ -589,3 +589,12 @@ def test_the_command_ends_after_its_exit_handlers_with_its_status(tmp_path, args
     assert shown in out.stdout + out.stderr
     assert marker.read_text() == "yes"
     assert "Traceback" not in out.stderr
+
+
+def test_a_profiled_command_exits_the_usual_way_and_its_profile_is_written(tmp_path):
+    profile = tmp_path / "decks.prof"
+    out = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m",
+                          "explore_sim", "decks"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "merfolk" in out.stdout and profile.stat().st_size > 0
