@@ -625,8 +625,7 @@ def play_game_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
     _play_chunk(packed, S, deck, key, _mulligan(mulligan), discard, out, rows, opening,
                 _empty_given(len(deck), tables.n_kinds), _NO_WATCH, _NO_SKIP, np.int64(game),
-                _not_counted(),
-                np.int64(0), np.int64(0), np.int64(1))
+                _not_counted(), np.int64(0), np.int64(0), np.int64(1))
     trace = S.trace
     if trace[0, 1]:
         raise RuntimeError(f"the game's log needs more than {trace_rows} rows")
@@ -675,6 +674,5 @@ def _play_given(tables: DeckTables, config: GameConfig, policy: Policy,
     packed, S = _records(K, policy, scry_policy, len(deck), trace_rows)
     _play_chunk(packed, S, deck, key, np.array([0, 0, 0], dtype=np.int64), discard, out, rows,
                 first, given, _NO_WATCH, _NO_SKIP, np.int64(0), _not_counted(), np.int64(0),
-                np.int64(0),
-                np.int64(trials))
+                np.int64(0), np.int64(trials))
     return _results(config, out, first), S
