@@ -128,6 +128,9 @@ def test_the_help_lists_the_metrics(capsys):
             main([command, "--help"])
         usage = re.sub(r"\s+", " ", capsys.readouterr().out)
         for m in catalogue(scope):
+            if command == "value" and m.name.startswith("castable:"):
+                assert m.name not in usage  # value takes no --castable
+                continue
             assert m.name in usage, (command, m.name)
         assert f"explore-sim metrics --scope {scope}" in usage
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import math
@@ -613,3 +614,23 @@ def test_a_card_the_deck_cannot_cast_is_said_to_be_never_cast():
     assert note.endswith("no card of the deck makes {B}, which its cost needs: it is never "
                          "cast, nor is its stand-in")
     assert result.meta["cards"]["Seekers' Squire"]["colours_unmade"] == "B"
+
+
+@pytest.mark.parametrize("kwargs, label", [
+    (dict(metrics=["mulligans", "on_curve"]), "metrics: mulligans is an opening-hand metric"),
+    (dict(metric="opening_lands"), "metric: opening_lands is an opening-hand metric"),
+])
+def test_an_opening_hand_metric_is_refused_by_name(kwargs, label):
+    """A valuation compares the decks turn by turn: an opening-hand metric is refused in one
+    line that says so (it used to pass the name check and fail later, as unknown)."""
+    with pytest.raises(OptionError, match=label):
+        value(DECKS / "lci_merfolk_explore.txt", ["Cenote Scout"], trials=1000, **kwargs)
+
+
+def test_the_value_help_lists_no_castable_metric():
+    from explore_sim.cli.parser import build_parser
+
+    commands = next(action for action in build_parser()._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    text = commands.choices["value"].format_help()
+    assert "castable" not in text and "on_curve" in text

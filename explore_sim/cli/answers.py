@@ -52,7 +52,7 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
                           "by commas; default: every explore or Map card)")
     run.add_argument("--metric", default="on_curve",
                      help="the per-turn metric the land-equivalent matches (default "
-                          "on_curve): " + names_help("turn"))
+                          "on_curve): " + names_help("turn", castable=False))
     run.add_argument("--turn", type=whole, default=None,
                      help="the turn it is matched at (default: per card, the turn after it "
                           "can first be cast, its mana value + 1, turn 3 at the earliest)")

@@ -8,7 +8,7 @@ import argparse
 import pandas as pd
 
 from ..analysis.report import text_table
-from ..engine.metrics import SCOPES, catalogue
+from ..engine.metrics import CASTABLE_PREFIX, SCOPES, catalogue
 from .output import Output
 
 __all__ = ["METRICS_FORMATS", "add_parser", "metrics_text", "names_help", "run"]
@@ -79,16 +79,19 @@ def metrics_text(fmt: str = "table", scope: str | None = None) -> str:
     return "\n".join(line.rstrip() for line in text_table(rows).splitlines()) + "\n"
 
 
-def names_help(scope: str) -> str:
+def names_help(scope: str, castable: bool = True) -> str:
     """The names of a scope's metrics for a help text, with where their meanings are.
 
     Parameters
     ----------
     scope : {"explore", "opening", "turn"}
+    castable : bool
+        With ``castable:CARD`` (a command that takes no ``--castable`` goes without).
 
     Returns
     -------
     str
     """
-    names = ", ".join(m.name for m in catalogue(scope))
+    names = ", ".join(m.name for m in catalogue(scope)
+                      if castable or not m.name.startswith(CASTABLE_PREFIX))
     return f"{names} (explore-sim metrics --scope {scope} says what each means)"

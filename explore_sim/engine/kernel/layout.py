@@ -474,7 +474,7 @@ class Slot(_Numbered):
     SEARCH_REVERSES = auto()  # a search reverses the library instead of shuffling (tests)
     EXPLORES_BEFORE = auto()  # explores before this turn (Merfolk Cave-Diver)
     HELD = auto()  # cards in hand
-    SEEN = auto()  # the watch bits of the cards dealt (every bit after a shuffle)
+    SEEN = auto()  # the watch bits of the cards dealt (every bit for a given library)
 
 
 class Zone(_Numbered):
