@@ -267,6 +267,27 @@ def test_the_game_compiles_without_reference_counting(monkeypatch):
     assert "NRT_" not in next(iter(kernel_way.inspect_llvm().values()))
 
 
+def test_the_game_compiles_with_numpys_error_model(monkeypatch):
+    """The kernel's functions are compiled with numba's NumPy error model (see
+    explore_sim/engine/kernel/records.py): a division has no zero-divisor test and no path
+    that raises, which numba's default keeps (a division by zero there raises; here it gives
+    0, a case the game never reaches: every divisor in it is positive)."""
+    from explore_sim.engine.kernel import records
+    from explore_sim.engine.kernel.records import compiled
+
+    monkeypatch.setattr(records.CACHE, "directory", None)
+
+    def body(a, b):
+        return a // b
+
+    kernel_way = compiled(body, entry=True)
+    default = njit(body, cache=False)
+    assert kernel_way(7, 2) == default(7, 2) == 3
+    assert kernel_way(7, 0) == 0
+    with pytest.raises(ZeroDivisionError):
+        default(7, 0)
+
+
 def test_a_borrowed_records_fields_are_loaded_as_invariant():
     """A field of a borrowed record (an array's header: data pointer, shape, strides) is read
     with LLVM's ``!invariant.load``: the record is written once, when it is borrowed, so the

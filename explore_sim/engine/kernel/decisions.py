@@ -348,7 +348,7 @@ def binary(op, a, b):
     return a - np.floor(a / b) * b  # Op.MOD
 
 
-@compiled(error_model="numpy")
+@compiled
 def decide(K, S, program, card, explores_left, counters, present):
     """Run a policy's bytecode (``program``: :data:`POLICY` or :data:`SCRY`): True mills the
     revealed ``card`` (keeps it on top: False)."""

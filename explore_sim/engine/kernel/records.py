@@ -17,6 +17,11 @@ Two costs of numba's defaults decide the game's speed, and both are avoided here
   and every read of a field of a heap-allocated record. :func:`compiled` is numba's ``njit``
   with ``_nrt=False``: the game allocates no array while it plays (numba refuses to compile
   a function compiled so that allocates), so nothing needs counting.
+- numba's default error model checks every division for a zero divisor and keeps a path
+  that raises ``ZeroDivisionError``. :func:`compiled` asks for NumPy's (``error_model=
+  "numpy"``), without the checks: every divisor of the game is positive (a cost, a count of
+  copies at least 1, a library's size; a policy's own division follows NumPy's rules, as in
+  the vectorised engine). Games 3-9% faster in alternating processes, the same games.
 
 A field of a borrowed record is read with LLVM's ``!invariant.load``: the record is written
 once, when it is borrowed, and never again, so the optimiser may keep an array's header (its
@@ -105,7 +110,8 @@ def _one_signature(dispatcher: Any) -> Any:
 def compiled(function: Callable[..., Any] | None = None, *, entry: bool = False,
              **options: Any) -> Any:
     """Compile ``function`` for the game: ``numba.njit`` with ``_nrt=False`` (no reference
-    counting), cached by :data:`CACHE`, and any further numba ``options`` (``nogil=True``);
+    counting) and NumPy's error model (no zero-divisor checks), cached by :data:`CACHE`,
+    and any further numba ``options`` (``nogil=True``);
     with no function, the decorator with those options.
 
     Only an ``entry`` point (:func:`~.game.play_chunk`) can be called from Python, and only
@@ -115,7 +121,7 @@ def compiled(function: Callable[..., Any] | None = None, *, entry: bool = False,
     warm start loads one entry). Calling one of them from Python crashes the interpreter; a
     test calls one through a compiled function of its own.
     """
-    options = {"_nrt": False, **options, "cache": False}
+    options = {"_nrt": False, "error_model": "numpy", **options, "cache": False}
     if not entry:
         options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
     keep = CACHE.attach if entry else _one_signature
