@@ -627,6 +627,32 @@ def test_an_opening_hand_metric_is_refused_by_name(kwargs, label):
         value(DECKS / "lci_merfolk_explore.txt", ["Cenote Scout"], trials=1000, **kwargs)
 
 
+def test_an_unknown_metrics_error_lists_only_the_metrics_by_turn():
+    """value's error for an unknown metric names the metrics it takes: not the opening-hand
+    ones, which it refuses by name."""
+    with pytest.raises(OptionError, match="metrics: unknown on_curb") as caught:
+        value(DECKS / "lci_merfolk_explore.txt", ["Cenote Scout"], metrics=["on_curb"],
+              trials=1000)
+    message = str(caught.value)
+    assert "on_curve" in message and "mulligans" not in message
+    assert "opening_lands" not in message and "\n" not in message
+
+
+@pytest.mark.parametrize("option, line", [
+    (["--metrics", "on_curb"], "--metrics: unknown on_curb (did you mean 'on_curve'?); known: "),
+    (["--metric", "mulligans"], "--metric: mulligans is an opening-hand metric (turn 0)"),
+])
+def test_the_value_command_checks_metrics_by_turn(capsys, option, line):
+    """On the command line too: one line, status 2; the known names are the metrics by
+    turn."""
+    from explore_sim.cli import main
+
+    deck = str(DECKS / "lci_merfolk_explore.txt")
+    assert main(["value", deck, "--card", "Cenote Scout", "--trials", "1000", *option]) == 2
+    err = capsys.readouterr().err
+    assert line in err and "mulligans," not in err and err.count("\n") == 1
+
+
 def test_the_value_help_lists_no_castable_metric():
     from explore_sim.cli.parser import build_parser
 

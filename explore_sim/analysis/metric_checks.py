@@ -24,7 +24,8 @@ DEFAULT_COMPARE_METRICS = ("on_curve", "lands_played", "counters", "explores", "
                            "milled", "mana_spent", "cards_cast")
 
 def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
-                  label: str = "metrics", extra: Iterable[str] = ()) -> list[str]:
+                  label: str = "metrics", extra: Iterable[str] = (),
+                  by_turn: str | None = None) -> list[str]:
     """The metric names to show.
 
     Parameters
@@ -36,6 +37,10 @@ def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
         Starts the error message (``"--metrics"`` on the command line).
     extra : iterable of str
         More known names (the ``castable:CARD`` metrics of a run).
+    by_turn : str, optional
+        Take only the metrics by turn, saying why (``"value compares the decks turn by
+        turn"``): an opening-hand metric is refused by name, and the known names of an
+        unknown one's error are the metrics by turn.
 
     Returns
     -------
@@ -49,7 +54,16 @@ def check_metrics(metrics: Iterable[str] | None, default: Sequence[str] = (),
     if isinstance(metrics, str):
         metrics = [metrics]
     chosen = list(default if metrics is None else metrics)
-    known = [*TURN_METRICS, *(m for m in OPENING_METRICS if m not in TURN_METRICS), *extra]
+    opening = [m for m in OPENING_METRICS if m not in TURN_METRICS]
+    if by_turn is not None:
+        refused = [m for m in chosen if m in opening]
+        if refused:
+            what = "is an opening-hand metric" if len(refused) == 1 else \
+                "are opening-hand metrics"
+            raise OptionError(f"{label}: {', '.join(refused)} {what} (turn 0); {by_turn} "
+                              "(explore-sim metrics --scope turn lists those)")
+        opening = []
+    known = [*TURN_METRICS, *opening, *extra]
     unknown = [m for m in chosen if m not in known]
     if unknown:
         described = []

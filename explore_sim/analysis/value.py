@@ -54,7 +54,6 @@ from ..cards import Card, Catalog
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten import coloured_sources, cost_colours
 from ..engine.abilities import held_reason
-from ..engine.goldfish import TURN_METRICS
 from ..engine.policies import Policy, one_policy, policy_name
 from ..errors import OptionError, clip
 from ..progress import shows_progress
@@ -85,6 +84,8 @@ __all__ = ["value", "ValueResult", "explore_cards", "chosen_cards", "vanilla_sta
 #: land-equivalent's metric).
 DEFAULT_VALUE_METRICS = ("on_curve", "lands_played", "explore_lands", "counters",
                          "mana_spent", "cards_cast", "compounded_mana")
+#: Why a valuation takes only the metrics by turn (:func:`~.metric_checks.check_metrics`).
+BY_TURN = "value compares the decks turn by turn"
 #: Columns of :meth:`ValueResult.summary`.
 VALUE_COLUMNS = ("card", "copies", "metric", "basis", "turn", "mean", "se", "ci_low",
                  "ci_high", "note")
@@ -501,14 +502,14 @@ def value(
     """
     deck = deck if isinstance(deck, Deck) else load_deck(deck)
     _refuse_kill_turn(metric, "metric")
-    (metric_name,) = _by_turn(check_metrics([metric], label="metric"), "metric")
+    (metric_name,) = check_metrics([metric], label="metric", by_turn=BY_TURN)
     chosen = chosen_cards(deck, cards)
     turn_of, turns = _basis_turns(chosen, turn, turns)
     turn = None if turn is None else int(turn)  # checked: a whole number
     setup = game_setup([deck], trials, {"turns": turns, "on_play": on_play,
                                         "mulligan": mulligan, "game": game, "engine": engine})
     config, trials = setup.config, setup.trials
-    chosen_metrics = _by_turn(check_metrics(metrics, DEFAULT_VALUE_METRICS), "metrics")
+    chosen_metrics = check_metrics(metrics, DEFAULT_VALUE_METRICS, by_turn=BY_TURN)
     if metric_name not in chosen_metrics:
         chosen_metrics = [metric_name, *chosen_metrics]
     # The games record only the metrics reported; a card that changes nothing is played
@@ -531,16 +532,6 @@ def value(
     meta = _value_meta(deck, plans, played[1], policy, metric_name, turn, turn_of,
                        int(max_lands), bool(full_curve), chosen_metrics, setup, seed_seq)
     return ValueResult(meta, *played)
-
-
-def _by_turn(names: list[str], label: str) -> list[str]:
-    """``names``, refusing an opening-hand metric: a valuation compares the decks by turn."""
-    opening = [name for name in names if name not in TURN_METRICS]
-    if opening:
-        what = "is an opening-hand metric" if len(opening) == 1 else "are opening-hand metrics"
-        raise OptionError(f"{label}: {', '.join(opening)} {what} (turn 0); value compares the "
-                          "decks turn by turn (explore-sim metrics --scope turn lists those)")
-    return names
 
 
 def _play_plans(plans: list[StandInPlan], policy: Policy, setups: tuple[Any, Any],

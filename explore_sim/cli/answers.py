@@ -8,7 +8,7 @@ import argparse
 from ..analysis.advise import advise
 from ..analysis.metric_checks import check_metrics
 from ..analysis.tune import tune
-from ..analysis.value import value
+from ..analysis.value import BY_TURN, value
 from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
@@ -147,12 +147,12 @@ def run_value(args: argparse.Namespace) -> Output:
     -------
     Output
     """
-    metrics = shared.metric_list(args.metrics, "--metrics")
+    metrics = shared.metric_list(args.metrics, "--metrics", by_turn=BY_TURN)
     if args.metric.split("@")[0].strip() == "kill_turn":
         raise OptionError("--metric: the land-equivalent cannot match kill_turn (lower is "
                           "better, and lands in place of creatures only kill later); use "
                           "compare --kill-turn, or --metric opponent_dead")
-    (metric,) = check_metrics([args.metric], label="--metric")
+    (metric,) = check_metrics([args.metric], label="--metric", by_turn=BY_TURN)
     shared.check_plot_path(args)
     deck = shared.deck(args, args.deck)
     bar = shared.progress(args, "value")

@@ -128,7 +128,10 @@ def scheduler(args: argparse.Namespace) -> Iterator[Executor | None]:
         yield executor
 
 
-def metric_list(text: str | None, label: str) -> list[str] | None:
+def metric_list(text: str | None, label: str, by_turn: str | None = None) -> list[str] | None:
+    """The metric names of ``text`` (separated by commas), checked
+    (:func:`~explore_sim.analysis.metric_checks.check_metrics`); None for no text."""
     if not text:
         return None
-    return check_metrics([m.strip() for m in text.split(",") if m.strip()], label=label)
+    return check_metrics([m.strip() for m in text.split(",") if m.strip()], label=label,
+                         by_turn=by_turn)
