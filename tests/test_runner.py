@@ -130,6 +130,23 @@ def test_paired_products_are_exact_in_floating_point_and_past_it(peak):
                                                                               arrays[2]))
 
 
+def test_sums_of_products_never_call_blas(monkeypatch):
+    """The sums of products and squares are NumPy's own loops on this thread, never BLAS's
+    dot product, whose threads make each call wait milliseconds while other work keeps the
+    cores busy; they stay exact on chunks past BLAS's threading threshold (10,000)."""
+    def no_blas(*args, **kwargs):
+        raise AssertionError("np.dot called")
+
+    rng = np.random.default_rng(3)
+    arrays = [rng.integers(0, 9, size=65_536) for _ in range(2)]
+    expected = [[int(np.sum(a.astype(object) * b)) for b in arrays] for a in arrays]
+    monkeypatch.setattr(stats_module.np, "dot", no_blas)
+    assert stats_module._products(arrays).tolist() == expected
+    acc = Accumulator({"v": False}, histograms=False)
+    acc.add({"v": arrays[0]})
+    assert acc.total_sq["v"] == expected[0][0]
+
+
 @pytest.mark.parametrize("values", [[], [0, 0, 0], [1, 1], [0, 1, 1, 0, 1], [2, 0, 2], [0, 2, 5, 5],
                                     [3]])
 def test_a_chunks_counts_are_numpys_bincount(values):

@@ -153,9 +153,14 @@ def _products(arrays: Sequence[np.ndarray]) -> np.ndarray:
     """The sums of products ``sum(a * b)`` of every two of ``arrays`` (whole numbers, each
     of shape (trials,)), exactly: Python integers, shape (variants, variants).
 
-    Dot products in floating point (BLAS, about five times as fast as int64's) when every
-    sum they add up is a whole number below 2**53, so that each is exact whatever the order
-    of the additions; else of int64 arrays, or past 2**63 of Python integers."""
+    Sums of products in floating point (faster than int64's) when every sum they add up is
+    a whole number below 2**53, so that each is exact whatever the order of the additions;
+    else of int64 arrays, or past 2**63 of Python integers. They are NumPy's own loops
+    (``einsum``), on this thread, never BLAS (``np.dot``): OpenBLAS shares a dot product of
+    more than 10,000 numbers out to its threads, and where another process or thread keeps
+    the cores busy (worker processes, a Dask worker's neighbours, the machine's other work)
+    each such call waits milliseconds for its threads to be scheduled, about a thousand
+    times the microseconds the sum itself takes."""
     trials = max((len(a) for a in arrays), default=0)
     peak = max((max(int(a.max()), -int(a.min())) for a in arrays if a.size), default=0)
     largest = peak * peak * trials
@@ -164,7 +169,8 @@ def _products(arrays: Sequence[np.ndarray]) -> np.ndarray:
     products = np.zeros((len(rows), len(rows)), dtype=object)
     for i, a in enumerate(rows):
         for j in range(i, len(rows)):
-            products[i, j] = products[j, i] = int(np.dot(a, rows[j]))
+            both = np.dot(a, rows[j]) if dtype is object else np.einsum("i,i->", a, rows[j])
+            products[i, j] = products[j, i] = int(both)
     return products
 
 
@@ -207,7 +213,7 @@ class Accumulator:
             if name not in self.histogram:
                 array = array.astype(np.int64, copy=False)
                 self.total[name] += int(array.sum())
-                self.total_sq[name] += int(np.dot(array, array))
+                self.total_sq[name] += int(np.einsum("i,i->", array, array))  # no BLAS
                 continue
             self._add_counts(name, _counts(name, array))
         self.n += shape[0]
