@@ -108,6 +108,33 @@ def test_copied_games_need_the_same_starting_order_and_ids():
     assert watched_bits([plans[0], renamed], config, "kernel") == [1, 0]
 
 
+@pytest.mark.parametrize("name, with_commander", [("lci_merfolk_explore.txt", False),
+                                                   ("hakbal_merfolk_commander.txt", False),
+                                                   ("hakbal_merfolk_commander.txt", True)])
+def test_a_plan_of_several_cards_copies_only_games_that_dealt_none(name, with_commander):
+    """A plan of several cards (``lands`` values the explore cards together) copies the
+    games that dealt none of them; one that swaps a commander, seen from the first turn,
+    copies none."""
+    deck = explore_sim.load_deck(DECKS / name)
+    cards = [card for card in chosen_cards(deck, None) if card in deck.cards]
+    commander = [card for card in chosen_cards(deck, None) if card not in deck.cards]
+    assert bool(commander) == deck.name.startswith("Hakbal")
+    chosen = cards[:3] + (commander if with_commander else [])
+    plan = stand_in_plan(deck, chosen, 4)
+    config = GameConfig(turns=6)
+    (bit,) = watched_bits([plan], config, "kernel")
+    assert bit == (0 if with_commander else 1)
+    if not bit:
+        return
+    watch = _watch([plan], [bit], 1000)
+    explorer = _play(plan.decks[0], config, plan.card_ids[0], watch=watch)
+    same = (watch.seen & bit) == 0
+    assert 0 < same.sum() < len(same)
+    played = _play(plan.decks[1], config, plan.card_ids[1])
+    assert _equal(_play(plan.decks[1], config, plan.card_ids[1],
+                        same_as=SameGames(explorer, same)), played)
+
+
 def test_the_vectorised_engine_refuses_to_watch():
     deck = explore_sim.load_deck(DECKS / "lci_merfolk_explore.txt")
     config = GameConfig(turns=2)

@@ -254,6 +254,49 @@ def test_lands_answers_with_the_best_count_and_those_tied_with_it():
     assert again.summary().equals(rows)
 
 
+@pytest.mark.parametrize("deck, on_play, max_lands", [
+    (GOLGARI, None, 8),   # crosses after a few land variants: later rounds, kept values
+    (GOLGARI, False, 2),  # never crosses within 2
+    (MERFOLK, True, 8),   # worth more than 8: every variant played
+])
+def test_the_explorers_land_variants_stop_at_the_crossing_with_the_same_answer(
+        deck, on_play, max_lands):
+    """The explore cards' land-equivalent, its land variants played only as far as the
+    crossing and recording only lands_played, is the one every variant played with every
+    metric gives (the same games: half on the play and half on the draw, each from its
+    child of the seed)."""
+    from explore_sim.analysis import lands as lands_module
+    from explore_sim.analysis.compare import CompareResult
+    from explore_sim.analysis.executors import executing
+    from explore_sim.analysis.game_setup import game_setup, with_engine
+    from explore_sim.analysis.runner import child_seed, seed_sequence
+    from explore_sim.analysis.stand_ins import land_equivalent, stand_in_plan
+    from explore_sim.engine.policies import as_policy
+
+    loaded = explore_sim.load_deck(deck)
+    result = lands(loaded, [loaded.land_count], trials=3001, seed=4, on_play=on_play,
+                   max_lands=max_lands)
+    found = result.meta["explorers"]
+    policy = as_policy("forge")
+    ladder = land_ladder(loaded, [loaded.land_count], None)
+    setup = game_setup([loaded], 3001, {"turns": 7, "on_play": True})
+    setup = with_engine(setup, [(variant, policy) for variant in ladder.decks])
+    plan = stand_in_plan(ladder.decks[0], lands_module.explore_cards(ladder.decks[0]),
+                         max_lands, label="its explore cards")
+    with executing(1, None) as executor:
+        stats, pairs = lands_module._halves(
+            [(d, policy) for d in plan.decks], plan.card_ids, setup,
+            child_seed(seed_sequence(4), 2), on_play, [], None, 0, 1, executor)
+    whole = land_equivalent(CompareResult(meta={}, decks=plan.labels, policies=["forge"],
+                                          labels=plan.labels, variants=stats, pairs=pairs),
+                            plan.copies, "lands_played", 7)
+    for key in ("mean", "se", "ci_low", "ci_high"):
+        assert found[key] == (None if np.isnan(whole[key]) else whole[key]), key
+    assert found["note"] == whole["note"] and found["tried"] == len(plan.decks) - 2
+    assert found["played"] <= found["tried"]
+    assert (found["played"] < found["tried"]) == (deck == GOLGARI and max_lands == 8)
+
+
 def test_the_objective_means_are_the_metrics_means():
     """``compounded_mana@7``'s mean over games at each count is the metric's mean at turn 7
     of the same games (the objective is paired from the very games the metrics sum)."""

@@ -19,9 +19,11 @@ count's (:class:`~.objectives.PairedValues`), so that:
 The default objective is Karsten's criterion, ``compounded_mana@7`` (compounded mana spent
 over turns 1-7; turns 1-8 in a Commander game). Beside the answer stand Karsten's 2022
 regression count (:mod:`explore_sim.cards.karsten_lands`) and, at the best count, the
-land-equivalent of the deck's explore cards taken together
-(:func:`~.stand_ins.land_equivalent`: how many of their vanilla stand-ins, turned into basic
-lands, put as many lands on the battlefield by the last turn).
+land-equivalent of the deck's explore cards taken together (how many of their vanilla
+stand-ins, turned into basic lands, put as many lands on the battlefield by the last turn),
+played as ``value`` plays a card's land variants: only as far as the first count of lands
+that reaches the explorer deck, recording only ``lands_played``
+(:func:`~.value_games.play_value_plans`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ from ..cards.karsten_lands import KARSTEN_LANDS_SOURCE, MDFC_LAND, karsten_land_
 from ..engine.policies import Policy, one_policy
 from ..errors import OptionError
 from ..progress import shows_progress
-from .compare import CompareResult
 from .executors import executing
 from .game_setup import (
     ASSUMPTIONS,
@@ -66,9 +67,10 @@ from .report import engine_text, meta_text, never_cast_lines
 from .results import Result
 from .run_costs import Cost, check_cost
 from .runner import child_seed, seed_sequence
-from .stand_ins import land_equivalent, stand_in_plan
+from .stand_ins import stand_in_plan
 from .stats import wilson_interval
 from .value import explore_cards
+from .value_games import basis_config, play_value_plans
 
 __all__ = ["lands", "LandsResult", "LANDS_COLUMNS", "default_objective", "objective_label"]
 
@@ -417,24 +419,36 @@ def _explorers(ladder: LandLadder, best: int, policy: Policy, setup: GameSetup, 
                progress: Callable[[int, int], None] | None, before: int, total: int,
                executor: Any) -> dict[str, Any] | None:
     """The land-equivalent of the explore cards together at the best count, on
-    ``lands_played`` at the last turn."""
+    ``lands_played`` at the last turn: the explorer deck, the vanilla deck and the vanilla
+    deck with 1, 2, ... more lands, as far as the first that reaches the explorer deck, on
+    the same shuffles as :func:`_halves` would play them (half on the play and half on the
+    draw, each from its child of the seed)."""
     deck = ladder.decks[ladder.counts.index(best)]
     cards = explore_cards(deck)
     if not cards:
         return None
     plan = stand_in_plan(deck, cards, max_lands, label="its explore cards")
-    stats, pairs = _halves([(d, policy) for d in plan.decks], plan.card_ids, setup,
-                           child_seed(seed_seq, 2), on_play, [], progress, before, total,
-                           executor)
-    compared = CompareResult(meta={}, decks=plan.labels, policies=["policy"],
-                             labels=plan.labels, variants=stats, pairs=pairs)
-    found = land_equivalent(compared, plan.copies, "lands_played", turns)
+    seed = child_seed(seed_seq, 2)
+    trials = setup.trials
+    halves = ([(True, (trials + 1) // 2), (False, trials // 2)] if on_play is None
+              else [(on_play, trials)])
+    parts = [(first, games, child_seed(seed, index))
+             for index, (first, games) in enumerate(halves) if games]
+
+    def step(done: int, games: int) -> None:  # the first round fills the rest of the bar
+        if progress is not None:
+            progress(before + (total - before) * done // max(games, 1), total)
+
+    basis = dataclasses.replace(setup, config=basis_config(setup.config, "lands_played", turns))
+    ((_, curve),) = play_value_plans([plan], policy, basis, [("lands_played", turns)], seed,
+                                     step, executor, parts=parts)
+    found = curve.land_equivalent(plan.copies)
     return {"cards": [card.name for card in cards], "copies": plan.copies,
             "lands": best, "metric": "lands_played", "turn": turns,
             **{key: (None if isinstance(found[key], float) and math.isnan(found[key])
                      else float(found[key])) for key in ("mean", "se", "ci_low", "ci_high")},
             "note": found["note"], "above": bool(found.get("above")),
-            "tried": len(plan.decks) - 2, "variants": plan.labels}
+            "tried": curve.tried, "played": curve.played, "variants": plan.labels}
 
 
 def _meta(deck: Deck, ladder: LandLadder, target: Objective, setup: GameSetup, policy: Policy,

@@ -130,7 +130,8 @@ def watched_bits(plans: Sequence[StandInPlan], config: GameConfig, engine: str) 
     vanilla deck holds none); where each stand-in has its card's id (the vanilla deck is the
     explorer deck with the cards swapped in place, so the two decks hold the same card at
     every id but those) and the two libraries are shuffled from the same order of ids, with
-    a copy of a card in it (a commander is in the command zone, seen from the first turn).
+    a copy of each of its cards in it (a commander is in the command zone, seen from the
+    first turn: a plan that swaps it plays every game).
     """
     if engine != "kernel" or config.castable or config.castable_lands:
         return [0] * len(plans)
@@ -142,7 +143,7 @@ def watched_bits(plans: Sequence[StandInPlan], config: GameConfig, engine: str) 
         swapped = [swap.get(card, card) for card in explorer.cards]
         exact = (index < WATCHED_CARDS and swapped == list(plan.decks[1].cards)
                  and np.array_equal(order, plan.card_ids[1])
-                 and any(card in in_library for card in plan.cards))
+                 and all(card in in_library for card in plan.cards))
         bits.append(1 << index if exact else 0)
     return bits
 
@@ -307,10 +308,15 @@ class LandRoundTask:
         return groups
 
 
+#: A part of a run's games: ``(on_play, trials, seed)``, played from its own seed and merged.
+Part = tuple[bool, int, np.random.SeedSequence]
+
+
 def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSetup,
                      basis: Sequence[tuple[str, int]], seed_seq: np.random.SeedSequence,
                      progress: Callable[[int, int], None] | None,
-                     executor: Any, full_curve: bool = False
+                     executor: Any, full_curve: bool = False,
+                     parts: Sequence[Part] | None = None
                      ) -> list[tuple[CompareResult, LandCurve]]:
     """Every plan's variants played on the same shuffles (:class:`ValueTask`), then the
     land variants' later rounds (:class:`LandRoundTask`) until every card's reach the
@@ -328,12 +334,16 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
     seed_seq : numpy.random.SeedSequence
     progress : callable or None
         ``progress(games done, games)`` after every chunk of the first round (the later
-        rounds are short).
+        rounds are short), the games counted over every part.
     executor : Executor
         Where the chunks run (:func:`~.executors.executing`).
     full_curve : bool
         Play every land variant in the first round (the whole curve, for a figure), not
         only as far as the crossing.
+    parts : sequence of (bool, int, SeedSequence), optional
+        The games as parts, each ``(on_play, trials, seed)`` played from its own seed, every
+        round, and their sums merged (``lands``: half of the games on the play, half on the
+        draw). Default: one part, ``setup``'s ``on_play`` and trials and ``seed_seq``.
 
     Returns
     -------
@@ -347,6 +357,8 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
     if len(orders) != 1:
         raise ValueError("the plans' explorer decks must be shuffled from one order")
     config, basis = setup.config, tuple(basis)
+    parts = list(parts) if parts is not None else [(config.on_play, setup.trials, seed_seq)]
+    trials = sum(games for _, games, _ in parts)
     curves = [LandCurve(metric, turn, list(plan.labels)) for plan, (metric, turn)
               in zip(plans, basis)]
     lands = tuple(curve.tried if full_curve else min(curve.tried, 1) for curve in curves)
@@ -355,22 +367,30 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
                        BasisGroup.empty(range(2 + n), metric, binary[metric]))
               for n, (metric, _) in zip(lands, basis)]
     more = sum(curve.tried > n for curve, n in zip(curves, lands))  # may need a later round
-    kept: list[Kept] | None = [] if more and 2 * more * setup.trials <= KEPT_VALUES else None
-
-    def merge(part: tuple[list[PlanSums], Kept | None]) -> None:
-        for total, sums in zip(totals, part[0]):
-            total.merge(sums)
-        if kept is not None and part[1] is not None:
-            kept.append(part[1])
-
+    keep = bool(more) and 2 * more * trials <= KEPT_VALUES
+    kept: list[list[Kept]] | None = [[] for _ in parts] if keep else None
     engine = setup.engine.engine
-    task = ValueTask(tuple(plans), policy, config, basis, setup.rule, engine, lands,
-                     kept is not None)
-    run_chunks(task, merge, setup.trials, seed_seq, progress=progress, scheduler=executor)
+    done = 0
+    for index, (on_play, games, seed) in enumerate(parts):
+
+        def merge(part: tuple[list[PlanSums], Kept | None], index: int = index) -> None:
+            for total, sums in zip(totals, part[0]):
+                total.merge(sums)
+            if kept is not None and part[1] is not None:
+                kept[index].append(part[1])
+
+        def step(count: int, _: int, before: int = done) -> None:
+            if progress is not None:
+                progress(before + count, trials)
+
+        task = ValueTask(tuple(plans), policy, dataclasses.replace(config, on_play=on_play),
+                         basis, setup.rule, engine, lands, kept is not None)
+        run_chunks(task, merge, games, seed, progress=step, scheduler=executor)
+        done += games
     for curve, total in zip(curves, totals):
         curve.add(total.at_basis)
     while open_ := [i for i, curve in enumerate(curves) if not curve.crossed()]:
-        _next_round(open_, plans, curves, basis, policy, setup, seed_seq, executor, kept)
+        _next_round(open_, plans, curves, basis, policy, setup, parts, executor, kept)
     common = {"command": "value", "trials": setup.trials, "seed": seed_seq.entropy,
               "mulligan": setup.rule.name, "policy": [policy_name(policy)],
               **setup.engine.meta()}
@@ -380,38 +400,40 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
 
 def _next_round(open_: list[int], plans: Sequence[StandInPlan], curves: list[LandCurve],
                 basis: tuple[tuple[str, int], ...], policy: Policy, setup: GameSetup,
-                seed_seq: np.random.SeedSequence, executor: Any,
-                kept: list[Kept] | None) -> None:
+                parts: Sequence[Part], executor: Any, kept: list[list[Kept]] | None) -> None:
     """Play the next land variant of the cards ``open_`` (indices of ``plans``) on the same
-    shuffles (:class:`LandRoundTask`) and count it in their curves: paired with the explorer
-    deck's and the last land variant's values ``kept`` chunk by chunk (which it updates), or
-    with those games played again (``kept`` None)."""
+    shuffles (:class:`LandRoundTask`), every part of the games, and count it in their
+    curves: paired with the explorer deck's and the last land variant's values ``kept``
+    part by part and chunk by chunk (which it updates), or with those games played again
+    (``kept`` None)."""
     rounds = tuple(curves[i].next_round() for i in open_)
     binary = setup.config.metric_names
     groups = [BasisGroup.empty(indices, basis[i][0], binary[basis[i][0]])
               for i, indices in zip(open_, rounds)]
-    chunk = iter(kept or ())
-
-    def merge(part: list[Any]) -> None:
-        if kept is None:
-            for total, group in zip(groups, part):
-                total.merge(group)
-            return
-        values = next(chunk)  # the chunks are merged in order
-        for i, total, indices, new in zip(open_, groups, rounds, part):
-            pair = values[i]
-            assert pair is not None  # kept for every card with land variants
-            explorer, last = pair
-            metric = basis[i][0]
-            total.merge(BasisGroup.of_values(indices, [explorer, last, new], metric,
-                                             binary[metric]))
-            values[i] = (explorer, new)
-
     assert setup.engine is not None
-    task = LandRoundTask(tuple(plans[i] for i in open_), rounds, policy, setup.config,
-                         tuple(basis[i] for i in open_), setup.rule, setup.engine.engine,
-                         kept is not None)
-    run_chunks(task, merge, setup.trials, seed_seq, scheduler=executor)
+    for index, (on_play, games, seed) in enumerate(parts):
+        chunk = iter(kept[index] if kept is not None else ())
+
+        def merge(part: list[Any], chunk: Any = chunk) -> None:
+            if kept is None:
+                for total, group in zip(groups, part):
+                    total.merge(group)
+                return
+            values = next(chunk)  # the chunks are merged in order
+            for i, total, indices, new in zip(open_, groups, rounds, part):
+                pair = values[i]
+                assert pair is not None  # kept for every card with land variants
+                explorer, last = pair
+                metric = basis[i][0]
+                total.merge(BasisGroup.of_values(indices, [explorer, last, new], metric,
+                                                 binary[metric]))
+                values[i] = (explorer, new)
+
+        task = LandRoundTask(tuple(plans[i] for i in open_), rounds, policy,
+                             dataclasses.replace(setup.config, on_play=on_play),
+                             tuple(basis[i] for i in open_), setup.rule, setup.engine.engine,
+                             kept is not None)
+        run_chunks(task, merge, games, seed, scheduler=executor)
     for i, group in zip(open_, groups):
         curves[i].add(group)
 
