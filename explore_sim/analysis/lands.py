@@ -363,15 +363,21 @@ def _check_lands_options(on_play: Any, max_lands: Any) -> None:
         raise OptionError(f"max_lands must be a whole number from 1 to 60, got {max_lands!r}")
 
 
+def _sides(on_play: bool | None, trials: int) -> list[tuple[bool, int]]:
+    """``(on_play, games)``: every game on one side, or (None) half of them on the play
+    (the odd one too) and half on the draw."""
+    if on_play is None:
+        return [(True, (trials + 1) // 2), (False, trials // 2)]
+    return [(on_play, trials)]
+
+
 def _halves(variants: list[tuple[Deck, Policy]], card_ids: list[np.ndarray], setup: GameSetup,
             seed_seq: Any, on_play: bool | None, objectives: list[Objective],
             progress: Callable[[int, int], None] | None, before: int, total: int,
             executor: Any) -> tuple[list[TurnStats], TurnPairs]:
     """Every variant on the same shuffles, on the play, on the draw, or half and half (each
     half from its own child of the seed, its sums merged into one)."""
-    trials = setup.trials
-    halves = ([(True, (trials + 1) // 2), (False, trials // 2)] if on_play is None
-              else [(on_play, trials)])
+    halves = _sides(on_play, setup.trials)
     stats: list[TurnStats] | None = None
     pairs: TurnPairs | None = None
     done = before
@@ -429,11 +435,8 @@ def _explorers(ladder: LandLadder, best: int, policy: Policy, setup: GameSetup, 
         return None
     plan = stand_in_plan(deck, cards, max_lands, label="its explore cards")
     seed = child_seed(seed_seq, 2)
-    trials = setup.trials
-    halves = ([(True, (trials + 1) // 2), (False, trials // 2)] if on_play is None
-              else [(on_play, trials)])
     parts = [(first, games, child_seed(seed, index))
-             for index, (first, games) in enumerate(halves) if games]
+             for index, (first, games) in enumerate(_sides(on_play, setup.trials)) if games]
 
     def step(done: int, games: int) -> None:  # the first round fills the rest of the bar
         if progress is not None:
