@@ -41,7 +41,7 @@ from ..cards import Card
 from ..cards.decklist import Deck, load_deck
 from ..cards.karsten_lands import KARSTEN_LANDS_SOURCE, MDFC_LAND, karsten_land_count
 from ..engine.policies import Policy, one_policy
-from ..errors import OptionError
+from ..errors import OptionError, clip
 from ..progress import shows_progress
 from .executors import executing
 from .game_setup import (
@@ -311,7 +311,7 @@ def lands(
     capacity = deck.land_count + sum(n for card, n in deck.main if card in traded)
     ladder = land_ladder(deck, default_counts(deck, capacity) if counts is None else counts,
                          trade)
-    worth = _copies(deck, explore_cards(deck)) if explorers else 0
+    worth = _explorer_copies(deck, setup.config.cast_order) if explorers else 0
     total = _checked_cost(setup, len(ladder.decks), 2 + min(worth, max_lands) if worth else 0)
     setup = with_engine(setup, [(variant, policy) for variant in ladder.decks])
     seed_seq = seed_sequence(seed)
@@ -352,6 +352,22 @@ def _ever(turns: int) -> list[Objective]:
     """The objectives ``screwed_by@turns`` and ``flooded_by@turns``: 1 in a game screwed
     (flooded) at the end of one of turns 1 to ``turns``."""
     return [parse_objective(f"{name}_by@{turns}") for name in ("screwed", "flooded")]
+
+
+def _explorer_copies(deck: Deck, names: Sequence[str]) -> int:
+    """The copies of the deck's explore cards (:func:`~.value.explore_cards`), refusing
+    before any game a card to cast first (``names``) among them: their valuation swaps each
+    for its vanilla stand-in, and those decks hold no such card."""
+    cards = explore_cards(deck)
+    swapped = {name.casefold(): card.name for card in cards
+               for name in (card.name, card.name.split(" // ")[0])}
+    for name in names:
+        if name.casefold() in swapped:
+            raise OptionError(
+                f"cast_order: {clip(swapped[name.casefold()])!r} is one of the explore cards "
+                "whose worth lands values by swapping each for a vanilla stand-in; leave it "
+                "out, or leave out that valuation (explorers=False, --no-explorers)")
+    return _copies(deck, cards)
 
 
 def _check_lands_options(on_play: Any, max_lands: Any) -> None:

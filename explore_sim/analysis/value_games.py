@@ -111,7 +111,8 @@ def _player(task: ValueTask | LandRoundTask, trials: int, chunk_seed: np.random.
     def play(deck: Any, config: GameConfig, ids: np.ndarray,
              **watching: Any) -> dict[int, dict[str, np.ndarray]]:
         return play_games(deck, config, task.policy, task.rule, trials, chunk_seed,
-                          card_ids=ids, engine=task.engine, chosen=True, **watching)
+                          task.scry, card_ids=ids, engine=task.engine, chosen=True,
+                          **watching)
     return play
 
 
@@ -187,6 +188,8 @@ class ValueTask:
         A card's vanilla deck copies the explorer deck's games that never dealt the card
         (:func:`watched_bits`), the same games, rather than play them again (False: every
         game is played, as the tests compare).
+    scry : callable or None
+        Twists and Turns' scry policy (None: the keep-or-mill policy).
     """
 
     plans: tuple[StandInPlan, ...]
@@ -198,6 +201,7 @@ class ValueTask:
     lands: tuple[int, ...]
     keep: bool = False
     copy_unseen: bool = True
+    scry: Policy | None = None
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence
                  ) -> tuple[list[PlanSums], Kept | None]:
@@ -265,6 +269,8 @@ class LandRoundTask:
     kept : bool
         The explorer deck's and the last land variant's values were kept from the earlier
         rounds: play only each card's next land variant.
+    scry : callable or None
+        Twists and Turns' scry policy (None: the keep-or-mill policy).
     """
 
     plans: tuple[StandInPlan, ...]
@@ -275,6 +281,7 @@ class LandRoundTask:
     rule: MulliganRule
     engine: str
     kept: bool = False
+    scry: Policy | None = None
 
     def __call__(self, trials: int, chunk_seed: np.random.SeedSequence
                  ) -> list[BasisGroup] | list[np.ndarray]:
@@ -384,7 +391,7 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
                 progress(before + count, trials)
 
         task = ValueTask(tuple(plans), policy, dataclasses.replace(config, on_play=on_play),
-                         basis, setup.rule, engine, lands, kept is not None)
+                         basis, setup.rule, engine, lands, kept is not None, scry=setup.scry)
         run_chunks(task, merge, games, seed, progress=step, scheduler=executor)
         done += games
     for curve, total in zip(curves, totals):
@@ -432,7 +439,7 @@ def _next_round(open_: list[int], plans: Sequence[StandInPlan], curves: list[Lan
         task = LandRoundTask(tuple(plans[i] for i in open_), rounds, policy,
                              dataclasses.replace(setup.config, on_play=on_play),
                              tuple(basis[i] for i in open_), setup.rule, setup.engine.engine,
-                             kept is not None)
+                             kept is not None, setup.scry)
         run_chunks(task, merge, games, seed, scheduler=executor)
     for i, group in zip(open_, groups):
         curves[i].add(group)
