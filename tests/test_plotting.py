@@ -397,6 +397,22 @@ def test_plot_land_equivalent_draws_the_curve_the_level_and_the_estimate():
     assert [line.get_ydata()[0] for line in ax.lines if line.get_linestyle() == ":"] == [0.52]
 
 
+def test_plot_land_equivalent_says_a_valuations_lines_stop_at_the_crossing():
+    """A valuation plays each card's land variants only as far as the first that reaches
+    the explorer deck: its figure says the lines stop there, unless every count was played
+    (full_curve) or the frame does not come from a valuation."""
+    curve, found = _land_curve()
+    fig, ax = plt.subplots()
+    plotting.plot_land_equivalent(curve, found, ax=ax)
+    assert "stops" not in ax.get_title()
+    for full, says in ((False, True), (True, False)):
+        curve.attrs["explore_sim"] = {"land_equivalent": {"full_curve": full}}
+        fig, ax = plt.subplots()
+        plotting.plot_land_equivalent(curve, found, ax=ax)
+        assert ("each line stops at the first count of lands that reaches the explorer deck"
+                in ax.get_title()) == says
+
+
 def test_plot_land_equivalent_names_each_cards_turn_when_they_differ():
     import pandas as pd
 

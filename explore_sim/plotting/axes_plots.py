@@ -481,8 +481,12 @@ def plot_land_equivalent(
     ax.set_ylabel(f"{metric_label(metric)}, "
                   + ("at each card's turn" if several_turns else f"turn {turn}"))
     ax.set_xticks(sorted(curve["lands"].unique()))
-    ax.set_title("land-equivalent: where the line meets the explorer deck (dotted), "
-                 "95% interval", fontsize="medium")
+    title = "land-equivalent: where the line meets the explorer deck (dotted), 95% interval"
+    played = data.attrs.get("explore_sim", {}).get("land_equivalent", {})
+    if played.get("full_curve") is False:  # a valuation's curve, played as far as it reads
+        title += ("\neach line stops at the first count of lands that reaches the explorer "
+                  "deck (full_curve: every count)")
+    ax.set_title(title, fontsize="medium")
     ax.legend(fontsize="small")
     return ax
 
