@@ -294,12 +294,69 @@ def test_the_explorers_land_variants_stop_at_the_crossing_with_the_same_answer(
                             plan.copies, "lands_played", 7)
     for key in ("mean", "se", "ci_low", "ci_high"):
         assert found[key] == (None if np.isnan(whole[key]) else whole[key]), key
-    assert found["note"] == whole["note"] and found["tried"] == len(plan.decks) - 2
+    beyond = ("; more than the 7 lands one land drop a turn gives by turn 7: no count of lands "
+              "reaches it without them (no other card of the deck puts a land onto the "
+              "battlefield)")
+    assert found["note"] == whole["note"] + (beyond if found["beyond_drops"] else "")
+    assert found["tried"] == len(plan.decks) - 2
     assert found["played"] <= found["tried"]
     assert found["played"] == found["tried"] if found["mean"] is None else \
         found["played"] <= found["tried"]
     if deck == GOLGARI and max_lands == 8:
         assert found["played"] < found["tried"]  # a crossing before the last: stopped there
+
+
+def test_only_land_drops_put_lands_onto_the_battlefield():
+    """A deck has at most T lands in play at turn T, whatever its lands, unless a card puts
+    one there but by the land drop: an extra land drop, Nicanzil's trigger, Hakbal's attack,
+    a search onto the battlefield (a land sacrificing itself for one land aside)."""
+    from explore_sim.analysis.lands import lands_by_drops_only
+
+    catalog = Catalog.builtin()
+    plain = [FOREST, catalog.get("Cenote Scout"), *DROPS]
+    wilds = Card("Wilds", "", "Land", fetch="basic_tapped", fetch_when="sacrifice")
+    passage = Card("Passage", "", "Land", fetch="basic_passage", fetch_when="sacrifice")
+    to_hand = Card("Lore", "{1}{G}", "Sorcery", fetch="land_hand:basic|forest",
+                   fetch_when="cast")
+    assert lands_by_drops_only([*plain, wilds, passage, to_hand])
+    for card in (catalog.get("Nicanzil, Current Conductor"), catalog.get("Explore"),
+                 catalog.get("Hakbal of the Surging Soul"),
+                 catalog.get("Captain Kathryn Janeway"),
+                 Card("Growth", "{1}{G}", "Sorcery", fetch="basic_tapped", fetch_when="cast"),
+                 Card("Lore", "{2}{G}", "Sorcery", fetch="land_untapped:forest",
+                      fetch_when="cast"),
+                 Card("Verge", "", "Land", fetch="two_basics_tapped", fetch_when="sacrifice")):
+        assert not lands_by_drops_only([*plain, card]), card.name
+
+
+def test_explorers_are_worth_more_than_any_count_only_where_nothing_else_puts_lands():
+    """At 26 lands, Merfolk's explore cards (Nicanzil putting lands from the hand) average
+    more than 7 lands in play at turn 7: more than any count of lands gives without them.
+    With a ramp spell left in the deck, the vanilla deck could pass 7 too: only more than the
+    lands tried; on the play they average fewer than 7."""
+    merfolk = explore_sim.load_deck(MERFOLK)
+    result = lands(merfolk, [26], trials=3001, seed=4, max_lands=2)
+    found = result.meta["explorers"]
+    assert found["mean"] is None and found["above"] and found["explorer_mean"] > 7
+    assert found["beyond_drops"] and found["tried_mean"] < 7
+    answer = " ".join(result.answer().split())
+    assert ("explore-trigger cards are worth more than any count of lands by land drops "
+            f"alone: with them the deck averages {found['explorer_mean']:.2f} lands on the "
+            "battlefield at turn 7, more than one land drop a turn gives (7); 2 more lands "
+            f"reach {found['tried_mean']:.2f}.") in answer
+    growth = Card("Rampant Growth", "{1}{G}", "Sorcery", fetch="basic_tapped",
+                  fetch_when="cast")
+    main = tuple((card, n - 1) if card.name == "Forest" else (card, n)
+                 for card, n in merfolk.main)
+    ramp = Deck("Merfolk with a ramp spell", (*main, (growth, 1)))
+    result = lands(ramp, [26], trials=3001, seed=4, max_lands=2)
+    found = result.meta["explorers"]
+    assert found["above"] and found["explorer_mean"] > 7 and not found["beyond_drops"]
+    assert "are worth more than 2 lands (the most tried)" in " ".join(result.answer().split())
+    assert "no count of lands" not in found["note"]
+    on_play = lands(merfolk, [24], trials=3001, seed=4, on_play=True, max_lands=1)
+    found = on_play.meta["explorers"]  # on the play: fewer than 7, though above the lands tried
+    assert found["above"] and found["explorer_mean"] < 7 and not found["beyond_drops"]
 
 
 def test_the_objective_means_are_the_metrics_means():

@@ -370,6 +370,36 @@ def _explorer_copies(deck: Deck, names: Sequence[str]) -> int:
     return _copies(deck, cards)
 
 
+#: Searches that put their land into the hand (the land drop then plays it).
+_TO_HAND = ("basic_hand", "land_hand")
+#: A land's searches that sacrifice it for one land: a land for a land.
+_ONE_FOR_ONE = ("basic_tapped", "basic_passage", "land_untapped", "land_tapped")
+
+
+def lands_by_drops_only(cards: Sequence[Card]) -> bool:
+    """Whether no card of ``cards`` puts a land onto the battlefield but by the land drop
+    (so a deck of them has at most ``T`` lands in play at turn ``T``, whatever its lands):
+    no extra land drop or land put from the hand (``extra_land``, Nicanzil's trigger), no
+    search onto the battlefield but a land's sacrificing itself for one land.
+
+    Parameters
+    ----------
+    cards : sequence of Card
+
+    Returns
+    -------
+    bool
+    """
+    for card in cards:
+        if card.extra_land or card.explore_trigger == "nicanzil":
+            return False
+        kind = card.fetch.split(":")[0]  # a typed search: KIND:TYPES
+        if kind and kind not in _TO_HAND and not (
+                card.is_land and card.fetch_when == "sacrifice" and kind in _ONE_FOR_ONE):
+            return False
+    return True
+
+
 def _check_lands_options(on_play: Any, max_lands: Any) -> None:
     """Refuse an ``on_play`` other than True, False or None, and a bad ``max_lands``."""
     if on_play not in (None, True, False):
@@ -462,11 +492,23 @@ def _explorers(ladder: LandLadder, best: int, policy: Policy, setup: GameSetup, 
     ((_, curve),) = play_value_plans([plan], policy, basis, [("lands_played", turns)], seed,
                                      step, executor, parts=parts)
     found = curve.land_equivalent(plan.copies)
+    explorer_mean = curve.total(0) / curve.n
+    kept = [card for card in (*deck.cards, *(card for card, _ in deck.commander))
+            if card not in cards]  # the stand-ins' deck's other cards
+    # worth more than any count: the stand-ins' deck has at most one land a turn in play
+    beyond_drops = (bool(found.get("above")) and explorer_mean > turns
+                    and lands_by_drops_only(kept))
+    if beyond_drops:
+        found["note"] += (f"; more than the {turns} lands one land drop a turn gives by turn "
+                          f"{turns}: no count of lands reaches it without them (no other card of "
+                          "the deck puts a land onto the battlefield)")
     return {"cards": [card.name for card in cards], "copies": plan.copies,
             "lands": best, "metric": "lands_played", "turn": turns,
             **{key: (None if isinstance(found[key], float) and math.isnan(found[key])
                      else float(found[key])) for key in ("mean", "se", "ci_low", "ci_high")},
             "note": found["note"], "above": bool(found.get("above")),
+            "beyond_drops": beyond_drops, "explorer_mean": explorer_mean,
+            "tried_mean": curve.total(curve.played + 1) / curve.n,  # k lands: variant k + 1
             "tried": curve.tried, "played": curve.played, "variants": plan.labels}
 
 
@@ -559,7 +601,14 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     found = meta["explorers"]
     if found is not None:
         cards = f"{found['copies']} explore, Map and explore-trigger cards"
-        if found.get("above"):
+        if found.get("beyond_drops"):
+            text.append(f" At {best} lands its {cards} are worth more than any count of lands "
+                        f"by land drops alone: with them the deck averages "
+                        f"{found['explorer_mean']:.2f} lands on the battlefield at turn "
+                        f"{found['turn']}, more than one land drop a turn gives "
+                        f"({found['turn']}); {found['tried']} more lands reach "
+                        f"{found['tried_mean']:.2f}.")
+        elif found.get("above"):
             text.append(f" At {best} lands its {cards} are worth more than {found['tried']} "
                         "lands (the most tried), by the lands on the battlefield at turn "
                         f"{found['turn']}.")
