@@ -345,6 +345,34 @@ def test_a_land_curve_refuses_a_replay_that_differs_and_pairs_never_played():
         again.add(group((0, 2, 3), [[1, 1, 0, 1], [1, 1, 1, 0], [1, 1, 1, 0]]))
 
 
+def test_a_land_curve_above_its_ceiling_plays_no_later_round():
+    """An explorer deck whose mean is above the most the metric can be without the cards
+    (the ceiling) is worth more than any count of lands: no later round; at the ceiling
+    itself, or without one, the rounds go on."""
+    from explore_sim.analysis.land_curves import BasisGroup, LandCurve
+
+    def curve(ceiling, explorer):
+        made = LandCurve("lands_played", 2, ["explorer deck", "vanilla", "vanilla +1 land",
+                                              "vanilla +2 lands"], ceiling=ceiling)
+        results = [{2: {"lands_played": np.asarray(v)}} for v in
+                   (explorer, [1, 2, 1, 2], [2, 2, 1, 2])]
+        made.add(BasisGroup.of((0, 1, 2), results, "lands_played", 2, False))
+        return made
+
+    above = curve(2.0, [3, 2, 2, 2])  # mean 2.25 > 2
+    assert above.beyond() and above.crossed()
+    found = above.land_equivalent(4)
+    assert found["beyond"] and found["above"] and np.isnan(found["mean"])
+    assert found["note"] == ("worth more than any count of lands: the explorer deck's 2.2500 "
+                             "is above 2, the most lands_played at turn 2 can be without these "
+                             "cards (with 1 more land the deck reaches 1.7500)")
+    for ceiling, explorer in ((2.0, [2, 2, 2, 2]), (None, [3, 2, 2, 2])):
+        going = curve(ceiling, explorer)
+        assert not going.beyond() and not going.crossed() and going.next_round() == (0, 2, 3)
+        with pytest.raises(ValueError, match="play on to the crossing"):
+            going.land_equivalent(4)
+
+
 def _synthetic(variants: list[np.ndarray], metric: str = "lands_played") -> CompareResult:
     """A comparison of hand-made per-game values at turn 1 (explorer first, then vanilla +k)."""
     zero = np.zeros(len(variants[0]), dtype=np.int64)

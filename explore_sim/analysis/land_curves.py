@@ -128,6 +128,10 @@ class LandCurve:
         Per variant played, the sums of the metric.
     groups : list of (tuple of int, PairedSums)
         The variants played together, and the sums of their products.
+    ceiling : float or None
+        The most the metric's mean can be without the card, whatever the lands (None: not
+        known): an explorer deck above it is worth more than any count of lands, and no
+        more rounds are played.
     """
 
     metric: str
@@ -135,6 +139,7 @@ class LandCurve:
     labels: list[str]
     stats: list[Accumulator] = dataclasses.field(default_factory=list)
     groups: list[tuple[tuple[int, ...], PairedSums]] = dataclasses.field(default_factory=list)
+    ceiling: float | None = None
 
     @property
     def tried(self) -> int:
@@ -204,10 +209,16 @@ class LandCurve:
                 return pairs.products[(a, b)][self.metric]
         raise KeyError(f"{self.labels[i]} and {self.labels[j]} were not played together")
 
+    def beyond(self) -> bool:
+        """Whether the explorer deck's mean is above the :attr:`ceiling`: no count of lands
+        reaches it."""
+        return self.ceiling is not None and self.total(0) > self.ceiling * self.n
+
     def crossed(self) -> bool:
         """Whether a variant played reaches the explorer deck's mean, or every count of
-        lands was tried: no more rounds are needed."""
-        return self.played >= self.tried or first_reaching(self.total, self.played) is not None
+        lands was tried, or none can reach it (:meth:`beyond`): no more rounds are needed."""
+        return (self.played >= self.tried or first_reaching(self.total, self.played) is not None
+                or self.beyond())
 
     def next_round(self) -> tuple[int, ...]:
         """The variants of the next round's group: the explorer deck, the last land variant
@@ -230,7 +241,8 @@ class LandCurve:
             ``mean, se, ci_low, ci_high, note``.
         """
         return crossing_lands(self.n, self.total, self.product, self.played, self.tried,
-                              copies, self.metric, self.turn, level)
+                              copies, self.metric, self.turn, level,
+                              ceiling=self.ceiling if self.beyond() else None)
 
     def summary(self, level: float = 0.95) -> pd.DataFrame:
         """The metric of every variant played.

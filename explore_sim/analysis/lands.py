@@ -489,26 +489,24 @@ def _explorers(ladder: LandLadder, best: int, policy: Policy, setup: GameSetup, 
             progress(before + (total - before) * done // max(games, 1), total)
 
     basis = dataclasses.replace(setup, config=basis_config(setup.config, "lands_played", turns))
-    ((_, curve),) = play_value_plans([plan], policy, basis, [("lands_played", turns)], seed,
-                                     step, executor, parts=parts)
-    found = curve.land_equivalent(plan.copies)
-    explorer_mean = curve.total(0) / curve.n
     kept = [card for card in (*deck.cards, *(card for card, _ in deck.commander))
             if card not in cards]  # the stand-ins' deck's other cards
-    # worth more than any count: the stand-ins' deck has at most one land a turn in play
-    beyond_drops = (bool(found.get("above")) and explorer_mean > turns
-                    and lands_by_drops_only(kept))
-    if beyond_drops:
-        found["note"] += (f"; more than the {turns} lands one land drop a turn gives by turn "
-                          f"{turns}: no count of lands reaches it without them (no other card of "
-                          "the deck puts a land onto the battlefield)")
+    # Without the explore cards, one land drop a turn: at most `turns` lands by then.
+    ceiling = float(turns) if lands_by_drops_only(kept) else None
+    ((_, curve),) = play_value_plans([plan], policy, basis, [("lands_played", turns)], seed,
+                                     step, executor, parts=parts, ceilings=[ceiling])
+    found = curve.land_equivalent(plan.copies)
+    if found.get("beyond"):
+        found["note"] += (f"; one land drop a turn gives at most {turns} lands by turn "
+                          f"{turns}, and no other card of the deck puts a land onto the "
+                          "battlefield")
     return {"cards": [card.name for card in cards], "copies": plan.copies,
             "lands": best, "metric": "lands_played", "turn": turns,
             **{key: (None if isinstance(found[key], float) and math.isnan(found[key])
                      else float(found[key])) for key in ("mean", "se", "ci_low", "ci_high")},
             "note": found["note"], "above": bool(found.get("above")),
-            "beyond_drops": beyond_drops, "explorer_mean": explorer_mean,
-            "tried_mean": curve.total(curve.played + 1) / curve.n,  # k lands: variant k + 1
+            "beyond_drops": bool(found.get("beyond")),
+            "explorer_mean": curve.total(0) / curve.n, "vanilla_mean": curve.total(1) / curve.n,
             "tried": curve.tried, "played": curve.played, "variants": plan.labels}
 
 
@@ -602,12 +600,11 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     if found is not None:
         cards = f"{found['copies']} explore, Map and explore-trigger cards"
         if found.get("beyond_drops"):
-            text.append(f" At {best} lands its {cards} are worth more than any count of lands "
-                        f"by land drops alone: with them the deck averages "
-                        f"{found['explorer_mean']:.2f} lands on the battlefield at turn "
-                        f"{found['turn']}, more than one land drop a turn gives "
-                        f"({found['turn']}); {found['tried']} more lands reach "
-                        f"{found['tried_mean']:.2f}.")
+            text.append(f" At {best} lands its {cards} are worth more than any count of "
+                        f"lands: with them the deck averages {found['explorer_mean']:.2f} "
+                        f"lands on the battlefield at turn {found['turn']}, more than one land "
+                        f"drop a turn gives ({found['turn']}, no other card putting lands "
+                        f"there); with vanilla stand-ins, {found['vanilla_mean']:.2f}.")
         elif found.get("above"):
             text.append(f" At {best} lands its {cards} are worth more than {found['tried']} "
                         "lands (the most tried), by the lands on the battlefield at turn "

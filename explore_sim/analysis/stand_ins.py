@@ -396,9 +396,31 @@ def first_reaching(total: Callable[[int], int], played: int) -> int | None:
     return next((k for k in range(played + 1) if total(k + 1) >= total(0)), None)
 
 
+def _above_note(copies: int, tried: int, reached: float, explorer_mean: float,
+                difference: float, se: float) -> str:
+    """The note of cards worth more than every count of lands ``tried`` (which ``reached``
+    its mean; its ``difference`` to the explorer deck's, and the ``se`` of that)
+    (:func:`crossing_lands`)."""
+    what = (f"all {copies} copies" if tried == copies else
+            f"{tried} lands (the most tried, of its {copies} copies)")
+    return (f"worth more than {what}: with {tried} more land{'s' if tried > 1 else ''} the "
+            f"deck reaches {reached:.4f}, the explorer deck {explorer_mean:.4f} (difference "
+            f"{difference:+.4f}, se {se:.4f})")
+
+
+def _beyond_note(explorer_mean: float, ceiling: float, metric: str, turn: int, played: int,
+                 reached: float) -> str:
+    """The note of cards worth more than any count of lands: the explorer deck's mean above
+    the ``ceiling`` (:func:`crossing_lands`), and what ``played`` more lands ``reached``."""
+    more = f"{played} more land{'s' if played != 1 else ''}"
+    return (f"worth more than any count of lands: the explorer deck's {explorer_mean:.4f} is "
+            f"above {ceiling:g}, the most {metric} at turn {turn} can be without these cards "
+            f"(with {more} the deck reaches {reached:.4f})")
+
+
 def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, int], int],
                    played: int, tried: int, copies: int, metric: str, turn: int,
-                   level: float = 0.95) -> dict[str, Any]:
+                   level: float = 0.95, ceiling: float | None = None) -> dict[str, Any]:
     """How many lands the stand-ins' cards are worth, from exact sums of paired variants.
 
     Variant 0 is the explorer deck, variant 1 the vanilla deck and variant ``k + 1`` the
@@ -421,6 +443,9 @@ def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, 
         The most lands tried (the copies, at most ``max_lands``; 0 for a commander).
     copies, metric, turn, level
         As for :func:`land_equivalent`.
+    ceiling : float, optional
+        The most the metric's mean can be without the cards, whatever the lands: an explorer
+        deck above it is worth more than any count (``played`` may stop short of ``tried``).
 
     Returns
     -------
@@ -451,20 +476,18 @@ def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, 
     gaps = [d_total(k) / n for k in range(played + 1)]
     explorer_mean = total(0) / n
     crossing = first_reaching(total, played)
+    out: dict[str, Any] = dict.fromkeys(("mean", "se", "ci_low", "ci_high"), math.nan)
+    if ceiling is not None and total(0) > ceiling * n:  # no count of lands reaches it
+        out.update(above=True, beyond=True, note=_beyond_note(
+            explorer_mean, ceiling, metric, turn, played, total(played + 1) / n))
+        return out
     if crossing is None and played < tried:
         raise ValueError(f"{played} of {tried} land variants played, none reaching the "
                          "explorer deck: play on to the crossing")
-    out: dict[str, Any] = {"mean": math.nan, "se": math.nan, "ci_low": math.nan,
-                           "ci_high": math.nan}
     if crossing is None:
         se = math.sqrt(max(cov(tried, tried), 0.0))
-        what = (f"all {copies} copies" if tried == copies else
-                f"{tried} lands (the most tried, of its {copies} copies)")
-        out["note"] = (f"worth more than {what}: with {tried} more land"
-                       f"{'s' if tried > 1 else ''} the deck reaches "
-                       f"{total(tried + 1) / n:.4f}, the explorer deck {explorer_mean:.4f} "
-                       f"(difference {gaps[-1]:+.4f}, se {se:.4f})")
-        out["above"] = True
+        out.update(above=True, note=_above_note(copies, tried, total(tried + 1) / n,
+                                                explorer_mean, gaps[-1], se))
         return out
     if crossing == 0 and d_total(0) == 0 and cov(0, 0) == 0:
         out.update(mean=0.0, se=0.0, ci_low=0.0, ci_high=0.0,

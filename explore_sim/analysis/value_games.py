@@ -323,7 +323,8 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
                      basis: Sequence[tuple[str, int]], seed_seq: np.random.SeedSequence,
                      progress: Callable[[int, int], None] | None,
                      executor: Any, full_curve: bool = False,
-                     parts: Sequence[Part] | None = None
+                     parts: Sequence[Part] | None = None,
+                     ceilings: Sequence[float | None] | None = None
                      ) -> list[tuple[CompareResult, LandCurve]]:
     """Every plan's variants played on the same shuffles (:class:`ValueTask`), then the
     land variants' later rounds (:class:`LandRoundTask`) until every card's reach the
@@ -351,6 +352,10 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
         The games as parts, each ``(on_play, trials, seed)`` played from its own seed, every
         round, and their sums merged (``lands``: half of the games on the play, half on the
         draw). Default: one part, ``setup``'s ``on_play`` and trials and ``seed_seq``.
+    ceilings : sequence of float or None, optional
+        Per plan, the most its basis metric's mean can be without the card whatever the
+        lands (:attr:`~.land_curves.LandCurve.ceiling`; None, the default: not known). A
+        card whose explorer deck is above it plays no later round.
 
     Returns
     -------
@@ -366,8 +371,9 @@ def play_value_plans(plans: Sequence[StandInPlan], policy: Policy, setup: GameSe
     config, basis = setup.config, tuple(basis)
     parts = list(parts) if parts is not None else [(config.on_play, setup.trials, seed_seq)]
     trials = sum(games for _, games, _ in parts)
-    curves = [LandCurve(metric, turn, list(plan.labels)) for plan, (metric, turn)
-              in zip(plans, basis)]
+    ceilings = list(ceilings) if ceilings is not None else [None] * len(plans)
+    curves = [LandCurve(metric, turn, list(plan.labels), ceiling=ceiling)
+              for plan, (metric, turn), ceiling in zip(plans, basis, ceilings)]
     lands = tuple(curve.tried if full_curve else min(curve.tried, 1) for curve in curves)
     binary = config.metric_names
     totals = [PlanSums(_empty(config, 2),
