@@ -72,7 +72,13 @@ from .stats import wilson_interval
 from .value import explore_cards
 from .value_games import basis_config, play_value_plans
 
-__all__ = ["lands", "LandsResult", "LANDS_COLUMNS", "default_objective", "objective_label"]
+__all__ = ["lands", "LandsResult", "LANDS_COLUMNS", "MAX_LANDS", "default_objective",
+           "objective_label"]
+
+#: The most explore cards' stand-ins turned into lands by default: a Commander deck's explore
+#: cards are worth about 8.5 (its land variants are played only as far as the first that
+#: reaches the explorer deck, so a higher ceiling costs only where it is needed).
+MAX_LANDS = 12
 
 #: Columns of :meth:`LandsResult.summary`.
 LANDS_COLUMNS = ("lands", "best", "tied", "mean", "se", "ci_low", "ci_high", "difference",
@@ -242,7 +248,7 @@ def lands(
     trials: int = 50_000,
     seed: Any = None,
     explorers: bool = True,
-    max_lands: int = 8,
+    max_lands: int = MAX_LANDS,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     scheduler: Any = None,
@@ -276,7 +282,7 @@ def lands(
     explorers : bool
         Also value the deck's explore cards together at the best count (default True).
     max_lands : int
-        The most of their stand-ins turned into lands (default 8).
+        The most of their stand-ins turned into lands (default :data:`MAX_LANDS`).
     {game_options}
     progress, workers, scheduler
         As for :func:`explore_sim.simulate`.

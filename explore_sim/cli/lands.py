@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis.land_counts import parse_counts
-from ..analysis.lands import lands
+from ..analysis.lands import MAX_LANDS, lands
 from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
@@ -57,8 +57,9 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     add_game_options(run, option_names_leaving_out(_OWN))
     run.add_argument("--no-explorers", dest="explorers", action="store_false",
                      help="do not value the explore cards at the best count")
-    run.add_argument("--max-lands", type=whole, default=8,
-                     help="the most explore cards' stand-ins turned into lands (default 8)")
+    run.add_argument("--max-lands", type=whole, default=MAX_LANDS,
+                     help="the most explore cards' stand-ins turned into lands (default "
+                          f"{MAX_LANDS})")
     run.add_argument("--trials", type=whole, default=50_000,
                      help="games at each land count (default 50000)")
     add_seed_and_format(run)

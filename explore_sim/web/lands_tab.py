@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..analysis.land_counts import default_counts, land_ladder, parse_counts, traded_cards
-from ..analysis.lands import lands, share_text
+from ..analysis.lands import MAX_LANDS, lands, share_text
 from ..analysis.objectives import parse_objective
 from ..cards import CardSources
 from ..cards.decklist import Deck
@@ -55,8 +55,8 @@ _FIELDS = (
     _GAME,
     Field("no_explorers", "no explorers", "flag", False, "do not value the explore cards at "
           "the best count"),
-    Field("max_lands", "max lands", "int", 8, "the most explore cards' stand-ins turned into "
-          "lands", low=1, high=60),
+    Field("max_lands", "max lands", "int", MAX_LANDS, "the most explore cards' stand-ins "
+          "turned into lands", low=1, high=60),
     *trials_and_seed("games at each land count"),
 )
 
