@@ -343,10 +343,13 @@ def test_explorers_are_worth_more_than_any_count_only_where_nothing_else_puts_la
     assert found["mean"] is None and found["above"] and found["explorer_mean"] > 7
     assert found["beyond_drops"] and found["played"] == 1 and found["vanilla_mean"] < 7
     answer = " ".join(result.answer().split())
-    assert ("explore-trigger cards are worth more than any count of lands: with them the deck "
-            f"averages {found['explorer_mean']:.2f} lands on the battlefield at turn 7, more "
-            "than one land drop a turn gives (7, no other card putting lands there); with "
-            f"vanilla stand-ins, {found['vanilla_mean']:.2f}.") in answer
+    assert found["land_makers"] == ["Nicanzil, Current Conductor"]
+    assert ("explore-trigger cards are worth more than any number of extra lands: with them "
+            f"the deck averages {found['explorer_mean']:.2f} lands in play at turn 7, more "
+            "than the 7 one land drop a turn allows (Nicanzil, Current Conductor puts extra "
+            "lands onto the battlefield), while without them no card of the deck puts a land "
+            "onto the battlefield but the land drop (with vanilla stand-ins: "
+            f"{found['vanilla_mean']:.2f}).") in answer
     assert found["note"].endswith("; one land drop a turn gives at most 7 lands by turn 7, "
                                   "and no other card of the deck puts a land onto the "
                                   "battlefield")
@@ -363,6 +366,17 @@ def test_explorers_are_worth_more_than_any_count_only_where_nothing_else_puts_la
     on_play = lands(merfolk, [24], trials=3001, seed=4, on_play=True, max_lands=1)
     found = on_play.meta["explorers"]  # on the play: fewer than 7, though above the lands tried
     assert found["above"] and found["explorer_mean"] < 7 and not found["beyond_drops"]
+
+
+def test_explore_triggers_with_nothing_exploring_make_no_difference():
+    """The vanilla merfolk deck keeps Nicanzil and Merfolk Cave-Diver, whose triggers need
+    an explore: with their stand-ins every game is the same, which the answer says."""
+    result = lands(DECKS / "lci_merfolk_vanilla.txt", [23], trials=1001, seed=1)
+    found = result.meta["explorers"]
+    assert (found["mean"], found["se"]) == (0.0, 0.0) and found["copies"] == 7
+    assert ("At 23 lands its 7 explore, Map and explore-trigger cards make no difference: the "
+            "lands on the battlefield at turn 7 are the same with vanilla stand-ins in every "
+            "game.") in " ".join(result.answer().split())
 
 
 def test_the_objective_means_are_the_metrics_means():

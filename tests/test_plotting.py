@@ -492,3 +492,35 @@ def test_plot_metrics_leaves_out_and_names_the_default_metrics_zero_on_every_tur
     assert "zero on every turn, not drawn: " in caption and "counters" in caption
     asked = plotting.plot_metrics(result, ["on_curve", "counters"])
     assert [ax.get_title() for ax in asked.axes if ax.get_visible()] == ["on_curve", "counters"]
+
+
+def test_plot_lands_bars_are_the_paired_differences_and_tied_only_when_some_are():
+    """Each count's bar is its paired difference's 95% interval around its mean: it reaches
+    the best's level (the dotted line) exactly when the count is tied; the legend names tied
+    counts only when there are some (the best is not tied with itself)."""
+    import pandas as pd
+
+    rows = pd.DataFrame({
+        "lands": [23, 24, 25], "best": [False, True, False], "tied": [True, True, False],
+        "mean": [9.0, 10.0, 8.0], "ci_low": [8.0, 9.0, 7.0], "ci_high": [10.0, 11.0, 9.0],
+        "difference": [-1.0, 0.0, -2.0], "difference_ci_low": [-1.5, 0.0, -2.5],
+        "difference_ci_high": [0.2, 0.0, -1.5], "screwed": [0.3, 0.2, 0.1],
+        "flooded": [0.1, 0.2, 0.3]})
+    _, ax = plt.subplots()
+    plotting.plot_lands(rows, ax=ax)
+    (bars,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    segments = bars.lines[2][0].get_segments()
+    assert [(seg[0][1], seg[1][1]) for seg in segments] == [(8.5, 10.2), (10.0, 10.0),
+                                                            (7.5, 8.5)]
+    assert [line.get_ydata()[0] for line in ax.get_lines() if line.get_linestyle() == ":"] \
+        == [10.0]
+    labels = ax.get_legend_handles_labels()[1]
+    assert sorted(labels) == ["best", "objective; 95% interval of the paired difference to the "
+                              "best", "tied with the best"]
+    _, ax = plt.subplots()  # nothing tied, no difference columns: each count's own interval
+    plotting.plot_lands(rows.assign(tied=[False, True, False]).drop(
+        columns=["difference", "difference_ci_low", "difference_ci_high"]), ax=ax)
+    (bars,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert [(seg[0][1], seg[1][1]) for seg in bars.lines[2][0].get_segments()] == [
+        (8.0, 10.0), (9.0, 11.0), (7.0, 9.0)]
+    assert sorted(ax.get_legend_handles_labels()[1]) == ["best", "objective, 95% interval"]

@@ -512,8 +512,9 @@ def _explorers(ladder: LandLadder, best: int, policy: Policy, setup: GameSetup, 
                      else float(found[key])) for key in ("mean", "se", "ci_low", "ci_high")},
             "note": found["note"], "above": bool(found.get("above")),
             "beyond_drops": bool(found.get("beyond")),
+            "land_makers": [card.name for card in cards if not lands_by_drops_only([card])],
             "explorer_mean": curve.total(0) / curve.n, "vanilla_mean": curve.total(1) / curve.n,
-            "tried": curve.tried, "played": curve.played, "variants": plan.labels}
+            "tried": curve.tried, "played": curve.played, "variants": curve.played_labels}
 
 
 def _meta(deck: Deck, ladder: LandLadder, target: Objective, setup: GameSetup, policy: Policy,
@@ -606,11 +607,19 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
     if found is not None:
         cards = f"{found['copies']} explore, Map and explore-trigger cards"
         if found.get("beyond_drops"):
-            text.append(f" At {best} lands its {cards} are worth more than any count of "
-                        f"lands: with them the deck averages {found['explorer_mean']:.2f} "
-                        f"lands on the battlefield at turn {found['turn']}, more than one land "
-                        f"drop a turn gives ({found['turn']}, no other card putting lands "
-                        f"there); with vanilla stand-ins, {found['vanilla_mean']:.2f}.")
+            makers = found.get("land_makers") or []
+            who = (f" ({', '.join(makers)} put{'s' if len(makers) == 1 else ''} extra lands "
+                   "onto the battlefield)") if makers else ""
+            text.append(f" At {best} lands its {cards} are worth more than any number of "
+                        f"extra lands: with them the deck averages {found['explorer_mean']:.2f} "
+                        f"lands in play at turn {found['turn']}, more than the {found['turn']} "
+                        f"one land drop a turn allows{who}, while without them no card of the "
+                        "deck puts a land onto the battlefield but the land drop (with vanilla "
+                        f"stand-ins: {found['vanilla_mean']:.2f}).")
+        elif found["mean"] == 0 and found["se"] == 0:  # the same games with the stand-ins
+            text.append(f" At {best} lands its {cards} make no difference: the lands on the "
+                        f"battlefield at turn {found['turn']} are the same with vanilla "
+                        "stand-ins in every game.")
         elif found.get("above"):
             text.append(f" At {best} lands its {cards} are worth more than {found['tried']} "
                         "lands (the most tried), by the lands on the battlefield at turn "

@@ -493,15 +493,20 @@ def plot_land_equivalent(
 
 @share_docs
 def plot_lands(data: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """How many lands: the objective at each land count with its interval, the best count
-    starred and the counts tied with it filled; the shares of screwed and flooded games on
-    a second axis.
+    """How many lands: the objective at each land count, the best count starred and the
+    counts tied with it filled; the shares of screwed and flooded games on a second axis.
+
+    Each count's bar is the 95% interval of its paired difference to the best count (the
+    same shuffles), drawn around its mean, so a bar reaches the best's level (the dotted
+    line) exactly when the count is tied with it; without the difference columns, each
+    count's own interval.
 
     Parameters
     ----------
     data : DataFrame
         ``LandsResult.summary()``: ``lands, best, tied, mean, ci_low, ci_high, screwed,
-        flooded`` (``attrs["explore_sim"]`` names the objective).
+        flooded``, and ``difference, difference_ci_low, difference_ci_high`` where known
+        (``attrs["explore_sim"]`` names the objective).
     {ax}
 
     {returns_axes}
@@ -519,12 +524,23 @@ def plot_lands(data: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     rows = data.sort_values("lands")
     x = rows["lands"].to_numpy(dtype=float)
     mean = rows["mean"].to_numpy(dtype=float)
-    error = error_bars(mean, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy())
-    ax.errorbar(x, mean, yerr=error, color=PALETTE[0], marker="o", markerfacecolor="white",
-                capsize=3, label="objective, 95% interval")
-    tied = rows["tied"].to_numpy(dtype=bool)
-    ax.plot(x[tied], mean[tied], "o", color=PALETTE[0], zorder=3, label="tied with the best")
     best = rows["best"].to_numpy(dtype=bool)
+    paired = {"difference", "difference_ci_low", "difference_ci_high"} <= set(rows.columns)
+    if paired:  # the difference's interval, around the count's mean
+        shift = mean - rows["difference"].to_numpy(dtype=float)  # the best's mean
+        error = error_bars(mean, shift + rows["difference_ci_low"].to_numpy(dtype=float),
+                           shift + rows["difference_ci_high"].to_numpy(dtype=float))
+        label = "objective; 95% interval of the paired difference to the best"
+        if best.any():
+            ax.axhline(mean[best][0], color=PALETTE[0], linestyle=":", linewidth=1)
+    else:
+        error = error_bars(mean, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy())
+        label = "objective, 95% interval"
+    ax.errorbar(x, mean, yerr=error, color=PALETTE[0], marker="o", markerfacecolor="white",
+                capsize=3, label=label)
+    tied = rows["tied"].to_numpy(dtype=bool) & ~best  # the best is not tied with itself
+    if tied.any():
+        ax.plot(x[tied], mean[tied], "o", color=PALETTE[0], zorder=3, label="tied with the best")
     ax.plot(x[best], mean[best], "*", markersize=16, color=PALETTE[0], zorder=4,
             markeredgecolor="black", label="best")
     objective = rows.attrs.get("explore_sim", {}).get("objective", "objective")
