@@ -287,12 +287,15 @@ def test_the_page_shows_the_commander_problems_by_the_deck(client, text, message
     assert box and message in box.group(1)
 
 
-@pytest.mark.parametrize("size, told", [(30, True), (39, True), (40, False), (60, False)])
+@pytest.mark.parametrize("size, told", [(1, True), (30, True), (39, True), (40, False),
+                                        (60, False)])
 def test_a_deck_smaller_than_any_format_is_told_once(size, told):
     """A main deck of fewer than 40 cards (a list pasted in part?) is played as it is, with
     one warning saying so; a Limited or a constructed deck is not told."""
-    deck, warned = parsed(f"{size - 14} Cenote Scout\n14 Forest\n")
+    deck, warned = parsed(f"{size - 14} Cenote Scout\n14 Forest\n" if size > 14 else
+                          "1 Cenote Scout\n")
     assert deck.size == size
-    assert warned == ([f"<text>: {size} cards, fewer than any format's deck holds (40 in "
+    cards = f"{size} card{'s' if size > 1 else ''}"
+    assert warned == ([f"<text>: {cards}, fewer than any format's deck holds (40 in "
                        "Limited, 60 constructed); it is played as it is, so every answer is "
                        "of this deck (a list pasted in part?)"] if told else [])

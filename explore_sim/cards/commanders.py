@@ -139,7 +139,8 @@ def commander_sections(sections: Sections, entries: Mapping[str, Sequence[Entry]
         _tell_off_identity(main, commanders, entries.get("main", ()), catalog, source)
     elif 0 < _size(main) < SMALLEST_DECK:
         warnings.warn(
-            f"{source}: {_size(main)} cards, fewer than any format's deck holds ({SMALLEST_DECK} "
+            f"{source}: {_size(main)} card{'s' if _size(main) > 1 else ''}, fewer than any "
+            f"format's deck holds ({SMALLEST_DECK} "
             "in Limited, 60 constructed); it is played as it is, so every answer is of this "
             "deck (a list pasted in part?)", DeckWarning, stacklevel=3)
     return sections
