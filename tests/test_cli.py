@@ -598,3 +598,23 @@ def test_a_profiled_command_exits_the_usual_way_and_its_profile_is_written(tmp_p
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert "merfolk" in out.stdout and profile.stat().st_size > 0
+
+
+def test_every_deck_argument_says_a_shipped_deck_name_will_do():
+    """A command's deck argument takes a decklist file or a shipped deck's name: its help
+    names both, and every shipped deck."""
+    import argparse
+
+    from explore_sim.cards.shipped import shipped_deck_files
+    from explore_sim.cli.parser import build_parser
+
+    commands = next(action for action in build_parser()._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    seen = 0
+    for name, command in commands.choices.items():
+        for action in command._actions:
+            if action.dest in ("deck", "decks") and not action.option_strings:
+                seen += 1
+                assert action.help.startswith("decklist file"), name
+                assert f": {', '.join(shipped_deck_files())}" in action.help, name
+    assert seen >= 10

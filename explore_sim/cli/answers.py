@@ -12,7 +12,7 @@ from ..analysis.value import BY_TURN, value
 from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
-from .arguments import add_seed_and_format, count, whole
+from .arguments import add_seed_and_format, count, deck_help, whole
 from .game_options import add_game_options
 from .metrics import names_help
 from .output import Output
@@ -46,7 +46,7 @@ def _add_value_parser(commands: argparse._SubParsersAction, parents: list) -> No
     text = ("what each explore or Map card adds against a vanilla stand-in, and how many "
             "lands it is worth (land-equivalent), on the same shuffles")
     run = commands.add_parser("value", parents=parents, help=text, description=text)
-    run.add_argument("deck", help="decklist file")
+    run.add_argument("deck", help=deck_help())
     run.add_argument("--card", action="append", dest="value_cards", default=None, metavar="NAME",
                      help="a card of the main deck to value (repeatable, or names separated "
                           "by commas; default: every explore or Map card)")
@@ -81,7 +81,7 @@ def _add_advise_parser(commands: argparse._SubParsersAction, parents: list) -> N
     text = ("keep or mill the card an explore just revealed: both choices played on from "
             "your position, on the same libraries, with paired differences")
     run = commands.add_parser("advise", parents=parents, help=text, description=text)
-    run.add_argument("deck", help="decklist file")
+    run.add_argument("deck", help=deck_help())
     run.add_argument("--turn", type=whole, required=True, help="the turn being played")
     add_game_options(run, ["on_play"], help={"on_play": "you are on the draw"})
     run.add_argument("--hand", action="append", default=[], metavar="CARDS",
@@ -125,7 +125,7 @@ def _add_tune_parser(commands: argparse._SubParsersAction, parents: list) -> Non
     text = ("search keep-or-mill rules (Forge's grid, thresholds and their conjunctions) for "
             "the one that maximises an objective, by racing on the same shuffles")
     run = commands.add_parser("tune", parents=parents, help=text, description=text)
-    run.add_argument("deck", help="decklist file")
+    run.add_argument("deck", help=deck_help())
     run.add_argument("--objective", default="on_curve@4",
                      help='what to maximise, such as mana_spent@6 or '
                           '"on_curve@4 + 0.1*counters@6" (default on_curve@4)')

@@ -8,13 +8,22 @@ import re
 from typing import NoReturn
 
 from ..analysis.report import FORMATS
+from ..cards.shipped import shipped_deck_files
 from ..errors import MAX_ECHO, OptionError, clip, count_wanted, parse_count
 
 __all__ = ["PROG", "Parser", "add_policy", "count", "number", "seconds", "megabytes", "port",
-           "add_seed_and_format"]
+           "add_seed_and_format", "deck_help"]
 
 PROG = "explore-sim"
 _QUOTED = re.compile(rf"'([^'\n]{{{MAX_ECHO - 3}}})[^'\n]+'")
+
+
+def deck_help(several: bool = False) -> str:
+    """The help of a deck argument (``several``: of one or more decks): a decklist file's
+    formats, or the name of a deck the package ships."""
+    names = "shipped decks' names" if several else "a shipped deck's name"
+    return (f"decklist file{'s' if several else ''} (Arena, MTGO, Moxfield, Archidekt, .dek, "
+            f"text), or {names}: {', '.join(shipped_deck_files())}")
 
 
 class Parser(argparse.ArgumentParser):

@@ -7,7 +7,7 @@ import argparse
 from ..analysis.curve import MAX_CURVE_TURNS, curve
 from ..errors import OptionError
 from . import shared
-from .arguments import add_policy, add_seed_and_format, whole
+from .arguments import add_policy, add_seed_and_format, deck_help, whole
 from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
@@ -31,7 +31,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
             "its mana value), also given enough lands, beside the deck's coloured sources "
             "and Frank Karsten's recommended numbers")
     run = commands.add_parser("curve", parents=parents, help=text, description=text)
-    run.add_argument("deck", help="decklist file")
+    run.add_argument("deck", help=deck_help())
     run.add_argument("--turns", type=whole, default=None,
                      help="turns to play: a card is judged on turn max(mana value, 1), at most "
                           f"this (default: the largest mana value, at most {MAX_CURVE_TURNS})")

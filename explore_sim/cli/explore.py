@@ -8,7 +8,7 @@ from ..analysis.explore import EXPLORE_METRICS, explore
 from ..analysis.report import render
 from ..cards.name_lists import joined_card_lists
 from . import shared
-from .arguments import add_policy, add_seed_and_format, count, whole
+from .arguments import add_policy, add_seed_and_format, count, deck_help, whole
 from .metrics import names_help
 from .output import Output
 
@@ -29,7 +29,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
         help="simulate an explore sequence over many shuffles of a deck",
         description="Simulate K explores in a row after D cards are drawn, over many shuffles.",
     )
-    run.add_argument("deck", help="decklist file (Arena, MTGO, Moxfield, Archidekt, .dek, text)")
+    run.add_argument("deck", help=deck_help())
     run.add_argument("--explores", type=count, default=None,
                      help="explores in a row (default: the explorer's own count, else 1)")
     run.add_argument("--drawn", type=count, default=8,

@@ -15,7 +15,7 @@ from ..cards.card_index import card_sources
 from ..cards.decklist import deck_card_files
 from ..errors import OptionError, clip
 from . import shared
-from .arguments import add_policy, add_seed_and_format, whole
+from .arguments import add_policy, add_seed_and_format, deck_help, whole
 from .game_options import add_game_options, game_options_of
 from .metrics import names_help
 from .output import Output
@@ -40,10 +40,10 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
         game = commands.add_parser(name, parents=parents, help=help_text,
                                    description=help_text)
         if name == "simulate":
-            game.add_argument("deck", help="decklist file")
+            game.add_argument("deck", help=deck_help())
             add_policy(game)
         else:
-            game.add_argument("decks", nargs="+", metavar="DECK", help="decklist files")
+            game.add_argument("decks", nargs="+", metavar="DECK", help=deck_help(several=True))
             game.add_argument("--policy", action="append", dest="policies", default=None,
                               metavar="POLICY",
                               help="a policy to compare (repeat for several; default forge)")
@@ -71,7 +71,7 @@ def add_parsers(commands: argparse._SubParsersAction, parents: list) -> None:
         description="Simulate every combination of the --vary values (and every --deck), "
                     "each on the same seed; --out keeps the points in a Parquet file that a "
                     "rerun of the same command completes.")
-    sweeping.add_argument("deck", help="decklist file")
+    sweeping.add_argument("deck", help=deck_help())
     sweeping.add_argument("--deck", action="append", default=[], dest="more_decks",
                           metavar="DECK", help="another deck swept the same way (repeatable)")
     sweeping.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",

@@ -9,7 +9,7 @@ from ..analysis.lands import MAX_LANDS, lands
 from ..cards.name_lists import joined_card_lists
 from ..errors import OptionError
 from . import shared
-from .arguments import add_policy, add_seed_and_format, whole
+from .arguments import add_policy, add_seed_and_format, deck_help, whole
 from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
@@ -35,7 +35,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
             "screwed and flooded games, Karsten's regression count and what the explore "
             "cards are worth")
     run = commands.add_parser("lands", parents=parents, help=text, description=text)
-    run.add_argument("deck", help="decklist file")
+    run.add_argument("deck", help=deck_help())
     run.add_argument("--counts", default=None, metavar="COUNTS",
                      help="land counts to play, such as 20..27 or 22,24,26 (default: the "
                           "deck's own give or take 7%% of its size, as the traded spells allow)")

@@ -7,7 +7,7 @@ import argparse
 from ..analysis.replay import replay
 from ..analysis.report import render
 from . import shared
-from .arguments import add_policy, add_seed_and_format, whole
+from .arguments import add_policy, add_seed_and_format, deck_help, whole
 from .game_options import add_game_options, game_options_of, option_names_leaving_out
 from .output import Output
 
@@ -30,7 +30,7 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
     text = ("play one trial of a simulate run again (the same deck, options and seed) and "
             "print what happened in it, turn by turn")
     run = commands.add_parser("replay", parents=parents, help=text, description=text)
-    run.add_argument("deck", help="decklist file")
+    run.add_argument("deck", help=deck_help())
     run.add_argument("--trial", type=whole, default=0,
                      help="the game's index in the run: 0 to --trials minus 1 (default 0)")
     add_policy(run)
