@@ -347,26 +347,32 @@ def test_a_land_curve_refuses_a_replay_that_differs_and_pairs_never_played():
 
 def test_a_land_curve_above_its_ceiling_plays_no_later_round():
     """An explorer deck whose mean is above the most the metric can be without the cards
-    (the ceiling) is worth more than any count of lands: no later round; at the ceiling
-    itself, or without one, the rounds go on."""
+    (the ceiling), its 95% interval too, is worth more than any count of lands: no later
+    round; at the ceiling, above it by less than its interval, or without a ceiling, the
+    rounds go on."""
     from explore_sim.analysis.land_curves import BasisGroup, LandCurve
 
     def curve(ceiling, explorer):
         made = LandCurve("lands_played", 2, ["explorer deck", "vanilla", "vanilla +1 land",
                                               "vanilla +2 lands"], ceiling=ceiling)
+        games = len(explorer)
         results = [{2: {"lands_played": np.asarray(v)}} for v in
-                   (explorer, [1, 2, 1, 2], [2, 2, 1, 2])]
+                   (explorer, [1, 2] * (games // 2), [2, 2, 1, 2] * (games // 4))]
         made.add(BasisGroup.of((0, 1, 2), results, "lands_played", 2, False))
         return made
 
-    above = curve(2.0, [3, 2, 2, 2])  # mean 2.25 > 2
+    above = curve(2.0, [3, 2, 3, 3] * 25)  # mean 2.75, se 0.0435: interval above 2
+    mean, low, high = above.explorer_interval()
+    assert mean == 2.75 and low > 2 and high - mean == pytest.approx(mean - low)
+    assert mean - low == pytest.approx(1.959964 * np.sqrt(0.1875 * 100 / 99 / 100))
     assert above.beyond() and above.crossed()
     found = above.land_equivalent(4)
     assert found["beyond"] and found["above"] and np.isnan(found["mean"])
-    assert found["note"] == ("worth more than any count of lands: the explorer deck's 2.2500 "
+    assert found["note"] == ("worth more than any count of lands: the explorer deck's 2.7500 "
                              "is above 2, the most lands_played at turn 2 can be without these "
                              "cards (with 1 more land the deck reaches 1.7500)")
-    for ceiling, explorer in ((2.0, [2, 2, 2, 2]), (None, [3, 2, 2, 2])):
+    for ceiling, explorer in ((2.0, [2, 2, 2, 2] * 25), (None, [3, 2, 3, 3] * 25),
+                              (2.0, [3, 2, 2, 2, 2, 2, 2, 2] * 2)):  # 2.125, se 0.125
         going = curve(ceiling, explorer)
         assert not going.beyond() and not going.crossed() and going.next_round() == (0, 2, 3)
         with pytest.raises(ValueError, match="play on to the crossing"):

@@ -22,13 +22,14 @@ ones already counted.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from .stand_ins import crossing_lands, first_reaching
-from .stats import Accumulator, PairedSums
+from .stats import Accumulator, PairedSums, z_value
 
 __all__ = ["BasisGroup", "LandCurve"]
 
@@ -130,8 +131,8 @@ class LandCurve:
         The variants played together, and the sums of their products.
     ceiling : float or None
         The most the metric's mean can be without the card, whatever the lands (None: not
-        known): an explorer deck above it is worth more than any count of lands, and no
-        more rounds are played.
+        known): an explorer deck above it (its 95% interval too) is worth more than any
+        count of lands, and no more rounds are played.
     """
 
     metric: str
@@ -209,10 +210,19 @@ class LandCurve:
                 return pairs.products[(a, b)][self.metric]
         raise KeyError(f"{self.labels[i]} and {self.labels[j]} were not played together")
 
+    def explorer_interval(self, level: float = 0.95) -> tuple[float, float, float]:
+        """The explorer deck's mean of the metric and its ``level`` interval (normal, from
+        the exact sums): ``(mean, low, high)``."""
+        n, total = self.n, self.total(0)
+        squares = self.stats[0].total_sq[self.metric]
+        spread = z_value(level) * math.sqrt(max(n * squares - total * total, 0) / (n * n * (n - 1)))
+        return total / n, total / n - spread, total / n + spread
+
     def beyond(self) -> bool:
-        """Whether the explorer deck's mean is above the :attr:`ceiling`: no count of lands
-        reaches it."""
-        return self.ceiling is not None and self.total(0) > self.ceiling * self.n
+        """Whether the explorer deck's mean is above the :attr:`ceiling`, its 95% interval
+        too: no count of lands reaches it."""
+        return self.ceiling is not None and self.n > 1 and \
+            self.explorer_interval()[1] > self.ceiling
 
     def crossed(self) -> bool:
         """Whether a variant played reaches the explorer deck's mean, or every count of

@@ -513,7 +513,9 @@ def _explorers(ladder: LandLadder, best: int, policy: Policy, setup: GameSetup, 
             "note": found["note"], "above": bool(found.get("above")),
             "beyond_drops": bool(found.get("beyond")),
             "land_makers": [card.name for card in cards if not lands_by_drops_only([card])],
-            "explorer_mean": curve.total(0) / curve.n, "vanilla_mean": curve.total(1) / curve.n,
+            **dict(zip(("explorer_mean", "explorer_ci_low", "explorer_ci_high"),
+                       curve.explorer_interval())),
+            "vanilla_mean": curve.total(1) / curve.n,
             "tried": curve.tried, "played": curve.played, "variants": curve.played_labels}
 
 
@@ -612,7 +614,9 @@ def _answer(meta: dict[str, Any], rows: pd.DataFrame) -> str:
                    "onto the battlefield)") if makers else ""
             text.append(f" At {best} lands its {cards} are worth more than any number of "
                         f"extra lands: with them the deck averages {found['explorer_mean']:.2f} "
-                        f"lands in play at turn {found['turn']}, more than the {found['turn']} "
+                        f"lands in play at turn {found['turn']} (95% interval "
+                        f"{found['explorer_ci_low']:.2f} to {found['explorer_ci_high']:.2f}), "
+                        f"more than the {found['turn']} "
                         f"one land drop a turn allows{who}, while without them no card of the "
                         "deck puts a land onto the battlefield but the land drop (with vanilla "
                         f"stand-ins: {found['vanilla_mean']:.2f}).")

@@ -35,13 +35,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from statistics import NormalDist
 
 import numpy as np
 
 from ..engine.metrics import TURN_METRICS
 from ..engine.policies import Grammar, compile_expression, evaluate_expression
 from ..errors import OptionError, clip
+from .stats import z_value
 
 __all__ = ["Objective", "parse_objective", "parse_objectives", "PairedValues",
            "OBJECTIVE_GRAMMAR", "MAX_OBJECTIVES", "KILL_TURN", "EVER_TERMS"]
@@ -229,12 +229,6 @@ def parse_objectives(spec: str | Objective | Iterable[str | Objective]) -> list[
     return list(unique.values())
 
 
-def _z(level: float) -> float:
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
-    return NormalDist().inv_cdf(0.5 + level / 2)
-
-
 class PairedValues:
     """Running sums of per-game objective values of variants played on the same shuffles.
 
@@ -337,5 +331,5 @@ class PairedValues:
         se = math.sqrt(variance / n)
         if se < 1e-12 * max(1.0, abs(mean)):  # rounding of identical games
             se = 0.0
-        z = _z(level)
+        z = z_value(level)
         return {"mean": mean, "se": se, "ci_low": mean - z * se, "ci_high": mean + z * se}

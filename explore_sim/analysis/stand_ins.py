@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -38,6 +37,7 @@ from .compare import CompareResult
 from .game_setup import GameSetup
 from .games import play_paired
 from .report import deck_meta
+from .stats import z_value
 
 __all__ = ["named_spells", "vanilla_stand_in", "added_basics", "StandInPlan", "stand_in_plan",
            "coupled_ids", "land_equivalent", "crossing_lands", "first_reaching", "play_plan"]
@@ -341,10 +341,6 @@ def play_plan(plan: StandInPlan, policy: Policy, setup: GameSetup, seed_seq: Any
                          labels=plan.labels, variants=stats, pairs=pairs)
 
 
-def _z(level: float) -> float:
-    return NormalDist().inv_cdf(0.5 + level / 2)
-
-
 #: The land-equivalent of a commander, which has none.
 _COMMANDER = {"mean": math.nan, "se": math.nan, "ci_low": math.nan, "ci_high": math.nan,
               "note": "the commander is in the command zone, not the library: no copy of it "
@@ -506,7 +502,7 @@ def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, 
     ga, gb = -gaps[b] / slope**2, gaps[a] / slope**2
     variance = ga * ga * cov(a, a) + 2 * ga * gb * cov(a, b) + gb * gb * cov(b, b)
     se = math.sqrt(max(variance, 0.0))
-    z = _z(level)
+    z = z_value(level)
     out.update(mean=estimate, se=se, ci_low=estimate - z * se, ci_high=estimate + z * se)
     if gaps[0] > 0:
         out["note"] = (("worth less than its vanilla stand-in" if out["ci_high"] < 0 else

@@ -24,6 +24,7 @@ __all__ = [
     "PairedSums",
     "summary_frame",
     "summary_rows",
+    "z_value",
     "wilson_interval",
     "SUMMARY_COLUMNS",
     "DISTRIBUTION_COLUMNS",
@@ -35,7 +36,18 @@ SUMMARY_COLUMNS = ("metric", "mean", "se", "ci_low", "ci_high")
 DISTRIBUTION_COLUMNS = ("value", "count", "probability", "se", "ci_low", "ci_high")
 
 
-def _z(level: float) -> float:
+def z_value(level: float) -> float:
+    """The normal quantile of a two-sided ``level`` interval (1.96 for 0.95).
+
+    Parameters
+    ----------
+    level : float
+        Between 0 and 1.
+
+    Returns
+    -------
+    float
+    """
     if not 0 < level < 1:
         raise ValueError(f"level must be between 0 and 1, got {level}")
     return NormalDist().inv_cdf(0.5 + level / 2)
@@ -57,7 +69,7 @@ def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float,
     (float, float)
         Low and high ends, inside [0, 1].
     """
-    z = _z(level)
+    z = z_value(level)
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
@@ -91,7 +103,7 @@ def summary_rows(n: int, sums: Mapping[str, tuple[int, int]], binary: Mapping[st
     """
     if n < 2:
         raise ValueError("at least two trials are needed for a standard error")
-    z = _z(level)
+    z = z_value(level)
     rows = []
     for name, (total, total_sq) in sums.items():
         mean = total / n
