@@ -415,6 +415,32 @@ def test_the_game_is_optimised_once_where_it_is_linked():
     assert cheap_libraries() == left  # outside the context, numba's own optimisation
 
 
+def test_numbas_flag_values_are_read_directly_with_the_same_result():
+    """The private hook of explore_sim/engine/kernel/optimise.py (``faster_flag_values``)
+    still takes effect once a game compiles: numba's ``TargetConfig.values`` gives every
+    option's value, set or default, exactly as reading each option's property does, so the
+    flags hash and compare as before."""
+    from numba.core import targetconfig
+    from numba.core.compiler import Flags
+
+    from explore_sim.engine.kernel.optimise import _flag_values, faster_flag_values, optimised_once
+
+    with optimised_once("probe_nothing"):
+        pass
+    assert targetconfig.TargetConfig.values is _flag_values
+    assert faster_flag_values()
+    flags = Flags()
+    flags.nrt, flags.no_cpython_wrapper, flags.error_model = False, True, "numpy"
+    by_property = {name: getattr(flags, name) for name in flags.options}
+    assert flags.values() == by_property and list(flags.values()) == list(by_property)
+    assert by_property["error_model"] == "numpy" and by_property["nrt"] is False
+    same = Flags()
+    same.nrt, same.no_cpython_wrapper, same.error_model = False, True, "numpy"
+    assert same == flags and hash(same) == hash(flags)
+    same.error_model = "python"
+    assert same != flags
+
+
 def test_a_game_function_is_compiled_once_whatever_its_arguments_literal_or_narrow():
     """The private hook of explore_sim/engine/kernel/records.py (``_one_signature``) still
     takes effect: a function of the game called with literals, int32 and int64 values is
