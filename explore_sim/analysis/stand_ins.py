@@ -440,8 +440,8 @@ def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, 
     copies, metric, turn, level
         As for :func:`land_equivalent`.
     ceiling : float, optional
-        The most the metric's mean can be without the cards, whatever the lands: an explorer
-        deck above it is worth more than any count (``played`` may stop short of ``tried``).
+        The most the metric's mean can be without the cards, given only when the explorer
+        deck is above it (:meth:`~.land_curves.LandCurve.beyond`): worth more than any count.
 
     Returns
     -------
@@ -473,7 +473,7 @@ def crossing_lands(n: int, total: Callable[[int], int], product: Callable[[int, 
     explorer_mean = total(0) / n
     crossing = first_reaching(total, played)
     out: dict[str, Any] = dict.fromkeys(("mean", "se", "ci_low", "ci_high"), math.nan)
-    if ceiling is not None and total(0) > ceiling * n:  # no count of lands reaches it
+    if ceiling is not None:  # no count of lands reaches it
         out.update(above=True, beyond=True, note=_beyond_note(
             explorer_mean, ceiling, metric, turn, played, total(played + 1) / n))
         return out
