@@ -441,6 +441,40 @@ def test_numbas_flag_values_are_read_directly_with_the_same_result():
     assert same != flags
 
 
+def test_numbas_flags_hash_and_compare_as_numba_does():
+    """The same hook's hash and equality of numba's ``TargetConfig`` (the keys of the cache
+    typing looks up at every overloaded call): the hash numba gives (of the options' sorted
+    names) worked out once per class; equal flags that set the same options are equal without
+    building ``values()``, and otherwise ``values()`` decides, as in numba: an option set to
+    its default equals one left unset, and flags of two classes differ."""
+    from numba.core import targetconfig
+    from numba.core.compiler import Flags
+
+    from explore_sim.engine.kernel.optimise import (
+        _flags_equal,
+        _flags_hash,
+        faster_flag_values,
+    )
+
+    assert faster_flag_values()
+    assert Flags.__hash__ is _flags_hash and Flags.__eq__ is _flags_equal
+    flags = Flags()
+    assert hash(flags) == hash(tuple(sorted(flags.options)))  # numba's own hash
+    flags.nrt, flags.error_model = False, "numpy"
+    explicit = Flags()
+    explicit.nrt, explicit.error_model = False, "numpy"
+    explicit.boundscheck = Flags.options["boundscheck"].default  # set to its default
+    assert explicit == flags and flags == explicit and hash(explicit) == hash(flags)
+    explicit.boundscheck = not Flags.options["boundscheck"].default
+    assert explicit != flags
+
+    class Other(targetconfig.TargetConfig):
+        probe = targetconfig.Option(type=bool, default=False, doc="a probe option")
+
+    assert Other() != Flags() and Flags() != Other()  # both set nothing: other options
+    assert (Flags() == 3) is False
+
+
 def test_a_game_function_is_compiled_once_whatever_its_arguments_literal_or_narrow():
     """The private hook of explore_sim/engine/kernel/records.py (``_one_signature``) still
     takes effect: a function of the game called with literals, int32 and int64 values is
