@@ -6,6 +6,7 @@
     python benchmarks/run.py --baseline REV --pairs 5   # and 5 alternating pairs for the ratio
     python benchmarks/run.py --huge 1e8       # peak memory of 10^8 games (about 20 minutes)
     python benchmarks/run.py --engines        # the two engines and the shuffle floor, one process
+    python benchmarks/run.py --yardsticks     # the compiled game against its targets
 
 Each row runs in a fresh process (so its peak resident memory is its own), the goldfish rows
 on the vectorised NumPy engine (``engine="numpy"``; ``--engines`` compares it with the compiled
@@ -36,6 +37,11 @@ chunks of 65,536); then the kernel as a run in one process plays by default, its
 every core. A value and a tune run are timed the same three ways. It then times the
 kernel's cold compile in another fresh process with an empty ``NUMBA_CACHE_DIR`` (the first
 game of a clean checkout) and its load from that cache in a third.
+
+``--yardsticks`` prints the compiled game against its targets (:mod:`yardsticks`): thread
+CPU time a game on one core for the cheapest game, merfolk, three-colour and Commander, beside
+the NumPy shuffle floor and the compiled deal floor of the same process, each ratio with its
+target; the cold compile's CPU time and the warm first game; and an ``explore-sim value`` run.
 
 The table's rows run on one core (``EXPLORE_SIM_THREADS=1``), but ``kernel: 8 turns, every
 core``: the compiled kernel's threads on every core of one process.
@@ -279,11 +285,20 @@ def main() -> None:
     parser.add_argument("--engines", action="store_true",
                         help="only time the numpy engine, the compiled kernel and the shuffle "
                              "floor in one process, and the kernel's cold compile")
+    parser.add_argument("--yardsticks", action="store_true",
+                        help="only the compiled game against its targets: thread CPU a game "
+                             "beside both floors, the cold compile, a value run")
     parser.add_argument("--games", type=int, default=131_072,
-                        help="with --engines: games a round (default 131072)")
+                        help="with --engines: games a round (default 131072; --yardsticks: "
+                             "65536)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="with --engines: alternating rounds (default 3)")
     args = parser.parse_args()
+    if args.yardsticks:
+        import yardsticks
+
+        yardsticks.report(min(args.games, 65_536), args.rounds)
+        return
     if args.engines:
         engines(args.games, args.rounds)
         return
