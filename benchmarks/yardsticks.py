@@ -5,10 +5,10 @@ Commander): thread CPU time per 8-turn game on one core (policy forge, London mu
 counted by value in the kernel as ``simulate`` plays them, beside the two floors measured in
 the same process (the NumPy shuffle floor and the compiled deal floor), the ratio to the
 NumPy floor and its target. Then the cold compile's CPU time with an empty
-``NUMBA_CACHE_DIR`` and the warm first game (:mod:`compile_time`), and ``explore-sim value``
-of four explore cards of the merfolk deck at its default trials (wall and CPU time of the
-whole command, both cores), against theirs. Each figure is one measurement: on a machine
-that drifts, run it again before trusting a verdict near its target.
+``NUMBA_CACHE_DIR`` and the warm first game (:mod:`compile_time`), each against its target,
+and the wall and CPU time of ``explore-sim value`` of four explore cards of the merfolk deck
+at its default trials (the whole command, on both cores). Each figure is one measurement: on
+a machine that drifts, run it again before trusting a verdict near its target.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ VALUE_COMMAND = ("value", "merfolk", "--card", "Cenote Scout", "--card", "Jadeli
 
 
 def verdict(ok: bool) -> str:
+    """``met`` or ``not met``."""
     return "met" if ok else "not met"
 
 
