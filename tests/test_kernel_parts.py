@@ -475,6 +475,46 @@ def test_numbas_flags_hash_and_compare_as_numba_does():
     assert (Flags() == 3) is False
 
 
+def test_numbas_flags_of_a_class_of_ones_own_read_as_numba_reads_them():
+    """Flags classes of one's own get numba's answers from the same hook: one that replaces
+    an option's property (its ``values()`` read through the property, as numba's is), and
+    flags copied from another class's, which hold a name that is no option of theirs (not
+    one of their values: no error)."""
+    from numba.core import targetconfig
+
+    from explore_sim.engine.kernel.optimise import faster_flag_values
+
+    def numbas_values(config):  # numba's own definition of TargetConfig.values
+        return {name: getattr(config, name) for name in config.options}
+
+    assert faster_flag_values()
+
+    class Gamma(targetconfig.TargetConfig):
+        gamma = targetconfig.Option(type=int, default=0, doc="an option")
+
+    class Fixed(Gamma):
+        pass
+
+    Fixed.gamma = property(lambda self: 99)  # every Fixed reads 99, whatever is set
+    fixed, set_one = Fixed(), Fixed()
+    set_one._values["gamma"] = 1
+    assert fixed.values() == numbas_values(fixed) == {"gamma": 99}
+    assert set_one == fixed and hash(set_one) == hash(fixed) == hash(("gamma",))
+    assert Gamma().values() == {"gamma": 0} and Gamma() != fixed
+
+    class Wider(targetconfig.TargetConfig):
+        gamma = targetconfig.Option(type=int, default=0, doc="an option")
+        delta = targetconfig.Option(type=int, default=0, doc="another option")
+
+    wider = Wider()
+    wider.delta = 5
+    copied = Gamma(copy_from=wider)  # holds "delta", no option of Gamma's
+    assert copied == Gamma() and Gamma() == copied
+    assert copied.values() == numbas_values(copied) == {"gamma": 0}
+    wider.gamma = 2
+    assert Gamma(copy_from=wider) != Gamma()
+
+
 def test_a_game_function_is_compiled_once_whatever_its_arguments_literal_or_narrow():
     """The private hook of explore_sim/engine/kernel/records.py (``_one_signature``) still
     takes effect: a function of the game called with literals, int32 and int64 values is

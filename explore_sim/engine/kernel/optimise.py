@@ -41,12 +41,15 @@ alternating pairs of fresh processes). It also gives the flags numba's hash work
 per class (numba hashes the options' names, the same for every instance) and an equality
 that compares only the options either side sets (the rest are both their defaults): about
 90,000 comparisons and 70,000 hashes a compile, each of which built ``values()`` once or
-twice (a further median 10% in ten alternating pairs).
+twice (a further median 10% in ten alternating pairs). A flags class that reads an option
+otherwise than through numba's own property (one's own subclass that replaces it, or
+``values``) keeps numba's own answers.
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -135,21 +138,54 @@ def _install() -> bool:
     return True
 
 
+#: numba's own ``TargetConfig.values`` and the code of the getter its metaclass gives every
+#: option's property, kept when :func:`faster_flag_values` replaces them.
+_NUMBA: dict[str, Any] = {}
+#: Whether each flags class reads its options as numba's own properties do
+#: (:func:`_reads_plainly`), and numba's hash of the classes that do (:func:`_flags_hash`).
+_PLAIN: dict[type, bool] = {}
+_HASHES: dict[type, int] = {}
+
+
+def _numba_getter() -> Any:
+    """The code of the getter numba's metaclass gives an option's property: the value set,
+    else the option's default."""
+
+    class Probe(targetconfig.TargetConfig):
+        probe = targetconfig.Option(type=bool, default=False, doc="a probe option")
+
+    return vars(Probe)["probe"].fget.__code__
+
+
+def _reads_plainly(cls: Any) -> bool:
+    """Whether flags of class ``cls`` read every option through numba's own property and keep
+    this module's ``values``: only then are their options read from ``_values`` directly (a
+    class of one's own that overrides a property or ``values`` gets numba's own methods)."""
+    known = _PLAIN.get(cls)
+    if known is None:
+        getter = _NUMBA["getter"]
+        known = getattr(cls, "values", None) is _flag_values and all(
+            isinstance(prop := inspect.getattr_static(cls, name, None), property)
+            and getattr(prop.fget, "__code__", None) is getter for name in cls.options)
+        _PLAIN[cls] = known
+    return known
+
+
 def _flag_values(self: Any) -> dict[str, Any]:
     """``TargetConfig.values``: every option's value, the one set or its default (what
     numba's property for each option returns), without a property call per option."""
+    if not _reads_plainly(type(self)):
+        return _NUMBA["values"](self)
     values = self._values
     return {name: values.get(name, option.default) for name, option in self.options.items()}
-
-
-#: numba's hash of a ``TargetConfig`` by class (:func:`_flags_hash`).
-_HASHES: dict[type, int] = {}
 
 
 def _flags_hash(self: Any) -> int:
     """``TargetConfig.__hash__``: numba hashes the sorted keys of ``values()``, the names of
     the class's options, the same for every instance of a class: worked out once per class."""
     cls = type(self)
+    if not _reads_plainly(cls):
+        return hash(tuple(sorted(self.values())))
     known = _HASHES.get(cls)
     if known is None:
         known = _HASHES[cls] = hash(tuple(sorted(self.values())))
@@ -159,18 +195,20 @@ def _flags_hash(self: Any) -> int:
 def _flags_equal(self: Any, other: Any) -> Any:
     """``TargetConfig.__eq__``: equal ``values()``. For two instances of one class, only the
     options either sets can differ (the others are both their default): those alone are
-    compared."""
-    options, mine = self.options, self._values
+    compared (a name that is no option of the class, copied from flags of another, is not
+    one of its values)."""
     if not isinstance(other, targetconfig.TargetConfig):
         return NotImplemented
-    if type(self) is not type(other):
+    cls: Any = type(other)
+    if type(self) is not cls or not _reads_plainly(cls):
         return self.values() == other.values()
-    theirs = other._values
+    options, mine, theirs = cls.options, self._values, other._values
     if mine == theirs:
         return True
     for name in mine.keys() | theirs.keys():
-        default = options[name].default
-        if mine.get(name, default) != theirs.get(name, default):
+        option = options.get(name)
+        if option is not None and mine.get(name, option.default) != theirs.get(name,
+                                                                               option.default):
             return False
     return True
 
@@ -189,9 +227,11 @@ def faster_flag_values() -> bool:
     if config is None or not callable(getattr(config, "values", None)):
         return False
     with _LOCK:
-        config.values = _flag_values
-        config.__hash__ = _flags_hash
-        config.__eq__ = _flags_equal
+        if config.values is not _flag_values:
+            _NUMBA.update(values=config.values, getter=_numba_getter())
+            config.values = _flag_values
+            config.__hash__ = _flags_hash
+            config.__eq__ = _flags_equal
     return True
 
 
