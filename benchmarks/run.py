@@ -288,7 +288,7 @@ def main() -> None:
     parser.add_argument("--yardsticks", action="store_true",
                         help="only the compiled game against its targets: thread CPU a game "
                              "beside both floors, the cold compile, a value run")
-    parser.add_argument("--games", type=int, default=131_072,
+    parser.add_argument("--games", type=int, default=None,
                         help="with --engines: games a round (default 131072; --yardsticks: "
                              "65536)")
     parser.add_argument("--rounds", type=int, default=3,
@@ -297,10 +297,10 @@ def main() -> None:
     if args.yardsticks:
         import yardsticks
 
-        yardsticks.report(min(args.games, 65_536), args.rounds)
+        yardsticks.report(args.games or 65_536, args.rounds)
         return
     if args.engines:
-        engines(args.games, args.rounds)
+        engines(args.games or 131_072, args.rounds)
         return
     if args.huge:
         result = measure("simulate", int(args.huge), 2)

@@ -22,14 +22,13 @@ ones already counted.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from .stand_ins import crossing_lands, first_reaching
-from .stats import Accumulator, PairedSums, z_value
+from .stats import Accumulator, PairedSums, summary_rows
 
 __all__ = ["BasisGroup", "LandCurve"]
 
@@ -213,10 +212,9 @@ class LandCurve:
     def explorer_interval(self, level: float = 0.95) -> tuple[float, float, float]:
         """The explorer deck's mean of the metric and its ``level`` interval (normal, from
         the exact sums): ``(mean, low, high)``."""
-        n, total = self.n, self.total(0)
-        squares = self.stats[0].total_sq[self.metric]
-        spread = z_value(level) * math.sqrt(max(n * squares - total * total, 0) / (n * n * (n - 1)))
-        return total / n, total / n - spread, total / n + spread
+        sums = {self.metric: (self.total(0), self.stats[0].total_sq[self.metric])}
+        ((_, mean, _, low, high),) = summary_rows(self.n, sums, {self.metric: False}, level)
+        return mean, low, high
 
     def beyond(self) -> bool:
         """Whether the explorer deck's mean is above the :attr:`ceiling`, its 95% interval
