@@ -636,6 +636,21 @@ def test_bounce_land_returns_a_land_tapped_for_mana_first():
     assert state.battlefield[0, ids["Golgari Rot Farm"]] == 1
 
 
+def test_bounce_land_returns_the_copy_it_tapped_and_the_other_copies_stay_untapped():
+    """Two untapped Forests, then Golgari Rot Farm: one Forest is tapped for G and returned,
+    the other stays untapped, so the G in the pool and that Forest cast a Grizzly Bears on
+    turn 3 (the Forest that returned took its tapped state with it). Both engines, game by
+    game."""
+    names = ("mana_available", "cards_cast", "lands_played")
+    bears = "Grizzly Bears"
+    games = both_engines([bears] * 4, ["Forest", "Forest", "Golgari Rot Farm"] + [bears] * 4,
+                         names, turns=3)
+    assert games["kernel"] == games["numpy"]
+    assert games["numpy"][2] == {"mana_available": 2, "cards_cast": 1, "lands_played": 2}
+    # turn 3: the Rot Farm enters tapped; a Forest and the G it made before it left
+    assert games["numpy"][3] == {"mana_available": 2, "cards_cast": 2, "lands_played": 2}
+
+
 def test_bounce_land_is_not_played_without_another_land_to_return():
     """It would return itself: a lost land drop. Another land in hand is played instead."""
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm"])
@@ -650,6 +665,20 @@ def test_bounce_land_is_not_played_without_another_land_to_return():
 
 
 # ------------------------------------------------------------------ land choice
+
+
+def test_a_held_x_explorer_uses_mana_only_at_x_1_so_turn_1_plays_the_tapped_land():
+    """Jadelight Spelunker ({X}{G}) is cast with X >= 1: two mana. On turn 1 nothing in hand
+    is cast with one mana, so the Guildgate goes down tapped (step 2) and turn 2's Forest
+    casts the Spelunker; the Forest first would leave one mana on turn 2. Both engines."""
+    names = ("tapped_lands_played", "cards_cast", "lands_played")
+    bears = "Grizzly Bears"
+    games = both_engines([bears] * 4,
+                         ["Forest", "Golgari Guildgate", "Jadelight Spelunker"] + [bears] * 4,
+                         names, turns=2)
+    assert games["kernel"] == games["numpy"]
+    assert games["numpy"][1] == {"tapped_lands_played": 1, "cards_cast": 0, "lands_played": 1}
+    assert games["numpy"][2]["cards_cast"] == 1
 
 
 def test_land_choice_prefers_a_land_that_lets_a_spell_be_cast():

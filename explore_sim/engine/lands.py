@@ -411,7 +411,8 @@ def _bounce(play: Play, state: GameState, rows: np.ndarray, bounce_land: int) ->
                 state.tapped[using, kind] += 1
             state.pool[using] += play.tables.features.source_units[kind].astype(state.pool.dtype)
             state.pool_in_use = True
-        return_to_hand(play, state, here, kind)
+        # a tapped copy returns: tapped for mana just now, or chosen for being tapped
+        return_to_hand(play, state, here, kind, tapped=True)
 
 
 def _sacrifice_to_search(play: Play, state: GameState, rows: np.ndarray, kind: int,

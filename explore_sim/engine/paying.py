@@ -746,6 +746,5 @@ def _sacrifice_tapped(state: GameState, rows: np.ndarray, kind: int, copies: np.
     were taken off ``state.units`` as they tapped, so nothing else changes there."""
     for k in range(int(copies.max(initial=0))):
         gone = rows[copies > k]
-        state.tapped[gone, kind] -= 1
-        leave(state, gone, kind)
+        leave(state, gone, kind, tapped=True)
         state.graveyard[gone] += 1

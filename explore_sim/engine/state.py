@@ -520,10 +520,14 @@ def from_hand(state: GameState, rows: np.ndarray, card: np.ndarray | int,
     state.hand_lands[rows] -= state.is_land[card] * np.asarray(count, np.int32)
 
 
-def leave(state: GameState, rows: np.ndarray, kind: int) -> None:
-    """One permanent ``kind`` leaves the battlefield in each of ``rows``; its summoning-sick
-    and tapped counts stay within what is left."""
+def leave(state: GameState, rows: np.ndarray, kind: int, tapped: bool = False) -> None:
+    """One permanent ``kind`` leaves the battlefield in each of ``rows``: a tapped copy where
+    ``tapped`` and one is tapped (a land a bounce land returns, a one-shot source sacrificed
+    for its mana), else an untapped one where one is; its summoning-sick and tapped counts
+    stay within what is left."""
     state.battlefield[rows, kind] -= 1
+    if tapped:
+        state.tapped[rows, kind] -= (state.tapped[rows, kind] > 0).astype(state.tapped.dtype)
     for group in state.groups_of[kind]:
         state.permanents[rows, group] -= 1
     state.sick[rows, kind] = np.minimum(state.sick[rows, kind], state.battlefield[rows, kind])

@@ -222,9 +222,11 @@ def land_types(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
         np.zeros(0, dtype=np.int64)
 
 
-def return_to_hand(play: Play, state: GameState, rows: np.ndarray, kind: int) -> None:
-    """Permanent ``kind`` returns to its owner's hand (a land face returns as its card)."""
+def return_to_hand(play: Play, state: GameState, rows: np.ndarray, kind: int,
+                   tapped: bool = False) -> None:
+    """Permanent ``kind`` returns to its owner's hand (a land face returns as its card): a
+    tapped copy where ``tapped`` and one is tapped (:func:`~.state.leave`)."""
     with play.mana.track(state, rows, kind):
-        leave(state, rows, kind)
+        leave(state, rows, kind, tapped)
     card = int(play.tables.features.face_of[kind]) or kind
     to_hand(state, rows, card)

@@ -292,7 +292,7 @@ def bounce(K, S, bounce_land):
         tap_copies(K, S, chosen, ONE)  # its mana stays in the pool
         for c in range(K.dims[Dim.N_CLASSES]):
             S.pool[c] += K.source_units[chosen, c]
-    leave(K, S, chosen)
+    leave(K, S, chosen, YES)  # a tapped copy: tapped for mana, or chosen for being tapped
     note(S, Trace.LAND_LEAVES, chosen, 1, 0)
     card = K.card[chosen, CardCol.FACE_OF] if K.card[chosen, CardCol.FACE_OF] else chosen
     to_hand(K, S, card, ONE)

@@ -7,7 +7,7 @@ packed deck tables ``K`` and changes the game state ``S``.
 from __future__ import annotations
 
 from .bits import next_common, put
-from .codes import ONE
+from .codes import NO, ONE, YES
 from .layout import (
     CardCol,
     Dim,
@@ -226,11 +226,14 @@ def enter(K, S, kind):
 
 
 @compiled
-def leave(K, S, kind):
-    """A permanent leaves the battlefield; its sick and tapped counts stay within what is
-    left."""
+def leave(K, S, kind, tapped):
+    """A permanent leaves the battlefield: a tapped copy where ``tapped`` and one is tapped
+    (a land a bounce land returns, a one-shot source sacrificed for its mana), else an
+    untapped one where one is; its sick and tapped counts stay within what is left."""
     ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
     S.zones[Zone.BF, kind] -= 1
+    if tapped and S.zones[Zone.TAPPED, kind] > 0:
+        S.zones[Zone.TAPPED, kind] -= 1
     for i in range(K.card[kind, CardCol.N_GROUPS]):
         S.perm[K.kind_groups[kind, i]] -= 1
     put(S.sets[SetRow.ON_IDS], kind, S.zones[Zone.BF, kind] > 0)
@@ -315,7 +318,7 @@ def remove(K, S, kind, just_entered):
         ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
         S.zones[Zone.SICK, kind] -= 1
         units_moved(K, S, kind, ready, on)
-    leave(K, S, kind)
+    leave(K, S, kind, NO)
     if is_game_commander(K, kind):
         S.zones[Zone.COMMAND, kind] += 1
         mark_castable(K, S, kind)
@@ -325,8 +328,9 @@ def remove(K, S, kind, just_entered):
 
 @compiled
 def sacrifice(K, S, kind):
-    """Sacrifice a land (a fetch land, Myriad Landscape)."""
-    leave(K, S, kind)
+    """Sacrifice a land (a fetch land, Myriad Landscape): an untapped one ({T} is part of
+    the cost)."""
+    leave(K, S, kind, NO)
     note(S, Trace.LAND_LEAVES, kind, 2, 0)
     S.slots[Slot.GRAVEYARD] += 1
 
@@ -387,13 +391,6 @@ def sacrifice_tapped(K, S, kind, copies):
     for their mana: the units they made were counted as tapped already, so only the
     battlefield's counts move (its untapped copies stay)."""
     for _ in range(copies):
-        ready, on = usable(K, S, kind), S.zones[Zone.BF, kind]
-        S.zones[Zone.TAPPED, kind] -= 1
-        S.zones[Zone.BF, kind] -= 1
-        for i in range(K.card[kind, CardCol.N_GROUPS]):
-            S.perm[K.kind_groups[kind, i]] -= 1
-        put(S.sets[SetRow.ON_IDS], kind, S.zones[Zone.BF, kind] > 0)
-        S.zones[Zone.SICK, kind] = min(S.zones[Zone.SICK, kind], S.zones[Zone.BF, kind])
-        units_moved(K, S, kind, ready, on)
+        leave(K, S, kind, YES)
         note(S, Trace.SACRIFICED, kind, 0, 0)
         S.slots[Slot.GRAVEYARD] += 1
