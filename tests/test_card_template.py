@@ -218,7 +218,8 @@ def test_template_knows_card_files_typos_and_decklist_text(tmp_path):
     assert ("# did you mean 'Jadelight Ranger'? If so, correct the decklist and delete this "
             "table; if not, describe the card below") in template
     header = " ".join(line[2:] for line in template.splitlines() if line.startswith("# "))
-    assert "then pass this file with --cards FILE (cards=[FILE] in Python)." in header
+    assert ("then pass this file with --cards FILE (load_deck(DECK, cards=[FILE]) in Python)."
+            in header)
     assert [t["name"] for t in tomllib.loads(template)["card"]] == ["Jadelight Rangr"]
 
 
@@ -292,4 +293,4 @@ def test_the_unknown_card_error_keeps_the_fix_whole_however_long_the_names():
     message = str(error.value)
     assert len(message) <= 4000 and "\n" not in message
     assert re.search(r"; and \d+ more; to fix: run 'explore-sim cards update'", message)
-    assert message.endswith("(cards=[FILE] in Python)")
+    assert message.endswith("(load_deck(DECK, cards=[FILE]) in Python)")

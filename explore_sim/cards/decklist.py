@@ -685,7 +685,8 @@ def _listed(items: list[str], budget: int) -> str:
 
 def _fix_text(source: str, count: int) -> str:
     """How to make ``count`` unknown cards known, for the end of the unknown-card error."""
-    them, python = ("these cards" if count > 1 else "this card"), " (cards=[FILE] in Python)"
+    them = "these cards" if count > 1 else "this card"
+    python = " (load_deck(DECK, cards=[FILE]) in Python)"
     online = ("; to fix: run 'explore-sim cards update' to download the card database "
               "(online), or 'explore-sim cards import FILE' with Scryfall's 'Oracle Cards' or "
               "MTGJSON's AtomicCards file downloaded in a browser, or write a card file: ")

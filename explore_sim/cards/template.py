@@ -125,10 +125,10 @@ def card_template(
     if not unknown:
         return f"# {source}: every main-deck card is known; no card file is needed\n"
     if path is None:
-        save = "pass this file with --cards FILE (cards=[FILE] in Python)"
+        save = "pass this file with --cards FILE (load_deck(DECK, cards=[FILE]) in Python)"
     else:
         save = (f"save it as {path.stem}.cards.toml beside the deck (it is read with the deck) "
-                "or pass it with --cards FILE (cards=[FILE] in Python)")
+                "or pass it with --cards FILE (load_deck(DECK, cards=[FILE]) in Python)")
     catalog = deck_sources(None, cards, cards_dir, path)
     noun = "card" if len(unknown) == 1 else "cards"
     intro = (f"Card file for {source}: the {len(unknown)} main-deck {noun} that no card "
