@@ -697,9 +697,10 @@ def test_land_choice_plays_a_tapped_land_when_mana_is_not_used():
 
 def test_land_choice_counts_a_castable_card_as_mana_used():
     """A card named by ``castable`` counts as held when the land choice asks whether mana
-    will be used (colours aside): with a Forest in play and River Herald Scout ({1}{U})
-    named, the second Forest goes down untapped before the Guildgate, though neither land
-    makes the Scout castable (with nothing named, the Guildgate goes first, as above)."""
+    will be used (step 2): with a Forest and an Island in play, River Herald Scout ({1}{U})
+    named can be paid now, so the second Forest goes down untapped before the Guildgate; with
+    nothing named, nothing in hand can be paid (Ravenous Chupacabra costs 4), and the
+    Guildgate goes first."""
     from explore_sim.engine.goldfish import GameConfig
 
     scout = fixture_cards().get("River Herald Scout")
@@ -707,10 +708,28 @@ def test_land_choice_counts_a_castable_card_as_mana_used():
         game, state, ids = scripted_game(["Grizzly Bears"] * 3,
                                          hand=["Forest", "Golgari Guildgate",
                                                "Ravenous Chupacabra"],
-                                         battlefield=["Forest"], extra=["River Herald Scout"],
+                                         battlefield=["Forest", "Island"],
+                                         extra=["River Herald Scout"],
                                          config=GameConfig(castable=castable))
         play(game, state)
         assert state.battlefield[0, ids["Forest"]] == untapped
+
+
+def test_land_choice_counts_colours_in_whether_mana_will_be_used():
+    """Step 2 counts colours: with Islands and a Golgari Guildgate in hand and only green
+    spells (Grizzly Bears, Llanowar Elves), no land makes a spell castable on turn 1, so the
+    Guildgate goes down tapped first, and on turn 2 an Island and the Guildgate's G cast a
+    spell. A rule that asked only whether a spell costs at most the mana plus one would play
+    the Islands, whose blue mana casts nothing, and keep the Guildgate until turn 4. Both
+    engines, game by game."""
+    names = ("tapped_lands_played", "cards_cast", "lands_played")
+    games = both_engines(["Grizzly Bears"] * 4,
+                         ["Island", "Island", "Island", "Golgari Guildgate", "Grizzly Bears",
+                          "Llanowar Elves", "Grizzly Bears"], names, turns=3)
+    assert games["kernel"] == games["numpy"]
+    numpy = games["numpy"]
+    assert numpy[1] == {"tapped_lands_played": 1, "cards_cast": 0, "lands_played": 1}
+    assert numpy[2]["cards_cast"] == 1 and numpy[3]["tapped_lands_played"] == 1
 
 
 def test_land_choice_takes_the_missing_colour():

@@ -149,11 +149,11 @@ def will_use_mana(play: Play, state: GameState, rows: np.ndarray,
     """Mana will be used this turn: a spell in hand the casting order casts, a commander in
     the command zone (with its tax), or a card named by ``castable`` (held or not: the land
     choice plays as if it were) costs no more than the mana available (``total``) plus one
-    (colours aside; an X explorer with X >= 1, as the casting pass casts it), shape (rows,)."""
+    (colours aside), shape (rows,)."""
     t = play.tables
     kinds = t.casting.cast_ids  # a spell held for want of a target uses no mana
     holds = of_rows(state.hand, rows)[:, kinds] > 0
-    cheap = t.casting.least[kinds][None, :] <= (total + 1)[:, None]
+    cheap = t.casting.cheapest[kinds][None, :] <= (total + 1)[:, None]
     used = row_any(holds & cheap) | (t.castable_cheapest <= total + 1)
     for kind in t.commander_ids.tolist():  # {2} of tax per earlier cast (CR 903.8)
         taxed = t.casting.cheapest[kind] + 2 * taxed_casts(state, rows, kind)

@@ -11,9 +11,9 @@ return itself). Among the options, in this order:
    named by ``castable`` (counted as held) be cast this turn that could not be cast without
    it;
 2. untapped over tapped when mana will be used this turn (a spell in hand, a commander in
-   the command zone with its tax, or a ``castable`` card costs no more than the mana
-   available plus one, colours aside), tapped first when it will not; a
-   fetch land counts as tapped (the land it finds enters tapped; Fabled Passage's is
+   the command zone with its tax, or a ``castable`` card can be paid now, or could be with
+   one of the untapped lands held: step 1's test, colours counted), tapped first when it
+   will not; a fetch land counts as tapped (the land it finds enters tapped; Fabled Passage's is
    untapped from the fourth land on);
 3. the one that closes most of the *remaining colour deficit* of the wanted cards: the
    spells in hand the casting order casts, a commander in the command zone and the cards
@@ -83,7 +83,6 @@ from .castability import (
     castable_target,
     held_spells,
     land_mana_spent,
-    will_use_mana,
 )
 from .config import LAND_FACES
 from .context import Play
@@ -226,7 +225,16 @@ def _best(play: Play, state: GameState, rows: np.ndarray, held: np.ndarray,
     key = np.zeros((len(rows), n), dtype=np.int64)
     if may_use:
         unit_sets = play.mana.unit_sets(state, rows)
-        will_use = will_use_mana(play, state, rows, row_sum(unit_sets[-1]))
+        # Step 2: mana will be used this turn when a wanted card can be paid now (colours
+        # counted); one that an untapped land held would let be paid is step 1's.
+        spells = held_spells(play, state, rows)
+        before = castable_in_hand(play, state, rows, unit_sets, spells)
+        wanted = play.tables.castable_card_modes
+        target_before = castable_target(play, unit_sets) if wanted else before
+        commanders = play.tables.commander_ids.size > 0
+        commander_before = (castable_commander(play, state, rows, unit_sets) if commanders
+                            else before)
+        will_use = before | target_before | commander_before
     else:
         will_use = np.zeros(len(rows), dtype=bool)
     life_paid = np.zeros((len(rows), n), dtype=bool)  # a land asking for life pays it
@@ -242,13 +250,6 @@ def _best(play: Play, state: GameState, rows: np.ndarray, held: np.ndarray,
                             options.is_passage[None, :] & (lands >= 3), untapped)
     if may_use:  # step 1: a spell in hand, a commander in the command zone, or a card
         # named by castable, castable this turn with the land and not without it
-        spells = held_spells(play, state, rows)
-        before = castable_in_hand(play, state, rows, unit_sets, spells)
-        wanted = play.tables.castable_card_modes
-        target_before = castable_target(play, unit_sets) if wanted else before
-        commanders = play.tables.commander_ids.size > 0
-        commander_before = (castable_commander(play, state, rows, unit_sets) if commanders
-                            else before)
         enables = np.zeros((len(rows), n), dtype=bool)
         for o in range(n):
             trying = held[:, o] & untapped[:, o] & ~(before & target_before & commander_before)

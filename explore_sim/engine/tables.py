@@ -209,9 +209,6 @@ class CastingOrder:
         Each card id's :class:`~explore_sim.engine.paying.ManaTables` mode indices.
     first_mode, cheapest : ndarray, shape (n_cards + 1,)
         A card's first mode, and the least mana any of its modes takes.
-    least : ndarray, shape (n_cards + 1,)
-        The least mana the casting pass casts each card with: :attr:`cheapest`, one more for
-        an X explorer (Jadelight Spelunker, cast with X >= 1; ``ManaTables.card_cheapest``).
     multi_mode_ids : ndarray of intp
         Cards with more than one way to pay (split cards, Phyrexian and {2/G} pips).
     cast_ids : ndarray of intp
@@ -237,7 +234,6 @@ class CastingOrder:
     kind_modes: tuple[tuple[int, ...], ...]
     first_mode: np.ndarray
     cheapest: np.ndarray
-    least: np.ndarray
     multi_mode_ids: np.ndarray
     cast_ids: np.ndarray
     pass_ids: np.ndarray
@@ -549,7 +545,6 @@ def _casting_order(mana: ManaTables, priorities: tuple[np.ndarray, np.ndarray],
         cast_lookup = np.ascontiguousarray(card[:, cast_ids])
     return CastingOrder(
         priority=priority, kind_modes=kind_modes, first_mode=first_mode, cheapest=cheapest,
-        least=mana.card_cheapest,
         multi_mode_ids=multi_mode_ids, cast_ids=cast_ids, pass_ids=pass_ids,
         pass_commanders=pass_commanders,
         pass_x=np.flatnonzero(np.isin(pass_ids, x_ids)),

@@ -131,8 +131,7 @@ def castable_commander(K, S, plain, filtered, n_sets):
 def will_use_mana(K, S, total):
     """A spell in hand the casting order casts, a commander in the command zone (with its
     tax), or a card named by castable (held or not: the land choice plays as if it were),
-    costs no more than the mana available plus one (colours aside; an X explorer with X >= 1,
-    as the casting pass casts it: ``CardCol.LEAST``)."""
+    costs no more than the mana available plus one (colours aside)."""
     if K.dims[Dim.CASTABLE_CHEAPEST] <= total + 1:
         return True
     for slot in range(K.dims[Dim.N_COMMANDERS]):
@@ -144,7 +143,7 @@ def will_use_mana(K, S, total):
     held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]  # not a spell held for a target
     kind = next_common(held, cast, 1)
     while kind >= 0:
-        if K.card[kind, CardCol.LEAST] <= total + 1:
+        if K.card[kind, CardCol.CHEAPEST] <= total + 1:
             return True
         kind = next_common(held, cast, kind + 1)
     return False

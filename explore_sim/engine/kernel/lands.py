@@ -32,7 +32,6 @@ from .decisions import (
     castable_target,
     land_mana_spent,
     scry,
-    will_use_mana,
 )
 from .layout import (
     CardCol,
@@ -47,7 +46,7 @@ from .layout import (
     Work,
     Zone,
 )
-from .mana import total_of, unit_sets
+from .mana import unit_sets
 from .records import compiled
 from .search import enters_land, sacrifice_to_search, shuffle_library, take_land
 from .trace import note
@@ -133,11 +132,9 @@ def choose_land(K, S, land_drop, tapped):
     n_classes = K.dims[Dim.N_CLASSES]
     plain, filtered = S.work[Work.CHOOSE_PLAIN], S.work[Work.CHOOSE_FILTERED]
     n_sets = 1
-    will_use = False
     before = target_before = commander_before = False
     if may_use:
         n_sets = unit_sets(K, S, plain, filtered, NONE, ZERO)
-        will_use = will_use_mana(K, S, total_of(K, filtered if n_sets > 1 else plain))
         before = castable_in_hand(K, S, plain, filtered, n_sets)
         # Step 1 counts the cards named by castable as held, and a commander in the
         # command zone.
@@ -145,6 +142,9 @@ def choose_land(K, S, land_drop, tapped):
             else before
         commander_before = castable_commander(K, S, plain, filtered, n_sets) \
             if K.dims[Dim.N_COMMANDERS] else before
+    # Step 2: mana will be used this turn when a wanted card can be paid now (colours
+    # counted); one that an untapped land held would let be paid is step 1's.
+    will_use = before or target_before or commander_before
     lands = count(K, S, Group.LAND)
     keys = S.work[Work.OPTION_KEYS]
     keys[:n_options] = 0

@@ -84,7 +84,6 @@ class CardCol(_Numbered):
     TOUGHNESS = auto()
     SOURCE_COST = auto()
     CHEAPEST = auto()
-    LEAST = auto()
     N_CARD_MODES = auto()
     NEEDS_TARGET = auto()
     ABILITY_COST_MODE = auto()

@@ -327,7 +327,6 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         CardCol.TAPPED_ARG: f.tapped_arg, CardCol.BASIC_TYPES: f.basic_types,
         CardCol.FACE_OF: f.face_of, CardCol.POWER: f.power, CardCol.TOUGHNESS: f.toughness,
         CardCol.SOURCE_COST: f.source_cost, CardCol.CHEAPEST: casting.cheapest,
-        CardCol.LEAST: casting.least,
         CardCol.N_CARD_MODES: n_card_modes, CardCol.NEEDS_TARGET: _needs_target(tables),
         CardCol.ABILITY_COST_MODE: tables.ability_cost_mode, CardCol.IS_CAST: is_cast,
         CardCol.COMMANDER_SLOT: commander_slot, CardCol.LAND_COLOURS: tables.land_colours,
