@@ -15,8 +15,8 @@ from explore_sim import plotting
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "figures"
-MERFOLK = ROOT / "decks" / "lci_merfolk_explore.txt"
-SULTAI = ROOT / "decks" / "xln_sultai_explore.txt"
+MERFOLK = "merfolk"  # shipped decks, by name (explore_sim/decks/)
+SULTAI = "xln-sultai"
 
 
 def save(figure: Figure, name: str) -> None:

@@ -258,17 +258,18 @@ def test_hakbal_puts_the_land_whose_mana_the_second_main_phase_uses():
 
 #: An independent one-game-at-a-time simulation of ``fixtures/decks/hakbal_99_vanilla.txt``
 #: (about 200,000 games, 5 turns, policy mill, London mulligan with the free first one, on the
-#: play), written from the documented rules: turn 5's means and their standard errors.
-INDEPENDENT_HAKBAL_TURN_5 = {"cards_cast": (5.265, 0.0031), "mana_spent": (14.318, 0.0077),
-                             "colour_screwed": (0.0559, 0.0005)}
+#: play), written from the documented rules: turn 5's means and their standard errors. It
+#: plays the land choice's step 2 colours aside, as the rules then said; step 2 now counts
+#: colours, which moves ``mana_spent`` (+0.038 in explore_sim's games, docs/guide/commander.md)
+#: beyond the test's reach, so that metric is no longer compared.
+INDEPENDENT_HAKBAL_TURN_5 = {"cards_cast": (5.265, 0.0031), "colour_screwed": (0.0559, 0.0005)}
 
 
 @pytest.mark.slow
 def test_hakbal_with_explorers_agrees_with_an_independent_simulation():
-    """With its Merfolk exploring at every combat, the Hakbal deck casts as many spells, spends
-    as much mana and is colour-screwed as often on turn 5 as an independent simulation of the
-    documented play (Hakbal's land chosen like a land drop), within 4 standard errors of the
-    difference."""
+    """With its Merfolk exploring at every combat, the Hakbal deck casts as many spells and is
+    colour-screwed as often on turn 5 as an independent simulation of the documented play
+    (Hakbal's land chosen like a land drop), within 4 standard errors of the difference."""
     deck = TESTS / "fixtures" / "decks" / "hakbal_99_vanilla.txt"
     result = explore_sim.simulate(deck, turns=5, trials=60_000, seed=3, policy="mill")
     summary = result.summary().query("turn == 5").set_index("metric")

@@ -118,17 +118,17 @@ def test_step_1_plays_the_land_that_lets_the_commander_be_cast(deck):
     assert {"kernel": kernel, "numpy": numpy} == {"kernel": expected, "numpy": expected}
 
 
-def test_step_2_plays_untapped_when_the_commander_may_use_the_mana(deck):
-    """Forests on turns 1-3; on turn 4 Hakbal costs no more than the mana available plus one
-    (4 <= 3 + 1), so mana will be used (colours aside, as for a spell in hand): the untapped
-    Forest is played over the Simic Guildgate drawn, though Hakbal still lacks its {U}.
-    Without the commander counted the Guildgate would come first (tapped first when no mana
-    is used)."""
+def test_step_2_plays_tapped_while_the_commander_still_lacks_a_colour(deck):
+    """Forests on turns 1-3; on turn 4 Hakbal ({2}{G}{U}) cannot be paid, nor could it with
+    the Forest in hand (no {U}), so no mana will be used this turn (step 2 counts colours):
+    the Simic Guildgate drawn goes down tapped first, and its {U} casts Hakbal on turn 5 with
+    the Forest. A rule that asked only whether Hakbal costs at most the mana plus one (4 <=
+    3 + 1) would play the Forest, and Hakbal would wait for the Guildgate to untap on turn 6."""
     hand = ["Forest"] * 4 + ["Platinum Angel"] * 3
-    library = ["Platinum Angel"] * 3 + ["Simic Guildgate", "Platinum Angel"]
-    kernel, numpy = both_engines(deck, hand, library, turns=4)
-    expected = {"lands_played": [1, 2, 3, 4], "tapped_lands_played": [0, 0, 0, 0],
-                "commander_cast": [0, 0, 0, 0], "life_paid": [0, 0, 0, 0]}
+    library = ["Platinum Angel"] * 3 + ["Simic Guildgate", "Platinum Angel", "Platinum Angel"]
+    kernel, numpy = both_engines(deck, hand, library, turns=5)
+    expected = {"lands_played": [1, 2, 3, 4, 5], "tapped_lands_played": [0, 0, 0, 1, 1],
+                "commander_cast": [0, 0, 0, 0, 1], "life_paid": [0, 0, 0, 0, 0]}
     assert {"kernel": kernel, "numpy": numpy} == {"kernel": expected, "numpy": expected}
 
 
