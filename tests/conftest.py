@@ -132,11 +132,12 @@ def scripted_game(library=(), hand=(), battlefield=(), *, extra=(), commanders=(
     return game, state, ids
 
 
-def both_engines(library, hand, names, *, commander=None, turns=4, on_play=True, policy="keep"):
+def both_engines(library, hand, names, *, commander=None, turns=4, on_play=True, policy="keep",
+                 castable=()):
     """One game dealt by hand (library top first, the opening hand given, no mulligan),
     played by the compiled kernel and by the vectorised engine: per engine, per turn, the
     metrics ``names`` as ints, ``{"kernel": {turn: {name: value}}, "numpy": ...}``. Cards
-    are read from :func:`fixture_cards`."""
+    are read from :func:`fixture_cards`; ``castable`` names the cards of ``castable:CARD``."""
     from explore_sim.cards.decklist import Deck
     from explore_sim.engine.goldfish import GameConfig, GameState, Goldfish, deck_tables
     from explore_sim.engine.kernel import play_openings
@@ -154,7 +155,8 @@ def both_engines(library, hand, names, *, commander=None, turns=4, on_play=True,
     counts = np.zeros((1, len(features)), dtype=np.int16)
     for name in hand:
         counts[0, features.id_of(catalog.get(name))] += 1
-    config = GameConfig(turns=turns, on_play=on_play)
+    config = GameConfig(turns=turns, on_play=on_play,
+                        castable=tuple(catalog.get(name) for name in castable))
 
     def opening():  # the NumPy engine plays on the opening's arrays: one each
         return OpeningHands(library=lib.copy(), top=np.zeros(1, np.int32),

@@ -41,7 +41,8 @@ Deck
 2 Queen's Agent
 2 Defossilize
 2 Triple Blue Test Card
-60 Platinum Angel
+2 Llanowar Elves
+58 Platinum Angel
 """
 METRICS = ("lands_played", "tapped_lands_played", "commander_cast", "life_paid")
 
@@ -129,6 +130,21 @@ def test_step_2_plays_tapped_while_the_commander_still_lacks_a_colour(deck):
     kernel, numpy = both_engines(deck, hand, library, turns=5)
     expected = {"lands_played": [1, 2, 3, 4, 5], "tapped_lands_played": [0, 0, 0, 1, 1],
                 "commander_cast": [0, 0, 0, 0, 1], "life_paid": [0, 0, 0, 0, 0]}
+    assert {"kernel": kernel, "numpy": numpy} == {"kernel": expected, "numpy": expected}
+
+
+def test_step_2_plays_untapped_when_the_commander_can_be_paid_before_the_land_drop(deck):
+    """Turn 1 a Forest and Llanowar Elves; turn 2 a Simic Guildgate (tapped, the only land)
+    and the second Elves. On turn 3 the Forest, the Guildgate and both Elves pay Hakbal
+    ({2}{G}{U}) before the land drop, so mana will be used this turn (step 2 counts the
+    commander in the command zone): the Island drawn that turn goes down untapped before the
+    second Guildgate, and Hakbal is cast."""
+    hand = ["Forest", "Llanowar Elves", "Llanowar Elves", "Simic Guildgate", "Simic Guildgate",
+            "Platinum Angel", "Platinum Angel"]
+    library = ["Platinum Angel", "Platinum Angel", "Island"]  # a Commander game draws on turn 1
+    kernel, numpy = both_engines(deck, hand, library, turns=3)
+    expected = {"lands_played": [1, 2, 3], "tapped_lands_played": [0, 1, 1],
+                "commander_cast": [0, 0, 1], "life_paid": [0, 0, 0]}
     assert {"kernel": kernel, "numpy": numpy} == {"kernel": expected, "numpy": expected}
 
 

@@ -611,6 +611,21 @@ def test_shock_land_pays_two_life_only_when_its_mana_is_wanted():
     assert not untapped and state.totals["life_paid"][0] == 0
 
 
+def test_shock_land_pays_two_life_for_a_card_named_by_castable():
+    """A card named by ``castable`` is wanted as if held: a Forest on turn 1, then Breeding
+    Pool, drawn, is the only land; with River Herald Scout ({1}{U}) named, the Pool's {U} lets
+    the Scout be paid, so it pays 2 life to enter untapped; with nothing named (the Ravenous
+    Chupacabras in hand cost 4) it enters tapped. Both engines, game by game."""
+    names = ("life_paid", "tapped_lands_played", "lands_played")
+    for castable, life in ((("River Herald Scout",), 2), ((), 0)):
+        games = both_engines(["Breeding Pool"] + ["Grizzly Bears"] * 3,
+                             ["Forest"] + ["Ravenous Chupacabra"] * 6, names, turns=2,
+                             castable=castable)
+        assert games["kernel"] == games["numpy"]
+        assert games["numpy"][2] == {"life_paid": life, "tapped_lands_played": 0 if life else 1,
+                                     "lands_played": 2}
+
+
 def test_guildgate_enters_tapped_and_counts_as_a_tapped_land_drop():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Guildgate"],
                                      battlefield=["Forest"])

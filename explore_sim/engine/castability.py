@@ -21,7 +21,7 @@ from .zones import count, creatures
 
 __all__ = ["castable_columns", "held_spells", "castable_in_hand", "first_castable",
            "castable_pairs", "castable_card", "castable_next_turn", "available_mana",
-           "record_main_phase", "will_use_mana", "land_mana_spent", "castable_target",
+           "record_main_phase", "land_mana_spent", "castable_target",
            "taxed_casts",
            "commander_payable", "castable_commander"]
 
@@ -142,23 +142,6 @@ def available_mana(play: Play, state: GameState, rows: np.ndarray | None = None)
     (Signet-style filters counted as activated)."""
     rows = np.arange(state.trials) if rows is None else rows
     return row_sum(play.mana.units(state, rows, filters=True)).astype(np.int32)
-
-
-def will_use_mana(play: Play, state: GameState, rows: np.ndarray,
-                  total: np.ndarray) -> np.ndarray:
-    """Mana will be used this turn: a spell in hand the casting order casts, a commander in
-    the command zone (with its tax), or a card named by ``castable`` (held or not: the land
-    choice plays as if it were) costs no more than the mana available (``total``) plus one
-    (colours aside), shape (rows,)."""
-    t = play.tables
-    kinds = t.casting.cast_ids  # a spell held for want of a target uses no mana
-    holds = of_rows(state.hand, rows)[:, kinds] > 0
-    cheap = t.casting.cheapest[kinds][None, :] <= (total + 1)[:, None]
-    used = row_any(holds & cheap) | (t.castable_cheapest <= total + 1)
-    for kind in t.commander_ids.tolist():  # {2} of tax per earlier cast (CR 903.8)
-        taxed = t.casting.cheapest[kind] + 2 * taxed_casts(state, rows, kind)
-        used |= (state.command[rows, kind] > 0) & (taxed <= total + 1)
-    return used
 
 
 def land_mana_spent(play: Play, state: GameState, rows: np.ndarray,

@@ -128,10 +128,11 @@ def castable_commander(K, S, plain, filtered, n_sets):
 
 
 @compiled
-def will_use_mana(K, S, total):
-    """A spell in hand the casting order casts, a commander in the command zone (with its
-    tax), or a card named by castable (held or not: the land choice plays as if it were),
-    costs no more than the mana available plus one (colours aside)."""
+def may_use_mana(K, S, total):
+    """:func:`land_mana_spent`'s quick test before its exact one: a spell in hand the casting
+    order casts, a commander in the command zone (with its tax), or a card named by castable
+    (held or not) costs no more than ``total`` plus one (colours aside); when none does, no
+    mana of a land can be spent."""
     if K.dims[Dim.CASTABLE_CHEAPEST] <= total + 1:
         return True
     for slot in range(K.dims[Dim.N_COMMANDERS]):
@@ -189,7 +190,7 @@ def land_mana_spent(K, S, plain, filtered, n_sets, units):
     target = total_of(K, more_filtered if n_sets > 1 else more_plain)
     most = max(target, total_of(K, more_plain))  # a filter may make less than it costs
     before = max(total_of(K, filtered if n_sets > 1 else plain), total_of(K, plain))
-    if not will_use_mana(K, S, most - 1):
+    if not may_use_mana(K, S, most - 1):
         return False  # no wanted card costs as little as the mana with the land
     sums = np.int64(1)  # bit 0: no card, no mana
     held, cast = S.sets[SetRow.HELD_IDS], K.id_sets[IdSet.CAST_IDS]
