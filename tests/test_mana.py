@@ -666,6 +666,19 @@ def test_bounce_land_returns_the_copy_it_tapped_and_the_other_copies_stay_untapp
     assert games["numpy"][3] == {"mana_available": 2, "cards_cast": 2, "lands_played": 2}
 
 
+def test_bounce_land_returns_the_least_flexible_other_land_beside_an_older_copy_of_itself():
+    """A second Golgari Rot Farm, with a Forest and the first Rot Farm in play, returns the
+    Forest (the least flexible other land: one colour); the first Rot Farm counts as the
+    untapped land it is, not as tapped because the second entered tapped. So turn 5 plays
+    the Forest again and has three lands. Both engines, game by game."""
+    names = ("lands_played", "mana_available", "cards_cast")
+    bears = "Grizzly Bears"
+    games = both_engines([bears] * 5, ["Forest", "Golgari Rot Farm", "Golgari Rot Farm"]
+                         + [bears] * 4, names, turns=5)
+    assert games["kernel"] == games["numpy"]
+    assert [games["numpy"][t]["lands_played"] for t in range(1, 6)] == [1, 1, 2, 2, 3]
+
+
 def test_bounce_land_is_not_played_without_another_land_to_return():
     """It would return itself: a lost land drop. Another land in hand is played instead."""
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Golgari Rot Farm"])

@@ -393,9 +393,9 @@ def _bounce(play: Play, state: GameState, rows: np.ndarray, bounce_land: int) ->
     """Return a land you control to hand: the least flexible other land, tapped ones first,
     tapped for mana beforehand if it is untapped; else the bounce land itself."""
     lands = play.tables.land_ids
-    present = of_rows(state.battlefield, rows)[:, lands].astype(np.int32)
-    present[:, lands == bounce_land] -= 1
-    tapped = (of_rows(state.tapped, rows)[:, lands] > 0).astype(np.int64)
+    own = (lands == bounce_land).astype(np.int32)  # the bounce land itself, just entered tapped
+    present = of_rows(state.battlefield, rows)[:, lands].astype(np.int32) - own
+    tapped = (of_rows(state.tapped, rows)[:, lands] - own > 0).astype(np.int64)
     colours = np.array([bin(int(c)).count("1") for c in play.tables.land_colours[lands]])
     # Tapped ones first, then the fewest colours, then deck order.
     score = ((tapped << 20) + ((8 - colours) << 12)[None, :]

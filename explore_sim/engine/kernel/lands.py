@@ -276,7 +276,8 @@ def bounce(K, S, bounce_land):
     chosen, best_key = bounce_land, -1
     for n in range(group_size(K, Group.LAND_IDS)):
         land = group_id(K, Group.LAND_IDS, n)
-        present = S.zones[Zone.BF, land] - (1 if land == bounce_land else 0)
+        own = 1 if land == bounce_land else 0  # the bounce land itself, just entered tapped
+        present = S.zones[Zone.BF, land] - own
         if present <= 0:
             continue
         colours = 0
@@ -284,7 +285,7 @@ def bounce(K, S, bounce_land):
         while mask:
             colours += mask & 1
             mask >>= 1
-        tapped = 1 if S.zones[Zone.TAPPED, land] > 0 else 0
+        tapped = 1 if S.zones[Zone.TAPPED, land] - own > 0 else 0
         key = (tapped << 20) + ((8 - colours) << 12) + 4095 - n
         if key > best_key:
             chosen, best_key = land, key
