@@ -272,6 +272,26 @@ def test_the_command_prints_the_game_turn_by_turn(capsys):
     assert capsys.readouterr().out.startswith("turn,step,event,card,detail\n0,1,deal,")
 
 
+@pytest.mark.slow
+def test_the_command_replays_a_run_with_castable_cards(capsys):
+    """A card named by simulate's --castable steers the land choice, so replay takes it too:
+    the command plays the game explore_sim.replay plays with it, which differs from the game
+    without it in some trial; an unknown name is a one-line error."""
+    contempt = next(card for card in explore_sim.load_deck(GOLGARI).cards
+                    if card.name == "Vraska's Contempt")
+    differs = next(trial for trial in range(40)
+                   if explore_sim.replay(GOLGARI, trial=trial, seed=1, turns=4,
+                                         castable=[contempt]).text()
+                   != explore_sim.replay(GOLGARI, trial=trial, seed=1, turns=4).text())
+    assert main(["replay", str(GOLGARI), "--seed", "1", "--trial", str(differs), "--turns", "4",
+                 "--castable", "Vraska's Contempt"]) == 0
+    assert capsys.readouterr().out == explore_sim.replay(
+        GOLGARI, trial=differs, seed=1, turns=4, castable=[contempt]).text()
+    assert main(["replay", str(GOLGARI), "--seed", "1", "--castable", "Vraskas Contemp"]) == 2
+    err = capsys.readouterr().err
+    assert "--castable: unknown card 'Vraskas Contemp'" in err and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--trial", "100000"], "trial must be from 0 to 99999 (the run's trials less one), got "
                             "100000"),

@@ -13,7 +13,7 @@ from ..analysis.sweep import sweep
 from ..cards import Card
 from ..cards.card_index import card_sources
 from ..cards.decklist import deck_card_files
-from ..errors import OptionError, clip
+from ..errors import OptionError
 from . import shared
 from .arguments import add_policy, add_seed_and_format, deck_help, whole
 from .game_options import add_game_options, game_options_of
@@ -115,13 +115,7 @@ def run(args: argparse.Namespace) -> Output:
     companions = [str(f) for path in paths for f in deck_card_files(path)]
     if companions:
         sources = card_sources([*args.cards, *companions], args.cards_dir)
-    castable = []
-    for name in args.castable:
-        card = sources.find(name)
-        if card is None:
-            raise OptionError(f"--castable: unknown card {clip(name)!r}"
-                              f"{sources.suggestion_text(name)}")
-        castable.append(card)
+    castable = shared.castable_cards(args, paths)
     metrics = None
     if args.metrics:  # checked before the games are played
         metrics = check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()],

@@ -13,8 +13,9 @@ from .output import Output
 
 __all__ = ["add_parser", "run"]
 
-#: The game options ``replay`` leaves out: ``--engine`` (a replay is the compiled kernel's
-#: game) and ``--castable`` (its metrics are simulate's, checked there).
+#: The game options ``replay`` reads apart: ``--engine`` (a replay is the compiled kernel's
+#: game, left out) and ``--castable`` (card names, found as simulate finds them: the cards
+#: named steer the land choice, so a replay of a run with them names them too).
 _OWN = ("engine", "castable")
 
 
@@ -35,6 +36,9 @@ def add_parser(commands: argparse._SubParsersAction, parents: list) -> None:
                      help="the game's index in the run: 0 to --trials minus 1 (default 0)")
     add_policy(run)
     add_game_options(run, option_names_leaving_out(_OWN))
+    run.add_argument("--castable", action="append", default=[], metavar="CARD",
+                     help="a card named by simulate's --castable (repeatable): the land choice "
+                          "plays toward it, so the run replayed named it too")
     run.add_argument("--trials", type=whole, default=100_000,
                      help="the run's games (default 100000, as simulate); bounds --trial")
     add_seed_and_format(run)
@@ -54,7 +58,8 @@ def run(args: argparse.Namespace) -> Output:
     """
     deck = shared.deck(args, args.deck)
     result = replay(deck, trial=args.trial, policy=args.policy, trials=args.trials,
-                    seed=args.seed, **game_options_of(args, option_names_leaving_out(_OWN)))
+                    seed=args.seed, castable=shared.castable_cards(args, [args.deck]),
+                    **game_options_of(args, option_names_leaving_out(_OWN)))
     if args.format == "table":
         return Output(result.text())
     return Output(render(args.format, result.meta, result.events, ""))

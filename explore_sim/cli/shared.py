@@ -14,16 +14,16 @@ from typing import Any
 
 from ..analysis.executors import SCHEDULER_ENV, DaskExecutor, Executor
 from ..analysis.metric_checks import check_metrics
-from ..cards import CardSources
+from ..cards import Card, CardSources
 from ..cards.card_index import card_sources
-from ..cards.decklist import Deck, load_deck
+from ..cards.decklist import Deck, deck_card_files, load_deck
 from ..errors import OptionError, clip
 from ..progress import ProgressBar
 from .arguments import PROG
 from .output import print_line
 
-__all__ = ["sources", "deck", "progress", "check_plot_path", "plot_later", "scheduler",
-           "metric_list"]
+__all__ = ["sources", "deck", "castable_cards", "progress", "check_plot_path", "plot_later",
+           "scheduler", "metric_list"]
 
 
 def sources(args: argparse.Namespace) -> CardSources:
@@ -53,6 +53,38 @@ def deck(args: argparse.Namespace, path: str) -> Deck:
     Deck
     """
     return load_deck(path, format=args.deck_format, cards=args.cards, cards_dir=args.cards_dir)
+
+
+def castable_cards(args: argparse.Namespace, paths: Sequence[str]) -> list[Card]:
+    """The cards ``--castable`` names, found in ``--cards``, ``--cards-dir`` and the card
+    files of the decklists at ``paths`` (``NAME.cards.toml`` beside each).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+    paths : sequence of str
+
+    Returns
+    -------
+    list of Card
+
+    Raises
+    ------
+    OptionError
+        A name no card source knows.
+    """
+    found = sources(args)
+    companions = [str(f) for path in paths for f in deck_card_files(path)]
+    if companions:
+        found = card_sources([*args.cards, *companions], args.cards_dir)
+    castable = []
+    for name in args.castable:
+        card = found.find(name)
+        if card is None:
+            raise OptionError(f"--castable: unknown card {clip(name)!r}"
+                              f"{found.suggestion_text(name)}")
+        castable.append(card)
+    return castable
 
 
 def progress(args: argparse.Namespace, label: str) -> ProgressBar:
