@@ -11,8 +11,6 @@ from ..analysis.report import render
 from ..analysis.simulate import simulate
 from ..analysis.sweep import sweep
 from ..cards import Card
-from ..cards.card_index import card_sources
-from ..cards.decklist import deck_card_files
 from ..errors import OptionError
 from . import shared
 from .arguments import add_policy, add_seed_and_format, deck_help, whole
@@ -108,14 +106,11 @@ def run(args: argparse.Namespace) -> Output:
     -------
     Output
     """
-    sources = shared.sources(args)
     paths = [args.deck, *args.more_decks] if args.command == "sweep" else \
         [args.deck] if args.command == "simulate" else args.decks
     # Card names of --castable and --vary come from every deck's own card file too.
-    companions = [str(f) for path in paths for f in deck_card_files(path)]
-    if companions:
-        sources = card_sources([*args.cards, *companions], args.cards_dir)
-    castable = shared.castable_cards(args, paths)
+    sources = shared.sources_with_decks(args, paths)
+    castable = shared.castable_cards(args, sources)
     metrics = None
     if args.metrics:  # checked before the games are played
         metrics = check_metrics([m.strip() for m in args.metrics.split(",") if m.strip()],

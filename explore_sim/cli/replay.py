@@ -57,8 +57,9 @@ def run(args: argparse.Namespace) -> Output:
         The log (``--format table``), or the events' rows (csv, json).
     """
     deck = shared.deck(args, args.deck)
+    castable = shared.castable_cards(args, shared.sources_with_decks(args, [args.deck]))
     result = replay(deck, trial=args.trial, policy=args.policy, trials=args.trials,
-                    seed=args.seed, castable=shared.castable_cards(args, [args.deck]),
+                    seed=args.seed, castable=castable,
                     **game_options_of(args, option_names_leaving_out(_OWN)))
     if args.format == "table":
         return Output(result.text())

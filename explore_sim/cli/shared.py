@@ -22,8 +22,8 @@ from ..progress import ProgressBar
 from .arguments import PROG
 from .output import print_line
 
-__all__ = ["sources", "deck", "castable_cards", "progress", "check_plot_path", "plot_later",
-           "scheduler", "metric_list"]
+__all__ = ["sources", "deck", "sources_with_decks", "castable_cards", "progress",
+           "check_plot_path", "plot_later", "scheduler", "metric_list"]
 
 
 def sources(args: argparse.Namespace) -> CardSources:
@@ -55,14 +55,33 @@ def deck(args: argparse.Namespace, path: str) -> Deck:
     return load_deck(path, format=args.deck_format, cards=args.cards, cards_dir=args.cards_dir)
 
 
-def castable_cards(args: argparse.Namespace, paths: Sequence[str]) -> list[Card]:
-    """The cards ``--castable`` names, found in ``--cards``, ``--cards-dir`` and the card
-    files of the decklists at ``paths`` (``NAME.cards.toml`` beside each).
+def sources_with_decks(args: argparse.Namespace, paths: Sequence[str]) -> CardSources:
+    """The card sources of ``--cards`` and ``--cards-dir``, and the card files of the
+    decklists at ``paths`` (``NAME.cards.toml`` beside each), where card names given as
+    options (``--castable``, ``--vary``) are found.
 
     Parameters
     ----------
     args : argparse.Namespace
     paths : sequence of str
+
+    Returns
+    -------
+    CardSources
+    """
+    companions = [str(f) for path in paths for f in deck_card_files(path)]
+    if companions:
+        return card_sources([*args.cards, *companions], args.cards_dir)
+    return sources(args)
+
+
+def castable_cards(args: argparse.Namespace, found: CardSources) -> list[Card]:
+    """The cards ``--castable`` names, found in ``found`` (:func:`sources_with_decks`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+    found : CardSources
 
     Returns
     -------
@@ -73,10 +92,6 @@ def castable_cards(args: argparse.Namespace, paths: Sequence[str]) -> list[Card]
     OptionError
         A name no card source knows.
     """
-    found = sources(args)
-    companions = [str(f) for path in paths for f in deck_card_files(path)]
-    if companions:
-        found = card_sources([*args.cards, *companions], args.cards_dir)
     castable = []
     for name in args.castable:
         card = found.find(name)
