@@ -169,6 +169,9 @@ GAMES: tuple[GoldenGame, ...] = (
                 "District Guide": 8, "Myriad Landscape": 4, "Grizzly Bears": 18},
        "ability:ramp ability:basic_to_hand_on_enter ability:activated_search metric:lands_put",
        turns=6),
+    _g("pool_maps", {"Forest": 16, "Golgari Rot Farm": 8, "Sentinel of the Nameless City": 16,
+                     "Grizzly Bears": 20},
+       "ability:pool_maps", turns=6),
     _g("land_search", {"Forest": 6, "Island": 6, "Breeding Pool": 4, "Nature's Lore": 8,
                        "Three Visits": 4, "Farseek": 8, "Lotus Petal": 8, "Grizzly Bears": 16},
        "ability:land_search ability:sacrifice_for_mana", turns=5),
@@ -379,7 +382,8 @@ OPTION_METRICS = {"castable": "castable:", "castable_lands": "castable_lands:"}
 
 
 #: Steps of other abilities, with what their log shows.
-_STEP_SIGNS = {"maps": "map used", "crewer_explores": "Subterranean Schooner makes",
+_STEP_SIGNS = {"maps": "map used", "pool_maps": "paid with mana left in the pool",
+               "crewer_explores": "Subterranean Schooner makes",
                "lantern_explores": "Glowcap Lantern makes"}
 #: Abilities whose card being cast is not enough: what their log must show besides (every
 #: pattern): a search put a land untapped and one tapped, a one-shot source paid for a spell.

@@ -25,12 +25,12 @@ class Cards:
     is_land: list[bool]
     mana_value: list[int]
     is_land_like: list[bool] | None = None  # spell // land double-faced cards
-    is_source: list[bool] | None = None  # cards with a mana ability
+    ramps: list[bool] | None = None  # mana sources and spells that put a land into play
     never_cast: list[bool] | None = None  # spells a goldfish game never casts
 
     def __post_init__(self) -> None:
-        if self.is_source is None:
-            self.is_source = [False] * len(self.is_land)
+        if self.ramps is None:
+            self.ramps = [False] * len(self.is_land)
         if self.never_cast is None:
             self.never_cast = [False] * len(self.is_land)
 
@@ -42,7 +42,7 @@ class Cards:
             is_land=[bool(x) for x in features.is_land],
             mana_value=[int(x) for x in features.mana_value],
             is_land_like=[bool(x) for x in features.is_land_like],
-            is_source=[bool(x) for x in features.is_source],
+            ramps=[bool(x) for x in features.ramps],
             never_cast=[False] + [bool(held_reason(card))
                                   for card in features.cards[:len(features) - 1]],
         )
@@ -203,7 +203,7 @@ def karsten_bottom(seven: list[int], bottoms: int, cards: Cards) -> tuple[list[i
         if j < spell_bottoms:
             options = [card for card in held if not cards.counts_as_land(card)]
             card = min(options, key=lambda c: (not cards.never_cast[c], -cards.mana_value[c],
-                                               cards.is_source[c], c))
+                                               cards.ramps[c], c))
         else:
             options = [card for card in held if cards.counts_as_land(card)]
             card = min(options, key=lambda c: (-held.count(c), c))

@@ -10,7 +10,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import fixture_cards, scripted_game
+from conftest import both_engines, fixture_cards, scripted_game
 
 from explore_sim.cards import Card
 from explore_sim.engine.goldfish import GameConfig
@@ -329,6 +329,23 @@ def test_M3_maps_wait_for_the_second_main_phase():
                                    battlefield=["Island", "Forest"])
     play(game, state)  # 2 mana: Siren, then 1 left: Bears cannot be cast, Map used after
     assert state.totals["maps_used"][0] == 1 and state.totals["cards_cast"][0] == 1
+
+
+def test_M3_a_map_uses_mana_left_in_the_pool_before_the_first_main_phase_ends():
+    """Turn 4: Golgari Rot Farm taps a Forest for {G} and returns it; nothing can be cast,
+    and that {G} would empty at the end of the phase. It pays a Map there (no other source
+    is tapped), so the Sentinel attacks with the explore's +1/+1 counter: 4 damage, not 3.
+    The Sentinel's attack Map uses a Forest in the second main phase. Both engines, game by
+    game."""
+    names = ("maps_used", "mana_spent", "damage", "explore_counters")
+    library = ["Get Lost", "Forest", "Golgari Rot Farm"] + ["Get Lost"] * 8
+    hand = ["Forest", "Forest", "Sentinel of the Nameless City", "Get Lost", "Get Lost"]
+    games = both_engines(library, hand, names, turns=4)
+    assert games["kernel"] == games["numpy"]
+    turn_3, turn_4 = games["numpy"][3], games["numpy"][4]
+    assert (turn_4["maps_used"], turn_4["explore_counters"]) == (2, 2)
+    assert turn_4["mana_spent"] - turn_3["mana_spent"] == 2  # the pool's {G} and a Forest
+    assert turn_4["damage"] - turn_3["damage"] == 4  # 3 power and the counter
 
 
 def test_M4_no_creature_no_map_activation():

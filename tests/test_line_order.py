@@ -9,9 +9,10 @@ import shutil
 
 import numpy as np
 import pytest
-from conftest import DECKS, fixture_cards, scripted_game
+from conftest import DECKS, both_engines, fixture_cards, scripted_game
 
 import explore_sim
+from explore_sim.engine.config import GameConfig
 
 CARD_LINE = re.compile(r"^\s*\d+x?\s+\S")
 
@@ -98,3 +99,65 @@ def test_mulligan_bottoms_and_discards_keep_the_mana_source(names):
                                    + ["Island"] * 2, battlefield=[], extra=names)
     game.cleanup(state)
     assert state.hand[0, game.f.id_of(catalog.get("Mind Stone"))] == 4
+
+
+def test_of_two_spells_of_one_cost_the_ramp_spell_is_cast_first():
+    """Rampant Growth and Grizzly Bears both cost 2: with two Forests on turn 2 the ramp
+    spell is cast (its Forest enters tapped), not the Bears the name order would take first.
+    Both engines, game by game."""
+    names = ("creatures", "lands_put", "lands_played", "cards_cast")
+    games = both_engines(["Forest"] * 6, ["Forest", "Forest", "Grizzly Bears", "Rampant Growth"],
+                         names, turns=3)
+    assert games["kernel"] == games["numpy"]
+    turn_2 = games["numpy"][2]
+    assert (turn_2["lands_put"], turn_2["creatures"], turn_2["cards_cast"]) == (1, 0, 1)
+    assert games["numpy"][3]["lands_played"] == 4  # 2 drops, the ramp's Forest, turn 3's drop
+
+
+def _bottom_one_of(hand_names, features, tables, catalog):
+    """The card each engine bottoms first from ``hand_names``: (kernel, NumPy)."""
+    from numba import njit
+
+    from explore_sim.engine.kernel.game import bottom
+    from explore_sim.engine.kernel.pack import pack
+    from explore_sim.engine.kernel.records import as_tables
+    from explore_sim.engine.mulligan import _bottom
+
+    @njit
+    def kernel_bottom(K, hand, bottoms, out):
+        bottom(K, hand, bottoms, out)
+
+    counts = np.zeros(len(features), dtype=np.int64)
+    for name in hand_names:
+        counts[features.id_of(catalog.get(name))] += 1
+    K = as_tables(pack(tables, GameConfig()), (np.zeros(1, np.int64),) * 4)
+    out = np.zeros(8, dtype=np.int64)
+    kernel_bottom(K, counts.copy(), 1, out)
+    _, numpy_out = _bottom(counts[None, :].astype(np.int16), 1, features,
+                           features.is_land | features.is_land_like)
+    return int(out[0]), int(numpy_out[0, 0])
+
+
+def test_bottoming_and_discarding_keep_the_ramp_spell():
+    """Of Cultivate and Kitchen Finks (both cost 3), bottoming after a mulligan and
+    discarding at cleanup take the Finks, in both engines, though Cultivate comes first by
+    name."""
+    from explore_sim.cards import FeatureTable
+    from explore_sim.engine.goldfish import deck_tables
+
+    catalog = fixture_cards()
+    names = ["Cultivate", "Forest", "Grizzly Bears", "Kitchen Finks"]
+    features = FeatureTable.from_cards([catalog.get(name) for name in names])
+    finks = features.id_of(catalog.get("Kitchen Finks"))
+    hand = ["Forest"] * 3 + ["Cultivate", "Kitchen Finks", "Grizzly Bears", "Grizzly Bears"]
+    assert _bottom_one_of(hand, features, deck_tables(features, GameConfig()), catalog) \
+        == (finks, finks)
+    # Turn 1 on the play: a Forest down, eight cards left, one discarded; one land in play and
+    # one held are no surplus against a 3-drop, so the most expensive spell goes. Cultivate,
+    # kept, is cast on turn 3 and puts a Forest onto the battlefield.
+    games = both_engines(["Forest"] * 8, ["Forest", "Forest", "Cultivate", "Kitchen Finks"]
+                         + ["Grizzly Bears"] * 5, ("hand_size", "lands_put", "cards_cast"),
+                         turns=3)
+    assert games["kernel"] == games["numpy"]
+    assert games["numpy"][1]["hand_size"] == 7
+    assert games["numpy"][3]["lands_put"] == 1

@@ -173,7 +173,7 @@ def _detail(event: str, card: int, a: int, b: int, name: Callable[[int], str]) -
             return f"{name(b)} explores{times}"
         return f"{name(card)} makes {name(b)} explore{times}"
     if event == "map_used":
-        return "a Map: it explores"
+        return "a Map: it explores" + (", paid with mana left in the pool" if a else "")
     if event == "damage":
         return f"{a} combat damage ({b} in all)"
     if event == "discard":

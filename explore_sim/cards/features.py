@@ -29,6 +29,9 @@ LAND_ENTERS_CODES = ("", "scry", "bounce")
 #: Codes of :attr:`FeatureTable.fetch` and :attr:`FeatureTable.fetch_when`.
 FETCH_CODES = ("", *FETCHES)
 FETCH_WHEN_CODES = ("", *FETCH_WHEN)
+#: The searches that put a land onto the battlefield (a spell's or a permanent's: ramp).
+_ONTO_BATTLEFIELD = frozenset({"basic_tapped", "basic_passage", "basic_tapped_and_hand",
+                               "two_basics_tapped", "land_untapped", "land_tapped"})
 _TYPE_BITS = {"plains": W, "island": U, "swamp": B, "mountain": R, "forest": G}
 
 
@@ -67,6 +70,10 @@ class FeatureTable:
     source_cost : ndarray of int8
         Generic mana the mana ability needs (a Signet-style filter: 1).
     is_source, is_basic : ndarray of bool
+    ramps : ndarray of bool
+        A mana source, or a spell that puts a land onto the battlefield (Rampant Growth,
+        Cultivate): of two spells that cost the same, cast first, bottomed and discarded
+        last.
     mana_once : ndarray of bool
         A one-shot mana source: its mana ability sacrifices it (Lotus Petal).
     tapped_rule, tapped_arg : ndarray of int8
@@ -109,6 +116,7 @@ class FeatureTable:
     source_units: np.ndarray
     source_cost: np.ndarray
     is_source: np.ndarray
+    ramps: np.ndarray
     is_basic: np.ndarray
     mana_once: np.ndarray
     tapped_rule: np.ndarray
@@ -203,6 +211,8 @@ class FeatureTable:
             source_units=table(source_rows, len(classes), np.int8),
             source_cost=column([mana_value_of(c.mana_ability_cost) for c in cards], np.int8),
             is_source=column([bool(u) for u in units], bool),
+            ramps=column([bool(u) or (not c.is_land and c.fetch_kind in _ONTO_BATTLEFIELD)
+                          for c, u in zip(cards, units)], bool),
             mana_once=column([bool(u) and c.has_keyword(SACRIFICE_FOR_MANA)
                               for c, u in zip(cards, units)], bool),
             is_basic=column(["basic" in c.type_line.split("—")[0].casefold().split()

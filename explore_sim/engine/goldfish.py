@@ -2,12 +2,13 @@
 
 Each turn: untap; draw (not on turn 1 on the play); first main phase (play a land as soon as
 one can be played, chosen by colour (:mod:`explore_sim.engine.lands`), cast spells by the
-casting priority (:mod:`explore_sim.engine.casting`), equip); combat (beginning-of-combat
-explores, every creature able to attack attacks and is unblocked, mana creatures aside
-(attacking taps them): attack and combat-damage triggers); second main phase (a land found
-meanwhile is still played, more casting, Map tokens and activated abilities with the mana
-left); cleanup (discard down to seven). Mana comes from untapped sources and is paid exactly
-by colour (:mod:`explore_sim.engine.paying`); unspent mana empties between phases.
+casting priority (:mod:`explore_sim.engine.casting`), equip, a Map with mana left in the
+pool); combat (beginning-of-combat explores, every creature able to attack attacks and is
+unblocked, mana creatures aside (attacking taps them): attack and combat-damage triggers);
+second main phase (a land found meanwhile is still played, more casting, Map tokens and
+activated abilities with the mana left); cleanup (discard down to seven). Mana comes from
+untapped sources and is paid exactly by colour (:mod:`explore_sim.engine.paying`); unspent
+mana empties between phases.
 
 The state is a :class:`GameState` of arrays with the trial axis first. The turn loop owns it
 and updates it in place, one vectorised step at a time. This module holds the turn
@@ -238,8 +239,8 @@ class Goldfish:
         down to the hand limit (:attr:`DeckTables.discard_order`): the spells never cast
         first; then land cards while the lands you control and hold stay at least the mana
         value of the most expensive spell in hand (surplus lands); then the most expensive
-        spells (of two that cost the same, the one that is not a mana source), lands last;
-        then the lower id."""
+        spells (of two that cost the same, the one that is neither a mana source nor ramp),
+        lands last; then the lower id."""
         state.totals["compounded_mana"] += state.totals["spell_mana"]
         excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():

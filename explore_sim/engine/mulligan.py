@@ -234,12 +234,13 @@ def _bottom(
         spell_bottoms = spells - spells_kept
     all_rows = np.arange(rows)
     # A spell the game never casts goes first (:func:`~.abilities.held_reason`), then the most
-    # expensive; of two that cost the same, the one that is not a mana source (ties after
+    # expensive; of two that cost the same, the one that is neither a mana source nor ramp
+    # (Cultivate; ties after
     # that: the lower id, by name).
     held = np.zeros(len(features), dtype=np.int32)
     held[list(never_cast)] = 1
     spell_value = np.where(counts_as_land, -1,
-                           2 * features.mana_value.astype(np.int32) + ~features.is_source
+                           2 * features.mana_value.astype(np.int32) + ~features.ramps
                            + NEVER_CAST_FIRST * held)
     spell_value[0] = -1  # EMPTY
     # The rule above always leaves enough spells and lands in a seven-card hand.

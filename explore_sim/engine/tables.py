@@ -282,8 +282,8 @@ class DeckTables:
         never cast in a goldfish game (no priority), discarded first.
     discard_order : ndarray of int64
         The card ids in the order cleanup discards them: the held spells, then the most
-        expensive spells (of two that cost the same, not a mana source first), lands last,
-        then the lower id.
+        expensive spells (of two that cost the same, neither a mana source nor ramp first),
+        lands last, then the lower id.
     land_colours : ndarray of int64, shape (n_cards + 1,)
         The colours each source's mana can be.
     lands : LandOptions
@@ -448,7 +448,8 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
     explores (:data:`PAYOFF_TRIGGERS`: cast before the explores they count, when the mana
     also pays the spell cast otherwise; the casting pass checks that), then the cards that
     explore or make Maps, then everything else; within each group the most expensive
-    first, and of two that cost the same a mana source first; Jadelight Spelunker after the
+    first, and of two that cost the same a mana source or ramp (:attr:`FeatureTable.ramps`)
+    first; Jadelight Spelunker after the
     other explore and Map makers (X takes the mana left). Names in ``cast_order`` come
     before all of these, in the given order. Remaining ties go to the lower id (by name). A
     spell whose target only an opponent has (``target = "opponent"``) is never cast, nor one
@@ -466,7 +467,7 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
         assert card.mana_value is not None  # Card sets it from the cost when not given
         group = 1000 if makes_value else 0
         score[i] = group + card.mana_value
-        score[i] += 0.5 * bool(features.is_source[i])  # a mana source first at equal cost
+        score[i] += 0.5 * bool(features.ramps[i])  # a mana source or ramp first at equal cost
         if card.explores_x and group == 1000:
             score[i] = 500  # after the other explore / Map makers, before the rest
         base[i] = score[i]
@@ -501,12 +502,12 @@ def _ranks(score: np.ndarray) -> np.ndarray:
 
 def _discard_order(features: FeatureTable, held_ids: np.ndarray) -> np.ndarray:
     """:attr:`DeckTables.discard_order`: held spells first, then the most expensive spells
-    (of two that cost the same, the one that is not a mana source), lands last, then the
-    lower id."""
+    (of two that cost the same, the one that is neither a mana source nor ramp), lands last,
+    then the lower id."""
     held = np.zeros(len(features), dtype=bool)
     held[held_ids] = True
     order = sorted(range(1, len(features)), key=lambda i: (
-        held[i], not features.is_land[i], features.mana_value[i], not features.is_source[i],
+        held[i], not features.is_land[i], features.mana_value[i], not features.ramps[i],
         -i), reverse=True)
     return np.array(order, dtype=np.int64)
 

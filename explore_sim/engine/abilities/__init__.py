@@ -154,6 +154,9 @@ ABILITIES: tuple[Ability, ...] = (
     Ability("lantern", _explores("equipped_attack"),
             "Glowcap Lantern: equipped for {2} when possible; the equipped creature explores "
             "when it attacks", "main_phase", activated.equip, "ability_cost", kernel=True),
+    Ability("pool_maps", lambda c: False, "Map tokens paid from mana left in the pool, in "
+            "either main phase (a source made more than a spell needed)", "main_phase",
+            activated.activate_map_from_pool, kernel=True, counted=False),
     Ability("maps", lambda c: False, "Map tokens ({1}, T, sacrifice: target creature you "
             "control explores) with the mana left in the second main phase",
             "second_main_phase", activated.activate_map, kernel=True, counted=False),

@@ -19,7 +19,8 @@ from ..rowwise import row_sum
 from ..state import GameState
 from ..zones import basics_in_library, count, creatures, pick_creature, sacrifice
 
-__all__ = ["can_pay", "equip", "activate_map", "activate_explore_ability", "activate_search"]
+__all__ = ["can_pay", "equip", "activate_map", "activate_map_from_pool",
+           "activate_explore_ability", "activate_search"]
 
 
 def can_pay(play: Play, state: GameState, rows: np.ndarray, mode: int,
@@ -66,6 +67,18 @@ def activate_map(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
         pay(play, state, users, [mode])
         state.totals["maps_used"][users] += 1
         explore_instruction(play, state, users, target[using], 1, targeted=True)  # E9
+    return using
+
+
+def activate_map_from_pool(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
+    """One Map activation paid from mana left in the pool (M1-M5), in either main phase:
+    what a source made beyond a spell's need (Sol Ring, a Signet) or a bounce land's
+    returned land made would empty at the end of the phase; no source is tapped for it."""
+    using = np.zeros(len(rows), dtype=bool)
+    if not state.pool_in_use:
+        return using
+    floating = state.pool[rows].sum(axis=1) > 0
+    using[floating] = activate_map(play, state, rows[floating])
     return using
 
 

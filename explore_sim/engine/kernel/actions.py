@@ -60,8 +60,9 @@ def equip(K, S):
 
 
 @compiled
-def activate_map(K, S):
-    """One Map: {1}, {T}, sacrifice: target creature you control explores (M1-M5, E9)."""
+def activate_map(K, S, from_pool):
+    """One Map: {1}, {T}, sacrifice: target creature you control explores (M1-M5, E9);
+    ``from_pool``: the log says it was paid with mana left in the pool."""
     s = S.slots
     if not K.dims[Dim.USE_MAPS] or s[Slot.MAPS] <= 0:
         return False
@@ -74,9 +75,22 @@ def activate_map(K, S):
     s[Slot.MAPS] -= 1
     pay_one(K, S, mode, NO, NONE, ZERO)
     S.totals[Event.MAPS_USED] += 1
-    note(S, Trace.MAP_USED, target, 0, 0)
+    note(S, Trace.MAP_USED, target, from_pool, 0)
     explore_instruction(K, S, target, ONE, YES, YES, S.work[Work.NO_PENDING], NO)
     return True
+
+
+@compiled
+def activate_map_from_pool(K, S):
+    """One Map paid from mana left in the pool (M1-M5), in either main phase: what a source
+    made beyond a spell's need (Sol Ring, a Signet) or a bounce land's returned land made
+    would empty at the end of the phase; no source is tapped for it."""
+    if S.slots[Slot.MAPS] <= 0:
+        return False
+    floating = 0
+    for c in range(S.pool.shape[0]):
+        floating += S.pool[c]
+    return floating > 0 and activate_map(K, S, YES)
 
 
 @compiled

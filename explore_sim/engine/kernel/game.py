@@ -26,8 +26,8 @@ HAND_SIZE = 7
 def bottom(K, hand, bottoms, out):
     """Karsten's bottom rule on ``hand`` (counts, changed): ``bottoms`` cards into ``out``,
     spells first, one never cast first, then the most expensive (of two that cost the same,
-    not a mana source), else the land kind held most; for mulligans a spell // land card
-    counts as a land."""
+    neither a mana source nor ramp), else the land kind held most; for mulligans a spell //
+    land card counts as a land."""
     n_kinds = K.dims[Dim.N_KINDS]
     lands = 0
     total = 0
@@ -54,7 +54,7 @@ def bottom(K, hand, bottoms, out):
             if j < spell_bottoms:
                 if hand[kind] > 0 and kind > 0:  # a spell never cast first
                     value = -1 if as_land else (2 * K.card[kind, CardCol.COST]
-                                                + (0 if K.card[kind, CardCol.IS_SOURCE] else 1)
+                                                + (0 if K.card[kind, CardCol.RAMPS] else 1)
                                                 + (NEVER_CAST_FIRST if K.card[
                                                     kind, CardCol.NEEDS_TARGET] == 2 else 0))
                 else:

@@ -67,6 +67,7 @@ class CardCol(_Numbered):
     IS_NONLAND = auto()
     IS_CARD = auto()
     IS_SOURCE = auto()
+    RAMPS = auto()  # a mana source or ramp (FeatureTable.ramps)
     HAS_HASTE = auto()
     IS_LAND_LIKE = auto()
     COST = auto()
@@ -431,7 +432,7 @@ class Trace(_Numbered):
     EXPLORE = auto()
     REMOVED = auto()  # card = an explorer removed in response to its explore
     MAPS_MADE = auto()  # a = Maps created
-    MAP_USED = auto()  # card = the creature a Map makes explore
+    MAP_USED = auto()  # card = the creature a Map makes explore; a = 1: paid from the pool
     DAMAGE = auto()  # a = combat damage dealt this turn, b = the opponent's damage so far
     DISCARD = auto()  # card = discarded down to the hand limit, a = copies
     END_TURN = auto()  # a = lands in play, b = cards in hand

@@ -319,6 +319,7 @@ def _card_table(tables: DeckTables, hand_profile: np.ndarray, n_card_modes: np.n
         CardCol.IS_LAND: f.is_land, CardCol.IS_CREATURE: f.is_creature,
         CardCol.IS_PERMANENT: f.is_permanent, CardCol.IS_NONLAND: f.is_nonland,
         CardCol.IS_CARD: f.is_card, CardCol.IS_SOURCE: f.is_source,
+        CardCol.RAMPS: f.ramps,
         CardCol.HAS_HASTE: f.has_haste, CardCol.IS_LAND_LIKE: f.is_land_like,
         CardCol.COST: tables.cost, CardCol.EXPLORES: f.explores,
         CardCol.IS_X: np.isin(np.arange(n), tables.x_ids), CardCol.MAPS: f.maps,

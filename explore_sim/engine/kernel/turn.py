@@ -9,6 +9,7 @@ from __future__ import annotations
 from .actions import (
     activate_explore_ability,
     activate_map,
+    activate_map_from_pool,
     activate_search,
     combat,
     equip,
@@ -85,7 +86,8 @@ def record_main_phase(K, S):
 
 @compiled
 def main_phase(K, S, second):
-    """Play lands and cast until nothing changes; in the second, Maps and abilities too.
+    """Play lands and cast until nothing changes; Maps with mana left in the pool; in the
+    second, Maps and abilities with any mana left too.
     The first main phase takes its metrics after the land drop."""
     for step in range(MAX_ACTIONS):
         progressed = play_land(K, S)
@@ -96,9 +98,11 @@ def main_phase(K, S, second):
             progressed = True
         if not progressed:
             progressed = equip(K, S)
+        if not progressed:
+            progressed = activate_map_from_pool(K, S)
         if second:
             if not progressed:
-                progressed = activate_map(K, S)
+                progressed = activate_map(K, S, NO)
             if not progressed:
                 progressed = activate_explore_ability(K, S)
             if not progressed:
@@ -147,8 +151,8 @@ def discard(K, S, kind, copies):
 def cleanup(K, S, discard_order):
     """Discard down to the hand limit: the spells never cast first; then land cards while
     the lands you control and hold stay at least the mana value of the most expensive spell
-    in hand (surplus lands); then the most expensive spells (of two that cost the same, not a
-    mana source), lands last, then by id."""
+    in hand (surplus lands); then the most expensive spells (of two that cost the same, neither
+    a mana source nor ramp), lands last, then by id."""
     excess = S.slots[Slot.HELD] - K.dims[Dim.HAND_LIMIT]
     if excess <= 0:
         return
