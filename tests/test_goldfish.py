@@ -192,6 +192,62 @@ def test_cleanup_discards_a_spell_never_cast_then_surplus_lands_then_the_dearest
     assert held == {"Jadelight Ranger": 1, "Grizzly Bears": 3, "Forest": 3}
 
 
+def test_cleanup_discards_lands_of_the_kind_held_most():
+    """Nine cards in hand on the play: a Swamp goes down for Seekers' Squire ({1}{B}); of
+    the eight left one must go, and it is a surplus land: a Swamp (four held), not the only
+    Forest, which the first by name would be. The Forest then casts the Grizzly Bears drawn
+    ({1}{G}): one more spell by turn 4 and never colour-screwed, in both engines, game by
+    game. Then, in the NumPy engine's cleanup alone: two lands to go from Forest, four
+    Islands and three Swamps: two Islands (four held, then three held, tied with the Swamps:
+    the lower id)."""
+    names = ("hand_size", "cards_cast", "colour_screwed")
+    games = both_engines(["Grizzly Bears"] * 8, ["Forest"] + ["Swamp"] * 5
+                         + ["Seekers' Squire"] * 3, names, turns=4)
+    assert games["kernel"] == games["numpy"]
+    numpy = games["numpy"]
+    assert numpy[1]["hand_size"] == 7
+    assert [numpy[t]["colour_screwed"] for t in (2, 3, 4)] == [0, 0, 0]
+    assert numpy[4]["cards_cast"] == 4
+    hand = ["Forest"] + ["Island"] * 4 + ["Swamp"] * 3 + ["Seekers' Squire"]
+    game, state, ids = scripted_game([], hand=hand, battlefield=["Swamp"] * 3)
+    game.cleanup(state)
+    held = {name: int(state.hand[0, i]) for name, i in ids.items() if state.hand[0, i]}
+    assert held == {"Forest": 1, "Island": 2, "Swamp": 3, "Seekers' Squire": 1}
+
+
+def test_the_kernels_cleanup_discards_lands_of_the_kind_held_most():
+    """The compiled game's log on turn 1: a Swamp played for Seekers' Squire; of Forest, four
+    Islands and three Swamps, two Islands go (four held, then three tied with the Swamps:
+    the lower id), noted as one discard; from a hand of thirteen, five: Island, Island,
+    Swamp, Island, Swamp."""
+    import golden_games as golden
+
+    from explore_sim.cards.decklist import Deck
+    from explore_sim.engine.policies import as_policy
+
+    catalog = fixture_cards()
+    for hand, expected in (
+            (["Forest"] + ["Island"] * 4 + ["Swamp"] * 4 + ["Seekers' Squire"],
+             ["discard Island (2 copies to the hand limit)"]),
+            (["Forest"] + ["Island"] * 5 + ["Swamp"] * 5 + ["Seekers' Squire"] * 2,
+             ["discard Island (2 copies to the hand limit)",
+              "discard Swamp (1 copy to the hand limit)",
+              "discard Island (1 copy to the hand limit)",
+              "discard Swamp (1 copy to the hand limit)"])):
+        library = [*hand[:7], *hand[7:], *["Grizzly Bears"] * 5]  # the first seven: the hand
+        names = [*dict.fromkeys(library)]
+        deck = Deck("lands", tuple((catalog.get(n), library.count(n)) for n in names))
+        opening = golden.opening_of(deck, [golden.library_ids(deck, library)])
+        opening.hand[0] = 0
+        for name in hand:
+            opening.hand[0, deck.features().id_of(catalog.get(name))] += 1
+        opening.top[0] = len(hand)
+        setup = golden.Setup(GameConfig(turns=1), as_policy("keep"))
+        _, log = golden.play_kernel(deck, setup, opening)
+        lines = [line.strip() for line in log.splitlines() if "discard" in line]
+        assert lines == expected, log
+
+
 def test_drawing_from_an_empty_library_is_recorded():
     game, state, _ = scripted_game(["Forest"], hand=[], config=GameConfig(on_play=False))
     m = play(game, state)

@@ -239,8 +239,9 @@ class Goldfish:
         down to the hand limit (:attr:`DeckTables.discard_order`): the spells never cast
         first; then land cards while the lands you control and hold stay at least the mana
         value of the most expensive spell in hand (surplus lands); then the most expensive
-        spells (of two that cost the same, the one that is neither a mana source nor ramp),
-        lands last; then the lower id."""
+        spells (of two that cost the same, the one that is neither a mana source nor ramp,
+        then the lower id); lands last. Lands go one at a time, the kind held most first
+        (ties to the lower id), so that the hand keeps its mix of lands."""
         state.totals["compounded_mana"] += state.totals["spell_mana"]
         excess = row_sum(state.hand) - self.config.hand_limit
         if not (excess > 0).any():
@@ -255,17 +256,38 @@ class Goldfish:
         lands = row_sum(state.battlefield[:, t.land_ids]) + row_sum(state.hand[:, t.land_ids])
         surplus = np.maximum(lands - dearest, 0)  # land cards that can go
         never_cast, others = order[:held], order[held:]
-        steps = ([(kind, False) for kind in never_cast]
-                 + [(kind, True) for kind in others if t.features.is_land[kind]]
-                 + [(kind, False) for kind in others])
-        for kind, surplus_only in steps:
-            limit = np.minimum(excess, surplus) if surplus_only else excess
+        other_spells = [kind for kind in others if not t.features.is_land[kind]]
+
+        def discard(kind: int, limit: np.ndarray) -> np.ndarray:
             dropping = np.minimum(np.maximum(limit, 0), state.hand[:, kind])
             from_hand(state, everyone, kind, dropping)
             state.graveyard += dropping
-            excess -= dropping
-            if surplus_only:
-                surplus -= dropping
+            return dropping
+
+        for kind in never_cast:
+            excess -= discard(kind, excess)
+        excess -= self.discard_lands(state, np.minimum(excess, surplus))  # surplus lands
+        for kind in other_spells:
+            excess -= discard(kind, excess)
+        self.discard_lands(state, excess)  # lands last
+
+    def discard_lands(self, state: GameState, most: np.ndarray) -> np.ndarray:
+        """Up to ``most`` (trials,) land cards from each hand to the graveyard, one at a time
+        the kind held most (ties to the lower id); how many went, (trials,)."""
+        land_ids = self.tables.land_ids
+        most = np.maximum(most, 0)
+        dropped = np.zeros_like(most)
+        if land_ids.size == 0:
+            return dropped
+        while True:
+            held = state.hand[:, land_ids]
+            rows = np.flatnonzero((dropped < most) & (held.max(axis=1, initial=0) > 0))
+            if rows.size == 0:
+                return dropped
+            kind = land_ids[np.argmax(held[rows], axis=1)]  # the first of the most held
+            from_hand(state, rows, kind, 1)
+            state.graveyard[rows] += 1
+            dropped[rows] += 1
 
     def play_turn(self, state: GameState) -> None:
         self.untap_and_draw(state)

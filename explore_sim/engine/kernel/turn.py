@@ -148,11 +148,37 @@ def discard(K, S, kind, copies):
 
 
 @compiled
+def discard_lands(K, S, most):
+    """Up to ``most`` land cards from the hand to the graveyard, one at a time the kind held
+    most (ties to the lower id), so that the hand keeps its mix of lands; how many went.
+    Consecutive discards of one kind are noted as one."""
+    hand = S.zones[Zone.HAND]
+    dropped, pending, copies = 0, 0, 0  # ``copies`` of ``pending`` chosen, not yet discarded
+    while dropped < most:
+        choice, best = 0, 0
+        for index in range(group_size(K, Group.LAND_IDS)):
+            kind = group_id(K, Group.LAND_IDS, index)
+            held = hand[kind] - (copies if kind == pending else 0)
+            if held > best:  # the first of the most held: the lower id
+                choice, best = kind, held
+        if best == 0:
+            break
+        if choice != pending:
+            discard(K, S, pending, copies)  # nothing when copies is 0
+            pending, copies = choice, 0
+        copies += 1
+        dropped += 1
+    discard(K, S, pending, copies)
+    return dropped
+
+
+@compiled
 def cleanup(K, S, discard_order):
     """Discard down to the hand limit: the spells never cast first; then land cards while
     the lands you control and hold stay at least the mana value of the most expensive spell
     in hand (surplus lands); then the most expensive spells (of two that cost the same, neither
-    a mana source nor ramp), lands last, then by id."""
+    a mana source nor ramp), then by id; lands last. Lands go one at a time, the kind held
+    most first (:func:`discard_lands`)."""
     excess = S.slots[Slot.HELD] - K.dims[Dim.HAND_LIMIT]
     if excess <= 0:
         return
@@ -165,22 +191,20 @@ def cleanup(K, S, discard_order):
         if hand[kind] and K.card[kind, CardCol.IS_CAST] and not K.card[kind, CardCol.IS_LAND]:
             dearest = max(dearest, K.card[kind, CardCol.COST])
     surplus = max(lands - dearest, 0)  # land cards that can go
-    for step in range(3):  # never cast; surplus lands; the rest in order
-        for kind in discard_order:
-            if excess <= 0:
-                return
-            never_cast = K.card[kind, CardCol.NEEDS_TARGET] == 2
-            if step == 0 and never_cast:
-                dropping = min(excess, hand[kind])
-            elif step == 1 and K.card[kind, CardCol.IS_LAND] and not never_cast:
-                dropping = min(excess, surplus, hand[kind])
-                surplus -= dropping
-            elif step == 2:
-                dropping = min(excess, hand[kind])
-            else:
-                continue
+    for kind in discard_order:  # the spells never cast
+        if K.card[kind, CardCol.NEEDS_TARGET] == 2:
+            dropping = min(excess, hand[kind])
             discard(K, S, kind, dropping)
             excess -= dropping
+    excess -= discard_lands(K, S, min(excess, surplus))  # surplus lands
+    for kind in discard_order:  # the other spells in order
+        if excess <= 0:
+            return
+        if not K.card[kind, CardCol.IS_LAND]:
+            dropping = min(excess, hand[kind])
+            discard(K, S, kind, dropping)
+            excess -= dropping
+    discard_lands(K, S, excess)  # lands last
 
 
 @compiled
