@@ -103,8 +103,8 @@ def test_mulligan_bottoms_and_discards_keep_the_mana_source(names):
 
 def test_of_two_spells_of_one_cost_the_ramp_spell_is_cast_first():
     """Rampant Growth and Grizzly Bears both cost 2: with two Forests on turn 2 the ramp
-    spell is cast (its Forest enters tapped), not the Bears the name order would take first.
-    Both engines, game by game."""
+    spell is cast (its Forest enters tapped), not the Bears the name order would take first
+    (ramp is cast first). Both engines, game by game."""
     names = ("creatures", "lands_put", "lands_played", "cards_cast")
     games = both_engines(["Forest"] * 6, ["Forest", "Forest", "Grizzly Bears", "Rampant Growth"],
                          names, turns=3)
@@ -112,6 +112,23 @@ def test_of_two_spells_of_one_cost_the_ramp_spell_is_cast_first():
     turn_2 = games["numpy"][2]
     assert (turn_2["lands_put"], turn_2["creatures"], turn_2["cards_cast"]) == (1, 0, 1)
     assert games["numpy"][3]["lands_played"] == 4  # 2 drops, the ramp's Forest, turn 3's drop
+
+
+def test_ramp_is_cast_before_an_explorer():
+    """Turn 2, two Forests: Rampant Growth (ramp) is cast before Merfolk Branchwalker (an
+    explorer of the same cost), and Llanowar Elves on turn 1 before Cenote Scout; the
+    explorers come a turn later. Both engines, game by game."""
+    names = ("lands_put", "explores", "creatures")
+    games = both_engines(["Forest"] * 6, ["Forest", "Forest", "Merfolk Branchwalker",
+                                          "Rampant Growth"], names, turns=3)
+    assert games["kernel"] == games["numpy"]
+    assert (games["numpy"][2]["lands_put"], games["numpy"][2]["explores"]) == (1, 0)
+    assert games["numpy"][3]["explores"] == 1
+    games = both_engines(["Forest"] * 6, ["Forest", "Cenote Scout", "Llanowar Elves"], names,
+                         turns=2)
+    assert games["kernel"] == games["numpy"]
+    assert (games["numpy"][1]["creatures"], games["numpy"][1]["explores"]) == (1, 0)
+    assert games["numpy"][2]["explores"] == 1
 
 
 def _bottom_one_of(hand_names, features, tables, catalog):

@@ -48,16 +48,19 @@ ASSUMPTIONS = [
     "the mana left could cast together this turn (in casting order, colours aside; not a "
     "second legendary permanent, nor a spell waiting for a creature) short of the fewest "
     "pips, then the least flexible, then (generic mana) the colour the rest of the hand (but "
-    "cards never cast), then the library, needs least; ties between cards go to a mana "
-    "source, then by name (never the decklist's order); mana creatures do not attack",
+    "cards never cast), then the library, needs least; ties between cards go to ramp (a mana "
+    "source, a spell that puts a land onto the battlefield), then by name (never the "
+    "decklist's order); mana creatures do not attack",
     "cast priority: a commander first, then explore payoffs (Wildgrowth Walker, Nicanzil, "
-    "Merfolk Cave-Diver, Shadowed Caravel), then explore and Map makers, then the rest, most "
-    "expensive first in each group; Jadelight Spelunker takes the mana left (X >= 1)",
+    "Merfolk Cave-Diver, Shadowed Caravel), then ramp (mana sources, spells that put a land "
+    "onto the battlefield), then explore and Map makers, then the rest, most expensive first "
+    "in each group; Jadelight Spelunker takes the mana left (X >= 1)",
     "targets: a spell or aura whose target only an opponent has (removal, bounce, a "
     "counterspell, an aura that only harms its creature) is held, never cast on a permanent "
     "of yours, and discarded first; one that helps the creature it targets waits for a "
     "creature you control",
-    "Maps and Seeker of Sunlight are used with the mana left in the second main phase",
+    "Maps and Seeker of Sunlight are used with the mana left in the second main phase, Maps "
+    "also with mana left in the pool in the first",
     "event metrics are cumulative from the start of the game; lands_played, on_curve, "
     "land_drop, creatures and hand_size describe the end of the turn",
 ]

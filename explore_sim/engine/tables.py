@@ -434,8 +434,9 @@ class DeckTables:
 #: permanents are cast before the cards that explore (Lurking Chupacabra's trigger needs an
 #: opponent's creature, and does nothing here).
 PAYOFF_TRIGGERS = ("walker", "cave_diver", "caravel", "nicanzil")
-#: The casting order's groups of commanders and of explore payoffs (:func:`_cast_priority`).
-_COMMANDERS, _PAYOFFS = 3000, 2000
+#: The casting order's groups of commanders, of explore payoffs and of ramp
+#: (:func:`_cast_priority`).
+_COMMANDERS, _PAYOFFS, _RAMP = 3000, 2000, 1500
 
 
 def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
@@ -446,11 +447,12 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
 
     Default: a commander first (from the command zone), then the permanents that pay off
     explores (:data:`PAYOFF_TRIGGERS`: cast before the explores they count, when the mana
-    also pays the spell cast otherwise; the casting pass checks that), then the cards that
-    explore or make Maps, then everything else; within each group the most expensive
-    first, and of two that cost the same a mana source or ramp (:attr:`FeatureTable.ramps`)
-    first; Jadelight Spelunker after the
-    other explore and Map makers (X takes the mana left). Names in ``cast_order`` come
+    also pays the spell cast otherwise; the casting pass checks that), then ramp (mana
+    sources and spells that put a land onto the battlefield, :attr:`FeatureTable.ramps`:
+    Sol Ring, Llanowar Elves, Cultivate: what they add pays for the rest sooner), then the
+    cards that explore or make Maps, then everything else; within each group the most
+    expensive first; Jadelight Spelunker after the other explore and Map makers (X takes
+    the mana left). Names in ``cast_order`` come
     before all of these, in the given order. Remaining ties go to the lower id (by name). A
     spell whose target only an opponent has (``target = "opponent"``) is never cast, nor one
     none of whose effects the game plays (``held_reason``).
@@ -465,9 +467,8 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
             continue
         makes_value = card.explores > 0 or card.explores_x or card.maps > 0
         assert card.mana_value is not None  # Card sets it from the cost when not given
-        group = 1000 if makes_value else 0
+        group = _RAMP if features.ramps[i] else 1000 if makes_value else 0
         score[i] = group + card.mana_value
-        score[i] += 0.5 * bool(features.ramps[i])  # a mana source or ramp first at equal cost
         if card.explores_x and group == 1000:
             score[i] = 500  # after the other explore / Map makers, before the rest
         base[i] = score[i]
