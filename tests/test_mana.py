@@ -257,6 +257,27 @@ def test_signet_needs_one_other_mana_and_makes_two_colours():
     assert play(game, state)["cards_cast"] == 0
 
 
+def test_a_signet_is_activated_rather_than_left_without_mana_to_pay_for_it():
+    """Turn 3 with Island, two Forests and Simic Signet: Jadelight Ranger ({1}{G}{G}) taps a
+    land for the Signet and pays with its {G}{U} and a Forest, so a land is left for the
+    Map Spyglass Siren made on turn 1: all 4 mana spent, 3 explores (the three lands alone
+    would pay the Ranger and leave the Signet idle, no mana to activate it). Jadelight
+    Spelunker, whose X takes all the mana, has the Signet's too: X = 3, not 2. Both engines,
+    game by game."""
+    names = ("mana_spent", "explores")
+    games = both_engines(["Grizzly Bears"] * 8, ["Island", "Forest", "Forest", "Simic Signet",
+                                                 "Jadelight Ranger", "Spyglass Siren",
+                                                 "Grizzly Bears"], names, turns=3)
+    assert games["kernel"] == games["numpy"]
+    turn_2, turn_3 = games["numpy"][2], games["numpy"][3]
+    assert turn_3["mana_spent"] - turn_2["mana_spent"] == 4
+    assert turn_3["explores"] == 3
+    games = both_engines(["Grizzly Bears"] * 8, ["Island", "Forest", "Forest", "Simic Signet",
+                                                 "Jadelight Spelunker"], names, turns=3)
+    assert games["kernel"] == games["numpy"]
+    assert games["numpy"][3]["explores"] == 3
+
+
 def test_pain_land_colour_costs_life_colourless_does_not():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Grizzly Bears"],
                                      battlefield=["Llanowar Wastes", "Swamp"])

@@ -32,7 +32,8 @@ Add one mana of any color.").
 have been under your control since the turn began (summoning sickness, CR 302.6). A
 Signet-style filter (``{1}, {T}: Add {G}{U}``) needs one other mana: the castability test
 tries the sources with every untapped filter activated from the least flexible other mana,
-and with none activated.
+and with none activated; a payment activates them first where it would otherwise leave them
+idle with no mana to feed them (:meth:`ManaTables.activates_filters`).
 """
 
 from __future__ import annotations
@@ -625,6 +626,30 @@ class ManaTables:
                 state.pool[rows[active]] += self.source_units[s].astype(state.pool.dtype)
                 state.pool_in_use = True
 
+    def activates_filters(self, state: GameState, rows: np.ndarray, units: np.ndarray,
+                          mode: int, take_all: bool,
+                          unavailable: tuple[int, int] | None = None) -> np.ndarray:
+        """Whether paying ``mode`` from ``units`` (rows, n_classes; no filter activated)
+        activates every untapped Signet-style filter first, shape (rows,): where the cost
+        cannot be paid without them; or where it can be paid with them, they make more than
+        they cost, and paid without them it would leave too little other mana to activate
+        them afterwards (with three lands and a Signet, a 3-drop taps a land for the Signet
+        and leaves a land, not the three lands and an idle Signet); an X spell (``take_all``),
+        which takes all the mana, whenever it can be paid with them."""
+        activating = ~self.payable(units, mode)
+        costs = np.zeros(len(rows), dtype=np.int32)  # what activating every filter costs
+        for s in np.flatnonzero(self.source_cost > 0).tolist():
+            costs += self.usable(state, rows, int(self.source_ids[s])) * int(self.source_cost[s])
+        have = row_sum(units)
+        stranding = costs > 0
+        if not take_all:
+            stranding &= have - self.total[mode] < costs
+        maybe = np.flatnonzero(~activating & stranding)
+        if maybe.size:
+            filtered = self.units(state, rows[maybe], unavailable, filters=True)
+            activating[maybe] = (row_sum(filtered) > have[maybe]) & self.payable(filtered, mode)
+        return activating
+
     def pay(self, state: GameState, rows: np.ndarray, mode: int, take_all: bool = False,
             unavailable: tuple[int, int] | None = None) -> Payment:
         """Pay ``mode`` in every row of ``rows`` (all able to), tapping sources.
@@ -634,9 +659,9 @@ class ManaTables:
         """
         units = self.units(state, rows, unavailable)
         if self.has_filters:
-            needs_filters = ~self.payable(units, mode)
-            if needs_filters.any():
-                self.activate_filters(state, rows[needs_filters], unavailable)
+            activating = self.activates_filters(state, rows, units, mode, take_all, unavailable)
+            if activating.any():
+                self.activate_filters(state, rows[activating], unavailable)
                 units = self.units(state, rows, unavailable)
         spec, needs = self.modes[mode], None
         if self.n_classes > 1 and not take_all and (spec.generic or self._pip_choice[mode]):

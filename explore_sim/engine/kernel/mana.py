@@ -484,12 +484,35 @@ def activate_filters(K, S, skip_kind, skip_copies):
 
 
 @compiled
+def activates_filters(K, S, units, mode, take_all):
+    """Whether paying ``mode`` from ``units`` (no filter activated) activates every untapped
+    Signet-style filter first: where the cost cannot be paid without them; or where it can
+    be paid with them, they make more than they cost, and paid without them it would leave
+    too little other mana to activate them afterwards (with three lands and a Signet, a
+    3-drop taps a land for the Signet and leaves a land, not the three lands and an idle
+    Signet); an X spell, which takes all the mana, whenever it can be paid with them."""
+    if not payable(K, units, mode):
+        return True
+    costs = 0  # what activating every untapped filter costs
+    for si in range(K.dims[Dim.N_SOURCES]):
+        cost = K.sources[si, SourceCol.COST]
+        if cost > 0:
+            costs += cost * usable(K, S, K.sources[si, SourceCol.KIND])
+    have = total_of(K, units)
+    if costs == 0 or (not take_all and have - K.modes[mode, ModeCol.TOTAL] >= costs):
+        return False
+    filtered = S.work[Work.FILTER_UNITS]
+    filtered_units(K, S, units, filtered)
+    return total_of(K, filtered) > have and payable(K, filtered, mode)
+
+
+@compiled
 def pay_mode(K, S, mode, take_all, skip_kind, skip_copies, used):
     """Pay ``mode`` (payable now), tapping sources: units spent into ``used``; returns
-    (life paid, X)."""
+    (life paid, X). Filters are activated first where :func:`activates_filters` says."""
     units = S.work[Work.MODE_UNITS]
     plain_units(K, S, units, skip_kind, skip_copies)
-    if K.dims[Dim.HAS_FILTERS] and not payable(K, units, mode):
+    if K.dims[Dim.HAS_FILTERS] and activates_filters(K, S, units, mode, take_all):
         activate_filters(K, S, skip_kind, skip_copies)
         plain_units(K, S, units, skip_kind, skip_copies)
     life, x = allocate(K, S, units, mode, take_all, used)
