@@ -114,21 +114,27 @@ def test_of_two_spells_of_one_cost_the_ramp_spell_is_cast_first():
     assert games["numpy"][3]["lands_played"] == 4  # 2 drops, the ramp's Forest, turn 3's drop
 
 
-def test_ramp_is_cast_before_an_explorer():
+def test_ramp_is_cast_before_an_explorer_but_a_mana_creature_is_not():
     """Turn 2, two Forests: Rampant Growth (ramp) is cast before Merfolk Branchwalker (an
-    explorer of the same cost), and Llanowar Elves on turn 1 before Cenote Scout; the
-    explorers come a turn later. Both engines, game by game."""
-    names = ("lands_put", "explores", "creatures")
-    games = both_engines(["Forest"] * 6, ["Forest", "Forest", "Merfolk Branchwalker",
-                                          "Rampant Growth"], names, turns=3)
-    assert games["kernel"] == games["numpy"]
-    assert (games["numpy"][2]["lands_put"], games["numpy"][2]["explores"]) == (1, 0)
-    assert games["numpy"][3]["explores"] == 1
+    explorer of the same cost), and so is Mind Stone (a mana rock); the explorer comes a
+    turn later. Llanowar Elves, a mana creature (no mana the turn it comes), waits behind
+    Cenote Scout on turn 1, but goes before a vanilla creature of its cost (Blue Test Card,
+    first by name): its mana is there on turn 2. Both engines, game by game."""
+    names = ("lands_put", "explores", "creatures", "mana_available")
+    for ramp in ("Rampant Growth", "Mind Stone"):
+        games = both_engines(["Forest"] * 6, ["Forest", "Forest", "Merfolk Branchwalker", ramp],
+                             names, turns=3)
+        assert games["kernel"] == games["numpy"]
+        assert (games["numpy"][2]["explores"], games["numpy"][3]["explores"]) == (0, 1), ramp
+    assert games["numpy"][3]["mana_available"] == 4  # three lands and Mind Stone
     games = both_engines(["Forest"] * 6, ["Forest", "Cenote Scout", "Llanowar Elves"], names,
                          turns=2)
     assert games["kernel"] == games["numpy"]
-    assert (games["numpy"][1]["creatures"], games["numpy"][1]["explores"]) == (1, 0)
-    assert games["numpy"][2]["explores"] == 1
+    assert games["numpy"][1]["explores"] == 1
+    games = both_engines(["Island"] * 6, ["Breeding Pool", "Blue Test Card", "Llanowar Elves"],
+                         names, turns=2)
+    assert games["kernel"] == games["numpy"]
+    assert games["numpy"][2]["mana_available"] == 3  # two lands and the Elves
 
 
 def _bottom_one_of(hand_names, features, tables, catalog):

@@ -52,9 +52,9 @@ ASSUMPTIONS = [
     "source, a spell that puts a land onto the battlefield), then by name (never the "
     "decklist's order); mana creatures do not attack",
     "cast priority: a commander first, then explore payoffs (Wildgrowth Walker, Nicanzil, "
-    "Merfolk Cave-Diver, Shadowed Caravel), then ramp (mana sources, spells that put a land "
-    "onto the battlefield), then explore and Map makers, then the rest, most expensive first "
-    "in each group; Jadelight Spelunker takes the mana left (X >= 1)",
+    "Merfolk Cave-Diver, Shadowed Caravel), then ramp (mana rocks, spells that put a land "
+    "onto the battlefield; not mana creatures), then explore and Map makers, then the rest, "
+    "most expensive first in each group; Jadelight Spelunker takes the mana left (X >= 1)",
     "targets: a spell or aura whose target only an opponent has (removal, bounce, a "
     "counterspell, an aura that only harms its creature) is held, never cast on a permanent "
     "of yours, and discarded first; one that helps the creature it targets waits for a "
