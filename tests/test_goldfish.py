@@ -404,6 +404,37 @@ def test_M3_a_map_uses_mana_left_in_the_pool_before_the_first_main_phase_ends():
     assert turn_4["damage"] - turn_3["damage"] == 4  # 3 power and the counter
 
 
+def test_M3_only_the_pool_pays_maps_in_the_first_main_phase():
+    """Turn 5: two Maps held, and the second Golgari Rot Farm's returned Forest left {G} in
+    the pool: one Map is paid with it before combat; the other waits for the second main
+    phase, though the first Rot Farm could pay it (its mana is not in the pool). Both
+    engines, game by game (3 + 2 damage on turn 5: one counter before combat), and the
+    kernel's log."""
+    import golden_games as golden
+
+    from explore_sim.cards.decklist import Deck
+    from explore_sim.engine.policies import as_policy
+
+    hand = ["Forest"] * 3 + ["Cartographer's Companion"] * 2 + ["Get Lost"] * 2
+    library = ["Get Lost", "Get Lost", "Golgari Rot Farm", "Golgari Rot Farm"] + ["Get Lost"] * 6
+    names = ("maps_used", "damage")
+    games = both_engines(library, hand, names, turns=5)
+    assert games["kernel"] == games["numpy"]
+    turn_4, turn_5 = games["numpy"][4], games["numpy"][5]
+    assert (turn_5["maps_used"], turn_5["damage"] - turn_4["damage"]) == (2, 5)
+    catalog = fixture_cards()
+    cards = [*hand, *library]
+    deck = Deck("pool", tuple((catalog.get(n), cards.count(n)) for n in dict.fromkeys(cards)))
+    opening = golden.opening_of(deck, [golden.library_ids(deck, cards)])
+    _, log = golden.play_kernel(deck, golden.Setup(GameConfig(turns=5), as_policy("keep")),
+                                opening)
+    turn_5_log = log.split("turn 5")[1]
+    before_combat = turn_5_log.split("combat")[0]
+    assert before_combat.count("map used") == 1
+    assert "paid with mana left in the pool" in before_combat
+    assert turn_5_log.count("map used") == 2
+
+
 def test_M4_no_creature_no_map_activation():
     game, state, _ = scripted_game(["Forest"] * 3, hand=[], battlefield=["Forest"] * 2,
                                    extra=["Spyglass Siren"])

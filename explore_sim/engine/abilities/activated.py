@@ -49,13 +49,17 @@ def equip(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     return equipping
 
 
-def activate_map(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
-    """One Map activation where possible (M1-M5); the target is a creature you control."""
+def activate_map(play: Play, state: GameState, rows: np.ndarray,
+                 from_pool: bool = False) -> np.ndarray:
+    """One Map activation where possible (M1-M5); the target is a creature you control.
+    ``from_pool``: its {1} is a unit of the pool (which the caller saw holds one in each of
+    ``rows``), no source tapped."""
     if not play.config.use_maps:
         return np.zeros(len(rows), dtype=bool)
     mode = play.mana.cost_mode["{1}"]
     can = state.maps[rows] > 0
-    can[can] = can_pay(play, state, rows[can], mode)
+    if not from_pool:
+        can[can] = can_pay(play, state, rows[can], mode)
     target = np.full(len(rows), EMPTY, dtype=np.intp)
     target[can] = pick_creature(play, state, rows[can])
     # M2: {1}, {T}, sacrifice; M3: sorcery speed (main phase); M4: needs a target;
@@ -64,7 +68,10 @@ def activate_map(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     users = rows[using]
     if users.size:
         state.maps[users] -= 1
-        pay(play, state, users, [mode])
+        if from_pool:
+            pay_from_pool(play, state, users)
+        else:
+            pay(play, state, users, [mode])
         state.totals["maps_used"][users] += 1
         explore_instruction(play, state, users, target[using], 1, targeted=True)  # E9
     return using
@@ -78,8 +85,21 @@ def activate_map_from_pool(play: Play, state: GameState, rows: np.ndarray) -> np
     if not state.pool_in_use:
         return using
     floating = state.pool[rows].sum(axis=1) > 0
-    using[floating] = activate_map(play, state, rows[floating])
+    using[floating] = activate_map(play, state, rows[floating], from_pool=True)
     return using
+
+
+def pay_from_pool(play: Play, state: GameState, rows: np.ndarray) -> None:
+    """One generic mana (a Map's {1}) from the pool of each of ``rows``: its least flexible
+    unit (each pool holds one)."""
+    pool = state.pool[rows]
+    left = np.ones(len(rows), dtype=bool)
+    for c in play.mana.generic_order:
+        taking = left & (pool[:, c] > 0)
+        pool[taking, c] -= 1
+        left &= ~taking
+    state.pool[rows] = pool
+    state.totals["mana_spent"][rows] += 1
 
 
 def activate_explore_ability(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:

@@ -17,7 +17,19 @@ from .codes import (
 )
 from .explore import explore_instruction, explore_triggers
 from .lands import put_land
-from .layout import CardCol, Dim, Event, Group, IdSet, SetRow, Slot, Trace, Work, Zone
+from .layout import (
+    CardCol,
+    ClassCol,
+    Dim,
+    Event,
+    Group,
+    IdSet,
+    SetRow,
+    Slot,
+    Trace,
+    Work,
+    Zone,
+)
 from .records import compiled
 from .search import search_basics
 from .spells import can_pay, pay_one
@@ -62,22 +74,37 @@ def equip(K, S):
 @compiled
 def activate_map(K, S, from_pool):
     """One Map: {1}, {T}, sacrifice: target creature you control explores (M1-M5, E9);
-    ``from_pool``: the log says it was paid with mana left in the pool."""
+    ``from_pool``: its {1} is a unit of the pool (which the caller saw holds one), no source
+    tapped, and the log says so."""
     s = S.slots
     if not K.dims[Dim.USE_MAPS] or s[Slot.MAPS] <= 0:
         return False
     mode = K.dims[Dim.MAP_MODE]
-    if not can_pay(K, S, mode, NONE, ZERO):
+    if not from_pool and not can_pay(K, S, mode, NONE, ZERO):
         return False
     target = pick_creature(K, S, NO)
     if target == 0:
         return False  # M4: no target, no activation
     s[Slot.MAPS] -= 1
-    pay_one(K, S, mode, NO, NONE, ZERO)
+    if from_pool:
+        pay_from_pool(K, S)
+    else:
+        pay_one(K, S, mode, NO, NONE, ZERO)
     S.totals[Event.MAPS_USED] += 1
     note(S, Trace.MAP_USED, target, from_pool, 0)
     explore_instruction(K, S, target, ONE, YES, YES, S.work[Work.NO_PENDING], NO)
     return True
+
+
+@compiled
+def pay_from_pool(K, S):
+    """One generic mana (a Map's {1}) from the pool: its least flexible unit."""
+    for j in range(K.dims[Dim.N_CLASSES]):
+        c = K.classes[j, ClassCol.GENERIC_ORDER]
+        if S.pool[c] > 0:
+            S.pool[c] -= 1
+            S.totals[Event.MANA_SPENT] += 1
+            return
 
 
 @compiled
