@@ -278,6 +278,22 @@ def test_a_signet_is_activated_rather_than_left_without_mana_to_pay_for_it():
     assert games["numpy"][3]["explores"] == 3
 
 
+def test_two_signets_fed_by_forests_make_two_blue():
+    """Four Forests and two Simic Signets: each Signet is fed a Forest's {G}, not the {U} the
+    other made, so the mana is {G}{G}{U}{U} and more, and Twin Tides Test Card
+    ({G}{G}{U}{U}) can be cast on turn 4 (a deck of green spells, where blue was the colour
+    taken first, never could). Both engines, game by game."""
+    card = "Twin Tides Test Card"
+    names = ("cards_cast", "mana_spent", f"castable:{card}")
+    games = both_engines(["Forest"] * 3 + ["Grizzly Bears"] * 8,
+                         ["Forest", "Simic Signet", "Simic Signet", card] + ["Grizzly Bears"] * 3,
+                         names, turns=5, castable=(card,))
+    assert games["kernel"] == games["numpy"]
+    numpy = games["numpy"]
+    assert [numpy[t][f"castable:{card}"] for t in (3, 4, 5)] == [0, 1, 1]
+    assert numpy[4]["mana_spent"] - numpy[3]["mana_spent"] == 6  # four Forests, two Signets
+
+
 def test_pain_land_colour_costs_life_colourless_does_not():
     game, state, ids = scripted_game(["Grizzly Bears"] * 3, hand=["Grizzly Bears"],
                                      battlefield=["Llanowar Wastes", "Swamp"])

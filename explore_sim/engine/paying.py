@@ -407,12 +407,13 @@ class ManaTables:
             held = np.minimum(self.usable(state, rows, kind), withheld)
             units -= held[:, None] * self.f.source_units[kind].astype(np.int32)
         if filters and self.has_filters:
+            base = units.copy()  # the mana no filter made, left
             for s in np.flatnonzero(self.source_cost > 0).tolist():
                 copies = self.usable(state, rows, int(self.source_ids[s]))
                 for k in range(int(copies.max(initial=0))):
                     active = (k < copies) & (row_sum(units) >= self.source_cost[s])
                     for _ in range(int(self.source_cost[s])):
-                        self._take_least_flexible(units, active)
+                        self._take_for_filter(units, base, active)
                     units[active] += self.source_units[s]
         return units
 
@@ -432,6 +433,19 @@ class ManaTables:
         for units in unit_sets[1:]:
             ok |= self.payable(units, mode)
         return ok
+
+    def _take_for_filter(self, units: np.ndarray, base: np.ndarray, rows: np.ndarray) -> None:
+        """Remove one unit for a filter's cost from each row where ``rows``: of the least
+        flexible class that ``base`` (the mana not made by a filter, left; changed too) still
+        holds, else the least flexible. A filter is paid with other mana before the mana
+        another filter made: two Signets fed by Forests make {G}{U}{G}{U}, not {G}{G}{G}."""
+        left = rows.copy()
+        for c in self.generic_order:
+            taking = left & (base[:, c] > 0) & (units[:, c] > 0)
+            units[taking, c] -= 1
+            base[taking, c] -= 1
+            left &= ~taking
+        self._take_least_flexible(units, left)
 
     def _take_least_flexible(self, units: np.ndarray, rows: np.ndarray) -> None:
         """Remove one unit of the least flexible class from each row where ``rows``."""
@@ -603,8 +617,9 @@ class ManaTables:
     def activate_filters(self, state: GameState, rows: np.ndarray,
                          unavailable: tuple[int, int] | None = None) -> None:
         """Activate every untapped Signet-style filter in ``rows``, each paid with the least
-        flexible other mana; their mana goes to the pool (as :meth:`units` with
-        ``filters=True`` assumes)."""
+        flexible other mana (:meth:`_take_for_filter`); their mana goes to the pool (as
+        :meth:`units` with ``filters=True`` assumes)."""
+        base = self.units(state, rows, unavailable)  # the mana no filter made, left
         for s in np.flatnonzero(self.source_cost > 0).tolist():
             kind = int(self.source_ids[s])
             copies = self.usable(state, rows, kind)
@@ -615,13 +630,11 @@ class ManaTables:
                     break
                 for _ in range(int(self.source_cost[s])):
                     units = self.units(state, rows[active], unavailable)
-                    taking = np.zeros_like(units)
-                    left = np.ones(len(active), dtype=bool)
-                    for c in self.generic_order:
-                        chosen = left & (units[:, c] > 0)
-                        taking[chosen, c] = 1
-                        left &= ~chosen
-                    self.tap(state, rows[active], taking, unavailable)
+                    own = base[active]
+                    before = units.copy()
+                    self._take_for_filter(units, own, np.ones(len(active), dtype=bool))
+                    base[active] = own
+                    self.tap(state, rows[active], before - units, unavailable)
                 state.tapped[rows[active], kind] += 1
                 state.pool[rows[active]] += self.source_units[s].astype(state.pool.dtype)
                 state.pool_in_use = True

@@ -532,6 +532,7 @@ class Work(_Numbered):
     NEED = auto()
     FILTER_UNITS = auto()
     FILTER_ONE = auto()
+    FILTER_BASE = auto()
     CHOOSE_PLAIN = auto()
     CHOOSE_FILTERED = auto()
     MORE_PLAIN = auto()

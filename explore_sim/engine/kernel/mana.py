@@ -72,12 +72,29 @@ def _take_least_flexible(K, units):
 
 
 @compiled
+def _take_for_filter(K, base, units):
+    """One unit of ``units`` for a filter's cost: of the least flexible class that ``base``
+    (the mana not made by a filter, left) still holds, else the least flexible; its class.
+    A filter is paid with other mana before the mana another filter made: two Signets fed by
+    Forests make {G}{U}{G}{U}, not {G}{G}{G} from the first Signet's {U}."""
+    for j in range(K.dims[Dim.N_CLASSES]):
+        c = K.classes[j, ClassCol.GENERIC_ORDER]
+        if base[c] > 0 and units[c] > 0:
+            base[c] -= 1
+            units[c] -= 1
+            return c
+    return _take_least_flexible(K, units)
+
+
+@compiled
 def filtered_units(K, S, plain, out):
     """``plain`` with every untapped Signet-style filter activated from the least flexible
-    other mana, into ``out``."""
+    other mana (:func:`_take_for_filter`), into ``out``."""
     n_classes = K.dims[Dim.N_CLASSES]
+    base = S.work[Work.FILTER_BASE]
     for c in range(n_classes):
         out[c] = plain[c]
+        base[c] = plain[c]
     for si in range(K.dims[Dim.N_SOURCES]):
         cost = K.sources[si, SourceCol.COST]
         if cost == 0:
@@ -87,7 +104,7 @@ def filtered_units(K, S, plain, out):
             if total_of(K, out) < cost:
                 continue
             for _ in range(cost):
-                _take_least_flexible(K, out)
+                _take_for_filter(K, base, out)
             for c in range(n_classes):
                 out[c] += K.s_units[si, c]
 
@@ -456,10 +473,12 @@ def tap(K, S, used, skip_kind, skip_copies):
 @compiled
 def activate_filters(K, S, skip_kind, skip_copies):
     """Activate every untapped Signet-style filter, each paid with the least flexible other
-    mana; their mana goes to the pool."""
+    mana (:func:`_take_for_filter`); their mana goes to the pool."""
     n_classes = K.dims[Dim.N_CLASSES]
     units = S.work[Work.FILTER_UNITS]
     one = S.work[Work.FILTER_ONE]
+    base = S.work[Work.FILTER_BASE]
+    plain_units(K, S, base, skip_kind, skip_copies)  # the mana no filter made
     pool = S.pool
     for si in range(K.dims[Dim.N_SOURCES]):
         cost = K.sources[si, SourceCol.COST]
@@ -473,7 +492,7 @@ def activate_filters(K, S, skip_kind, skip_copies):
                 break
             for _ in range(cost):
                 plain_units(K, S, units, skip_kind, skip_copies)
-                c = _take_least_flexible(K, units)
+                c = _take_for_filter(K, base, units)
                 one[:n_classes] = 0
                 one[c] = 1
                 tap(K, S, one, skip_kind, skip_copies)
