@@ -438,7 +438,8 @@ class ManaTables:
         """Remove one unit for a filter's cost from each row where ``rows``: of the least
         flexible class that ``base`` (the mana not made by a filter, left; changed too) still
         holds, else the least flexible. A filter is paid with other mana before the mana
-        another filter made: two Signets fed by Forests make {G}{U}{G}{U}, not {G}{G}{G}."""
+        another filter made: two Simic Signets fed by two Forests make {G}{U}{G}{U}; feeding
+        the second with the first's {U} would leave one {U}."""
         left = rows.copy()
         for c in self.generic_order:
             taking = left & (base[:, c] > 0) & (units[:, c] > 0)

@@ -452,11 +452,11 @@ def _cast_priority(features: FeatureTable, cast_order: Sequence[str],
     creatures: Sol Ring, Simic Signet, Cultivate; what they add pays for the rest sooner),
     then the cards that explore or make Maps, then everything else; within each group the
     most expensive first, and of two that cost the same a mana source or ramp first
-    (Llanowar Elves before Cenote Scout); Jadelight Spelunker after the other explore and Map
-    makers (X takes the mana left). Names in ``cast_order`` come
-    before all of these, in the given order. Remaining ties go to the lower id (by name). A
-    spell whose target only an opponent has (``target = "opponent"``) is never cast, nor one
-    none of whose effects the game plays (``held_reason``).
+    (Llanowar Elves before a vanilla one-drop, after Cenote Scout, an explorer); Jadelight
+    Spelunker after the other explore and Map makers (X takes the mana left). Names in
+    ``cast_order`` come before all of these, in the given order. Remaining ties go to the
+    lower id (by name). A spell whose target only an opponent has (``target = "opponent"``)
+    is never cast, nor one none of whose effects the game plays (``held_reason``).
     """
     score = np.full(len(features), -1.0)
     base = np.full(len(features), -1.0)

@@ -75,8 +75,9 @@ def _take_least_flexible(K, units):
 def _take_for_filter(K, base, units):
     """One unit of ``units`` for a filter's cost: of the least flexible class that ``base``
     (the mana not made by a filter, left) still holds, else the least flexible; its class.
-    A filter is paid with other mana before the mana another filter made: two Signets fed by
-    Forests make {G}{U}{G}{U}, not {G}{G}{G} from the first Signet's {U}."""
+    A filter is paid with other mana before the mana another filter made: two Simic Signets
+    fed by two Forests make {G}{U}{G}{U}; feeding the second with the first's {U} would
+    leave one {U}."""
     for j in range(K.dims[Dim.N_CLASSES]):
         c = K.classes[j, ClassCol.GENERIC_ORDER]
         if base[c] > 0 and units[c] > 0:
