@@ -17,19 +17,8 @@ from .codes import (
 )
 from .explore import explore_instruction, explore_triggers
 from .lands import put_land
-from .layout import (
-    CardCol,
-    ClassCol,
-    Dim,
-    Event,
-    Group,
-    IdSet,
-    SetRow,
-    Slot,
-    Trace,
-    Work,
-    Zone,
-)
+from .layout import CardCol, Dim, Event, Group, IdSet, SetRow, Slot, Trace, Work, Zone
+from .mana import pay_from_pool
 from .records import compiled
 from .search import search_basics
 from .spells import can_pay, pay_one
@@ -94,17 +83,6 @@ def activate_map(K, S, from_pool):
     note(S, Trace.MAP_USED, target, from_pool, 0)
     explore_instruction(K, S, target, ONE, YES, YES, S.work[Work.NO_PENDING], NO)
     return True
-
-
-@compiled
-def pay_from_pool(K, S):
-    """One generic mana (a Map's {1}) from the pool: its least flexible unit."""
-    for j in range(K.dims[Dim.N_CLASSES]):
-        c = K.classes[j, ClassCol.GENERIC_ORDER]
-        if S.pool[c] > 0:
-            S.pool[c] -= 1
-            S.totals[Event.MANA_SPENT] += 1
-            return
 
 
 @compiled

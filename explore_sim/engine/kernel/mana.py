@@ -21,6 +21,7 @@ from .layout import (
     CardCol,
     ClassCol,
     Dim,
+    Event,
     Group,
     IdSet,
     ModeCol,
@@ -501,6 +502,17 @@ def activate_filters(K, S, skip_kind, skip_copies):
             for c in range(n_classes):
                 pool[c] += K.s_units[si, c]
             S.slots[Slot.POOL_IN_USE] = 1
+
+
+@compiled
+def pay_from_pool(K, S):
+    """One generic mana (a Map's {1}) from the pool: its least flexible unit."""
+    for j in range(K.dims[Dim.N_CLASSES]):
+        c = K.classes[j, ClassCol.GENERIC_ORDER]
+        if S.pool[c] > 0:
+            S.pool[c] -= 1
+            S.totals[Event.MANA_SPENT] += 1
+            return
 
 
 @compiled
