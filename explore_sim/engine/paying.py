@@ -640,6 +640,14 @@ class ManaTables:
                 state.pool[rows[active]] += self.source_units[s].astype(state.pool.dtype)
                 state.pool_in_use = True
 
+    def pay_from_pool(self, state: GameState, rows: np.ndarray) -> None:
+        """One generic mana (a Map's {1}) from the pool of each of ``rows``, which holds one:
+        its least flexible unit; recorded as mana spent."""
+        pool = state.pool[rows]
+        self._take_least_flexible(pool, np.ones(len(rows), dtype=bool))
+        state.pool[rows] = pool
+        state.totals["mana_spent"][rows] += 1
+
     def activates_filters(self, state: GameState, rows: np.ndarray, units: np.ndarray,
                           mode: int, take_all: bool,
                           unavailable: tuple[int, int] | None = None) -> np.ndarray:

@@ -69,7 +69,7 @@ def activate_map(play: Play, state: GameState, rows: np.ndarray,
     if users.size:
         state.maps[users] -= 1
         if from_pool:
-            pay_from_pool(play, state, users)
+            play.mana.pay_from_pool(state, users)
         else:
             pay(play, state, users, [mode])
         state.totals["maps_used"][users] += 1
@@ -88,18 +88,6 @@ def activate_map_from_pool(play: Play, state: GameState, rows: np.ndarray) -> np
     using[floating] = activate_map(play, state, rows[floating], from_pool=True)
     return using
 
-
-def pay_from_pool(play: Play, state: GameState, rows: np.ndarray) -> None:
-    """One generic mana (a Map's {1}) from the pool of each of ``rows``: its least flexible
-    unit (each pool holds one)."""
-    pool = state.pool[rows]
-    left = np.ones(len(rows), dtype=bool)
-    for c in play.mana.generic_order:
-        taking = left & (pool[:, c] > 0)
-        pool[taking, c] -= 1
-        left &= ~taking
-    state.pool[rows] = pool
-    state.totals["mana_spent"][rows] += 1
 
 
 def activate_explore_ability(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ from .codes import (
 from .explore import explore_instruction, explore_triggers
 from .lands import put_land
 from .layout import CardCol, Dim, Event, Group, IdSet, SetRow, Slot, Trace, Work, Zone
-from .mana import pay_from_pool
+from .mana import pay_from_pool, total_of
 from .records import compiled
 from .search import search_basics
 from .spells import can_pay, pay_one
@@ -92,9 +92,7 @@ def activate_map_from_pool(K, S):
     would empty at the end of the phase; no source is tapped for it."""
     if S.slots[Slot.MAPS] <= 0:
         return False
-    floating = 0
-    for c in range(S.pool.shape[0]):
-        floating += S.pool[c]
+    floating = total_of(K, S.pool)
     return floating > 0 and activate_map(K, S, YES)
 
 

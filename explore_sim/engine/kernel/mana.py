@@ -507,12 +507,8 @@ def activate_filters(K, S, skip_kind, skip_copies):
 @compiled
 def pay_from_pool(K, S):
     """One generic mana (a Map's {1}) from the pool: its least flexible unit."""
-    for j in range(K.dims[Dim.N_CLASSES]):
-        c = K.classes[j, ClassCol.GENERIC_ORDER]
-        if S.pool[c] > 0:
-            S.pool[c] -= 1
-            S.totals[Event.MANA_SPENT] += 1
-            return
+    if _take_least_flexible(K, S.pool) >= 0:
+        S.totals[Event.MANA_SPENT] += 1
 
 
 @compiled
