@@ -1,0 +1,177 @@
+"""Instructions a compiled game executes, counted exactly: the yardstick a noisy machine keeps.
+
+    python benchmarks/instructions.py                         # the four decks of bare_kernel
+    python benchmarks/instructions.py merfolk --functions     # and where they go, by function
+    python benchmarks/instructions.py sultai --games 8192
+
+Time on a shared machine drifts by a third from one run to the next; the number of machine
+instructions a game executes does not. This counts them with Valgrind's ``callgrind``
+(Debian: ``apt-get install valgrind``): a child process plays a warm-up of 64 games and then
+``--games`` 8-turn games (policy forge, London mulligans, counted by value as ``simulate``
+plays them: ``count_games_kernel``, one thread), another the warm-up and the first of those
+games alone, and the difference divided by ``--games - 1`` is the instructions of one game
+(the calls' own work cancels). Both children play the
+same games, so two trees (``--tree``) give comparable counts: a change that executes fewer
+instructions for the same games is faster on every machine to within its memory traffic, which
+counting does not see (``bare_kernel.py`` measures time).
+
+Valgrind runs a processor of its own, without the host's newest extensions, and numba keys its
+cache by processor: the kernel is compiled here for a fixed one (``haswell``, AVX2) into a
+cache of its own, natively (in about half a minute), so that the children under Valgrind load
+it rather than compile it again (which would take minutes).
+
+``--functions`` prints each kernel function's share, a function the compiler inlined counted in
+its caller's, as ``profile_kernel.py`` does from time samples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import collections
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+#: The processor the kernel is compiled for, one Valgrind runs (it lacks AVX-512).
+CPU = {"NUMBA_CPU_NAME": "haswell",
+       "NUMBA_CPU_FEATURES": "+avx,+avx2,+fma,+bmi,+bmi2,+popcnt,+sse4.2,+lzcnt,+cx16,+movbe"}
+WARM_UP = 64
+
+
+def child_env(tree: Path) -> dict[str, str]:
+    """The environment of a child playing ``tree``'s kernel, compiled for :data:`CPU`."""
+    folder = hashlib.sha1(str(tree).encode()).hexdigest()[:12]
+    cache = Path(tempfile.gettempdir()) / "explore-sim-instructions" / folder
+    return {**os.environ, **CPU, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(tree),
+            "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def play(source: str, games: int, perf_map: str) -> None:
+    """The child: the warm-up, then ``games`` games; writes the kernel's function map."""
+    import numpy as np
+
+    import explore_sim
+    from explore_sim.analysis.game_setup import game_mulligan
+    from explore_sim.engine.config import GameConfig
+    from explore_sim.engine.goldfish import deck_tables
+    from explore_sim.engine.kernel import count_games_kernel
+    from explore_sim.engine.mulligan import as_mulligan_rule
+    from explore_sim.engine.policies import as_policy
+
+    deck = explore_sim.parse_deck(source) if "\n" in source else explore_sim.load_deck(source)
+    config = GameConfig(turns=8)
+    features = deck.features()
+    tables = deck_tables(features, config)
+    mulligan = game_mulligan(as_mulligan_rule("london"), config, features)
+    policy = as_policy("forge")
+    for n, seed in ((WARM_UP, 0), (games, 1)):
+        if n:
+            count_games_kernel(tables, config, policy, mulligan, n, np.random.SeedSequence(seed),
+                               deck.card_ids(), threads=1)
+    if perf_map:
+        import profile_kernel
+
+        profile_kernel.write_perf_map()
+        shutil.copy(f"/tmp/perf-{os.getpid()}.map", perf_map)
+
+
+def run_children(tree: Path, source: str, games: int, functions: bool
+                 ) -> tuple[float, list[tuple[str, float]]]:
+    """Instructions a game of ``source`` on ``tree``'s kernel; with ``functions``, each kernel
+    function's instructions a game, most first."""
+    env = child_env(tree)
+    me = [sys.executable, str(Path(__file__).resolve()), "--play", source]
+    subprocess.run([*me, "0"], env=env, cwd=tree, check=True, capture_output=True)  # compiled
+    with tempfile.TemporaryDirectory() as folder:
+        outs = [Path(folder) / "base.out", Path(folder) / "games.out"]
+        perf_map = str(Path(folder) / "kernel.map") if functions else ""
+        extra = ["--dump-instr=yes", "--compress-pos=no", "--compress-strings=no"]
+        runs = [subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                                  *(extra if n > 1 and functions else []), *me, str(n),
+                                  *(["--map", perf_map] if n > 1 and functions else [])],
+                                 env=env, cwd=tree, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+                for out, n in zip(outs, (1, games))]
+        for run in runs:
+            if run.wait():
+                sys.exit(f"instructions: a child failed on {source[:40]!r}")
+        totals = [summary(out) for out in outs]
+        shares = by_function(outs[1], perf_map, games) if functions else []
+    return (totals[1] - totals[0]) / (games - 1), shares
+
+
+def summary(out: Path) -> int:
+    """The instructions a callgrind output file counts."""
+    for line in out.read_text(errors="replace").splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise SystemExit(f"instructions: no summary in {out}")
+
+
+def by_function(out: Path, perf_map: str, games: int) -> list[tuple[str, float]]:
+    """Instructions a game in each kernel function of ``perf_map``, from callgrind's counts by
+    instruction address (the line after a ``calls=`` line is the call's inclusive cost)."""
+    entries = sorted((int(a, 16), int(s, 16), name.strip()) for a, s, name in
+                     (line.split(maxsplit=2) for line in Path(perf_map).read_text().splitlines()))
+    starts = [start for start, _, _ in entries]
+    cost: collections.Counter[str] = collections.Counter()
+    skip = False
+    with open(out, errors="replace") as lines:
+        for line in lines:
+            if skip:
+                skip = False
+            elif line.startswith("calls="):
+                skip = True
+            elif line.startswith("0x"):
+                fields = line.split()
+                address = int(fields[0], 16)
+                i = bisect.bisect_right(starts, address) - 1
+                if i >= 0 and address < entries[i][0] + entries[i][1] and len(fields) > 2:
+                    cost[entries[i][2]] += int(fields[2])
+    return [(name, n / games) for name, n in cost.most_common() if re.match(r"\w+\.\w+$", name)]
+
+
+def main() -> None:
+    import bare_kernel
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("decks", nargs="*", default=bare_kernel.DECKS,
+                        help="decklists (default: bare_kernel's four)")
+    parser.add_argument("--games", type=int, default=8192, help="games counted (at least 2)")
+    parser.add_argument("--tree", action="append", type=Path,
+                        help="a checkout to count (again for several; default: this one)")
+    parser.add_argument("--functions", action="store_true", help="by kernel function too")
+    parser.add_argument("--play", help=argparse.SUPPRESS)  # the child
+    parser.add_argument("--map", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.play is not None:
+        play(args.play, int(args.decks[0]), args.map)
+        return
+    if args.games < 2:
+        sys.exit("instructions: --games must be at least 2")
+    if shutil.which("valgrind") is None:
+        sys.exit("instructions: valgrind is not installed (Debian: apt-get install valgrind)")
+    trees = [t.resolve() for t in args.tree] if args.tree else [ROOT]
+    for source in args.decks:
+        name = source.strip().replace("\n", ", ") if "\n" in source else Path(source).name
+        for tree in trees:
+            per_game, shares = run_children(tree, source, args.games, args.functions)
+            where = f"  ({tree})" if len(trees) > 1 else ""
+            print(f"{name[:40]:40s} {per_game:10,.0f} instructions a game{where}", flush=True)
+            for function, n in shares[:25]:
+                print(f"    {100 * n / per_game:5.1f}%  {n:8,.0f}  {function}")
+    print(f"callgrind, {args.games:,} games of 8 turns (policy forge, London mulligans) on one "
+          f"thread, counted by value; the kernel compiled for {CPU['NUMBA_CPU_NAME']}")
+
+
+if __name__ == "__main__":
+    main()
