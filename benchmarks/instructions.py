@@ -141,11 +141,8 @@ def by_function(out: Path, perf_map: str, games: int) -> list[tuple[str, float]]
 
 
 def main() -> None:
-    import bare_kernel
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("decks", nargs="*", default=bare_kernel.DECKS,
-                        help="decklists (default: bare_kernel's four)")
+    parser.add_argument("decks", nargs="*", help="decklists (default: bare_kernel's four)")
     parser.add_argument("--games", type=int, default=8192, help="games counted (at least 2)")
     parser.add_argument("--tree", action="append", type=Path,
                         help="a checkout to count (again for several; default: this one)")
@@ -153,15 +150,17 @@ def main() -> None:
     parser.add_argument("--play", help=argparse.SUPPRESS)  # the child
     parser.add_argument("--map", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.play is not None:
+    if args.play is not None:  # the child: nothing imported from this checkout's tree
         play(args.play, int(args.decks[0]), args.map)
         return
+    import bare_kernel  # puts this checkout first on the path, so only here
+
     if args.games < 2:
         sys.exit("instructions: --games must be at least 2")
     if shutil.which("valgrind") is None:
         sys.exit("instructions: valgrind is not installed (Debian: apt-get install valgrind)")
     trees = [t.resolve() for t in args.tree] if args.tree else [ROOT]
-    for source in args.decks:
+    for source in args.decks or bare_kernel.DECKS:
         name = source.strip().replace("\n", ", ") if "\n" in source else Path(source).name
         for tree in trees:
             per_game, shares = run_children(tree, source, args.games, args.functions)
