@@ -9,8 +9,11 @@ instructions a game executes does not. This counts them with Valgrind's ``callgr
 (Debian: ``apt-get install valgrind``): a child process plays a warm-up of 64 games and then
 ``--games`` 8-turn games (policy forge, London mulligans, counted by value as ``simulate``
 plays them: ``count_games_kernel``, one thread), another the warm-up and the first of those
-games alone, and the difference divided by ``--games - 1`` is the instructions of one game
-(the calls' own work cancels). Both children play the
+games alone; the instructions executed in the kernel's machine code (by address: each child
+writes the map of its functions, as ``profile_kernel.py`` does), the second's subtracted from
+the first's and divided by ``--games - 1``, are the instructions of one game. Only the
+kernel's are counted: the interpreter's, which move by a few percent from run to run (its
+hashing is seeded anew each time), are not. Both children play the
 same games, so two trees (``--tree``) give comparable counts: a change that executes fewer
 instructions for the same games is faster on every machine to within its memory traffic, which
 counting does not see (``bare_kernel.py`` measures time).
@@ -84,44 +87,39 @@ def play(source: str, games: int, perf_map: str) -> None:
         shutil.copy(f"/tmp/perf-{os.getpid()}.map", perf_map)
 
 
-def run_children(tree: Path, source: str, games: int, functions: bool
+def run_children(tree: Path, source: str, games: int
                  ) -> tuple[float, list[tuple[str, float]]]:
-    """Instructions a game of ``source`` on ``tree``'s kernel; with ``functions``, each kernel
-    function's instructions a game, most first."""
+    """Instructions a game of ``source`` executes in ``tree``'s kernel, and each kernel
+    function's share of them (instructions a game, most first)."""
     env = child_env(tree)
     me = [sys.executable, str(Path(__file__).resolve()), "--play", source]
     subprocess.run([*me, "0"], env=env, cwd=tree, check=True, capture_output=True)  # compiled
     with tempfile.TemporaryDirectory() as folder:
-        outs = [Path(folder) / "base.out", Path(folder) / "games.out"]
-        perf_map = str(Path(folder) / "kernel.map") if functions else ""
-        extra = ["--dump-instr=yes", "--compress-pos=no", "--compress-strings=no"]
-        runs = [subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                                  *(extra if n > 1 and functions else []), *me, str(n),
-                                  *(["--map", perf_map] if n > 1 and functions else [])],
-                                 env=env, cwd=tree, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-                for out, n in zip(outs, (1, games))]
+        runs, found = [], []
+        for n in (1, games):
+            out, perf_map = Path(folder) / f"{n}.out", Path(folder) / f"{n}.map"
+            runs.append(subprocess.Popen(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                 "--dump-instr=yes", "--compress-pos=no", "--compress-strings=no",
+                 *me, str(n), "--map", str(perf_map)],
+                env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            found.append((out, perf_map))
         for run in runs:
             if run.wait():
                 sys.exit(f"instructions: a child failed on {source[:40]!r}")
-        totals = [summary(out) for out in outs]
-        shares = by_function(outs[1], perf_map, games) if functions else []
-    return (totals[1] - totals[0]) / (games - 1), shares
+        alone, played = (by_function(out, perf_map) for out, perf_map in found)
+    per_game = {name: (played[name] - alone.get(name, 0)) / (games - 1) for name in played}
+    shares = sorted(per_game.items(), key=lambda item: -item[1])
+    return sum(per_game.values()), shares
 
 
-def summary(out: Path) -> int:
-    """The instructions a callgrind output file counts."""
-    for line in out.read_text(errors="replace").splitlines():
-        if line.startswith("summary:"):
-            return int(line.split()[1])
-    raise SystemExit(f"instructions: no summary in {out}")
-
-
-def by_function(out: Path, perf_map: str, games: int) -> list[tuple[str, float]]:
-    """Instructions a game in each kernel function of ``perf_map``, from callgrind's counts by
-    instruction address (the line after a ``calls=`` line is the call's inclusive cost)."""
+def by_function(out: Path, perf_map: Path) -> collections.Counter[str]:
+    """The instructions callgrind counted (by instruction address: ``--dump-instr``) in each
+    kernel function of ``perf_map`` (the line after a ``calls=`` line is a call's inclusive
+    cost, skipped); only the kernel's, so the interpreter's own work, which varies from run
+    to run, is not counted."""
     entries = sorted((int(a, 16), int(s, 16), name.strip()) for a, s, name in
-                     (line.split(maxsplit=2) for line in Path(perf_map).read_text().splitlines()))
+                     (line.split(maxsplit=2) for line in perf_map.read_text().splitlines()))
     starts = [start for start, _, _ in entries]
     cost: collections.Counter[str] = collections.Counter()
     skip = False
@@ -137,7 +135,8 @@ def by_function(out: Path, perf_map: str, games: int) -> list[tuple[str, float]]
                 i = bisect.bisect_right(starts, address) - 1
                 if i >= 0 and address < entries[i][0] + entries[i][1] and len(fields) > 2:
                     cost[entries[i][2]] += int(fields[2])
-    return [(name, n / games) for name, n in cost.most_common() if re.match(r"\w+\.\w+$", name)]
+    return collections.Counter({name: n for name, n in cost.items()
+                                if re.match(r"\w+\.\w+$", name)})
 
 
 def main() -> None:
@@ -163,10 +162,10 @@ def main() -> None:
     for source in args.decks or bare_kernel.DECKS:
         name = source.strip().replace("\n", ", ") if "\n" in source else Path(source).name
         for tree in trees:
-            per_game, shares = run_children(tree, source, args.games, args.functions)
+            per_game, shares = run_children(tree, source, args.games)
             where = f"  ({tree})" if len(trees) > 1 else ""
             print(f"{name[:40]:40s} {per_game:10,.0f} instructions a game{where}", flush=True)
-            for function, n in shares[:25]:
+            for function, n in (shares[:25] if args.functions else ()):
                 print(f"    {100 * n / per_game:5.1f}%  {n:8,.0f}  {function}")
     print(f"callgrind, {args.games:,} games of 8 turns (policy forge, London mulligans) on one "
           f"thread, counted by value; the kernel compiled for {CPU['NUMBA_CPU_NAME']}")
