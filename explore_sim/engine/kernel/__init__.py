@@ -569,9 +569,14 @@ def count_games_kernel(tables: DeckTables, config: GameConfig, policy: Policy,
     if tally[:, 1].any():  # more large values than room
         return None
     totals = hist.sum(axis=0, dtype=np.int64)
+    apart = np.concatenate([spill[p, :tally[p, 0]] for p in range(len(parts))])
+    # The kernel leaves 0 uncounted: the games less those with another value, in the bins
+    # or written apart.
+    others = totals.sum(axis=2)
+    np.add.at(others, (apart[:, 0], apart[:, 1]), 1)
+    totals[:, :, 0] = trials - others
     counts = {turn + 1: {name: totals[turn, k] for k, name in enumerate(names)}
               for turn in range(config.turns)}
-    apart = np.concatenate([spill[p, :tally[p, 0]] for p in range(len(parts))])
     return _results(config, out, opening)[0], counts, _values_apart(names, apart)
 
 

@@ -208,13 +208,17 @@ def lay_given(K, S, given, j):
 @compiled
 def count_values(hist, spill, tally, values, rows, turn):
     """Count one game's metrics of turn ``turn + 1`` (``values[rows[k]]``) by value:
-    ``hist[turn, k, value] += 1``. A value outside the bins is written to ``spill`` as
-    ``(turn, k, value)`` while there is room (``tally[0]`` of its rows used), else
-    ``tally[1]`` is set (the chunk's games are then played again and written out)."""
+    ``hist[turn, k, value] += 1``, but for a value of 0, the commonest, which is not counted:
+    the games with 0 are the games less those counted and written apart (the caller's sum).
+    A value outside the bins is written to ``spill`` as ``(turn, k, value)`` while there is
+    room (``tally[0]`` of its rows used), else ``tally[1]`` is set (the chunk's games are then
+    played again and written out)."""
     bins = hist.shape[2]
     for k in range(len(rows)):
         value = values[rows[k]]
-        if 0 <= value < bins:
+        if value == 0:
+            continue  # counted by the caller: what the other values leave
+        if 0 < value < bins:
             hist[turn, k, value] += 1
         elif tally[0] < len(spill):
             n = tally[0]
@@ -238,7 +242,8 @@ def play_chunk(tables, state, deck, key, mulligan, discard_order, out, rows, ope
 
     ``counted`` is ``(histograms (parts, turns, metrics, bins), spill (parts, room, 3),
     tally (parts, 2))``: with bins, the turns' metrics are not written to ``out`` but
-    counted by value into part ``part``'s histograms (:func:`count_values`).
+    counted by value into part ``part``'s histograms (:func:`count_values`: all but the value
+    0, which the caller counts as the games left).
 
     ``watch`` (per card id, or empty) gives each card id bits that a game sets in
     ``opening[j, 3]`` (where ``opening`` has a fourth column) when it deals a copy of that card
