@@ -23,8 +23,9 @@ cache by processor: the kernel is compiled here for a fixed one (``haswell``, AV
 cache of its own, natively (in about half a minute), so that the children under Valgrind load
 it rather than compile it again (which would take minutes).
 
-``--functions`` prints each kernel function's share, a function the compiler inlined counted in
-its caller's, as ``profile_kernel.py`` does from time samples.
+``--functions`` prints each kernel function's share, its calls a game and its instructions a
+call; a function the compiler inlined is counted in its caller's, as ``profile_kernel.py``
+counts time samples.
 """
 
 from __future__ import annotations
@@ -88,9 +89,9 @@ def play(source: str, games: int, perf_map: str) -> None:
 
 
 def run_children(tree: Path, source: str, games: int
-                 ) -> tuple[float, list[tuple[str, float]]]:
+                 ) -> tuple[float, list[tuple[str, tuple[float, float]]]]:
     """Instructions a game of ``source`` executes in ``tree``'s kernel, and each kernel
-    function's share of them (instructions a game, most first)."""
+    function's instructions and calls a game, most instructions first."""
     env = child_env(tree)
     me = [sys.executable, str(Path(__file__).resolve()), "--play", source]
     subprocess.run([*me, "0"], env=env, cwd=tree, check=True, capture_output=True)  # compiled
@@ -108,20 +109,29 @@ def run_children(tree: Path, source: str, games: int
             if run.wait():
                 sys.exit(f"instructions: a child failed on {source[:40]!r}")
         alone, played = (by_function(out, perf_map) for out, perf_map in found)
-    per_game = {name: (played[name] - alone.get(name, 0)) / (games - 1) for name in played}
-    shares = sorted(per_game.items(), key=lambda item: -item[1])
-    return sum(per_game.values()), shares
+    per_game = {name: tuple((a - b) / (games - 1) for a, b in zip(n, alone.get(name, (0, 0))))
+                for name, n in played.items()}
+    shares = sorted(per_game.items(), key=lambda item: -item[1][0])
+    return sum(n for n, _ in per_game.values()), shares
 
 
-def by_function(out: Path, perf_map: Path) -> collections.Counter[str]:
-    """The instructions callgrind counted (by instruction address: ``--dump-instr``) in each
-    kernel function of ``perf_map`` (the line after a ``calls=`` line is a call's inclusive
-    cost, skipped); only the kernel's, so the interpreter's own work, which varies from run
-    to run, is not counted."""
+def by_function(out: Path, perf_map: Path) -> dict[str, tuple[int, int]]:
+    """``(instructions, calls)`` callgrind counted in and to each kernel function of
+    ``perf_map``: the instructions by address (``--dump-instr``), the calls from the ``calls=``
+    lines (the line after one is the call's inclusive cost, not counted again). Only the
+    kernel's are counted, so the interpreter's own work, which varies from run to run, is
+    not; a function the compiler inlined is its caller's, and the entry point is not called
+    from the kernel."""
     entries = sorted((int(a, 16), int(s, 16), name.strip()) for a, s, name in
                      (line.split(maxsplit=2) for line in perf_map.read_text().splitlines()))
     starts = [start for start, _, _ in entries]
+
+    def function(address: int) -> str | None:
+        i = bisect.bisect_right(starts, address) - 1
+        return entries[i][2] if i >= 0 and address < entries[i][0] + entries[i][1] else None
+
     cost: collections.Counter[str] = collections.Counter()
+    calls: collections.Counter[str] = collections.Counter()
     skip = False
     with open(out, errors="replace") as lines:
         for line in lines:
@@ -129,14 +139,14 @@ def by_function(out: Path, perf_map: Path) -> collections.Counter[str]:
                 skip = False
             elif line.startswith("calls="):
                 skip = True
+                fields = line.split()
+                if len(fields) > 1 and (name := function(int(fields[1], 16))):
+                    calls[name] += int(fields[0][len("calls="):])
             elif line.startswith("0x"):
                 fields = line.split()
-                address = int(fields[0], 16)
-                i = bisect.bisect_right(starts, address) - 1
-                if i >= 0 and address < entries[i][0] + entries[i][1] and len(fields) > 2:
-                    cost[entries[i][2]] += int(fields[2])
-    return collections.Counter({name: n for name, n in cost.items()
-                                if re.match(r"\w+\.\w+$", name)})
+                if len(fields) > 2 and (name := function(int(fields[0], 16))):
+                    cost[name] += int(fields[2])
+    return {name: (n, calls[name]) for name, n in cost.items() if re.match(r"\w+\.\w+$", name)}
 
 
 def main() -> None:
@@ -165,8 +175,13 @@ def main() -> None:
             per_game, shares = run_children(tree, source, args.games)
             where = f"  ({tree})" if len(trees) > 1 else ""
             print(f"{name[:40]:40s} {per_game:10,.0f} instructions a game{where}", flush=True)
-            for function, n in (shares[:25] if args.functions else ()):
-                print(f"    {100 * n / per_game:5.1f}%  {n:8,.0f}  {function}")
+            if args.functions:
+                print(f"    {'share':>6}  {'instr.':>8}  {'calls':>6}  {'a call':>7}  function"
+                      "  (a game)")
+            for function, (n, calls) in (shares[:25] if args.functions else ()):
+                each = f"{n / calls:7,.0f}" if calls >= 0.5 else f"{'':7}"
+                print(f"    {100 * n / per_game:5.1f}%  {n:8,.0f}  {calls:6.1f}  {each}  "
+                      f"{function}")
     print(f"callgrind, {args.games:,} games of 8 turns (policy forge, London mulligans) on one "
           f"thread, counted by value; the kernel compiled for {CPU['NUMBA_CPU_NAME']}")
 
