@@ -85,7 +85,7 @@ def play(source: str, games: int, perf_map: str) -> None:
         import profile_kernel
 
         profile_kernel.write_perf_map()
-        shutil.copy(f"/tmp/perf-{os.getpid()}.map", perf_map)
+        shutil.move(f"/tmp/perf-{os.getpid()}.map", perf_map)
 
 
 def run_children(tree: Path, source: str, games: int
