@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,6 +50,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 CPU = {"NUMBA_CPU_NAME": "haswell",
        "NUMBA_CPU_FEATURES": "+avx,+avx2,+fma,+bmi,+bmi2,+popcnt,+sse4.2,+lzcnt,+cx16,+movbe"}
 WARM_UP = 64
+
+
+def fail(message: str) -> NoReturn:
+    """Say what went wrong in one line and exit with status 2."""
+    print(f"instructions: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def child_env(tree: Path) -> dict[str, str]:
@@ -94,7 +101,10 @@ def run_children(tree: Path, source: str, games: int
     function's instructions and calls a game, most instructions first."""
     env = child_env(tree)
     me = [sys.executable, str(Path(__file__).resolve()), "--play", source]
-    subprocess.run([*me, "0"], env=env, cwd=tree, check=True, capture_output=True)  # compiled
+    compiled = subprocess.run([*me, "0"], env=env, cwd=tree, capture_output=True, text=True)
+    if compiled.returncode:  # a deck that does not load, a tree that does not import
+        lines = compiled.stderr.strip().splitlines() or ["no message"]
+        fail(f"{source[:40]!r} on {tree}: {lines[-1]}")
     with tempfile.TemporaryDirectory() as folder:
         runs, found = [], []
         for n in (1, games):
@@ -107,7 +117,7 @@ def run_children(tree: Path, source: str, games: int
             found.append((out, perf_map))
         for run in runs:
             if run.wait():
-                sys.exit(f"instructions: a child failed on {source[:40]!r}")
+                fail(f"callgrind failed on {source[:40]!r} on {tree}")
         alone, played = (by_function(out, perf_map) for out, perf_map in found)
     per_game = {name: tuple((a - b) / (games - 1) for a, b in zip(n, alone.get(name, (0, 0))))
                 for name, n in played.items()}
@@ -165,10 +175,13 @@ def main() -> None:
     import bare_kernel  # puts this checkout first on the path, so only here
 
     if args.games < 2:
-        sys.exit("instructions: --games must be at least 2")
+        fail("--games must be at least 2")
     if shutil.which("valgrind") is None:
-        sys.exit("instructions: valgrind is not installed (Debian: apt-get install valgrind)")
+        fail("valgrind is not installed (Debian: apt-get install valgrind)")
     trees = [t.resolve() for t in args.tree] if args.tree else [ROOT]
+    for tree in trees:
+        if not (tree / "explore_sim" / "__init__.py").is_file():
+            fail(f"--tree {tree}: not a checkout of explore_sim")
     for source in args.decks or bare_kernel.DECKS:
         name = source.strip().replace("\n", ", ") if "\n" in source else Path(source).name
         for tree in trees:

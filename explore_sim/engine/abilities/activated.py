@@ -89,7 +89,6 @@ def activate_map_from_pool(play: Play, state: GameState, rows: np.ndarray) -> np
     return using
 
 
-
 def activate_explore_ability(play: Play, state: GameState, rows: np.ndarray) -> np.ndarray:
     """Seeker of Sunlight's sorcery-speed "{2}{G}: it explores" with mana left."""
     progressed = np.zeros(len(rows), dtype=bool)
